@@ -1,0 +1,25 @@
+// Bundles every entry point into dist/. `node esbuild.mjs [--watch]`.
+import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, chmodSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'linked', logLevel: 'warning' };
+const entries = [
+	{ in: 'src/cli/main.ts', out: 'cli', banner: '#!/usr/bin/env node' },
+	{ in: 'src/supervisor/main.ts', out: 'supervisor' },
+	{ in: 'src/host/main.ts', out: 'host' },
+	{ in: 'scripts/demo.ts', out: 'demo' },
+	{ in: 'scripts/orchestrator.ts', out: 'orchestrator' },
+];
+mkdirSync('dist', { recursive: true });
+await Promise.all(entries.map((e) => esbuild.build({
+	...node,
+	entryPoints: [e.in],
+	outfile: `dist/${e.out}.js`,
+	banner: e.banner ? { js: e.banner } : undefined,
+	external: ['vscode'],
+})));
+chmodSync('dist/cli.js', 0o755);
+copyFileSync(join(dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');

@@ -1,0 +1,207 @@
+// The domain model as plain data (SPEC §4, digest §1.3). No I/O here. Times are Unix ms.
+
+export const taskStatuses = ['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled'] as const;
+export type TaskStatus = (typeof taskStatuses)[number];
+/** A Run uses the same status enum as a Task (digest §1.3). */
+export type RunStatus = TaskStatus;
+export const terminalTaskStatuses: readonly TaskStatus[] = ['completed', 'failed', 'canceled'];
+
+export const acceptanceStates = ['', 'agent_claimed', 'auto_checked', 'user_accepted'] as const;
+export type AcceptanceState = (typeof acceptanceStates)[number];
+
+export const planningSources = ['manual', 'tutti'] as const;
+export type PlanningSource = (typeof planningSources)[number];
+
+export const issueStatuses = ['open', 'in_progress', 'completed', 'archived'] as const;
+export type IssueStatus = (typeof issueStatuses)[number];
+
+export const runOutcomes = ['success', 'failure', 'cancellation'] as const;
+export type RunOutcome = (typeof runOutcomes)[number];
+
+export const executionStatuses = ['awaiting_schedule', 'running', 'awaiting_main', 'pending_goal_review', 'orphaned_source', 'completed', 'archiving', 'archived'] as const;
+export type ExecutionStatus = (typeof executionStatuses)[number];
+export const terminalExecutionStatuses: readonly ExecutionStatus[] = ['orphaned_source', 'completed', 'archiving', 'archived'];
+
+export const checkpointKinds = ['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal'] as const;
+export type CheckpointKind = (typeof checkpointKinds)[number];
+export const checkpointStatuses = ['pending', 'active', 'resolved', 'superseded', 'canceled'] as const;
+export type CheckpointStatus = (typeof checkpointStatuses)[number];
+
+export const wakeStatuses = ['prepared', 'leased', 'dispatched', 'turn_settled', 'acknowledged', 'failed', 'canceled'] as const;
+export type WakeStatus = (typeof wakeStatuses)[number];
+
+export const sessionRoles = ['source', 'worker', 'reviewer'] as const;
+export type SessionRole = (typeof sessionRoles)[number];
+
+export const turnStates = ['prepared', 'running', 'settled'] as const;
+export type TurnState = (typeof turnStates)[number];
+
+export const stopReasons = ['person', 'host', 'evict'] as const;
+export type StopReason = (typeof stopReasons)[number];
+/** What a Stop press did (digest §3.3). null = not answered yet. */
+export const stopAnswers = ['took', 'end-owed', 'declined', 'interrupt-unconfirmed', 'no-effect'] as const;
+export type StopAnswer = (typeof stopAnswers)[number];
+
+export const launchIntentStatuses = ['prepared', 'leased', 'dispatched', 'failed', 'canceled'] as const;
+export type LaunchIntentStatus = (typeof launchIntentStatuses)[number];
+
+export const archiveStatuses = ['requested', 'canceling_runs', 'archiving', 'completed', 'failed'] as const;
+export type ArchiveStatus = (typeof archiveStatuses)[number];
+
+export const mutationKinds = ['create', 'schedule', 'mutate', 'acknowledge', 'complete', 'stop'] as const;
+export type MutationKind = (typeof mutationKinds)[number];
+
+export const blockerReasons = ['task_superseded', 'task_not_started', 'missing_agent_target', 'dependency_unsatisfied'] as const;
+export type BlockerReason = (typeof blockerReasons)[number];
+
+export const planActions = ['schedule', 'mutate', 'acknowledge', 'complete', 'stop', 'resume'] as const;
+export type PlanAction = (typeof planActions)[number];
+
+export interface Issue {
+	issueId: string;
+	title: string;
+	content: string;
+	status: IssueStatus;
+	planningSource: PlanningSource;
+	sourceSessionId: string;
+	dispatchPaused: boolean;
+	/** Default for tasks added later: false for `tutti` issues, true for `manual`. */
+	autoAcceptDefault: boolean;
+	createdAtUnixMs: number;
+	updatedAtUnixMs: number;
+}
+
+export interface LaunchSettings {
+	agentTargetId: string;
+	modelPlanId: string;
+	model: string;
+	permissionModeId: string;
+	reasoningEffort: string;
+	executionDirectory: string;
+}
+
+export interface Task extends LaunchSettings {
+	issueId: string;
+	taskId: string;
+	title: string;
+	content: string;
+	status: TaskStatus;
+	sortIndex: number;
+	dependencyTaskIds: string[];
+	parallelizable: boolean;
+	autoAccept: boolean;
+	acceptanceState: AcceptanceState;
+	latestRunId: string;
+	/** 0 = active; >0 = logically removed (history). */
+	supersededAtUnixMs: number;
+	supersededByTaskId: string;
+	createdAtUnixMs: number;
+	updatedAtUnixMs: number;
+}
+
+export interface Usage {
+	inputTokens: number;
+	outputTokens: number;
+	cacheReadTokens: number;
+	cacheWriteTokens: number;
+}
+
+export interface Run {
+	runId: string;
+	issueId: string;
+	taskId: string;
+	agentTargetId: string;
+	agentSessionId: string;
+	status: RunStatus;
+	outcome: RunOutcome | null;
+	usage: Usage;
+	summary: string;
+	errorMessage: string;
+	exitCode: number | null;
+	outputDir: string;
+	executionDirectory: string;
+	createdAtUnixMs: number;
+	startedAtUnixMs: number;
+	completedAtUnixMs: number;
+	updatedAtUnixMs: number;
+}
+
+export interface Execution {
+	executionId: string;
+	issueId: string;
+	sourceSessionId: string;
+	status: ExecutionStatus;
+	graphRevision: number;
+	activeCheckpointId: string;
+	lastOrchestratorActivityAtUnixMs: number;
+	watchdogDueAtUnixMs: number;
+	reviewMode: 'self' | 'independent';
+	archiveReason: string;
+	completedAtUnixMs: number;
+	archivedAtUnixMs: number;
+	createdAtUnixMs: number;
+	updatedAtUnixMs: number;
+}
+
+export interface Checkpoint {
+	checkpointId: string;
+	executionId: string;
+	kind: CheckpointKind;
+	status: CheckpointStatus;
+	sequence: number;
+	graphRevision: number;
+	subjectTaskId: string;
+	subjectRunId: string;
+	creationReason: string;
+	requiresGoalReview: boolean;
+	createdAtUnixMs: number;
+	resolvedAtUnixMs: number;
+	updatedAtUnixMs: number;
+}
+
+export interface Wake {
+	wakeId: string;
+	executionId: string;
+	checkpointId: string;
+	targetKind: 'main' | 'reviewer';
+	wakeSequence: number;
+	clientSubmitId: string;
+	targetSessionId: string;
+	status: WakeStatus;
+	prompt: string;
+	dueAtUnixMs: number;
+	attemptCount: number;
+	leaseOwner: string;
+	leaseExpiresAtUnixMs: number;
+	dispatchedAtUnixMs: number;
+	turnSettledAtUnixMs: number;
+	acknowledgedAtUnixMs: number;
+	lastError: string;
+	createdAtUnixMs: number;
+	updatedAtUnixMs: number;
+}
+
+export interface AgentSession {
+	sessionId: string;
+	role: SessionRole;
+	issueId: string;
+	taskId: string;
+	runId: string;
+	agentTargetId: string;
+	providerSessionId: string;
+	createdAtUnixMs: number;
+}
+
+export interface StopEvent {
+	eventId: string;
+	runId: string;
+	reason: StopReason;
+	requestedAtUnixMs: number;
+}
+
+export interface StopNote {
+	eventId: string;
+	runId: string;
+	answer: StopAnswer | null;
+	answeredAtUnixMs: number;
+}

@@ -1,0 +1,13 @@
+// What the control-plane server needs from the Host: authentication and one handler per method.
+import type { Caller, Method, ParsedParams, Result } from '../protocol/controlPlane.js';
+
+export type MethodHandlers = {
+	[M in Method]: (params: ParsedParams<M>, caller: Caller) => Promise<Result<M>>;
+};
+
+export interface HostApi {
+	readonly workspace: string;
+	/** The caller for a bearer token, or null when the token is unknown (never guesses). */
+	authenticate(token: string | undefined): Caller | null;
+	readonly handlers: MethodHandlers;
+}

@@ -1,0 +1,71 @@
+// The port between the Host's domain services and the real processes of Runs (src/host/runs/).
+import type { Disposable } from '../core/lifecycle.js';
+
+/** One entry of `.tutti/config.json` `agentTargets` (headless) or `tutti.agentTargets` (VS Code). */
+export interface AgentTargetConfig {
+	id: string;
+	adapter: 'command' | 'claude' | 'codex';
+	/** command adapter: the exact argument vector; no shell unless `shell: true`. */
+	argv?: string[];
+	shell?: boolean;
+	/** Working directory relative to the workspace (default: the task's executionDirectory or the workspace). */
+	cwd?: string;
+	env?: Record<string, string>;
+	path?: string;
+	args?: string[];
+	model?: string;
+	allowedTools?: string[];
+}
+
+export interface RunLaunchSpec {
+	runId: string;
+	issueId: string;
+	taskId: string;
+	target: AgentTargetConfig;
+	/** Absolute working directory of the agent process. */
+	cwd: string;
+	/** Written to the agent's stdin (the task content), then stdin is closed. */
+	stdinText: string;
+	/** TUTTI_* variables (TUTTI_IPC_HOOK, TUTTI_SESSION_TOKEN, TUTTI_SESSION_ID, TUTTI_ISSUE_ID, TUTTI_TASK_ID, TUTTI_RUN_ID). */
+	env: Record<string, string>;
+}
+
+/** The exit record a supervisor writes to `.tutti/runs/<runId>/exit.json` (authoritative after a restart). */
+export interface RunExit {
+	runId: string;
+	/** The exact Turn binding: always `issue-run:<runId>`. */
+	clientSubmitId: string;
+	exitCode: number | null;
+	signal: string | null;
+	startedAtUnixMs: number;
+	endedAtUnixMs: number;
+	/** Set when the agent could not be started at all (missing executable, bad cwd). */
+	spawnError?: string;
+}
+
+export type InterruptResult =
+	/** The process group ended after our signal. */
+	| 'exited'
+	/** SIGKILL was sent and the process still shows as alive at the deadline. */
+	| 'still_running'
+	/** There was no live process to signal (never started or already ended). */
+	| 'not_running';
+
+export interface RunProcessPort extends Disposable {
+	/** Starts the detached supervisor for this Run. Resolves once the agent process is started (or its spawn failure is recorded). */
+	launch(spec: RunLaunchSpec): Promise<void>;
+	/** SIGINT to the process group, wait, SIGTERM, wait, SIGKILL. Never throws. */
+	interrupt(runId: string): Promise<InterruptResult>;
+	/** The exit record on disk, if the supervisor wrote one. */
+	exitRecord(runId: string): RunExit | null;
+	/** Whether the Run's supervisor or agent process is alive (process table check). */
+	isAlive(runId: string): boolean;
+	/** Fires once per Run when its exit record appears (watching every Run launched or adopted by this Host). */
+	onExit(listener: (exit: RunExit) => void): Disposable;
+	/** Starts watching a Run that was launched by an earlier Host (restart reconciliation). */
+	adopt(runId: string): void;
+	/** Reads a slice of the Run's captured stdout or stderr. */
+	readLog(runId: string, stream: 'stdout' | 'stderr', offset: number, maxBytes: number): { data: string; nextOffset: number; size: number };
+	/** Absolute directory `.tutti/runs/<runId>`. */
+	runDir(runId: string): string;
+}

@@ -1,0 +1,160 @@
+// Wire shapes shared by the Host, the CLI and (later) the webview. zod v4; types are inferred.
+import { z } from 'zod';
+
+export const taskStatus = z.enum(['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled']);
+export const runOutcome = z.enum(['success', 'failure', 'cancellation']);
+export const stopAnswer = z.enum(['took', 'end-owed', 'declined', 'interrupt-unconfirmed', 'no-effect']);
+export const executionStatus = z.enum(['awaiting_schedule', 'running', 'awaiting_main', 'pending_goal_review', 'orphaned_source', 'completed', 'archiving', 'archived']);
+export const checkpointKind = z.enum(['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal']);
+export const checkpointStatus = z.enum(['pending', 'active', 'resolved', 'superseded', 'canceled']);
+export const blockerReason = z.enum(['task_superseded', 'task_not_started', 'missing_agent_target', 'dependency_unsatisfied']);
+export const planAction = z.enum(['schedule', 'mutate', 'acknowledge', 'complete', 'stop', 'resume']);
+export const sessionRole = z.enum(['source', 'worker', 'reviewer']);
+
+export const statusCountsDto = z.object({
+	notStarted: z.number().int(), running: z.number().int(), pendingAcceptance: z.number().int(),
+	completed: z.number().int(), failed: z.number().int(), canceled: z.number().int(),
+});
+
+export const taskDto = z.object({
+	issueId: z.string(),
+	taskId: z.string(),
+	title: z.string(),
+	content: z.string(),
+	status: taskStatus,
+	acceptanceState: z.enum(['', 'agent_claimed', 'auto_checked', 'user_accepted']),
+	agentTargetId: z.string(),
+	modelPlanId: z.string(),
+	model: z.string(),
+	permissionModeId: z.string(),
+	reasoningEffort: z.string(),
+	executionDirectory: z.string(),
+	dependencyTaskIds: z.array(z.string()),
+	parallelizable: z.boolean(),
+	autoAccept: z.boolean(),
+	latestRunId: z.string(),
+	sortIndex: z.number().int(),
+	supersededAtUnixMs: z.number().int(),
+	supersededByTaskId: z.string(),
+	createdAtUnixMs: z.number().int(),
+	updatedAtUnixMs: z.number().int(),
+});
+export type TaskDto = z.infer<typeof taskDto>;
+
+/** A task in the managed snapshot: readiness and the one blocker that holds it back. */
+export const planTaskDto = taskDto.extend({ ready: z.boolean(), blockerReason: z.union([blockerReason, z.literal('')]) });
+export type PlanTaskDto = z.infer<typeof planTaskDto>;
+
+export const issueDto = z.object({
+	issueId: z.string(),
+	title: z.string(),
+	content: z.string(),
+	status: z.enum(['open', 'in_progress', 'completed', 'archived']),
+	planningSource: z.enum(['manual', 'tutti']),
+	sourceSessionId: z.string(),
+	dispatchPaused: z.boolean(),
+	autoAcceptDefault: z.boolean(),
+	/** Active (non-superseded) tasks only. */
+	taskCount: z.number().int(),
+	counts: statusCountsDto,
+	createdAtUnixMs: z.number().int(),
+	updatedAtUnixMs: z.number().int(),
+});
+export type IssueDto = z.infer<typeof issueDto>;
+export const issueWithTasksDto = issueDto.extend({ tasks: z.array(taskDto) });
+export type IssueWithTasksDto = z.infer<typeof issueWithTasksDto>;
+
+export const usageDto = z.object({
+	inputTokens: z.number().int(), outputTokens: z.number().int(), cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(),
+});
+
+export const stopNoteDto = z.object({
+	eventId: z.string(),
+	reason: z.enum(['person', 'host', 'evict']),
+	answer: stopAnswer.nullable(),
+	requestedAtUnixMs: z.number().int(),
+	answeredAtUnixMs: z.number().int(),
+});
+
+export const runDto = z.object({
+	runId: z.string(),
+	issueId: z.string(),
+	taskId: z.string(),
+	agentTargetId: z.string(),
+	agentSessionId: z.string(),
+	status: taskStatus,
+	outcome: runOutcome.nullable(),
+	/** "Completed in 2m 03s", "Failed after 2m 03s — …", "Interrupted after 2m 03s — you stopped this"; null while running. */
+	outcomeLabel: z.string().nullable(),
+	exitCode: z.number().int().nullable(),
+	summary: z.string(),
+	errorMessage: z.string(),
+	usage: usageDto,
+	outputDir: z.string(),
+	executionDirectory: z.string(),
+	stopNotes: z.array(stopNoteDto),
+	createdAtUnixMs: z.number().int(),
+	startedAtUnixMs: z.number().int(),
+	completedAtUnixMs: z.number().int(),
+	durationMs: z.number().int(),
+});
+export type RunDto = z.infer<typeof runDto>;
+
+export const executionDto = z.object({
+	executionId: z.string(),
+	status: executionStatus,
+	graphRevision: z.number().int(),
+	activeCheckpointId: z.string(),
+	reviewMode: z.enum(['self', 'independent']),
+	archiveReason: z.string(),
+	watchdogDueAtUnixMs: z.number().int(),
+});
+
+export const checkpointDto = z.object({
+	checkpointId: z.string(),
+	kind: checkpointKind,
+	status: checkpointStatus,
+	sequence: z.number().int(),
+	graphRevision: z.number().int(),
+	subjectTaskId: z.string(),
+	subjectRunId: z.string(),
+	creationReason: z.string(),
+	requiresGoalReview: z.boolean(),
+});
+export type CheckpointDto = z.infer<typeof checkpointDto>;
+
+export const wakeDto = z.object({
+	wakeId: z.string(),
+	checkpointId: z.string(),
+	wakeSequence: z.number().int(),
+	clientSubmitId: z.string(),
+	status: z.enum(['prepared', 'leased', 'dispatched', 'turn_settled', 'acknowledged', 'failed', 'canceled']),
+	prompt: z.string(),
+	createdAtUnixMs: z.number().int(),
+});
+
+/** `tutti plan issue get` (digest §1.6). */
+export const planSnapshotDto = z.object({
+	issueId: z.string(),
+	title: z.string(),
+	dispatchPaused: z.boolean(),
+	execution: executionDto,
+	activeCheckpoint: checkpointDto.nullable(),
+	/** Active and pending checkpoints only, by sequence. */
+	checkpoints: z.array(checkpointDto),
+	tasks: z.array(planTaskDto),
+	readyTaskIds: z.array(z.string()),
+	allowedActions: z.array(planAction),
+	recoveryHint: z.string(),
+	/** The active checkpoint's current main wake, if any (delivery is the agent-sessions issue). */
+	activeWake: wakeDto.nullable(),
+});
+export type PlanSnapshotDto = z.infer<typeof planSnapshotDto>;
+
+export const agentTargetDto = z.object({
+	id: z.string(),
+	adapter: z.enum(['command', 'claude', 'codex']),
+	found: z.boolean(),
+	path: z.string(),
+	detail: z.string(),
+});

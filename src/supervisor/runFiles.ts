@@ -1,0 +1,198 @@
+// The on-disk contract of one Run directory `.tutti/runs/<runId>/`, shared by the supervisor (writer) and
+// the Host's process runner (reader). Every record is written atomically (tmp + rename, fsync) so a reader
+// never sees a torn file.
+//
+//   spec.json      what to start (written by the runner before the supervisor starts; 0600)
+//   stdin.txt      the task content, fed to the agent's stdin (absent when empty)
+//   stdout.log     the agent's stdout (append; the agent writes the file directly)
+//   stderr.log     the agent's stderr
+//   supervisor.log the supervisor's own stdout/stderr (crash traces)
+//   pid.json       PidRecord, once the agent process exists
+//   events.jsonl   RunEvent lines: started | spawn_error | exited (supervisor), lost (runner)
+//   exit.json      RunExit, the authoritative end of the Run
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { RunExit } from '../host/runProcesses.js';
+
+export const runFileNames = {
+	spec: 'spec.json',
+	stdin: 'stdin.txt',
+	stdout: 'stdout.log',
+	stderr: 'stderr.log',
+	supervisorLog: 'supervisor.log',
+	pid: 'pid.json',
+	events: 'events.jsonl',
+	exit: 'exit.json',
+} as const;
+
+export type RunFileName = keyof typeof runFileNames;
+
+export function runFile(runDir: string, name: RunFileName): string {
+	return join(runDir, runFileNames[name]);
+}
+
+/** What the supervisor starts. The agent's environment is the supervisor's own minus `unsetEnv`, plus `env`. */
+export interface SupervisorSpec {
+	version: 1;
+	runId: string;
+	/** The executable (or, with `shell`, the command line's first word). */
+	file: string;
+	args: string[];
+	shell: boolean;
+	cwd: string;
+	env: Record<string, string>;
+	unsetEnv: string[];
+	/** Whether `stdin.txt` holds the task content; otherwise stdin is /dev/null. */
+	hasStdin: boolean;
+	launchedAtUnixMs: number;
+}
+
+export interface PidRecord {
+	supervisorPid: number;
+	agentPid: number;
+	agentPgid: number;
+	startedAtUnixMs: number;
+	/** Linux `/proc/<pid>/stat` start times, to tell a live process from a reused pid (null elsewhere). */
+	supervisorStartTicks: string | null;
+	agentStartTicks: string | null;
+}
+
+export type RunEvent =
+	| { type: 'started'; agentPid: number; atUnixMs: number }
+	| { type: 'spawn_error'; message: string; atUnixMs: number }
+	| { type: 'exited'; exitCode: number | null; signal: string | null; atUnixMs: number }
+	| { type: 'lost'; message: string; atUnixMs: number };
+
+/** The exact Turn binding of a Run. */
+export function clientSubmitIdFor(runId: string): string {
+	return `issue-run:${runId}`;
+}
+
+/** Run ids become directory names: refuse anything that could escape `.tutti/runs/`. */
+export function isSafeRunId(runId: string): boolean {
+	return /^[A-Za-z0-9][A-Za-z0-9._:-]{0,199}$/.test(runId) && !runId.includes('..');
+}
+
+function fsyncDir(dir: string): void {
+	let fd: number | undefined;
+	try { fd = openSync(dir, 'r'); fsyncSync(fd); } catch { /* not supported everywhere (e.g. Windows) */ } finally {
+		if (fd !== undefined) { closeSync(fd); }
+	}
+}
+
+function writeTemp(path: string, text: string, mode: number): string {
+	const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+	const fd = openSync(tmp, 'w', mode);
+	try {
+		writeSync(fd, text);
+		fsyncSync(fd);
+	} finally {
+		closeSync(fd);
+	}
+	return tmp;
+}
+
+/** Writes a JSON file atomically and durably (tmp, fsync, rename, fsync of the directory). */
+export function writeJsonAtomic(path: string, value: unknown, mode = 0o600): void {
+	const tmp = writeTemp(path, `${JSON.stringify(value)}\n`, mode);
+	renameSync(tmp, path);
+	fsyncDir(dirname(path));
+}
+
+/** Like writeJsonAtomic, but never replaces an existing file. Returns false when `path` already existed. */
+export function writeJsonExclusive(path: string, value: unknown, mode = 0o600): boolean {
+	const tmp = writeTemp(path, `${JSON.stringify(value)}\n`, mode);
+	try {
+		linkSync(tmp, path);
+		fsyncDir(dirname(path));
+		return true;
+	} catch (e) {
+		if ((e as NodeJS.ErrnoException).code === 'EEXIST') { return false; }
+		throw e;
+	} finally {
+		unlinkSync(tmp);
+	}
+}
+
+/** Appends one event line and fsyncs it. */
+export function appendEvent(runDir: string, event: RunEvent): void {
+	const fd = openSync(runFile(runDir, 'events'), 'a', 0o600);
+	try {
+		writeSync(fd, `${JSON.stringify(event)}\n`);
+		fsyncSync(fd);
+	} finally {
+		closeSync(fd);
+	}
+}
+
+function readJson(path: string): unknown {
+	try {
+		return JSON.parse(readFileSync(path, 'utf8')) as unknown;
+	} catch {
+		return undefined;
+	}
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+const isStringOrNull = (v: unknown): v is string | null => v === null || typeof v === 'string';
+const isStringRecord = (v: unknown): v is Record<string, string> =>
+	isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+
+export function parseSupervisorSpec(v: unknown): SupervisorSpec | null {
+	if (!isObject(v) || v.version !== 1) { return null; }
+	const ok = typeof v.runId === 'string' && typeof v.file === 'string' && v.file.length > 0
+		&& Array.isArray(v.args) && v.args.every((a) => typeof a === 'string')
+		&& typeof v.shell === 'boolean' && typeof v.cwd === 'string' && isStringRecord(v.env)
+		&& Array.isArray(v.unsetEnv) && v.unsetEnv.every((a) => typeof a === 'string')
+		&& typeof v.hasStdin === 'boolean' && isInt(v.launchedAtUnixMs);
+	return ok ? (v as unknown as SupervisorSpec) : null;
+}
+
+export function parsePidRecord(v: unknown): PidRecord | null {
+	if (!isObject(v)) { return null; }
+	const ok = isInt(v.supervisorPid) && isInt(v.agentPid) && isInt(v.agentPgid) && isInt(v.startedAtUnixMs)
+		&& v.agentPid > 0 && v.agentPgid > 0 && v.supervisorPid > 0
+		&& isStringOrNull(v.supervisorStartTicks ?? null) && isStringOrNull(v.agentStartTicks ?? null);
+	if (!ok) { return null; }
+	return {
+		supervisorPid: v.supervisorPid as number,
+		agentPid: v.agentPid as number,
+		agentPgid: v.agentPgid as number,
+		startedAtUnixMs: v.startedAtUnixMs as number,
+		supervisorStartTicks: (v.supervisorStartTicks ?? null) as string | null,
+		agentStartTicks: (v.agentStartTicks ?? null) as string | null,
+	};
+}
+
+export function parseRunExit(v: unknown): RunExit | null {
+	if (!isObject(v)) { return null; }
+	const ok = typeof v.runId === 'string' && typeof v.clientSubmitId === 'string'
+		&& (v.exitCode === null || isInt(v.exitCode)) && isStringOrNull(v.signal)
+		&& isInt(v.startedAtUnixMs) && isInt(v.endedAtUnixMs)
+		&& (v.spawnError === undefined || typeof v.spawnError === 'string');
+	if (!ok) { return null; }
+	const exit: RunExit = {
+		runId: v.runId as string,
+		clientSubmitId: v.clientSubmitId as string,
+		exitCode: v.exitCode as number | null,
+		signal: v.signal as string | null,
+		startedAtUnixMs: v.startedAtUnixMs as number,
+		endedAtUnixMs: v.endedAtUnixMs as number,
+	};
+	if (typeof v.spawnError === 'string') { exit.spawnError = v.spawnError; }
+	return exit;
+}
+
+export function readSupervisorSpec(runDir: string): SupervisorSpec | null {
+	return parseSupervisorSpec(readJson(runFile(runDir, 'spec')));
+}
+
+export function readPidRecord(runDir: string): PidRecord | null {
+	return parsePidRecord(readJson(runFile(runDir, 'pid')));
+}
+
+export function readRunExit(runDir: string): RunExit | null {
+	return parseRunExit(readJson(runFile(runDir, 'exit')));
+}
