@@ -33,4 +33,8 @@ export const sessionRepository = {
 				session.providerSessionId, session.createdAtUnixMs],
 		);
 	},
+	/** Replaces the session's token hash (a fresh token was minted; the old one stops authenticating). */
+	updateTokenHash(tx: Tx, sessionId: string, tokenSha256: string): void {
+		tx.run('UPDATE agent_sessions SET token_sha256 = ? WHERE session_id = ?', [tokenSha256, sessionId]);
+	},
 };

@@ -1,0 +1,226 @@
+// `npm run demo`: a real managed orchestration, headless, in a temporary workspace.
+// Starts the Host (`node dist/cli.js host`), opens a source session, creates the managed issue, runs the scripted
+// orchestrator (dist/orchestrator.js, CLI only), shows live progress and prints the graph, outcomes and durations.
+// `node dist/demo.js worker <name>` runs one of the worker programs the demo's command targets point at.
+// Flags: --keep (keep the temporary workspace and print its path).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { PlanSnapshotDto, PlanTaskDto, RunDto } from '../src/protocol/dto.js';
+import { demoIssue, demoTargetIds } from './workers/demoPlan.js';
+import { describeFailure, runTuttiCli } from './workers/tuttiCli.js';
+import { runWorker } from './workers/workerMain.js';
+
+const demoBudgetMs = 110_000;
+const hostReadyMs = 20_000;
+
+const cliJs = join(__dirname, 'cli.js');
+const orchestratorJs = join(__dirname, 'orchestrator.js');
+const demoJs = __filename;
+
+const color = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code: string, text: string): string => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
+const dim = (text: string): string => paint('2', text);
+const bold = (text: string): string => paint('1', text);
+
+interface HostProcess {
+	child: ChildProcess;
+	socket: string;
+	pid: number;
+}
+
+function elapsed(startedAt: number): string {
+	return `${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s`;
+}
+
+function formatMs(ms: number): string {
+	return ms >= 60_000 ? `${Math.floor(ms / 60_000)}m ${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s` : `${(ms / 1000).toFixed(2)}s`;
+}
+
+/** Environment for every child: inherited, minus the caller's own Tutti session, plus an isolated runtime dir. */
+function childEnv(runtimeDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtimeDir, ...extra };
+	for (const name of Object.keys(env)) {
+		if (name.startsWith('TUTTI_') && !(name in extra)) {
+			delete env[name];
+		}
+	}
+	// Children only talk to a local socket; parsing a CA bundle would just slow every CLI start (perf-facts §2).
+	delete env.NODE_EXTRA_CA_CERTS;
+	return env;
+}
+
+function writeConfig(workspace: string): void {
+	const agentTargets = demoTargetIds.map((id) => ({ id, adapter: 'command', argv: [process.execPath, demoJs, 'worker', id] }));
+	mkdirSync(join(workspace, '.tutti'), { recursive: true });
+	writeFileSync(join(workspace, '.tutti', 'config.json'), JSON.stringify({ agentTargets, maxParallelRuns: 4 }, null, '\t'));
+}
+
+function startHost(workspace: string, env: NodeJS.ProcessEnv): Promise<HostProcess> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [cliJs, 'host', '--workspace', workspace], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let stderr = '';
+		child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+		const timer = setTimeout(() => {
+			child.kill('SIGKILL');
+			reject(new Error(`the Host printed no ready line within ${hostReadyMs / 1000}s\n${stderr}`));
+		}, hostReadyMs);
+		const lines = createInterface({ input: child.stdout! });
+		lines.on('line', (line) => {
+			try {
+				const ready = JSON.parse(line) as { ready?: boolean; socket?: string; pid?: number };
+				if (ready.ready === true && typeof ready.socket === 'string') {
+					clearTimeout(timer);
+					resolve({ child, socket: ready.socket, pid: ready.pid ?? child.pid ?? 0 });
+				}
+			} catch {
+				// not the ready line
+			}
+		});
+		child.on('exit', (code, signal) => {
+			clearTimeout(timer);
+			reject(new Error(`the Host exited before it was ready (code ${code}, signal ${signal})\n${stderr}`));
+		});
+	});
+}
+
+function stopHost(host: HostProcess): Promise<void> {
+	return new Promise((resolve) => {
+		if (host.child.exitCode !== null || host.child.signalCode !== null) {
+			resolve();
+			return;
+		}
+		const timer = setTimeout(() => host.child.kill('SIGKILL'), 10_000);
+		host.child.once('exit', () => {
+			clearTimeout(timer);
+			resolve();
+		});
+		host.child.kill('SIGTERM');
+	});
+}
+
+async function cliJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
+	const outcome = await runTuttiCli(cliJs, [...args, '--json'], env);
+	if (outcome.code !== 0 || outcome.error) {
+		throw new Error(describeFailure(args, outcome));
+	}
+	return outcome.json as T;
+}
+
+/** Runs the orchestrator, echoing each progress line with the demo's clock. */
+function runOrchestrator(issueId: string, env: NodeJS.ProcessEnv, startedAt: number): Promise<{ code: number; summary: string }> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [orchestratorJs, '--issue-id', issueId, '--cli', cliJs], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		let summary = '';
+		child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { summary += chunk; });
+		createInterface({ input: child.stderr! }).on('line', (line) => {
+			process.stdout.write(`${dim(elapsed(startedAt))}  ${line}\n`);
+		});
+		child.on('error', reject);
+		child.on('close', (code) => resolve({ code: code ?? 1, summary: summary.trim() }));
+	});
+}
+
+function graphLines(snapshot: PlanSnapshotDto, runs: Map<string, RunDto>): string[] {
+	const width = Math.max(...snapshot.tasks.map((t) => t.taskId.length));
+	const line = (task: PlanTaskDto): string => {
+		const deps = task.dependencyTaskIds.length > 0 ? ` ← ${task.dependencyTaskIds.join(', ')}` : '';
+		const run = task.latestRunId ? runs.get(task.latestRunId) : undefined;
+		const outcome = run?.outcomeLabel ?? (task.latestRunId ? 'still running' : 'never ran');
+		const duration = run && run.outcome !== null ? formatMs(run.durationMs) : '';
+		const superseded = task.supersededAtUnixMs > 0 ? dim(` (history: superseded by ${task.supersededByTaskId})`) : '';
+		return `  ${task.taskId.padEnd(width)}  ${task.status.padEnd(18)} ${duration.padStart(7)}  ${outcome}${deps ? dim(deps) : ''}${superseded}`;
+	};
+	const current = snapshot.tasks.filter((t) => t.supersededAtUnixMs === 0);
+	const history = snapshot.tasks.filter((t) => t.supersededAtUnixMs > 0);
+	return [...current.map(line), ...history.map(line)];
+}
+
+async function summarize(snapshot: PlanSnapshotDto, env: NodeJS.ProcessEnv, startedAt: number, workspace: string): Promise<void> {
+	const runs = new Map<string, RunDto>();
+	await Promise.all(snapshot.tasks.filter((t) => t.latestRunId).map(async (t) => {
+		runs.set(t.latestRunId, await cliJson<RunDto>(['run', 'get', '--run-id', t.latestRunId], env));
+	}));
+	const outcomes = [...runs.values()].reduce<Record<string, number>>((acc, run) => {
+		const key = run.outcome ?? 'running';
+		acc[key] = (acc[key] ?? 0) + 1;
+		return acc;
+	}, {});
+	const runTime = [...runs.values()].reduce((sum, run) => sum + run.durationMs, 0);
+	const out: string[] = [
+		'',
+		bold(`Graph at revision ${snapshot.execution.graphRevision} — execution ${snapshot.execution.status}`),
+		...graphLines(snapshot, runs),
+		'',
+		`${bold('Runs')}: ${runs.size} (${Object.entries(outcomes).map(([k, n]) => `${n} ${k}`).join(', ')}), ${formatMs(runTime)} of agent work`,
+		`${bold('Total')}: ${formatMs(Date.now() - startedAt)}`,
+	];
+	const report = join(workspace, 'demo-output', 'REPORT.md');
+	if (existsSync(report)) {
+		out.push('', bold('demo-output/REPORT.md'), ...readFileSync(report, 'utf8').split('\n').slice(0, 6).map((l) => dim(`  ${l}`)));
+	}
+	process.stdout.write(`${out.join('\n')}\n`);
+}
+
+async function runDemo(keep: boolean): Promise<number> {
+	for (const file of [cliJs, orchestratorJs]) {
+		if (!existsSync(file)) {
+			process.stderr.write(`demo: ${file} is missing; run \`npm run build\` first (npm run demo does)\n`);
+			return 1;
+		}
+	}
+	const startedAt = Date.now();
+	const base = mkdtempSync(join(tmpdir(), 'tutti-demo-'));
+	const workspace = join(base, 'workspace');
+	const runtimeDir = join(base, 'rt');
+	mkdirSync(workspace);
+	mkdirSync(runtimeDir, { mode: 0o700 });
+	writeConfig(workspace);
+	let host: HostProcess | undefined;
+	const budget = setTimeout(() => {
+		process.stderr.write(`demo: over its ${demoBudgetMs / 1000}s budget; stopping\n`);
+		host?.child.kill('SIGKILL');
+		process.exit(1);
+	}, demoBudgetMs);
+	try {
+		process.stdout.write(`${bold('Tutti demo')} ${dim(`workspace ${workspace}`)}\n`);
+		host = await startHost(workspace, childEnv(runtimeDir));
+		process.stdout.write(`${dim(elapsed(startedAt))}  Host ready (pid ${host.pid}, socket ${host.socket})\n`);
+		const userEnv = childEnv(runtimeDir, { TUTTI_IPC_HOOK: host.socket });
+		const session = await cliJson<{ sessionId: string; token: string }>(['session', 'open', '--role', 'source', '--as-user'], userEnv);
+		const sourceEnv = childEnv(runtimeDir, { TUTTI_IPC_HOOK: host.socket, TUTTI_SESSION_TOKEN: session.token });
+		const created = await cliJson<{ issueId: string }>(['plan', 'issue', 'create', '--title', demoIssue.title,
+			'--content', demoIssue.content, '--request-id', `demo-${process.pid}`], sourceEnv);
+		process.stdout.write(`${dim(elapsed(startedAt))}  source session ${session.sessionId} owns managed issue ${created.issueId}\n`);
+		const orchestrator = await runOrchestrator(created.issueId, sourceEnv, startedAt);
+		const final = await cliJson<PlanSnapshotDto>(['plan', 'issue', 'get', '--issue-id', created.issueId], sourceEnv);
+		await summarize(final, sourceEnv, startedAt, workspace);
+		const completed = final.execution.status === 'completed';
+		process.stdout.write(completed && orchestrator.code === 0
+			? `\n${bold('Demo passed')}: the execution completed.\n`
+			: `\nDemo FAILED: execution ${final.execution.status}, orchestrator exit ${orchestrator.code} ${orchestrator.summary}\n`);
+		return completed && orchestrator.code === 0 ? 0 : 1;
+	} catch (error) {
+		process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
+		return 1;
+	} finally {
+		clearTimeout(budget);
+		if (host) {
+			await stopHost(host);
+		}
+		if (keep) {
+			process.stdout.write(dim(`kept ${base}\n`));
+		} else {
+			rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+		}
+	}
+}
+
+async function main(): Promise<void> {
+	const args = process.argv.slice(2);
+	process.exitCode = args[0] === 'worker' ? await runWorker(args[1]) : await runDemo(args.includes('--keep'));
+}
+
+void main();

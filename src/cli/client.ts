@@ -1,0 +1,144 @@
+// One control-plane request over the Unix socket, and the retrying call the commands use: while the Host is
+// briefly away (a window reload) connection failures are retried with backoff up to a deadline (SPEC §10).
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import { type CliError, cliError } from './cliError.js';
+import { type ResolvedEndpoint, readUserToken } from './discovery.js';
+
+/** Mirrors `maxBodyBytes` in src/protocol/controlPlane.ts (kept as a literal so the CLI never loads zod; tested). */
+export const requestBodyCapBytes = 1_048_576;
+
+export interface HttpReply {
+	status: number;
+	body: string;
+}
+
+export type CallOutcome =
+	| { ok: true; result: unknown }
+	| { ok: false; error: CliError; status?: number };
+
+/** Errors that mean "nothing was sent": safe to retry any command. */
+const connectFailures = new Set(['ENOENT', 'ECONNREFUSED', 'EAGAIN', 'ENOTSOCK']);
+
+/** POST /v1/<method>; rejects with the socket error (its `code` tells connect failures apart). */
+export function post(socketPath: string, method: string, body: string, token: string | undefined, timeoutMs: number): Promise<HttpReply> {
+	return new Promise((resolve, reject) => {
+		const headers: Record<string, string | number> = {
+			'content-type': 'application/json',
+			'content-length': Buffer.byteLength(body),
+			'connection': 'close',
+		};
+		if (token) {
+			headers['authorization'] = `Bearer ${token}`;
+		}
+		const req = http.request({ socketPath, path: `/v1/${method}`, method: 'POST', headers, agent: false, host: 'tutti' }, (res) => {
+			const chunks: Buffer[] = [];
+			res.on('data', (chunk: Buffer) => chunks.push(chunk));
+			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+			res.on('error', reject);
+		});
+		req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no reply within ${Math.round(timeoutMs / 1000)} s`), { code: 'ETIMEDOUT' })));
+		req.on('error', reject);
+		req.end(body);
+	});
+}
+
+/** A reply body → the outcome; anything that is not the protocol's envelope is an `internal` error. */
+export function interpretReply(reply: HttpReply): CallOutcome {
+	let value: unknown;
+	try {
+		value = JSON.parse(reply.body);
+	} catch {
+		value = undefined;
+	}
+	const envelope = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+	if (envelope['ok'] === true && 'result' in envelope) {
+		return { ok: true, result: envelope['result'] };
+	}
+	const error = envelope['error'] as Record<string, unknown> | undefined;
+	if (envelope['ok'] === false && typeof error === 'object' && error !== null
+		&& typeof error['reasonCode'] === 'string' && typeof error['message'] === 'string' && typeof error['hint'] === 'string') {
+		const wire: CliError = { reasonCode: error['reasonCode'], message: error['message'], hint: error['hint'] };
+		if (typeof error['retryable'] === 'boolean') {
+			wire.retryable = error['retryable'];
+		}
+		if (typeof error['details'] === 'object' && error['details'] !== null && !Array.isArray(error['details'])) {
+			wire.details = error['details'] as Record<string, unknown>;
+		}
+		return { ok: false, error: wire, status: reply.status };
+	}
+	return {
+		ok: false, status: reply.status,
+		error: cliError('internal', `the Host sent a reply that is not a Tutti envelope (HTTP ${reply.status})`,
+			'make sure TUTTI_IPC_HOOK names a Tutti Host socket; if it does, report this exact error'),
+	};
+}
+
+export interface CallOptions {
+	/** Re-resolved before every attempt (a restarted Host may have written a new discovery file). */
+	resolve: () => ResolvedEndpoint | null;
+	method: string;
+	params: unknown;
+	asUser: boolean;
+	sessionToken: string | undefined;
+	/** Total time to keep retrying connection failures. */
+	connectTimeoutMs: number;
+	/** The exact command line to repeat, for hints. */
+	sameCommand: string;
+	requestTimeoutMs?: number;
+	sleep?: (ms: number) => Promise<void>;
+	now?: () => number;
+}
+
+export const noHostHint = 'open the folder in VS Code with Tutti, or run `tutti host --workspace DIR`';
+
+export async function callHost(options: CallOptions): Promise<CallOutcome> {
+	const body = JSON.stringify(options.params);
+	if (Buffer.byteLength(body) > requestBodyCapBytes) {
+		return { ok: false, error: cliError('invalid_input', `the request is larger than ${requestBodyCapBytes} bytes`, 'send less: split large --operations-json or --content into several commands') };
+	}
+	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+	const now = options.now ?? Date.now;
+	const deadline = now() + options.connectTimeoutMs;
+	let endpoint = options.resolve();
+	if (endpoint === null) {
+		return { ok: false, error: cliError('host_unavailable', 'no Tutti Host is running for this folder (TUTTI_IPC_HOOK is not set and no discovery file matches)', noHostHint) };
+	}
+	let delay = 100;
+	for (;;) {
+		let token = options.sessionToken;
+		if (options.asUser) {
+			// Re-read every attempt: a restarted Host writes a new credential. Without a socket either, the
+			// connect below fails with ENOENT and is retried like any other absence of the Host.
+			token = readUserToken(endpoint.userTokenPath) ?? undefined;
+			if (token === undefined && fs.existsSync(endpoint.socketPath)) {
+				return {
+					ok: false, error: cliError('unauthenticated', `--as-user needs the user credential ${endpoint.userTokenPath}, which is missing or unreadable`,
+						'run the command as the user who runs the Host (the credential is only readable by that user)'),
+				};
+			}
+		}
+		try {
+			return interpretReply(await post(endpoint.socketPath, options.method, body, token, options.requestTimeoutMs ?? 120_000));
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code ?? '';
+			if (!connectFailures.has(code)) {
+				return {
+					ok: false, error: cliError('host_unavailable',
+						`the connection to the Host broke before it answered (${code || (error as Error).message}); the command may or may not have taken effect`,
+						`check the state (for example \`tutti plan issue get --issue-id ISSUE --json\`), then run the same command again if needed: \`${options.sameCommand}\``, true),
+				};
+			}
+			if (now() + delay > deadline) {
+				const waited = options.connectTimeoutMs >= 1000 ? `${Math.round(options.connectTimeoutMs / 1000)} s` : `${options.connectTimeoutMs} ms`;
+				return {
+					ok: false, error: cliError('host_unavailable', `cannot reach the Tutti Host at ${endpoint.socketPath} (${code}) after ${waited}`,
+						`when the Host is back (${noHostHint}), run the same command again: \`${options.sameCommand}\``, true),
+				};
+			}
+			await sleep(delay);
+			delay = Math.min(delay * 2, 1000);
+			endpoint = options.resolve() ?? endpoint;
+		}
+	}
+}

@@ -1,0 +1,251 @@
+// Every `tutti <noun> <verb>` command: its control-plane method, its flags (and the param each fills) and its
+// help examples. Pure data; src/cli/parseCommandLine.ts turns it into a commander program.
+import type { Method } from '../protocol/controlPlane.js';
+
+export type FlagKind =
+	/** Any string, passed as is (empty allowed; the Host checks lengths). */
+	| 'string'
+	/** A whole number ≥ 1. */
+	| 'positiveInt'
+	/** A whole number ≥ 0. */
+	| 'nonNegativeInt'
+	/** `--flag`, `--flag=true|false` or `--flag true|false`. */
+	| 'bool'
+	/** Repeatable: every occurrence adds one value. */
+	| 'list'
+	/** A JSON array of strings, e.g. `--task-ids-json '["a","b"]'`. */
+	| 'jsonStringArray'
+	/** One of `choices`. */
+	| 'choice';
+
+export interface FlagSpec {
+	/** The kebab-case flag without dashes: `issue-id`. */
+	name: string;
+	/** The params key it fills, or null for a CLI-only flag (read from the invocation's `options`). */
+	param: string | null;
+	kind: FlagKind;
+	description: string;
+	/** The placeholder shown in help: `<id>`. */
+	valueName?: string;
+	required?: boolean;
+	choices?: readonly string[];
+}
+
+export interface CommandSpec {
+	/** Words after `tutti`: ['plan', 'issue', 'get']. */
+	path: readonly string[];
+	method: Method;
+	summary: string;
+	flags: readonly FlagSpec[];
+	/** Complete example command lines (shown under "Examples:" in --help). */
+	examples: readonly string[];
+	/** More help text after the examples. */
+	details?: string;
+	/** Not listed in help (used by Tutti's own processes). */
+	hidden?: boolean;
+}
+
+const issueId: FlagSpec = { name: 'issue-id', param: 'issueId', kind: 'string', valueName: '<id>', required: true, description: 'the issue' };
+const runId: FlagSpec = { name: 'run-id', param: 'runId', kind: 'string', valueName: '<id>', required: true, description: 'the Run' };
+const requestId: FlagSpec = {
+	name: 'request-id', param: 'requestId', kind: 'string', valueName: '<id>', required: true,
+	description: 'your idempotency key: resending the same request with it replays the first result (replayed:true)',
+};
+const fenceFlags: readonly FlagSpec[] = [
+	issueId,
+	{ name: 'checkpoint-id', param: 'checkpointId', kind: 'string', valueName: '<id>', required: true, description: 'activeCheckpoint.checkpointId from `tutti plan issue get`' },
+	{ name: 'expected-graph-revision', param: 'expectedGraphRevision', kind: 'positiveInt', valueName: '<n>', required: true, description: 'graphRevision from `tutti plan issue get` (or from your last mutate); never guess it' },
+	requestId,
+];
+const autoAccept: FlagSpec = { name: 'auto-accept', param: 'autoAccept', kind: 'bool', valueName: '[bool]', description: 'accept finished tasks without asking the developer' };
+const content = (required: boolean): FlagSpec => ({ name: 'content', param: 'content', kind: 'string', valueName: '<text>', required, description: 'the body (Markdown)' });
+const title = (required: boolean): FlagSpec => ({ name: 'title', param: 'title', kind: 'string', valueName: '<text>', required, description: 'a short title' });
+const launchFlags: readonly FlagSpec[] = [
+	{ name: 'agent-target-id', param: 'agentTargetId', kind: 'string', valueName: '<id>', description: 'who runs the task (an id from `tutti agent list --json`)' },
+	{ name: 'depends-on', param: 'dependencyTaskIds', kind: 'list', valueName: '<task-id>', description: 'a task that must finish first (repeat the flag for several)' },
+	{ name: 'model', param: 'model', kind: 'string', valueName: '<name>', description: 'the model the agent should use' },
+	{ name: 'permission-mode-id', param: 'permissionModeId', kind: 'string', valueName: '<id>', description: "the agent's permission mode" },
+	{ name: 'reasoning-effort', param: 'reasoningEffort', kind: 'string', valueName: '<level>', description: "the agent's reasoning effort" },
+	{ name: 'execution-directory', param: 'executionDirectory', kind: 'string', valueName: '<dir>', description: 'working directory, relative to the workspace' },
+	autoAccept,
+];
+
+const operationsHelp = `--operations-json is one JSON array; each entry is {"kind", "taskId"?, "task"?} and nothing else
+("op" and "replacement" are not supported):
+  add        task.taskId, task.title and task.agentTargetId are required
+  update     taskId + task with at least one field; only not_started tasks
+  rework     taskId (the old task) + task.taskId (the new one); the replacement inherits every field you omit
+             (target, model, permission mode, effort, directory, dependencies) and dependents are redirected to it
+  supersede  taskId only; the task stays as history
+task fields: taskId, title, content, priority (high|medium|low), dueAtUnixMs, agentTargetId, modelPlanId, model,
+permissionModeId, reasoningEffort, executionDirectory, dependencyTaskIds, parallelizable, autoAccept.
+All operations apply together or not at all; schedule next with the graphRevision this command returns.`;
+
+export const commandTable: readonly CommandSpec[] = [
+	{
+		path: ['session', 'open'], method: 'session/open', summary: 'open an agent session and print its token',
+		flags: [
+			{ name: 'role', param: 'role', kind: 'choice', choices: ['source', 'worker', 'reviewer'], valueName: '<role>', required: true, description: 'source (plans and orchestrates an issue) or worker' },
+			{ name: 'issue-id', param: 'issueId', kind: 'string', valueName: '<id>', description: 'bind the session to an issue' },
+			{ name: 'agent-target-id', param: 'agentTargetId', kind: 'string', valueName: '<id>', description: 'the agent target the session belongs to' },
+		],
+		examples: ['tutti session open --role source --as-user --json', 'export TUTTI_SESSION_TOKEN=$(tutti session open --role source --as-user --json | jq -r .token)'],
+	},
+	{
+		path: ['agent', 'list'], method: 'agent/list', summary: 'list the agent targets tasks can run on', flags: [],
+		examples: ['tutti agent list --json'],
+	},
+	{
+		path: ['issue', 'create'], method: 'issue/create', summary: 'create a manual issue (developer action)',
+		flags: [title(true), content(false), autoAccept],
+		examples: ['tutti issue create --title "Fix the login flow" --content "Users are logged out after 5 min" --as-user --json'],
+	},
+	{
+		path: ['issue', 'get'], method: 'issue/get', summary: 'show an issue with its tasks', flags: [issueId],
+		examples: ['tutti issue get --issue-id ISSUE --json'],
+	},
+	{
+		path: ['issue', 'list'], method: 'issue/list', summary: 'list issues', flags: [],
+		examples: ['tutti issue list --json'],
+	},
+	{
+		path: ['issue', 'update'], method: 'issue/update', summary: 'change an issue (on a managed issue only --dispatch-paused=false)',
+		flags: [
+			issueId, title(false), content(false),
+			{ name: 'dispatch-paused', param: 'dispatchPaused', kind: 'bool', valueName: '[bool]', description: 'false resumes dispatch (the compat form of `tutti plan issue resume`)' },
+		],
+		examples: ['tutti issue update --issue-id ISSUE --title "New title" --json', 'tutti issue update --issue-id ISSUE --dispatch-paused=false --json'],
+	},
+	{
+		path: ['issue', 'pause'], method: 'issue/pause', summary: 'pause dispatch of new Runs (developer action)', flags: [issueId],
+		examples: ['tutti issue pause --issue-id ISSUE --as-user --json'],
+	},
+	{
+		path: ['issue', 'resume'], method: 'issue/resume', summary: 'resume dispatch (developer action)', flags: [issueId],
+		examples: ['tutti issue resume --issue-id ISSUE --as-user --json'],
+	},
+	{
+		path: ['issue', 'stop'], method: 'issue/stop', summary: 'pause dispatch and stop every running Run (developer action)', flags: [issueId],
+		examples: ['tutti issue stop --issue-id ISSUE --as-user --json'],
+	},
+	{
+		path: ['issue', 'task', 'add'], method: 'task/add', summary: 'add a task to a manual issue',
+		flags: [issueId, title(true), { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'your id for the task (default: generated)' }, content(false), ...launchFlags],
+		examples: [
+			'tutti issue task add --issue-id ISSUE --task-id build --title "Build" --agent-target-id sh --json',
+			'tutti issue task add --issue-id ISSUE --task-id test --title "Test" --agent-target-id sh --depends-on build --json',
+		],
+	},
+	{
+		path: ['issue', 'task', 'update'], method: 'task/update', summary: 'change a not-started task of a manual issue',
+		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task' }, title(false), content(false), ...launchFlags],
+		details: '--depends-on replaces the whole dependency list.',
+		examples: ['tutti issue task update --issue-id ISSUE --task-id test --depends-on build --depends-on lint --json'],
+	},
+	{
+		path: ['issue', 'task', 'delete'], method: 'task/delete', summary: 'delete a not-started task of a manual issue',
+		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task' }],
+		examples: ['tutti issue task delete --issue-id ISSUE --task-id test --json'],
+	},
+	{
+		path: ['plan', 'issue', 'create'], method: 'plan/create', summary: 'create a managed issue; the calling session becomes its source session',
+		flags: [title(true), content(true), requestId, autoAccept],
+		examples: ['tutti plan issue create --title "Add dark mode" --content "…" --request-id create-1 --json'],
+	},
+	{
+		path: ['plan', 'issue', 'get'], method: 'plan/get', summary: 'the managed snapshot: checkpoint, graphRevision, tasks, readyTaskIds, allowedActions',
+		flags: [issueId],
+		details: 'Run this once at every wake and use only its activeCheckpoint, graphRevision, readyTaskIds, blockerReason and allowedActions.',
+		examples: ['tutti plan issue get --issue-id ISSUE --json'],
+	},
+	{
+		path: ['plan', 'issue', 'schedule'], method: 'plan/schedule', summary: 'start Runs for ready tasks at the active checkpoint',
+		flags: [...fenceFlags, { name: 'task-ids-json', param: 'taskIds', kind: 'jsonStringArray', valueName: '<json>', required: true, description: 'a non-empty JSON array of task ids from readyTaskIds' }],
+		examples: ["tutti plan issue schedule --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --task-ids-json '[\"build\",\"lint\"]' --request-id sched-1 --json"],
+	},
+	{
+		path: ['plan', 'issue', 'mutate'], method: 'plan/mutate', summary: 'add, update, rework or supersede tasks at the active checkpoint',
+		flags: [...fenceFlags, { name: 'operations-json', param: 'operationsJson', kind: 'string', valueName: '<json>', required: true, description: 'a JSON array of operations (see below)' }],
+		details: operationsHelp,
+		examples: [
+			`tutti plan issue mutate --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --request-id mut-1 --json --operations-json '[{"kind":"add","task":{"taskId":"docs","title":"Write docs","agentTargetId":"sh","dependencyTaskIds":["build"]}}]'`,
+			`tutti plan issue mutate --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 4 --request-id mut-2 --json --operations-json '[{"kind":"rework","taskId":"test","task":{"taskId":"test-2","title":"Test again"}}]'`,
+			`tutti plan issue mutate --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 5 --request-id mut-3 --json --operations-json '[{"kind":"supersede","taskId":"docs"}]'`,
+		],
+	},
+	{
+		path: ['plan', 'issue', 'acknowledge'], method: 'plan/acknowledge', summary: 'resolve the active checkpoint and move to the next one',
+		flags: fenceFlags,
+		details: 'Never acknowledge initial_schedule or all_tasks_terminal checkpoints; check allowedActions first.',
+		examples: ['tutti plan issue acknowledge --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --request-id ack-1 --json'],
+	},
+	{
+		path: ['plan', 'issue', 'complete'], method: 'plan/complete', summary: 'declare the goal satisfied at the all_tasks_terminal checkpoint',
+		flags: [
+			...fenceFlags,
+			{ name: 'decision', param: 'decision', kind: 'choice', choices: ['goal_satisfied'], valueName: '<decision>', required: true, description: 'goal_satisfied (the only value)' },
+			{ name: 'disagreement-reason', param: 'disagreementReason', kind: 'string', valueName: '<text>', description: 'why you complete despite a reviewer verdict other than goal_satisfied' },
+		],
+		examples: ['tutti plan issue complete --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 7 --decision goal_satisfied --request-id done-1 --json'],
+	},
+	{
+		path: ['plan', 'issue', 'stop'], method: 'plan/stop', summary: 'stop the managed execution and archive it',
+		flags: [...fenceFlags, { name: 'reason', param: 'reason', kind: 'string', valueName: '<text>', required: true, description: 'why you stop' }],
+		examples: ['tutti plan issue stop --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --request-id stop-1 --reason "goal abandoned by the developer" --json'],
+	},
+	{
+		path: ['plan', 'issue', 'resume'], method: 'plan/resume', summary: 'resume dispatch of a paused managed issue, then print the snapshot', flags: [issueId],
+		examples: ['tutti plan issue resume --issue-id ISSUE --json'],
+	},
+	{
+		path: ['run', 'get'], method: 'run/get', summary: 'show a Run: status, outcome, outcomeLabel, stopNotes, timestamps', flags: [runId],
+		examples: ['tutti run get --run-id RUN --json'],
+	},
+	{
+		path: ['run', 'list'], method: 'run/list', summary: "list an issue's Runs", flags: [issueId],
+		examples: ['tutti run list --issue-id ISSUE --json'],
+	},
+	{
+		path: ['run', 'stop'], method: 'run/stop', summary: 'stop a Run and report whether the stop took (developer action)', flags: [runId],
+		examples: ['tutti run stop --run-id RUN --as-user --json'],
+	},
+	{
+		path: ['run', 'log'], method: 'run/log', summary: "print a Run's captured output",
+		flags: [
+			runId,
+			{ name: 'stream', param: 'stream', kind: 'choice', choices: ['stdout', 'stderr'], valueName: '<stream>', description: 'stdout (default) or stderr' },
+			{ name: 'offset', param: 'offset', kind: 'nonNegativeInt', valueName: '<bytes>', description: 'start at this byte' },
+			{ name: 'max-bytes', param: 'maxBytes', kind: 'positiveInt', valueName: '<bytes>', description: 'read at most this many bytes per request' },
+			{ name: 'follow', param: null, kind: 'bool', description: 'keep printing new output until the Run ends' },
+		],
+		details: 'Without --json the raw text is printed; with --follow the raw text is printed as it arrives.',
+		examples: ['tutti run log --run-id RUN', 'tutti run log --run-id RUN --stream stderr --follow', 'tutti run log --run-id RUN --offset 0 --max-bytes 65536 --json'],
+	},
+	{
+		path: ['run', 'report'], method: 'run/report', summary: "a Run supervisor's report that its process started or exited", hidden: true,
+		flags: [runId, { name: 'event', param: 'event', kind: 'choice', choices: ['started', 'exited'], valueName: '<event>', required: true, description: 'started or exited' }],
+		examples: ['tutti run report --run-id RUN --event exited --json'],
+	},
+];
+
+/** Descriptions of the command groups (`tutti plan`, `tutti plan issue`, …). */
+export const groupSummaries: Readonly<Record<string, string>> = {
+	'session': 'agent sessions',
+	'agent': 'agent targets',
+	'issue': 'manual issues and developer actions',
+	'issue task': 'tasks of manual issues',
+	'plan': 'managed (tutti) issues',
+	'plan issue': 'the source session\'s commands for a managed issue',
+	'run': 'Runs (one agent process per scheduled task)',
+};
+
+/** The flags every method command also takes. */
+export const commonFlagHelp = {
+	json: 'print the result as one JSON document on stdout (errors as {"error":{…}} on stdout)',
+	asUser: 'act as the developer, with the user credential the Host wrote next to its socket',
+} as const;
+
+/** `tutti plan issue get` for a spec. */
+export function commandName(path: readonly string[]): string {
+	return ['tutti', ...path].join(' ');
+}

@@ -1,0 +1,71 @@
+// How the CLI finds the Host: TUTTI_IPC_HOOK, else the discovery file of the current folder or its nearest
+// ancestor that has one. Paths come from src/protocol/endpointPaths.ts, shared with the Host.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+	type EndpointEnvironment, discoveryDirFor, endpointEnvironmentFrom, parseDiscoveryRecord, userTokenPathForSocket, workspaceKey,
+} from '../protocol/endpointPaths.js';
+
+export interface ResolvedEndpoint {
+	socketPath: string;
+	/** The 0600 user credential next to the socket (for --as-user). */
+	userTokenPath: string;
+	/** How it was found. */
+	source: 'TUTTI_IPC_HOOK' | 'discovery';
+	/** The workspace of the discovery file. */
+	workspace?: string;
+}
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export function cliEndpointEnvironment(env: Env): EndpointEnvironment {
+	return endpointEnvironmentFrom(env, { tmpDir: os.tmpdir(), uid: process.getuid?.() ?? -1, platform: process.platform });
+}
+
+/** The endpoint to call, or null when neither TUTTI_IPC_HOOK nor a discovery file names one. */
+export function resolveEndpoint(env: Env, cwd: string): ResolvedEndpoint | null {
+	const hook = env['TUTTI_IPC_HOOK'];
+	if (hook) {
+		return { socketPath: hook, userTokenPath: userTokenPathForSocket(hook), source: 'TUTTI_IPC_HOOK' };
+	}
+	const discoveryDir = discoveryDirFor(cliEndpointEnvironment(env));
+	let dir = realpathOr(cwd);
+	for (;;) {
+		const record = readDiscovery(path.join(discoveryDir, `${workspaceKey(dir)}.json`));
+		if (record !== null && record.workspace === dir) {
+			return { socketPath: record.socket, userTokenPath: userTokenPathForSocket(record.socket), source: 'discovery', workspace: dir };
+		}
+		const parent = path.dirname(dir);
+		if (parent === dir) {
+			return null;
+		}
+		dir = parent;
+	}
+}
+
+/** The user credential for --as-user, or null when the file is missing or unreadable. */
+export function readUserToken(file: string): string | null {
+	try {
+		const token = fs.readFileSync(file, 'utf8').trim();
+		return token === '' ? null : token;
+	} catch {
+		return null;
+	}
+}
+
+function readDiscovery(file: string): ReturnType<typeof parseDiscoveryRecord> {
+	try {
+		return parseDiscoveryRecord(fs.readFileSync(file, 'utf8'));
+	} catch {
+		return null;
+	}
+}
+
+function realpathOr(dir: string): string {
+	try {
+		return fs.realpathSync(dir);
+	} catch {
+		return path.resolve(dir);
+	}
+}

@@ -1,0 +1,28 @@
+// What a person sees without --json: short text for lists and logs, indented JSON for everything else.
+export function formatHuman(method: string, result: unknown): string {
+	const r = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+	switch (method) {
+		case 'run/log':
+			return typeof r['data'] === 'string' ? r['data'] : '';
+		case 'issue/list':
+			return table(r['issues'], ['issueId', 'status', 'planningSource', 'title'], 'no issues');
+		case 'run/list':
+			return table(r['runs'], ['runId', 'taskId', 'status', 'outcomeLabel'], 'no runs');
+		case 'agent/list':
+			return table(r['agentTargets'], ['id', 'adapter', 'found', 'detail'], 'no agent targets');
+		default:
+			return `${JSON.stringify(result, null, 2)}\n`;
+	}
+}
+
+function table(rows: unknown, columns: readonly string[], empty: string): string {
+	if (!Array.isArray(rows) || rows.length === 0) {
+		return `${empty}\n`;
+	}
+	const cells = rows.map((row) => columns.map((c) => {
+		const value = (row as Record<string, unknown>)[c];
+		return value === null || value === undefined ? '' : String(value).replace(/\s+/g, ' ');
+	}));
+	const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
+	return cells.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+}

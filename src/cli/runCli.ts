@@ -1,0 +1,121 @@
+// The `tutti` process: parse argv, find the Host, call it, print the result or the error, return the exit code.
+import * as path from 'node:path';
+import { type CliError, type ExitCode, cliError, errorEnvelope, exitCodeFor, humanError } from './cliError.js';
+import { callHost, type CallOutcome } from './client.js';
+import { type Env, resolveEndpoint } from './discovery.js';
+import { type HostEntry, loadHostEntry } from './hostEntry.js';
+import { formatHuman } from './humanOutput.js';
+import { type Invocation, parseCommandLine } from './parseCommandLine.js';
+
+export interface CliIo {
+	env: Env;
+	cwd: string;
+	stdout: (text: string) => void;
+	stderr: (text: string) => void;
+	sleep?: (ms: number) => Promise<void>;
+	/** Overrides how `tutti host` finds the Host bundle (tests). */
+	loadHost?: () => HostEntry | null;
+}
+
+const defaultConnectTimeoutMs = 20_000;
+const followPollMs = 250;
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+	let json = argv.includes('--json');
+	try {
+		const invocation = parseCommandLine(argv);
+		switch (invocation.kind) {
+			case 'help':
+				io.stdout(invocation.text);
+				return 0;
+			case 'error':
+				if (invocation.helpText && !invocation.json) {
+					io.stderr(invocation.helpText);
+				}
+				return report(io, invocation.json, invocation.error, invocation.exitCode);
+			case 'host':
+				return await runHost(io, invocation.workspace, invocation.json);
+			case 'call':
+				json = invocation.json;
+				return await runCall(io, invocation, argv);
+		}
+	} catch (error) {
+		return report(io, json, cliError('internal', `the tutti CLI failed: ${error instanceof Error ? error.message : String(error)}`, 'report this exact error'), 1);
+	}
+}
+
+async function runCall(io: CliIo, invocation: Extract<Invocation, { kind: 'call' }>, argv: readonly string[]): Promise<ExitCode> {
+	const call = (params: Record<string, unknown>): Promise<CallOutcome> => callHost({
+		resolve: () => resolveEndpoint(io.env, io.cwd),
+		method: invocation.method,
+		params,
+		asUser: invocation.asUser,
+		sessionToken: io.env['TUTTI_SESSION_TOKEN'] || undefined,
+		connectTimeoutMs: connectTimeout(io.env),
+		sameCommand: shellCommand(argv),
+		sleep: io.sleep,
+	});
+	if (invocation.follow) {
+		return follow(io, invocation, call);
+	}
+	const outcome = await call(invocation.params);
+	if (!outcome.ok) {
+		return report(io, invocation.json, outcome.error, exitCodeFor(outcome.error, outcome.status));
+	}
+	io.stdout(invocation.json ? `${JSON.stringify(outcome.result)}\n` : formatHuman(invocation.method, outcome.result));
+	return 0;
+}
+
+/** `run log --follow`: print new output as raw text until the Run has ended and everything is read. */
+async function follow(io: CliIo, invocation: Extract<Invocation, { kind: 'call' }>, call: (p: Record<string, unknown>) => Promise<CallOutcome>): Promise<ExitCode> {
+	const sleep = io.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+	let offset = typeof invocation.params['offset'] === 'number' ? invocation.params['offset'] : 0;
+	for (;;) {
+		const outcome = await call({ ...invocation.params, offset });
+		if (!outcome.ok) {
+			return report(io, invocation.json, outcome.error, exitCodeFor(outcome.error, outcome.status));
+		}
+		const slice = outcome.result as { data?: unknown; nextOffset?: unknown; done?: unknown };
+		const data = typeof slice.data === 'string' ? slice.data : '';
+		if (data !== '') {
+			io.stdout(data);
+		}
+		if (slice.done === true) {
+			return 0;
+		}
+		const next = typeof slice.nextOffset === 'number' ? slice.nextOffset : offset;
+		if (data === '' || next === offset) {
+			await sleep(followPollMs);
+		}
+		offset = next;
+	}
+}
+
+async function runHost(io: CliIo, workspace: string, json: boolean): Promise<ExitCode> {
+	const entry = (io.loadHost ?? loadHostEntry)();
+	if (entry === null) {
+		return report(io, json, cliError('internal', 'the Host bundle (host.js next to cli.js) is missing', 'rebuild with `npm run build`, then run `tutti host --workspace DIR` again'), 1);
+	}
+	const code = await entry.runHostCommand({ workspace: path.resolve(io.cwd, workspace), env: io.env, stdout: io.stdout, stderr: io.stderr });
+	return code === 0 ? 0 : code === 2 ? 2 : 1;
+}
+
+function report(io: CliIo, json: boolean, error: CliError, exitCode: ExitCode): ExitCode {
+	if (json) {
+		io.stdout(errorEnvelope(error));
+	} else {
+		io.stderr(humanError(error));
+	}
+	return exitCode;
+}
+
+function connectTimeout(env: Env): number {
+	const raw = env['TUTTI_CONNECT_TIMEOUT_MS'];
+	const value = raw !== undefined && /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+	return Number.isFinite(value) ? value : defaultConnectTimeoutMs;
+}
+
+/** The command line as a shell would take it back, for "run the same command again" hints. */
+export function shellCommand(argv: readonly string[]): string {
+	return ['tutti', ...argv.map((word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`))].join(' ');
+}

@@ -1,0 +1,63 @@
+// The one sentence `plan issue get` returns as `recoveryHint`: the exact next command for the current state.
+import type { Checkpoint, Execution } from '../model.js';
+import { isTerminalExecution } from './allowedActions.js';
+import {
+	acknowledgeCommand, type CommandFence, completeCommand, getCommand, mutateCommand, resumeCommand, resumeCompatCommand, scheduleCommand,
+} from './planCommands.js';
+
+export interface RecoveryHintInput {
+	issueId: string;
+	execution: Pick<Execution, 'status' | 'graphRevision'>;
+	activeCheckpoint: Pick<Checkpoint, 'checkpointId' | 'kind' | 'sequence' | 'graphRevision' | 'subjectTaskId'> | null;
+	dispatchPaused: boolean;
+	/** Ready tasks in dispatch order; the schedule command is spelled with them. */
+	readyTaskIds: readonly string[];
+	/** Whether acknowledge is legal now (allowedActions includes it). */
+	canAcknowledge: boolean;
+}
+
+/** A replacement id the hint suggests for reworking `taskId` at checkpoint sequence `n` (any new id works). */
+export function suggestedReworkTaskId(taskId: string, checkpointSequence: number): string {
+	return `${taskId}-rework-${checkpointSequence}`;
+}
+
+export function recoveryHint(input: RecoveryHintInput): string {
+	const { issueId, execution, activeCheckpoint: cp } = input;
+	if (isTerminalExecution(execution.status)) {
+		switch (execution.status) {
+			case 'completed': return 'The execution is completed; no command is needed.';
+			case 'orphaned_source': return 'The source session of this execution no longer exists; report this exact state; never query or modify the database.';
+			default: return 'The execution was stopped (archived); no command can change it. Create a new plan with `tutti plan issue create` if work remains.';
+		}
+	}
+	if (input.dispatchPaused) {
+		const where = cp ? `, then continue at checkpoint ${cp.checkpointId} with graphRevision ${cp.graphRevision}; never guess a new revision` : '';
+		return `Dispatch is paused: run \`${resumeCommand(issueId)}\` (or the compat form \`${resumeCompatCommand(issueId)}\`)${where}.`;
+	}
+	if (!cp) {
+		return `Runs are in progress and no checkpoint is open: wait for the next checkpoint wake, then run \`${getCommand(issueId)}\`.`;
+	}
+	const fence: CommandFence = { issueId, checkpointId: cp.checkpointId, checkpointSequence: cp.sequence, graphRevision: cp.graphRevision };
+	const schedule = input.readyTaskIds.length > 0 ? `schedule ready work with \`${scheduleCommand(fence, input.readyTaskIds)}\` (or a subset)` : '';
+	const acknowledge = input.canAcknowledge ? `acknowledge with \`${acknowledgeCommand(fence)}\`` : '';
+	const mutateAfter = 'then schedule with the graphRevision the mutation returns';
+	switch (cp.kind) {
+		case 'task_failed':
+		case 'task_canceled': {
+			const taskId = cp.subjectTaskId || '<task-id>';
+			const rework = mutateCommand(fence, [{ kind: 'rework', taskId, task: { taskId: suggestedReworkTaskId(taskId, cp.sequence) } }]);
+			return `Task ${taskId} ${cp.kind === 'task_failed' ? 'failed' : 'was canceled'}: rework it with \`${rework}\`, ${mutateAfter}${acknowledge ? `; or, to leave it, ${acknowledge}` : ''}.`;
+		}
+		case 'all_tasks_terminal':
+			return `Every task is terminal: if the goal is satisfied run \`${completeCommand(fence)}\`; otherwise change the graph with \`tutti plan issue mutate\` and ${mutateAfter}.`;
+		default: {
+			const options = [schedule, acknowledge].filter((s) => s !== '');
+			const first = options.length ? `${options.join('; or ')}; or change` : 'No task is ready: change';
+			return capitalize(`${first} the graph with \`tutti plan issue mutate\` (see each task's blockerReason), ${mutateAfter}. Use checkpoint ${cp.checkpointId} and graphRevision ${cp.graphRevision} exactly.`);
+		}
+	}
+}
+
+function capitalize(s: string): string {
+	return s.charAt(0).toUpperCase() + s.slice(1);
+}

@@ -1,0 +1,111 @@
+// Exactly one hint per reason code, naming the exact next command (digest §1.6 "each rejection message carries
+// one action-specific hint"). The Record type makes a missing reason a compile error; a test checks every code.
+import { DomainError, type ReasonCode } from './errors.js';
+import { getCommand, resumeCommand, resumeCompatCommand, shellQuote } from './execution/planCommands.js';
+
+/** What a hint may name. Missing ids are written as `<issue-id>` etc. so the sentence stays a usable template. */
+export interface HintContext {
+	issueId?: string;
+	checkpointId?: string;
+	taskId?: string;
+	runId?: string;
+}
+
+const neverTouchDb = 'never query or modify the database';
+
+interface Names { issue: string; task: string; get: string }
+
+type HintBuilder = (n: Names, ctx: HintContext) => string;
+
+const hints: Record<ReasonCode, HintBuilder> = {
+	execution_not_found: (n) =>
+		`Run \`tutti issue get --issue-id ${n.issue} --json\` to check the issue id; only issues created with \`tutti plan issue create\` have a managed execution.`,
+	wrong_source_session: () =>
+		'Run this command from the source session that created the issue (its TUTTI_SESSION_TOKEN); never supply or guess a session id.',
+	inactive_execution: (n) =>
+		`Run \`${n.get}\` and follow its allowedActions; this execution does not accept this command in its current status.`,
+	inactive_checkpoint: (n) =>
+		`Run \`${n.get}\` once and use the returned activeCheckpoint and graphRevision; if the same error repeats, report it.`,
+	stale_graph_revision: (n) =>
+		`Run \`${n.get}\` once and use the returned graphRevision; never increment or guess it.`,
+	task_not_found: (n) =>
+		`Run \`${n.get}\` and use a taskId from its tasks (active tasks only).`,
+	task_not_started: (n) =>
+		`Only not-started tasks can be scheduled or updated: rework a failed or canceled ${n.task} into a new taskId with \`tutti plan issue mutate\` (kind "rework"), then schedule the replacement with the graphRevision the mutation returns; running and completed tasks cannot be changed.`,
+	task_superseded: (n) =>
+		`Run \`${n.get}\` and use the replacement task named by supersededByTaskId of ${n.task}.`,
+	missing_agent_target: (n) =>
+		`Choose a target from \`tutti agent list --json\` and set it on ${n.task} with \`tutti plan issue mutate\` (kind "update" or "rework" with task.agentTargetId); a sparse rework inherits the old task's target.`,
+	dependency_unsatisfied: (n) =>
+		`Run \`${n.get}\` and schedule only tasks whose ready field is true; a dependency must be completed and accepted, and a failed or canceled one needs a rework first.`,
+	dispatch_paused: (n) =>
+		`Run \`${resumeCommand(n.issue)}\` (or the compat form \`${resumeCompatCommand(n.issue)}\`), then retry with the same checkpoint and graphRevision.`,
+	budget_unavailable: () =>
+		`The issue budget is not active; report this exact error instead of retrying; ${neverTouchDb}.`,
+	capacity_exhausted: (n) =>
+		`Too many Runs are active: wait for the next checkpoint wake (a Run settling), then run \`${n.get}\` and schedule again.`,
+	parallelism_rejected: (n) =>
+		`Schedule a smaller set: run \`${n.get}\` and pick fewer tasks from readyTaskIds (tasks with parallelizable=false run alone).`,
+	duplicate_task: (n) =>
+		`Use unique task ids: remove repeated ids from the request and pick new taskIds that are not in \`${n.get}\`.`,
+	invalid_task_graph: (n) =>
+		`Fix missing titles or missing, superseded, self-referential or cyclic dependencies in one \`tutti plan issue mutate\` (check \`${n.get}\`).`,
+	invalid_mutation_operation: () =>
+		'Run `tutti plan issue mutate --help` once and resend --operations-json with entries {"kind":"add|update|rework|supersede","taskId":…,"task":{…}} ("op" and "replacement" are not supported).',
+	request_id_conflict: (n) =>
+		`This --request-id was already used with a different payload: send the new payload with a new --request-id (the original payload replays its result); run \`${n.get}\` to see what was applied.`,
+	tutti_issue_managed: (n) =>
+		`This issue is managed by its source session: change its tasks with \`tutti plan issue mutate\` from that session (run \`${n.get}\` first for the checkpoint and graphRevision).`,
+	issue_not_found: () =>
+		'Run `tutti issue list --json` and use an issueId it lists.',
+	run_not_found: (n) =>
+		`Run \`tutti run list --issue-id ${n.issue} --json\` and use a runId it lists.`,
+	session_not_found: () =>
+		'Open a session with `tutti session open --role source --as-user --json` and export its token as TUTTI_SESSION_TOKEN.',
+	agent_target_not_found: () =>
+		'Run `tutti agent list --json` and use an id it lists.',
+	invalid_input: () =>
+		'Run the same command with `--help` and fix the flag or value named in the message.',
+	unauthenticated: () =>
+		'Set TUTTI_SESSION_TOKEN to the token from `tutti session open --role source --as-user --json` (or pass --as-user for a developer action).',
+	forbidden: () =>
+		'This is a developer action: run it from a developer terminal with `--as-user`, or ask the developer to do it in VS Code.',
+	not_managed: (n) =>
+		`This is a manual issue: use \`tutti issue task add|update|delete --issue-id ${n.issue}\` instead of \`tutti plan issue …\`.`,
+	host_unavailable: () =>
+		'Open the folder in VS Code with Tutti, or run `tutti host --workspace DIR`, then run the same command again.',
+	store_unavailable: () =>
+		`Run the same command again in a few seconds; if it keeps failing, report this exact error; ${neverTouchDb}.`,
+	store_corrupt: () =>
+		`Report this exact error; Tutti never overwrites a damaged store; ${neverTouchDb}.`,
+	store_locked: () =>
+		'Another Tutti Host owns this store: use that VS Code window, or stop that Host and run `tutti host --workspace DIR` again.',
+	internal: (n) => defaultHint(n),
+};
+
+function defaultHint(n: Names): string {
+	return `Run \`${n.get}\` once; if it does not explain the failure, report this exact error; ${neverTouchDb}.`;
+}
+
+function names(ctx: HintContext): Names {
+	const issue = ctx.issueId ? shellQuote(ctx.issueId) : '<issue-id>';
+	return {
+		issue,
+		task: ctx.taskId ? `task ${ctx.taskId}` : 'the task',
+		get: ctx.issueId ? getCommand(ctx.issueId) : `tutti plan issue get --issue-id ${issue} --json`,
+	};
+}
+
+/** The one hint for `reason`. An unknown reason (e.g. from a newer peer) gets the default "report it" hint. */
+export function hintFor(reason: ReasonCode, ctx: HintContext = {}): string {
+	const build = Object.prototype.hasOwnProperty.call(hints, reason) ? hints[reason] : undefined;
+	return build ? build(names(ctx), ctx) : defaultHint(names(ctx));
+}
+
+/** Reasons a client may retry as is (the Host was briefly away); everything else needs a different request. */
+const retryableReasons: ReadonlySet<ReasonCode> = new Set<ReasonCode>(['host_unavailable', 'store_unavailable']);
+
+/** A DomainError for `reason` carrying its one hint. */
+export function rejection(reason: ReasonCode, message: string, ctx: HintContext = {}, details: Record<string, unknown> = {}): DomainError {
+	return new DomainError(reason, message, hintFor(reason, ctx), details, retryableReasons.has(reason));
+}

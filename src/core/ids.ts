@@ -1,0 +1,136 @@
+// Deterministic identities (digest §1.4). These strings are interoperability contracts, not presentation:
+// stored rows are re-derived from them and a row whose stored identity differs fails closed.
+import type { Checkpoint, Wake } from './model.js';
+
+export function executionIdFor(issueId: string): string {
+	return `tutti-execution:${issueId}`;
+}
+
+export function initialCheckpointId(executionId: string): string {
+	return `${executionId}:checkpoint:initial-schedule`;
+}
+
+/** The settlement checkpoint of one Run (kinds task_settled | task_failed | task_canceled). */
+export function runCheckpointId(executionId: string, runId: string): string {
+	return `${executionId}:checkpoint:run:${runId}`;
+}
+
+/** The singleton Goal Review boundary (kind all_tasks_terminal). */
+export function terminalCheckpointId(executionId: string): string {
+	return `${executionId}:checkpoint:all-tasks-terminal`;
+}
+
+/** A watchdog checkpoint; `n` is the checkpoint's own sequence in its execution. */
+export function watchdogCheckpointId(executionId: string, n: number): string {
+	return `${executionId}:checkpoint:watchdog:${n}`;
+}
+
+/** The n-th main wake (1-based) of a checkpoint. */
+export function mainWakeId(checkpointId: string, sequence: number): string {
+	return `${checkpointId}:wake:main:${sequence}`;
+}
+
+/** The submit id a wake Turn is sent with; a lost response is recovered by looking this up. */
+export function wakeSubmitId(wakeId: string): string {
+	return `tutti-execution-wake:${wakeId}`;
+}
+
+/** The exact Turn binding of a Run: only the Turn submitted with this id may settle the Run. */
+export function runSubmitId(runId: string): string {
+	return `issue-run:${runId}`;
+}
+
+export function launchIntentId(runId: string): string {
+	return `launch-intent:${runId}`;
+}
+
+/**
+ * The `--request-id` Tutti itself prints in wake prompts and recovery hints for a command at one checkpoint and
+ * revision, e.g. `cp4-r3-schedule`. Re-running the same command replays it; after a mutation the revision (and so
+ * the id) changes, so a follow-up command never collides. Rejected commands must not be recorded in the mutation
+ * history (they are not, in Tutti) or a corrected retry with the printed id would conflict.
+ */
+export function checkpointRequestId(checkpointSequence: number, graphRevision: number, command: string): string {
+	return `cp${checkpointSequence}-r${graphRevision}-${command}`;
+}
+
+/** The id a checkpoint of this kind must have, or null when the row lacks what the id is made of. */
+export function expectedCheckpointId(checkpoint: Pick<Checkpoint, 'executionId' | 'kind' | 'sequence' | 'subjectRunId'>): string | null {
+	switch (checkpoint.kind) {
+		case 'initial_schedule': return initialCheckpointId(checkpoint.executionId);
+		case 'task_settled':
+		case 'task_failed':
+		case 'task_canceled': return checkpoint.subjectRunId ? runCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
+		case 'all_tasks_terminal': return terminalCheckpointId(checkpoint.executionId);
+		case 'watchdog': return checkpoint.sequence >= 1 ? watchdogCheckpointId(checkpoint.executionId, checkpoint.sequence) : null;
+	}
+}
+
+function mismatch(field: string, stored: unknown, expected: unknown): string {
+	return `${field} is ${JSON.stringify(stored)} but must be ${JSON.stringify(expected)}`;
+}
+
+/**
+ * Recomputes a stored checkpoint's identity. Returns null when it matches, else one description naming every
+ * mismatching field (fail closed: the caller records the row as failed and never acts on it).
+ * `issueId`, when given, also pins the execution id.
+ */
+export function verifyCheckpointIdentity(
+	checkpoint: Pick<Checkpoint, 'checkpointId' | 'executionId' | 'kind' | 'sequence' | 'subjectRunId'>,
+	expected: { issueId?: string } = {},
+): string | null {
+	const problems: string[] = [];
+	if (expected.issueId !== undefined && checkpoint.executionId !== executionIdFor(expected.issueId)) {
+		problems.push(mismatch('executionId', checkpoint.executionId, executionIdFor(expected.issueId)));
+	}
+	if (!Number.isInteger(checkpoint.sequence) || checkpoint.sequence < 1) {
+		problems.push(`sequence is ${JSON.stringify(checkpoint.sequence)} but must be a positive integer`);
+	}
+	const id = expectedCheckpointId(checkpoint);
+	if (id === null) {
+		problems.push(`checkpointId cannot be derived for kind ${checkpoint.kind} (missing subjectRunId)`);
+	} else if (checkpoint.checkpointId !== id) {
+		problems.push(mismatch('checkpointId', checkpoint.checkpointId, id));
+	}
+	return problems.length ? `checkpoint ${JSON.stringify(checkpoint.checkpointId)}: ${problems.join('; ')}` : null;
+}
+
+/**
+ * Recomputes a stored main wake's identity field by field (digest §1.7 item 18, conformance
+ * `CorruptedWakeIdentityFailsClosedPerField`): wake id from checkpoint + sequence, submit id from wake id, the
+ * checkpoint belongs to the execution, and (when given) the expected checkpoint / target (source) session.
+ * Returns null when everything matches, else one description naming every mismatching field.
+ */
+export function verifyWakeIdentity(
+	wake: Pick<Wake, 'wakeId' | 'executionId' | 'checkpointId' | 'targetKind' | 'wakeSequence' | 'clientSubmitId' | 'targetSessionId'>,
+	expected: { executionId?: string; checkpointId?: string; targetSessionId?: string } = {},
+): string | null {
+	const problems: string[] = [];
+	if (wake.targetKind !== 'main') {
+		problems.push(mismatch('targetKind', wake.targetKind, 'main'));
+	}
+	if (!Number.isInteger(wake.wakeSequence) || wake.wakeSequence < 1) {
+		problems.push(`wakeSequence is ${JSON.stringify(wake.wakeSequence)} but must be a positive integer`);
+	}
+	if (expected.executionId !== undefined && wake.executionId !== expected.executionId) {
+		problems.push(mismatch('executionId', wake.executionId, expected.executionId));
+	}
+	if (!wake.checkpointId.startsWith(`${wake.executionId}:checkpoint:`)) {
+		problems.push(`checkpointId ${JSON.stringify(wake.checkpointId)} does not belong to execution ${JSON.stringify(wake.executionId)}`);
+	}
+	if (expected.checkpointId !== undefined && wake.checkpointId !== expected.checkpointId) {
+		problems.push(mismatch('checkpointId', wake.checkpointId, expected.checkpointId));
+	}
+	const wakeId = mainWakeId(wake.checkpointId, wake.wakeSequence);
+	if (wake.wakeId !== wakeId) {
+		problems.push(mismatch('wakeId', wake.wakeId, wakeId));
+	}
+	const submitId = wakeSubmitId(wakeId);
+	if (wake.clientSubmitId !== submitId) {
+		problems.push(mismatch('clientSubmitId', wake.clientSubmitId, submitId));
+	}
+	if (expected.targetSessionId !== undefined && wake.targetSessionId !== expected.targetSessionId) {
+		problems.push(mismatch('targetSessionId', wake.targetSessionId, expected.targetSessionId));
+	}
+	return problems.length ? `wake ${JSON.stringify(wake.wakeId)}: ${problems.join('; ')}` : null;
+}

@@ -1,0 +1,137 @@
+// The prompt a main wake delivers to the source session (digest §1.6 "Wake prompt"). Every command is exact:
+// the only values the agent fills in are the task ids (and, for new tasks, their titles/content) it chooses.
+import type { Checkpoint, CheckpointKind } from '../model.js';
+import {
+	acknowledgeCommand, type CommandFence, completeCommand, getCommand, mutateCommand, scheduleCommand, stopCommand,
+} from '../execution/planCommands.js';
+import { suggestedReworkTaskId } from '../execution/recoveryHint.js';
+import { wakeMarkerLine } from './wakeMarker.js';
+
+export interface WakePromptInput {
+	issueId: string;
+	issueTitle: string;
+	checkpoint: Pick<Checkpoint, 'checkpointId' | 'kind' | 'sequence' | 'subjectTaskId' | 'subjectRunId'>;
+	/** The revision the checkpoint is bound to (the execution's current revision when the wake is prepared). */
+	graphRevision: number;
+	/** Defaults to `checkpoint.kind`. */
+	kind?: CheckpointKind;
+}
+
+/** The audited reason printed in the stop command; the agent may write its own. */
+export const defaultStopReason = 'the source agent decided this issue should not continue';
+
+function oneLine(text: string): string {
+	return text.replace(/\s+/g, ' ').trim();
+}
+
+function headline(kind: CheckpointKind, cp: WakePromptInput['checkpoint']): string {
+	const subject = cp.subjectTaskId ? `task ${cp.subjectTaskId}${cp.subjectRunId ? ` (run ${cp.subjectRunId})` : ''}` : 'a task';
+	switch (kind) {
+		case 'initial_schedule': return 'The plan is ready and nothing has run yet: choose the first tasks to start.';
+		case 'task_settled': return `${subject[0]!.toUpperCase()}${subject.slice(1)} finished; review its result before choosing what runs next.`;
+		case 'task_failed': return `${subject[0]!.toUpperCase()}${subject.slice(1)} failed.`;
+		case 'task_canceled': return `${subject[0]!.toUpperCase()}${subject.slice(1)} was canceled.`;
+		case 'watchdog': return 'No checkpoint command arrived for 5 minutes while this checkpoint stayed open.';
+		case 'all_tasks_terminal': return 'Every task is terminal: this is the Goal Review checkpoint.';
+	}
+}
+
+function acknowledgeTail(f: CommandFence, what: string): string[] {
+	return [
+		`If another Run is still running or a later checkpoint is pending, you may resolve this checkpoint without adding work${what}:`,
+		acknowledgeCommand(f),
+	];
+}
+
+function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['checkpoint']): string[] {
+	switch (kind) {
+		case 'task_failed':
+		case 'task_canceled': {
+			const taskId = cp.subjectTaskId || '<task-id>';
+			const outcome = kind === 'task_failed' ? 'failed' : 'canceled';
+			return [
+				`The ${outcome} task ${taskId} cannot be updated or scheduled again. To retry it, rework it into a new taskId (step 3), e.g.:`,
+				mutateCommand(f, [{ kind: 'rework', taskId, task: { taskId: suggestedReworkTaskId(taskId, cp.sequence) } }]),
+				`then schedule the replacement at this same checkpoint ${f.checkpointId} using the graphRevision the mutation returned. Do not guess or increment the revision before a command succeeds.`,
+				'',
+				...acknowledgeTail(f, ''),
+			];
+		}
+		case 'task_settled':
+			return [
+				'Scheduling the next tasks accepts this result.',
+				'',
+				...acknowledgeTail(f, ' (acknowledging also accepts this result)'),
+			];
+		case 'all_tasks_terminal':
+			return [
+				'If the goal is satisfied, complete it explicitly:',
+				completeCommand(f),
+				'',
+				'If more work is required, mutate and then schedule an exact follow-up graph instead. Do not use acknowledge for Goal Review.',
+			];
+		case 'watchdog':
+			return [
+				'Choose one of the actions above now; a settled Turn without a command does not resolve this checkpoint.',
+				'',
+				...acknowledgeTail(f, ''),
+			];
+		case 'initial_schedule':
+			return [
+				'To add tasks before scheduling, use entries {"kind":"add","task":{…}} with task.taskId, task.title and task.agentTargetId (a target from `tutti agent list --json`), plus content and dependencyTaskIds as needed.',
+				'',
+				'Do not acknowledge initial scheduling or Goal Review; choose a legal checkpoint-fenced command.',
+			];
+	}
+}
+
+/**
+ * The wake prompt. First line: the `TUTTI_MODE_CHECKPOINT_WAKE` marker; then the checkpoint facts, the exact
+ * get / schedule / mutate (supersede and rework examples using `kind` and `task`) / stop commands, the sparse
+ * rework and redirect rules, the control-plane and bounded-recovery rules, and a tail for the checkpoint's kind.
+ */
+export function wakePrompt(input: WakePromptInput): string {
+	const kind = input.kind ?? input.checkpoint.kind;
+	const cp = input.checkpoint;
+	const f: CommandFence = { issueId: input.issueId, checkpointId: cp.checkpointId, checkpointSequence: cp.sequence, graphRevision: input.graphRevision };
+	const exampleTask = cp.subjectTaskId || '<task-id>';
+	const lines = [
+		wakeMarkerLine({ kind, issueId: input.issueId, checkpointId: cp.checkpointId, graphRevision: input.graphRevision }),
+		'',
+		'A durable Tutti checkpoint needs your decision.',
+		'',
+		`Issue: ${input.issueId} — ${oneLine(input.issueTitle)}`,
+		`Checkpoint: ${cp.checkpointId}`,
+		`Kind: ${kind} (sequence ${cp.sequence})`,
+		`Graph revision: ${input.graphRevision}`,
+		'',
+		headline(kind, cp),
+		'Tutti does not start a successor task by itself: every next step is yours, through the commands below.',
+		'',
+		'1. First read the execution snapshot, once:',
+		getCommand(input.issueId),
+		'Use only its activeCheckpoint, graphRevision, readyTaskIds, blockerReason and allowedActions.',
+		'',
+		'2. To start the next tasks (exactly this set, all or none), list ids from readyTaskIds:',
+		scheduleCommand(f, ['<task-id>']),
+		'',
+		'3. To change the remaining graph first (all operations apply or none), write entries with "kind" and "task"; "op" and "replacement" are not supported.',
+		'Supersede a not-started, failed or canceled task (its task and Run history stay):',
+		mutateCommand(f, [{ kind: 'supersede', taskId: exampleTask }]),
+		'Rework a not-started, failed or canceled task into a new taskId (its history stays):',
+		mutateCommand(f, [{ kind: 'rework', taskId: exampleTask, task: { taskId: suggestedReworkTaskId(exampleTask, cp.sequence) } }]),
+		'Add "title", "content" or launch settings inside "task" to change them. A sparse rework inherits every omitted field from the old task: agentTargetId, modelPlanId, model, permissionModeId, reasoningEffort, executionDirectory and dependencyTaskIds (and title, content, parallelizable, autoAccept); explicit values override them.',
+		'Rework also redirects the dependencies of active not-started tasks from the old taskId to the new one in the same mutation; it fails with task_not_started if such a dependent already started.',
+		`A successful mutation returns a new graphRevision: use exactly that number in place of ${input.graphRevision} in both --expected-graph-revision and --request-id (cp${cp.sequence}-r${input.graphRevision}-…) of the next command at this checkpoint; never increment or guess it.`,
+		'',
+		'4. The Tutti CLI is the only control plane; never read or modify the database (the .tutti folder) to diagnose or bypass a rejected command.',
+		'',
+		`5. Bounded recovery: on inactive_checkpoint or stale_graph_revision run \`${getCommand(input.issueId)}\` once and retry once with its checkpoint and graphRevision; on invalid_mutation_operation read \`tutti plan issue mutate --help\` once and retry once; otherwise follow the error's hint. If the same error repeats, stop and report the exact error.`,
+		'',
+		'6. If this issue should not continue, stop it explicitly so no later checkpoint wakes you:',
+		stopCommand(f, defaultStopReason),
+		'',
+		...kindTail(kind, f, cp),
+	];
+	return lines.join('\n');
+}

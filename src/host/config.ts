@@ -1,0 +1,86 @@
+// The headless Host's settings: `.tutti/config.json` (VS Code passes the same shape from its settings).
+// A missing file means defaults; a broken one is refused with the file and the offending path named.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import { DomainError } from '../core/errors.js';
+import type { AgentTargetConfig } from './runProcesses.js';
+
+export interface HostConfig {
+	agentTargets: AgentTargetConfig[];
+	/** How many Runs may be active at once across the workspace. */
+	maxParallelRuns: number;
+	/** The autoAccept of new issues when the command does not say. */
+	autoAcceptDefault: boolean;
+}
+
+export const configFileName = 'config.json';
+export const defaultMaxParallelRuns = 4;
+
+const name = z.string().min(1).max(200);
+const agentTargetConfig = z.strictObject({
+	id: name,
+	adapter: z.enum(['command', 'claude', 'codex']),
+	argv: z.array(z.string().min(1)).min(1).optional(),
+	shell: z.boolean().optional(),
+	cwd: z.string().min(1).optional(),
+	env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).optional(),
+	path: z.string().min(1).optional(),
+	args: z.array(z.string()).optional(),
+	model: z.string().min(1).optional(),
+	allowedTools: z.array(z.string().min(1)).optional(),
+}).refine((t) => t.adapter !== 'command' || t.argv !== undefined, { message: 'a "command" target needs "argv" (the exact argument vector)', path: ['argv'] });
+
+export const hostConfigFile = z.strictObject({
+	agentTargets: z.array(agentTargetConfig).max(200).default([]),
+	maxParallelRuns: z.number().int().min(1).max(256).default(defaultMaxParallelRuns),
+	autoAcceptDefault: z.boolean().default(false),
+}).superRefine((config, ctx) => {
+	const seen = new Set<string>();
+	config.agentTargets.forEach((target, index) => {
+		if (seen.has(target.id)) {
+			ctx.addIssue({ code: 'custom', message: `duplicate agent target id "${target.id}"`, path: ['agentTargets', index, 'id'] });
+		}
+		seen.add(target.id);
+	});
+});
+
+export function defaultHostConfig(): HostConfig {
+	return { agentTargets: [], maxParallelRuns: defaultMaxParallelRuns, autoAcceptDefault: false };
+}
+
+/** Reads `<tuttiDir>/config.json`; defaults when it does not exist. */
+export function loadHostConfig(tuttiDir: string): HostConfig {
+	const file = path.join(tuttiDir, configFileName);
+	let text: string;
+	try {
+		text = fs.readFileSync(file, 'utf8');
+	} catch (error) {
+		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+			return defaultHostConfig();
+		}
+		throw invalidConfig(file, `cannot be read: ${(error as Error).message}`);
+	}
+	return parseHostConfig(text, file);
+}
+
+/** Parses the text of a config file (`file` names it in errors). */
+export function parseHostConfig(text: string, file: string): HostConfig {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (error) {
+		throw invalidConfig(file, `is not valid JSON: ${(error as Error).message}`);
+	}
+	const parsed = hostConfigFile.safeParse(value);
+	if (!parsed.success) {
+		throw invalidConfig(file, `is invalid:\n${z.prettifyError(parsed.error)}`);
+	}
+	return { agentTargets: parsed.data.agentTargets, maxParallelRuns: parsed.data.maxParallelRuns, autoAcceptDefault: parsed.data.autoAcceptDefault };
+}
+
+function invalidConfig(file: string, problem: string): DomainError {
+	return new DomainError('invalid_input', `${file} ${problem}`,
+		`fix ${file} (for example {"agentTargets":[{"id":"sh","adapter":"command","argv":["sh","-c","…"]}]}), then start the Host again with \`tutti host --workspace DIR\``,
+		{ file });
+}

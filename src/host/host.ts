@@ -1,0 +1,148 @@
+// The Host's composition root (headless and, later, inside VS Code): store, config, endpoint, Run processes,
+// domain services and the control-plane server, started in order and closed in reverse (the store last).
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ControlPlaneServer } from '../control-plane/server.js';
+import { removeQuietly } from '../control-plane/privateFiles.js';
+import { DomainError } from '../core/errors.js';
+import { type Clock, type IdSource, systemClock } from '../core/ports.js';
+import { Store } from '../store/database.js';
+import type { HostApi } from './api.js';
+import { type HostConfig, loadHostConfig } from './config.js';
+import { endpointEnvironment, prepareEndpoint, writeUserCredential } from './endpoint.js';
+import { ProcessRunner } from './runs/processRunner.js';
+import { createHostServices } from './services/hostServices.js';
+
+export interface StartHostOptions {
+	workspace: string;
+	clock?: Clock;
+	/** The environment the endpoint is derived from and Runs inherit (default process.env). */
+	env?: NodeJS.ProcessEnv;
+	/** The supervisor and CLI scripts; default dist/ next to this bundle, or src/ through tsx when running from source. */
+	scripts?: HostScripts;
+	/** Diagnostic lines of the server and the services (default stderr). */
+	log?: (line: string) => void;
+}
+
+export interface HostScripts {
+	supervisorScript: string;
+	cliScript: string;
+	/** Node arguments before either script (e.g. `--import <tsx>` from source). */
+	nodeArgs: string[];
+}
+
+export interface RunningHost {
+	/** The workspace's real path. */
+	readonly workspace: string;
+	readonly tuttiDir: string;
+	readonly socketPath: string;
+	readonly discoveryFile: string;
+	readonly userTokenPath: string;
+	/** The developer's credential (what `--as-user` sends). */
+	readonly userToken: string;
+	readonly pid: number;
+	readonly config: HostConfig;
+	readonly api: HostApi;
+	/** Resolves once the dispatch passes, launches, Stops and settlements started so far are done (tests, demo). */
+	whenIdle(): Promise<void>;
+	/** Stops accepting requests, stops the services and the Run watcher, then closes the store. Idempotent. */
+	close(): Promise<void>;
+}
+
+type Closer = () => Promise<void> | void;
+
+export async function startHost(options: StartHostOptions): Promise<RunningHost> {
+	const env = options.env ?? process.env;
+	const clock = options.clock ?? systemClock;
+	const workspace = realWorkspace(options.workspace);
+	const tuttiDir = path.join(workspace, '.tutti');
+	const scripts = options.scripts ?? defaultHostScripts();
+	const closers: Closer[] = [];
+	const closeAll = async (): Promise<void> => {
+		const failures: unknown[] = [];
+		for (const close of closers.splice(0).reverse()) {
+			try {
+				await close();
+			} catch (error) {
+				failures.push(error);
+			}
+		}
+		if (failures.length > 0) {
+			throw failures.length === 1 ? failures[0] : new AggregateError(failures, 'closing the Host failed');
+		}
+	};
+	try {
+		fs.mkdirSync(tuttiDir, { recursive: true });
+		const store = await Store.open({ dir: tuttiDir, now: () => clock.now() });
+		closers.push(() => store.close());
+		const config = loadHostConfig(tuttiDir);
+		const endpoint = prepareEndpoint(workspace, endpointEnvironment(env));
+		const userToken = writeUserCredential(endpoint.userTokenPath);
+		closers.push(() => removeQuietly(endpoint.userTokenPath));
+		const runs = new ProcessRunner({
+			workspace, tuttiDir, clock, hostEnv: env,
+			supervisorScript: scripts.supervisorScript, cliScript: scripts.cliScript, nodeArgs: scripts.nodeArgs,
+		});
+		closers.push(() => runs.dispose());
+		const services = createHostServices({
+			workspace, tuttiDir, store, clock, ids: randomIds, runs, config,
+			endpoint: endpoint.socketPath, userCredential: userToken, cliScript: scripts.cliScript, log: options.log,
+		});
+		closers.push(() => services.dispose());
+		const server = await ControlPlaneServer.listen({
+			api: services.api, socketPath: endpoint.socketPath, log: options.log,
+			discovery: { file: endpoint.discoveryFile, workspace },
+		});
+		closers.push(() => server.close());
+		await services.start();
+		let closing: Promise<void> | undefined;
+		return {
+			workspace, tuttiDir, config, userToken,
+			socketPath: endpoint.socketPath, discoveryFile: endpoint.discoveryFile, userTokenPath: endpoint.userTokenPath,
+			pid: process.pid,
+			api: services.api,
+			whenIdle: () => services.whenIdle(),
+			close: () => (closing ??= closeAll()),
+		};
+	} catch (error) {
+		await closeAll().catch(() => undefined);
+		throw error;
+	}
+}
+
+/** Random ids for new rows: `<prefix>-<16 hex>`. */
+export const randomIds: IdSource = { next: (prefix) => `${prefix}-${randomBytes(8).toString('hex')}` };
+
+function realWorkspace(workspace: string): string {
+	let real: string;
+	try {
+		real = fs.realpathSync(path.resolve(workspace));
+	} catch {
+		throw new DomainError('invalid_input', `the workspace ${workspace} does not exist`, 'run `tutti host --workspace DIR` with an existing folder');
+	}
+	if (!fs.statSync(real).isDirectory()) {
+		throw new DomainError('invalid_input', `the workspace ${workspace} is not a folder`, 'run `tutti host --workspace DIR` with an existing folder');
+	}
+	return real;
+}
+
+/**
+ * As a bundle (dist/host.js): supervisor.js and cli.js beside it. From source (tsx): the built dist/ bundles when
+ * they exist, else src/supervisor/main.ts and src/cli/main.ts run through tsx.
+ */
+export function defaultHostScripts(): HostScripts {
+	if (!__filename.endsWith('.ts')) {
+		return { supervisorScript: path.join(__dirname, 'supervisor.js'), cliScript: path.join(__dirname, 'cli.js'), nodeArgs: [] };
+	}
+	const distDir = path.resolve(__dirname, '..', '..', 'dist');
+	const dist = { supervisorScript: path.join(distDir, 'supervisor.js'), cliScript: path.join(distDir, 'cli.js'), nodeArgs: [] };
+	if (fs.existsSync(dist.supervisorScript) && fs.existsSync(dist.cliScript)) {
+		return dist;
+	}
+	const srcDir = path.resolve(__dirname, '..');
+	const tsx = pathToFileURL(createRequire(__filename).resolve('tsx')).href;
+	return { supervisorScript: path.join(srcDir, 'supervisor', 'main.ts'), cliScript: path.join(srcDir, 'cli', 'main.ts'), nodeArgs: ['--import', tsx] };
+}

@@ -1,0 +1,113 @@
+// Entry of dist/host.js: `tutti host --workspace DIR` loads this bundle and calls runHostCommand; it also runs on
+// its own (`node dist/host.js --workspace DIR`). Prints exactly one JSON line on stdout: the ready line, or the
+// startup error. SIGTERM/SIGINT close the Host cleanly (exit 0).
+import type { WireError } from '../protocol/controlPlane.js';
+import { type RunningHost, startHost } from './host.js';
+
+export interface HostCommandOptions {
+	workspace: string;
+	env: Readonly<Record<string, string | undefined>>;
+	stdout: (text: string) => void;
+	stderr: (text: string) => void;
+}
+
+/** Runs the Host until SIGTERM/SIGINT; resolves with the process exit code. */
+export async function runHostCommand(options: HostCommandOptions): Promise<number> {
+	// Signals are taken from the start: one during start-up stops the Host right after it is up.
+	let stopRequested: number | undefined;
+	let requestStop = (exitCode: number): void => { stopRequested ??= exitCode; };
+	const onSignal = (): void => requestStop(0);
+	const onUncaught = (error: unknown): void => {
+		options.stderr(`tutti host: uncaught exception, shutting down: ${describe(error)}\n`);
+		requestStop(1);
+	};
+	const onRejection = (reason: unknown): void => options.stderr(`tutti host: unhandled rejection (kept running): ${describe(reason)}\n`);
+	process.on('SIGTERM', onSignal);
+	process.on('SIGINT', onSignal);
+	process.on('uncaughtException', onUncaught);
+	process.on('unhandledRejection', onRejection);
+	const detach = (): void => {
+		process.off('SIGTERM', onSignal);
+		process.off('SIGINT', onSignal);
+		process.off('uncaughtException', onUncaught);
+		process.off('unhandledRejection', onRejection);
+	};
+	let host: RunningHost;
+	try {
+		host = await startHost({ workspace: options.workspace, env: { ...options.env }, log: (line) => options.stderr(`${line}\n`) });
+	} catch (error) {
+		detach();
+		const wire = startupError(error);
+		options.stdout(`${JSON.stringify({ error: wire })}\n`);
+		options.stderr(`error: ${wire.message}\nhint: ${wire.hint}\n`);
+		return 1;
+	}
+	options.stdout(`${JSON.stringify({ ready: true, socket: host.socketPath, pid: host.pid, workspace: host.workspace })}\n`);
+	const code = await new Promise<number>((resolve) => {
+		let stopping = false;
+		requestStop = (exitCode: number): void => {
+			if (stopping) {
+				process.exit(1); // a second signal while closing: give up on a clean close
+			}
+			stopping = true;
+			host.close().then(() => resolve(exitCode), (error: unknown) => {
+				options.stderr(`tutti host: closing failed: ${describe(error)}\n`);
+				resolve(1);
+			});
+		};
+		if (stopRequested !== undefined) {
+			requestStop(stopRequested);
+		}
+	});
+	detach();
+	// Everything is closed; do not let a stray timer keep a stopped Host alive.
+	setTimeout(() => process.exit(code), 1000).unref();
+	return code;
+}
+
+/** The startup failure as a wire error: DomainError and StoreError carry a reasonCode; anything else is internal. */
+function startupError(error: unknown): WireError {
+	const e = (typeof error === 'object' && error !== null ? error : {}) as { reasonCode?: unknown; message?: unknown; hint?: unknown };
+	const message = typeof e.message === 'string' ? e.message : String(error);
+	const reasonCode = typeof e.reasonCode === 'string' ? e.reasonCode : 'internal';
+	const hint = typeof e.hint === 'string' ? e.hint
+		: reasonCode === 'store_locked' ? 'another Host already serves this workspace: use it (the CLI finds it), or stop that process first'
+			: reasonCode === 'store_corrupt' ? 'move the named file aside (or restore a backup), then run `tutti host --workspace DIR` again; never edit the store by hand'
+				: 'report this exact error; then run `tutti host --workspace DIR` again';
+	if (reasonCode === 'internal') {
+		process.stderr.write(`tutti host: ${describe(error)}\n`);
+	}
+	return { reasonCode, message, hint };
+}
+
+function describe(error: unknown): string {
+	return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+function parseArgs(argv: readonly string[]): string | null {
+	for (let i = 0; i < argv.length; i++) {
+		const arg = argv[i]!;
+		if (arg === '--workspace' && argv[i + 1] !== undefined) {
+			return argv[i + 1]!;
+		}
+		if (arg.startsWith('--workspace=')) {
+			return arg.slice('--workspace='.length);
+		}
+	}
+	return null;
+}
+
+if (require.main === module) {
+	const workspace = parseArgs(process.argv.slice(2));
+	if (workspace === null) {
+		process.stdout.write(`${JSON.stringify({ error: { reasonCode: 'invalid_input', message: 'missing --workspace DIR', hint: 'run `node dist/host.js --workspace DIR`' } })}\n`);
+		process.exitCode = 2;
+	} else {
+		void runHostCommand({
+			workspace,
+			env: process.env,
+			stdout: (text) => { process.stdout.write(text); },
+			stderr: (text) => { process.stderr.write(text); },
+		}).then((code) => { process.exitCode = code; });
+	}
+}

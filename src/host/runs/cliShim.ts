@@ -1,0 +1,35 @@
+// The `tutti` shim an agent finds first on PATH: `.tutti/bin/tutti` runs the Host's own CLI bundle with the
+// Host's own Node (VS Code's Electron in Node mode inside the editor), so agents need no Node install.
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+function shellQuote(s: string): string {
+	return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The shim script's text. Volatile paths live here, never in the environment (STYLE.md). */
+export function cliShimText(nodePath: string, nodeArgs: readonly string[], cliScript: string): string {
+	const words = [nodePath, ...nodeArgs, cliScript].map(shellQuote).join(' ');
+	return [
+		'#!/bin/sh',
+		'# Written by Tutti: runs the `tutti` CLI that belongs to this Host. Rewritten when its paths change.',
+		`ELECTRON_RUN_AS_NODE=1 exec ${words} "$@"`,
+		'',
+	].join('\n');
+}
+
+/** Writes `<binDir>/tutti` (0755) unless it already has this exact text. Returns binDir. */
+export function ensureCliShim(binDir: string, nodePath: string, nodeArgs: readonly string[], cliScript: string): string {
+	const text = cliShimText(nodePath, nodeArgs, cliScript);
+	const shim = join(binDir, 'tutti');
+	mkdirSync(binDir, { recursive: true, mode: 0o700 });
+	let current: string | null = null;
+	try { current = readFileSync(shim, 'utf8'); } catch { /* first write */ }
+	if (current !== text) {
+		const tmp = `${shim}.${process.pid}.tmp`;
+		writeFileSync(tmp, text, { mode: 0o755 });
+		chmodSync(tmp, 0o755);
+		renameSync(tmp, shim);
+	}
+	return binDir;
+}

@@ -1,0 +1,318 @@
+// RunProcessPort over real processes: each Run gets a detached supervisor (dist/supervisor.js) that owns the
+// agent process and writes `.tutti/runs/<runId>/` (see src/supervisor/runFiles.ts). The runner only reads
+// those files and the process table, so Runs survive the Host, and a later Host adopts them.
+//
+// Exit detection never depends on the supervisor's best-effort `run/report`: every launched or adopted Run
+// is polled until its exit.json appears, and onExit fires exactly once per Run. A Run whose supervisor and
+// agent are both gone without an exit record (e.g. both killed -9) is settled by the runner writing an
+// exit.json with `exitCode: null, signal: 'lost'` (plus `spawnError` when no agent was ever recorded), which
+// the domain treats as a failure.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import { adapterFor } from '../../agents/command.js';
+import { Emitter } from '../../core/events.js';
+import type { Disposable } from '../../core/lifecycle.js';
+import { type Clock, systemClock } from '../../core/ports.js';
+import { processIsAlive } from '../../supervisor/processTable.js';
+import {
+	appendEvent, clientSubmitIdFor, isSafeRunId, readPidRecord, readRunExit, readSupervisorSpec, runFile,
+	type SupervisorSpec, writeJsonAtomic, writeJsonExclusive,
+} from '../../supervisor/runFiles.js';
+import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../runProcesses.js';
+import { agentEnvAdditions, inheritableEnv } from './agentEnv.js';
+import { ensureCliShim } from './cliShim.js';
+import { interruptProcessGroup } from './interruptProcessGroup.js';
+import { type LogSlice, readLogSlice } from './readLogSlice.js';
+
+export interface ProcessRunnerOptions {
+	/** Absolute workspace folder (relative Run cwds resolve against it). */
+	workspace: string;
+	/** The workspace's `.tutti` directory; Runs live in `<tuttiDir>/runs/<runId>/`. */
+	tuttiDir: string;
+	/** dist/supervisor.js, or src/supervisor/main.ts with nodeArgs that load tsx. */
+	supervisorScript: string;
+	/** Arguments for Node before the script, e.g. ['--import', <absolute file URL of tsx>] from source. */
+	nodeArgs?: string[];
+	/** The Node binary for supervisors and the shim (default process.execPath; Electron runs as Node). */
+	nodePath?: string;
+	/** dist/cli.js: when given, `<tuttiDir>/bin/tutti` is written and put first on every agent's PATH. */
+	cliScript?: string;
+	clock?: Clock;
+	/** How often watched Runs are checked for their exit record (default 150 ms). */
+	pollIntervalMs?: number;
+	/** How long SIGINT and then SIGTERM are each given (default 3000 ms). */
+	interruptGraceMs?: number;
+	/** How long SIGKILL is given before interrupt answers 'still_running' (default 2000 ms). */
+	killWaitMs?: number;
+	/** How long launch waits for the supervisor to record the agent's start (default 10 s). */
+	launchTimeoutMs?: number;
+	/** The environment Runs inherit from (default process.env); credentials are withheld (agentEnv.ts). */
+	hostEnv?: NodeJS.ProcessEnv;
+	/** More Host variable names never to pass to agents. */
+	withheldEnv?: string[];
+}
+
+interface Watch {
+	sinceMs: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function tail(path: string, max = 2000): string {
+	try {
+		const text = readFileSync(path, 'utf8');
+		return text.length > max ? `…${text.slice(-max)}` : text;
+	} catch {
+		return '';
+	}
+}
+
+export class ProcessRunner implements RunProcessPort {
+	readonly #o: Required<Omit<ProcessRunnerOptions, 'cliScript'>> & Pick<ProcessRunnerOptions, 'cliScript'>;
+	readonly #runsDir: string;
+	readonly #exits = new Emitter<RunExit>();
+	readonly #watched = new Map<string, Watch>();
+	readonly #fired = new Set<string>();
+	#timer: NodeJS.Timeout | undefined;
+	#disposed = false;
+
+	constructor(options: ProcessRunnerOptions) {
+		this.#o = {
+			workspace: resolve(options.workspace),
+			tuttiDir: resolve(options.tuttiDir),
+			supervisorScript: resolve(options.supervisorScript),
+			nodeArgs: options.nodeArgs ?? [],
+			nodePath: options.nodePath ?? process.execPath,
+			cliScript: options.cliScript,
+			clock: options.clock ?? systemClock,
+			pollIntervalMs: options.pollIntervalMs ?? 150,
+			interruptGraceMs: options.interruptGraceMs ?? 3000,
+			killWaitMs: options.killWaitMs ?? 2000,
+			launchTimeoutMs: options.launchTimeoutMs ?? 10_000,
+			hostEnv: options.hostEnv ?? process.env,
+			withheldEnv: options.withheldEnv ?? [],
+		};
+		this.#runsDir = join(this.#o.tuttiDir, 'runs');
+	}
+
+	runDir(runId: string): string {
+		if (!isSafeRunId(runId)) { throw new Error(`Not a valid run id for a directory name: '${runId}'.`); }
+		return join(this.#runsDir, runId);
+	}
+
+	async launch(spec: RunLaunchSpec): Promise<void> {
+		if (this.#disposed) { throw new Error('The process runner is disposed; the Host is shutting down.'); }
+		const command = adapterFor(spec.target).commandFor(spec);
+		const dir = this.runDir(spec.runId);
+		mkdirSync(this.#runsDir, { recursive: true, mode: 0o700 });
+		try {
+			mkdirSync(dir, { mode: 0o700 });
+		} catch (e) {
+			if ((e as NodeJS.ErrnoException).code !== 'EEXIST') { throw e; }
+			if (existsSync(runFile(dir, 'pid')) || existsSync(runFile(dir, 'exit'))) {
+				throw new Error(`Run ${spec.runId} was already launched (${dir}); adopt it instead.`);
+			}
+		}
+		const shimDir = this.#o.cliScript !== undefined
+			? ensureCliShim(join(this.#o.tuttiDir, 'bin'), this.#o.nodePath, this.#o.nodeArgs, resolve(this.#o.cliScript))
+			: undefined;
+		const hasStdin = spec.stdinText.length > 0;
+		if (hasStdin) { writeFileSync(runFile(dir, 'stdin'), spec.stdinText, { mode: 0o600 }); }
+		const supervisorSpec: SupervisorSpec = {
+			version: 1,
+			runId: spec.runId,
+			file: command.file,
+			args: command.args,
+			shell: command.shell,
+			cwd: isAbsolute(spec.cwd) ? spec.cwd : resolve(this.#o.workspace, spec.cwd),
+			env: agentEnvAdditions({
+				hostEnv: this.#o.hostEnv, targetEnv: command.env, runEnv: spec.env,
+				...(shimDir !== undefined ? { shimDir } : {}),
+			}),
+			unsetEnv: ['ELECTRON_RUN_AS_NODE'],
+			hasStdin,
+			launchedAtUnixMs: this.#o.clock.now(),
+		};
+		writeJsonAtomic(runFile(dir, 'spec'), supervisorSpec);
+
+		const supervisorEnv = inheritableEnv(this.#o.hostEnv, this.#o.withheldEnv);
+		if (process.versions.electron !== undefined) { supervisorEnv.ELECTRON_RUN_AS_NODE = '1'; }
+		const logFd = openSync(runFile(dir, 'supervisorLog'), 'a', 0o600);
+		let child: ChildProcess;
+		try {
+			child = spawn(this.#o.nodePath, [...this.#o.nodeArgs, this.#o.supervisorScript, dir], {
+				cwd: dir,
+				env: supervisorEnv,
+				detached: true,
+				stdio: ['ignore', logFd, logFd],
+				windowsHide: true,
+			});
+		} finally {
+			closeSync(logFd);
+		}
+		child.unref();
+		await this.#awaitStart(spec.runId, dir, child);
+		this.#watch(spec.runId);
+	}
+
+	/** Resolves once pid.json or exit.json exists; otherwise records a spawn failure and rejects. */
+	async #awaitStart(runId: string, dir: string, child: ChildProcess): Promise<void> {
+		let startError: Error | undefined;
+		let exited: { code: number | null; signal: string | null } | undefined;
+		child.once('error', (e) => { startError = e; });
+		child.once('exit', (code, signal) => { exited = { code, signal }; });
+		const deadline = Date.now() + this.#o.launchTimeoutMs;
+		for (;;) {
+			if (existsSync(runFile(dir, 'pid')) || existsSync(runFile(dir, 'exit'))) { return; }
+			let problem: string | undefined;
+			if (startError !== undefined) {
+				problem = `could not start the run supervisor with ${this.#o.nodePath}: ${startError.message}`;
+			} else if (exited !== undefined) {
+				problem = `the run supervisor exited (${exited.signal ?? `code ${String(exited.code)}`}) before starting the agent`;
+			} else if (Date.now() > deadline) {
+				problem = `the run supervisor did not start the agent within ${this.#o.launchTimeoutMs} ms`;
+				if (child.pid !== undefined) { try { process.kill(child.pid, 'SIGKILL'); } catch { /* already gone */ } }
+				await sleep(50);
+				const late = readPidRecord(dir);
+				if (late !== null) { await interruptProcessGroup(late, { graceMs: 0, killWaitMs: 500, checkEveryMs: 25 }); }
+			}
+			if (problem !== undefined) {
+				const log = tail(runFile(dir, 'supervisorLog')).trim();
+				const message = `Run ${runId}: ${problem}${log ? `; supervisor.log: ${log}` : ''}`;
+				const now = this.#o.clock.now();
+				appendEvent(dir, { type: 'spawn_error', message, atUnixMs: now });
+				writeJsonExclusive(runFile(dir, 'exit'), {
+					runId, clientSubmitId: clientSubmitIdFor(runId), exitCode: null, signal: null,
+					startedAtUnixMs: now, endedAtUnixMs: now, spawnError: message,
+				} satisfies RunExit);
+				throw new Error(message);
+			}
+			await sleep(20);
+		}
+	}
+
+	async interrupt(runId: string): Promise<InterruptResult> {
+		try {
+			const pid = readPidRecord(this.runDir(runId));
+			if (pid === null) { return 'not_running'; }
+			const result = await interruptProcessGroup(pid, {
+				graceMs: this.#o.interruptGraceMs,
+				killWaitMs: this.#o.killWaitMs,
+				checkEveryMs: Math.max(10, Math.min(50, this.#o.pollIntervalMs)),
+			});
+			this.checkNow(runId);
+			return result;
+		} catch {
+			return 'still_running';
+		}
+	}
+
+	exitRecord(runId: string): RunExit | null {
+		return readRunExit(this.runDir(runId));
+	}
+
+	isAlive(runId: string): boolean {
+		const pid = readPidRecord(this.runDir(runId));
+		if (pid === null) { return false; }
+		return processIsAlive(pid.supervisorPid, pid.supervisorStartTicks) || processIsAlive(pid.agentPid, pid.agentStartTicks);
+	}
+
+	onExit(listener: (exit: RunExit) => void): Disposable {
+		return this.#exits.event(listener);
+	}
+
+	adopt(runId: string): void {
+		this.runDir(runId); // validates the id
+		if (this.#disposed || this.#fired.has(runId)) { return; }
+		this.#watch(runId);
+		setImmediate(() => this.checkNow(runId));
+	}
+
+	readLog(runId: string, stream: 'stdout' | 'stderr', offset: number, maxBytes: number): LogSlice {
+		return readLogSlice(runFile(this.runDir(runId), stream), offset, maxBytes);
+	}
+
+	/** Checks watched Runs now (all, or one) instead of at the next poll; e.g. when a `run/report` arrives. */
+	checkNow(runId?: string): void {
+		if (this.#disposed) { return; }
+		const ids = runId !== undefined ? [runId] : [...this.#watched.keys()];
+		for (const id of ids) {
+			const watch = this.#watched.get(id);
+			if (watch === undefined) { continue; }
+			try {
+				this.#check(id, watch);
+			} catch {
+				// An unreadable Run directory is retried at the next poll.
+			}
+		}
+	}
+
+	/** Run ids currently watched (launched or adopted, no exit seen yet). */
+	watchedRunIds(): string[] {
+		return [...this.#watched.keys()];
+	}
+
+	dispose(): void {
+		this.#disposed = true;
+		if (this.#timer !== undefined) { clearInterval(this.#timer); this.#timer = undefined; }
+		this.#watched.clear();
+		this.#exits.dispose();
+	}
+
+	#watch(runId: string): void {
+		if (this.#disposed || this.#fired.has(runId) || this.#watched.has(runId)) { return; }
+		this.#watched.set(runId, { sinceMs: Date.now() });
+		if (this.#timer === undefined) {
+			this.#timer = setInterval(() => this.checkNow(), this.#o.pollIntervalMs);
+			this.#timer.unref();
+		}
+	}
+
+	#check(runId: string, watch: Watch): void {
+		const dir = this.runDir(runId);
+		// Liveness first, then the record: a supervisor found gone wrote its exit.json before dying, if ever.
+		const alive = this.isAlive(runId);
+		const exit = readRunExit(dir);
+		if (exit !== null) { this.#fire(runId, exit); return; }
+		if (alive) { return; }
+		const pid = readPidRecord(dir);
+		if (pid === null && Date.now() - watch.sinceMs < this.#o.launchTimeoutMs) {
+			return; // adopted while its supervisor may still be starting
+		}
+		this.#recordLost(runId, dir, pid === null);
+	}
+
+	#recordLost(runId: string, dir: string, neverStarted: boolean): void {
+		const spec = readSupervisorSpec(dir);
+		const pid = readPidRecord(dir);
+		const now = this.#o.clock.now();
+		const message = neverStarted
+			? 'the run supervisor ended without starting the agent or recording an exit'
+			: 'the run supervisor and its agent ended without recording an exit (killed or crashed)';
+		const lost: RunExit = {
+			runId,
+			clientSubmitId: clientSubmitIdFor(runId),
+			exitCode: null,
+			signal: 'lost',
+			startedAtUnixMs: pid?.startedAtUnixMs ?? spec?.launchedAtUnixMs ?? now,
+			endedAtUnixMs: now,
+		};
+		if (neverStarted) { lost.spawnError = message; }
+		mkdirSync(dir, { recursive: true, mode: 0o700 }); // a Run adopted before it was ever launched
+		appendEvent(dir, { type: 'lost', message, atUnixMs: now });
+		const written = writeJsonExclusive(runFile(dir, 'exit'), lost);
+		this.#fire(runId, written ? lost : readRunExit(dir) ?? lost);
+	}
+
+	#fire(runId: string, exit: RunExit): void {
+		if (this.#fired.has(runId)) { return; }
+		this.#fired.add(runId);
+		this.#watched.delete(runId);
+		if (this.#watched.size === 0 && this.#timer !== undefined) {
+			clearInterval(this.#timer);
+			this.#timer = undefined;
+		}
+		this.#exits.fire(exit);
+	}
+}

@@ -1,0 +1,151 @@
+// The manual-issue dispatcher (SPEC §5): whenever something changes, start every ready task of unpaused manual
+// issues within the workspace's capacity, oldest issue first and by sortIndex within an issue. Managed issues are
+// never touched (every decision there is the source agent's). Triggers coalesce into one async loop: a trigger
+// during a pass asks for one more pass, never a second concurrent one.
+import { readyTaskIds } from '../../core/graph/blockers.js';
+import type { Disposable } from '../../core/lifecycle.js';
+import type { Issue, Task } from '../../core/model.js';
+import type { Store } from '../../store/database.js';
+import { type TaskKey, dispatchRepository } from '../../store/repositories/dispatchRepository.js';
+import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import type { Reader } from '../../store/tx.js';
+import type { HostConfig } from '../config.js';
+import type { RunAdmission } from './contracts.js';
+
+export const defaultMaxParallelRuns = 4;
+
+export interface DispatcherDeps {
+	store: Store;
+	config: HostConfig;
+	admission: Pick<RunAdmission, 'admit' | 'launch'>;
+	log(line: string): void;
+}
+
+interface Selection {
+	issue: Issue;
+	tasks: Task[];
+}
+
+export class Dispatcher implements Disposable {
+	readonly #d: DispatcherDeps;
+	#wanted = false;
+	#loop: Promise<void> | undefined;
+	readonly #launches = new Set<Promise<void>>();
+	#disposed = false;
+
+	constructor(deps: DispatcherDeps) {
+		this.#d = deps;
+	}
+
+	get capacity(): number {
+		const n = this.#d.config.maxParallelRuns;
+		return Number.isInteger(n) && n > 0 ? n : defaultMaxParallelRuns;
+	}
+
+	/** Something changed: run a pass soon (coalesced with any pending one). */
+	trigger(): void {
+		if (this.#disposed) { return; }
+		this.#wanted = true;
+		this.#loop ??= this.#run();
+	}
+
+	isIdle(): boolean {
+		return this.#loop === undefined && this.#launches.size === 0;
+	}
+
+	/** Resolves when no pass is running or wanted and every launch it started has returned. */
+	async whenIdle(): Promise<void> {
+		while (this.#loop !== undefined || this.#launches.size > 0) {
+			await Promise.allSettled([this.#loop, ...this.#launches]);
+		}
+	}
+
+	dispose(): void {
+		this.#disposed = true;
+	}
+
+	async #run(): Promise<void> {
+		// Yield once so triggers from the same tick coalesce into this pass.
+		await Promise.resolve();
+		try {
+			while (this.#wanted && !this.#disposed) {
+				this.#wanted = false;
+				try {
+					await this.#pass();
+				} catch (e) {
+					this.#d.log(`dispatch pass failed: ${(e as Error).message}`);
+				}
+			}
+		} finally {
+			// Synchronously after the last check of #wanted: a later trigger starts a new loop.
+			this.#loop = undefined;
+		}
+	}
+
+	async #pass(): Promise<void> {
+		// A pass that selects nothing writes nothing, so its transaction journals nothing.
+		const runIds = await this.#d.store.transaction((tx) => {
+			const ids: string[] = [];
+			for (const { issue, tasks } of this.#select(tx)) {
+				ids.push(...this.#d.admission.admit(tx, issue, tasks).map((a) => a.runId));
+			}
+			return ids;
+		});
+		if (runIds.length === 0) { return; }
+		const launch = this.#d.admission.launch(runIds).catch((e: unknown) => {
+			this.#d.log(`launching ${runIds.join(', ')} failed: ${(e as Error).message}`);
+		});
+		this.#launches.add(launch);
+		void launch.then(() => this.#launches.delete(launch));
+	}
+
+	/** Ready tasks to start now, within the free capacity, oldest issue first. */
+	#select(r: Reader): Selection[] {
+		let free = this.capacity - runRepository.countRunning(r);
+		const selections: Selection[] = [];
+		if (free <= 0) { return selections; }
+		const configured = new Set(this.#d.config.agentTargets.map((t) => t.id));
+		for (const issueId of dispatchRepository.manualIssuesWithWork(r)) {
+			if (free <= 0) { break; }
+			const issue = issueRepository.get(r, issueId);
+			if (!issue) { continue; }
+			const ready = this.#readyTasks(r, issueId, free, configured);
+			if (ready.length === 0) { continue; }
+			selections.push({ issue, tasks: ready });
+			free -= ready.length;
+		}
+		return selections;
+	}
+
+	/** Up to `limit` ready tasks of one issue in dispatch order, read page by page (never the whole graph). */
+	#readyTasks(r: Reader, issueId: string, limit: number, configured: ReadonlySet<string>): Task[] {
+		const ready: Task[] = [];
+		let after: TaskKey | null = null;
+		const pageSize = Math.max(limit, 32);
+		for (;;) {
+			const page = dispatchRepository.candidates(r, issueId, after, pageSize);
+			if (page.length === 0) { return ready; }
+			after = page[page.length - 1]!;
+			const candidates = page.map((k) => taskRepository.get(r, issueId, k.taskId)).filter((t): t is Task => t !== undefined);
+			const dependencies = new Map<string, Task>();
+			for (const t of candidates) {
+				for (const dep of t.dependencyTaskIds) {
+					if (!dependencies.has(dep)) {
+						const row = taskRepository.get(r, issueId, dep);
+						if (row) { dependencies.set(dep, row); }
+					}
+				}
+			}
+			const byId = new Map(candidates.map((t) => [t.taskId, t]));
+			// Core decides readiness; a task whose target is not configured (any more) is not startable.
+			for (const id of readyTaskIds([...candidates, ...[...dependencies.values()].filter((d) => !byId.has(d.taskId))])) {
+				const task = byId.get(id);
+				if (!task || !configured.has(task.agentTargetId)) { continue; }
+				ready.push(task);
+				if (ready.length >= limit) { return ready; }
+			}
+		}
+	}
+}

@@ -1,0 +1,143 @@
+// Generic issue commands: create/get/list/update for manual issues, and the developer's pause/resume/stop for
+// any issue (managed issues route through the plan service). Every generic writer on a managed issue is guarded.
+import { rejection } from '../../core/hints.js';
+import type { Issue } from '../../core/model.js';
+import type { Clock, IdSource } from '../../core/ports.js';
+import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
+import type { IssueDto } from '../../protocol/dto.js';
+import type { Store } from '../../store/database.js';
+import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import type { Reader } from '../../store/tx.js';
+import { requireUser } from './callerPolicy.js';
+import type { PlanService } from './contracts.js';
+import { readIssueDto, toTaskDto } from './dtoMapping.js';
+import { guardGenericWriter, isCompatResume } from './managedGuard.js';
+
+export interface IssueServiceDeps {
+	store: Store;
+	clock: Clock;
+	ids: IdSource;
+	plan: PlanService;
+	/** Something the dispatcher cares about changed (a resume, a new task). */
+	workChanged(): void;
+	/** Stops every running Run of the issue (after commit; records Stop events first). */
+	stopRunsOfIssue(issueId: string, reason: 'person' | 'host'): Promise<void>;
+}
+
+/** The issue, or `issue_not_found`. */
+export function loadIssue(r: Reader, issueId: string): Issue {
+	const issue = issueRepository.get(r, issueId);
+	if (!issue) { throw rejection('issue_not_found', `Issue ${issueId} does not exist.`, { issueId }); }
+	return issue;
+}
+
+export class IssueService {
+	constructor(private readonly deps: IssueServiceDeps) {}
+
+	/** `issue/create` (developer only): a manual issue. Its tasks auto-accept unless `autoAccept:false`. */
+	async create(params: ParsedParams<'issue/create'>, caller: Caller): Promise<Result<'issue/create'>> {
+		requireUser(caller, 'issue create');
+		const now = this.deps.clock.now();
+		const issue: Issue = {
+			issueId: this.deps.ids.next('issue'),
+			title: params.title,
+			content: params.content ?? '',
+			status: 'open',
+			planningSource: 'manual',
+			sourceSessionId: '',
+			dispatchPaused: false,
+			autoAcceptDefault: params.autoAccept ?? true,
+			createdAtUnixMs: now,
+			updatedAtUnixMs: now,
+		};
+		return this.deps.store.transaction((tx) => {
+			issueRepository.insert(tx, issue);
+			return readIssueDto(tx, issue);
+		});
+	}
+
+	/** `issue/get`: the issue with its active tasks (superseded history is left to `plan issue get`). */
+	async get(params: ParsedParams<'issue/get'>): Promise<Result<'issue/get'>> {
+		return this.deps.store.read((r) => {
+			const issue = loadIssue(r, params.issueId);
+			const tasks = taskRepository.listByIssue(r, issue.issueId).filter((t) => t.supersededAtUnixMs === 0);
+			return { ...readIssueDto(r, issue), tasks: tasks.map(toTaskDto) };
+		});
+	}
+
+	async list(): Promise<Result<'issue/list'>> {
+		return this.deps.store.read((r) => ({ issues: issueRepository.list(r).map((i) => readIssueDto(r, i)) }));
+	}
+
+	/**
+	 * `issue/update`. Manual issues: title/content by anyone authenticated; `dispatchPaused` is the developer's.
+	 * Managed issues: exactly `{issueId, dispatchPaused:false}` is the compat resume; anything else is guarded.
+	 */
+	async update(params: ParsedParams<'issue/update'>, caller: Caller): Promise<Result<'issue/update'>> {
+		const issue = this.deps.store.read((r) => loadIssue(r, params.issueId));
+		if (issue.planningSource === 'tutti') {
+			if (!isCompatResume(params)) { guardGenericWriter(issue, 'tutti issue update'); }
+			await this.deps.plan.resume({ issueId: issue.issueId }, caller);
+			return this.#read(issue.issueId);
+		}
+		if (params.dispatchPaused !== undefined) {
+			requireUser(caller, params.dispatchPaused ? 'issue pause' : 'issue resume', { issueId: issue.issueId });
+		}
+		const dto = await this.deps.store.transaction((tx) => {
+			const current = loadIssue(tx, params.issueId);
+			guardGenericWriter(current, 'tutti issue update');
+			const next: Issue = {
+				...current,
+				title: params.title ?? current.title,
+				content: params.content ?? current.content,
+				dispatchPaused: params.dispatchPaused ?? current.dispatchPaused,
+				updatedAtUnixMs: this.deps.clock.now(),
+			};
+			issueRepository.update(tx, next);
+			return readIssueDto(tx, next);
+		});
+		if (params.dispatchPaused === false) { this.deps.workChanged(); }
+		return dto;
+	}
+
+	/** `issue/pause` (developer): stop starting new work; running Runs continue. */
+	async pause(params: ParsedParams<'issue/pause'>, caller: Caller): Promise<Result<'issue/pause'>> {
+		requireUser(caller, 'issue pause', { issueId: params.issueId });
+		await this.#setPaused(params.issueId, true);
+		return this.#read(params.issueId);
+	}
+
+	/** `issue/resume` (developer): dispatch again (managed: continue from the same checkpoint and revision). */
+	async resume(params: ParsedParams<'issue/resume'>, caller: Caller): Promise<Result<'issue/resume'>> {
+		requireUser(caller, 'issue resume', { issueId: params.issueId });
+		await this.#setPaused(params.issueId, false);
+		this.deps.workChanged();
+		return this.#read(params.issueId);
+	}
+
+	/** `issue/stop` (developer): pause, then stop every running Run with a person's Stop. */
+	async stop(params: ParsedParams<'issue/stop'>, caller: Caller): Promise<Result<'issue/stop'>> {
+		requireUser(caller, 'issue stop', { issueId: params.issueId });
+		await this.#setPaused(params.issueId, true);
+		await this.deps.stopRunsOfIssue(params.issueId, 'person');
+		return this.#read(params.issueId);
+	}
+
+	async #setPaused(issueId: string, paused: boolean): Promise<void> {
+		const issue = this.deps.store.read((r) => loadIssue(r, issueId));
+		if (issue.planningSource === 'tutti') {
+			await this.deps.plan.setPausedByUser(issueId, paused);
+			return;
+		}
+		await this.deps.store.transaction((tx) => {
+			const current = loadIssue(tx, issueId);
+			if (current.dispatchPaused === paused) { return; }
+			issueRepository.update(tx, { ...current, dispatchPaused: paused, updatedAtUnixMs: this.deps.clock.now() });
+		});
+	}
+
+	#read(issueId: string): IssueDto {
+		return this.deps.store.read((r) => readIssueDto(r, loadIssue(r, issueId)));
+	}
+}

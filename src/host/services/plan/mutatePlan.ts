@@ -1,0 +1,90 @@
+// `plan issue mutate` (digest §1.5, §1.6): strict `--operations-json`, fences, the pure graph mutation, then in
+// one transaction: the task rows, revision + 1, the active checkpoint rebound to it, stale pending terminal
+// checkpoints superseded, awaiting_main and a reset watchdog.
+import { z } from 'zod';
+import { staleTerminalCheckpointIds } from '../../../core/execution/backlog.js';
+import { applyMutationGraph } from '../../../core/graph/mutation.js';
+import { rejection } from '../../../core/hints.js';
+import type { Checkpoint, Execution } from '../../../core/model.js';
+import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
+import { type MutationOperation, mutationOperations, operationsShapeMessage } from '../../../protocol/operations.js';
+import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
+import { executionRepository } from '../../../store/repositories/executionRepository.js';
+import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import { refreshPreparedWakes, withWatchdogReset } from './checkpointSteps.js';
+import { callerSessionId, passFences, type PlanContext } from './planContext.js';
+import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
+
+type MutateResult = Result<'plan/mutate'>;
+
+/**
+ * Parses `--operations-json` strictly: one JSON array of `{kind, taskId?, task?}` with no unknown keys, so the
+ * `op` / `replacement` aliases are rejected with a message naming `kind` and `task` (invalid input, exit 2).
+ */
+export function parseOperations(text: string, issueId?: string): MutationOperation[] {
+	let raw: unknown;
+	try {
+		raw = JSON.parse(text);
+	} catch (e) {
+		throw rejection('invalid_mutation_operation', `--operations-json is not valid JSON (${(e as Error).message}): ${operationsShapeMessage}`, { issueId });
+	}
+	const parsed = mutationOperations.safeParse(raw);
+	if (!parsed.success) {
+		throw rejection('invalid_mutation_operation', `--operations-json is malformed: ${operationsShapeMessage}\n${z.prettifyError(parsed.error)}`,
+			{ issueId }, { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) });
+	}
+	return parsed.data;
+}
+
+export async function mutatePlan(ctx: PlanContext, params: ParsedParams<'plan/mutate'>, caller: Caller): Promise<MutateResult> {
+	// The malformed shape is rejected before any durable state (checkpoint, revision) is evaluated.
+	const operations = parseOperations(params.operationsJson, params.issueId);
+	const identity = requestIdentity('mutate', callerSessionId(caller), params.issueId, params.requestId, {
+		checkpointId: params.checkpointId, expectedGraphRevision: params.expectedGraphRevision, operations,
+	});
+	return ctx.store.transaction((tx) => {
+		const replay = replayOf<MutateResult>(tx, identity);
+		if (replay) { return replay; }
+		const { issue, execution: before, checkpoint } = passFences(tx, { ...params, caller, command: 'mutate' });
+		const now = ctx.clock.now();
+		const tasks = taskRepository.listByIssue(tx, issue.issueId);
+		const applied = applyMutationGraph(tasks, operations, {
+			nowUnixMs: now,
+			issueId: issue.issueId,
+			nextSortIndex: taskRepository.nextSortIndex(tx, issue.issueId),
+			knownAgentTargetIds: new Set(ctx.config.agentTargets.map((t) => t.id)),
+			autoAcceptDefault: issue.autoAcceptDefault,
+		});
+		if (!applied.ok) {
+			throw rejection(applied.reasonCode, `mutate: ${applied.message}; nothing was changed.`,
+				{ issueId: issue.issueId, checkpointId: checkpoint.checkpointId, taskId: applied.taskId },
+				applied.taskId ? { taskId: applied.taskId } : {});
+		}
+		const byId = new Map(applied.tasks.map((t) => [t.taskId, t]));
+		for (const id of applied.addedTaskIds) { taskRepository.insert(tx, byId.get(id)!); }
+		for (const id of applied.changedTaskIds) { taskRepository.update(tx, byId.get(id)!); }
+
+		const graphRevision = before.graphRevision + 1;
+		const rebound: Checkpoint = { ...checkpoint, graphRevision, updatedAtUnixMs: now };
+		checkpointRepository.update(tx, rebound);
+		refreshPreparedWakes(tx, issue, rebound, now);
+		const all = checkpointRepository.listByExecution(tx, before.executionId);
+		for (const id of staleTerminalCheckpointIds(all, graphRevision)) {
+			const stale = all.find((c) => c.checkpointId === id)!;
+			checkpointRepository.update(tx, { ...stale, status: 'superseded', updatedAtUnixMs: now });
+		}
+		// Goal Review hook (later issue): cancel a prepared/dispatched independent review and its reviewer wakes of
+		// `checkpoint` here with failure_reason graph_superseded.
+		const execution: Execution = withWatchdogReset({ ...before, graphRevision, status: 'awaiting_main' }, now);
+		executionRepository.update(tx, execution);
+		return recordResult(tx, identity, {
+			executionId: execution.executionId,
+			checkpointId: checkpoint.checkpointId,
+			graphRevision,
+			addedTaskIds: applied.addedTaskIds,
+			updatedTaskIds: applied.updatedTaskIds,
+			supersededTaskIds: applied.supersededTaskIds,
+			replayed: false,
+		}, graphRevision, now);
+	});
+}

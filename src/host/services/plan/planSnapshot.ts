@@ -1,0 +1,91 @@
+// `plan issue get` (digest §1.6): the execution, its active checkpoint and pending backlog, every task with its
+// readiness (superseded history included, never ready), readyTaskIds, allowedActions and the recovery hint.
+// One pass over the tasks and one over the issue's Runs, so it stays fast at 1,000 tasks.
+import { allowedActions } from '../../../core/execution/allowedActions.js';
+import { hasLaterPending } from '../../../core/execution/backlog.js';
+import { recoveryHint } from '../../../core/execution/recoveryHint.js';
+import { computeReadiness, projectedAcceptedTaskId, readyTaskIds } from '../../../core/graph/blockers.js';
+import type { Checkpoint, Execution, Issue, Wake } from '../../../core/model.js';
+import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
+import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
+import { executionRepository } from '../../../store/repositories/executionRepository.js';
+import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
+import type { Reader } from '../../../store/tx.js';
+import { toTaskDto } from '../dtoMapping.js';
+
+function toCheckpointDto(c: Checkpoint): CheckpointDto {
+	return {
+		checkpointId: c.checkpointId,
+		kind: c.kind,
+		status: c.status,
+		sequence: c.sequence,
+		graphRevision: c.graphRevision,
+		subjectTaskId: c.subjectTaskId,
+		subjectRunId: c.subjectRunId,
+		creationReason: c.creationReason,
+		requiresGoalReview: c.requiresGoalReview,
+	};
+}
+
+function toWakeDto(w: Wake): NonNullable<PlanSnapshotDto['activeWake']> {
+	return {
+		wakeId: w.wakeId,
+		checkpointId: w.checkpointId,
+		wakeSequence: w.wakeSequence,
+		clientSubmitId: w.clientSubmitId,
+		status: w.status,
+		prompt: w.prompt,
+		createdAtUnixMs: w.createdAtUnixMs,
+	};
+}
+
+export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution): PlanSnapshotDto {
+	const open = checkpointRepository.listOpen(r, execution.executionId);
+	const active = open.find((c) => c.status === 'active') ?? null;
+	const tasks = taskRepository.listByIssue(r, issue.issueId);
+	const opts = { projectAcceptedTaskId: projectedAcceptedTaskId(active) };
+	const readiness = computeReadiness(tasks, opts);
+	const ready = readyTaskIds(tasks, opts);
+	const running = executionRepository.hasRunningRun(r, issue.issueId);
+	const actions = allowedActions({
+		execution,
+		activeCheckpoint: active,
+		hasRunningRun: running,
+		hasPendingCheckpoint: hasLaterPending(open, active),
+		anyTaskReady: ready.length > 0,
+		dispatchPaused: issue.dispatchPaused,
+	});
+	const wake = active ? wakeRepository.latest(r, active.checkpointId, 'main') : undefined;
+	return {
+		issueId: issue.issueId,
+		title: issue.title,
+		dispatchPaused: issue.dispatchPaused,
+		execution: {
+			executionId: execution.executionId,
+			status: execution.status,
+			graphRevision: execution.graphRevision,
+			activeCheckpointId: execution.activeCheckpointId,
+			reviewMode: execution.reviewMode,
+			archiveReason: execution.archiveReason,
+			watchdogDueAtUnixMs: execution.watchdogDueAtUnixMs,
+		},
+		activeCheckpoint: active ? toCheckpointDto(active) : null,
+		checkpoints: open.map(toCheckpointDto),
+		tasks: tasks.map((t) => {
+			const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
+			return { ...toTaskDto(t), ready: state.ready, blockerReason: state.blockerReason };
+		}),
+		readyTaskIds: ready,
+		allowedActions: actions,
+		recoveryHint: recoveryHint({
+			issueId: issue.issueId,
+			execution,
+			activeCheckpoint: active,
+			dispatchPaused: issue.dispatchPaused,
+			readyTaskIds: ready,
+			canAcknowledge: actions.includes('acknowledge'),
+		}),
+		activeWake: wake ? toWakeDto(wake) : null,
+	};
+}

@@ -1,0 +1,462 @@
+// Runs: admission and launch (RunAdmission), settlement from exit records, person/host Stops with recorded
+// answers, restart reconciliation, and the run/* handlers.
+//
+// Ordering rules (SPEC §8, digest §1.7 items 13–16):
+// - transactions are synchronous and never span a process call; process calls happen between commits;
+// - launch and interrupt of the same Run are serialized (a Stop that arrives while the process is being started
+//   interrupts it once it exists; a Stop before launch cancels the launch, which then never starts a process);
+// - a Stop event is durable before the interrupt is sent; while a Stop of a Run is in flight its exit is held and
+//   settled in the same transaction that records the Stop's answer, so the outcome is decided when the answer lands.
+import { rejection } from '../../core/hints.js';
+import { runSubmitId } from '../../core/ids.js';
+import { type Disposable, DisposableStore } from '../../core/lifecycle.js';
+import type { Issue, Run, StopAnswer, Task } from '../../core/model.js';
+import type { Clock, IdSource } from '../../core/ports.js';
+import { answerForInterrupt, mergeStopAnswer, personStopCoversRun } from '../../core/runs/stopRules.js';
+import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
+import type { Store } from '../../store/database.js';
+import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import { turnRepository } from '../../store/repositories/turnRepository.js';
+import type { Tx } from '../../store/tx.js';
+import type { HostConfig } from '../config.js';
+import type { RunExit, RunLaunchSpec, RunProcessPort } from '../runProcesses.js';
+import { requireUser } from './callerPolicy.js';
+import type { AdmittedRun, RunAdmission, SettlementObserver } from './contracts.js';
+import { readRunDto } from './dtoMapping.js';
+import { resolveRunDirectory } from './executionDirectory.js';
+import { loadIssue } from './issueService.js';
+import { admitRunsInTx } from './runAdmission.js';
+import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx } from './runSettlement.js';
+import type { SessionService } from './sessionService.js';
+
+export interface RunServiceDeps {
+	workspace: string;
+	/** TUTTI_IPC_HOOK for agents. */
+	endpoint: string;
+	store: Store;
+	clock: Clock;
+	ids: IdSource;
+	runs: RunProcessPort;
+	config: HostConfig;
+	sessions: SessionService;
+	/** Managed issues' settlement hook (the plan service), called inside the settlement transaction. */
+	observer: SettlementObserver;
+	log(line: string): void;
+	/** After a settlement committed (the dispatcher is triggered from here). */
+	onSettled(settled: SettledRun): void;
+}
+
+export interface StopResult {
+	runId: string;
+	/** null when a host stop deferred to a person's Stop in force (it writes no event of its own). */
+	eventId: string | null;
+	answer: StopAnswer;
+}
+
+/** How long a launch lease is held (a lease older than this on restart belongs to a dead Host). */
+const launchLeaseMs = 60_000;
+
+type LaunchGate =
+	| { kind: 'skip' }
+	| { kind: 'settled'; settled: SettledRun | null }
+	| { kind: 'launch'; run: Run; task: Task; token: string };
+
+export class RunService implements RunAdmission, Disposable {
+	readonly #d: RunServiceDeps;
+	readonly #settlement: SettlementContext;
+	readonly #disposables = new DisposableStore();
+	/** Per-Run chain serializing launch and interrupt of the same Run. */
+	readonly #chains = new Map<string, Promise<unknown>>();
+	/** Stops in flight per Run (between their event commit and their answer commit). */
+	readonly #stopsInFlight = new Map<string, number>();
+	/** Exit records held while a Stop of that Run is in flight. */
+	readonly #heldExits = new Map<string, RunExit>();
+	/** Background work (exit handling, follow-up settlements) for whenIdle(). */
+	readonly #background = new Set<Promise<unknown>>();
+	readonly #leaseOwner: string;
+	#disposed = false;
+
+	constructor(deps: RunServiceDeps) {
+		this.#d = deps;
+		this.#settlement = { now: () => deps.clock.now(), observer: deps.observer, log: deps.log };
+		this.#leaseOwner = deps.ids.next('host');
+		this.#disposables.add(deps.runs.onExit((exit) => { this.#track(this.#onExit(exit)); }));
+	}
+
+	// ---- RunAdmission ----
+
+	admit(tx: Tx, issue: Issue, tasks: readonly Task[]): AdmittedRun[] {
+		return admitRunsInTx({ clock: this.#d.clock, ids: this.#d.ids, config: this.#d.config, runDir: (id) => this.#d.runs.runDir(id) }, tx, issue, tasks);
+	}
+
+	async launch(runIds: readonly string[]): Promise<void> {
+		await Promise.all(runIds.map((runId) => this.#serial(runId, () => this.#launchOne(runId))));
+	}
+
+	async stopRunsOfIssue(issueId: string, reason: 'person' | 'host'): Promise<void> {
+		const running = this.#d.store.read((r) => runRepository.listByIssue(r, issueId).filter((run) => run.status === 'running'));
+		await Promise.all(running.map((run) => this.stopRun(run.runId, reason).catch((e: unknown) => {
+			this.#d.log(`stopping run ${run.runId} failed: ${(e as Error).message}`);
+		})));
+	}
+
+	// ---- Stop ----
+
+	/**
+	 * Records a Stop event (writer-minted id) durably, then interrupts the Run's process and records the answer.
+	 * A Run that is not running gets a `no-effect` event and nothing else changes. A host stop while a person's
+	 * Stop covers the Run writes no event of its own (the person's Stop stays the reason).
+	 */
+	async stopRun(runId: string, reason: 'person' | 'host'): Promise<StopResult> {
+		const eventId = this.#d.ids.next('stop');
+		this.#stopsInFlight.set(runId, (this.#stopsInFlight.get(runId) ?? 0) + 1);
+		try {
+			const recorded = await this.#d.store.transaction((tx) => {
+				const run = runRepository.get(tx, runId);
+				if (!run) { throw rejection('run_not_found', `Run ${runId} does not exist.`, { runId }); }
+				const now = this.#d.clock.now();
+				if (run.status !== 'running') {
+					runRepository.insertStopEvent(tx, { eventId, runId, reason, requestedAtUnixMs: now, answer: 'no-effect', answeredAtUnixMs: now });
+					return 'answered' as const;
+				}
+				if (reason === 'host' && personStopCoversRun(runRepository.stopEvents(tx, runId), { runId, completedAtUnixMs: 0 })) {
+					return 'deferred' as const;
+				}
+				runRepository.insertStopEvent(tx, { eventId, runId, reason, requestedAtUnixMs: now, answer: null, answeredAtUnixMs: 0 });
+				return 'pending' as const;
+			});
+			if (recorded === 'answered') { return { runId, eventId, answer: 'no-effect' }; }
+			const ownEvent = recorded === 'pending' ? eventId : null;
+			const answer = await this.#serial(runId, () => this.#interruptStep(runId, ownEvent));
+			const { merged, settled } = await this.#d.store.transaction((tx) => {
+				let result: StopAnswer = answer;
+				if (ownEvent !== null) {
+					const stored = runRepository.stopEvents(tx, runId).find((e) => e.eventId === ownEvent);
+					result = mergeStopAnswer(stored?.answer ?? null, answer) ?? answer;
+					if (stored && stored.answer !== result) { runRepository.answerStopEvent(tx, ownEvent, result, this.#d.clock.now()); }
+				}
+				return { merged: result, settled: this.#settleHeldExit(tx, runId, 1) };
+			});
+			if (settled) { this.#afterSettle(settled); }
+			return { runId, eventId: ownEvent, answer: merged };
+		} finally {
+			this.#endStop(runId);
+		}
+	}
+
+	/** Inside the Run's chain: cancel a launch that has not happened, or interrupt the process. */
+	async #interruptStep(runId: string, eventId: string | null): Promise<StopAnswer> {
+		const early = await this.#d.store.transaction((tx) => {
+			const run = runRepository.get(tx, runId);
+			if (!run || run.status !== 'running') {
+				const stored = eventId === null ? undefined : runRepository.stopEvents(tx, runId).find((e) => e.eventId === eventId);
+				return { answer: stored?.answer ?? 'no-effect', settled: null };
+			}
+			if (launchIntentRepository.byRun(tx, runId)?.status === 'prepared') {
+				this.#answerPendingStops(tx, runId, 'took');
+				const settled = settleRunInTx(this.#settlement, tx, runId, {
+					kind: 'not_launched', outcome: 'cancellation', message: 'stopped before its process started',
+				});
+				return { answer: 'took' as StopAnswer, settled };
+			}
+			return null;
+		});
+		if (early) {
+			if (early.settled) { this.#afterSettle(early.settled); }
+			return early.answer;
+		}
+		const result = await this.#d.runs.interrupt(runId);
+		return answerForInterrupt(result, true);
+	}
+
+	#endStop(runId: string): void {
+		const left = (this.#stopsInFlight.get(runId) ?? 1) - 1;
+		if (left > 0) { this.#stopsInFlight.set(runId, left); return; }
+		this.#stopsInFlight.delete(runId);
+		const held = this.#heldExits.get(runId);
+		if (held) {
+			this.#heldExits.delete(runId);
+			this.#track(this.#onExit(held));
+		}
+	}
+
+	/** Settles a held exit inside `tx` when only `ownStops` Stops of the Run are still in flight (ours). */
+	#settleHeldExit(tx: Tx, runId: string, ownStops: number): SettledRun | null {
+		const held = this.#heldExits.get(runId);
+		if (!held || (this.#stopsInFlight.get(runId) ?? 0) > ownStops) { return null; }
+		this.#heldExits.delete(runId);
+		return settleRunInTx(this.#settlement, tx, runId, { kind: 'exit', exit: held });
+	}
+
+	/** Unanswered person Stops of a Run that never started took effect: they are why it never starts. */
+	#answerPendingStops(tx: Tx, runId: string, answer: StopAnswer): void {
+		const now = this.#d.clock.now();
+		for (const e of runRepository.stopEvents(tx, runId)) {
+			if (e.answer === null) { runRepository.answerStopEvent(tx, e.eventId, answer, now); }
+		}
+	}
+
+	// ---- exits and settlement ----
+
+	async #onExit(exit: RunExit): Promise<void> {
+		try {
+			const settled = await this.#d.store.transaction((tx) => {
+				if ((this.#stopsInFlight.get(exit.runId) ?? 0) > 0) {
+					this.#heldExits.set(exit.runId, exit);
+					return null;
+				}
+				return settleRunInTx(this.#settlement, tx, exit.runId, { kind: 'exit', exit });
+			});
+			if (settled) { this.#afterSettle(settled); }
+		} catch (e) {
+			this.#d.log(`settling run ${exit.runId} failed (it stays running until the next check): ${(e as Error).message}`);
+		}
+	}
+
+	async #settle(runId: string, ending: RunEnding): Promise<void> {
+		try {
+			const settled = await this.#d.store.transaction((tx) => settleRunInTx(this.#settlement, tx, runId, ending));
+			if (settled) { this.#afterSettle(settled); }
+		} catch (e) {
+			this.#d.log(`settling run ${runId} failed: ${(e as Error).message}`);
+		}
+	}
+
+	#afterSettle(settled: SettledRun): void {
+		try {
+			this.#d.onSettled(settled);
+		} catch (e) {
+			this.#d.log(`after settling run ${settled.run.runId}: ${(e as Error).message}`);
+		}
+	}
+
+	// ---- launch ----
+
+	async #launchOne(runId: string): Promise<void> {
+		if (this.#disposed) { return; }
+		let gate: LaunchGate;
+		try {
+			gate = await this.#d.store.transaction((tx) => this.#leaseLaunch(tx, runId));
+		} catch (e) {
+			this.#d.log(`launching run ${runId} failed before start: ${(e as Error).message}`);
+			return;
+		}
+		if (gate.kind === 'skip') { return; }
+		if (gate.kind === 'settled') {
+			if (gate.settled) { this.#afterSettle(gate.settled); }
+			return;
+		}
+		const { run, task, token } = gate;
+		const target = this.#d.config.agentTargets.find((t) => t.id === run.agentTargetId);
+		if (!target) {
+			await this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `agent target '${run.agentTargetId}' is not configured any more` });
+			return;
+		}
+		const directory = target.cwd ?? task.executionDirectory;
+		const where = resolveRunDirectory(this.#d.workspace, directory);
+		if ('error' in where) {
+			await this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `cannot start the agent: ${where.error}` });
+			return;
+		}
+		const spec: RunLaunchSpec = {
+			runId,
+			issueId: run.issueId,
+			taskId: run.taskId,
+			target,
+			cwd: where.cwd,
+			stdinText: task.content,
+			env: {
+				TUTTI_IPC_HOOK: this.#d.endpoint,
+				TUTTI_SESSION_TOKEN: token,
+				TUTTI_SESSION_ID: run.agentSessionId,
+				TUTTI_ISSUE_ID: run.issueId,
+				TUTTI_TASK_ID: run.taskId,
+				TUTTI_RUN_ID: runId,
+			},
+		};
+		try {
+			await this.#d.runs.launch(spec);
+		} catch (e) {
+			const exit = this.#exitRecordOrNull(runId);
+			if (exit) {
+				await this.#onExit(exit);
+			} else {
+				await this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `could not start the agent: ${(e as Error).message}` });
+			}
+			return;
+		}
+		try {
+			await this.#d.store.transaction((tx) => {
+				const now = this.#d.clock.now();
+				launchIntentRepository.transition(tx, runId, ['leased'], 'dispatched', now);
+				const current = runRepository.get(tx, runId);
+				if (current && current.status === 'running' && current.startedAtUnixMs === 0) {
+					runRepository.update(tx, { ...current, startedAtUnixMs: now, updatedAtUnixMs: now });
+				}
+			});
+		} catch (e) {
+			this.#d.log(`recording the start of run ${runId} failed: ${(e as Error).message}`);
+		}
+	}
+
+	/** The launch gate (inside a transaction): revalidate the Run, its Stops and its issue, then lease and mint a token. */
+	#leaseLaunch(tx: Tx, runId: string): LaunchGate {
+		const now = this.#d.clock.now();
+		const intent = launchIntentRepository.byRun(tx, runId);
+		if (!intent || intent.status !== 'prepared') { return { kind: 'skip' }; }
+		const run = runRepository.get(tx, runId);
+		if (!run || run.status !== 'running') {
+			launchIntentRepository.transition(tx, runId, ['prepared'], 'canceled', now, { lastError: 'the run ended before its launch' });
+			return { kind: 'skip' };
+		}
+		const issue = issueRepository.get(tx, run.issueId);
+		const task = taskRepository.get(tx, run.issueId, run.taskId);
+		const why = !issue || !task ? 'its issue or task is missing'
+			: runRepository.stopEvents(tx, runId).length > 0 ? 'stopped before its process started'
+				: issue.status === 'archived' ? 'the issue was archived before this run started'
+					: issue.dispatchPaused ? 'the issue was paused before this run started'
+						: null;
+		if (why !== null || !task) {
+			this.#answerPendingStops(tx, runId, 'took');
+			const settled = settleRunInTx(this.#settlement, tx, runId, { kind: 'not_launched', outcome: 'cancellation', message: why ?? '' });
+			return { kind: 'settled', settled };
+		}
+		launchIntentRepository.transition(tx, runId, ['prepared'], 'leased', now, { lease: { owner: this.#leaseOwner, expiresAtUnixMs: now + launchLeaseMs } });
+		const token = this.#d.sessions.rotateToken(tx, run.agentSessionId);
+		turnRepository.markRunning(tx, runSubmitId(runId));
+		return { kind: 'launch', run, task, token };
+	}
+
+	#exitRecordOrNull(runId: string): RunExit | null {
+		try {
+			return this.#d.runs.exitRecord(runId);
+		} catch {
+			return null;
+		}
+	}
+
+	// ---- restart reconciliation ----
+
+	/**
+	 * Host start: every running Run is settled from its exit record, re-attached when its process lives, or adopted
+	 * so the runner records it lost (→ failure). Prepared launches of unpaused issues are launched; those of paused
+	 * or archived issues settle canceled. Nothing here resumes an issue or creates a wake.
+	 */
+	async reconcile(): Promise<void> {
+		const running = this.#d.store.read((r) => runRepository.listByStatus(r, 'running').map((run) => ({
+			run,
+			intent: launchIntentRepository.byRun(r, run.runId),
+			issue: issueRepository.get(r, run.issueId),
+		})));
+		const toLaunch: string[] = [];
+		for (const { run, intent, issue } of running) {
+			if (intent?.status === 'prepared') {
+				if (!issue || issue.dispatchPaused || issue.status === 'archived') {
+					await this.#settle(run.runId, {
+						kind: 'not_launched', outcome: 'cancellation',
+						message: issue?.status === 'archived' ? 'the issue was archived before this run started' : 'the issue was paused before this run started',
+					});
+				} else {
+					toLaunch.push(run.runId);
+				}
+				continue;
+			}
+			const exit = this.#exitRecordOrNull(run.runId);
+			if (exit) {
+				await this.#onExit(exit);
+				continue;
+			}
+			try {
+				// Alive: re-attach and wait for its exit. Dead without a record: the runner records it lost.
+				this.#d.runs.adopt(run.runId);
+			} catch (e) {
+				await this.#settle(run.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
+			}
+		}
+		if (toLaunch.length > 0) { await this.launch(toLaunch); }
+	}
+
+	// ---- handlers ----
+
+	async get(params: ParsedParams<'run/get'>): Promise<Result<'run/get'>> {
+		return this.#d.store.read((r) => readRunDto(r, this.#loadRun(r, params.runId), this.#d.clock.now()));
+	}
+
+	async list(params: ParsedParams<'run/list'>): Promise<Result<'run/list'>> {
+		return this.#d.store.read((r) => {
+			const issue = loadIssue(r, params.issueId);
+			const now = this.#d.clock.now();
+			return { runs: runRepository.listByIssue(r, issue.issueId).map((run) => readRunDto(r, run, now)) };
+		});
+	}
+
+	/** `run/stop` (developer): a person's Stop. */
+	async stop(params: ParsedParams<'run/stop'>, caller: Caller): Promise<Result<'run/stop'>> {
+		requireUser(caller, 'run stop', { runId: params.runId });
+		const result = await this.stopRun(params.runId, 'person');
+		return { runId: result.runId, eventId: result.eventId ?? '', answer: result.answer };
+	}
+
+	async log(params: ParsedParams<'run/log'>): Promise<Result<'run/log'>> {
+		const run = this.#d.store.read((r) => this.#loadRun(r, params.runId));
+		let slice = { data: '', nextOffset: params.offset, size: 0 };
+		try {
+			slice = this.#d.runs.readLog(run.runId, params.stream, params.offset, params.maxBytes);
+		} catch {
+			// Not launched yet (no output files): an empty slice.
+		}
+		return { runId: run.runId, data: slice.data, nextOffset: slice.nextOffset, done: run.status !== 'running' && slice.nextOffset >= slice.size };
+	}
+
+	/** `run/report` from a Run's supervisor: check its exit record now instead of at the next poll. */
+	async report(params: ParsedParams<'run/report'>): Promise<Result<'run/report'>> {
+		const run = this.#d.store.read((r) => this.#loadRun(r, params.runId));
+		if (run.status === 'running') {
+			const exit = this.#exitRecordOrNull(run.runId);
+			if (exit) { await this.#onExit(exit); }
+		}
+		return { ok: true };
+	}
+
+	#loadRun(r: Parameters<typeof runRepository.get>[0], runId: string): Run {
+		const run = runRepository.get(r, runId);
+		if (!run) { throw rejection('run_not_found', `Run ${runId} does not exist.`, { runId }); }
+		return run;
+	}
+
+	// ---- plumbing ----
+
+	#serial<T>(runId: string, fn: () => Promise<T>): Promise<T> {
+		const previous = this.#chains.get(runId) ?? Promise.resolve();
+		const next = previous.then(fn, fn);
+		const tail = next.then(() => undefined, () => undefined);
+		this.#chains.set(runId, tail);
+		void tail.then(() => { if (this.#chains.get(runId) === tail) { this.#chains.delete(runId); } });
+		return next;
+	}
+
+	#track(p: Promise<unknown>): void {
+		this.#background.add(p);
+		const remove = (): void => { this.#background.delete(p); };
+		p.then(remove, remove);
+	}
+
+	isIdle(): boolean {
+		return this.#background.size === 0 && this.#chains.size === 0;
+	}
+
+	/** Resolves when no launch, interrupt or exit handling of this service is in flight. */
+	async whenIdle(): Promise<void> {
+		while (this.#background.size > 0 || this.#chains.size > 0) {
+			await Promise.allSettled([...this.#background, ...this.#chains.values()]);
+		}
+	}
+
+	dispose(): void {
+		this.#disposed = true;
+		this.#disposables.dispose();
+	}
+}

@@ -1,0 +1,143 @@
+// Run settlement: one transaction that records how a Run ended and what that means for its task, Turn, launch
+// intent and issue — and, for managed issues, hands the facts to the plan service in the same transaction.
+// A Run settles only from the exact Turn bound to `issue-run:<runId>`; anything ambiguous is ignored (fail closed).
+import { runSubmitId } from '../../core/ids.js';
+import type { Issue, Run, RunOutcome, Task } from '../../core/model.js';
+import { decideRunOutcome } from '../../core/runs/stopRules.js';
+import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import { turnRepository } from '../../store/repositories/turnRepository.js';
+import type { Tx } from '../../store/tx.js';
+import type { RunExit } from '../runProcesses.js';
+import type { SettlementObserver } from './contracts.js';
+import { nextIssueStatus } from './issueStatus.js';
+
+/** How a Run ended: its process exited (exit record), or it never got a process. */
+export type RunEnding =
+	| { kind: 'exit'; exit: RunExit }
+	| { kind: 'not_launched'; outcome: Extract<RunOutcome, 'failure' | 'cancellation'>; message: string };
+
+export interface SettledRun {
+	issue: Issue;
+	task: Task;
+	run: Run;
+}
+
+export interface SettlementContext {
+	now(): number;
+	observer: SettlementObserver;
+	log(line: string): void;
+}
+
+const runStatusFor: Record<RunOutcome, Run['status']> = { success: 'completed', failure: 'failed', cancellation: 'canceled' };
+
+/** The factual error text of a process end (empty for a clean exit). */
+export function exitMessage(exit: RunExit): string {
+	if (exit.spawnError) { return exit.spawnError; }
+	if (exit.signal === 'lost') { return 'the agent process ended without recording an exit (killed or crashed)'; }
+	if (exit.signal) { return `killed by ${exit.signal}`; }
+	if (exit.exitCode !== null && exit.exitCode !== 0) { return `exited with code ${exit.exitCode}`; }
+	if (exit.exitCode === null) { return 'ended without an exit code'; }
+	return '';
+}
+
+function taskAfter(task: Task, outcome: RunOutcome, now: number): Task {
+	switch (outcome) {
+		case 'success':
+			return task.autoAccept
+				? { ...task, status: 'completed', acceptanceState: 'auto_checked', updatedAtUnixMs: now }
+				: { ...task, status: 'pending_acceptance', acceptanceState: 'agent_claimed', updatedAtUnixMs: now };
+		case 'failure':
+			return { ...task, status: 'failed', updatedAtUnixMs: now };
+		case 'cancellation':
+			return { ...task, status: 'canceled', updatedAtUnixMs: now };
+	}
+}
+
+/**
+ * Settles `runId` inside `tx`. Returns null (and changes nothing) when the Run is not running any more, when an
+ * exit record is not bound to this Run's exact Turn, or when the Turn binding is ambiguous.
+ */
+export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, ending: RunEnding): SettledRun | null {
+	const submitId = runSubmitId(runId);
+	if (ending.kind === 'exit' && (ending.exit.runId !== runId || ending.exit.clientSubmitId !== submitId)) {
+		ctx.log(`ignored an exit record for run ${runId} bound to '${ending.exit.clientSubmitId}' (run ${ending.exit.runId}); only '${submitId}' settles it`);
+		return null;
+	}
+	const run = runRepository.get(tx, runId);
+	if (!run || run.status !== 'running') { return null; }
+	const turn = turnRepository.bySubmitId(tx, submitId);
+	if (!turn || turn.sessionId !== run.agentSessionId || turn.state === 'settled') {
+		ctx.log(`run ${runId} stays running: its Turn '${submitId}' is ${turn ? `bound to session ${turn.sessionId} (${turn.state})` : 'missing'}, not the Run's session ${run.agentSessionId}`);
+		return null;
+	}
+	const issue = issueRepository.get(tx, run.issueId);
+	const task = taskRepository.get(tx, run.issueId, run.taskId);
+	if (!issue || !task) {
+		ctx.log(`run ${runId} stays running: its issue or task is missing`);
+		return null;
+	}
+	const now = ctx.now();
+
+	let outcome: RunOutcome;
+	let errorMessage: string;
+	let exitCode: number | null = null;
+	let startedAt = run.startedAtUnixMs;
+	let completedAt = now;
+	if (ending.kind === 'exit') {
+		const exit = ending.exit;
+		const stopEvents = runRepository.stopEvents(tx, runId);
+		const verdict = decideRunOutcome({
+			exitCode: exit.exitCode, spawnError: exit.spawnError ?? null, stopEvents, runId, endedAtUnixMs: exit.endedAtUnixMs,
+		});
+		if (verdict.awaitingStopAnswer) {
+			// A person's Stop from before a restart whose answer was never recorded: nothing proves it took.
+			for (const e of stopEvents) {
+				if (e.reason === 'person' && e.answer === null) { runRepository.answerStopEvent(tx, e.eventId, 'interrupt-unconfirmed', now); }
+			}
+		}
+		outcome = verdict.outcome;
+		exitCode = exit.exitCode;
+		errorMessage = outcome === 'failure' ? exitMessage(exit) || 'the agent stopped while this was in progress' : '';
+		if (exit.startedAtUnixMs > 0 && !exit.spawnError) { startedAt = exit.startedAtUnixMs; }
+		if (exit.endedAtUnixMs > 0) { completedAt = Math.max(exit.endedAtUnixMs, startedAt); }
+		// The process existed and reported: the launch was delivered (unless it could not start at all).
+		launchIntentRepository.transition(tx, runId, ['prepared', 'leased'], exit.spawnError ? 'failed' : 'dispatched', now,
+			exit.spawnError ? { lastError: exit.spawnError } : {});
+	} else {
+		outcome = ending.outcome;
+		errorMessage = ending.message;
+		launchIntentRepository.transition(tx, runId, ['prepared', 'leased'], outcome === 'cancellation' ? 'canceled' : 'failed', now,
+			{ lastError: ending.message });
+	}
+
+	const settledRun: Run = {
+		...run,
+		status: runStatusFor[outcome],
+		outcome,
+		exitCode,
+		errorMessage,
+		startedAtUnixMs: startedAt,
+		completedAtUnixMs: completedAt,
+		updatedAtUnixMs: now,
+	};
+	runRepository.update(tx, settledRun);
+	turnRepository.settle(tx, submitId, outcome, now);
+
+	let settledTask = task;
+	if (task.latestRunId === runId && task.status === 'running') {
+		settledTask = taskAfter(task, outcome, now);
+		taskRepository.update(tx, settledTask);
+	}
+	let settledIssue = issue;
+	const status = nextIssueStatus(issue, issueRepository.counts(tx, issue.issueId), false);
+	if (status !== issue.status) {
+		settledIssue = { ...issue, status, updatedAtUnixMs: now };
+		issueRepository.update(tx, settledIssue);
+	}
+	const settled: SettledRun = { issue: settledIssue, task: settledTask, run: settledRun };
+	if (issue.planningSource === 'tutti') { ctx.observer.onRunSettled(tx, settled); }
+	return settled;
+}

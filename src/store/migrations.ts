@@ -1,0 +1,52 @@
+// Forward-only schema migrations keyed by PRAGMA user_version: migration i (0-based) brings the schema to i + 1.
+import type { Database } from 'sql.js';
+import { migration001 } from './migrations/001_initial.js';
+import { StoreError, leftUntouched } from './storeErrors.js';
+
+/** Every shipped migration, oldest first. Never edit or reorder one; append the next. */
+export const migrations: readonly string[] = [migration001];
+
+export function schemaVersionOf(db: Database): number {
+	const value = db.exec('PRAGMA user_version')[0]?.values[0]?.[0];
+	return typeof value === 'number' ? value : 0;
+}
+
+/** Throws store_too_new when the database was written by a Tutti that knows more migrations than `known`. */
+export function assertSchemaNotNewer(version: number, known: readonly string[], file: string): void {
+	if (version > known.length) {
+		throw new StoreError(
+			'store_too_new',
+			`${file} has schema version ${version}, but this Tutti only knows versions up to ${known.length}: ` +
+				`it was written by a newer Tutti. Update Tutti to open it. ${leftUntouched(file)}`,
+			file,
+			{ version, known: known.length },
+		);
+	}
+}
+
+export interface MigrationResult {
+	readonly from: number;
+	readonly to: number;
+}
+
+/** Applies every migration above the database's user_version, each in its own transaction. */
+export function migrate(db: Database, file: string, list: readonly string[] = migrations): MigrationResult {
+	const from = schemaVersionOf(db);
+	assertSchemaNotNewer(from, list, file);
+	for (let version = from + 1; version <= list.length; version++) {
+		db.exec('BEGIN');
+		try {
+			db.exec(list[version - 1] as string);
+			db.exec(`PRAGMA user_version = ${version}`);
+			db.exec('COMMIT');
+		} catch (e) {
+			try {
+				db.exec('ROLLBACK');
+			} catch {
+				// the failed statement already ended the transaction
+			}
+			throw new Error(`migration ${version} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+		}
+	}
+	return { from, to: Math.max(from, list.length) };
+}

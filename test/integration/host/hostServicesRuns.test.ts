@@ -1,0 +1,126 @@
+// The Host services over the real ProcessRunner: real supervisors and real agent processes.
+import { strict as assert } from 'node:assert';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
+import { systemClock } from '../../../src/core/ports.js';
+import type { HostConfig } from '../../../src/host/config.js';
+import { ProcessRunner } from '../../../src/host/runs/processRunner.js';
+import { createHostServices, type HostServices } from '../../../src/host/services/hostServices.js';
+import { type Caller, type Method, methods, type Params, type ParsedParams, type Result } from '../../../src/protocol/controlPlane.js';
+import { Store } from '../../../src/store/database.js';
+import { recordingPlanService, sequentialIds } from '../../unit/host/services/serviceHarness.js';
+import { buildSupervisor, killAllRuns, makeTempDir, sleep, writeFakeCli } from '../runs/runTestKit.js';
+
+const user: Caller = { kind: 'user' };
+const node = process.execPath;
+const echoStdin = 'let s="";process.stdin.on("data",(d)=>{s+=d;}).on("end",()=>{process.stdout.write(`got ${s} for ${process.env.TUTTI_TASK_ID} in ${process.cwd()}\\n`);});';
+const sleeper = 'process.stdout.write("ready\\n"); setInterval(() => {}, 1000);';
+
+describe('Host services with real Run processes', function () {
+	this.timeout(60_000);
+	let build: ReturnType<typeof makeTempDir>;
+	let supervisorScript: string;
+	let cliScript: string;
+	let ws: ReturnType<typeof makeTempDir>;
+	let store: Store;
+	let runner: ProcessRunner;
+	let services: HostServices;
+
+	before(async () => {
+		build = makeTempDir('tutti-hs-build-');
+		supervisorScript = await buildSupervisor(build.path);
+		cliScript = writeFakeCli(build.path);
+	});
+	after(() => build.remove());
+
+	beforeEach(async () => {
+		ws = makeTempDir('tutti-hs-ws-');
+		const tuttiDir = join(ws.path, '.tutti');
+		mkdirSync(join(ws.path, 'pkg'));
+		store = await Store.open({ dir: tuttiDir, lease: false });
+		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript, cliScript, pollIntervalMs: 50, interruptGraceMs: 1000, killWaitMs: 2000 });
+		const config: HostConfig = {
+			agentTargets: [
+				{ id: 'echo', adapter: 'command', argv: [node, '-e', echoStdin] },
+				{ id: 'sleep', adapter: 'command', argv: [node, '-e', sleeper] },
+				{ id: 'fail', adapter: 'command', argv: [node, '-e', 'process.exit(3)'] },
+			],
+			maxParallelRuns: 4,
+			autoAcceptDefault: false,
+		};
+		services = createHostServices({
+			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(), runs: runner, config,
+			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript,
+			log: () => undefined, planServiceFactory: recordingPlanService([]),
+		});
+		await services.start();
+	});
+
+	afterEach(async () => {
+		killAllRuns(join(ws.path, '.tutti'));
+		services.dispose();
+		runner.dispose();
+		await store.close();
+		ws.remove();
+	});
+
+	function call<M extends Method>(method: M, params: Params<M>): Promise<Result<M>> {
+		const handler = services.api.handlers[method] as (p: ParsedParams<M>, c: Caller) => Promise<Result<M>>;
+		return handler(methods[method].params.parse(params) as ParsedParams<M>, user);
+	}
+
+	async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const v = await probe();
+			if (v !== undefined) { return v; }
+			if (Date.now() > deadline) { throw new Error(`timed out waiting for ${what}`); }
+			await sleep(25);
+		}
+	}
+
+	async function runOf(issueId: string, taskId: string): Promise<string> {
+		return until(`a Run of ${taskId}`, async () => (await call('issue/get', { issueId })).tasks.find((t) => t.taskId === taskId)?.latestRunId || undefined);
+	}
+
+	async function settled(runId: string): Promise<Result<'run/get'>> {
+		return until(`run ${runId} to settle`, async () => {
+			const run = await call('run/get', { runId });
+			return run.status === 'running' ? undefined : run;
+		});
+	}
+
+	it('a `node -e` command Run settles completed with its stdout captured (content on stdin, task directory as cwd)', async () => {
+		const issueId = (await call('issue/create', { title: 'real' })).issueId;
+		await call('task/add', { issueId, taskId: 'a', title: 'echo', agentTargetId: 'echo', content: 'hello', executionDirectory: 'pkg' });
+		const run = await settled(await runOf(issueId, 'a'));
+		assert.deepEqual([run.status, run.outcome, run.exitCode], ['completed', 'success', 0], JSON.stringify(run));
+		assert.match(run.outcomeLabel ?? '', /^Completed in \d+s$/);
+		const log = await call('run/log', { runId: run.runId });
+		assert.match(log.data, /^got hello for a in .*pkg\n$/);
+		assert.equal(log.done, true);
+		assert.equal((await call('issue/get', { issueId })).status, 'completed');
+	});
+
+	it('run/stop of a sleeping process: the Stop took and the Run ends canceled', async () => {
+		const issueId = (await call('issue/create', { title: 'stop' })).issueId;
+		await call('task/add', { issueId, taskId: 's', title: 'sleep', agentTargetId: 'sleep' });
+		const runId = await runOf(issueId, 's');
+		await until('the sleeper to start', async () => ((await call('run/log', { runId })).data.includes('ready') ? true : undefined));
+		const stopped = await call('run/stop', { runId });
+		assert.equal(stopped.answer, 'took');
+		const run = await settled(runId);
+		assert.deepEqual([run.status, run.outcome], ['canceled', 'cancellation']);
+		assert.match(run.outcomeLabel ?? '', /^Interrupted after \d+s — you stopped this$/);
+		assert.deepEqual(run.stopNotes.map((n) => [n.eventId, n.answer]), [[stopped.eventId, 'took']]);
+		assert.equal((await call('issue/get', { issueId })).tasks[0]!.status, 'canceled');
+	});
+
+	it('a failing command settles failed with its exit code', async () => {
+		const issueId = (await call('issue/create', { title: 'fail' })).issueId;
+		await call('task/add', { issueId, taskId: 'f', title: 'fail', agentTargetId: 'fail' });
+		const run = await settled(await runOf(issueId, 'f'));
+		assert.deepEqual([run.status, run.outcome, run.exitCode, run.errorMessage], ['failed', 'failure', 3, 'exited with code 3']);
+	});
+});

@@ -1,0 +1,197 @@
+// argv → {method, params} for every command, and structured errors (exit 2) for everything malformed.
+import * as assert from 'node:assert/strict';
+import { type CommandSpec, type FlagSpec, commandTable } from '../../../src/cli/commandTable.js';
+import { type Invocation, parseCommandLine } from '../../../src/cli/parseCommandLine.js';
+import { methods } from '../../../src/protocol/controlPlane.js';
+
+function sampleArgs(flag: FlagSpec): string[] {
+	const name = `--${flag.name}`;
+	switch (flag.kind) {
+		case 'string': return [name, `v-${flag.name}`];
+		case 'positiveInt': return [name, '3'];
+		case 'nonNegativeInt': return [name, '0'];
+		case 'bool': return flag.param === null ? [name] : [`${name}=false`];
+		case 'list': return [name, 'a', name, 'b'];
+		case 'jsonStringArray': return [name, '["a","b"]'];
+		case 'choice': return [name, flag.choices![0]!];
+	}
+}
+
+function argvFor(spec: CommandSpec, which: 'all' | 'required'): string[] {
+	const flags = spec.flags.filter((f) => which === 'all' || f.required);
+	return [...spec.path, ...flags.flatMap(sampleArgs)];
+}
+
+function expectCall(invocation: Invocation): Extract<Invocation, { kind: 'call' }> {
+	assert.equal(invocation.kind, 'call', JSON.stringify(invocation));
+	return invocation as Extract<Invocation, { kind: 'call' }>;
+}
+
+function expectError(invocation: Invocation): Extract<Invocation, { kind: 'error' }> {
+	assert.equal(invocation.kind, 'error', JSON.stringify(invocation));
+	return invocation as Extract<Invocation, { kind: 'error' }>;
+}
+
+describe('tutti command line → control-plane call', () => {
+	for (const spec of commandTable) {
+		const name = spec.path.join(' ');
+		it(`${name}: every flag maps onto params the Host accepts (${spec.method})`, () => {
+			for (const which of ['all', 'required'] as const) {
+				const call = expectCall(parseCommandLine([...argvFor(spec, which), '--json']));
+				assert.equal(call.method, spec.method);
+				assert.equal(call.json, true);
+				assert.equal(call.command, `tutti ${name}`);
+				const parsed = methods[spec.method].params.safeParse(call.params);
+				assert.ok(parsed.success, `${name} (${which}) produced params the schema rejects: ${JSON.stringify(call.params)}`);
+				for (const flag of spec.flags.filter((f) => which === 'all' || f.required)) {
+					if (flag.param !== null) {
+						assert.ok(flag.param in call.params, `${name}: --${flag.name} did not reach params.${flag.param}`);
+					}
+				}
+			}
+		});
+
+		it(`${name}: each required flag is required (exit 2, names the flag)`, () => {
+			for (const flag of spec.flags.filter((f) => f.required)) {
+				const argv = [...spec.path, ...spec.flags.filter((f) => f.required && f !== flag).flatMap(sampleArgs), '--json'];
+				const error = expectError(parseCommandLine(argv));
+				assert.equal(error.exitCode, 2);
+				assert.equal(error.json, true);
+				assert.equal(error.error.reasonCode, 'invalid_input');
+				assert.match(error.error.message, new RegExp(`--${flag.name}`));
+				assert.equal(error.error.hint, `run \`tutti ${name} --help\``);
+			}
+		});
+
+		it(`${name}: --help shows the flags, --json, --as-user and examples`, () => {
+			const help = parseCommandLine([...spec.path, '--help']);
+			assert.equal(help.kind, 'help');
+			const text = (help as { text: string }).text;
+			assert.match(text, new RegExp(`Usage: tutti ${name}`));
+			assert.match(text, /--json/);
+			assert.match(text, /--as-user/);
+			assert.match(text, /Examples:\n {2}tutti /);
+			for (const flag of spec.flags) {
+				assert.ok(text.includes(`--${flag.name}`), `${name} help lacks --${flag.name}`);
+			}
+			for (const example of spec.examples) {
+				assert.ok(example.includes(`tutti ${name} `), `example of ${name} runs another command: ${example}`);
+			}
+		});
+	}
+
+	it('maps the public surface exactly', () => {
+		const cases: Array<[string[], string, Record<string, unknown>]> = [
+			[['session', 'open', '--role', 'source', '--as-user', '--json'], 'session/open', { role: 'source' }],
+			[['agent', 'list', '--json'], 'agent/list', {}],
+			[['issue', 'create', '--title', 'T', '--content', 'C', '--json'], 'issue/create', { title: 'T', content: 'C' }],
+			[['issue', 'get', '--issue-id', 'X', '--json'], 'issue/get', { issueId: 'X' }],
+			[['issue', 'list', '--json'], 'issue/list', {}],
+			[['issue', 'update', '--issue-id', 'X', '--dispatch-paused=false'], 'issue/update', { issueId: 'X', dispatchPaused: false }],
+			[['issue', 'update', '--issue-id', 'X', '--dispatch-paused', 'false'], 'issue/update', { issueId: 'X', dispatchPaused: false }],
+			[['issue', 'update', '--issue-id', 'X', '--dispatch-paused'], 'issue/update', { issueId: 'X', dispatchPaused: true }],
+			[['issue', 'update', '--issue-id', 'X', '--dispatch-paused=TRUE', '--title', 'New'], 'issue/update', { issueId: 'X', dispatchPaused: true, title: 'New' }],
+			[['issue', 'pause', '--issue-id', 'X', '--as-user'], 'issue/pause', { issueId: 'X' }],
+			[['issue', 'resume', '--issue-id', 'X', '--as-user'], 'issue/resume', { issueId: 'X' }],
+			[['issue', 'stop', '--issue-id', 'X', '--as-user'], 'issue/stop', { issueId: 'X' }],
+			[['issue', 'task', 'add', '--issue-id', 'X', '--title', 'T', '--task-id', 'a', '--agent-target-id', 'sh', '--depends-on', 'p', '--depends-on', 'q', '--content', 'C', '--json'],
+				'task/add', { issueId: 'X', title: 'T', taskId: 'a', agentTargetId: 'sh', dependencyTaskIds: ['p', 'q'], content: 'C' }],
+			[['issue', 'task', 'update', '--issue-id', 'X', '--task-id', 'a', '--auto-accept'], 'task/update', { issueId: 'X', taskId: 'a', autoAccept: true }],
+			[['issue', 'task', 'delete', '--issue-id', 'X', '--task-id', 'a'], 'task/delete', { issueId: 'X', taskId: 'a' }],
+			[['plan', 'issue', 'create', '--title', 'T', '--content', 'C', '--request-id', 'R', '--json'], 'plan/create', { title: 'T', content: 'C', requestId: 'R' }],
+			[['plan', 'issue', 'get', '--issue-id', 'X', '--json'], 'plan/get', { issueId: 'X' }],
+			[['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--task-ids-json', '["a","b"]', '--request-id', 'R'],
+				'plan/schedule', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, taskIds: ['a', 'b'], requestId: 'R' }],
+			[['plan', 'issue', 'mutate', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--operations-json', '[{"op":"x"}]', '--request-id', 'R'],
+				'plan/mutate', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, operationsJson: '[{"op":"x"}]', requestId: 'R' }],
+			[['plan', 'issue', 'acknowledge', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--request-id', 'R'],
+				'plan/acknowledge', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, requestId: 'R' }],
+			[['plan', 'issue', 'complete', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--request-id', 'R', '--decision', 'goal_satisfied', '--disagreement-reason', 'D'],
+				'plan/complete', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, requestId: 'R', decision: 'goal_satisfied', disagreementReason: 'D' }],
+			[['plan', 'issue', 'stop', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--request-id', 'R', '--reason', 'done'],
+				'plan/stop', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, requestId: 'R', reason: 'done' }],
+			[['plan', 'issue', 'resume', '--issue-id', 'X'], 'plan/resume', { issueId: 'X' }],
+			[['run', 'get', '--run-id', 'R', '--json'], 'run/get', { runId: 'R' }],
+			[['run', 'list', '--issue-id', 'X', '--json'], 'run/list', { issueId: 'X' }],
+			[['run', 'stop', '--run-id', 'R', '--as-user', '--json'], 'run/stop', { runId: 'R' }],
+			[['run', 'log', '--run-id', 'R', '--stream', 'stderr', '--offset', '10', '--max-bytes', '100'], 'run/log', { runId: 'R', stream: 'stderr', offset: 10, maxBytes: 100 }],
+		];
+		for (const [argv, method, params] of cases) {
+			const call = expectCall(parseCommandLine(argv));
+			assert.equal(call.method, method, argv.join(' '));
+			assert.deepEqual(call.params, params, argv.join(' '));
+			assert.equal(call.json, argv.includes('--json'));
+			assert.equal(call.asUser, argv.includes('--as-user'));
+		}
+	});
+
+	it('accepts --flag=value for any flag', () => {
+		const call = expectCall(parseCommandLine(['plan', 'issue', 'get', '--issue-id=X', '--json']));
+		assert.deepEqual(call.params, { issueId: 'X' });
+	});
+
+	it('run log --follow is a CLI option, not a param', () => {
+		const call = expectCall(parseCommandLine(['run', 'log', '--run-id', 'R', '--follow']));
+		assert.equal(call.follow, true);
+		assert.deepEqual(call.params, { runId: 'R' });
+	});
+
+	it('tutti host --workspace DIR', () => {
+		assert.deepEqual(parseCommandLine(['host', '--workspace', 'some/dir']), { kind: 'host', workspace: 'some/dir', json: false });
+		const missing = expectError(parseCommandLine(['host', '--json']));
+		assert.equal(missing.exitCode, 2);
+		assert.match(missing.error.message, /--workspace/);
+	});
+
+	describe('invalid input is a structured error with exit 2', () => {
+		const cases: Array<[string, string[], RegExp, string]> = [
+			['unknown option', ['plan', 'issue', 'get', '--issue-id', 'X', '--bogus'], /unknown option '--bogus'/, 'tutti plan issue get'],
+			['unknown command', ['plan', 'issue', 'gett', '--json'], /unknown command 'gett'/, 'tutti plan issue'],
+			['unknown noun', ['bogus'], /unknown command 'bogus'/, 'tutti'],
+			['missing value', ['plan', 'issue', 'get', '--issue-id'], /argument missing/, 'tutti plan issue get'],
+			['excess argument', ['plan', 'issue', 'get', '--issue-id', 'X', 'extra'], /too many arguments/, 'tutti plan issue get'],
+			['bad choice', ['session', 'open', '--role', 'admin'], /admin.*Allowed choices are source, worker, reviewer/, 'tutti session open'],
+			['bad decision', ['plan', 'issue', 'complete', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R', '--decision', 'more_work'], /goal_satisfied/, 'tutti plan issue complete'],
+			['revision 0', ['plan', 'issue', 'acknowledge', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '0', '--request-id', 'R'], /--expected-graph-revision must be a whole number ≥ 1 \(got "0"\)/, 'tutti plan issue acknowledge'],
+			['revision not a number', ['plan', 'issue', 'acknowledge', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2.5', '--request-id', 'R'], /whole number/, 'tutti plan issue acknowledge'],
+			['huge revision', ['plan', 'issue', 'acknowledge', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '99999999999999999999', '--request-id', 'R'], /whole number/, 'tutti plan issue acknowledge'],
+			['negative offset', ['run', 'log', '--run-id', 'R', '--offset=-1'], /--offset must be a whole number ≥ 0/, 'tutti run log'],
+			['bad bool', ['issue', 'update', '--issue-id', 'X', '--dispatch-paused=nope'], /--dispatch-paused must be true or false \(got "nope"\)/, 'tutti issue update'],
+			['task ids not JSON', ['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R', '--task-ids-json', '[a,b]'], /--task-ids-json is not valid JSON/, 'tutti plan issue schedule'],
+			['task ids not an array', ['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R', '--task-ids-json', '"a"'], /non-empty JSON array/, 'tutti plan issue schedule'],
+			['task ids empty', ['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R', '--task-ids-json', '[]'], /non-empty JSON array/, 'tutti plan issue schedule'],
+			['task ids not strings', ['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R', '--task-ids-json', '[1]'], /task id strings/, 'tutti plan issue schedule'],
+			['no subcommand', ['plan'], /tutti plan needs a subcommand/, 'tutti plan'],
+			['nothing at all', [], /tutti needs a subcommand/, 'tutti'],
+			['option before the command', ['--json', 'issue', 'list'], /unknown option '--json'/, 'tutti'],
+		];
+		for (const [name, argv, message, command] of cases) {
+			it(name, () => {
+				const error = expectError(parseCommandLine(argv));
+				assert.equal(error.exitCode, 2);
+				assert.equal(error.error.reasonCode, 'invalid_input');
+				assert.match(error.error.message, message);
+				assert.doesNotMatch(error.error.message, /^error:/);
+				assert.equal(error.error.hint, `run \`${command} --help\``);
+				assert.equal(error.json, argv.includes('--json'));
+			});
+		}
+	});
+
+	it('suggests the closest command or flag', () => {
+		assert.match(expectError(parseCommandLine(['plan', 'issue', 'scedule'])).error.message, /Did you mean schedule\?/);
+		assert.match(expectError(parseCommandLine(['issue', 'get', '--isue-id', 'X'])).error.message, /Did you mean --issue-id\?/);
+	});
+
+	it('top-level --help lists every noun; hidden commands stay out of help', () => {
+		const help = parseCommandLine(['--help']);
+		assert.equal(help.kind, 'help');
+		const text = (help as { text: string }).text;
+		for (const noun of ['host', 'session', 'agent', 'issue', 'plan', 'run']) {
+			assert.match(text, new RegExp(`\\n {2}${noun}\\b`));
+		}
+		const runHelp = (parseCommandLine(['run', '--help']) as { text: string }).text;
+		assert.match(runHelp, /^ {2}log\b/m);
+		assert.doesNotMatch(runHelp, /^ {2}report\b/m);
+	});
+});

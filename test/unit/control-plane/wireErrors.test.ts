@@ -1,0 +1,37 @@
+// DomainError → HTTP status and wire error; every method has a `tutti` command that calls it.
+import * as assert from 'node:assert/strict';
+import { commandTable } from '../../../src/cli/commandTable.js';
+import { methodCommands } from '../../../src/control-plane/methodCommands.js';
+import { statusForReason, toWireError } from '../../../src/control-plane/wireErrors.js';
+import { DomainError, reasonCodes } from '../../../src/core/errors.js';
+import { type Method, methods } from '../../../src/protocol/controlPlane.js';
+
+describe('wire errors', () => {
+	it('maps every reason code to its status', () => {
+		const expected: Record<string, number> = {
+			invalid_input: 400, invalid_mutation_operation: 400, unauthenticated: 401, forbidden: 403, internal: 500,
+			execution_not_found: 404, task_not_found: 404, issue_not_found: 404, run_not_found: 404, session_not_found: 404, agent_target_not_found: 404,
+		};
+		for (const reasonCode of reasonCodes) {
+			assert.equal(statusForReason(reasonCode), expected[reasonCode] ?? 409, reasonCode);
+		}
+	});
+
+	it('sends retryable only when true and details only when present', () => {
+		assert.deepEqual(toWireError(new DomainError('stale_graph_revision', 'm', 'h')), { reasonCode: 'stale_graph_revision', message: 'm', hint: 'h' });
+		assert.deepEqual(toWireError(new DomainError('store_unavailable', 'm', 'h', { a: 1 }, true)), { reasonCode: 'store_unavailable', message: 'm', hint: 'h', retryable: true, details: { a: 1 } });
+	});
+});
+
+describe('method ↔ command', () => {
+	it('names, for every method, the CLI command that calls it', () => {
+		const byMethod = new Map(commandTable.map((spec) => [spec.method, `tutti ${spec.path.join(' ')}`]));
+		for (const method of Object.keys(methods) as Method[]) {
+			if (method === 'hello') {
+				continue; // no command of its own
+			}
+			assert.equal(methodCommands[method], byMethod.get(method), method);
+		}
+		assert.equal(new Set(commandTable.map((s) => s.method)).size, commandTable.length, 'one command per method');
+	});
+});

@@ -1,0 +1,108 @@
+import { strict as assert } from 'node:assert';
+import {
+	answerForInterrupt, decideRunOutcome, mergeStopAnswer, personStopCoversRun, personStopDecidesRun, stopTookEffect, type AnsweredStopEvent,
+} from '../../../../src/core/runs/stopRules.js';
+import { stopAnswers } from '../../../../src/core/model.js';
+import type { StopAnswer } from '../../../../src/core/model.js';
+
+let n = 0;
+function stop(answer: StopAnswer | null, over: Partial<AnsweredStopEvent> = {}): AnsweredStopEvent {
+	return { eventId: `E${++n}`, runId: 'R1', reason: 'person', requestedAtUnixMs: 1_000, answer, ...over };
+}
+const R1 = { runId: 'R1', completedAtUnixMs: 5_000 };
+
+describe('core/runs/stopRules', () => {
+	it('stopTookEffect: took and end-owed took effect; declined, interrupt-unconfirmed, no-effect and no answer did not', () => {
+		assert.deepEqual(stopAnswers.filter((a) => stopTookEffect(a)), ['took', 'end-owed']);
+		assert.equal(stopTookEffect(null), false);
+	});
+
+	describe('personStopCoversRun (answer-blind: host deference)', () => {
+		it('a person\'s Stop for this Run, requested before it ended, covers it whatever its answer', () => {
+			assert.equal(personStopCoversRun([stop('no-effect')], R1), true);
+			assert.equal(personStopCoversRun([stop(null)], { runId: 'R1', completedAtUnixMs: 0 }), true);
+		});
+
+		it('host and eviction stops, other Runs, and Stops after the end do not cover', () => {
+			assert.equal(personStopCoversRun([stop('took', { reason: 'host' }), stop('took', { reason: 'evict' })], R1), false);
+			assert.equal(personStopCoversRun([stop('took', { runId: 'R2' })], R1), false);
+			assert.equal(personStopCoversRun([stop('took', { requestedAtUnixMs: 5_001 })], R1), false);
+			assert.equal(personStopCoversRun([stop('took', { requestedAtUnixMs: 5_000 })], R1), true, 'same millisecond as the end still covers');
+		});
+	});
+
+	describe('decideRunOutcome', () => {
+		it('exit 0 → completed/success: the agent\'s own verdict stands even after a Stop', () => {
+			assert.deepEqual(decideRunOutcome({ exitCode: 0, stopEvents: [stop('took')] }), { status: 'completed', outcome: 'success', awaitingStopAnswer: false });
+		});
+
+		it('cancellation ONLY if a covering person\'s Stop took effect', () => {
+			assert.deepEqual(decideRunOutcome({ exitCode: null, stopEvents: [stop('took')] }), { status: 'canceled', outcome: 'cancellation', awaitingStopAnswer: false });
+			assert.equal(decideRunOutcome({ exitCode: 130, stopEvents: [stop('end-owed')] }).outcome, 'cancellation');
+			for (const answer of ['declined', 'interrupt-unconfirmed', 'no-effect'] as const) {
+				assert.deepEqual(decideRunOutcome({ exitCode: 1, stopEvents: [stop(answer)] }), { status: 'failed', outcome: 'failure', awaitingStopAnswer: false }, answer);
+			}
+			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [stop('took', { reason: 'host' })] }).outcome, 'failure', 'a host stop is never the person\'s cancellation');
+			assert.equal(decideRunOutcome({ exitCode: 1, stopEvents: [] }).outcome, 'failure');
+		});
+
+		it('all covering events count: a later no-effect press never overrides an earlier one that took', () => {
+			const events = [stop('took', { requestedAtUnixMs: 1_000 }), stop('no-effect', { requestedAtUnixMs: 2_000 })];
+			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: events, runId: 'R1', endedAtUnixMs: 5_000 }).outcome, 'cancellation');
+			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [...events].reverse(), runId: 'R1', endedAtUnixMs: 5_000 }).outcome, 'cancellation');
+		});
+
+		it('a later press that took makes the Run the person\'s after an earlier one that did not', () => {
+			const events = [stop('declined', { requestedAtUnixMs: 1_000 }), stop('took', { requestedAtUnixMs: 2_000 })];
+			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: events }).outcome, 'cancellation');
+		});
+
+		it('ignores other Runs\' events and Stops requested after the Run ended', () => {
+			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [stop('took', { runId: 'R2' })], runId: 'R1' }).outcome, 'failure');
+			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [stop('took', { requestedAtUnixMs: 9_000 })], runId: 'R1', endedAtUnixMs: 5_000 }).outcome, 'failure');
+		});
+
+		it('a spawn error is a failure unless a person\'s Stop took (cancelled before launch)', () => {
+			assert.equal(decideRunOutcome({ exitCode: 0, spawnError: 'ENOENT', stopEvents: [] }).outcome, 'failure');
+			assert.equal(decideRunOutcome({ exitCode: null, spawnError: 'ENOENT', stopEvents: [stop('took')] }).outcome, 'cancellation');
+		});
+
+		it('an unanswered covering Stop makes the verdict provisional (decide again when the answer lands)', () => {
+			const pending = decideRunOutcome({ exitCode: null, stopEvents: [stop(null)] });
+			assert.deepEqual(pending, { status: 'failed', outcome: 'failure', awaitingStopAnswer: true });
+			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [stop(null), stop('took')] }).awaitingStopAnswer, false);
+			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [stop(null, { reason: 'host' })] }).awaitingStopAnswer, false);
+		});
+	});
+
+	it('personStopDecidesRun = covers and took effect', () => {
+		assert.equal(personStopDecidesRun([stop('took')], R1), true);
+		assert.equal(personStopDecidesRun([stop('declined')], R1), false);
+	});
+
+	describe('mergeStopAnswer (same Stop event)', () => {
+		it('never overwrites a taking answer with a non-taking one', () => {
+			for (const prior of ['took', 'end-owed'] as const) {
+				for (const next of ['declined', 'interrupt-unconfirmed', 'no-effect'] as const) {
+					assert.equal(mergeStopAnswer(prior, next), prior, `${prior} ← ${next}`);
+				}
+			}
+		});
+
+		it('otherwise the newer answer wins; null never erases', () => {
+			assert.equal(mergeStopAnswer(null, 'declined'), 'declined');
+			assert.equal(mergeStopAnswer('declined', 'took'), 'took');
+			assert.equal(mergeStopAnswer('end-owed', 'took'), 'took');
+			assert.equal(mergeStopAnswer('interrupt-unconfirmed', 'no-effect'), 'no-effect');
+			assert.equal(mergeStopAnswer('took', null), 'took');
+			assert.equal(mergeStopAnswer(null, null), null);
+		});
+	});
+
+	it('answerForInterrupt maps what the interrupt found', () => {
+		assert.equal(answerForInterrupt('exited', true), 'took');
+		assert.equal(answerForInterrupt('still_running', true), 'declined');
+		assert.equal(answerForInterrupt('not_running', true), 'no-effect');
+		for (const r of ['exited', 'still_running', 'not_running'] as const) { assert.equal(answerForInterrupt(r, false), 'no-effect', r); }
+	});
+});

@@ -1,0 +1,104 @@
+import { strict as assert } from 'node:assert';
+import { afterEach, describe, it } from 'mocha';
+import { ServiceHarness } from './serviceHarness.js';
+
+async function paused(h: ServiceHarness, title: string): Promise<string> {
+	const issueId = (await h.call('issue/create', { title })).issueId;
+	await h.call('issue/pause', { issueId });
+	return issueId;
+}
+
+describe('host services: the manual dispatcher', () => {
+	let h: ServiceHarness;
+	afterEach(async () => { await h.close(); });
+
+	it('starts ready tasks within maxParallelRuns, counted across the workspace, and more as Runs settle', async () => {
+		h = await ServiceHarness.open({ config: { maxParallelRuns: 2 } });
+		const issueId = await paused(h, 'capacity');
+		for (const id of ['t1', 't2', 't3']) { await h.call('task/add', { issueId, taskId: id, title: id, agentTargetId: 'ok' }); }
+		await h.call('issue/resume', { issueId });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['t1', 't2']);
+		h.runs.exit(h.runs.launches[0]!.runId, { exitCode: 0 });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['t1', 't2', 't3']);
+	});
+
+	it('starts a dependent only after its dependency completed and was accepted; failed parents never satisfy', async () => {
+		h = await ServiceHarness.open();
+		const issueId = await paused(h, 'deps');
+		await h.call('task/add', { issueId, taskId: 'a', title: 'A', agentTargetId: 'ok' });
+		await h.call('task/add', { issueId, taskId: 'b', title: 'B', agentTargetId: 'ok', dependencyTaskIds: ['a'] });
+		await h.call('task/add', { issueId, taskId: 'c', title: 'C', agentTargetId: 'ok', dependencyTaskIds: ['b'] });
+		await h.call('issue/resume', { issueId });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['a']);
+		h.runs.exit(h.runs.launches[0]!.runId, { exitCode: 0 });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['a', 'b']);
+		h.runs.exit(h.runs.launches[1]!.runId, { exitCode: 1 });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['a', 'b'], 'c waits behind a failed b');
+		const tasks = (await h.call('issue/get', { issueId })).tasks;
+		assert.deepEqual(tasks.map((t) => t.status), ['completed', 'failed', 'not_started']);
+	});
+
+	it('a task without an agent target is not ready (missing_agent_target) until it gets one', async () => {
+		h = await ServiceHarness.open();
+		const issueId = (await h.call('issue/create', { title: 'targets' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'x', title: 'X' });
+		await h.idle();
+		assert.equal(h.runs.launches.length, 0);
+		await h.call('task/update', { issueId, taskId: 'x', agentTargetId: 'ok' });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['x']);
+	});
+
+	it('oldest issue first, by sortIndex within an issue; paused issues wait', async () => {
+		h = await ServiceHarness.open({ config: { maxParallelRuns: 2 } });
+		const blocker = await paused(h, 'blocker');
+		const older = await paused(h, 'older');
+		const newer = await paused(h, 'newer');
+		const held = await paused(h, 'held');
+		for (const id of ['b1', 'b2']) { await h.call('task/add', { issueId: blocker, taskId: id, title: id, agentTargetId: 'ok' }); }
+		await h.call('issue/resume', { issueId: blocker });
+		await h.idle();
+		await h.call('task/add', { issueId: held, taskId: 'h1', title: 'h1', agentTargetId: 'ok' });
+		await h.call('task/add', { issueId: newer, taskId: 'n1', title: 'n1', agentTargetId: 'ok' });
+		for (const id of ['o2', 'o1']) { await h.call('task/add', { issueId: older, taskId: id, title: id, agentTargetId: 'ok' }); }
+		await h.call('issue/resume', { issueId: newer });
+		await h.call('issue/resume', { issueId: older });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['b1', 'b2'], 'capacity is full');
+		h.runs.exit(h.runs.launches[0]!.runId, { exitCode: 0 });
+		h.runs.exit(h.runs.launches[1]!.runId, { exitCode: 0 });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.slice(2).map((l) => l.taskId), ['o2', 'o1'], 'the older issue first, in sortIndex order');
+		h.runs.exit(h.runs.launches[2]!.runId, { exitCode: 0 });
+		h.runs.exit(h.runs.launches[3]!.runId, { exitCode: 0 });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.slice(4).map((l) => l.taskId), ['n1'], 'the paused issue gets nothing');
+	});
+
+	it('coalesces a burst of triggers into few passes and never exceeds capacity', async () => {
+		h = await ServiceHarness.open({ config: { maxParallelRuns: 3 } });
+		const issueId = await paused(h, 'burst');
+		for (let i = 0; i < 10; i++) { await h.call('task/add', { issueId, taskId: `t${i}`, title: `t${i}`, agentTargetId: 'ok' }); }
+		await Promise.all([h.call('issue/resume', { issueId }), h.call('issue/resume', { issueId }), h.call('issue/resume', { issueId })]);
+		await h.idle();
+		assert.equal(h.runs.launches.length, 3);
+		const running = h.store.read((r) => r.get("SELECT count(*) AS n FROM runs WHERE status = 'running'"));
+		assert.equal(running?.n, 3);
+	});
+
+	it('a pass that finds nothing to start writes nothing to the store', async () => {
+		h = await ServiceHarness.open();
+		const issueId = (await h.call('issue/create', { title: 'idle' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'x', title: 'no target yet' });
+		await h.idle();
+		const before = h.store.stats().seq;
+		await h.call('issue/resume', { issueId }); // a trigger with nothing ready
+		await h.idle();
+		assert.equal(h.store.stats().seq, before);
+	});
+});

@@ -1,0 +1,97 @@
+// A scripted RunProcessPort: records launches, lets the test decide when and how each Run exits, and what an
+// interrupt answers. `exit()` writes the exit record and fires onExit, like the real runner.
+import { join } from 'node:path';
+import { Emitter } from '../../../../src/core/events.js';
+import type { Disposable } from '../../../../src/core/lifecycle.js';
+import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../../../src/host/runProcesses.js';
+
+export interface ExitFacts {
+	exitCode?: number | null;
+	signal?: string | null;
+	startedAtUnixMs?: number;
+	endedAtUnixMs?: number;
+	spawnError?: string;
+	clientSubmitId?: string;
+}
+
+export class FakeRunProcessPort implements RunProcessPort {
+	readonly launches: RunLaunchSpec[] = [];
+	readonly interrupts: string[] = [];
+	readonly adopted: string[] = [];
+	readonly exits = new Map<string, RunExit>();
+	readonly alive = new Set<string>();
+	readonly logs = new Map<string, string>();
+	readonly launchedAt = new Map<string, number>();
+	readonly #emitter = new Emitter<RunExit>();
+	/** What the next interrupts answer, and whether the process "exits" (fires onExit) during the interrupt. */
+	interruptBehaviour: (runId: string) => { result: InterruptResult; exit?: ExitFacts } = () => ({ result: 'exited', exit: { exitCode: null, signal: 'SIGINT' } });
+	/** When set, launch waits for this promise before resolving (a launch in flight). */
+	holdLaunch: Promise<void> | undefined;
+	launchError: Error | undefined;
+
+	constructor(private readonly root: string, private readonly now: () => number) {}
+
+	async launch(spec: RunLaunchSpec): Promise<void> {
+		this.launches.push(spec);
+		this.launchedAt.set(spec.runId, this.now());
+		if (this.holdLaunch) { await this.holdLaunch; }
+		if (this.launchError) { throw this.launchError; }
+		this.alive.add(spec.runId);
+	}
+
+	async interrupt(runId: string): Promise<InterruptResult> {
+		this.interrupts.push(runId);
+		if (!this.alive.has(runId)) { return 'not_running'; }
+		const behaviour = this.interruptBehaviour(runId);
+		if (behaviour.exit) { this.exit(runId, behaviour.exit); }
+		return behaviour.result;
+	}
+
+	exitRecord(runId: string): RunExit | null {
+		return this.exits.get(runId) ?? null;
+	}
+
+	isAlive(runId: string): boolean {
+		return this.alive.has(runId);
+	}
+
+	onExit(listener: (exit: RunExit) => void): Disposable {
+		return this.#emitter.event(listener);
+	}
+
+	adopt(runId: string): void {
+		this.adopted.push(runId);
+	}
+
+	readLog(runId: string, _stream: 'stdout' | 'stderr', offset: number, maxBytes: number): { data: string; nextOffset: number; size: number } {
+		const text = this.logs.get(runId) ?? '';
+		const data = text.slice(offset, offset + maxBytes);
+		return { data, nextOffset: offset + data.length, size: text.length };
+	}
+
+	runDir(runId: string): string {
+		return join(this.root, 'runs', runId);
+	}
+
+	/** The Run's process ends: the exit record appears and onExit fires. */
+	exit(runId: string, facts: ExitFacts = {}): RunExit {
+		const now = this.now();
+		const exit: RunExit = {
+			runId,
+			clientSubmitId: facts.clientSubmitId ?? `issue-run:${runId}`,
+			exitCode: facts.exitCode === undefined ? 0 : facts.exitCode,
+			signal: facts.signal ?? null,
+			startedAtUnixMs: facts.startedAtUnixMs ?? this.launchedAt.get(runId) ?? now,
+			endedAtUnixMs: facts.endedAtUnixMs ?? now,
+		};
+		if (facts.spawnError !== undefined) { exit.spawnError = facts.spawnError; }
+		this.alive.delete(runId);
+		this.exits.set(runId, exit);
+		this.#emitter.fire(exit);
+		return exit;
+	}
+
+	dispose(): void {
+		this.#emitter.dispose();
+	}
+}

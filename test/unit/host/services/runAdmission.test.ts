@@ -1,0 +1,230 @@
+// The RunAdmission contract used by both the dispatcher and managed `schedule`: admit in the caller's
+// transaction, launch after commit; Stops before launch, host deference, and restart reconciliation.
+import { strict as assert } from 'node:assert';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'mocha';
+import type { Issue, Task } from '../../../../src/core/model.js';
+import type { HostConfig } from '../../../../src/host/config.js';
+import { RunService } from '../../../../src/host/services/runService.js';
+import type { SettledRun } from '../../../../src/host/services/runSettlement.js';
+import { SessionService } from '../../../../src/host/services/sessionService.js';
+import { Store } from '../../../../src/store/database.js';
+import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
+import { launchIntentRepository } from '../../../../src/store/repositories/launchIntentRepository.js';
+import { runRepository } from '../../../../src/store/repositories/runRepository.js';
+import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
+import { turnRepository } from '../../../../src/store/repositories/turnRepository.js';
+import { FakeRunProcessPort } from './fakeRunProcessPort.js';
+import { commandTarget, FakeClock, sequentialIds, ServiceHarness } from './serviceHarness.js';
+
+interface Kit {
+	service: RunService;
+	settled: SettledRun[];
+	observed: string[];
+}
+
+describe('host services: Run admission, Stops before launch, host deference', () => {
+	let dir: string;
+	let workspace: string;
+	let store: Store;
+	let clock: FakeClock;
+	let runs: FakeRunProcessPort;
+	const config: HostConfig = { agentTargets: [commandTarget('ok')], maxParallelRuns: 4, autoAcceptDefault: false };
+	const ids = sequentialIds();
+
+	beforeEach(async () => {
+		dir = mkdtempSync(join(tmpdir(), 'tutti-admission-'));
+		workspace = join(dir, 'ws');
+		mkdirSync(join(workspace, '.tutti'), { recursive: true });
+		store = await Store.open({ dir: join(workspace, '.tutti'), lease: false });
+		clock = new FakeClock();
+		runs = new FakeRunProcessPort(join(workspace, '.tutti'), () => clock.now());
+	});
+	afterEach(async () => {
+		await store.close().catch(() => undefined);
+		rmSync(dir, { recursive: true, force: true });
+	});
+
+	function kit(): Kit {
+		const settled: SettledRun[] = [];
+		const observed: string[] = [];
+		const service = new RunService({
+			workspace, endpoint: '/tmp/x.sock', store, clock, ids, runs, config,
+			sessions: new SessionService({ store, clock, ids, config, userCredential: 'u' }),
+			observer: { onRunSettled: (_tx, s) => { observed.push(`${s.run.runId}:${s.run.outcome}`); } },
+			log: () => undefined,
+			onSettled: (s) => { settled.push(s); },
+		});
+		return { service, settled, observed };
+	}
+
+	async function issueWithTasks(planningSource: Issue['planningSource'], taskIds: string[]): Promise<{ issue: Issue; tasks: Task[] }> {
+		const now = clock.now();
+		const issue: Issue = {
+			issueId: `issue-${ids.next('i')}`, title: 't', content: '', status: 'open', planningSource, sourceSessionId: planningSource === 'tutti' ? 'src' : '',
+			dispatchPaused: false, autoAcceptDefault: true, createdAtUnixMs: now, updatedAtUnixMs: now,
+		};
+		const tasks: Task[] = taskIds.map((taskId, i) => ({
+			issueId: issue.issueId, taskId, title: taskId, content: `content of ${taskId}`, status: 'not_started', sortIndex: i, agentTargetId: 'ok',
+			modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '', dependencyTaskIds: [],
+			parallelizable: true, autoAccept: true, acceptanceState: '', latestRunId: '', supersededAtUnixMs: 0, supersededByTaskId: '',
+			createdAtUnixMs: now, updatedAtUnixMs: now,
+		}));
+		await store.transaction((tx) => { issueRepository.insert(tx, issue); for (const t of tasks) { taskRepository.insert(tx, t); } });
+		return { issue, tasks };
+	}
+
+	it('admit writes Run, worker session, Turn and prepared intent in the caller\'s transaction; nothing starts before launch', async () => {
+		const { service } = kit();
+		const { issue, tasks } = await issueWithTasks('tutti', ['a']);
+		const [admitted] = await store.transaction((tx) => service.admit(tx, issue, tasks));
+		assert.ok(admitted);
+		const { runId } = admitted;
+		store.read((r) => {
+			assert.equal(runRepository.get(r, runId)?.status, 'running');
+			assert.equal(launchIntentRepository.byRun(r, runId)?.launchIntentId, `launch-intent:${runId}`);
+			assert.equal(launchIntentRepository.byRun(r, runId)?.status, 'prepared');
+			assert.equal(turnRepository.bySubmitId(r, `issue-run:${runId}`)?.state, 'prepared');
+			const task = taskRepository.get(r, issue.issueId, 'a');
+			assert.deepEqual([task?.status, task?.latestRunId], ['running', runId]);
+			assert.equal(issueRepository.get(r, issue.issueId)?.status, 'in_progress');
+		});
+		assert.equal(runs.launches.length, 0);
+		await service.launch([runId]);
+		await service.launch([runId]);
+		assert.equal(runs.launches.length, 1, 'a launch intent is launched once');
+		service.dispose();
+	});
+
+	it('admit rejects the whole set when one task cannot start (atomic)', async () => {
+		const { service } = kit();
+		const { issue, tasks } = await issueWithTasks('tutti', ['a', 'b']);
+		await store.transaction((tx) => taskRepository.update(tx, { ...tasks[1]!, agentTargetId: '' }));
+		await assert.rejects(store.transaction((tx) => service.admit(tx, issue, tasks)), /no agent target/);
+		assert.equal(store.read((r) => runRepository.listByIssue(r, issue.issueId)).length, 0);
+		service.dispose();
+	});
+
+	it('a Stop before launch cancels the Run without a process; the Stop took', async () => {
+		const { service, settled, observed } = kit();
+		const { issue, tasks } = await issueWithTasks('tutti', ['a']);
+		const [admitted] = await store.transaction((tx) => service.admit(tx, issue, tasks));
+		const stopped = await service.stopRun(admitted!.runId, 'person');
+		assert.equal(stopped.answer, 'took');
+		await service.launch([admitted!.runId]);
+		await service.whenIdle();
+		assert.equal(runs.launches.length, 0, 'no process was started');
+		const run = store.read((r) => runRepository.get(r, admitted!.runId))!;
+		assert.deepEqual([run.status, run.outcome], ['canceled', 'cancellation']);
+		assert.equal(store.read((r) => launchIntentRepository.byRun(r, run.runId))?.status, 'canceled');
+		assert.deepEqual(settled.map((s) => s.task.status), ['canceled']);
+		assert.deepEqual(observed, [`${run.runId}:cancellation`], 'managed issues hear of the settlement in its transaction');
+		service.dispose();
+	});
+
+	it('the launch gate: a Stop recorded while the launch waited in line keeps the process from starting', async () => {
+		const { service } = kit();
+		const { issue, tasks } = await issueWithTasks('manual', ['a']);
+		const [admitted] = await store.transaction((tx) => service.admit(tx, issue, tasks));
+		const now = clock.now();
+		await store.transaction((tx) => runRepository.insertStopEvent(tx, { eventId: 'stop-x', runId: admitted!.runId, reason: 'person', requestedAtUnixMs: now, answer: null, answeredAtUnixMs: 0 }));
+		await service.launch([admitted!.runId]);
+		assert.equal(runs.launches.length, 0);
+		assert.equal(store.read((r) => runRepository.get(r, admitted!.runId))?.outcome, 'cancellation');
+		assert.deepEqual(store.read((r) => runRepository.stopEvents(r, admitted!.runId)).map((e) => e.answer), ['took']);
+		service.dispose();
+	});
+
+	it('a host stop defers to a person\'s Stop in force: it writes no event of its own', async () => {
+		const { service } = kit();
+		const { issue, tasks } = await issueWithTasks('tutti', ['a']);
+		const [admitted] = await store.transaction((tx) => service.admit(tx, issue, tasks));
+		await service.launch([admitted!.runId]);
+		runs.interruptBehaviour = () => ({ result: 'still_running' });
+		assert.equal((await service.stopRun(admitted!.runId, 'person')).answer, 'declined');
+		runs.interruptBehaviour = () => ({ result: 'exited', exit: { exitCode: null, signal: 'SIGTERM' } });
+		await service.stopRunsOfIssue(issue.issueId, 'host');
+		await service.whenIdle();
+		const events = store.read((r) => runRepository.stopEvents(r, admitted!.runId));
+		assert.deepEqual(events.map((e) => [e.reason, e.answer]), [['person', 'declined']]);
+		assert.equal(store.read((r) => runRepository.get(r, admitted!.runId))?.outcome, 'failure', 'the person\'s Stop did not take');
+		service.dispose();
+	});
+
+	it('a host stop without a person\'s Stop records its own event', async () => {
+		const { service } = kit();
+		const { issue, tasks } = await issueWithTasks('tutti', ['a']);
+		const [admitted] = await store.transaction((tx) => service.admit(tx, issue, tasks));
+		await service.launch([admitted!.runId]);
+		await service.stopRunsOfIssue(issue.issueId, 'host');
+		await service.whenIdle();
+		const events = store.read((r) => runRepository.stopEvents(r, admitted!.runId));
+		assert.deepEqual(events.map((e) => [e.reason, e.answer]), [['host', 'took']]);
+		service.dispose();
+	});
+
+	describe('restart reconciliation', () => {
+		it('settles from exit records, re-attaches live Runs, adopts dead ones, launches or cancels prepared ones', async () => {
+			const first = kit();
+			const live = await issueWithTasks('manual', ['exited', 'alive', 'dead', 'prepared']);
+			const paused = await issueWithTasks('manual', ['held']);
+			const admitted = await store.transaction((tx) => [
+				...first.service.admit(tx, live.issue, live.tasks),
+				...first.service.admit(tx, paused.issue, paused.tasks),
+			]);
+			const byTask = new Map(admitted.map((a) => [a.taskId, a.runId]));
+			await first.service.launch(['exited', 'alive', 'dead'].map((t) => byTask.get(t)!));
+			first.service.dispose();
+			await store.transaction((tx) => issueRepository.update(tx, { ...paused.issue, dispatchPaused: true }));
+			// While the Host was down: one Run exited (record on disk), one still lives, one died without a record.
+			runs.exits.set(byTask.get('exited')!, { runId: byTask.get('exited')!, clientSubmitId: `issue-run:${byTask.get('exited')!}`, exitCode: 0, signal: null, startedAtUnixMs: clock.now(), endedAtUnixMs: clock.now() });
+			runs.alive.delete(byTask.get('exited')!);
+			runs.alive.delete(byTask.get('dead')!);
+			await store.close();
+
+			const h = await ServiceHarness.open({ dir, runs, clock });
+			try {
+				await h.services.start();
+				await h.idle();
+				const status = async (task: string): Promise<string | null> => (await h.call('run/get', { runId: byTask.get(task)! })).outcome;
+				assert.equal(await status('exited'), 'success');
+				assert.deepEqual(runs.adopted.sort(), [byTask.get('alive')!, byTask.get('dead')!].sort());
+				assert.equal(await status('alive'), null);
+				assert.equal(await status('held'), 'cancellation', 'a prepared launch of a paused issue is canceled');
+				assert.ok(runs.launches.some((l) => l.runId === byTask.get('prepared')), 'a prepared launch of an unpaused issue is launched');
+				assert.equal(runs.launches.filter((l) => l.runId === byTask.get('held')).length, 0);
+				assert.deepEqual(h.planCalls.map((c) => c.method), ['repairOnStart']);
+				// The runner synthesizes a lost exit for the dead Run: a failure.
+				runs.exit(byTask.get('dead')!, { exitCode: null, signal: 'lost' });
+				await h.idle();
+				const dead = await h.call('run/get', { runId: byTask.get('dead')! });
+				assert.equal(dead.outcome, 'failure');
+				assert.match(dead.errorMessage, /without recording an exit/);
+			} finally {
+				await h.close();
+			}
+			store = await Store.open({ dir: join(workspace, '.tutti'), lease: false }); // for afterEach
+		});
+
+		it('a person\'s Stop whose answer was never recorded (crash mid-Stop) does not make the Run a cancellation', async () => {
+			const first = kit();
+			const { issue, tasks } = await issueWithTasks('manual', ['a']);
+			const [admitted] = await store.transaction((tx) => first.service.admit(tx, issue, tasks));
+			const runId = admitted!.runId;
+			await first.service.launch([runId]);
+			const now = clock.now();
+			await store.transaction((tx) => runRepository.insertStopEvent(tx, { eventId: 'stop-crash', runId, reason: 'person', requestedAtUnixMs: now, answer: null, answeredAtUnixMs: 0 }));
+			first.service.dispose();
+			runs.exits.set(runId, { runId, clientSubmitId: `issue-run:${runId}`, exitCode: null, signal: 'SIGINT', startedAtUnixMs: now, endedAtUnixMs: now + 10 });
+			runs.alive.delete(runId);
+			const second = kit();
+			await second.service.reconcile();
+			const run = store.read((r) => runRepository.get(r, runId))!;
+			assert.equal(run.outcome, 'failure');
+			assert.deepEqual(store.read((r) => runRepository.stopEvents(r, runId)).map((e) => e.answer), ['interrupt-unconfirmed']);
+			second.service.dispose();
+		});
+	});
+});
