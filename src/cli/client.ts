@@ -14,7 +14,8 @@ export interface HttpReply {
 }
 
 export type CallOutcome =
-	| { ok: true; result: unknown }
+	/** The result as JSON text (parse it only when needed: a 1,000-task snapshot is half a megabyte). */
+	| { ok: true; resultJson: string }
 	| { ok: false; error: CliError; status?: number };
 
 /** Errors that mean "nothing was sent": safe to retry any command. */
@@ -43,8 +44,15 @@ export function post(socketPath: string, method: string, body: string, token: st
 	});
 }
 
+/** What the server's JSON.stringify({ok:true,result}) always starts with. */
+const successPrefix = '{"ok":true,"result":';
+
 /** A reply body → the outcome; anything that is not the protocol's envelope is an `internal` error. */
 export function interpretReply(reply: HttpReply): CallOutcome {
+	if (reply.status === 200 && reply.body.startsWith(successPrefix) && reply.body.endsWith('}')) {
+		// The Host validated and serialised the result; pass its text through without a parse/stringify round.
+		return { ok: true, resultJson: reply.body.slice(successPrefix.length, -1) };
+	}
 	let value: unknown;
 	try {
 		value = JSON.parse(reply.body);
@@ -53,7 +61,7 @@ export function interpretReply(reply: HttpReply): CallOutcome {
 	}
 	const envelope = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
 	if (envelope['ok'] === true && 'result' in envelope) {
-		return { ok: true, result: envelope['result'] };
+		return { ok: true, resultJson: JSON.stringify(envelope['result']) };
 	}
 	const error = envelope['error'] as Record<string, unknown> | undefined;
 	if (envelope['ok'] === false && typeof error === 'object' && error !== null

@@ -48,7 +48,8 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
 		if (!(error instanceof CommanderError)) {
 			return invalid(json, `cannot read the command line: ${error instanceof Error ? error.message : String(error)}`, nearestCommand(argv));
 		}
-		if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+		// `--help`, `tutti help [command]`: help on stdout, exit 0. A group without its subcommand: help as an error.
+		if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || (error.code === 'commander.help' && error.exitCode === 0)) {
 			return { kind: 'help', text: output.stdout };
 		}
 		if (error.code === 'commander.help') {

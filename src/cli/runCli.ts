@@ -62,7 +62,7 @@ async function runCall(io: CliIo, invocation: Extract<Invocation, { kind: 'call'
 	if (!outcome.ok) {
 		return report(io, invocation.json, outcome.error, exitCodeFor(outcome.error, outcome.status));
 	}
-	io.stdout(invocation.json ? `${JSON.stringify(outcome.result)}\n` : formatHuman(invocation.method, outcome.result));
+	io.stdout(invocation.json ? `${outcome.resultJson}\n` : formatHuman(invocation.method, JSON.parse(outcome.resultJson)));
 	return 0;
 }
 
@@ -75,7 +75,7 @@ async function follow(io: CliIo, invocation: Extract<Invocation, { kind: 'call' 
 		if (!outcome.ok) {
 			return report(io, invocation.json, outcome.error, exitCodeFor(outcome.error, outcome.status));
 		}
-		const slice = outcome.result as { data?: unknown; nextOffset?: unknown; done?: unknown };
+		const slice = JSON.parse(outcome.resultJson) as { data?: unknown; nextOffset?: unknown; done?: unknown };
 		const data = typeof slice.data === 'string' ? slice.data : '';
 		if (data !== '') {
 			io.stdout(data);

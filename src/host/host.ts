@@ -25,6 +25,10 @@ export interface StartHostOptions {
 	scripts?: HostScripts;
 	/** Diagnostic lines of the server and the services (default stderr). */
 	log?: (line: string) => void;
+	/** Settings to use instead of `.tutti/config.json` (VS Code passes its `tutti.*` settings here). */
+	configOverride?: HostConfig;
+	/** The database file's name inside `.tutti/` (default `tutti.sqlite`; VS Code's `tutti.storePath`). */
+	storeFileName?: string;
 }
 
 export interface HostScripts {
@@ -76,9 +80,9 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 	};
 	try {
 		fs.mkdirSync(tuttiDir, { recursive: true });
-		const store = await Store.open({ dir: tuttiDir, now: () => clock.now() });
+		const store = await Store.open({ dir: tuttiDir, fileName: options.storeFileName, now: () => clock.now() });
 		closers.push(() => store.close());
-		const config = loadHostConfig(tuttiDir);
+		const config = options.configOverride ?? loadHostConfig(tuttiDir);
 		const endpoint = prepareEndpoint(workspace, endpointEnvironment(env));
 		const userToken = writeUserCredential(endpoint.userTokenPath);
 		closers.push(() => removeQuietly(endpoint.userTokenPath));

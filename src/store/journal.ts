@@ -1,5 +1,5 @@
-// The append-only journal: one checksummed frame per committed transaction, fsynced before the commit is
-// acknowledged (frames appended while an fsync is in flight share the next one), rotated after each snapshot.
+// The journal format: one checksummed frame per committed transaction (written by journalWriter.ts), and the
+// scan that recovery uses to tell a torn tail (dropped) from corruption (refused).
 //
 // File layout (little-endian):
 //   header (48 bytes): "TUTTIJNL" | u32 format version | u32 crc32(bytes 16..48) | store id (16 bytes)
@@ -7,10 +7,7 @@
 //   frame:  u32 magic "TFRM" | u32 crc32(bytes 8..end) | u64 sequence | u32 payload length | payload (UTF-8 JSON)
 // Frames carry consecutive sequence numbers starting at base + 1. A snapshot records the last sequence it
 // contains, so recovery skips frames the snapshot already holds and never applies a frame twice.
-import { close, closeSync, fdatasync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { SqlValue } from './tx.js';
-import { fsyncDirectory, temporaryPathFor } from './snapshot.js';
 import { StoreError, leftUntouched } from './storeErrors.js';
 
 export const journalFormatVersion = 1;
@@ -181,16 +178,17 @@ export function scanJournal(bytes: Buffer, file: string): JournalScan {
 		throw corrupt('its header is unreadable (not a Tutti journal)');
 	}
 	const version = bytes.readUInt32LE(8);
-	if (crc32(bytes, 16, journalHeaderBytes) !== bytes.readUInt32LE(12)) {
-		throw corrupt('its header checksum does not match');
-	}
-	if (version !== journalFormatVersion) {
+	if (version > journalFormatVersion) {
 		throw new StoreError(
 			'store_too_new',
-			`The store journal ${file} has format version ${version}; this Tutti reads version ${journalFormatVersion}. ${leftUntouched(file)}`,
+			`The store journal ${file} has format version ${version}; this Tutti reads version ${journalFormatVersion}: ` +
+				`it was written by a newer Tutti. ${leftUntouched(file)}`,
 			file,
 			{ version },
 		);
+	}
+	if (version !== journalFormatVersion || crc32(bytes, 16, journalHeaderBytes) !== bytes.readUInt32LE(12)) {
+		throw corrupt('its header is damaged (checksum or format version do not match)');
 	}
 	const storeId = bytes.subarray(16, 32).toString('hex');
 	const baseSeq = Number(bytes.readBigUInt64LE(32));
@@ -213,249 +211,4 @@ export function scanJournal(bytes: Buffer, file: string): JournalScan {
 		offset = frame.end;
 	}
 	return { storeId, baseSeq, frames, goodEnd: offset, tornBytes: bytes.length - offset };
-}
-
-// ---- writing ----
-
-/** A position in the journal, taken at the instant a snapshot exported the database. */
-export interface JournalMark {
-	readonly bytes: number;
-	readonly frames: number;
-	readonly appended: number;
-}
-
-interface DurabilityWaiter {
-	readonly target: number;
-	readonly resolve: () => void;
-	readonly reject: (e: unknown) => void;
-}
-
-function writeFully(fd: number, bytes: Uint8Array, position: number): void {
-	let done = 0;
-	while (done < bytes.length) {
-		done += writeSync(fd, bytes, done, bytes.length - done, position + done);
-	}
-}
-
-/** Writes `content` to the journal path atomically and returns an open descriptor on the new file. */
-function replaceJournalFile(path: string, content: Buffer): number {
-	const tmp = temporaryPathFor(path);
-	const fd = openSync(tmp, 'w+');
-	try {
-		writeFully(fd, content, 0);
-		fsyncSync(fd);
-		renameSync(tmp, path);
-	} catch (e) {
-		closeSync(fd);
-		throw e;
-	}
-	return fd;
-}
-
-export class JournalWriter {
-	readonly #path: string;
-	readonly #storeId: string;
-	#fd: number;
-	/** Bytes in the file (written, not necessarily synced). */
-	#written: number;
-	/** Bytes appended to this file including pending ones. */
-	#bytes: number;
-	/** Frames in this file including pending ones. */
-	#frames: number;
-	/** Frames appended since open (monotonic; never reset by rotation). */
-	#appended = 0;
-	/** Frames of #appended known durable. */
-	#durable = 0;
-	#syncs = 0;
-	#pending: Buffer[] = [];
-	#waiters: DurabilityWaiter[] = [];
-	#idleWaiters: (() => void)[] = [];
-	#flushing = false;
-	#blocked = false;
-	#failure: StoreError | undefined;
-	#closed = false;
-
-	private constructor(path: string, storeId: string, fd: number, size: number, frames: number) {
-		this.#path = path;
-		this.#storeId = storeId;
-		this.#fd = fd;
-		this.#written = size;
-		this.#bytes = size;
-		this.#frames = frames;
-	}
-
-	/** Atomically (re)writes the journal as a header plus `frames` (already-encoded whole frames) and opens it. */
-	static create(path: string, storeId: string, baseSeq: number, frames: Buffer = Buffer.alloc(0), frameCount = 0): JournalWriter {
-		const content = Buffer.concat([encodeJournalHeader(storeId, baseSeq), frames]);
-		const fd = replaceJournalFile(path, content);
-		try {
-			fsyncDirectory(dirname(path));
-		} catch (e) {
-			closeSync(fd);
-			throw e;
-		}
-		return new JournalWriter(path, storeId, fd, content.length, frameCount);
-	}
-
-	/** Opens an existing, already validated journal to append after its `size` bytes. */
-	static openExisting(path: string, storeId: string, size: number, frameCount: number): JournalWriter {
-		return new JournalWriter(path, storeId, openSync(path, 'r+'), size, frameCount);
-	}
-
-	get bytes(): number { return this.#bytes; }
-	get frames(): number { return this.#frames; }
-	get syncs(): number { return this.#syncs; }
-	get failure(): StoreError | undefined { return this.#failure; }
-
-	mark(): JournalMark {
-		return { bytes: this.#bytes, frames: this.#frames, appended: this.#appended };
-	}
-
-	/** Queues a whole frame; resolves once it (and every frame before it) is on disk. */
-	append(frame: Buffer): Promise<void> {
-		if (this.#failure) {
-			return Promise.reject(this.#failure);
-		}
-		if (this.#closed) {
-			return Promise.reject(new StoreError('store_closed', `The store journal ${this.#path} is closed.`, this.#path));
-		}
-		this.#pending.push(frame);
-		this.#bytes += frame.length;
-		this.#frames++;
-		this.#appended++;
-		const done = this.#waitFor(this.#appended);
-		this.#schedule();
-		return done;
-	}
-
-	/** Resolves once every frame appended so far is on disk. */
-	whenDurable(): Promise<void> {
-		return this.#waitFor(this.#appended);
-	}
-
-	/**
-	 * After a snapshot containing every frame up to `mark` has been renamed into place: replaces the journal with
-	 * a fresh one based at `baseSeq`, carrying over the frames appended after the mark.
-	 */
-	async rotate(mark: JournalMark, baseSeq: number): Promise<void> {
-		await this.#waitFor(mark.appended);
-		this.#blocked = true;
-		try {
-			await this.#idle();
-			if (this.#failure) {
-				throw this.#failure;
-			}
-			const tail = Buffer.alloc(this.#written - mark.bytes);
-			if (tail.length > 0 && readSync(this.#fd, tail, 0, tail.length, mark.bytes) !== tail.length) {
-				throw new Error(`short read of ${this.#path}`);
-			}
-			const content = Buffer.concat([encodeJournalHeader(this.#storeId, baseSeq), tail]);
-			const fd = replaceJournalFile(this.#path, content);
-			// The rename happened: from here on the new file is the journal, whatever else fails.
-			const old = this.#fd;
-			this.#fd = fd;
-			this.#written = content.length;
-			this.#bytes = content.length + (this.#bytes - (mark.bytes + tail.length));
-			this.#frames -= mark.frames;
-			closeSync(old);
-			try {
-				fsyncDirectory(dirname(this.#path));
-			} catch (e) {
-				this.#fail(e);
-				throw this.#failure;
-			}
-		} finally {
-			this.#blocked = false;
-			this.#schedule();
-		}
-	}
-
-	async close(): Promise<void> {
-		if (this.#closed) {
-			return;
-		}
-		await this.whenDurable().catch(() => undefined);
-		this.#closed = true;
-		await new Promise<void>((resolve) => close(this.#fd, () => resolve()));
-	}
-
-	#waitFor(target: number): Promise<void> {
-		if (target <= this.#durable) {
-			return Promise.resolve();
-		}
-		if (this.#failure) {
-			return Promise.reject(this.#failure);
-		}
-		return new Promise<void>((resolve, reject) => this.#waiters.push({ target, resolve, reject }));
-	}
-
-	#idle(): Promise<void> {
-		return this.#flushing ? new Promise<void>((resolve) => this.#idleWaiters.push(resolve)) : Promise.resolve();
-	}
-
-	#schedule(): void {
-		if (this.#flushing || this.#blocked || this.#failure || this.#pending.length === 0) {
-			return;
-		}
-		this.#flushing = true;
-		// A microtask, so every commit of the current tick joins this write and fsync.
-		queueMicrotask(() => this.#flush());
-	}
-
-	#flush(): void {
-		if (this.#blocked) {
-			this.#settleIdle();
-			return;
-		}
-		const batch = this.#pending;
-		const upTo = this.#appended;
-		this.#pending = [];
-		const bytes = batch.length === 1 ? (batch[0] as Buffer) : Buffer.concat(batch);
-		try {
-			writeFully(this.#fd, bytes, this.#written);
-		} catch (e) {
-			this.#fail(e);
-			return;
-		}
-		this.#written += bytes.length;
-		fdatasync(this.#fd, (err) => {
-			if (err) {
-				this.#fail(err);
-				return;
-			}
-			this.#syncs++;
-			this.#durable = upTo;
-			while (this.#waiters.length > 0 && (this.#waiters[0] as DurabilityWaiter).target <= upTo) {
-				(this.#waiters.shift() as DurabilityWaiter).resolve();
-			}
-			this.#settleIdle();
-			this.#schedule();
-		});
-	}
-
-	#settleIdle(): void {
-		this.#flushing = false;
-		const idle = this.#idleWaiters;
-		this.#idleWaiters = [];
-		for (const resolve of idle) {
-			resolve();
-		}
-	}
-
-	#fail(cause: unknown): void {
-		const message = cause instanceof Error ? cause.message : String(cause);
-		this.#failure = new StoreError(
-			'store_io',
-			`Writing the store journal ${this.#path} failed (${message}); the store accepts no more writes until the Host restarts.`,
-			this.#path,
-			{ cause: message },
-		);
-		const waiters = this.#waiters;
-		this.#waiters = [];
-		this.#pending = [];
-		for (const w of waiters) {
-			w.reject(this.#failure);
-		}
-		this.#settleIdle();
-	}
 }

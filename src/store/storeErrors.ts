@@ -50,3 +50,7 @@ export function isStoreError(e: unknown, code?: StoreErrorCode): e is StoreError
 export function leftUntouched(file: string): string {
 	return `${file} was left untouched; move it aside (or restore a backup) to start a fresh store.`;
 }
+
+export function errorMessage(e: unknown): string {
+	return e instanceof Error ? e.message : String(e);
+}

@@ -30,7 +30,7 @@ describe('the headless demo', function () {
 		assert.match(stdout, /◆ checkpoint all_tasks_terminal/, transcript);
 		assert.match(stdout, /superseded by verify-fixed/, transcript);
 		for (const task of ['generate', 'wordcount', 'letters', 'checksum', 'verify-fixed', 'index', 'report']) {
-			assert.match(stdout, new RegExp(`^\\s+${task}\\s+completed\\s+Completed in `, 'm'), `${task} completed\n${transcript}`);
+			assert.match(stdout, new RegExp(`^\\s+${task}\\s+completed\\s+\\S+s\\s+Completed in `, 'm'), `${task} completed\n${transcript}`);
 		}
 		assert.match(stdout, /# Corpus report/, transcript);
 	});

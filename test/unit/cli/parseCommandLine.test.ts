@@ -183,6 +183,16 @@ describe('tutti command line → control-plane call', () => {
 		assert.match(expectError(parseCommandLine(['issue', 'get', '--isue-id', 'X'])).error.message, /Did you mean --issue-id\?/);
 	});
 
+	it('`tutti help [command]` and -h are help (exit 0), a group without its subcommand is an error', () => {
+		for (const [argv, usage] of [[['help'], 'tutti'], [['help', 'plan'], 'tutti plan'], [['plan', 'issue', 'help', 'get'], 'tutti plan issue get'], [['-h'], 'tutti']] as const) {
+			const help = parseCommandLine(argv);
+			assert.equal(help.kind, 'help', argv.join(' '));
+			assert.match((help as { text: string }).text, new RegExp(`^Usage: ${usage} \\[options\\]`));
+		}
+		const group = expectError(parseCommandLine(['issue', 'task']));
+		assert.match(group.helpText ?? '', /^Usage: tutti issue task/);
+	});
+
 	it('top-level --help lists every noun; hidden commands stay out of help', () => {
 		const help = parseCommandLine(['--help']);
 		assert.equal(help.kind, 'help');

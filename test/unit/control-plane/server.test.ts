@@ -264,6 +264,20 @@ describe('control-plane server lifecycle', () => {
 		}
 	});
 
+	it('never cuts off a slow handler: the request timeout covers receiving the request only', async () => {
+		const api = createFakeHostApi();
+		const t = await startTestServer(api, { timeouts: { headersMs: 100, requestMs: 200, checkIntervalMs: 50 } });
+		dirs.push(t.dir);
+		const pending = call(t.socketPath, 'issue/get', { issueId: special.slow }, userToken);
+		while (api.calls.length === 0) {
+			await new Promise((r) => setTimeout(r, 5));
+		}
+		await new Promise((r) => setTimeout(r, 500));
+		api.release();
+		assert.equal((await pending).status, 200);
+		await t.server.close();
+	});
+
 	it('fails pending requests on dispose instead of hanging', async () => {
 		const api = createFakeHostApi();
 		const t = await startTestServer(api);

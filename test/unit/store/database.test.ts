@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
-import { Store, statementKind } from '../../../src/store/database.js';
+import { Store } from '../../../src/store/database.js';
+import { statementKind } from '../../../src/store/sqlRunner.js';
 import { migrations } from '../../../src/store/migrations.js';
 import { tuttiApplicationId } from '../../../src/store/snapshot.js';
 import { StoreError } from '../../../src/store/storeErrors.js';

@@ -3,10 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-	JournalWriter, crc32, decodeFramePayload, encodeFrame, encodeFramePayload, encodeJournalHeader, frameHeaderBytes,
+	crc32, decodeFramePayload, encodeFrame, encodeFramePayload, encodeJournalHeader, frameHeaderBytes,
 	journalHeaderBytes, scanJournal,
 } from '../../../src/store/journal.js';
 import type { JournalStatement } from '../../../src/store/journal.js';
+import { JournalWriter } from '../../../src/store/journalWriter.js';
 import { StoreError } from '../../../src/store/storeErrors.js';
 
 const storeId = '00112233445566778899aabbccddeeff';
@@ -115,7 +116,7 @@ describe('store journal format', () => {
 		expectStoreError(() => scanJournal(bytes.subarray(0, 20), 'j'), 'store_corrupt', /header is unreadable/);
 		const badCrc = Buffer.from(bytes);
 		badCrc.writeUInt8(badCrc.readUInt8(33) ^ 0xff, 33);
-		expectStoreError(() => scanJournal(badCrc, 'j'), 'store_corrupt', /header checksum/);
+		expectStoreError(() => scanJournal(badCrc, 'j'), 'store_corrupt', /header is damaged/);
 		const newer = Buffer.from(bytes);
 		newer.writeUInt32LE(99, 8);
 		expectStoreError(() => scanJournal(newer, 'j'), 'store_too_new', /format version 99/);

@@ -4,7 +4,7 @@ import { parseWakeMarker } from '../../../../src/core/wakes/wakeMarker.js';
 import { executionRepository } from '../../../../src/store/repositories/executionRepository.js';
 import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
 import { runRepository } from '../../../../src/store/repositories/runRepository.js';
-import { PlanKit, rejects, requestId, taskSpec, user } from './planKit.js';
+import { PlanKit, rejects, taskSpec, user } from './planKit.js';
 
 describe('plan service: materialization, caller authority and fences', () => {
 	let kit: PlanKit;

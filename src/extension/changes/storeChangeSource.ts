@@ -1,0 +1,123 @@
+// "Something in the store changed": the board, the status bar, notifications and the issue panel listen here.
+// Until the Store publishes its commits (a `store/version` method / Store.onDidCommit), the implementation polls
+// the Host every 500 ms and fires only when what is shown differs. vscode-free (unit-tested).
+import { Emitter, type Event } from '../../core/events.js';
+import type { Disposable } from '../../core/lifecycle.js';
+import { fingerprint, readWorkspaceState, type WorkspaceReader, type WorkspaceState } from './workspaceState.js';
+
+export interface StoreChangeSource extends Disposable {
+	/** The newest state, once the first read has finished. */
+	readonly current: WorkspaceState | undefined;
+	/** Fires with the new state after any change in the store, from any source (CLI, agents, UI). */
+	readonly onDidChange: Event<WorkspaceState>;
+	/** Fires when a read fails (Host gone, store closed); polling continues. */
+	readonly onDidFail: Event<Error>;
+	/** Reads now (after an action of ours, so the UI does not wait for the next tick). */
+	refresh(): Promise<void>;
+}
+
+/** Timers, injectable so tests can step the poller by hand. */
+export interface PollTimer {
+	setTimeout(fn: () => void, ms: number): unknown;
+	clearTimeout(handle: unknown): void;
+}
+
+export const defaultPollIntervalMs = 500;
+
+const systemTimer: PollTimer = {
+	setTimeout: (fn, ms) => setTimeout(fn, ms),
+	clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface PollingChangeSourceOptions {
+	/** The client to read through, or undefined while there is no Host (nothing is read then). */
+	readonly reader: () => WorkspaceReader | undefined;
+	readonly intervalMs?: number;
+	readonly timer?: PollTimer;
+}
+
+export class PollingChangeSource implements StoreChangeSource {
+	readonly #changed = new Emitter<WorkspaceState>();
+	readonly #failed = new Emitter<Error>();
+	readonly onDidChange = this.#changed.event;
+	readonly onDidFail = this.#failed.event;
+	readonly #options: PollingChangeSourceOptions;
+	readonly #timer: PollTimer;
+	#current: WorkspaceState | undefined;
+	#lastFingerprint: string | undefined;
+	#version = 0;
+	#handle: unknown;
+	#inFlight: Promise<void> | undefined;
+	#again = false;
+	#disposed = false;
+
+	constructor(options: PollingChangeSourceOptions) {
+		this.#options = options;
+		this.#timer = options.timer ?? systemTimer;
+		this.#schedule(0);
+	}
+
+	get current(): WorkspaceState | undefined {
+		return this.#current;
+	}
+
+	/** Forgets the last state (another Host): the next read fires even if it looks the same; versions keep increasing. */
+	reset(): void {
+		this.#current = undefined;
+		this.#lastFingerprint = undefined;
+	}
+
+	refresh(): Promise<void> {
+		if (this.#inFlight) {
+			// A read is running; it may have started before the change we want to see, so read once more after it.
+			this.#again = true;
+			return this.#inFlight;
+		}
+		this.#inFlight = this.#poll().finally(() => {
+			this.#inFlight = undefined;
+			if (this.#again && !this.#disposed) {
+				this.#again = false;
+				void this.refresh();
+			}
+		});
+		return this.#inFlight;
+	}
+
+	async #poll(): Promise<void> {
+		const reader = this.#options.reader();
+		if (reader === undefined || this.#disposed) {
+			return;
+		}
+		try {
+			const data = await readWorkspaceState(reader);
+			const print = fingerprint(data);
+			if (this.#disposed || print === this.#lastFingerprint) {
+				return;
+			}
+			this.#lastFingerprint = print;
+			this.#current = { version: ++this.#version, ...data };
+			this.#changed.fire(this.#current);
+		} catch (error) {
+			if (!this.#disposed) {
+				this.#failed.fire(error instanceof Error ? error : new Error(String(error)));
+			}
+		}
+	}
+
+	#schedule(ms: number): void {
+		this.#handle = this.#timer.setTimeout(() => {
+			void this.refresh().finally(() => {
+				if (!this.#disposed) {
+					this.#schedule(this.#options.intervalMs ?? defaultPollIntervalMs);
+				}
+			});
+		}, ms);
+	}
+
+	dispose(): void {
+		this.#disposed = true;
+		this.#timer.clearTimeout(this.#handle);
+		this.#changed.dispose();
+		this.#failed.dispose();
+	}
+}

@@ -1,0 +1,45 @@
+// How the extension talks to the Host, whether it runs in this window (owner) or in another one (viewer):
+// one typed call per control-plane method, as the developer unless a session token is given.
+import type { Method, Params, Result } from '../../protocol/controlPlane.js';
+
+export type ClientMode = 'owner' | 'viewer';
+
+export interface CallOptions {
+	/** Call as this agent session (its bearer token) instead of as the developer. */
+	readonly sessionToken?: string;
+}
+
+export interface HostClient {
+	readonly mode: ClientMode;
+	call<M extends Method>(method: M, params: Params<M>, options?: CallOptions): Promise<Result<M>>;
+	/** Whether this version's protocol has the method (later features are looked up by name). */
+	has(method: string): boolean;
+	/** A method looked up by name: rejects with `not_available` when this version's protocol lacks it. */
+	callByName(method: string, params: unknown, options?: CallOptions): Promise<unknown>;
+}
+
+/** A failed call: the Host's reason code, message and hint (the same words the CLI prints). */
+export class HostCallError extends Error {
+	constructor(
+		readonly reasonCode: string,
+		message: string,
+		readonly hint: string = '',
+		readonly retryable = false,
+	) {
+		super(message);
+		this.name = 'HostCallError';
+	}
+}
+
+export function notAvailable(method: string): HostCallError {
+	return new HostCallError('not_available', `"${method}" is not available in this version of Tutti.`,
+		'update the Tutti extension; this action arrives with the developer-confirmation feature');
+}
+
+/** What to show the developer for any error from a call. */
+export function describeError(error: unknown): string {
+	if (error instanceof HostCallError) {
+		return error.hint ? `${error.message} (${error.hint})` : error.message;
+	}
+	return error instanceof Error ? error.message : String(error);
+}

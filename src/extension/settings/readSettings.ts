@@ -1,0 +1,14 @@
+// Reads the `tutti.*` settings from VS Code (the pure rules are in tuttiSettings.ts).
+import * as vscode from 'vscode';
+import { settingsSection, type TuttiSettings } from './tuttiSettings.js';
+
+export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
+	const config = vscode.workspace.getConfiguration(settingsSection, scope);
+	return {
+		agentTargets: config.get<unknown>('agentTargets'),
+		maxParallelRuns: config.get<unknown>('maxParallelRuns'),
+		developerConfirmation: config.get<unknown>('developerConfirmation'),
+		autoAcceptDefault: config.get<unknown>('autoAcceptDefault'),
+		storePath: config.get<unknown>('storePath'),
+	};
+}

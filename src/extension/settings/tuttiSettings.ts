@@ -1,0 +1,82 @@
+// The `tutti.*` settings as plain data, their defaults, and how they become the Host's config and store location.
+// vscode-free (unit-tested); src/extension/settings/readSettings.ts reads them from VS Code.
+import * as path from 'node:path';
+import { z } from 'zod';
+import { type HostConfig, hostConfigFile } from '../../host/config.js';
+
+export interface TuttiSettings {
+	readonly agentTargets: unknown;
+	readonly maxParallelRuns: unknown;
+	readonly developerConfirmation: unknown;
+	readonly autoAcceptDefault: unknown;
+	readonly storePath: unknown;
+}
+
+export const settingsSection = 'tutti';
+export const settingKeys = ['agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath'] as const;
+export const defaultStorePath = '.tutti/tutti.sqlite';
+/** The settings that only take effect when the Host starts. */
+export const hostSettingKeys: readonly (typeof settingKeys)[number][] = ['agentTargets', 'maxParallelRuns', 'autoAcceptDefault', 'storePath'];
+
+export interface HostConfigResult {
+	readonly config: HostConfig;
+	/** Empty when the settings were valid; otherwise what was wrong (defaults were used for that part). */
+	readonly problems: readonly string[];
+}
+
+/** The Host's config from the settings; an invalid setting is reported and replaced by its default. */
+export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResult {
+	const problems: string[] = [];
+	const defaults = hostConfigFile.parse({});
+	const piece = <K extends keyof HostConfig>(key: K, value: unknown): HostConfig[K] => {
+		if (value === undefined || value === null) {
+			return defaults[key];
+		}
+		const parsed = hostConfigFile.safeParse({ [key]: value });
+		if (!parsed.success) {
+			problems.push(`tutti.${key}: ${z.prettifyError(parsed.error).replace(/\s*\n\s*/g, ' ')}`);
+			return defaults[key];
+		}
+		return parsed.data[key];
+	};
+	return {
+		config: {
+			agentTargets: piece('agentTargets', settings.agentTargets),
+			maxParallelRuns: piece('maxParallelRuns', settings.maxParallelRuns),
+			autoAcceptDefault: piece('autoAcceptDefault', settings.autoAcceptDefault),
+		},
+		problems,
+	};
+}
+
+export interface StoreLocation {
+	/** The `.tutti` directory. */
+	readonly dir: string;
+	/** The database file inside it. */
+	readonly fileName: string;
+	readonly file: string;
+	/** Set when the setting asked for something this version cannot do (and what was used instead). */
+	readonly warning?: string;
+}
+
+/**
+ * Where the store is: `tutti.storePath` relative to the workspace folder. The Host keeps its Runs, lease and
+ * config in `<workspace>/.tutti/`, so only the file name inside `.tutti/` can be chosen; anything else is reported.
+ */
+export function storeLocation(workspace: string, storePath: unknown): StoreLocation {
+	const dir = path.join(workspace, '.tutti');
+	const requested = typeof storePath === 'string' && storePath.trim() !== '' ? storePath.trim() : defaultStorePath;
+	const resolved = path.resolve(workspace, requested);
+	if (path.dirname(resolved) === dir && path.basename(resolved) !== '') {
+		return { dir, fileName: path.basename(resolved), file: resolved };
+	}
+	const fileName = path.basename(defaultStorePath);
+	return {
+		dir, fileName, file: path.join(dir, fileName),
+		warning: `tutti.storePath "${requested}" must name a file inside .tutti/ of the workspace folder; using ${defaultStorePath}`,
+	};
+}
+
+export function developerConfirmationOf(settings: TuttiSettings): boolean {
+	return settings.developerConfirmation !== false;
+}

@@ -1,0 +1,96 @@
+// The Issue panel's message protocol (webview ↔ extension host). Imported by src/extension/panels/** and webview/**.
+// Validate on receipt, every time, on both sides: webview input is untrusted, and the webview checks the Host's
+// snapshots too (version skew after an update shows as an error, not as a broken graph).
+import { z } from 'zod';
+import { issueWithTasksDto, planSnapshotDto, runDto } from './dto.js';
+
+export const webviewProtocolVersion = 1;
+
+const id = z.string().min(1).max(200);
+/** A developer's note: non-blank, at most 10,000 characters (kept verbatim, not trimmed). */
+export const reviewNote = z.string().max(10_000).refine((s) => s.trim() !== '', { message: 'The note must not be empty.' });
+
+/** Webview → Host. The panel is bound to one issue, so issue-level messages carry no issue id. */
+export const toHost = z.discriminatedUnion('type', [
+	z.strictObject({ type: z.literal('ready'), protocol: z.literal(webviewProtocolVersion) }),
+	z.strictObject({ type: z.literal('issue/pause') }),
+	z.strictObject({ type: z.literal('issue/resume') }),
+	z.strictObject({ type: z.literal('issue/stop') }),
+	z.strictObject({ type: z.literal('run/stop'), runId: id }),
+	z.strictObject({ type: z.literal('task/accept'), taskId: id }),
+	z.strictObject({ type: z.literal('task/requestChanges'), taskId: id, note: reviewNote }),
+	z.strictObject({ type: z.literal('goal/confirm') }),
+	z.strictObject({ type: z.literal('goal/requestChanges'), note: reviewNote }),
+	/** UI state the Host keeps so a re-sent snapshot (and the serializer) carries it; null clears the selection. */
+	z.strictObject({ type: z.literal('task/select'), taskId: id.nullable() }),
+	z.strictObject({ type: z.literal('history/toggle'), show: z.boolean() }),
+	z.strictObject({ type: z.literal('command/copy'), text: z.string().min(1).max(10_000) }),
+	z.strictObject({ type: z.literal('run/openOutput'), runId: id }),
+	z.strictObject({ type: z.literal('task/openChanges'), taskId: id }),
+]);
+export type ToHost = z.infer<typeof toHost>;
+export type ToHostType = ToHost['type'];
+
+/** The UI state both sides agree on (the webview's choice, echoed back in every snapshot). */
+export const panelViewState = z.object({
+	selectedTaskId: id.nullable(),
+	showHistory: z.boolean(),
+});
+export type PanelViewState = z.infer<typeof panelViewState>;
+
+export const snapshotView = panelViewState.extend({
+	/** The Host's clock when the snapshot was built (running durations are measured to it). */
+	nowUnixMs: z.number().int().nonnegative(),
+	/**
+	 * Whether the issue's source agent is attached and waiting for its next checkpoint (fresh heartbeat).
+	 * null when the Host cannot tell; the panel then reads the active wake's delivery state.
+	 */
+	agentWaiting: z.boolean().nullable(),
+});
+export type SnapshotView = z.infer<typeof snapshotView>;
+
+/** Host → webview: always a complete snapshot (hidden webviews keep only the newest message; no deltas). */
+export const toWebview = z.discriminatedUnion('type', [
+	z.object({
+		type: z.literal('snapshot'),
+		/** Strictly increasing per panel; the webview ignores a snapshot older than one it has drawn. */
+		seq: z.number().int().positive(),
+		issue: issueWithTasksDto,
+		/** `plan issue get` for a managed (`tutti`) issue; null for a manual one. */
+		plan: planSnapshotDto.nullable(),
+		runs: z.array(runDto),
+		view: snapshotView,
+	}),
+	z.object({ type: z.literal('error'), message: z.string().max(10_000) }),
+]);
+export type ToWebview = z.infer<typeof toWebview>;
+export type PanelSnapshot = Extract<ToWebview, { type: 'snapshot' }>;
+
+/** What the webview persists with `vscode.setState` (UI state only); the serializer reads it back after a reload. */
+export const panelPersistedState = z.object({
+	issueId: id,
+	selectedTaskId: id.nullable(),
+	showHistory: z.boolean(),
+	scroll: z.object({ left: z.number().finite().nonnegative(), top: z.number().finite().nonnegative() }),
+	zoom: z.number().finite().min(0.1).max(4),
+});
+export type PanelPersistedState = z.infer<typeof panelPersistedState>;
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Parsed<T> {
+	const r = schema.safeParse(raw);
+	return r.success ? { ok: true, value: r.data } : { ok: false, error: z.prettifyError(r.error) };
+}
+
+export function parseToHost(raw: unknown): Parsed<ToHost> {
+	return parseWith(toHost, raw);
+}
+
+export function parseToWebview(raw: unknown): Parsed<ToWebview> {
+	return parseWith(toWebview, raw);
+}
+
+export function parsePersistedState(raw: unknown): Parsed<PanelPersistedState> {
+	return parseWith(panelPersistedState, raw);
+}

@@ -1,0 +1,54 @@
+// DTO builders for the extension's pure modules: complete wire shapes with defaults, overridden per test.
+import type { IssueDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto } from '../../../src/protocol/dto.js';
+import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
+
+type Counts = IssueDto['counts'];
+
+export function counts(over: Partial<Counts> = {}): Counts {
+	return { notStarted: 0, running: 0, pendingAcceptance: 0, completed: 0, failed: 0, canceled: 0, ...over };
+}
+
+export function issue(issueId: string, over: Partial<Omit<IssueDto, 'counts'>> & { counts?: Partial<Counts> } = {}): IssueDto {
+	const c = counts(over.counts);
+	return {
+		issueId, title: `Issue ${issueId}`, content: '', status: 'open', planningSource: 'manual', sourceSessionId: '',
+		dispatchPaused: false, autoAcceptDefault: false,
+		taskCount: c.notStarted + c.running + c.pendingAcceptance + c.completed + c.failed + c.canceled,
+		createdAtUnixMs: 1, updatedAtUnixMs: 1, ...over, counts: c,
+	};
+}
+
+export function execution(status: ExecutionSummary['status'], over: Partial<ExecutionSummary> = {}): ExecutionSummary {
+	return { status, activeCheckpoint: null, pendingCheckpoints: 0, ...over };
+}
+
+export function task(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
+	return {
+		issueId: 'I1', taskId, title: `Task ${taskId}`, content: '', status: 'not_started', acceptanceState: '', agentTargetId: 'sh',
+		modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '', dependencyTaskIds: [],
+		parallelizable: true, autoAccept: false, latestRunId: '', sortIndex: 0, supersededAtUnixMs: 0, supersededByTaskId: '',
+		createdAtUnixMs: 1, updatedAtUnixMs: 1, ...over,
+	};
+}
+
+export function planTask(taskId: string, over: Partial<PlanTaskDto> = {}): PlanTaskDto {
+	return { ...task(taskId), ready: false, blockerReason: '', ...over };
+}
+
+export function run(runId: string, over: Partial<RunDto> = {}): RunDto {
+	return {
+		runId, issueId: 'I1', taskId: 'T1', agentTargetId: 'sh', agentSessionId: 's', status: 'running', outcome: null, outcomeLabel: null,
+		exitCode: null, summary: '', errorMessage: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+		outputDir: '/tmp/x', executionDirectory: '/tmp', stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 0, durationMs: 1,
+		...over,
+	};
+}
+
+export function plan(issueId: string, over: Partial<PlanSnapshotDto> = {}): PlanSnapshotDto {
+	return {
+		issueId, title: `Issue ${issueId}`, dispatchPaused: false,
+		execution: { executionId: `tutti-execution:${issueId}`, status: 'awaiting_main', graphRevision: 2, activeCheckpointId: 'cp', reviewMode: 'self', archiveReason: '', watchdogDueAtUnixMs: 0 },
+		activeCheckpoint: { checkpointId: 'cp', kind: 'task_settled', status: 'active', sequence: 2, graphRevision: 2, subjectTaskId: '', subjectRunId: '', creationReason: '', requiresGoalReview: false },
+		checkpoints: [], tasks: [], readyTaskIds: [], allowedActions: [], recoveryHint: '', activeWake: null, ...over,
+	};
+}

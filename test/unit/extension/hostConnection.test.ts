@@ -1,0 +1,84 @@
+// A real Host in this process: the owner/viewer/no-store states and the hand-over when the owner closes.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { defaultHostConfig } from '../../../src/host/config.js';
+import { HostConnection, type ConnectionKind } from '../../../src/extension/connection/hostConnection.js';
+import { storeLocation } from '../../../src/extension/settings/tuttiSettings.js';
+
+describe('extension/hostConnection (real Host)', function () {
+	this.timeout(30_000);
+	let workspace: string;
+	const open: HostConnection[] = [];
+
+	function connection(): HostConnection {
+		const c = new HostConnection({
+			workspace,
+			hostSettings: () => ({ config: { ...defaultHostConfig(), maxParallelRuns: 2 }, store: storeLocation(workspace, undefined) }),
+			log: () => undefined,
+		});
+		open.push(c);
+		return c;
+	}
+
+	beforeEach(() => {
+		workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-ext-conn-')));
+	});
+	afterEach(async () => {
+		for (const c of open.splice(0).reverse()) {
+			await c.close();
+		}
+		fs.rmSync(workspace, { recursive: true, force: true });
+	});
+
+	it('without a store stays "noStore" and creates nothing; Start in Folder makes it the owner', async () => {
+		const c = connection();
+		const kinds: ConnectionKind[] = [];
+		c.onDidChange((s) => kinds.push(s.kind));
+		assert.equal((await c.start()).kind, 'noStore');
+		assert.equal(fs.existsSync(path.join(workspace, '.tutti')), false);
+		const state = await c.startInFolder();
+		assert.equal(state.kind, 'owner');
+		assert.deepEqual(kinds, ['noStore', 'starting', 'owner']);
+		const created = await c.client!.call('issue/create', { title: 'From the extension' });
+		assert.equal(created.title, 'From the extension');
+		assert.equal(state.kind === 'owner' && state.host.config.maxParallelRuns, 2, 'the settings reach the Host');
+	});
+
+	it('a second window on the same folder is a viewer whose reads and actions go to the owner', async () => {
+		const owner = connection();
+		await owner.startInFolder();
+		const viewer = connection();
+		const state = await viewer.start();
+		assert.equal(state.kind, 'viewer');
+		assert.equal(state.kind === 'viewer' && state.ownerPid, process.pid);
+		const issue = await viewer.client!.call('issue/create', { title: 'Made in the viewer' });
+		const seen = await owner.client!.call('issue/list', {});
+		assert.deepEqual(seen.issues.map((i) => i.issueId), [issue.issueId]);
+		await viewer.client!.call('issue/pause', { issueId: issue.issueId });
+		assert.equal((await owner.client!.call('issue/get', { issueId: issue.issueId })).dispatchPaused, true);
+	});
+
+	it('the viewer reports errors with the Host\'s reason code and takes over when the owner closes', async () => {
+		const owner = connection();
+		await owner.startInFolder();
+		const viewer = connection();
+		await viewer.start();
+		await assert.rejects(viewer.client!.call('issue/get', { issueId: 'nope' }), { reasonCode: 'issue_not_found' });
+		await owner.close();
+		await assert.rejects(viewer.client!.call('issue/list', {}), { reasonCode: 'host_unavailable' });
+		assert.equal((await viewer.ownerLost()).kind, 'owner');
+		assert.deepEqual((await viewer.client!.call('issue/list', {})).issues, []);
+	});
+
+	it('the in-process client validates parameters and names unknown methods as not available', async () => {
+		const c = connection();
+		await c.startInFolder();
+		await assert.rejects(c.client!.call('issue/create', { title: '' }), { reasonCode: 'invalid_input' });
+		await assert.rejects(c.client!.callByName('review/nonexistent', {}), { reasonCode: 'not_available', message: /not available in this version/ });
+		const session = await c.client!.call('session/open', { role: 'source' });
+		const plan = await c.client!.call('plan/create', { title: 'Managed', content: 'Goal', requestId: 'r1' }, { sessionToken: session.token });
+		assert.equal(plan.sourceSessionId, session.sessionId);
+	});
+});

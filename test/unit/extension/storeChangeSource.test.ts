@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { PollingChangeSource, type PollTimer } from '../../../src/extension/changes/storeChangeSource.js';
+import { fingerprint, readWorkspaceState, type WorkspaceReader, type WorkspaceState } from '../../../src/extension/changes/workspaceState.js';
+import type { IssueDto, RunDto } from '../../../src/protocol/dto.js';
+import { issue, plan, run } from './dtoBuilders.js';
+
+/** A Host stand-in: whatever issues/plans/runs the test sets, and a count of calls. */
+class FakeReader implements WorkspaceReader {
+	issues: IssueDto[] = [];
+	runs = new Map<string, RunDto[]>();
+	failing = false;
+	calls: string[] = [];
+	call(method: 'issue/list' | 'plan/get' | 'run/list', params: { issueId?: string }): Promise<never> {
+		this.calls.push(method);
+		if (this.failing) {
+			return Promise.reject(new Error('host gone'));
+		}
+		const id = params.issueId ?? '';
+		const value = method === 'issue/list' ? { issues: this.issues }
+			: method === 'plan/get' ? plan(id)
+				: { runs: this.runs.get(id) ?? [] };
+		return Promise.resolve(value as never);
+	}
+}
+
+/** Timers the test fires by hand. */
+class ManualTimer implements PollTimer {
+	pending: (() => void) | undefined;
+	setTimeout(fn: () => void): unknown {
+		this.pending = fn;
+		return fn;
+	}
+	clearTimeout(): void {
+		this.pending = undefined;
+	}
+	async tick(): Promise<void> {
+		const fn = this.pending;
+		this.pending = undefined;
+		fn?.();
+		await new Promise((r) => setImmediate(r));
+	}
+}
+
+function setup(): { reader: FakeReader; timer: ManualTimer; source: PollingChangeSource; seen: WorkspaceState[]; errors: Error[] } {
+	const reader = new FakeReader();
+	const timer = new ManualTimer();
+	const source = new PollingChangeSource({ reader: () => reader, timer });
+	const seen: WorkspaceState[] = [];
+	const errors: Error[] = [];
+	source.onDidChange((s) => seen.push(s));
+	source.onDidFail((e) => errors.push(e));
+	return { reader, timer, source, seen, errors };
+}
+
+describe('extension/storeChangeSource', () => {
+	it('fires the first state, then only when something shown changes', async () => {
+		const { reader, timer, source, seen } = setup();
+		reader.issues = [issue('A')];
+		await timer.tick();
+		assert.equal(seen.length, 1);
+		assert.equal(seen[0]!.version, 1);
+		await timer.tick();
+		await timer.tick();
+		assert.equal(seen.length, 1, 'an unchanged store fires nothing');
+		reader.issues = [issue('A', { counts: { running: 1 } })];
+		reader.runs.set('A', [run('R1', { issueId: 'A' })]);
+		await timer.tick();
+		assert.equal(seen.length, 2);
+		assert.equal(seen[1]!.version, 2);
+		assert.deepEqual(seen[1]!.runningRuns.map((r) => r.runId), ['R1']);
+		assert.equal(source.current, seen[1]);
+		source.dispose();
+	});
+
+	it('ignores what changes with the clock alone (a running Run\'s duration)', () => {
+		const data = { issues: [issue('A', { counts: { running: 1 } })], executions: new Map(), runningRuns: [run('R1', { durationMs: 1 })] };
+		assert.equal(fingerprint(data), fingerprint({ ...data, runningRuns: [run('R1', { durationMs: 999 })] }));
+		assert.notEqual(fingerprint(data), fingerprint({ ...data, runningRuns: [run('R1', { stopNotes: [{ eventId: 'e', reason: 'person', answer: null, requestedAtUnixMs: 1, answeredAtUnixMs: 0 }] })] }));
+	});
+
+	it('reads the plan of active managed issues only, and Runs only of issues with running tasks', async () => {
+		const reader = new FakeReader();
+		reader.issues = [
+			issue('M', { planningSource: 'tutti', counts: { running: 1 } }),
+			issue('D', { planningSource: 'tutti', status: 'completed' }),
+			issue('X'),
+		];
+		reader.runs.set('M', [run('R1', { issueId: 'M' }), run('R0', { issueId: 'M', status: 'completed' })]);
+		const state = await readWorkspaceState(reader);
+		assert.deepEqual([...state.executions.keys()], ['M']);
+		assert.deepEqual(state.runningRuns.map((r) => r.runId), ['R1']);
+		assert.deepEqual(reader.calls.sort(), ['issue/list', 'plan/get', 'run/list']);
+	});
+
+	it('reports a failed read and keeps polling; refresh() reads at once', async () => {
+		const { reader, timer, source, seen, errors } = setup();
+		reader.failing = true;
+		await timer.tick();
+		assert.equal(errors.length, 1);
+		assert.ok(timer.pending, 'still scheduled after a failure');
+		reader.failing = false;
+		reader.issues = [issue('B')];
+		await source.refresh();
+		assert.equal(seen.length, 1);
+		source.dispose();
+		assert.equal(timer.pending, undefined, 'dispose stops the timer');
+	});
+
+	it('reads nothing while there is no Host', async () => {
+		const timer = new ManualTimer();
+		const source = new PollingChangeSource({ reader: () => undefined, timer });
+		await timer.tick();
+		assert.equal(source.current, undefined);
+		source.dispose();
+	});
+
+	it('after reset() the same state fires again with a higher version', async () => {
+		const { reader, source, seen } = setup();
+		reader.issues = [issue('A')];
+		await source.refresh();
+		source.reset();
+		await source.refresh();
+		assert.deepEqual(seen.map((s) => s.version), [1, 2]);
+		source.dispose();
+	});
+});

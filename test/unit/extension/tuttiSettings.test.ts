@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { developerConfirmationOf, hostConfigFromSettings, storeLocation, type TuttiSettings } from '../../../src/extension/settings/tuttiSettings.js';
+
+function settings(over: Partial<TuttiSettings> = {}): TuttiSettings {
+	return { agentTargets: [], maxParallelRuns: 4, developerConfirmation: true, autoAcceptDefault: false, storePath: '.tutti/tutti.sqlite', ...over };
+}
+
+describe('extension/tuttiSettings', () => {
+	it('turns the settings into the Host config', () => {
+		const target = { id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hi'] };
+		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true }));
+		assert.deepEqual(problems, []);
+		assert.deepEqual(config, { agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true });
+	});
+
+	it('reports an invalid setting by name and uses its default, keeping the valid ones', () => {
+		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: [{ id: 'x', adapter: 'command' }], maxParallelRuns: 0 }));
+		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false });
+		assert.equal(problems.length, 2);
+		assert.match(problems[0]!, /^tutti\.agentTargets: .*argv/);
+		assert.match(problems[1]!, /^tutti\.maxParallelRuns: /);
+	});
+
+	it('uses the defaults for unset settings', () => {
+		const { config } = hostConfigFromSettings({ agentTargets: undefined, maxParallelRuns: undefined, developerConfirmation: undefined, autoAcceptDefault: undefined, storePath: undefined });
+		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false });
+		assert.equal(developerConfirmationOf(settings({ developerConfirmation: undefined })), true);
+		assert.equal(developerConfirmationOf(settings({ developerConfirmation: false })), false);
+	});
+
+	it('places the store in .tutti/ of the folder, and refuses other folders with a warning', () => {
+		const ws = path.join(path.sep, 'w', 'proj');
+		assert.deepEqual(storeLocation(ws, '.tutti/tutti.sqlite'), { dir: path.join(ws, '.tutti'), fileName: 'tutti.sqlite', file: path.join(ws, '.tutti', 'tutti.sqlite') });
+		assert.equal(storeLocation(ws, '.tutti/other.sqlite').fileName, 'other.sqlite');
+		assert.equal(storeLocation(ws, '').fileName, 'tutti.sqlite');
+		const elsewhere = storeLocation(ws, 'db/x.sqlite');
+		assert.equal(elsewhere.file, path.join(ws, '.tutti', 'tutti.sqlite'));
+		assert.match(elsewhere.warning ?? '', /must name a file inside \.tutti\//);
+	});
+});

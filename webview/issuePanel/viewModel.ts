@@ -1,0 +1,424 @@
+// What the panel shows, derived purely from one snapshot and the UI state: which controls appear, the graph's
+// visible nodes and edges, the header and the selected task's detail. No DOM; tested in plain mocha.
+import {
+	blockerLabel, checkpointKindLabel, executionStatusLabel, formatCount, formatDuration, stopAnswerLabel,
+	stopReasonLabel, taskStatusLabel, truncate,
+} from './format.js';
+import type {
+	BlockerReason, CheckpointDto, CheckpointKind, ExecutionStatus, PanelSnapshot, RunDto, TaskDto, TaskStatus, WakeDto,
+} from './snapshotTypes.js';
+
+export interface PanelUi {
+	readonly selectedTaskId: string | null;
+	readonly showHistory: boolean;
+}
+
+export interface PanelTask extends TaskDto {
+	readonly ready: boolean;
+	readonly blockerReason: BlockerReason | '';
+	readonly superseded: boolean;
+}
+
+export interface IssueControls {
+	readonly pause: boolean;
+	readonly resume: boolean;
+	readonly stop: boolean;
+	readonly confirmGoal: boolean;
+	readonly requestGoalChanges: boolean;
+}
+
+export interface CheckpointSummary {
+	readonly checkpointId: string;
+	readonly kind: CheckpointKind;
+	readonly kindLabel: string;
+	readonly status: CheckpointDto['status'];
+	readonly sequence: number;
+	readonly graphRevision: number;
+	readonly subjectTaskId: string;
+}
+
+export interface WakeSummary {
+	readonly wakeId: string;
+	readonly wakeSequence: number;
+	readonly status: WakeDto['status'];
+	/** From the prompt's machine-readable marker line ("Task settled · revision 3"), or the prompt's first line. */
+	readonly compact: string;
+	/** The prompt without its marker line. */
+	readonly body: string;
+}
+
+export interface HandBackModel {
+	/** The recovery hint, verbatim. */
+	readonly hint: string;
+	/** Every command the hint spells (backticked), in order; the first is the one to hand back. */
+	readonly commands: readonly string[];
+}
+
+export type AgentState = 'waiting' | 'working' | 'idle';
+
+export interface HeaderModel {
+	readonly issueId: string;
+	readonly title: string;
+	readonly managed: boolean;
+	readonly statusLabel: string;
+	readonly executionStatus: ExecutionStatus | null;
+	readonly paused: boolean;
+	readonly terminal: boolean;
+	readonly progress: { readonly completed: number; readonly total: number };
+	readonly activeCheckpoint: CheckpointSummary | null;
+	readonly backlog: readonly CheckpointSummary[];
+	readonly wakeHistory: readonly { readonly checkpoint: CheckpointSummary; readonly wakes: readonly WakeSummary[] }[];
+	readonly needsYou: readonly { readonly taskId: string; readonly title: string }[];
+	readonly goalReview: boolean;
+	/** Managed issues only. */
+	readonly agentState: AgentState | null;
+	readonly handBack: HandBackModel | null;
+}
+
+export interface GraphNodeModel {
+	readonly taskId: string;
+	readonly title: string;
+	readonly label: string;
+	readonly status: TaskStatus;
+	readonly statusLabel: string;
+	readonly superseded: boolean;
+	readonly ready: boolean;
+	readonly selected: boolean;
+	readonly ariaLabel: string;
+}
+
+export interface GraphEdgeModel {
+	readonly from: string;
+	readonly to: string;
+	/** `dependency`: `to` depends on `from`; `replacement`: `from` was superseded by `to` (history only). */
+	readonly kind: 'dependency' | 'replacement';
+}
+
+export interface GraphModel {
+	readonly nodes: readonly GraphNodeModel[];
+	readonly edges: readonly GraphEdgeModel[];
+	readonly hiddenHistoryCount: number;
+	readonly showHistory: boolean;
+	readonly summary: string;
+}
+
+export interface StopNoteModel {
+	readonly eventId: string;
+	readonly text: string;
+}
+
+export interface RunModel {
+	readonly runId: string;
+	readonly status: TaskStatus;
+	readonly statusLabel: string;
+	/** The Host's outcome label when settled; "Running for 1m 02s" / "Starting" / "Stopping…" otherwise. */
+	readonly outcomeLabel: string;
+	readonly nonterminal: boolean;
+	readonly stopping: boolean;
+	readonly durationLabel: string;
+	readonly agentTargetId: string;
+	readonly summary: string;
+	readonly errorMessage: string;
+	readonly usageLabel: string;
+	readonly stopNotes: readonly StopNoteModel[];
+	readonly executionDirectory: string;
+}
+
+export interface RelatedTask {
+	readonly taskId: string;
+	readonly title: string;
+	readonly statusLabel: string;
+}
+
+export interface DetailModel {
+	readonly taskId: string;
+	readonly title: string;
+	readonly content: string;
+	readonly status: TaskStatus;
+	readonly statusLabel: string;
+	readonly acceptanceLabel: string;
+	readonly ready: boolean;
+	readonly blocker: string | null;
+	readonly launch: readonly (readonly [string, string])[];
+	readonly dependencies: readonly RelatedTask[];
+	readonly replacedBy: RelatedTask | null;
+	readonly replaces: readonly RelatedTask[];
+	readonly superseded: boolean;
+	readonly runs: readonly RunModel[];
+	readonly usageLabel: string;
+	readonly canAccept: boolean;
+	readonly canRequestChanges: boolean;
+	readonly canOpenChanges: boolean;
+}
+
+export interface PanelModel {
+	readonly header: HeaderModel;
+	readonly controls: IssueControls;
+	readonly graph: GraphModel;
+	readonly detail: DetailModel | null;
+}
+
+const terminalExecutions: ReadonlySet<ExecutionStatus> = new Set(['completed', 'archiving', 'archived', 'orphaned_source']);
+
+function isSuperseded(t: TaskDto): boolean {
+	return t.supersededAtUnixMs > 0 || t.supersededByTaskId !== '';
+}
+
+export function isNonterminalRun(r: RunDto): boolean {
+	return r.outcome === null && (r.status === 'running' || r.status === 'not_started');
+}
+
+/**
+ * Tasks with readiness: the plan's own (managed), or derived for a manual issue (a not-started task is ready when
+ * it has an agent target and every dependency is completed).
+ */
+export function panelTasks(s: PanelSnapshot): PanelTask[] {
+	if (s.plan) {
+		return s.plan.tasks.map((t) => ({ ...t, superseded: isSuperseded(t) }));
+	}
+	const byId = new Map(s.issue.tasks.map((t) => [t.taskId, t]));
+	return s.issue.tasks.map((t): PanelTask => {
+		const superseded = isSuperseded(t);
+		if (superseded) { return { ...t, ready: false, blockerReason: 'task_superseded', superseded }; }
+		if (t.status !== 'not_started') { return { ...t, ready: false, blockerReason: '', superseded }; }
+		if (t.agentTargetId === '') { return { ...t, ready: false, blockerReason: 'missing_agent_target', superseded }; }
+		const depsDone = t.dependencyTaskIds.every((d) => byId.get(d)?.status === 'completed');
+		return { ...t, ready: depsDone, blockerReason: depsDone ? '' : 'dependency_unsatisfied', superseded };
+	});
+}
+
+/** The issue is over: nothing can be paused, resumed or stopped any more. */
+export function isIssueTerminal(s: PanelSnapshot): boolean {
+	if (s.issue.status === 'completed' || s.issue.status === 'archived') { return true; }
+	return s.plan !== null && terminalExecutions.has(s.plan.execution.status);
+}
+
+export function isPaused(s: PanelSnapshot): boolean {
+	return s.plan ? s.plan.dispatchPaused : s.issue.dispatchPaused;
+}
+
+/**
+ * Which issue-level controls show. Pause xor Resume (by the durable dispatchPaused flag). Stop shows while the
+ * issue has nonterminal, unpaused work, read from the store's state in the snapshot (never from one Turn's end):
+ * a Run still going (pause does not stop running Runs), or, while dispatch is not paused, a managed execution
+ * that is not terminal or a manual task not yet finished.
+ */
+export function issueControls(s: PanelSnapshot): IssueControls {
+	const terminal = isIssueTerminal(s);
+	const paused = isPaused(s);
+	const runGoing = s.runs.some(isNonterminalRun);
+	const openWork = s.plan !== null
+		? !terminalExecutions.has(s.plan.execution.status)
+		: s.issue.tasks.some((t) => !isSuperseded(t) && (t.status === 'not_started' || t.status === 'running'));
+	const goalReview = !terminal && s.plan?.execution.status === 'pending_goal_review';
+	return {
+		pause: !terminal && !paused,
+		resume: !terminal && paused,
+		stop: !terminal && (runGoing || (!paused && openWork)),
+		confirmGoal: goalReview,
+		requestGoalChanges: goalReview,
+	};
+}
+
+function summarizeCheckpoint(c: CheckpointDto): CheckpointSummary {
+	return {
+		checkpointId: c.checkpointId, kind: c.kind, kindLabel: checkpointKindLabel[c.kind], status: c.status,
+		sequence: c.sequence, graphRevision: c.graphRevision, subjectTaskId: c.subjectTaskId,
+	};
+}
+
+const markerPrefix = '<!-- TUTTI_MODE_CHECKPOINT_WAKE ';
+const markerSuffix = ' -->';
+
+/** A compact card line from a wake prompt's marker (`{"v":1,"kind",…,"graphRevision"}`); plain first line otherwise. */
+export function summarizeWake(w: WakeDto): WakeSummary {
+	const end = w.prompt.indexOf('\n');
+	const first = end < 0 ? w.prompt : w.prompt.slice(0, end);
+	const rest = end < 0 ? '' : w.prompt.slice(end + 1);
+	let compact = truncate(first, 120);
+	let body = w.prompt;
+	if (first.startsWith(markerPrefix) && first.endsWith(markerSuffix)) {
+		body = rest;
+		try {
+			const m: unknown = JSON.parse(first.slice(markerPrefix.length, first.length - markerSuffix.length));
+			if (typeof m === 'object' && m !== null && 'kind' in m && 'graphRevision' in m) {
+				const kind = String((m as { kind: unknown }).kind);
+				const label = (checkpointKindLabel as Readonly<Record<string, string>>)[kind] ?? kind;
+				compact = `${label} · revision ${String((m as { graphRevision: unknown }).graphRevision)}`;
+			}
+		} catch {
+			compact = 'Checkpoint wake';
+		}
+	}
+	return { wakeId: w.wakeId, wakeSequence: w.wakeSequence, status: w.status, compact, body };
+}
+
+function agentState(s: PanelSnapshot): AgentState | null {
+	if (!s.plan) { return null; }
+	if (s.view.agentWaiting === true) { return 'waiting'; }
+	const wake = s.plan.activeWake;
+	if (wake && (wake.status === 'leased' || wake.status === 'dispatched')) { return 'working'; }
+	return 'idle';
+}
+
+/** The commands a hint spells between backticks, in order, without duplicates. */
+export function commandsInHint(hint: string): string[] {
+	const out: string[] = [];
+	for (const m of hint.matchAll(/`([^`]+)`/g)) {
+		const cmd = (m[1] ?? '').trim();
+		if (cmd.startsWith('tutti ') && !out.includes(cmd)) { out.push(cmd); }
+	}
+	return out;
+}
+
+function handBack(s: PanelSnapshot, state: AgentState | null, terminal: boolean): HandBackModel | null {
+	if (!s.plan || terminal || state !== 'idle') { return null; }
+	if (s.plan.activeCheckpoint === null && !s.plan.dispatchPaused) { return null; }
+	return { hint: s.plan.recoveryHint, commands: commandsInHint(s.plan.recoveryHint) };
+}
+
+function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
+	const terminal = isIssueTerminal(s);
+	const plan = s.plan;
+	const checkpoints = plan ? [...plan.checkpoints].sort((a, b) => a.sequence - b.sequence) : [];
+	const active = plan?.activeCheckpoint ? summarizeCheckpoint(plan.activeCheckpoint) : null;
+	const state = agentState(s);
+	const issueStatusLabel = { open: 'Open', in_progress: 'In progress', completed: 'Completed', archived: 'Archived' }[s.issue.status];
+	const grouped = checkpoints.map((c) => ({
+		checkpoint: summarizeCheckpoint(c),
+		wakes: plan?.activeWake && plan.activeWake.checkpointId === c.checkpointId ? [summarizeWake(plan.activeWake)] : [],
+	}));
+	if (active && !grouped.some((g) => g.checkpoint.checkpointId === active.checkpointId)) {
+		grouped.unshift({ checkpoint: active, wakes: plan?.activeWake?.checkpointId === active.checkpointId ? [summarizeWake(plan.activeWake)] : [] });
+	}
+	return {
+		issueId: s.issue.issueId,
+		title: s.issue.title,
+		managed: plan !== null,
+		statusLabel: plan ? executionStatusLabel[plan.execution.status] : issueStatusLabel,
+		executionStatus: plan ? plan.execution.status : null,
+		paused: isPaused(s),
+		terminal,
+		progress: { completed: s.issue.counts.completed, total: s.issue.taskCount },
+		activeCheckpoint: active,
+		backlog: checkpoints.filter((c) => c.status === 'pending').map(summarizeCheckpoint),
+		wakeHistory: grouped,
+		needsYou: tasks.filter((t) => !t.superseded && t.status === 'pending_acceptance').map((t) => ({ taskId: t.taskId, title: t.title })),
+		goalReview: !terminal && plan?.execution.status === 'pending_goal_review',
+		agentState: state,
+		handBack: handBack(s, state, terminal),
+	};
+}
+
+export const nodeLabelMax = 28;
+
+function graph(tasks: readonly PanelTask[], ui: PanelUi): GraphModel {
+	const visible = tasks.filter((t) => ui.showHistory || !t.superseded);
+	const ids = new Set(visible.map((t) => t.taskId));
+	const nodes = visible.map((t): GraphNodeModel => {
+		const statusLabel = taskStatusLabel[t.status];
+		const extra = [t.superseded ? 'superseded' : '', t.ready ? 'ready' : '', t.dependencyTaskIds.length ? `${t.dependencyTaskIds.length} dependencies` : 'no dependencies'];
+		return {
+			taskId: t.taskId, title: t.title, label: truncate(t.title, nodeLabelMax), status: t.status, statusLabel,
+			superseded: t.superseded, ready: t.ready, selected: t.taskId === ui.selectedTaskId,
+			ariaLabel: [`Task ${t.title}`, statusLabel, ...extra.filter((e) => e !== '')].join(', '),
+		};
+	});
+	const edges: GraphEdgeModel[] = [];
+	for (const t of visible) {
+		for (const d of t.dependencyTaskIds) {
+			if (ids.has(d)) { edges.push({ from: d, to: t.taskId, kind: 'dependency' }); }
+		}
+		if (t.superseded && t.supersededByTaskId !== '' && ids.has(t.supersededByTaskId)) {
+			edges.push({ from: t.taskId, to: t.supersededByTaskId, kind: 'replacement' });
+		}
+	}
+	const hiddenHistoryCount = ui.showHistory ? 0 : tasks.length - visible.length;
+	const counts = new Map<TaskStatus, number>();
+	for (const n of nodes) { counts.set(n.status, (counts.get(n.status) ?? 0) + 1); }
+	const parts = [...counts].map(([status, n]) => `${n} ${taskStatusLabel[status].toLowerCase()}`);
+	const summary = `${nodes.length} tasks${parts.length ? `: ${parts.join(', ')}` : ''}${hiddenHistoryCount ? `; ${hiddenHistoryCount} superseded hidden` : ''}.`;
+	return { nodes, edges, hiddenHistoryCount, showHistory: ui.showHistory, summary };
+}
+
+function usageLabel(runs: readonly RunDto[]): string {
+	let input = 0, output = 0, cacheRead = 0, cacheWrite = 0;
+	for (const r of runs) {
+		input += r.usage.inputTokens; output += r.usage.outputTokens;
+		cacheRead += r.usage.cacheReadTokens; cacheWrite += r.usage.cacheWriteTokens;
+	}
+	if (input + output + cacheRead + cacheWrite === 0) { return 'No usage recorded'; }
+	return `${formatCount(input)} in · ${formatCount(output)} out · ${formatCount(cacheRead)} cache read · ${formatCount(cacheWrite)} cache write tokens`;
+}
+
+function runModel(r: RunDto): RunModel {
+	const nonterminal = isNonterminalRun(r);
+	const stopping = nonterminal && r.stopNotes.some((n) => n.reason === 'person' && (n.answer === null || n.answer === 'took' || n.answer === 'end-owed'));
+	const outcomeLabel = r.outcomeLabel ?? (stopping
+		? `Stopping… (running for ${formatDuration(r.durationMs)})`
+		: r.status === 'running' ? `Running for ${formatDuration(r.durationMs)}` : 'Starting');
+	return {
+		runId: r.runId,
+		status: r.status,
+		statusLabel: taskStatusLabel[r.status],
+		outcomeLabel,
+		nonterminal,
+		stopping,
+		durationLabel: formatDuration(r.durationMs),
+		agentTargetId: r.agentTargetId,
+		summary: r.summary,
+		errorMessage: r.errorMessage,
+		usageLabel: usageLabel([r]),
+		stopNotes: r.stopNotes.map((n) => ({
+			eventId: n.eventId,
+			text: `Stop by ${stopReasonLabel(n.reason)}: ${n.answer ? stopAnswerLabel[n.answer] : 'no answer yet'}`,
+		})),
+		executionDirectory: r.executionDirectory,
+	};
+}
+
+function related(t: PanelTask | undefined, taskId: string): RelatedTask {
+	return { taskId, title: t?.title ?? taskId, statusLabel: t ? taskStatusLabel[t.status] : 'Unknown task' };
+}
+
+function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): DetailModel | null {
+	if (ui.selectedTaskId === null) { return null; }
+	const byId = new Map(tasks.map((t) => [t.taskId, t]));
+	const t = byId.get(ui.selectedTaskId);
+	if (!t) { return null; }
+	const runs = s.runs.filter((r) => r.taskId === t.taskId).sort((a, b) => b.createdAtUnixMs - a.createdAtUnixMs || (a.runId < b.runId ? 1 : -1));
+	const open = !isIssueTerminal(s) && !t.superseded;
+	const acceptance = { '': 'Not accepted', agent_claimed: 'Claimed by the agent', auto_checked: 'Accepted automatically', user_accepted: 'Accepted by you' }[t.acceptanceState];
+	return {
+		taskId: t.taskId,
+		title: t.title,
+		content: t.content,
+		status: t.status,
+		statusLabel: taskStatusLabel[t.status],
+		acceptanceLabel: acceptance,
+		ready: t.ready,
+		blocker: t.blockerReason === '' ? null : blockerLabel[t.blockerReason],
+		launch: [
+			['Agent target', t.agentTargetId || '(none)'],
+			['Model', t.model || '(default)'],
+			['Permission mode', t.permissionModeId || '(default)'],
+			['Reasoning effort', t.reasoningEffort || '(default)'],
+			['Execution directory', t.executionDirectory || '(workspace)'],
+			['Auto-accept', t.autoAccept ? 'yes' : 'no'],
+		],
+		dependencies: t.dependencyTaskIds.map((d) => related(byId.get(d), d)),
+		replacedBy: t.supersededByTaskId ? related(byId.get(t.supersededByTaskId), t.supersededByTaskId) : null,
+		replaces: tasks.filter((o) => o.supersededByTaskId === t.taskId).map((o) => related(o, o.taskId)),
+		superseded: t.superseded,
+		runs: runs.map(runModel),
+		usageLabel: usageLabel(runs),
+		canAccept: open && t.status === 'pending_acceptance',
+		canRequestChanges: open && t.status === 'pending_acceptance',
+		canOpenChanges: runs.some((r) => r.executionDirectory !== '' && !isNonterminalRun(r)),
+	};
+}
+
+export function derivePanelModel(s: PanelSnapshot, ui: PanelUi): PanelModel {
+	const tasks = panelTasks(s).sort((a, b) => a.sortIndex - b.sortIndex || a.createdAtUnixMs - b.createdAtUnixMs);
+	return { header: header(s, tasks), controls: issueControls(s), graph: graph(tasks, ui), detail: detail(s, tasks, ui) };
+}
