@@ -73,6 +73,8 @@ export const panelPersistedState = z.object({
 	showHistory: z.boolean(),
 	scroll: z.object({ left: z.number().finite().nonnegative(), top: z.number().finite().nonnegative() }),
 	zoom: z.number().finite().min(0.1).max(4),
+	/** Unsent review notes by draft key (`goal`, `task:<taskId>`): the page is rebuilt whenever the panel is hidden. */
+	drafts: z.record(z.string().max(300), z.string().max(10_000)).optional(),
 });
 export type PanelPersistedState = z.infer<typeof panelPersistedState>;
 

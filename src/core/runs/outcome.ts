@@ -7,9 +7,11 @@ function pad2(n: number): string {
 	return n < 10 ? `0${n}` : String(n);
 }
 
-/** "45s", "2m 03s", "1h 02m" (whole seconds, rounded down; negative or NaN reads "0s"). */
+/** "0.4s", "9.9s" (under ten seconds), "45s", "2m 03s", "1h 02m" (rounded down; negative or NaN reads "0.0s"). */
 export function formatDuration(ms: number): string {
-	const total = Number.isFinite(ms) && ms > 0 ? Math.floor(ms / 1000) : 0;
+	const safe = Number.isFinite(ms) && ms > 0 ? ms : 0;
+	if (safe < 10_000) { return `${(Math.floor(safe / 100) / 10).toFixed(1)}s`; }
+	const total = Math.floor(safe / 1000);
 	const h = Math.floor(total / 3600);
 	const m = Math.floor((total % 3600) / 60);
 	const s = total % 60;

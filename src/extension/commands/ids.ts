@@ -1,4 +1,14 @@
 // Every command id the extension contributes (package.json `contributes.commands` must list exactly these).
+// The palette runs them without arguments (they ask); the board and the issue panel pass the arguments noted
+// here, so every surface runs the same handler (src/extension/commands/registerCommands.ts):
+//   issue commands:   "issueId" | { issueId }               (stopIssue: { issueId, confirmed: true } skips its dialog)
+//   stopRun, openRunOutput: "runId" | { runId }
+//   acceptTask:       { issueId, taskId }
+//   requestChanges:   { issueId, taskId, note } on a task, { issueId, note } on the goal at Goal Review
+//   confirmGoal:      "issueId" | { issueId }
+//   newIssue:         { mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null }
+//   newAgentTerminal: { issueId?, agentTargetId? }
+//   exportIssue:      { issueId, format: 'json' | 'markdown', uri? }
 export const commandIds = {
 	startInFolder: 'tutti.startInFolder',
 	newIssue: 'tutti.newIssue',

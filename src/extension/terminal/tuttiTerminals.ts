@@ -45,11 +45,7 @@ export class TuttiTerminals implements Disposable {
 
 	/** Opens a terminal as a source session (a fresh one from the Host unless given) and shows it. */
 	async open(options: AgentTerminalOptions = {}): Promise<vscode.Terminal> {
-		const session = options.session ?? await this.services.client().call('session/open', {
-			role: 'source',
-			...(options.agentTargetId ? { agentTargetId: options.agentTargetId } : {}),
-			...(options.issueId ? { issueId: options.issueId } : {}),
-		}).then((s) => ({ sessionId: s.sessionId, token: s.token, issueId: options.issueId }));
+		const session = options.session ?? await this.#openSession(options);
 		const terminal = track(this.#open, vscode.window.createTerminal({
 			name: `Tutti agent${session.issueId ? ` · ${session.issueId}` : ''}`,
 			cwd: this.services.workspace,
@@ -59,6 +55,15 @@ export class TuttiTerminals implements Disposable {
 		terminal.show();
 		this.services.log.info(`agent terminal opened for source session ${session.sessionId}`);
 		return terminal;
+	}
+
+	async #openSession(options: AgentTerminalOptions): Promise<AgentSessionRef> {
+		const opened = await this.services.client().call('session/open', {
+			role: 'source',
+			...(options.agentTargetId ? { agentTargetId: options.agentTargetId } : {}),
+			...(options.issueId ? { issueId: options.issueId } : {}),
+		});
+		return { sessionId: opened.sessionId, token: opened.token, ...(options.issueId ? { issueId: options.issueId } : {}) };
 	}
 
 	/** A read-only terminal showing the Run's output as it arrives. */

@@ -9,6 +9,7 @@ import type { PlanService, RunAdmission, ServiceDeps } from './contracts.js';
 import { Dispatcher } from './dispatcher.js';
 import { IssueService } from './issueService.js';
 import { createPlanService } from './planService.js';
+import { RunQueries } from './runQueries.js';
 import { RunService } from './runService.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
@@ -63,6 +64,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged,
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason),
 	});
+	const runQueries = new RunQueries({ store: deps.store, clock: deps.clock, runs: deps.runs });
 	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
 
 	const handlers: MethodHandlers = {
@@ -87,10 +89,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'plan/complete': (params, caller) => activePlan.complete(params, caller),
 		'plan/stop': (params, caller) => activePlan.stop(params, caller),
 		'plan/resume': (params, caller) => activePlan.resume(params, caller),
-		'run/get': (params) => runs.get(params),
-		'run/list': (params) => runs.list(params),
+		'run/get': (params) => runQueries.get(params),
+		'run/list': (params) => runQueries.list(params),
 		'run/stop': (params, caller) => runs.stop(params, caller),
-		'run/log': (params) => runs.log(params),
+		'run/log': (params) => runQueries.log(params),
 		'run/report': (params) => runs.report(params),
 	};
 

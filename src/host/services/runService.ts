@@ -25,10 +25,9 @@ import type { HostConfig } from '../config.js';
 import type { RunExit, RunLaunchSpec, RunProcessPort } from '../runProcesses.js';
 import { requireUser } from './callerPolicy.js';
 import type { AdmittedRun, RunAdmission, SettlementObserver } from './contracts.js';
-import { readRunDto } from './dtoMapping.js';
 import { resolveRunDirectory } from './executionDirectory.js';
-import { loadIssue } from './issueService.js';
 import { admitRunsInTx } from './runAdmission.js';
+import { loadRun } from './runQueries.js';
 import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx } from './runSettlement.js';
 import type { SessionService } from './sessionService.js';
 
@@ -381,18 +380,6 @@ export class RunService implements RunAdmission, Disposable {
 
 	// ---- handlers ----
 
-	async get(params: ParsedParams<'run/get'>): Promise<Result<'run/get'>> {
-		return this.#d.store.read((r) => readRunDto(r, this.#loadRun(r, params.runId), this.#d.clock.now()));
-	}
-
-	async list(params: ParsedParams<'run/list'>): Promise<Result<'run/list'>> {
-		return this.#d.store.read((r) => {
-			const issue = loadIssue(r, params.issueId);
-			const now = this.#d.clock.now();
-			return { runs: runRepository.listByIssue(r, issue.issueId).map((run) => readRunDto(r, run, now)) };
-		});
-	}
-
 	/** `run/stop` (developer): a person's Stop. */
 	async stop(params: ParsedParams<'run/stop'>, caller: Caller): Promise<Result<'run/stop'>> {
 		requireUser(caller, 'run stop', { runId: params.runId });
@@ -400,31 +387,14 @@ export class RunService implements RunAdmission, Disposable {
 		return { runId: result.runId, eventId: result.eventId ?? '', answer: result.answer };
 	}
 
-	async log(params: ParsedParams<'run/log'>): Promise<Result<'run/log'>> {
-		const run = this.#d.store.read((r) => this.#loadRun(r, params.runId));
-		let slice = { data: '', nextOffset: params.offset, size: 0 };
-		try {
-			slice = this.#d.runs.readLog(run.runId, params.stream, params.offset, params.maxBytes);
-		} catch {
-			// Not launched yet (no output files): an empty slice.
-		}
-		return { runId: run.runId, data: slice.data, nextOffset: slice.nextOffset, done: run.status !== 'running' && slice.nextOffset >= slice.size };
-	}
-
 	/** `run/report` from a Run's supervisor: check its exit record now instead of at the next poll. */
 	async report(params: ParsedParams<'run/report'>): Promise<Result<'run/report'>> {
-		const run = this.#d.store.read((r) => this.#loadRun(r, params.runId));
+		const run = this.#d.store.read((r) => loadRun(r, params.runId));
 		if (run.status === 'running') {
 			const exit = this.#exitRecordOrNull(run.runId);
 			if (exit) { await this.#onExit(exit); }
 		}
 		return { ok: true };
-	}
-
-	#loadRun(r: Parameters<typeof runRepository.get>[0], runId: string): Run {
-		const run = runRepository.get(r, runId);
-		if (!run) { throw rejection('run_not_found', `Run ${runId} does not exist.`, { runId }); }
-		return run;
 	}
 
 	// ---- plumbing ----

@@ -34,34 +34,46 @@ describe('Host services with real Run processes', function () {
 	});
 	after(() => build.remove());
 
-	beforeEach(async () => {
-		ws = makeTempDir('tutti-hs-ws-');
+	const config: HostConfig = {
+		agentTargets: [
+			{ id: 'echo', adapter: 'command', argv: [node, '-e', echoStdin] },
+			{ id: 'sleep', adapter: 'command', argv: [node, '-e', sleeper] },
+			{ id: 'fail', adapter: 'command', argv: [node, '-e', 'process.exit(3)'] },
+		],
+		maxParallelRuns: 4,
+		autoAcceptDefault: false,
+	};
+
+	/** Starts a Host's services over the workspace (again, after a restart). */
+	async function startHost(): Promise<void> {
 		const tuttiDir = join(ws.path, '.tutti');
-		mkdirSync(join(ws.path, 'pkg'));
 		store = await Store.open({ dir: tuttiDir, lease: false });
 		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript, cliScript, pollIntervalMs: 50, interruptGraceMs: 1000, killWaitMs: 2000 });
-		const config: HostConfig = {
-			agentTargets: [
-				{ id: 'echo', adapter: 'command', argv: [node, '-e', echoStdin] },
-				{ id: 'sleep', adapter: 'command', argv: [node, '-e', sleeper] },
-				{ id: 'fail', adapter: 'command', argv: [node, '-e', 'process.exit(3)'] },
-			],
-			maxParallelRuns: 4,
-			autoAcceptDefault: false,
-		};
 		services = createHostServices({
-			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(), runs: runner, config,
+			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(`h${++hosts}`), runs: runner, config,
 			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript,
 			log: () => undefined, planServiceFactory: recordingPlanService([]),
 		});
 		await services.start();
+	}
+
+	/** The Host goes away (window reload): its Runs keep going. */
+	async function stopHost(): Promise<void> {
+		services.dispose();
+		runner.dispose();
+		await store.close();
+	}
+
+	let hosts = 0;
+	beforeEach(async () => {
+		ws = makeTempDir('tutti-hs-ws-');
+		mkdirSync(join(ws.path, 'pkg'));
+		await startHost();
 	});
 
 	afterEach(async () => {
 		killAllRuns(join(ws.path, '.tutti'));
-		services.dispose();
-		runner.dispose();
-		await store.close();
+		await stopHost();
 		ws.remove();
 	});
 
@@ -96,7 +108,7 @@ describe('Host services with real Run processes', function () {
 		await call('task/add', { issueId, taskId: 'a', title: 'echo', agentTargetId: 'echo', content: 'hello', executionDirectory: 'pkg' });
 		const run = await settled(await runOf(issueId, 'a'));
 		assert.deepEqual([run.status, run.outcome, run.exitCode], ['completed', 'success', 0], JSON.stringify(run));
-		assert.match(run.outcomeLabel ?? '', /^Completed in \d+s$/);
+		assert.match(run.outcomeLabel ?? '', /^Completed in \d[\d.hms ]*$/);
 		const log = await call('run/log', { runId: run.runId });
 		assert.match(log.data, /^got hello for a in .*pkg\n$/);
 		assert.equal(log.done, true);
@@ -112,7 +124,7 @@ describe('Host services with real Run processes', function () {
 		assert.equal(stopped.answer, 'took');
 		const run = await settled(runId);
 		assert.deepEqual([run.status, run.outcome], ['canceled', 'cancellation']);
-		assert.match(run.outcomeLabel ?? '', /^Interrupted after \d+s — you stopped this$/);
+		assert.match(run.outcomeLabel ?? '', /^Interrupted after \d[\d.hms ]* — you stopped this$/);
 		assert.deepEqual(run.stopNotes.map((n) => [n.eventId, n.answer]), [[stopped.eventId, 'took']]);
 		assert.equal((await call('issue/get', { issueId })).tasks[0]!.status, 'canceled');
 	});
@@ -122,5 +134,19 @@ describe('Host services with real Run processes', function () {
 		await call('task/add', { issueId, taskId: 'f', title: 'fail', agentTargetId: 'fail' });
 		const run = await settled(await runOf(issueId, 'f'));
 		assert.deepEqual([run.status, run.outcome, run.exitCode, run.errorMessage], ['failed', 'failure', 3, 'exited with code 3']);
+	});
+
+	it('a Run survives a Host restart: the next Host re-attaches it, and a Stop then cancels it', async () => {
+		const issueId = (await call('issue/create', { title: 'restart' })).issueId;
+		await call('task/add', { issueId, taskId: 's', title: 'sleep', agentTargetId: 'sleep' });
+		const runId = await runOf(issueId, 's');
+		await until('the sleeper to start', async () => ((await call('run/log', { runId })).data.includes('ready') ? true : undefined));
+		await stopHost();
+		await startHost();
+		assert.equal((await call('run/get', { runId })).status, 'running', 'the live Run was re-attached, not settled');
+		const stopped = await call('run/stop', { runId });
+		assert.equal(stopped.answer, 'took');
+		const run = await settled(runId);
+		assert.equal(run.outcome, 'cancellation');
 	});
 });

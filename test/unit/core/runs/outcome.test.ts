@@ -5,12 +5,15 @@ import { run } from '../builders.js';
 const ended = (over: Parameters<typeof run>[1]): ReturnType<typeof run> => run('R1', { startedAtUnixMs: 10_000, completedAtUnixMs: 10_000 + 123_400, ...over });
 
 describe('core/runs/outcome', () => {
-	it('formatDuration: "45s", "2m 03s", "1h 02m"', () => {
+	it('formatDuration: "0.4s", "45s", "2m 03s", "1h 02m"', () => {
+		assert.equal(formatDuration(432), '0.4s');
+		assert.equal(formatDuration(9_999), '9.9s');
+		assert.equal(formatDuration(10_000), '10s');
 		assert.equal(formatDuration(45_000), '45s');
 		assert.equal(formatDuration(45_999), '45s');
-		assert.equal(formatDuration(0), '0s');
-		assert.equal(formatDuration(-5), '0s');
-		assert.equal(formatDuration(Number.NaN), '0s');
+		assert.equal(formatDuration(0), '0.0s');
+		assert.equal(formatDuration(-5), '0.0s');
+		assert.equal(formatDuration(Number.NaN), '0.0s');
 		assert.equal(formatDuration(60_000), '1m 00s');
 		assert.equal(formatDuration(123_000), '2m 03s');
 		assert.equal(formatDuration(3_599_999), '59m 59s');

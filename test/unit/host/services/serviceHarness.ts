@@ -24,9 +24,10 @@ export class FakeClock {
 	advance(ms: number): void { this.t += ms; }
 }
 
-export function sequentialIds(): { next(prefix: string): string } {
+/** `run-1`, `session-2`, …; a scope (e.g. one per Host of a restart test) keeps ids unique across instances. */
+export function sequentialIds(scope = ''): { next(prefix: string): string } {
 	let n = 0;
-	return { next: (prefix) => `${prefix}-${++n}` };
+	return { next: (prefix) => `${prefix}-${scope ? `${scope}-` : ''}${++n}` };
 }
 
 export interface PlanCall { method: string; args: unknown[] }

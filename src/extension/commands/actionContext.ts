@@ -1,0 +1,30 @@
+// What every command handler gets, and the one wrapper that turns a failure into a clear error message.
+import * as vscode from 'vscode';
+import { describeError } from '../client/hostClient.js';
+import type { ExtensionServices } from '../services.js';
+import type { TuttiTerminals } from '../terminal/tuttiTerminals.js';
+
+/** Opens the issue panel (src/extension/panels) or, until it is there, a stand-in. */
+export interface IssuePanelPort {
+	show(issueId: string): Promise<void> | void;
+}
+
+export interface ActionContext {
+	readonly services: ExtensionServices;
+	readonly terminals: TuttiTerminals;
+	readonly panel: IssuePanelPort;
+}
+
+/** Runs an action; on failure shows "Tutti: <what failed>: <reason (hint)>" and resolves undefined. */
+export async function runAction<T>(ctx: ActionContext, what: string, body: () => Promise<T>): Promise<T | undefined> {
+	try {
+		return await body();
+	} catch (error) {
+		const message = `Tutti: ${what} failed: ${describeError(error)}`;
+		ctx.services.log.warn(message);
+		void vscode.window.showErrorMessage(message);
+		return undefined;
+	} finally {
+		void ctx.services.refresh();
+	}
+}

@@ -1,0 +1,181 @@
+// The Issue panel's Host-side logic without 'vscode' (IssuePanel adapts it): the `ready` handshake, full snapshots
+// only (coalesced, strictly increasing seq, skipped while hidden and re-sent on show), the UI state it echoes, and
+// every incoming message validated and turned into the same palette command the board uses.
+import type { Disposable } from '../../core/lifecycle.js';
+import { Emitter, type Event } from '../../core/events.js';
+import { type PanelSnapshot, type PanelViewState, parseToHost, type ToWebview } from '../../protocol/webview.js';
+import { type KnownIds, panelActionFor } from './panelActions.js';
+import type { PanelHostApi } from './panelHostApi.js';
+import { buildPanelSnapshot } from './panelSnapshot.js';
+
+/** The webview as the controller sees it. */
+export interface PanelWebviewPort {
+	readonly visible: boolean;
+	postMessage(message: ToWebview): PromiseLike<boolean>;
+	setTitle(title: string): void;
+}
+
+/** What the controller asks of the editor: run a palette command, copy text, log. */
+export interface PanelEffects {
+	executeCommand(command: string, args: readonly unknown[]): PromiseLike<unknown>;
+	copyToClipboard(text: string): PromiseLike<void>;
+	warn(message: string): void;
+}
+
+export interface IssuePanelControllerOptions {
+	/** Store changes arriving within this window become one snapshot (default 30 ms). */
+	readonly coalesceMs?: number;
+}
+
+const noKnownIds: KnownIds = { taskIds: new Set(), runIds: new Set() };
+
+export class IssuePanelController implements Disposable {
+	readonly issueId: string;
+	readonly #api: PanelHostApi;
+	readonly #port: PanelWebviewPort;
+	readonly #effects: PanelEffects;
+	readonly #coalesceMs: number;
+	readonly #onDidPostSnapshot = new Emitter<PanelSnapshot>();
+	readonly #apiSubscription: Disposable;
+	/** Fires after each snapshot is handed to the webview (tests and the handshake check use it). */
+	readonly onDidPostSnapshot: Event<PanelSnapshot> = this.#onDidPostSnapshot.event;
+	#view: PanelViewState;
+	#seq = 0;
+	#ready = false;
+	#dirty = false;
+	#timer: ReturnType<typeof setTimeout> | undefined;
+	#known: KnownIds = noKnownIds;
+	#last: PanelSnapshot | null = null;
+	#disposed = false;
+
+	constructor(issueId: string, api: PanelHostApi, port: PanelWebviewPort, effects: PanelEffects, view: PanelViewState, options: IssuePanelControllerOptions = {}) {
+		this.issueId = issueId;
+		this.#api = api;
+		this.#port = port;
+		this.#effects = effects;
+		this.#view = { ...view };
+		this.#coalesceMs = options.coalesceMs ?? 30;
+		this.#apiSubscription = api.onDidChange(() => this.refresh());
+	}
+
+	get view(): PanelViewState { return { ...this.#view }; }
+	get ready(): boolean { return this.#ready; }
+	get lastSnapshot(): PanelSnapshot | null { return this.#last; }
+
+	/** Handles one raw message from the webview. Never throws. */
+	async receive(raw: unknown): Promise<void> {
+		if (this.#disposed) { return; }
+		const parsed = parseToHost(raw);
+		if (!parsed.ok) {
+			this.#effects.warn(`Tutti issue panel: ignored an invalid message: ${parsed.error}`);
+			await this.#postError('The panel sent a message the extension does not understand; it was ignored.');
+			return;
+		}
+		const action = panelActionFor(this.issueId, parsed.value, this.#known);
+		switch (action.kind) {
+			case 'ready':
+				this.#ready = true;
+				await this.postSnapshot();
+				return;
+			case 'view':
+				this.#view = { ...this.#view, ...action.view };
+				this.refresh();
+				return;
+			case 'copy':
+				await this.#attempt(() => this.#effects.copyToClipboard(action.text));
+				return;
+			case 'reject':
+				this.#effects.warn(`Tutti issue panel: ${action.message}`);
+				await this.#postError(action.message);
+				return;
+			case 'command':
+				await this.#attempt(() => this.#effects.executeCommand(action.command, action.args));
+				this.refresh();
+				return;
+		}
+	}
+
+	/** Host-originated UI state (e.g. "open this issue at task X"): trusted, so not checked against known ids. */
+	setView(view: Partial<PanelViewState>): void {
+		this.#view = { ...this.#view, ...view };
+		this.refresh();
+	}
+
+	/** The panel became visible or hidden: a visible, handshaken panel gets a fresh snapshot. */
+	visibilityChanged(): void {
+		if (this.#port.visible) { this.refresh(); }
+	}
+
+	/** Schedules one snapshot for everything that changed within the coalescing window. */
+	refresh(): void {
+		if (this.#disposed || this.#timer !== undefined) { return; }
+		this.#timer = setTimeout(() => {
+			this.#timer = undefined;
+			void this.postSnapshot();
+		}, this.#coalesceMs);
+	}
+
+	/** Builds and posts a snapshot now, unless the webview has not said `ready` or is hidden (then it is owed). */
+	async postSnapshot(): Promise<void> {
+		if (this.#disposed) { return; }
+		if (!this.#ready || !this.#port.visible) {
+			this.#dirty = true;
+			return;
+		}
+		this.#dirty = false;
+		const seq = ++this.#seq;
+		let snapshot: PanelSnapshot;
+		try {
+			snapshot = await buildPanelSnapshot(this.#api, this.issueId, this.#view, seq);
+		} catch (e) {
+			await this.#postError(`Could not read issue ${this.issueId}: ${e instanceof Error ? e.message : String(e)}`);
+			return;
+		}
+		if (this.#disposed) { return; }
+		this.#known = {
+			taskIds: new Set(snapshot.issue.tasks.map((t) => t.taskId)),
+			runIds: new Set(snapshot.runs.map((r) => r.runId)),
+		};
+		this.#port.setTitle(`Tutti: ${snapshot.issue.title}`);
+		if (!(await this.#send(snapshot))) {
+			this.#dirty = true;
+			return;
+		}
+		this.#last = snapshot;
+		this.#onDidPostSnapshot.fire(snapshot);
+	}
+
+	/** Whether a snapshot is owed to the webview (it was hidden or not ready when one was due). */
+	get owesSnapshot(): boolean { return this.#dirty; }
+
+	async #attempt(fn: () => PromiseLike<unknown>): Promise<void> {
+		try {
+			await fn();
+		} catch (e) {
+			await this.#postError(e instanceof Error ? e.message : String(e));
+		}
+	}
+
+	async #postError(message: string): Promise<void> {
+		if (this.#disposed || !this.#ready) { return; }
+		await this.#send({ type: 'error', message: message.slice(0, 10_000) });
+	}
+
+	/** Posts one message; a webview that went away while a snapshot was built is not an error. */
+	async #send(message: ToWebview): Promise<boolean> {
+		try {
+			return await this.#port.postMessage(message);
+		} catch (e) {
+			this.#effects.warn(`Tutti issue panel: could not post to the webview: ${e instanceof Error ? e.message : String(e)}`);
+			return false;
+		}
+	}
+
+	dispose(): void {
+		if (this.#disposed) { return; }
+		this.#disposed = true;
+		if (this.#timer !== undefined) { clearTimeout(this.#timer); }
+		this.#apiSubscription.dispose();
+		this.#onDidPostSnapshot.dispose();
+	}
+}

@@ -1,0 +1,61 @@
+// What each validated webview message means on the Host side. The panel's buttons run the SAME palette commands
+// as the board and the command palette (src/extension/commands/ids.ts), with ids as arguments. Pure: no 'vscode'.
+import type { PanelViewState, ToHost } from '../../protocol/webview.js';
+import { commandIds } from '../commands/ids.js';
+
+/**
+ * Command ids the panel needs that ids.ts does not list yet. `tutti.openTaskChanges(issueId, taskId)` opens the
+ * task's worktree changes in VS Code's diff view.
+ */
+export const pendingCommandIds = {
+	openTaskChanges: 'tutti.openTaskChanges',
+} as const;
+
+export type PanelAction =
+	| { readonly kind: 'ready' }
+	| { readonly kind: 'view'; readonly view: Partial<PanelViewState> }
+	| { readonly kind: 'copy'; readonly text: string }
+	| { readonly kind: 'command'; readonly command: string; readonly args: readonly unknown[] }
+	| { readonly kind: 'reject'; readonly message: string };
+
+/** Ids the last posted snapshot showed: a message naming anything else is refused (untrusted input). */
+export interface KnownIds {
+	readonly taskIds: ReadonlySet<string>;
+	readonly runIds: ReadonlySet<string>;
+}
+
+/**
+ * The action for a message. Arguments, by command:
+ * pauseIssue/resumeIssue/stopIssue/confirmGoal(issueId) · stopRun/openRunOutput(runId) · acceptTask(issueId, taskId) ·
+ * requestChanges(issueId, taskId, note) for a task, requestChanges(issueId, undefined, note) for the goal ·
+ * openTaskChanges(issueId, taskId).
+ */
+export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | null): PanelAction {
+	const task = (taskId: string, make: () => PanelAction): PanelAction =>
+		known && !known.taskIds.has(taskId) ? { kind: 'reject', message: `Task ${taskId} is not part of this issue.` } : make();
+	const run = (runId: string, make: () => PanelAction): PanelAction =>
+		known && !known.runIds.has(runId) ? { kind: 'reject', message: `Run ${runId} is not part of this issue.` } : make();
+	switch (msg.type) {
+		case 'ready': return { kind: 'ready' };
+		case 'task/select': return msg.taskId === null
+			? { kind: 'view', view: { selectedTaskId: null } }
+			: task(msg.taskId, () => ({ kind: 'view', view: { selectedTaskId: msg.taskId } }));
+		case 'history/toggle': return { kind: 'view', view: { showHistory: msg.show } };
+		case 'command/copy': return { kind: 'copy', text: msg.text };
+		case 'issue/pause': return { kind: 'command', command: commandIds.pauseIssue, args: [issueId] };
+		case 'issue/resume': return { kind: 'command', command: commandIds.resumeIssue, args: [issueId] };
+		case 'issue/stop': return { kind: 'command', command: commandIds.stopIssue, args: [issueId] };
+		case 'goal/confirm': return { kind: 'command', command: commandIds.confirmGoal, args: [issueId] };
+		case 'goal/requestChanges': return { kind: 'command', command: commandIds.requestChanges, args: [issueId, undefined, msg.note] };
+		case 'run/stop': return run(msg.runId, () => ({ kind: 'command', command: commandIds.stopRun, args: [msg.runId] }));
+		case 'run/openOutput': return run(msg.runId, () => ({ kind: 'command', command: commandIds.openRunOutput, args: [msg.runId] }));
+		case 'task/accept': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.acceptTask, args: [issueId, msg.taskId] }));
+		case 'task/requestChanges': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.requestChanges, args: [issueId, msg.taskId, msg.note] }));
+		case 'task/openChanges': return task(msg.taskId, () => ({ kind: 'command', command: pendingCommandIds.openTaskChanges, args: [issueId, msg.taskId] }));
+		default: return assertNever(msg);
+	}
+}
+
+function assertNever(x: never): never {
+	throw new Error(`unhandled panel message ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,21 @@
+// What the Issue panel needs from the Host. The extension wires it to the in-process Host's method handlers
+// (src/host/api.ts) with caller {kind:'user'}; tests pass a fake. No 'vscode' here, so it stays testable.
+import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../protocol/dto.js';
+
+export interface PanelHostApi {
+	/** `issue/get`: the issue with every task (superseded history included). Rejects when the issue is unknown. */
+	issue(issueId: string): Promise<IssueWithTasksDto>;
+	/** `plan/get` for a managed (`tutti`) issue; null for a manual one. Called only for managed issues. */
+	planSnapshot(issueId: string): Promise<PlanSnapshotDto | null>;
+	/** `run/list`: every Run of the issue. */
+	runs(issueId: string): Promise<{ readonly runs: readonly RunDto[] }>;
+	/** Fires after any committed change to the store, from any source (CLI, agents, UI). Coalesced by the panel. */
+	onDidChange(listener: () => void): { dispose(): void };
+	/**
+	 * Optional: whether the issue's source agent is attached and waiting (fresh heartbeat); null or absent when
+	 * unknown, and the panel then reads the active wake's delivery state.
+	 */
+	agentWaiting?(issueId: string): boolean | null;
+	/** Optional clock (Unix ms) for running durations; Date.now by default. */
+	now?(): number;
+}

@@ -1,0 +1,77 @@
+// Registers the Issue panel: one panel per issue, and the serializer that restores open panels after a reload
+// (VS Code hands back the state the webview saved with setState).
+import * as vscode from 'vscode';
+import { DisposableStore } from '../../core/lifecycle.js';
+import { type PanelViewState, parsePersistedState } from '../../protocol/webview.js';
+import { IssuePanel, issuePanelOptions, issuePanelViewType } from './issuePanel.js';
+import type { PanelHostApi } from './panelHostApi.js';
+
+export interface ShowIssuePanelOptions {
+	readonly column?: vscode.ViewColumn;
+	readonly preserveFocus?: boolean;
+	/** Open with this task selected (its detail shown). */
+	readonly selectTaskId?: string;
+}
+
+export interface IssuePanelRegistration extends vscode.Disposable {
+	/** Opens (or reveals) the panel of an issue. */
+	showIssuePanel(issueId: string, options?: ShowIssuePanelOptions): IssuePanel;
+	/** The open panel of an issue, if any. */
+	panelFor(issueId: string): IssuePanel | undefined;
+}
+
+export function registerIssuePanel(ctx: { extensionUri: vscode.Uri; api: PanelHostApi }): IssuePanelRegistration {
+	const store = new DisposableStore();
+	const panels = new Map<string, IssuePanel>();
+
+	const track = (panel: IssuePanel): IssuePanel => {
+		panels.set(panel.issueId, store.add(panel));
+		panel.onDidDispose(() => { if (panels.get(panel.issueId) === panel) { panels.delete(panel.issueId); } });
+		return panel;
+	};
+
+	store.add(vscode.window.registerWebviewPanelSerializer(issuePanelViewType, {
+		deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> => {
+			const restored = parsePersistedState(state);
+			if (!restored.ok) {
+				// Nothing says which issue this was (a state from another version, or none saved yet): close it.
+				webviewPanel.dispose();
+				return;
+			}
+			const { issueId, selectedTaskId, showHistory } = restored.value;
+			const existing = panels.get(issueId);
+			if (existing) {
+				webviewPanel.dispose();
+				existing.reveal(undefined, true);
+				return;
+			}
+			track(new IssuePanel(webviewPanel, ctx.extensionUri, ctx.api, issueId, { selectedTaskId, showHistory }));
+		},
+	}));
+
+	return {
+		showIssuePanel(issueId: string, options: ShowIssuePanelOptions = {}): IssuePanel {
+			const existing = panels.get(issueId);
+			if (existing) {
+				existing.reveal(options.column, options.preserveFocus ?? false);
+				if (options.selectTaskId !== undefined) { existing.selectTask(options.selectTaskId); }
+				return existing;
+			}
+			const view: PanelViewState = { selectedTaskId: options.selectTaskId ?? null, showHistory: false };
+			const webviewPanel = vscode.window.createWebviewPanel(
+				issuePanelViewType,
+				'Tutti issue',
+				{ viewColumn: options.column ?? vscode.ViewColumn.Active, preserveFocus: options.preserveFocus ?? false },
+				issuePanelOptions(ctx.extensionUri),
+			);
+			return track(new IssuePanel(webviewPanel, ctx.extensionUri, ctx.api, issueId, view));
+		},
+		panelFor(issueId: string): IssuePanel | undefined {
+			return panels.get(issueId);
+		},
+		dispose(): void {
+			store.dispose();
+			panels.clear();
+		},
+	};
+}

@@ -1,0 +1,46 @@
+// Read-only run/* handlers: run/get, run/list, run/log.
+import { rejection } from '../../core/hints.js';
+import type { Run } from '../../core/model.js';
+import type { Clock } from '../../core/ports.js';
+import type { ParsedParams, Result } from '../../protocol/controlPlane.js';
+import type { Store } from '../../store/database.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
+import type { Reader } from '../../store/tx.js';
+import type { RunProcessPort } from '../runProcesses.js';
+import { readRunDto } from './dtoMapping.js';
+import { loadIssue } from './issueService.js';
+
+/** The Run, or `run_not_found`. */
+export function loadRun(r: Reader, runId: string): Run {
+	const run = runRepository.get(r, runId);
+	if (!run) { throw rejection('run_not_found', `Run ${runId} does not exist.`, { runId }); }
+	return run;
+}
+
+export class RunQueries {
+	constructor(private readonly deps: { store: Store; clock: Clock; runs: RunProcessPort }) {}
+
+	async get(params: ParsedParams<'run/get'>): Promise<Result<'run/get'>> {
+		return this.deps.store.read((r) => readRunDto(r, loadRun(r, params.runId), this.deps.clock.now()));
+	}
+
+	async list(params: ParsedParams<'run/list'>): Promise<Result<'run/list'>> {
+		return this.deps.store.read((r) => {
+			const issue = loadIssue(r, params.issueId);
+			const now = this.deps.clock.now();
+			return { runs: runRepository.listByIssue(r, issue.issueId).map((run) => readRunDto(r, run, now)) };
+		});
+	}
+
+	/** A slice of the Run's captured output; `done` once the Run settled and everything was read. */
+	async log(params: ParsedParams<'run/log'>): Promise<Result<'run/log'>> {
+		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		let slice = { data: '', nextOffset: params.offset, size: 0 };
+		try {
+			slice = this.deps.runs.readLog(run.runId, params.stream, params.offset, params.maxBytes);
+		} catch {
+			// Not launched yet (no output files): an empty slice.
+		}
+		return { runId: run.runId, data: slice.data, nextOffset: slice.nextOffset, done: run.status !== 'running' && slice.nextOffset >= slice.size };
+	}
+}

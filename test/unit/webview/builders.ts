@@ -1,0 +1,91 @@
+// Test-data builders for the panel's wire shapes (valid by construction; override what a test cares about).
+import type { CheckpointDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto } from '../../../src/protocol/dto.js';
+import type { PanelSnapshot } from '../../../src/protocol/webview.js';
+
+export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
+	return {
+		issueId: 'i1', taskId, title: `Task ${taskId}`, content: `Do ${taskId}`, status: 'not_started', acceptanceState: '',
+		agentTargetId: 'sh', modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '',
+		dependencyTaskIds: [], parallelizable: true, autoAccept: false, latestRunId: '', sortIndex: 0,
+		supersededAtUnixMs: 0, supersededByTaskId: '', createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...over,
+	};
+}
+
+export function aPlanTask(taskId: string, over: Partial<PlanTaskDto> = {}): PlanTaskDto {
+	return { ...aTask(taskId), ready: false, blockerReason: '', ...over };
+}
+
+export function anIssue(tasks: TaskDto[], over: Partial<IssueWithTasksDto> = {}): IssueWithTasksDto {
+	const active = tasks.filter((t) => t.supersededAtUnixMs === 0);
+	const count = (s: TaskDto['status']): number => active.filter((t) => t.status === s).length;
+	return {
+		issueId: 'i1', title: 'Ship the feature', content: 'The goal', status: 'in_progress', planningSource: 'manual',
+		sourceSessionId: '', dispatchPaused: false, autoAcceptDefault: false, taskCount: active.length,
+		counts: {
+			notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'),
+			completed: count('completed'), failed: count('failed'), canceled: count('canceled'),
+		},
+		createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, tasks, ...over,
+	};
+}
+
+export function aCheckpoint(sequence: number, over: Partial<CheckpointDto> = {}): CheckpointDto {
+	return {
+		checkpointId: `tutti-execution:i1:checkpoint:${sequence}`, kind: 'task_settled', status: 'active', sequence, graphRevision: 2,
+		subjectTaskId: '', subjectRunId: '', creationReason: '', requiresGoalReview: false, ...over,
+	};
+}
+
+export function aPlan(tasks: PlanTaskDto[], over: Partial<PlanSnapshotDto> = {}): PlanSnapshotDto {
+	const active = aCheckpoint(3);
+	return {
+		issueId: 'i1', title: 'Ship the feature', dispatchPaused: false,
+		execution: {
+			executionId: 'tutti-execution:i1', status: 'awaiting_main', graphRevision: 2, activeCheckpointId: active.checkpointId,
+			reviewMode: 'self', archiveReason: '', watchdogDueAtUnixMs: 0,
+		},
+		activeCheckpoint: active, checkpoints: [active], tasks, readyTaskIds: tasks.filter((t) => t.ready).map((t) => t.taskId),
+		allowedActions: ['schedule', 'mutate', 'stop'],
+		recoveryHint: 'Schedule ready work with `tutti plan issue schedule --issue-id i1 --checkpoint-id c3 --expected-graph-revision 2 --task-id t1 --request-id r1 --json` (or a subset); or change the graph.',
+		activeWake: null, ...over,
+	};
+}
+
+export function aRun(runId: string, taskId: string, over: Partial<RunDto> = {}): RunDto {
+	return {
+		runId, issueId: 'i1', taskId, agentTargetId: 'sh', agentSessionId: '', status: 'completed', outcome: 'success',
+		outcomeLabel: 'Completed in 0m 05s', exitCode: 0, summary: '', errorMessage: '',
+		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+		outputDir: '', executionDirectory: '', stopNotes: [], createdAtUnixMs: 2_000, startedAtUnixMs: 2_000, completedAtUnixMs: 7_000,
+		durationMs: 5_000, ...over,
+	};
+}
+
+export function aSnapshot(issue: IssueWithTasksDto, over: Partial<Omit<PanelSnapshot, 'type'>> = {}): PanelSnapshot {
+	return {
+		type: 'snapshot', seq: 1, issue, plan: null, runs: [],
+		view: { selectedTaskId: null, showHistory: false, nowUnixMs: 10_000, agentWaiting: null }, ...over,
+	};
+}
+
+/** A managed snapshot whose issue and plan agree on the tasks. */
+export function aManagedSnapshot(tasks: PlanTaskDto[], plan: Partial<PlanSnapshotDto> = {}, over: Partial<Omit<PanelSnapshot, 'type'>> = {}): PanelSnapshot {
+	const issue = anIssue(tasks.map(({ ready: _r, blockerReason: _b, ...t }) => t), { planningSource: 'tutti', sourceSessionId: 's1', dispatchPaused: plan.dispatchPaused ?? false });
+	return aSnapshot(issue, { plan: aPlan(tasks, plan), ...over });
+}
+
+/** `n` tasks in a layered DAG (each depends on up to two earlier tasks a few ranks back), deterministic. */
+export function aLayeredGraph(n: number, seed = 7): TaskDto[] {
+	let s = seed;
+	const rand = (): number => { s = (s * 1103515245 + 12345) & 0x7fffffff; return s / 0x7fffffff; };
+	const tasks: TaskDto[] = [];
+	for (let i = 0; i < n; i++) {
+		const deps = new Set<string>();
+		const k = i === 0 ? 0 : Math.floor(rand() * 3);
+		for (let j = 0; j < k; j++) { deps.add(`t${Math.max(0, i - 1 - Math.floor(rand() * 12))}`); }
+		const r = rand();
+		const status: TaskDto['status'] = r < 0.4 ? 'completed' : r < 0.5 ? 'running' : r < 0.55 ? 'pending_acceptance' : r < 0.6 ? 'failed' : 'not_started';
+		tasks.push(aTask(`t${i}`, { title: `Task number ${i} with a reasonably long descriptive title`, dependencyTaskIds: [...deps], status, sortIndex: i }));
+	}
+	return tasks;
+}

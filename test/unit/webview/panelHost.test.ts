@@ -1,0 +1,243 @@
+// The Issue panel's Host side without VS Code: handshake, snapshots, message validation, command routing, CSP.
+import { strict as assert } from 'node:assert';
+import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../../src/protocol/dto.js';
+import type { PanelSnapshot, ToWebview } from '../../../src/protocol/webview.js';
+import { commandIds } from '../../../src/extension/commands/ids.js';
+import { IssuePanelController, type PanelEffects, type PanelWebviewPort } from '../../../src/extension/panels/issuePanelController.js';
+import { contentSecurityPolicy, issuePanelHtml } from '../../../src/extension/panels/issuePanelHtml.js';
+import { panelActionFor, pendingCommandIds } from '../../../src/extension/panels/panelActions.js';
+import type { PanelHostApi } from '../../../src/extension/panels/panelHostApi.js';
+import { buildPanelSnapshot } from '../../../src/extension/panels/panelSnapshot.js';
+import { aManagedSnapshot, aPlanTask, aRun, aTask, anIssue } from './builders.js';
+
+class FakeApi implements PanelHostApi {
+	issueDto: IssueWithTasksDto = anIssue([aTask('t1', { status: 'pending_acceptance' }), aTask('t2')]);
+	plan: PlanSnapshotDto | null = null;
+	runList = [aRun('r1', 't1')];
+	planCalls = 0;
+	failWith: Error | null = null;
+	readonly listeners = new Set<() => void>();
+	async issue(): Promise<IssueWithTasksDto> {
+		if (this.failWith) { throw this.failWith; }
+		return this.issueDto;
+	}
+	async planSnapshot(): Promise<PlanSnapshotDto | null> { this.planCalls++; return this.plan; }
+	async runs(): Promise<{ runs: RunDto[] }> { return { runs: this.runList }; }
+	onDidChange(listener: () => void): { dispose(): void } {
+		this.listeners.add(listener);
+		return { dispose: () => this.listeners.delete(listener) };
+	}
+	now(): number { return 42_000; }
+	change(): void { for (const l of this.listeners) { l(); } }
+}
+
+class FakeWebview implements PanelWebviewPort {
+	visible = true;
+	title = '';
+	readonly posted: ToWebview[] = [];
+	async postMessage(m: ToWebview): Promise<boolean> { this.posted.push(JSON.parse(JSON.stringify(m)) as ToWebview); return true; }
+	setTitle(t: string): void { this.title = t; }
+	snapshots(): PanelSnapshot[] { return this.posted.filter((m): m is PanelSnapshot => m.type === 'snapshot'); }
+	errors(): string[] { return this.posted.flatMap((m) => (m.type === 'error' ? [m.message] : [])); }
+}
+
+class FakeEffects implements PanelEffects {
+	readonly commands: [string, unknown[]][] = [];
+	readonly copied: string[] = [];
+	readonly warnings: string[] = [];
+	failNext: Error | null = null;
+	async executeCommand(command: string, args: readonly unknown[]): Promise<unknown> {
+		if (this.failNext) { const e = this.failNext; this.failNext = null; throw e; }
+		this.commands.push([command, [...args]]);
+		return undefined;
+	}
+	async copyToClipboard(text: string): Promise<void> { this.copied.push(text); }
+	warn(message: string): void { this.warnings.push(message); }
+}
+
+const settle = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function setup(): { api: FakeApi; web: FakeWebview; fx: FakeEffects; panel: IssuePanelController } {
+	const api = new FakeApi();
+	const web = new FakeWebview();
+	const fx = new FakeEffects();
+	const panel = new IssuePanelController('i1', api, web, fx, { selectedTaskId: null, showHistory: false }, { coalesceMs: 1 });
+	return { api, web, fx, panel };
+}
+
+describe('issue panel host', () => {
+	describe('handshake and snapshots', () => {
+		let ctx: ReturnType<typeof setup>;
+		beforeEach(() => { ctx = setup(); });
+		afterEach(() => ctx.panel.dispose());
+
+		it('posts nothing before ready, then a full snapshot on ready', async () => {
+			ctx.api.change();
+			await settle();
+			assert.equal(ctx.web.posted.length, 0, 'no eager post before the handshake');
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			const [s] = ctx.web.snapshots();
+			assert.ok(s);
+			assert.equal(s.seq, 1);
+			assert.equal(s.issue.issueId, 'i1');
+			assert.equal(s.plan, null);
+			assert.deepEqual(s.runs.map((r) => r.runId), ['r1']);
+			assert.deepEqual(s.view, { selectedTaskId: null, showHistory: false, nowUnixMs: 42_000, agentWaiting: null });
+			assert.equal(ctx.web.title, 'Tutti: Ship the feature');
+			assert.equal(ctx.panel.lastSnapshot?.seq, 1);
+		});
+
+		it('coalesces a burst of store changes into one snapshot with a higher seq', async () => {
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			for (let i = 0; i < 20; i++) { ctx.api.change(); }
+			await settle(20);
+			assert.deepEqual(ctx.web.snapshots().map((s) => s.seq), [1, 2]);
+		});
+
+		it('owes a snapshot while hidden and posts it when shown again', async () => {
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			ctx.web.visible = false;
+			ctx.api.change();
+			await settle(10);
+			assert.equal(ctx.web.snapshots().length, 1);
+			assert.equal(ctx.panel.owesSnapshot, true);
+			ctx.web.visible = true;
+			ctx.panel.visibilityChanged();
+			await settle(10);
+			assert.equal(ctx.web.snapshots().length, 2);
+		});
+
+		it('echoes the UI state (selection, history) in the next snapshot', async () => {
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			await ctx.panel.receive({ type: 'task/select', taskId: 't2' });
+			await ctx.panel.receive({ type: 'history/toggle', show: true });
+			await settle(10);
+			const last = ctx.web.snapshots().at(-1)!;
+			assert.deepEqual([last.view.selectedTaskId, last.view.showHistory], ['t2', true]);
+		});
+
+		it('asks for the plan only for a managed issue', async () => {
+			await buildPanelSnapshot(ctx.api, 'i1', { selectedTaskId: null, showHistory: false }, 1);
+			assert.equal(ctx.api.planCalls, 0);
+			const managed = aManagedSnapshot([aPlanTask('t1')]);
+			ctx.api.issueDto = managed.issue;
+			ctx.api.plan = managed.plan;
+			const s = await buildPanelSnapshot(ctx.api, 'i1', { selectedTaskId: null, showHistory: false }, 2);
+			assert.equal(ctx.api.planCalls, 1);
+			assert.equal(s.plan?.execution.executionId, 'tutti-execution:i1');
+		});
+
+		it('reports an unreadable issue as an error message, not a crash', async () => {
+			ctx.api.failWith = new Error('issue i1 not found');
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			assert.equal(ctx.web.snapshots().length, 0);
+			assert.match(ctx.web.errors()[0] ?? '', /issue i1 not found/);
+		});
+
+		it('refuses to post a snapshot the protocol would reject (Host bug shows as an error)', async () => {
+			ctx.api.issueDto = { ...ctx.api.issueDto, status: 'exploded' as never };
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			assert.equal(ctx.web.snapshots().length, 0);
+			assert.match(ctx.web.errors()[0] ?? '', /cannot read/);
+		});
+
+		it('stops listening once disposed', async () => {
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			ctx.panel.dispose();
+			assert.equal(ctx.api.listeners.size, 0);
+			await ctx.panel.receive({ type: 'issue/pause' });
+			assert.equal(ctx.fx.commands.length, 0);
+		});
+	});
+
+	describe('messages become palette commands', () => {
+		let ctx: ReturnType<typeof setup>;
+		beforeEach(async () => { ctx = setup(); await ctx.panel.receive({ type: 'ready', protocol: 1 }); });
+		afterEach(() => ctx.panel.dispose());
+
+		it('runs the same command ids as the palette, with ids as arguments', async () => {
+			const sent: [unknown, [string, unknown[]]][] = [
+				[{ type: 'issue/pause' }, [commandIds.pauseIssue, ['i1']]],
+				[{ type: 'issue/resume' }, [commandIds.resumeIssue, ['i1']]],
+				[{ type: 'issue/stop' }, [commandIds.stopIssue, ['i1']]],
+				[{ type: 'run/stop', runId: 'r1' }, [commandIds.stopRun, ['r1']]],
+				[{ type: 'run/openOutput', runId: 'r1' }, [commandIds.openRunOutput, ['r1']]],
+				[{ type: 'task/accept', taskId: 't1' }, [commandIds.acceptTask, ['i1', 't1']]],
+				[{ type: 'task/requestChanges', taskId: 't1', note: 'Add tests.' }, [commandIds.requestChanges, ['i1', 't1', 'Add tests.']]],
+				[{ type: 'goal/confirm' }, [commandIds.confirmGoal, ['i1']]],
+				[{ type: 'goal/requestChanges', note: 'Docs.' }, [commandIds.requestChanges, ['i1', undefined, 'Docs.']]],
+				[{ type: 'task/openChanges', taskId: 't1' }, [pendingCommandIds.openTaskChanges, ['i1', 't1']]],
+			];
+			for (const [message] of sent) { await ctx.panel.receive(message); }
+			assert.deepEqual(ctx.fx.commands, sent.map(([, c]) => c));
+		});
+
+		it('copies through the Host clipboard', async () => {
+			await ctx.panel.receive({ type: 'command/copy', text: 'tutti plan issue get --issue-id i1 --json' });
+			assert.deepEqual(ctx.fx.copied, ['tutti plan issue get --issue-id i1 --json']);
+		});
+
+		it('ignores invalid messages (warns, runs nothing, tells the webview)', async () => {
+			for (const raw of [null, { type: 'issue/pause', issueId: 'other' }, { type: 'task/requestChanges', taskId: 't1', note: '  ' }, { type: 'rm -rf' }]) {
+				await ctx.panel.receive(raw);
+			}
+			assert.equal(ctx.fx.commands.length, 0);
+			assert.equal(ctx.fx.warnings.length, 4);
+			assert.equal(ctx.web.errors().length, 4);
+		});
+
+		it('refuses ids that are not part of this issue', async () => {
+			await ctx.panel.receive({ type: 'run/stop', runId: 'someone-elses-run' });
+			await ctx.panel.receive({ type: 'task/accept', taskId: 'ghost' });
+			await ctx.panel.receive({ type: 'task/select', taskId: 'ghost' });
+			assert.equal(ctx.fx.commands.length, 0);
+			assert.deepEqual(ctx.web.errors(), ['Run someone-elses-run is not part of this issue.', 'Task ghost is not part of this issue.', 'Task ghost is not part of this issue.']);
+		});
+
+		it('shows a failing command as an error and refreshes', async () => {
+			ctx.fx.failNext = new Error('issue is archived');
+			await ctx.panel.receive({ type: 'issue/pause' });
+			await settle(10);
+			assert.deepEqual(ctx.web.errors(), ['issue is archived']);
+			assert.equal(ctx.web.snapshots().length, 2);
+		});
+
+		it('maps every message type (the mapping is total)', () => {
+			const known = { taskIds: new Set(['t1']), runIds: new Set(['r1']) };
+			assert.deepEqual(panelActionFor('i1', { type: 'task/select', taskId: null }, known), { kind: 'view', view: { selectedTaskId: null } });
+			assert.deepEqual(panelActionFor('i1', { type: 'history/toggle', show: false }, known), { kind: 'view', view: { showHistory: false } });
+			assert.deepEqual(panelActionFor('i1', { type: 'ready', protocol: 1 }, known), { kind: 'ready' });
+		});
+	});
+
+	describe('page and CSP', () => {
+		const nonce = 'bm9uY2Utbm9uY2Utbm9uY2U';
+		const html = issuePanelHtml({
+			cspSource: 'https://file+.vscode-resource.vscode-cdn.net', scriptUri: 'https://x/dist/webview/issuePanel.js', styleUri: 'https://x/dist/webview/issuePanel.css',
+			nonce, issueId: 'i"1<', title: '</title><script>alert(1)</script>',
+		});
+
+		it('allows only our nonce-tagged script and styles from the webview root', () => {
+			const csp = contentSecurityPolicy('https://src', nonce);
+			assert.match(csp, /default-src 'none'/);
+			assert.match(csp, new RegExp(`script-src 'nonce-${nonce}'`));
+			assert.match(csp, /style-src https:\/\/src(;|$)/);
+			assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+			assert.ok(html.includes(`<script type="module" nonce="${nonce}" src="https://x/dist/webview/issuePanel.js"></script>`));
+		});
+
+		it('has exactly one script, no inline handlers or styles, and escapes what it embeds', () => {
+			assert.equal(html.match(/<script/g)?.length, 1);
+			assert.doesNotMatch(html, /\son[a-z]+=/i);
+			assert.doesNotMatch(html, /\sstyle=|<style/i);
+			assert.ok(html.includes('data-issue-id="i&quot;1&lt;"'));
+			assert.ok(html.includes('<title>&lt;/title&gt;&lt;script&gt;'));
+		});
+
+		it('holds the regions the webview script fills', () => {
+			for (const id of ['app', 'panel-error', 'live', 'header-region', 'toolbar-region', 'graph-scroll', 'graph-canvas', 'detail-region']) {
+				assert.ok(html.includes(`id="${id}"`), id);
+			}
+		});
+	});
+});

@@ -1,0 +1,208 @@
+import { strict as assert } from 'node:assert';
+import type { PanelSnapshot } from '../../../src/protocol/webview.js';
+import { nextNodeId } from '../../../webview/issuePanel/graphNavigation.js';
+import { LayoutCache, panelTree, renderPanel } from '../../../webview/issuePanel/renderPanel.js';
+import { nodeLabelMax } from '../../../webview/issuePanel/viewModel.js';
+import { findAll, h, renderToString, svg, textContent, type VNode } from '../../../webview/shared/vnode.js';
+import { aCheckpoint, aLayeredGraph, aManagedSnapshot, aPlanTask, aRun, aSnapshot, aTask, anIssue } from './builders.js';
+
+const hostile = [
+	'<img src=x onerror=alert(1)>',
+	'"><script>alert(document.cookie)</script>',
+	"' onmouseover='alert(1)",
+	'</text><foreignObject><iframe src="javascript:alert(1)"></iframe></foreignObject>',
+	'&lt;b&gt; already escaped &amp; ambiguous',
+	'<style>*{display:none}</style>',
+];
+
+/** Every attribute name in a rendered string. Text and values are escaped, so each raw `<` opens a real tag. */
+function attributeNames(html: string): string[] {
+	const names: string[] = [];
+	for (const tag of html.matchAll(/<[a-zA-Z][^\s>]*([^>]*)>/g)) {
+		for (const a of (tag[1] ?? '').matchAll(/\s([^\s=>"]+)(?:="[^"]*")?/g)) { names.push(a[1]!); }
+	}
+	return names;
+}
+
+function tagNames(html: string): string[] {
+	return [...html.matchAll(/<([a-zA-Z][^\s>]*)/g)].map((m) => m[1]!.toLowerCase());
+}
+
+function render(s: PanelSnapshot, selectedTaskId: string | null = null, showHistory = false): VNode {
+	return panelTree(renderPanel(s, { selectedTaskId, showHistory }, 1, new LayoutCache()));
+}
+
+function attrOf(tree: VNode, attr: string): string[] {
+	return findAll(tree, (n) => n.attrs[attr] !== undefined && n.attrs[attr] !== null).map((n) => String(n.attrs[attr]));
+}
+
+describe('panel rendering', () => {
+	describe('hostile titles never become markup', () => {
+		const tasks = hostile.map((title, i) => aTask(`t${i}`, {
+			title, content: title, status: i === 0 ? 'pending_acceptance' : 'completed', dependencyTaskIds: i ? [`t${i - 1}`] : [],
+			model: title, executionDirectory: title,
+		}));
+		const issue = anIssue(tasks, { title: hostile[1]!, planningSource: 'tutti' });
+		const snapshot = aSnapshot(issue, {
+			plan: aManagedSnapshot(tasks.map((t) => ({ ...t, ready: false, blockerReason: '' as const })), {
+				recoveryHint: `Run \`tutti plan issue get --issue-id ${hostile[1]!}\`.`,
+			}).plan,
+			runs: [aRun('r<1>', 't0', { summary: hostile[0]!, errorMessage: hostile[1]! })],
+		});
+
+		for (const selected of tasks.map((t) => t.taskId)) {
+			it(`escapes every hostile string (task ${selected} selected)`, () => {
+				const html = renderToString(render(snapshot, selected));
+				const tags = new Set(tagNames(html));
+				for (const bad of ['script', 'img', 'iframe', 'style', 'foreignobject']) { assert.ok(!tags.has(bad), `no <${bad}>`); }
+				const names = attributeNames(html);
+				assert.ok(names.length > 100);
+				assert.deepEqual(names.filter((n) => /^on/i.test(n) || n.toLowerCase() === 'style'), [], 'no event-handler or inline style attribute (CSP)');
+				assert.match(html, /&lt;img src=x onerror=alert\(1\)&gt;/);
+				assert.match(html, /&amp;lt;b&amp;gt;/, 'already-escaped text is escaped again, not decoded');
+			});
+		}
+
+		it('keeps the exact title as text and in aria-label (the tree holds data, not markup)', () => {
+			const tree = render(snapshot, 't3', true);
+			assert.ok(textContent(tree).includes(hostile[3]!));
+			const labels = attrOf(tree, 'aria-label');
+			assert.ok(labels.some((l) => l.includes(hostile[1]!)), 'full hostile title in an aria-label');
+		});
+
+		it('refuses event-handler and style attributes, and script/style elements, in any render code', () => {
+			assert.throws(() => renderToString(h('div', { onclick: 'x()' })), /refused attribute/);
+			assert.throws(() => renderToString(svg('g', { onLoad: 'x()' })), /refused attribute/);
+			assert.throws(() => renderToString(h('div', { style: 'color:red' })), /refused attribute/);
+			assert.throws(() => renderToString(h('div', { 'a b': '1' })), /refused attribute/);
+			assert.throws(() => h('script'), /refused tag/);
+			assert.throws(() => svg('style'), /refused tag/);
+		});
+	});
+
+	describe('graph', () => {
+		const tasks = aLayeredGraph(200);
+		const s = aSnapshot(anIssue(tasks));
+
+		it('draws one node per visible task, with data-task-id, a truncated label and the full title in <title> and aria-label', () => {
+			const tree = render(s);
+			const nodes = findAll(tree, (n) => n.kind === 'element' && n.tag === 'g' && n.attrs['data-task-id'] !== undefined);
+			assert.equal(nodes.length, 200);
+			for (const n of nodes) {
+				const title = findAll(n, (c) => c.kind === 'element' && c.tag === 'title')[0]!;
+				const label = findAll(n, (c) => c.kind === 'element' && c.attrs['class'] === 'node-title')[0]!;
+				assert.ok(Array.from(textContent(label)).length <= nodeLabelMax);
+				assert.match(textContent(title), /^Task number \d+ with a reasonably long descriptive title \(/);
+				assert.match(String(n.attrs['aria-label']), /Task number \d+ with a reasonably long descriptive title/);
+				assert.equal(n.attrs['role'], 'button');
+			}
+		});
+
+		it('puts exactly one node in the tab order (the selection, else the first)', () => {
+			const tabbable = (tree: VNode): string[] => findAll(tree, (n) => n.attrs['tabindex'] === 0 && n.attrs['data-task-id'] !== undefined).map((n) => String(n.attrs['data-task-id']));
+			assert.deepEqual(tabbable(render(s)), ['t0']);
+			assert.deepEqual(tabbable(render(s, 't42')), ['t42']);
+		});
+
+		it('describes the graph for screen readers', () => {
+			const tree = render(s);
+			const graph = findAll(tree, (n) => n.attrs['id'] === 'task-graph')[0]!;
+			assert.equal(graph.attrs['aria-describedby'], 'graph-summary');
+			const summary = findAll(tree, (n) => n.attrs['id'] === 'graph-summary')[0]!;
+			assert.match(textContent(summary), /^200 tasks: /);
+			assert.ok(findAll(tree, (n) => n.attrs['class'] === 'edges')[0]!.attrs['aria-hidden'] === 'true');
+		});
+
+		it('scales with zoom through width/height, keeping the viewBox', () => {
+			const at = (zoom: number): VNode => renderPanel(s, { selectedTaskId: null, showHistory: false }, zoom, new LayoutCache()).regions.graph;
+			const one = at(1);
+			const half = at(0.5);
+			assert.equal(one.kind === 'element' && one.attrs['viewBox'], half.kind === 'element' && half.attrs['viewBox']);
+			assert.equal(Math.ceil(Number(one.kind === 'element' && one.attrs['width']) / 2), Number(half.kind === 'element' && half.attrs['width']));
+		});
+
+		it('says so when every task is hidden history', () => {
+			const only = aSnapshot(anIssue([aTask('t1', { supersededAtUnixMs: 1, supersededByTaskId: 'x' })]));
+			assert.match(renderToString(render(only)), /Show history/);
+		});
+
+		it('moves between nodes with the arrow keys', () => {
+			const nodes = [
+				{ id: 'a', x: 0, y: 0, width: 10, height: 10 }, { id: 'b', x: 0, y: 20, width: 10, height: 10 },
+				{ id: 'c', x: 50, y: 0, width: 10, height: 10 }, { id: 'd', x: 50, y: 40, width: 10, height: 10 },
+			];
+			assert.equal(nextNodeId(nodes, 'a', 'ArrowDown'), 'b');
+			assert.equal(nextNodeId(nodes, 'b', 'ArrowUp'), 'a');
+			assert.equal(nextNodeId(nodes, 'a', 'ArrowRight'), 'c');
+			assert.equal(nextNodeId(nodes, 'd', 'ArrowLeft'), 'b');
+			assert.equal(nextNodeId(nodes, 'a', 'ArrowLeft'), null);
+			assert.equal(nextNodeId(nodes, 'c', 'Home'), 'a');
+			assert.equal(nextNodeId(nodes, 'a', 'End'), 'd');
+			assert.equal(nextNodeId(nodes, 'gone', 'ArrowDown'), 'a');
+		});
+	});
+
+	describe('controls and stable hooks', () => {
+		const actions = (tree: VNode): string[] => attrOf(tree, 'data-action').filter((a) => !a.startsWith('zoom/') && a !== 'task/select' && a !== 'history/toggle');
+
+		it('renders Pause and Stop for a running manual issue, and no paused banner', () => {
+			const tree = render(aSnapshot(anIssue([aTask('t1')])));
+			assert.deepEqual(actions(tree), ['issue/pause', 'issue/stop']);
+			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'paused-banner').length, 0);
+		});
+
+		it('renders Resume and the paused banner (id paused-banner) when paused', () => {
+			const tree = render(aSnapshot(anIssue([aTask('t1')], { dispatchPaused: true })));
+			assert.deepEqual(actions(tree), ['issue/resume']);
+			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'paused-banner').length, 1);
+		});
+
+		it('renders Accept / Request changes with a note field for a task pending acceptance', () => {
+			const tree = render(aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance' })])), 't1');
+			assert.ok(actions(tree).includes('task/accept'));
+			assert.ok(actions(tree).includes('task/requestChanges'));
+			const area = findAll(tree, (n) => n.kind === 'ui' && n.component === 'textArea')[0]!;
+			assert.equal(area.attrs['data-draft-key'], 'task:t1');
+			assert.equal(area.attrs['maxlength'], 10_000);
+			const accept = findAll(tree, (n) => n.attrs['data-action'] === 'task/accept')[0]!;
+			assert.equal(accept.attrs['data-task-id'], 't1');
+		});
+
+		it('renders Stop run and Open output per Run, carrying data-run-id', () => {
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), {
+				runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null }), aRun('r0', 't1', { createdAtUnixMs: 1 })],
+			});
+			const tree = render(s, 't1');
+			const stops = findAll(tree, (n) => n.attrs['data-action'] === 'run/stop').map((n) => n.attrs['data-run-id']);
+			assert.deepEqual(stops, ['r1'], 'only the nonterminal Run can be stopped');
+			const outputs = findAll(tree, (n) => n.attrs['data-action'] === 'run/openOutput').map((n) => n.attrs['data-run-id']);
+			assert.deepEqual(outputs, ['r1', 'r0']);
+		});
+
+		it('renders Confirm goal and the goal note at Goal Review', () => {
+			const plan = aManagedSnapshot([]).plan!;
+			const s = aManagedSnapshot([aPlanTask('t1', { status: 'completed' })], {
+				execution: { ...plan.execution, status: 'pending_goal_review' },
+				activeCheckpoint: aCheckpoint(5, { kind: 'all_tasks_terminal' }),
+			});
+			const tree = render(s);
+			assert.ok(actions(tree).includes('goal/confirm'));
+			assert.ok(actions(tree).includes('goal/requestChanges'));
+		});
+
+		it('renders the hand-back command with a copy button carrying the exact text', () => {
+			const s = aManagedSnapshot([aPlanTask('t1', { ready: true })]);
+			const tree = render(s);
+			const copy = findAll(tree, (n) => n.attrs['data-action'] === 'command/copy')[0]!;
+			assert.equal(copy.attrs['data-text'], 'tutti plan issue schedule --issue-id i1 --checkpoint-id c3 --expected-graph-revision 2 --task-id t1 --request-id r1 --json');
+			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'hand-back').length, 1);
+		});
+
+		it('gives every button an accessible name', () => {
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance' })]), { runs: [aRun('r1', 't1')] });
+			for (const b of findAll(render(s, 't1'), (n) => (n.kind === 'ui' && n.component === 'button') || (n.kind === 'element' && n.tag === 'button'))) {
+				assert.ok(String(b.attrs['aria-label'] ?? '').length > 0, `button ${String(b.attrs['data-action'])} has an aria-label`);
+			}
+		});
+	});
+});

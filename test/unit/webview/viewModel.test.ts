@@ -1,0 +1,216 @@
+import { strict as assert } from 'node:assert';
+import type { PanelSnapshot } from '../../../src/protocol/webview.js';
+import {
+	commandsInHint, derivePanelModel, issueControls, panelTasks, summarizeWake,
+} from '../../../webview/issuePanel/viewModel.js';
+import { aCheckpoint, aManagedSnapshot, aPlanTask, aRun, aSnapshot, aTask, anIssue } from './builders.js';
+
+const ui = { selectedTaskId: null, showHistory: false };
+const select = (taskId: string, showHistory = false): { selectedTaskId: string; showHistory: boolean } => ({ selectedTaskId: taskId, showHistory });
+
+function manual(tasks = [aTask('t1'), aTask('t2', { dependencyTaskIds: ['t1'] })], over: Partial<Omit<PanelSnapshot, 'type'>> = {}, paused = false): PanelSnapshot {
+	return aSnapshot(anIssue(tasks, { dispatchPaused: paused }), over);
+}
+
+describe('panel view model', () => {
+	describe('issue controls', () => {
+		it('offers Pause (not Resume) while dispatch runs, and Resume (not Pause) while paused', () => {
+			const running = issueControls(manual());
+			assert.deepEqual([running.pause, running.resume], [true, false]);
+			const paused = issueControls(manual(undefined, {}, true));
+			assert.deepEqual([paused.pause, paused.resume], [false, true]);
+			const managedPaused = issueControls(aManagedSnapshot([aPlanTask('t1')], { dispatchPaused: true }));
+			assert.deepEqual([managedPaused.pause, managedPaused.resume], [false, true]);
+		});
+
+		it('shows Stop while the issue has unpaused, nonterminal work', () => {
+			assert.equal(issueControls(manual()).stop, true, 'manual: not-started tasks, unpaused');
+			assert.equal(issueControls(aManagedSnapshot([aPlanTask('t1', { status: 'completed' })])).stop, true, 'managed: execution awaiting the source agent');
+		});
+
+		it('keeps Stop while a Run is still going, even when paused (pause does not stop Runs)', () => {
+			const s = manual([aTask('t1', { status: 'running' })], { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null })] }, true);
+			assert.equal(issueControls(s).stop, true);
+		});
+
+		it('hides Stop when paused with nothing running, or when no work is left', () => {
+			assert.equal(issueControls(manual(undefined, {}, true)).stop, false, 'paused, nothing running');
+			const done = manual([aTask('t1', { status: 'completed' }), aTask('t2', { status: 'pending_acceptance' })]);
+			assert.equal(issueControls(done).stop, false, 'every task finished (one awaits acceptance)');
+			const settled = manual([aTask('t1', { status: 'running' })], { runs: [aRun('r1', 't1')] }, true);
+			assert.equal(issueControls(settled).stop, false, 'the only Run has settled');
+		});
+
+		it('does not read Stop from one Turn ending: a settled Run does not hide it while work remains', () => {
+			const s = aManagedSnapshot([aPlanTask('t1', { status: 'completed' }), aPlanTask('t2')], {}, { runs: [aRun('r1', 't1')] });
+			assert.equal(issueControls(s).stop, true);
+		});
+
+		it('offers nothing for a finished issue or an archived execution', () => {
+			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false };
+			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' }))), none);
+			const archived = aManagedSnapshot([aPlanTask('t1')], { execution: { ...aManagedSnapshot([]).plan!.execution, status: 'archived' } });
+			assert.deepEqual(issueControls(archived), none);
+		});
+
+		it('offers Confirm goal and Request changes at Goal Review only', () => {
+			const plan = aManagedSnapshot([]).plan!;
+			const review = aManagedSnapshot([aPlanTask('t1', { status: 'completed' })], {
+				execution: { ...plan.execution, status: 'pending_goal_review' },
+				activeCheckpoint: aCheckpoint(5, { kind: 'all_tasks_terminal', requiresGoalReview: true }),
+			});
+			const c = issueControls(review);
+			assert.deepEqual([c.confirmGoal, c.requestGoalChanges], [true, true]);
+			assert.equal(derivePanelModel(review, ui).header.goalReview, true);
+			const before = issueControls(aManagedSnapshot([aPlanTask('t1', { status: 'completed' })]));
+			assert.deepEqual([before.confirmGoal, before.requestGoalChanges], [false, false]);
+		});
+	});
+
+	describe('task detail', () => {
+		it('offers Accept and Request changes for a task pending acceptance', () => {
+			const s = manual([aTask('t1', { status: 'pending_acceptance' })]);
+			const d = derivePanelModel(s, select('t1')).detail!;
+			assert.deepEqual([d.canAccept, d.canRequestChanges], [true, true]);
+		});
+
+		it('offers neither for other statuses or for superseded history', () => {
+			for (const status of ['not_started', 'running', 'completed', 'failed', 'canceled'] as const) {
+				const d = derivePanelModel(manual([aTask('t1', { status })]), select('t1')).detail!;
+				assert.deepEqual([d.canAccept, d.canRequestChanges], [false, false], status);
+			}
+			const old = manual([aTask('t1', { status: 'pending_acceptance', supersededAtUnixMs: 5, supersededByTaskId: 't2' }), aTask('t2')]);
+			const d = derivePanelModel(old, select('t1', true)).detail!;
+			assert.deepEqual([d.canAccept, d.canRequestChanges], [false, false]);
+		});
+
+		it('lists runs newest first with outcome labels, durations, usage and Stop notes with answers', () => {
+			const s = manual([aTask('t1', { status: 'running' })], {
+				runs: [
+					aRun('r1', 't1', { status: 'canceled', outcome: 'cancellation', outcomeLabel: 'Interrupted after 2m 03s — you stopped this', durationMs: 123_000, createdAtUnixMs: 1,
+						stopNotes: [{ eventId: 'e1', reason: 'person', answer: 'took', requestedAtUnixMs: 1, answeredAtUnixMs: 2 }],
+						usage: { inputTokens: 1200, outputTokens: 30, cacheReadTokens: 0, cacheWriteTokens: 0 } }),
+					aRun('r2', 't1', { status: 'running', outcome: null, outcomeLabel: null, durationMs: 62_000, createdAtUnixMs: 5, completedAtUnixMs: 0 }),
+				],
+			});
+			const d = derivePanelModel(s, select('t1')).detail!;
+			assert.deepEqual(d.runs.map((r) => r.runId), ['r2', 'r1']);
+			assert.equal(d.runs[0]!.outcomeLabel, 'Running for 1m 02s');
+			assert.equal(d.runs[0]!.nonterminal, true);
+			assert.equal(d.runs[1]!.outcomeLabel, 'Interrupted after 2m 03s — you stopped this');
+			assert.equal(d.runs[1]!.durationLabel, '2m 03s');
+			assert.equal(d.runs[1]!.nonterminal, false);
+			assert.match(d.runs[1]!.stopNotes[0]!.text, /Stop by you: took effect/);
+			assert.match(d.runs[1]!.usageLabel, /1,200 in · 30 out/);
+			assert.match(d.usageLabel, /1,200 in/);
+		});
+
+		it('shows "Stopping…" for a running Run whose person Stop has not ended it yet', () => {
+			const s = manual([aTask('t1', { status: 'running' })], {
+				runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, durationMs: 5_000,
+					stopNotes: [{ eventId: 'e1', reason: 'person', answer: null, requestedAtUnixMs: 1, answeredAtUnixMs: 0 }] })],
+			});
+			const r = derivePanelModel(s, select('t1')).detail!.runs[0]!;
+			assert.equal(r.stopping, true);
+			assert.match(r.outcomeLabel, /^Stopping…/);
+		});
+
+		it('shows the blocker, launch settings and "Open changes" for a task that ran in a directory', () => {
+			const s = manual([aTask('t0', { status: 'running' }), aTask('t1', { dependencyTaskIds: ['t0'], model: 'opus', executionDirectory: '/wt/t1' })], {
+				runs: [aRun('r1', 't1', { executionDirectory: '/wt/t1' })],
+			});
+			const d = derivePanelModel(s, select('t1')).detail!;
+			assert.match(d.blocker ?? '', /dependency/);
+			assert.deepEqual(d.launch.find(([k]) => k === 'Model'), ['Model', 'opus']);
+			assert.equal(d.canOpenChanges, true);
+			assert.equal(derivePanelModel(s, select('t0')).detail!.canOpenChanges, false);
+		});
+
+		it('is null when nothing (or a vanished task) is selected', () => {
+			assert.equal(derivePanelModel(manual(), ui).detail, null);
+			assert.equal(derivePanelModel(manual(), select('gone')).detail, null);
+		});
+	});
+
+	describe('history', () => {
+		const tasks = [
+			aTask('t1', { status: 'failed', supersededAtUnixMs: 9, supersededByTaskId: 't1b' }),
+			aTask('t1b', { sortIndex: 1 }),
+			aTask('t2', { dependencyTaskIds: ['t1b'], sortIndex: 2 }),
+		];
+
+		it('hides superseded tasks by default and counts them', () => {
+			const g = derivePanelModel(manual(tasks), ui).graph;
+			assert.deepEqual(g.nodes.map((n) => n.taskId), ['t1b', 't2']);
+			assert.equal(g.hiddenHistoryCount, 1);
+			assert.deepEqual(g.edges, [{ from: 't1b', to: 't2', kind: 'dependency' }]);
+		});
+
+		it('shows them behind the toggle, with the replacement edge and link', () => {
+			const m = derivePanelModel(manual(tasks), select('t1', true));
+			assert.deepEqual(m.graph.nodes.map((n) => [n.taskId, n.superseded]), [['t1', true], ['t1b', false], ['t2', false]]);
+			assert.ok(m.graph.edges.some((e) => e.from === 't1' && e.to === 't1b' && e.kind === 'replacement'));
+			assert.deepEqual(m.detail!.replacedBy, { taskId: 't1b', title: 'Task t1b', statusLabel: 'Not started' });
+			const replacement = derivePanelModel(manual(tasks), select('t1b', true)).detail!;
+			assert.deepEqual(replacement.replaces.map((t) => t.taskId), ['t1']);
+		});
+	});
+
+	describe('execution header', () => {
+		it('shows the active checkpoint, the pending backlog and wake history grouped by checkpoint', () => {
+			const active = aCheckpoint(3, { kind: 'task_settled', graphRevision: 4, subjectTaskId: 't1' });
+			const pending = aCheckpoint(4, { kind: 'task_failed', status: 'pending', graphRevision: 4 });
+			const wake = {
+				wakeId: 'w1', checkpointId: active.checkpointId, wakeSequence: 1, clientSubmitId: 's', status: 'dispatched' as const, createdAtUnixMs: 1,
+				prompt: `<!-- TUTTI_MODE_CHECKPOINT_WAKE {"v":1,"kind":"task_settled","issueId":"i1","checkpointId":"c3","graphRevision":4} -->\nTask t1 settled.`,
+			};
+			const h = derivePanelModel(aManagedSnapshot([aPlanTask('t1')], { activeCheckpoint: active, checkpoints: [pending, active], activeWake: wake }), ui).header;
+			assert.deepEqual(h.activeCheckpoint && [h.activeCheckpoint.kind, h.activeCheckpoint.sequence, h.activeCheckpoint.graphRevision], ['task_settled', 3, 4]);
+			assert.deepEqual(h.backlog.map((c) => c.sequence), [4]);
+			assert.deepEqual(h.wakeHistory.map((g) => [g.checkpoint.sequence, g.wakes.map((w) => w.compact)]), [[3, ['Task settled · revision 4']], [4, []]]);
+			assert.equal(h.agentState, 'working');
+		});
+
+		it('reads a wake without a marker as plain text', () => {
+			const w = summarizeWake({ wakeId: 'w', checkpointId: 'c', wakeSequence: 2, clientSubmitId: 's', status: 'prepared', createdAtUnixMs: 0, prompt: 'Plain prompt\nbody' });
+			assert.deepEqual([w.compact, w.body], ['Plain prompt', 'Plain prompt\nbody']);
+		});
+
+		it('shows the paused state and the tasks that need the developer', () => {
+			const h = derivePanelModel(manual([aTask('t1', { status: 'pending_acceptance', title: 'Review me' })], {}, true), ui).header;
+			assert.equal(h.paused, true);
+			assert.deepEqual(h.needsYou, [{ taskId: 't1', title: 'Review me' }]);
+		});
+
+		it('shows the hand-back command when no agent is waiting', () => {
+			const h = derivePanelModel(aManagedSnapshot([aPlanTask('t1', { ready: true })]), ui).header;
+			assert.equal(h.agentState, 'idle');
+			assert.deepEqual(h.handBack?.commands, ['tutti plan issue schedule --issue-id i1 --checkpoint-id c3 --expected-graph-revision 2 --task-id t1 --request-id r1 --json']);
+		});
+
+		it('hides it while an agent waits or works on a wake, for manual issues and for finished executions', () => {
+			const waiting = aManagedSnapshot([aPlanTask('t1')], {}, { view: { selectedTaskId: null, showHistory: false, nowUnixMs: 0, agentWaiting: true } });
+			assert.equal(derivePanelModel(waiting, ui).header.handBack, null);
+			assert.equal(derivePanelModel(waiting, ui).header.agentState, 'waiting');
+			const wake = { wakeId: 'w', checkpointId: aCheckpoint(3).checkpointId, wakeSequence: 1, clientSubmitId: 's', status: 'leased' as const, prompt: '', createdAtUnixMs: 0 };
+			assert.equal(derivePanelModel(aManagedSnapshot([aPlanTask('t1')], { activeWake: wake }), ui).header.handBack, null);
+			assert.equal(derivePanelModel(manual(), ui).header.handBack, null);
+			const plan = aManagedSnapshot([]).plan!;
+			assert.equal(derivePanelModel(aManagedSnapshot([aPlanTask('t1')], { execution: { ...plan.execution, status: 'completed' } }), ui).header.handBack, null);
+		});
+
+		it('extracts only tutti commands from a hint, once each', () => {
+			assert.deepEqual(commandsInHint('Run `tutti a` or `rm -rf /`, then `tutti a` and `tutti b --x`.'), ['tutti a', 'tutti b --x']);
+		});
+	});
+
+	describe('manual readiness', () => {
+		it('derives ready and the blocker for a manual issue', () => {
+			const s = manual([aTask('t1', { status: 'completed' }), aTask('t2', { dependencyTaskIds: ['t1'] }), aTask('t3', { dependencyTaskIds: ['t2'] }), aTask('t4', { agentTargetId: '' })]);
+			const byId = new Map(panelTasks(s).map((t) => [t.taskId, t]));
+			assert.deepEqual([byId.get('t2')!.ready, byId.get('t2')!.blockerReason], [true, '']);
+			assert.deepEqual([byId.get('t3')!.ready, byId.get('t3')!.blockerReason], [false, 'dependency_unsatisfied']);
+			assert.equal(byId.get('t4')!.blockerReason, 'missing_agent_target');
+		});
+	});
+});

@@ -1,0 +1,156 @@
+// The real-VS-Code tier for Tutti: the extension-host suites (owner, viewer) and the Playwright UI test, each in
+// a fresh code-server with a fresh workspace. Builds nothing: run `npm run build` first (dist/extension.js,
+// dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui] [--screenshots DIR] [--verbose]
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { codeServerEnv } from './harness/codeServer.js';
+import { type VsCodeSession, withVsCode } from './runInVsCode.js';
+import { runBoardUi } from './ui/board.ui.js';
+
+const repoRoot = resolve(__dirname, '..', '..');
+const suiteIndex = join(__dirname, 'suite', 'index.ts');
+
+interface Tally {
+	passed: number;
+	failed: number;
+	failures: string[];
+}
+
+/** The folder settings every run uses: `command` agent targets (one prints and exits, one runs a minute), 3 parallel Runs. */
+function writeWorkspace(prefix: string): string {
+	const workspace = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+	mkdirSync(join(workspace, '.vscode'));
+	writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
+		'tutti.agentTargets': [
+			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hello from run; sleep 1; echo done >&2'] },
+			{ id: 'slow', adapter: 'command', argv: ['sh', '-c', 'echo working; sleep 60'] },
+		],
+		'tutti.maxParallelRuns': 3,
+	}, null, '\t'));
+	return workspace;
+}
+
+async function runSuite(session: VsCodeSession, name: string, tally: Tally, verbose: boolean): Promise<void> {
+	console.log(`\n[${name}] extension-host suite`);
+	const result = await session.runExtensionTests({
+		extensionTestsPath: suiteIndex,
+		onOutput: verbose ? (line) => console.log(`  [host] ${line}`) : undefined,
+	});
+	if (result.summary) {
+		console.log(result.summary.output);
+		tally.passed += result.summary.passed;
+		tally.failed += result.summary.failed;
+		tally.failures.push(...result.summary.failures.map((f) => `[${name}] ${f.title}: ${f.message}`));
+	} else {
+		console.log(result.output.split('\n').slice(-40).join('\n'));
+		tally.failed += 1;
+		tally.failures.push(`[${name}] the suite did not report a summary (exit code ${result.exitCode})`);
+	}
+	if (result.exitCode !== 0 && result.summary?.failed === 0) {
+		tally.failed += 1;
+		tally.failures.push(`[${name}] extension host exit code ${result.exitCode}`);
+	}
+}
+
+/** `node dist/cli.js host --workspace DIR` with the environment the extension host will have; resolves once ready. */
+async function startHeadlessHost(workspace: string, env: Record<string, string>): Promise<ChildProcess> {
+	const child = spawn(process.execPath, [join(repoRoot, 'dist', 'cli.js'), 'host', '--workspace', workspace], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const lines = createInterface({ input: child.stdout! });
+	const ready = await new Promise<string>((resolveLine, reject) => {
+		const timer = setTimeout(() => reject(new Error('the headless Host did not print its ready line within 30 s')), 30_000);
+		lines.once('line', (line) => { clearTimeout(timer); resolveLine(line); });
+		child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`the headless Host exited with ${code} before it was ready`)); });
+	});
+	if (!ready.includes('"ready":true')) {
+		child.kill('SIGKILL');
+		throw new Error(`the headless Host did not start: ${ready}`);
+	}
+	child.stderr!.resume();
+	return child;
+}
+
+async function record(tally: Tally, name: string, body: () => Promise<void>): Promise<void> {
+	try {
+		await body();
+	} catch (error) {
+		tally.failed += 1;
+		tally.failures.push(`[${name}] ${error instanceof Error ? error.message : String(error)}`);
+		console.log(`  ✘ ${name}: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+async function main(): Promise<number> {
+	const { values } = parseArgs({ options: { only: { type: 'string' }, screenshots: { type: 'string' }, verbose: { type: 'boolean' } } });
+	const missing = ['extension.js', 'cli.js', 'supervisor.js', 'sql-wasm.wasm'].filter((f) => !existsSync(join(repoRoot, 'dist', f)));
+	if (missing.length > 0) {
+		console.error(`missing dist/${missing.join(', dist/')}: run \`npm run build\` first`);
+		return 2;
+	}
+	const screenshotsDir = resolve(values.screenshots ?? join(tmpdir(), 'tutti-vscode-screenshots'));
+	const only = values.only;
+	const verbose = values.verbose ?? false;
+	const tally: Tally = { passed: 0, failed: 0, failures: [] };
+	const started = Date.now();
+	const workspaces: string[] = [];
+	const log = (line: string): void => console.log(`  [vscode] ${line}`);
+	try {
+		if (!only || only === 'owner') {
+			const workspace = writeWorkspace('tutti-vscode-owner-');
+			workspaces.push(workspace);
+			await record(tally, 'owner', () => withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, env: { TUTTI_VSCODE_SUITE: 'owner' }, log },
+				(session) => runSuite(session, 'owner', tally, verbose)));
+		}
+		if (!only || only === 'viewer') {
+			const workspace = writeWorkspace('tutti-vscode-viewer-');
+			workspaces.push(workspace);
+			await record(tally, 'viewer', () => withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, env: { TUTTI_VSCODE_SUITE: 'viewer' }, log },
+				async (session) => {
+					// The extension host's environment (same TMPDIR), so the headless Host's socket is the one it derives.
+					const host = await startHeadlessHost(workspace, codeServerEnv(session.runDir, { TUTTI_VSCODE_SUITE: 'viewer' }));
+					try {
+						await runSuite(session, 'viewer', tally, verbose);
+					} finally {
+						host.kill('SIGKILL');
+					}
+				}));
+		}
+		if (!only || only === 'ui') {
+			const workspace = writeWorkspace('tutti-vscode-ui-');
+			workspaces.push(workspace);
+			await record(tally, 'ui', () => withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
+				async (session) => {
+					console.log('\n[ui] Playwright against the workbench');
+					const result = await runBoardUi(session, workspace, screenshotsDir);
+					for (const step of result.steps) {
+						console.log(`  ${step.ok ? '✔' : '✘'} ${step.name}${step.detail ? ` — ${step.detail}` : ''}`);
+					}
+					tally.passed += result.steps.filter((s) => s.ok).length;
+					tally.failed += result.steps.filter((s) => !s.ok).length;
+					tally.failures.push(...result.steps.filter((s) => !s.ok).map((s) => `[ui] ${s.name}: ${s.detail}`));
+					console.log(`  screenshots: ${result.screenshots.join(', ') || '(none)'}`);
+				}));
+		}
+	} finally {
+		for (const workspace of workspaces) {
+			rmSync(workspace, { recursive: true, force: true });
+		}
+	}
+	if (tally.failures.length > 0) {
+		console.log(`\nfailures:\n  ${tally.failures.join('\n  ')}`);
+	}
+	console.log(`\n${tally.passed} passed, ${tally.failed} failed (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+	return tally.failed === 0 && tally.passed > 0 ? 0 : 1;
+}
+
+main().then(
+	(code) => process.exit(code),
+	(error: unknown) => {
+		console.error(`vscode tier FAILED: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+		process.exit(1);
+	},
+);

@@ -1,0 +1,304 @@
+// The Issue panel's DOM glue (thin on purpose: everything it draws comes from pure functions).
+// Handshake: post `ready`, then draw each full snapshot; UI state goes to vscode.setState so a reload restores it.
+// One delegated listener per event type on the root; no inline handlers (CSP).
+import {
+	type PanelPersistedState, type PanelSnapshot, parsePersistedState, parseToWebview, type ToHost, toHost,
+	webviewProtocolVersion,
+} from '../../src/protocol/webview.js';
+import { toDom } from '../shared/dom.js';
+import { setUiValue, uiDisabled, uiValue } from '../shared/ui.js';
+import { renderToString, type VNode } from '../shared/vnode.js';
+import type { VsCodeApi } from '../shared/vscodeApi.js';
+import { isNavKey, nextNodeId } from './graphNavigation.js';
+import type { GraphLayout } from './layout.js';
+import { LayoutCache, type RegionName, renderPanel } from './renderPanel.js';
+import type { PanelUi } from './viewModel.js';
+
+const zoomSteps = [0.1, 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4];
+
+interface Regions {
+	readonly header: HTMLElement;
+	readonly toolbar: HTMLElement;
+	readonly graph: HTMLElement;
+	readonly detail: HTMLElement;
+	readonly error: HTMLElement;
+	readonly live: HTMLElement;
+	readonly scroller: HTMLElement;
+}
+
+function byId(doc: Document, id: string): HTMLElement {
+	const el = doc.getElementById(id);
+	if (!el) { throw new Error(`the panel page has no #${id}`); }
+	return el;
+}
+
+export class IssuePanelApp {
+	readonly #doc: Document;
+	readonly #api: VsCodeApi;
+	readonly #regions: Regions;
+	readonly #cache = new LayoutCache();
+	readonly #rendered = new Map<RegionName, string>();
+	readonly #drafts = new Map<string, string>();
+	#issueId: string;
+	#ui: PanelUi;
+	#zoom: number;
+	#scroll: { left: number; top: number };
+	#restoreScroll = true;
+	#snapshot: PanelSnapshot | null = null;
+	#layout: GraphLayout | null = null;
+	#lastSeq = 0;
+	#scrollFrame = 0;
+
+	constructor(doc: Document, api: VsCodeApi) {
+		this.#doc = doc;
+		this.#api = api;
+		this.#regions = {
+			header: byId(doc, 'header-region'),
+			toolbar: byId(doc, 'toolbar-region'),
+			graph: byId(doc, 'graph-canvas'),
+			detail: byId(doc, 'detail-region'),
+			error: byId(doc, 'panel-error'),
+			live: byId(doc, 'live'),
+			scroller: byId(doc, 'graph-scroll'),
+		};
+		this.#issueId = byId(doc, 'app').dataset['issueId'] ?? '';
+		const restored = parsePersistedState(api.getState());
+		const state: PanelPersistedState | null = restored.ok && restored.value.issueId === this.#issueId ? restored.value : null;
+		this.#ui = { selectedTaskId: state?.selectedTaskId ?? null, showHistory: state?.showHistory ?? false };
+		this.#zoom = state?.zoom ?? 1;
+		this.#scroll = state?.scroll ?? { left: 0, top: 0 };
+		for (const [k, v] of Object.entries(state?.drafts ?? {})) { this.#drafts.set(k, v); }
+	}
+
+	start(win: Window): void {
+		win.addEventListener('message', (e: MessageEvent) => this.#onMessage(e.data));
+		const root = byId(this.#doc, 'app');
+		root.addEventListener('click', (e) => this.#onClick(e));
+		root.addEventListener('keydown', (e) => this.#onKeyDown(e));
+		root.addEventListener('input', (e) => this.#onInput(e));
+		this.#regions.scroller.addEventListener('scroll', () => this.#onScroll(win), { passive: true });
+		this.#post({ type: 'ready', protocol: webviewProtocolVersion });
+	}
+
+	#post(message: ToHost): boolean {
+		const checked = toHost.safeParse(message);
+		if (!checked.success) { return false; }
+		this.#api.postMessage(checked.data);
+		return true;
+	}
+
+	#persist(): void {
+		if (this.#issueId === '') { return; }
+		const drafts: Record<string, string> = {};
+		for (const [k, v] of this.#drafts) { if (v !== '') { drafts[k] = v; } }
+		const state: PanelPersistedState = {
+			issueId: this.#issueId, selectedTaskId: this.#ui.selectedTaskId, showHistory: this.#ui.showHistory,
+			scroll: this.#scroll, zoom: this.#zoom, drafts,
+		};
+		this.#api.setState(state);
+	}
+
+	#onMessage(raw: unknown): void {
+		const parsed = parseToWebview(raw);
+		if (!parsed.ok) {
+			this.#showError(`Ignored a malformed message from the extension:\n${parsed.error}`);
+			return;
+		}
+		const msg = parsed.value;
+		if (msg.type === 'error') {
+			this.#showError(msg.message);
+			return;
+		}
+		if (msg.seq <= this.#lastSeq) { return; }
+		this.#lastSeq = msg.seq;
+		this.#snapshot = msg;
+		this.#issueId = msg.issue.issueId;
+		this.#ui = { selectedTaskId: msg.view.selectedTaskId, showHistory: msg.view.showHistory };
+		this.#showError(null);
+		this.#render();
+		this.#persist();
+	}
+
+	#showError(message: string | null): void {
+		const el = this.#regions.error;
+		el.textContent = message ?? '';
+		el.hidden = message === null;
+	}
+
+	#render(): void {
+		if (!this.#snapshot) { return; }
+		const out = renderPanel(this.#snapshot, this.#ui, this.#zoom, this.#cache);
+		this.#layout = out.layout;
+		this.#replace('header', this.#regions.header, out.regions.header);
+		this.#replace('toolbar', this.#regions.toolbar, out.regions.toolbar);
+		this.#replace('graph', this.#regions.graph, out.regions.graph);
+		this.#replace('detail', this.#regions.detail, out.regions.detail);
+		if (this.#restoreScroll && out.layout.nodes.length > 0) {
+			this.#restoreScroll = false;
+			this.#regions.scroller.scrollTo(this.#scroll.left, this.#scroll.top);
+		}
+	}
+
+	/** Replaces a region only when its markup changed, keeping focus, open <details> and unsent drafts. */
+	#replace(name: RegionName, container: HTMLElement, node: VNode): void {
+		const markup = renderToString(node);
+		if (this.#rendered.get(name) === markup) { return; }
+		this.#rendered.set(name, markup);
+		const active = this.#doc.activeElement;
+		const focusKey = active && container.contains(active) ? active.closest('[data-focus-key]')?.getAttribute('data-focus-key') ?? null : null;
+		const open = new Set<string>();
+		for (const d of container.querySelectorAll('details[open][data-details-key]')) { open.add(d.getAttribute('data-details-key') ?? ''); }
+		container.replaceChildren(toDom(node, this.#doc));
+		for (const d of container.querySelectorAll<HTMLDetailsElement>('details[data-details-key]')) {
+			if (open.has(d.getAttribute('data-details-key') ?? '')) { d.open = true; }
+		}
+		for (const el of container.querySelectorAll('[data-draft-key]')) {
+			setUiValue(el, this.#drafts.get(el.getAttribute('data-draft-key') ?? '') ?? '');
+		}
+		if (focusKey !== null) {
+			const target = container.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+			target?.focus({ preventScroll: true });
+		}
+	}
+
+	#onClick(e: MouseEvent): void {
+		const el = (e.target as Element | null)?.closest<HTMLElement>('[data-action]');
+		if (!el || uiDisabled(el)) { return; }
+		e.preventDefault();
+		this.#act(el);
+	}
+
+	#act(el: HTMLElement): void {
+		const action = el.dataset['action'] ?? '';
+		const taskId = el.dataset['taskId'] ?? '';
+		const runId = el.dataset['runId'] ?? '';
+		switch (action) {
+			case 'task/select': return this.#select(taskId);
+			case 'history/toggle': {
+				this.#ui = { ...this.#ui, showHistory: el.dataset['show'] === 'true' };
+				this.#post({ type: 'history/toggle', show: this.#ui.showHistory });
+				this.#render();
+				this.#persist();
+				return;
+			}
+			case 'zoom/in': return this.#setZoom(zoomSteps.find((z) => z > this.#zoom + 1e-6) ?? this.#zoom);
+			case 'zoom/out': return this.#setZoom([...zoomSteps].reverse().find((z) => z < this.#zoom - 1e-6) ?? this.#zoom);
+			case 'zoom/reset': return this.#setZoom(1);
+			case 'zoom/fit': return this.#fit();
+			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'goal/confirm':
+				this.#post({ type: action });
+				return;
+			case 'run/stop': case 'run/openOutput':
+				this.#post({ type: action, runId });
+				return;
+			case 'task/accept': case 'task/openChanges':
+				this.#post({ type: action, taskId });
+				return;
+			case 'task/requestChanges': return this.#sendNote(`task:${taskId}`, (note) => ({ type: 'task/requestChanges', taskId, note }));
+			case 'goal/requestChanges': return this.#sendNote('goal', (note) => ({ type: 'goal/requestChanges', note }));
+			case 'command/copy': {
+				if (this.#post({ type: 'command/copy', text: el.dataset['text'] ?? '' })) { this.#announce('Command copied to the clipboard.'); }
+				return;
+			}
+			default: return;
+		}
+	}
+
+	#select(taskId: string): void {
+		if (taskId === '') { return; }
+		this.#ui = { ...this.#ui, selectedTaskId: taskId };
+		this.#post({ type: 'task/select', taskId });
+		this.#render();
+		this.#persist();
+		const node = this.#regions.graph.querySelector(`[data-task-id="${CSS.escape(taskId)}"]`);
+		node?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+	}
+
+	#sendNote(draftKey: string, message: (note: string) => ToHost): void {
+		const note = this.#drafts.get(draftKey) ?? '';
+		const errorEl = this.#doc.querySelector(`[data-error-for="${CSS.escape(draftKey)}"]`);
+		if (!this.#post(message(note))) {
+			if (errorEl) { errorEl.textContent = note.trim() === '' ? 'Write a note first: say what needs to change.' : 'The note is too long (at most 10,000 characters).'; }
+			this.#doc.querySelector<HTMLElement>(`[data-draft-key="${CSS.escape(draftKey)}"]`)?.focus();
+			return;
+		}
+		this.#drafts.delete(draftKey);
+		for (const el of this.#doc.querySelectorAll(`[data-draft-key="${CSS.escape(draftKey)}"]`)) { setUiValue(el, ''); }
+		if (errorEl) { errorEl.textContent = ''; }
+		this.#announce('Sent.');
+		this.#persist();
+	}
+
+	#announce(text: string): void {
+		this.#regions.live.textContent = '';
+		this.#regions.live.textContent = text;
+	}
+
+	#setZoom(zoom: number): void {
+		const scroller = this.#regions.scroller;
+		const ratio = zoom / this.#zoom;
+		const cx = scroller.scrollLeft + scroller.clientWidth / 2;
+		const cy = scroller.scrollTop + scroller.clientHeight / 2;
+		this.#zoom = zoom;
+		this.#render();
+		scroller.scrollTo(cx * ratio - scroller.clientWidth / 2, cy * ratio - scroller.clientHeight / 2);
+		this.#persist();
+	}
+
+	#fit(): void {
+		const l = this.#layout;
+		if (!l || l.width === 0 || l.height === 0) { return; }
+		const s = this.#regions.scroller;
+		this.#setZoom(Math.max(0.1, Math.min(1, s.clientWidth / l.width, s.clientHeight / l.height)));
+	}
+
+	#onKeyDown(e: KeyboardEvent): void {
+		const node = (e.target as Element | null)?.closest<SVGGElement>('g.node[data-task-id]');
+		if (!node) { return; }
+		const taskId = node.getAttribute('data-task-id') ?? '';
+		if (e.key === 'Enter' || e.key === ' ') {
+			e.preventDefault();
+			this.#select(taskId);
+			return;
+		}
+		if (isNavKey(e.key) && this.#layout) {
+			e.preventDefault();
+			const next = nextNodeId(this.#layout.nodes, taskId, e.key);
+			const target = next ? this.#regions.graph.querySelector<SVGGElement>(`g.node[data-task-id="${CSS.escape(next)}"]`) : null;
+			if (target) {
+				node.setAttribute('tabindex', '-1');
+				target.setAttribute('tabindex', '0');
+				target.focus({ preventScroll: true });
+				target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+			}
+			return;
+		}
+		const zoomKeys: Record<string, string> = { '+': 'zoom/in', '=': 'zoom/in', '-': 'zoom/out', '0': 'zoom/reset', 'f': 'zoom/fit' };
+		const zoomAction = zoomKeys[e.key];
+		if (zoomAction && !e.ctrlKey && !e.metaKey && !e.altKey) {
+			e.preventDefault();
+			const fake = this.#doc.createElement('span');
+			fake.dataset['action'] = zoomAction;
+			this.#act(fake);
+		}
+	}
+
+	#onInput(e: Event): void {
+		const el = (e.target as Element | null)?.closest('[data-draft-key]');
+		if (!el) { return; }
+		const key = el.getAttribute('data-draft-key') ?? '';
+		this.#drafts.set(key, uiValue(el));
+		const errorEl = this.#doc.querySelector(`[data-error-for="${CSS.escape(key)}"]`);
+		if (errorEl) { errorEl.textContent = ''; }
+		this.#persist();
+	}
+
+	#onScroll(win: Window): void {
+		if (this.#scrollFrame !== 0) { return; }
+		this.#scrollFrame = win.requestAnimationFrame(() => {
+			this.#scrollFrame = 0;
+			this.#scroll = { left: Math.max(0, this.#regions.scroller.scrollLeft), top: Math.max(0, this.#regions.scroller.scrollTop) };
+			this.#persist();
+		});
+	}
+}
