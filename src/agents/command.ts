@@ -2,22 +2,8 @@
 // executable with the target's argument array — never a shell string built from task text; a shell is used
 // only when the target itself says `shell: true`. The task content reaches the agent on stdin.
 import { DomainError } from '../core/errors.js';
-import type { AgentTargetConfig, RunLaunchSpec } from '../host/runProcesses.js';
-
-/** The process a supervisor starts for a Run (before the Host adds the TUTTI_* environment). */
-export interface AgentCommand {
-	file: string;
-	args: string[];
-	shell: boolean;
-	/** The target's own environment additions. */
-	env: Record<string, string>;
-}
-
-export interface AgentAdapter {
-	readonly adapter: AgentTargetConfig['adapter'];
-	/** Builds the process for one Run of `spec.target`. Throws DomainError('invalid_input') for a bad target. */
-	commandFor(spec: RunLaunchSpec): AgentCommand;
-}
+import type { AgentTargetConfig } from '../host/runProcesses.js';
+import type { AgentAdapter, AgentCommand } from './adapter.js';
 
 function invalidTarget(target: AgentTargetConfig, problem: string): DomainError {
 	return new DomainError(
@@ -43,7 +29,7 @@ export function commandForTarget(target: AgentTargetConfig): AgentCommand {
 		}
 		env[k] = v;
 	}
-	return { file, args, shell: target.shell === true, env };
+	return { file, args, shell: target.shell === true, env, stdin: 'spec' };
 }
 
 export const commandAdapter: AgentAdapter = {

@@ -9,7 +9,8 @@ import { registerCommands } from './commands/registerCommands.js';
 import { HostConnection } from './connection/hostConnection.js';
 import { workspaceSocketPath } from './connection/ownerEndpoint.js';
 import { setConnectionContext } from './contextKeys.js';
-import { markdownIssuePanel } from './issuePanelFallback.js';
+import { panelHostApi } from './panelHostAdapter.js';
+import { type IssuePanelRegistration, registerIssuePanel } from './panels/registerIssuePanel.js';
 import { type ExtensionServices, noHostMessage } from './services.js';
 import { readSettings } from './settings/readSettings.js';
 import { hostConfigFromSettings, hostSettingKeys, settingsSection, storeLocation } from './settings/tuttiSettings.js';
@@ -23,6 +24,8 @@ export interface TuttiExtensionApi {
 	readonly services: ExtensionServices;
 	/** The terminal environment this extension contributes (TUTTI_IPC_HOOK, PATH). */
 	readonly environment: vscode.EnvironmentVariableCollection;
+	/** The open issue panels (tests check the webview's `ready` → `snapshot` handshake through it). */
+	readonly panels: IssuePanelRegistration;
 }
 
 function workspaceFolderPath(): string | undefined {
@@ -83,7 +86,9 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 
 	const terminals = new TuttiTerminals(services);
 	ctx.subscriptions.push(terminals);
-	const actions: ActionContext = { services, terminals, panel: markdownIssuePanel(services) };
+	const panels = registerIssuePanel({ extensionUri: ctx.extensionUri, api: panelHostApi(services) });
+	ctx.subscriptions.push(panels);
+	const actions: ActionContext = { services, terminals, panel: { show: (issueId) => { panels.showIssuePanel(issueId); } } };
 	ctx.subscriptions.push(registerCommands(actions));
 	ctx.subscriptions.push(registerIssueBoard(services));
 	ctx.subscriptions.push(registerStatusBar(services));
@@ -100,7 +105,7 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 		publishCliEnvironment(ctx.environmentVariableCollection, workspaceSocketPath(workspace), shimDir);
 	}
 	void connection.start();
-	return { services, environment: ctx.environmentVariableCollection };
+	return { services, environment: ctx.environmentVariableCollection, panels };
 }
 
 /** While there is no store, a store created by someone else (`tutti host` in a terminal) connects this window. */

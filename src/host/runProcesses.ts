@@ -1,4 +1,5 @@
 // The port between the Host's domain services and the real processes of Runs (src/host/runs/).
+import type { AgentTurnInput } from '../agents/adapter.js';
 import type { Disposable } from '../core/lifecycle.js';
 
 /** One entry of `.tutti/config.json` `agentTargets` (headless) or `tutti.agentTargets` (VS Code). */
@@ -28,6 +29,8 @@ export interface RunLaunchSpec {
 	stdinText: string;
 	/** TUTTI_* variables (TUTTI_IPC_HOOK, TUTTI_SESSION_TOKEN, TUTTI_SESSION_ID, TUTTI_ISSUE_ID, TUTTI_TASK_ID, TUTTI_RUN_ID). */
 	env: Record<string, string>;
+	/** For claude/codex targets: the Turn's prompt and session to continue (src/agents/adapter.ts). */
+	turn?: AgentTurnInput;
 }
 
 /** The exit record a supervisor writes to `.tutti/runs/<runId>/exit.json` (authoritative after a restart). */

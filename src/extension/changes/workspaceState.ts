@@ -10,6 +10,10 @@ export interface ExecutionSummary {
 	readonly status: ExecutionStatus;
 	readonly activeCheckpoint: Pick<CheckpointDto, 'kind' | 'sequence' | 'graphRevision'> | null;
 	readonly pendingCheckpoints: number;
+	/** The active checkpoint's main wake delivery state, '' when none (the panel shows it). */
+	readonly activeWakeStatus: string;
+	readonly dispatchPaused: boolean;
+	readonly allowedActions: readonly string[];
 }
 
 export interface WorkspaceState {
@@ -41,6 +45,9 @@ export function summarizeExecution(plan: Result<'plan/get'>): ExecutionSummary {
 		status: plan.execution.status,
 		activeCheckpoint: active ? { kind: active.kind, sequence: active.sequence, graphRevision: active.graphRevision } : null,
 		pendingCheckpoints: plan.checkpoints.filter((c) => c.status === 'pending').length,
+		activeWakeStatus: plan.activeWake?.status ?? '',
+		dispatchPaused: plan.dispatchPaused,
+		allowedActions: plan.allowedActions,
 	};
 }
 

@@ -1,14 +1,16 @@
 // Every command id the extension contributes (package.json `contributes.commands` must list exactly these).
 // The palette runs them without arguments (they ask); the board and the issue panel pass the arguments noted
 // here, so every surface runs the same handler (src/extension/commands/registerCommands.ts):
-//   issue commands:   "issueId" | { issueId }               (stopIssue: { issueId, confirmed: true } skips its dialog)
-//   stopRun, openRunOutput: "runId" | { runId }
-//   acceptTask:       { issueId, taskId }
-//   requestChanges:   { issueId, taskId, note } on a task, { issueId, note } on the goal at Goal Review
-//   confirmGoal:      "issueId" | { issueId }
-//   newIssue:         { mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null }
-//   newAgentTerminal: { issueId?, agentTargetId? }
-//   exportIssue:      { issueId, format: 'json' | 'markdown', uri? }
+//   issue commands:    (issueId) | ({ issueId }) | (board element)   stopIssue(issueId, { confirmed: true }) skips its dialog
+//   stopRun, openRunOutput: (runId) | ({ runId })
+//   acceptTask:        (issueId, taskId) | ({ issueId, taskId })
+//   requestChanges:    (issueId, taskId, note?) on a task; (issueId, undefined, note) on the goal at Goal Review
+//   confirmGoal:       (issueId)
+//   openTaskChanges:   (issueId, taskId)
+//   newIssue:          ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null })
+//   newAgentTerminal:  ({ issueId?, agentTargetId? })
+//   exportIssue:       ({ issueId, format: 'json' | 'markdown', uri? })
+// The parsing is in commandArgs.ts.
 export const commandIds = {
 	startInFolder: 'tutti.startInFolder',
 	newIssue: 'tutti.newIssue',
@@ -20,6 +22,7 @@ export const commandIds = {
 	acceptTask: 'tutti.acceptTask',
 	requestChanges: 'tutti.requestChanges',
 	confirmGoal: 'tutti.confirmGoal',
+	openTaskChanges: 'tutti.openTaskChanges',
 	newAgentTerminal: 'tutti.newAgentTerminal',
 	openRunOutput: 'tutti.openRunOutput',
 	showStoreLocation: 'tutti.showStoreLocation',

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { IssueDto } from '../../protocol/dto.js';
 import { type ActionContext, runAction } from './actionContext.js';
-import { issueIdOf } from './commandArgs.js';
+import { type CommandArgs, isConfirmed, issueIdOf, optionsOf } from './commandArgs.js';
 import { askText, pickAgentTarget, pickIssue } from './pickers.js';
 
 /** Arguments that skip the prompts (tests, other extensions). */
@@ -29,8 +29,8 @@ async function askMode(): Promise<'manual' | 'managed' | undefined> {
 	return picked?.mode;
 }
 
-export function newIssue(ctx: ActionContext, arg: unknown): Promise<NewIssueResult | undefined> {
-	const args = (typeof arg === 'object' && arg !== null ? arg : {}) as NewIssueArgs;
+export function newIssue(ctx: ActionContext, commandArgs: CommandArgs): Promise<NewIssueResult | undefined> {
+	const args = optionsOf<NewIssueArgs>(commandArgs);
 	return runAction(ctx, 'New Issue', async () => {
 		const client = ctx.services.client();
 		const mode = args.mode ?? await askMode();
@@ -71,9 +71,9 @@ async function revealOnBoard(ctx: ActionContext): Promise<void> {
 	await vscode.commands.executeCommand('tutti.issueBoard.focus');
 }
 
-export async function openIssue(ctx: ActionContext, arg: unknown): Promise<void> {
+export async function openIssue(ctx: ActionContext, args: CommandArgs): Promise<void> {
 	await runAction(ctx, 'Open Issue', async () => {
-		const issueId = issueIdOf(arg) ?? await pickIssue(ctx.services, 'Open which issue?');
+		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'Open which issue?');
 		if (issueId !== undefined) {
 			await ctx.panel.show(issueId);
 		}
@@ -88,15 +88,15 @@ const verbs: Record<IssueVerb, { what: string; placeHolder: string; applies: (i:
 	'issue/stop': { what: 'Stop', placeHolder: 'Stop which issue?', applies: (i) => i.status !== 'completed' && i.status !== 'archived' },
 };
 
-/** Pause, Resume or Stop an issue. Stop asks first unless the arguments say `confirmed: true` (the panel asked). */
-export function issueVerb(ctx: ActionContext, method: IssueVerb, arg: unknown): Promise<IssueDto | undefined> {
+/** Pause, Resume or Stop an issue. Stop asks first unless the arguments say `confirmed: true`. */
+export function issueVerb(ctx: ActionContext, method: IssueVerb, args: CommandArgs): Promise<IssueDto | undefined> {
 	const verb = verbs[method];
 	return runAction(ctx, `${verb.what} Issue`, async () => {
-		const issueId = issueIdOf(arg) ?? await pickIssue(ctx.services, verb.placeHolder, verb.applies);
+		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, verb.placeHolder, verb.applies);
 		if (issueId === undefined) {
 			return undefined;
 		}
-		if (method === 'issue/stop' && !(typeof arg === 'object' && arg !== null && (arg as { confirmed?: unknown }).confirmed === true)) {
+		if (method === 'issue/stop' && !isConfirmed(args)) {
 			const answer = await vscode.window.showWarningMessage(
 				'Stop this issue? Dispatch is paused and every running Run is interrupted (recorded as stopped by you).',
 				{ modal: true }, 'Stop');

@@ -58,9 +58,9 @@ export async function pickRun(services: ExtensionServices, placeHolder: string, 
 	return (await vscode.window.showQuickPick(runs.map(runItem), { placeHolder, matchOnDetail: true }))?.value;
 }
 
-/** A task waiting for the developer's acceptance, across all issues. */
-export async function pickPendingTask(services: ExtensionServices, placeHolder: string): Promise<TaskRef | undefined> {
-	const issues = (await currentIssues(services)).filter((i) => i.counts.pendingAcceptance > 0);
+/** A task waiting for the developer's acceptance, in one issue or across all of them. */
+export async function pickPendingTask(services: ExtensionServices, placeHolder: string, issueId?: string): Promise<TaskRef | undefined> {
+	const issues = (await currentIssues(services)).filter((i) => i.counts.pendingAcceptance > 0 && (issueId === undefined || i.issueId === issueId));
 	const details = await Promise.all(issues.map((i) => services.client().call('issue/get', { issueId: i.issueId })));
 	const items: Picked<TaskRef>[] = details.flatMap((issue) => issue.tasks
 		.filter((t) => t.status === 'pending_acceptance')

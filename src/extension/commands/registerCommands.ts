@@ -7,26 +7,28 @@ import { type CommandId, commandIds } from './ids.js';
 import { issueVerb, newIssue, openIssue } from './issueActions.js';
 import { acceptTask, confirmGoal, requestChanges } from './reviewActions.js';
 import { newAgentTerminal, openRunOutput, stopRun } from './runActions.js';
+import { openTaskChanges } from './taskChanges.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
 
-type Handler = (arg: unknown) => unknown;
+type Handler = (...args: unknown[]) => unknown;
 
 export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> {
 	return {
 		[commandIds.startInFolder]: () => startInFolder(ctx),
-		[commandIds.newIssue]: (arg) => newIssue(ctx, arg),
-		[commandIds.openIssue]: (arg) => openIssue(ctx, arg),
-		[commandIds.pauseIssue]: (arg) => issueVerb(ctx, 'issue/pause', arg),
-		[commandIds.resumeIssue]: (arg) => issueVerb(ctx, 'issue/resume', arg),
-		[commandIds.stopIssue]: (arg) => issueVerb(ctx, 'issue/stop', arg),
-		[commandIds.stopRun]: (arg) => stopRun(ctx, arg),
-		[commandIds.acceptTask]: (arg) => acceptTask(ctx, arg),
-		[commandIds.requestChanges]: (arg) => requestChanges(ctx, arg),
-		[commandIds.confirmGoal]: (arg) => confirmGoal(ctx, arg),
-		[commandIds.newAgentTerminal]: (arg) => newAgentTerminal(ctx, arg),
-		[commandIds.openRunOutput]: (arg) => openRunOutput(ctx, arg),
+		[commandIds.newIssue]: (...args) => newIssue(ctx, args),
+		[commandIds.openIssue]: (...args) => openIssue(ctx, args),
+		[commandIds.pauseIssue]: (...args) => issueVerb(ctx, 'issue/pause', args),
+		[commandIds.resumeIssue]: (...args) => issueVerb(ctx, 'issue/resume', args),
+		[commandIds.stopIssue]: (...args) => issueVerb(ctx, 'issue/stop', args),
+		[commandIds.stopRun]: (...args) => stopRun(ctx, args),
+		[commandIds.acceptTask]: (...args) => acceptTask(ctx, args),
+		[commandIds.requestChanges]: (...args) => requestChanges(ctx, args),
+		[commandIds.confirmGoal]: (...args) => confirmGoal(ctx, args),
+		[commandIds.openTaskChanges]: (...args) => openTaskChanges(ctx, args),
+		[commandIds.newAgentTerminal]: (...args) => newAgentTerminal(ctx, args),
+		[commandIds.openRunOutput]: (...args) => openRunOutput(ctx, args),
 		[commandIds.showStoreLocation]: () => showStoreLocation(ctx),
-		[commandIds.exportIssue]: (arg) => exportIssue(ctx, arg),
+		[commandIds.exportIssue]: (...args) => exportIssue(ctx, args),
 		[commandIds.refreshBoard]: () => ctx.services.refresh(),
 	};
 }

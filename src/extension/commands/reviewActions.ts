@@ -4,7 +4,7 @@
 import type { ExtensionServices } from '../services.js';
 import { notAvailable } from '../client/hostClient.js';
 import { type ActionContext, runAction } from './actionContext.js';
-import { issueIdOf, noteOf, taskRefOf } from './commandArgs.js';
+import { type CommandArgs, isGoalRequest, issueIdOf, noteOf, taskRefOf } from './commandArgs.js';
 import { askText, pickIssue, pickPendingTask } from './pickers.js';
 import { type ReviewAction, reviewMethod } from './reviewMethods.js';
 
@@ -17,42 +17,50 @@ function methodFor(services: ExtensionServices, action: ReviewAction, label: str
 	return method;
 }
 
-export function acceptTask(ctx: ActionContext, arg: unknown): Promise<unknown> {
+function atGoalReview(services: ExtensionServices, issueId: string): boolean {
+	return services.changes.current?.executions.get(issueId)?.status === 'pending_goal_review';
+}
+
+function pendingTasks(services: ExtensionServices, issueId: string): number {
+	return services.changes.current?.issues.find((i) => i.issueId === issueId)?.counts.pendingAcceptance ?? 0;
+}
+
+/** `(issueId, taskId)`; from the board `(element)` picks among that issue's tasks; from the palette among all. */
+export function acceptTask(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Accept Task', async () => {
 		const method = methodFor(ctx.services, 'acceptTask', 'Accept Task');
-		const task = taskRefOf(arg) ?? await pickPendingTask(ctx.services, 'Accept which task?');
+		const task = taskRefOf(args) ?? await pickPendingTask(ctx.services, 'Accept which task?', issueIdOf(args));
 		return task === undefined ? undefined : ctx.services.client().callByName(method, { issueId: task.issueId, taskId: task.taskId });
 	});
 }
 
 /**
- * Request changes on a task (`{issueId, taskId}`, or picked), or on the goal at Goal Review (`{issueId}` without a
- * task). The note is required: from the arguments or asked for.
+ * Request changes on a task `(issueId, taskId, note?)`, or on the goal at Goal Review `(issueId, undefined, note)`.
+ * From the board, an issue at Goal Review with no task waiting means the goal. The note is required (asked for).
  */
-export function requestChanges(ctx: ActionContext, arg: unknown): Promise<unknown> {
+export function requestChanges(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Request Changes', async () => {
-		const task = taskRefOf(arg);
-		const goalIssueId = task === undefined ? issueIdOf(arg) : undefined;
-		const method = methodFor(ctx.services, goalIssueId !== undefined ? 'requestGoalChanges' : 'requestTaskChanges', 'Request Changes');
-		const target = task ?? (goalIssueId !== undefined ? undefined : await pickPendingTask(ctx.services, 'Request changes on which task?'));
-		if (target === undefined && goalIssueId === undefined) {
+		const given = taskRefOf(args);
+		const issueId = issueIdOf(args);
+		const goal = given === undefined && issueId !== undefined
+			&& (isGoalRequest(args) || (atGoalReview(ctx.services, issueId) && pendingTasks(ctx.services, issueId) === 0));
+		const method = methodFor(ctx.services, goal ? 'requestGoalChanges' : 'requestTaskChanges', 'Request Changes');
+		const task = goal ? undefined : given ?? await pickPendingTask(ctx.services, 'Request changes on which task?', issueId);
+		if (!goal && task === undefined) {
 			return undefined;
 		}
-		const note = noteOf(arg) ?? await askText('What should change? (sent to the source agent)', { required: true });
+		const note = noteOf(args) ?? await askText(goal ? 'What should change before the goal is met? (sent to the source agent)' : 'What should change? (sent to the source agent)', { required: true });
 		if (note === undefined || note.trim() === '') {
 			return undefined;
 		}
-		const params = target ? { issueId: target.issueId, taskId: target.taskId, note: note.trim() } : { issueId: goalIssueId, note: note.trim() };
-		return ctx.services.client().callByName(method, params);
+		return ctx.services.client().callByName(method, task ? { issueId: task.issueId, taskId: task.taskId, note } : { issueId, note });
 	});
 }
 
-export function confirmGoal(ctx: ActionContext, arg: unknown): Promise<unknown> {
+export function confirmGoal(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Confirm Goal', async () => {
 		const method = methodFor(ctx.services, 'confirmGoal', 'Confirm Goal');
-		const current = ctx.services.changes.current;
-		const atGoalReview = (issueId: string): boolean => current?.executions.get(issueId)?.status === 'pending_goal_review';
-		const issueId = issueIdOf(arg) ?? await pickIssue(ctx.services, 'Confirm the goal of which issue?', (i) => atGoalReview(i.issueId));
+		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'Confirm the goal of which issue?', (i) => atGoalReview(ctx.services, i.issueId));
 		return issueId === undefined ? undefined : ctx.services.client().callByName(method, { issueId });
 	});
 }

@@ -1,12 +1,12 @@
 // Run and terminal actions: Stop Run, Open Run Output, New Agent Terminal.
 import * as vscode from 'vscode';
 import { type ActionContext, runAction } from './actionContext.js';
-import { issueIdOf, runIdOf } from './commandArgs.js';
+import { type CommandArgs, issueIdOf, optionsOf, runIdOf } from './commandArgs.js';
 import { pickAgentTarget, pickRun } from './pickers.js';
 
-export function stopRun(ctx: ActionContext, arg: unknown): Promise<unknown> {
+export function stopRun(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Stop Run', async () => {
-		const runId = runIdOf(arg) ?? (await pickRun(ctx.services, 'Stop which Run?', true))?.runId;
+		const runId = runIdOf(args) ?? (await pickRun(ctx.services, 'Stop which Run?', true))?.runId;
 		if (runId === undefined) {
 			return undefined;
 		}
@@ -17,27 +17,27 @@ export function stopRun(ctx: ActionContext, arg: unknown): Promise<unknown> {
 	});
 }
 
-export function openRunOutput(ctx: ActionContext, arg: unknown): Promise<vscode.Terminal | undefined> {
+export function openRunOutput(ctx: ActionContext, args: CommandArgs): Promise<vscode.Terminal | undefined> {
 	return runAction(ctx, 'Open Run Output', async () => {
-		const given = runIdOf(arg);
+		const given = runIdOf(args);
 		const run = given !== undefined ? { runId: given, taskId: given } : await pickRun(ctx.services, 'Show the output of which Run?', false);
 		return run === undefined ? undefined : ctx.terminals.openRunOutput(run.runId, run.taskId);
 	});
 }
 
 /** `{issueId?, agentTargetId?}` skips the prompt; from the palette it asks for the agent target. */
-export function newAgentTerminal(ctx: ActionContext, arg: unknown): Promise<vscode.Terminal | undefined> {
+export function newAgentTerminal(ctx: ActionContext, args: CommandArgs): Promise<vscode.Terminal | undefined> {
 	return runAction(ctx, 'New Agent Terminal', async () => {
-		const given = typeof arg === 'object' && arg !== null ? (arg as { agentTargetId?: unknown }).agentTargetId : undefined;
+		const given = optionsOf<{ agentTargetId: unknown }>(args).agentTargetId;
 		let agentTargetId: string | undefined = typeof given === 'string' ? given : undefined;
-		if (arg === undefined) {
+		if (args.length === 0 || args[0] === undefined) {
 			const picked = await pickAgentTarget(ctx.services);
 			if (picked === undefined) {
 				return undefined;
 			}
 			agentTargetId = picked ?? undefined;
 		}
-		const issueId = issueIdOf(arg);
+		const issueId = issueIdOf(args);
 		return ctx.terminals.open({ ...(agentTargetId ? { agentTargetId } : {}), ...(issueId ? { issueId } : {}) });
 	});
 }

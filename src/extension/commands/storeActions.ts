@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type ExportFormat, exportFileName, formatIssueExport } from '../export/issueExport.js';
 import { type ActionContext, runAction } from './actionContext.js';
-import { issueIdOf } from './commandArgs.js';
+import { type CommandArgs, issueIdOf, optionsOf } from './commandArgs.js';
 import { pickIssue } from './pickers.js';
 
 export function startInFolder(ctx: ActionContext): Promise<string | undefined> {
@@ -44,11 +44,11 @@ export interface ExportArgs {
 	readonly uri?: vscode.Uri | string;
 }
 
-export function exportIssue(ctx: ActionContext, arg: unknown): Promise<vscode.Uri | undefined> {
-	const args = (typeof arg === 'object' && arg !== null ? arg : {}) as ExportArgs;
+export function exportIssue(ctx: ActionContext, commandArgs: CommandArgs): Promise<vscode.Uri | undefined> {
+	const args = optionsOf<ExportArgs>(commandArgs);
 	return runAction(ctx, 'Export Issue', async () => {
 		const client = ctx.services.client();
-		const issueId = issueIdOf(arg) ?? await pickIssue(ctx.services, 'Export which issue?');
+		const issueId = issueIdOf(commandArgs) ?? await pickIssue(ctx.services, 'Export which issue?');
 		if (issueId === undefined) {
 			return undefined;
 		}

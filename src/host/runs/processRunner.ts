@@ -117,7 +117,7 @@ export class ProcessRunner implements RunProcessPort {
 		const shimDir = this.#o.cliScript !== undefined
 			? ensureCliShim(join(this.#o.tuttiDir, 'bin'), this.#o.nodePath, this.#o.nodeArgs, resolve(this.#o.cliScript))
 			: undefined;
-		const hasStdin = spec.stdinText.length > 0;
+		const hasStdin = command.stdin === 'spec' && spec.stdinText.length > 0;
 		if (hasStdin) { writeFileSync(runFile(dir, 'stdin'), spec.stdinText, { mode: 0o600 }); }
 		const supervisorSpec: SupervisorSpec = {
 			version: 1,

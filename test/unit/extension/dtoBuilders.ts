@@ -19,7 +19,7 @@ export function issue(issueId: string, over: Partial<Omit<IssueDto, 'counts'>> &
 }
 
 export function execution(status: ExecutionSummary['status'], over: Partial<ExecutionSummary> = {}): ExecutionSummary {
-	return { status, activeCheckpoint: null, pendingCheckpoints: 0, ...over };
+	return { status, activeCheckpoint: null, pendingCheckpoints: 0, activeWakeStatus: '', dispatchPaused: false, allowedActions: [], ...over };
 }
 
 export function task(taskId: string, over: Partial<TaskDto> = {}): TaskDto {

@@ -8,7 +8,7 @@ const target = (t: Partial<AgentTargetConfig>): AgentTargetConfig => ({ id: 't1'
 describe('command agent adapter', () => {
 	it('turns argv into an executable and an argument array, without a shell by default', () => {
 		assert.deepEqual(commandForTarget(target({ argv: ['node', 'agent.js', '--flag', 'a b; rm -rf /'] })), {
-			file: 'node', args: ['agent.js', '--flag', 'a b; rm -rf /'], shell: false, env: {},
+			file: 'node', args: ['agent.js', '--flag', 'a b; rm -rf /'], shell: false, env: {}, stdin: 'spec',
 		});
 	});
 

@@ -1,0 +1,96 @@
+// Issue panel render cost in Node at 50 / 200 / 1,000 tasks (medians; never assertions):
+//   layout    — dagre on a new graph shape (the cached layout is reused while only statuses change);
+//   render    — view model + VNodes + markup string with the layout cached (what each store change costs);
+//   validate  — zod check of the snapshot message (the webview does it on every receipt).
+// The browser adds DOM building (createElementNS) and paint on top; measure that in the webview itself (see the
+// note printed at the end). Run: node --import tsx bench/panelRender.ts
+import { toWebview, type PanelSnapshot } from '../src/protocol/webview.js';
+import type { TaskDto } from '../src/protocol/dto.js';
+import { layoutGraph } from '../webview/issuePanel/layout.js';
+import { LayoutCache, layoutInputOf, panelTree, renderPanel } from '../webview/issuePanel/renderPanel.js';
+import { derivePanelModel } from '../webview/issuePanel/viewModel.js';
+import { renderToString } from '../webview/shared/vnode.js';
+import { fmtMs, median, timeMs } from './stats.js';
+
+export interface PanelRenderRow {
+	tasks: number;
+	layoutMs: number;
+	renderMs: number;
+	validateMs: number;
+	markupKb: number;
+	snapshotKb: number;
+}
+
+function task(i: number, deps: string[], status: TaskDto['status']): TaskDto {
+	return {
+		issueId: 'bench', taskId: `t${i}`, title: `Task ${i}: implement part ${i} of the feature with tests`, content: `Content of task ${i}`,
+		status, acceptanceState: status === 'completed' ? 'user_accepted' : '', agentTargetId: 'claude', modelPlanId: '', model: '',
+		permissionModeId: '', reasoningEffort: '', executionDirectory: '', dependencyTaskIds: deps, parallelizable: true, autoAccept: false,
+		latestRunId: '', sortIndex: i, supersededAtUnixMs: 0, supersededByTaskId: '', createdAtUnixMs: 1, updatedAtUnixMs: 1,
+	};
+}
+
+/** A layered plan: each task depends on up to two tasks a few ranks back (deterministic). */
+export function benchSnapshot(n: number): PanelSnapshot {
+	let seed = 11;
+	const rand = (): number => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed / 0x7fffffff; };
+	const tasks: TaskDto[] = [];
+	for (let i = 0; i < n; i++) {
+		const deps = new Set<string>();
+		const k = i === 0 ? 0 : Math.floor(rand() * 3);
+		for (let j = 0; j < k; j++) { deps.add(`t${Math.max(0, i - 1 - Math.floor(rand() * 12))}`); }
+		const r = rand();
+		tasks.push(task(i, [...deps], r < 0.4 ? 'completed' : r < 0.5 ? 'running' : r < 0.55 ? 'pending_acceptance' : 'not_started'));
+	}
+	const count = (s: TaskDto['status']): number => tasks.filter((t) => t.status === s).length;
+	return {
+		type: 'snapshot', seq: 1, plan: null, runs: [],
+		issue: {
+			issueId: 'bench', title: 'Benchmark issue', content: '', status: 'in_progress', planningSource: 'manual', sourceSessionId: '',
+			dispatchPaused: false, autoAcceptDefault: false, taskCount: n,
+			counts: { notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'), completed: count('completed'), failed: 0, canceled: 0 },
+			createdAtUnixMs: 1, updatedAtUnixMs: 1, tasks,
+		},
+		view: { selectedTaskId: 't1', showHistory: false, nowUnixMs: 1, agentWaiting: null },
+	};
+}
+
+export function benchPanelRender(sizes: readonly number[] = [50, 200, 1_000]): PanelRenderRow[] {
+	return sizes.map((n) => {
+		const snapshot = benchSnapshot(n);
+		const ui = { selectedTaskId: 't1', showHistory: false };
+		const input = layoutInputOf(derivePanelModel(snapshot, ui).graph);
+		const layoutRuns = n >= 1_000 ? 3 : 7;
+		const layoutMs = median(Array.from({ length: layoutRuns }, () => timeMs(() => layoutGraph(input))));
+		const cache = new LayoutCache();
+		cache.layout(input);
+		let markup = '';
+		const renderMs = median(Array.from({ length: 15 }, () => timeMs(() => { markup = renderToString(panelTree(renderPanel(snapshot, ui, 1, cache))); })));
+		const wire = JSON.parse(JSON.stringify(snapshot)) as unknown;
+		const validateMs = median(Array.from({ length: 15 }, () => timeMs(() => toWebview.parse(wire))));
+		return { tasks: n, layoutMs, renderMs, validateMs, markupKb: markup.length / 1024, snapshotKb: JSON.stringify(snapshot).length / 1024 };
+	});
+}
+
+export function formatPanelRender(rows: readonly PanelRenderRow[]): string {
+	const lines = [
+		'| tasks | layout, new shape (median) | render, cached layout (median) | layout + render | snapshot check (median) | markup | snapshot |',
+		'|---|---|---|---|---|---|---|',
+	];
+	for (const r of rows) {
+		lines.push(`| ${r.tasks.toLocaleString('en')} | ${fmtMs(r.layoutMs)} | ${fmtMs(r.renderMs)} | ${fmtMs(r.layoutMs + r.renderMs)} | ${fmtMs(r.validateMs)} | ${r.markupKb.toFixed(0)} KiB | ${r.snapshotKb.toFixed(0)} KiB |`);
+	}
+	return lines.join('\n');
+}
+
+export const browserNote = [
+	'In the browser: open the panel with N tasks, then in the webview devtools (Developer: Open Webview Developer Tools)',
+	'record a Performance profile across one snapshot, or wrap IssuePanelApp.#render in performance.mark/measure and',
+	'read the "panel-render" measures; the code-server harness (test/vscode) can read them with page.evaluate in the',
+	'webview frame and report medians for 50/200/1,000 tasks.',
+].join('\n');
+
+if (require.main === module) {
+	console.log(formatPanelRender(benchPanelRender()));
+	console.log(`\n${browserNote}`);
+}

@@ -1,0 +1,66 @@
+// "Open changes" for a task: the uncommitted changes of the directory its latest Run worked in (a worktree, when
+// the task ran in one), in VS Code's multi-file diff view, through the built-in Git extension's API.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { type ActionContext, runAction } from './actionContext.js';
+import { type CommandArgs, taskRefOf } from './commandArgs.js';
+import { pickIssue } from './pickers.js';
+
+/** The slice of the Git extension's API (vscode.git, getAPI(1)) used here. */
+interface GitChange {
+	readonly uri: vscode.Uri;
+}
+interface GitRepository {
+	readonly rootUri: vscode.Uri;
+	diffWithHEAD(): Promise<GitChange[]>;
+}
+interface GitApi {
+	openRepository(root: vscode.Uri): Promise<GitRepository | null>;
+	toGitUri(uri: vscode.Uri, ref: string): vscode.Uri;
+}
+
+async function gitApi(): Promise<GitApi> {
+	const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
+	if (!extension) {
+		throw new Error('the built-in Git extension is not available');
+	}
+	return (await extension.activate()).getAPI(1);
+}
+
+export function openTaskChanges(ctx: ActionContext, args: CommandArgs): Promise<number | undefined> {
+	return runAction(ctx, 'Open Changes', async () => {
+		const client = ctx.services.client();
+		let ref = taskRefOf(args);
+		if (ref === undefined) {
+			const issueId = await pickIssue(ctx.services, 'Changes of a task in which issue?');
+			const issue = issueId === undefined ? undefined : await client.call('issue/get', { issueId });
+			const picked = issue && await vscode.window.showQuickPick(
+				issue.tasks.filter((t) => t.latestRunId !== '').map((t) => ({ label: t.title, description: t.status, taskId: t.taskId })),
+				{ placeHolder: 'Open the changes of which task?' });
+			ref = issue && picked ? { issueId: issue.issueId, taskId: picked.taskId } : undefined;
+		}
+		if (ref === undefined) {
+			return undefined;
+		}
+		const { taskId, issueId } = ref;
+		const task = (await client.call('issue/get', { issueId })).tasks.find((t) => t.taskId === taskId);
+		if (task === undefined || task.latestRunId === '') {
+			throw new Error(`task ${taskId} has not run yet, so it has no changes`);
+		}
+		const run = await client.call('run/get', { runId: task.latestRunId });
+		const dir = path.resolve(ctx.services.workspace ?? '', run.executionDirectory);
+		const git = await gitApi();
+		const repository = await git.openRepository(vscode.Uri.file(dir));
+		if (repository === null) {
+			throw new Error(`${dir} (where task ${taskId} ran) is not in a git repository, so there is no diff to show`);
+		}
+		const changes = await repository.diffWithHEAD();
+		if (changes.length === 0) {
+			void vscode.window.showInformationMessage(`Tutti: no uncommitted changes in ${dir} (where "${task.title}" ran).`);
+			return 0;
+		}
+		await vscode.commands.executeCommand('vscode.changes', `Changes of "${task.title}"`,
+			changes.map((c) => [c.uri, git.toGitUri(c.uri, 'HEAD'), c.uri]));
+		return changes.length;
+	});
+}

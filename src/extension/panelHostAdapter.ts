@@ -1,0 +1,15 @@
+// The issue panel's view of the Host (src/extension/panels/panelHostApi.ts), over this window's client: the
+// owner's in-process Host or, in a viewer window, the owner's socket. Change events come from the store's
+// change source, so the panel updates from any source (CLI, agents, UI) like the board does.
+import type { PanelHostApi } from './panels/panelHostApi.js';
+import type { ExtensionServices } from './services.js';
+
+export function panelHostApi(services: ExtensionServices): PanelHostApi {
+	return {
+		issue: (issueId) => services.client().call('issue/get', { issueId }),
+		planSnapshot: (issueId) => services.client().call('plan/get', { issueId }),
+		runs: (issueId) => services.client().call('run/list', { issueId }),
+		onDidChange: (listener) => services.changes.onDidChange(() => listener()),
+		now: () => Date.now(),
+	};
+}
