@@ -12,6 +12,7 @@ const entries = [
 	{ in: 'src/host/main.ts', out: 'host' },
 	{ in: 'scripts/demo.ts', out: 'demo' },
 	{ in: 'scripts/orchestrator.ts', out: 'orchestrator' },
+	{ in: 'src/extension/extension.ts', out: 'extension' },
 ];
 mkdirSync('dist', { recursive: true });
 await Promise.all(entries.map((e) => esbuild.build({
@@ -21,5 +22,11 @@ await Promise.all(entries.map((e) => esbuild.build({
 	banner: e.banner ? { js: e.banner } : undefined,
 	external: ['vscode'],
 })));
+// The issue panel: browser code, ESM, its CSS emitted beside it (localResourceRoots = dist/webview only).
+await esbuild.build({
+	bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: 'linked', logLevel: 'warning',
+	entryPoints: { issuePanel: 'webview/issuePanel/main.ts' },
+	outdir: 'dist/webview',
+});
 chmodSync('dist/cli.js', 0o755);
 copyFileSync(join(dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');

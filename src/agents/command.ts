@@ -4,6 +4,8 @@
 import { DomainError } from '../core/errors.js';
 import type { AgentTargetConfig } from '../host/runProcesses.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
+import { claudeAdapter } from './claude.js';
+import { codexAdapter } from './codex.js';
 
 function invalidTarget(target: AgentTargetConfig, problem: string): DomainError {
 	return new DomainError(
@@ -43,13 +45,9 @@ export function adapterFor(target: AgentTargetConfig): AgentAdapter {
 		case 'command':
 			return commandAdapter;
 		case 'claude':
+			return claudeAdapter;
 		case 'codex':
-			throw new DomainError(
-				'invalid_input',
-				`Agent target '${target.id}' uses the '${target.adapter}' adapter, which is not available yet; only 'command' targets can run.`,
-				`Use a command target in .tutti/config.json, e.g. {"id":"${target.id}","adapter":"command","argv":["${target.adapter}"]}.`,
-				{ agentTargetId: target.id, adapter: target.adapter },
-			);
+			return codexAdapter;
 		default: {
 			const unknownAdapter: never = target.adapter;
 			throw new DomainError(

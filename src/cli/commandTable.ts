@@ -92,6 +92,11 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti session open --role source --as-user --json', 'export TUTTI_SESSION_TOKEN=$(tutti session open --role source --as-user --json | jq -r .token)'],
 	},
 	{
+		path: ['session', 'stop'], method: 'session/stop', summary: 'stop a source session: archive every nonterminal execution it owns (developer action)',
+		flags: [{ name: 'session-id', param: 'sessionId', kind: 'string', valueName: '<id>', required: true, description: 'the source session' }],
+		examples: ['tutti session stop --session-id SESSION --as-user --json'],
+	},
+	{
 		path: ['agent', 'list'], method: 'agent/list', summary: 'list the agent targets tasks can run on', flags: [],
 		examples: ['tutti agent list --json'],
 	},
@@ -149,8 +154,12 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['plan', 'issue', 'create'], method: 'plan/create', summary: 'create a managed issue; the calling session becomes its source session',
-		flags: [title(true), content(true), requestId, autoAccept],
-		examples: ['tutti plan issue create --title "Add dark mode" --content "…" --request-id create-1 --json'],
+		flags: [title(true), content(true), requestId, autoAccept, { name: 'developer-confirmation', param: 'developerConfirmation', kind: 'bool', valueName: '[bool]', description: "Goal Review waits for the developer's confirmation (default: the developerConfirmation setting, on)" },
+			{ name: 'source-target', param: 'sourceTargetId', kind: 'string', valueName: '<id>', description: 'with --as-user: Tutti starts the source session itself on this agent target' }],
+		examples: [
+			'tutti plan issue create --title "Add dark mode" --content "…" --request-id create-1 --json',
+			'tutti plan issue create --title "Add dark mode" --content "…" --request-id create-1 --source-target claude --as-user --json',
+		],
 	},
 	{
 		path: ['plan', 'issue', 'get'], method: 'plan/get', summary: 'the managed snapshot: checkpoint, graphRevision, tasks, readyTaskIds, allowedActions',
@@ -226,6 +235,88 @@ export const commandTable: readonly CommandSpec[] = [
 		flags: [runId, { name: 'event', param: 'event', kind: 'choice', choices: ['started', 'exited'], valueName: '<event>', required: true, description: 'started or exited' }],
 		examples: ['tutti run report --run-id RUN --event exited --json'],
 	},
+	{
+		path: ['run', 'send'], method: 'run/send', summary: "queue a message for a running claude/codex Run's agent (developer action)",
+		flags: [runId, { name: 'text', param: 'text', kind: 'string', valueName: '<text>', required: true, description: 'the message' }],
+		details: 'Messages are kept in order in .tutti/runs/<runId>/queue.jsonl. A person\'s Stop of the Run pauses the queue until `tutti run resume-queue`. Command targets take no input after start and are refused.',
+		examples: ['tutti run send --run-id RUN --text "also update the changelog" --as-user --json'],
+	},
+	{
+		path: ['run', 'queue'], method: 'run/queue', summary: "show a Run's queued messages and whether the queue is paused", flags: [runId],
+		examples: ['tutti run queue --run-id RUN --json'],
+	},
+	{
+		path: ['run', 'resume-queue'], method: 'run/resume-queue', summary: 'resume a Run\'s message queue paused by a Stop (developer action)', flags: [runId],
+		examples: ['tutti run resume-queue --run-id RUN --as-user --json'],
+	},
+	{
+		path: ['worktree', 'remove'], method: 'worktree/remove', summary: "remove a task's git worktree (refused with uncommitted changes; the branch stays)",
+		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose worktree to remove' }],
+		examples: ['tutti worktree remove --issue-id ISSUE --task-id TASK --as-user --json'],
+	},
+	// Bounded waits and lifecycle queries for agents (SPEC §7): always one JSON document on stdout, exit 0 while waiting.
+	{
+		path: ['await-review'], method: 'await/review', summary: "wait (at most 45 s per call) for the developer's review of finished tasks",
+		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'wait for this task only' }],
+		details: 'Prints one JSON document. state "waiting" with advance_allowed:false means run the command in "next" again now;\n'
+			+ 'advance_allowed:true means a decision is there: follow "next". A response without advance_allowed is followed by ok/next.',
+		examples: ['tutti await-review --issue-id ISSUE', 'tutti await-review --issue-id ISSUE --task-id build'],
+	},
+	{
+		path: ['plan', 'issue', 'await'], method: 'await/checkpoint', summary: 'wait (at most 45 s per call) for your next checkpoint or the Goal Review',
+		flags: [issueId],
+		details: 'Prints one JSON document; while state is "waiting", run the command in "next" again.',
+		examples: ['tutti plan issue await --issue-id ISSUE'],
+	},
+	{
+		path: ['next-action'], method: 'await/next-action', summary: "after completion: wait (at most 45 s per call) for the developer's follow-up or Finish",
+		flags: [issueId],
+		details: 'Prints one JSON document; state "finished" means nothing more to run.',
+		examples: ['tutti next-action --issue-id ISSUE'],
+	},
+	{
+		path: ['agent', 'resume'], method: 'agent/resume', summary: 'read-only: the exact command this session owes now (no "next" = nothing)',
+		flags: [{ name: 'session-id', param: 'sessionId', kind: 'string', valueName: '<id>', description: 'the session (default: the one of TUTTI_SESSION_TOKEN)' }],
+		examples: ['tutti agent resume --json', 'tutti agent resume --session-id SESSION --as-user'],
+	},
+	{
+		path: ['session', 'state'], method: 'session/state', summary: 'whether an agent session is waiting, working or idle, and its hand-back command',
+		flags: [{ name: 'session-id', param: 'sessionId', kind: 'string', valueName: '<id>', required: true, description: 'the session' }],
+		examples: ['tutti session state --session-id SESSION --as-user --json'],
+	},
+	{
+		path: ['finish'], method: 'issue/finish', summary: 'record Finish on a completed issue: nothing more is offered to its agent (developer action)',
+		flags: [issueId],
+		examples: ['tutti finish --issue-id ISSUE --as-user --json'],
+	},
+	{
+		path: ['hook', 'stop'], method: 'hook/stop', summary: "the Stop hook of agents Tutti launches (reads the hook's JSON on stdin)", hidden: true,
+		flags: [],
+		examples: ['tutti hook stop < event.json'],
+	},
+	{
+		path: ['review', 'accept'], method: 'review/accept', summary: "accept a task's result awaiting your review (developer action)",
+		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose result you decide on (status pending_acceptance)' }, { name: 'note', param: 'note', kind: 'string', valueName: '<text>', description: 'an optional remark kept with the decision' }],
+		details: 'Only the developer accepts (an agent token is refused). The task becomes completed / user_accepted and its dependents can run. Accepting the same result again replays the decision (replayed:true).',
+		examples: ['tutti review accept --issue-id ISSUE --task-id build --as-user --json'],
+	},
+	{
+		path: ['review', 'request-changes'], method: 'review/requestChanges', summary: "send a task's result back with a note (developer action)",
+		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose result you decide on (status pending_acceptance)' }, { name: 'note', param: 'note', kind: 'string', valueName: '<text>', required: true, description: 'what should change (sent to the source agent); must not be empty' }],
+		details: 'The task becomes failed so it can be reworked; on a managed issue the source agent gets a changes_requested checkpoint carrying the note.',
+		examples: ['tutti review request-changes --issue-id ISSUE --task-id build --note "The build must also produce source maps" --as-user --json'],
+	},
+	{
+		path: ['goal', 'confirm'], method: 'goal/confirm', summary: "confirm a managed issue's goal at Goal Review (developer action)", flags: [issueId],
+		details: 'Completes the execution and the issue once the source agent declared the goal satisfied (execution.status pending_goal_review).',
+		examples: ['tutti goal confirm --issue-id ISSUE --as-user --json'],
+	},
+	{
+		path: ['goal', 'request-changes'], method: 'goal/requestChanges', summary: 'send the goal back to the source agent with a note (developer action)',
+		flags: [issueId, { name: 'note', param: 'note', kind: 'string', valueName: '<text>', required: true, description: 'what should change before the goal is met; must not be empty' }],
+		details: 'The source agent gets a goal_changes_requested checkpoint carrying the note.',
+		examples: ['tutti goal request-changes --issue-id ISSUE --note "Also cover the logout flow" --as-user --json'],
+	},
 ];
 
 /** Descriptions of the command groups (`tutti plan`, `tutti plan issue`, …). */
@@ -237,6 +328,10 @@ export const groupSummaries: Readonly<Record<string, string>> = {
 	'plan': 'managed (tutti) issues',
 	'plan issue': 'the source session\'s commands for a managed issue',
 	'run': 'Runs (one agent process per scheduled task)',
+	'review': "the developer's decisions on task results",
+	'goal': "the developer's decision at Goal Review",
+	'worktree': 'git worktrees of isolated tasks',
+	'hook': "hooks of the agents Tutti launches (run by the agent CLI, not by hand)",
 };
 
 /** The flags every method command also takes. */

@@ -1,7 +1,9 @@
 // The `tutti` process: parse argv, find the Host, call it, print the result or the error, return the exit code.
 import * as path from 'node:path';
 import { type CliError, type ExitCode, cliError, errorEnvelope, exitCodeFor, humanError } from './cliError.js';
+import { runAgentJson, agentJsonMethods } from './agentJson.js';
 import { callHost, type CallOutcome } from './client.js';
+import { hookConnectTimeoutMs, runStopHook } from './hookStop.js';
 import { type Env, resolveEndpoint } from './discovery.js';
 import { type HostEntry, loadHostEntry } from './hostEntry.js';
 import { formatHuman } from './humanOutput.js';
@@ -13,6 +15,8 @@ export interface CliIo {
 	stdout: (text: string) => void;
 	stderr: (text: string) => void;
 	sleep?: (ms: number) => Promise<void>;
+	/** Drains stdin for `tutti hook stop` (tests; default: process.stdin). */
+	drainStdin?: () => Promise<void>;
 	/** Overrides how `tutti host` finds the Host bundle (tests). */
 	loadHost?: () => HostEntry | null;
 }
@@ -55,6 +59,17 @@ async function runCall(io: CliIo, invocation: Extract<Invocation, { kind: 'call'
 		sameCommand: shellCommand(argv),
 		sleep: io.sleep,
 	});
+	if (invocation.method === 'hook/stop') {
+		const hookCall = (): Promise<CallOutcome> => callHost({
+			resolve: () => resolveEndpoint(io.env, io.cwd), method: invocation.method, params: {}, asUser: false,
+			sessionToken: io.env['TUTTI_SESSION_TOKEN'] || undefined, connectTimeoutMs: hookConnectTimeout(io.env),
+			sameCommand: shellCommand(argv), sleep: io.sleep, requestTimeoutMs: 30_000,
+		});
+		return runStopHook({ env: io.env, stdout: io.stdout, ...(io.drainStdin ? { drainStdin: io.drainStdin } : {}) }, hookCall);
+	}
+	if (agentJsonMethods.has(invocation.method)) {
+		return runAgentJson(io, invocation.method, invocation.params, call, shellCommand(argv));
+	}
 	if (invocation.follow) {
 		return follow(io, invocation, call);
 	}
@@ -107,6 +122,11 @@ function report(io: CliIo, json: boolean, error: CliError, exitCode: ExitCode): 
 		io.stderr(humanError(error));
 	}
 	return exitCode;
+}
+
+function hookConnectTimeout(env: Env): number {
+	const raw = env['TUTTI_HOOK_CONNECT_TIMEOUT_MS'];
+	return raw !== undefined && /^\d{1,9}$/.test(raw) ? Number(raw) : hookConnectTimeoutMs;
 }
 
 function connectTimeout(env: Env): number {

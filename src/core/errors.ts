@@ -7,6 +7,8 @@ export const reasonCodes = [
 	'dependency_unsatisfied', 'dispatch_paused', 'budget_unavailable', 'capacity_exhausted', 'parallelism_rejected',
 	'duplicate_task', 'invalid_task_graph', 'invalid_mutation_operation', 'request_id_conflict',
 	'tutti_issue_managed',
+	// developer confirmation (SPEC §7)
+	'review_not_pending', 'acceptance_pending',
 	// generic surface
 	'issue_not_found', 'run_not_found', 'session_not_found', 'agent_target_not_found',
 	'invalid_input', 'unauthenticated', 'forbidden', 'not_managed',

@@ -56,6 +56,10 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`This --request-id was already used with a different payload: send the new payload with a new --request-id (the original payload replays its result); run \`${n.get}\` to see what was applied.`,
 	tutti_issue_managed: (n) =>
 		`This issue is managed by its source session: change its tasks with \`tutti plan issue mutate\` from that session (run \`${n.get}\` first for the checkpoint and graphRevision).`,
+	review_not_pending: (n) =>
+		`Run \`tutti issue get --issue-id ${n.issue} --json\` and decide only on a task whose status is pending_acceptance, or on the goal while \`${n.get}\` shows execution.status pending_goal_review awaiting your confirmation.`,
+	acceptance_pending: (n) =>
+		`The developer has not decided on every task awaiting acceptance yet: wait with \`tutti await-review --issue-id ${n.issue} --json\` (run it again while it reports waiting), then run the command it returns.`,
 	issue_not_found: () =>
 		'Run `tutti issue list --json` and use an issueId it lists.',
 	run_not_found: (n) =>

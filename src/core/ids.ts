@@ -25,6 +25,21 @@ export function watchdogCheckpointId(executionId: string, n: number): string {
 	return `${executionId}:checkpoint:watchdog:${n}`;
 }
 
+/** The developer's request for changes on the result of one Run (kind changes_requested): one per reviewed Run. */
+export function changesRequestedCheckpointId(executionId: string, runId: string): string {
+	return `${executionId}:checkpoint:changes:${runId}`;
+}
+
+/** The developer's request for changes at Goal Review (kind goal_changes_requested); `n` is the checkpoint's own sequence. */
+export function goalChangesCheckpointId(executionId: string, n: number): string {
+	return `${executionId}:checkpoint:goal-changes:${n}`;
+}
+
+/** One Goal Review request at the terminal checkpoint; `n` is that checkpoint's sequence when the source completed. */
+export function goalReviewId(checkpointId: string, n: number): string {
+	return `${checkpointId}:goal-review:${n}`;
+}
+
 /** The n-th main wake (1-based) of a checkpoint. */
 export function mainWakeId(checkpointId: string, sequence: number): string {
 	return `${checkpointId}:wake:main:${sequence}`;
@@ -63,6 +78,8 @@ export function expectedCheckpointId(checkpoint: Pick<Checkpoint, 'executionId' 
 		case 'task_canceled': return checkpoint.subjectRunId ? runCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
 		case 'all_tasks_terminal': return terminalCheckpointId(checkpoint.executionId);
 		case 'watchdog': return checkpoint.sequence >= 1 ? watchdogCheckpointId(checkpoint.executionId, checkpoint.sequence) : null;
+		case 'changes_requested': return checkpoint.subjectRunId ? changesRequestedCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
+		case 'goal_changes_requested': return checkpoint.sequence >= 1 ? goalChangesCheckpointId(checkpoint.executionId, checkpoint.sequence) : null;
 	}
 }
 

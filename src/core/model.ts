@@ -22,7 +22,13 @@ export const executionStatuses = ['awaiting_schedule', 'running', 'awaiting_main
 export type ExecutionStatus = (typeof executionStatuses)[number];
 export const terminalExecutionStatuses: readonly ExecutionStatus[] = ['orphaned_source', 'completed', 'archiving', 'archived'];
 
-export const checkpointKinds = ['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal'] as const;
+/**
+ * `changes_requested`: the developer requested changes on a task's result (its subject; the note says what);
+ * `goal_changes_requested`: the developer requested changes at Goal Review (no subject task). Both since store v3.
+ */
+export const checkpointKinds = [
+	'initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested',
+] as const;
 export type CheckpointKind = (typeof checkpointKinds)[number];
 export const checkpointStatuses = ['pending', 'active', 'resolved', 'superseded', 'canceled'] as const;
 export type CheckpointStatus = (typeof checkpointStatuses)[number];
@@ -157,6 +163,8 @@ export interface Checkpoint {
 	createdAtUnixMs: number;
 	resolvedAtUnixMs: number;
 	updatedAtUnixMs: number;
+	/** The developer's note of a `changes_requested` / `goal_changes_requested` checkpoint ('' or absent otherwise). */
+	note?: string;
 }
 
 export interface Wake {

@@ -20,6 +20,15 @@ export interface ExtensionServices {
 	refresh(): Promise<void>;
 }
 
+/** The connection's client, or a clear error saying why there is none. */
+export function requireClient(connection: HostConnection): HostClient {
+	const client = connection.client;
+	if (client === undefined) {
+		throw new Error(noHostMessage(connection));
+	}
+	return client;
+}
+
 /** Why there is no client, in words for the developer. */
 export function noHostMessage(connection: HostConnection): string {
 	const state = connection.state;

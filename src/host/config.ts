@@ -12,6 +12,11 @@ export interface HostConfig {
 	maxParallelRuns: number;
 	/** The autoAccept of new issues when the command does not say. */
 	autoAcceptDefault: boolean;
+	/**
+	 * Goal Review waits for the developer's confirmation after the source agent completes (SPEC §7); `plan issue
+	 * create --developer-confirmation` overrides it per issue. Absent = true.
+	 */
+	developerConfirmation?: boolean;
 }
 
 export const configFileName = 'config.json';
@@ -29,12 +34,17 @@ const agentTargetConfig = z.strictObject({
 	args: z.array(z.string()).optional(),
 	model: z.string().min(1).optional(),
 	allowedTools: z.array(z.string().min(1)).optional(),
-}).refine((t) => t.adapter !== 'command' || t.argv !== undefined, { message: 'a "command" target needs "argv" (the exact argument vector)', path: ['argv'] });
+	isolation: z.enum(['none', 'worktree']).optional(),
+}).refine((t) => t.adapter !== 'command' || t.argv !== undefined, { message: 'a "command" target needs "argv" (the exact argument vector)', path: ['argv'] })
+	.refine((t) => t.adapter === 'command' || (t.argv === undefined && t.shell === undefined), {
+		message: '"argv" and "shell" are for "command" targets; a claude or codex target takes "path" (the executable) and "args" (extra arguments)', path: ['argv'],
+	});
 
 export const hostConfigFile = z.strictObject({
 	agentTargets: z.array(agentTargetConfig).max(200).default([]),
 	maxParallelRuns: z.number().int().min(1).max(256).default(defaultMaxParallelRuns),
 	autoAcceptDefault: z.boolean().default(false),
+	developerConfirmation: z.boolean().default(true),
 }).superRefine((config, ctx) => {
 	const seen = new Set<string>();
 	config.agentTargets.forEach((target, index) => {
@@ -46,7 +56,7 @@ export const hostConfigFile = z.strictObject({
 });
 
 export function defaultHostConfig(): HostConfig {
-	return { agentTargets: [], maxParallelRuns: defaultMaxParallelRuns, autoAcceptDefault: false };
+	return { agentTargets: [], maxParallelRuns: defaultMaxParallelRuns, autoAcceptDefault: false, developerConfirmation: true };
 }
 
 /** Reads `<tuttiDir>/config.json`; defaults when it does not exist. */
@@ -76,7 +86,10 @@ export function parseHostConfig(text: string, file: string): HostConfig {
 	if (!parsed.success) {
 		throw invalidConfig(file, `is invalid:\n${z.prettifyError(parsed.error)}`);
 	}
-	return { agentTargets: parsed.data.agentTargets, maxParallelRuns: parsed.data.maxParallelRuns, autoAcceptDefault: parsed.data.autoAcceptDefault };
+	return {
+		agentTargets: parsed.data.agentTargets, maxParallelRuns: parsed.data.maxParallelRuns, autoAcceptDefault: parsed.data.autoAcceptDefault,
+		developerConfirmation: parsed.data.developerConfirmation,
+	};
 }
 
 function invalidConfig(file: string, problem: string): DomainError {

@@ -16,6 +16,8 @@ export interface AgentTargetConfig {
 	args?: string[];
 	model?: string;
 	allowedTools?: string[];
+	/** `worktree`: each task runs in its own git worktree `.tutti/worktrees/<taskId>` (default `none`). */
+	isolation?: 'none' | 'worktree';
 }
 
 export interface RunLaunchSpec {

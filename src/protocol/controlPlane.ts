@@ -1,8 +1,9 @@
 // The control-plane method table: `POST /v1/<method>` with a JSON body of `params`.
 // Shared by the server (src/control-plane) and the client (src/cli). Validate on receipt, every time.
 import { z } from 'zod';
+import { agentResponse } from './agentResponse.js';
 import {
-	agentTargetDto, issueDto, issueWithTasksDto, planSnapshotDto, runDto, sessionRole, taskDto,
+	agentTargetDto, executionStatus, issueDto, issueWithTasksDto, planSnapshotDto, runDto, sessionRole, taskDto, taskStatus,
 } from './dto.js';
 
 export const protocolVersion = 1;
@@ -29,6 +30,27 @@ const fenced = {
 	requestId,
 };
 
+/** A Run's message queue: paused is derived from person Stops and later Resumes (SPEC §8). */
+const runQueueResult = z.object({
+	runId: z.string(),
+	paused: z.boolean(),
+	pausedByStopEventIds: z.array(z.string()),
+	messages: z.array(z.object({ messageId: z.string(), text: z.string(), atUnixMs: z.number().int(), delivered: z.boolean() })),
+});
+
+/** A developer decision on a task's result (SPEC §7). `checkpointId`: the changes_requested checkpoint ('' otherwise). */
+const reviewDecisionResult = z.object({
+	decisionId: z.string(), issueId: z.string(), taskId: z.string(), runId: z.string(),
+	decision: z.enum(['accepted', 'changes_requested']), note: z.string(), checkpointId: z.string(),
+	taskStatus, acceptanceState: z.enum(['', 'agent_claimed', 'auto_checked', 'user_accepted']), replayed: z.boolean(),
+});
+
+/** A developer decision at Goal Review. `checkpointId`: the goal_changes_requested checkpoint ('' for confirmed). */
+const goalDecisionResult = z.object({
+	goalReviewId: z.string(), issueId: z.string(), executionId: z.string(), status: z.enum(['confirmed', 'changes_requested']),
+	note: z.string(), checkpointId: z.string(), executionStatus, replayed: z.boolean(),
+});
+
 export const methods = {
 	'hello': {
 		params: z.strictObject({ client: text(100), protocol: z.number().int() }),
@@ -37,6 +59,11 @@ export const methods = {
 	'session/open': {
 		params: z.strictObject({ role: sessionRole, issueId: id.optional(), agentTargetId: id.optional() }),
 		result: z.object({ sessionId: z.string(), token: z.string(), role: sessionRole }),
+	},
+	/** Source-session Stop (developer): archives every nonterminal execution of that source session, durably. */
+	'session/stop': {
+		params: z.strictObject({ sessionId: id }),
+		result: z.object({ sessionId: z.string(), markerId: z.string(), archivedExecutionIds: z.array(z.string()) }),
 	},
 	'agent/list': {
 		params: z.strictObject({}),
@@ -80,7 +107,10 @@ export const methods = {
 
 	// Managed (`tutti`) issues — digest §1.6. Caller authority comes from the session token only.
 	'plan/create': {
-		params: z.strictObject({ title: z.string().min(1).max(500), content: text(100_000), requestId, autoAccept: z.boolean().optional() }),
+		/** `sourceTargetId` (developer only): Tutti starts the source session itself on that agent target. */
+		params: z.strictObject({ title: z.string().min(1).max(500), content: text(100_000), requestId, autoAccept: z.boolean().optional(), sourceTargetId: id.optional(),
+			/** Goal Review waits for the developer's confirmation (default: the Host's developerConfirmation setting, on). */
+			developerConfirmation: z.boolean().optional() }),
 		result: z.object({ issueId: z.string(), executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(), sourceSessionId: z.string(), replayed: z.boolean() }),
 	},
 	'plan/get': { params: z.strictObject({ issueId: id }), result: planSnapshotDto },
@@ -105,13 +135,25 @@ export const methods = {
 	},
 	'plan/complete': {
 		params: z.strictObject({ ...fenced, decision: z.literal('goal_satisfied'), disagreementReason: text(10_000).optional() }),
-		result: z.object({ executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(), decision: z.literal('goal_satisfied'), replayed: z.boolean() }),
+		result: z.object({
+			executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(), decision: z.literal('goal_satisfied'), replayed: z.boolean(),
+			/** `completed`, or `pending_goal_review` while the developer's confirmation is awaited (then `goalReviewId` names the request). */
+			executionStatus: executionStatus.optional(),
+			goalReviewId: z.string().optional(),
+		}),
 	},
 	'plan/stop': {
 		params: z.strictObject({ ...fenced, reason: z.string().min(1).max(10_000) }),
 		result: z.object({ executionId: z.string(), issueId: z.string(), operationId: z.string(), requestId: z.string(), status: z.string(), reason: z.string(), replayed: z.boolean() }),
 	},
 	'plan/resume': { params: z.strictObject({ issueId: id }), result: planSnapshotDto },
+
+	// Developer confirmation (SPEC §7): developer only; an agent token is refused (forbidden).
+	'review/accept': { params: z.strictObject({ issueId: id, taskId: id, note: text(10_000).optional() }), result: reviewDecisionResult },
+	/** The note is required and must not be blank (checked by the Host: invalid_input). */
+	'review/requestChanges': { params: z.strictObject({ issueId: id, taskId: id, note: text(10_000) }), result: reviewDecisionResult },
+	'goal/confirm': { params: z.strictObject({ issueId: id }), result: goalDecisionResult },
+	'goal/requestChanges': { params: z.strictObject({ issueId: id, note: text(10_000) }), result: goalDecisionResult },
 
 	// Runs.
 	'run/get': { params: z.strictObject({ runId: id }), result: runDto },
@@ -125,6 +167,56 @@ export const methods = {
 	'run/report': {
 		params: z.strictObject({ runId: id, event: z.enum(['started', 'exited']) }),
 		result: z.object({ ok: z.literal(true) }),
+	},
+	/** Queued messages to a running claude/codex agent (developer). Appended durably; delivery follows the current Turn. */
+	'run/send': {
+		params: z.strictObject({ runId: id, text: z.string().min(1).max(100_000) }),
+		result: z.object({
+			runId: z.string(), messageId: z.string(), position: z.number().int(), pending: z.number().int(),
+			queuePaused: z.boolean(), delivery: z.literal('queued'),
+		}),
+	},
+	'run/queue': { params: z.strictObject({ runId: id }), result: runQueueResult },
+	/** Resumes a queue paused by a person's Stop (developer). */
+	'run/resume-queue': { params: z.strictObject({ runId: id }), result: runQueueResult.extend({ eventId: z.string() }) },
+	/** Removes a task's git worktree (developer); refused while it has uncommitted changes or a Run uses it. */
+	'worktree/remove': {
+		params: z.strictObject({ issueId: id, taskId: id }),
+		result: z.object({ issueId: z.string(), taskId: z.string(), path: z.string(), branch: z.string(), removed: z.literal(true) }),
+	},
+
+	// Bounded waits and lifecycle queries for agents (SPEC §7). Each wait returns within `waitMs` (≤ 45 s).
+	'await/review': {
+		params: z.strictObject({ issueId: id, taskId: id.optional(), waitMs: z.number().int().nonnegative().max(45_000).optional() }),
+		result: agentResponse,
+	},
+	'await/checkpoint': {
+		params: z.strictObject({ issueId: id, waitMs: z.number().int().nonnegative().max(45_000).optional() }),
+		result: agentResponse,
+	},
+	'await/next-action': {
+		params: z.strictObject({ issueId: id, waitMs: z.number().int().nonnegative().max(45_000).optional() }),
+		result: agentResponse,
+	},
+	/** Read-only: what the session owes now (a session reads its own; the developer may name any). */
+	'agent/resume': { params: z.strictObject({ sessionId: id.optional() }), result: agentResponse },
+	/** For the UI: is the agent waiting in a live call, working, or idle; and the exact hand-back command. */
+	'session/state': {
+		params: z.strictObject({ sessionId: id }),
+		result: z.object({
+			sessionId: z.string(), activity: z.enum(['waiting', 'working', 'idle']), lastHeartbeatAtUnixMs: z.number().int(),
+			handBackCommand: z.string(), state: z.string(), next: z.string().optional(),
+		}),
+	},
+	/** Developer action: Finish after a completed issue (nothing more is offered to the agent). */
+	'issue/finish': {
+		params: z.strictObject({ issueId: id }),
+		result: z.object({ issueId: z.string(), finishedAtUnixMs: z.number().int(), replayed: z.boolean() }),
+	},
+	/** The Stop hook of a launched agent (session token only): block with the owed command, or allow. */
+	'hook/stop': {
+		params: z.strictObject({}),
+		result: z.object({ decision: z.enum(['allow', 'block']), reason: z.string().optional(), systemMessage: z.string().optional() }),
 	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 

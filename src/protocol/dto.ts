@@ -5,7 +5,7 @@ export const taskStatus = z.enum(['not_started', 'running', 'pending_acceptance'
 export const runOutcome = z.enum(['success', 'failure', 'cancellation']);
 export const stopAnswer = z.enum(['took', 'end-owed', 'declined', 'interrupt-unconfirmed', 'no-effect']);
 export const executionStatus = z.enum(['awaiting_schedule', 'running', 'awaiting_main', 'pending_goal_review', 'orphaned_source', 'completed', 'archiving', 'archived']);
-export const checkpointKind = z.enum(['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal']);
+export const checkpointKind = z.enum(['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested']);
 export const checkpointStatus = z.enum(['pending', 'active', 'resolved', 'superseded', 'canceled']);
 export const blockerReason = z.enum(['task_superseded', 'task_not_started', 'missing_agent_target', 'dependency_unsatisfied']);
 export const planAction = z.enum(['schedule', 'mutate', 'acknowledge', 'complete', 'stop', 'resume']);
@@ -120,6 +120,8 @@ export const checkpointDto = z.object({
 	subjectRunId: z.string(),
 	creationReason: z.string(),
 	requiresGoalReview: z.boolean(),
+	/** The developer's note on a changes_requested / goal_changes_requested checkpoint (absent on other kinds). */
+	note: z.string().optional(),
 });
 export type CheckpointDto = z.infer<typeof checkpointDto>;
 

@@ -78,6 +78,14 @@ export const panelPersistedState = z.object({
 });
 export type PanelPersistedState = z.infer<typeof panelPersistedState>;
 
+/**
+ * For the webview, whose CSP has no 'unsafe-eval': validate without zod's `new Function` fast path, so zod does not
+ * even probe for it (each probe is a logged CSP violation). Call once, before the first parse.
+ */
+export function useJitlessValidation(): void {
+	z.config({ jitless: true });
+}
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Parsed<T> {

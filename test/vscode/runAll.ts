@@ -1,7 +1,9 @@
 // The real-VS-Code tier for Tutti: the extension-host suites (owner, viewer) and the Playwright UI test, each in
 // a fresh code-server with a fresh workspace. Builds nothing: run `npm run build` first (dist/extension.js,
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui] [--screenshots DIR] [--verbose]
+// The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
+// development path, so the packaged bundle itself is what runs.
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|vsix] [--screenshots DIR] [--verbose]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,8 +11,10 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { codeServerEnv } from './harness/codeServer.js';
+import { readHarnessManifest } from './harness/manifest.js';
+import { packageVsix } from './harness/vsix.js';
 import { type VsCodeSession, withVsCode } from './runInVsCode.js';
-import { runBoardUi } from './ui/board.ui.js';
+import { runBoardUi, runVsixSmoke, type UiResult } from './ui/board.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
@@ -21,7 +25,7 @@ interface Tally {
 	failures: string[];
 }
 
-/** The folder settings every run uses: `command` agent targets (one prints and exits, one runs a minute), 3 parallel Runs. */
+/** The folder settings every run uses: `command` agent targets (prints and exits, runs a minute, fails), 3 parallel Runs. */
 function writeWorkspace(prefix: string): string {
 	const workspace = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 	mkdirSync(join(workspace, '.vscode'));
@@ -29,6 +33,7 @@ function writeWorkspace(prefix: string): string {
 		'tutti.agentTargets': [
 			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hello from run; sleep 1; echo done >&2'] },
 			{ id: 'slow', adapter: 'command', argv: ['sh', '-c', 'echo working; sleep 60'] },
+			{ id: 'fail', adapter: 'command', argv: ['sh', '-c', 'echo giving up >&2; exit 3'] },
 		],
 		'tutti.maxParallelRuns': 3,
 	}, null, '\t'));
@@ -72,6 +77,16 @@ async function startHeadlessHost(workspace: string, env: Record<string, string>)
 	}
 	child.stderr!.resume();
 	return child;
+}
+
+function tallyUi(tally: Tally, name: string, result: UiResult): void {
+	for (const step of result.steps) {
+		console.log(`  ${step.ok ? '✔' : '✘'} ${step.name}${step.detail ? ` — ${step.detail}` : ''}`);
+	}
+	tally.passed += result.steps.filter((s) => s.ok).length;
+	tally.failed += result.steps.filter((s) => !s.ok).length;
+	tally.failures.push(...result.steps.filter((s) => !s.ok).map((s) => `[${name}] ${s.name}: ${s.detail}`));
+	console.log(`  screenshots: ${result.screenshots.filter((f) => f !== '').join(', ') || '(none)'}`);
 }
 
 async function record(tally: Tally, name: string, body: () => Promise<void>): Promise<void> {
@@ -125,15 +140,23 @@ async function main(): Promise<number> {
 			await record(tally, 'ui', () => withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
 				async (session) => {
 					console.log('\n[ui] Playwright against the workbench');
-					const result = await runBoardUi(session, workspace, screenshotsDir);
-					for (const step of result.steps) {
-						console.log(`  ${step.ok ? '✔' : '✘'} ${step.name}${step.detail ? ` — ${step.detail}` : ''}`);
-					}
-					tally.passed += result.steps.filter((s) => s.ok).length;
-					tally.failed += result.steps.filter((s) => !s.ok).length;
-					tally.failures.push(...result.steps.filter((s) => !s.ok).map((s) => `[ui] ${s.name}: ${s.detail}`));
-					console.log(`  screenshots: ${result.screenshots.join(', ') || '(none)'}`);
+					tallyUi(tally, 'ui', await runBoardUi(session, workspace));
 				}));
+		}
+		if (!only || only === 'vsix') {
+			const workspace = writeWorkspace('tutti-vscode-vsix-');
+			workspaces.push(workspace);
+			const vsix = join(workspace, '..', `${workspace.split('/').pop()}.vsix`);
+			await record(tally, 'vsix', async () => {
+				console.log('\n[vsix] package, install, use');
+				await packageVsix(readHarnessManifest(), repoRoot, vsix);
+				try {
+					await withVsCode({ workspacePath: workspace, vsixPaths: [vsix], screenshotsDir, log },
+						async (session) => tallyUi(tally, 'vsix', await runVsixSmoke(session)));
+				} finally {
+					rmSync(vsix, { force: true });
+				}
+			});
 		}
 	} finally {
 		for (const workspace of workspaces) {

@@ -50,6 +50,8 @@ export const checkpointKindLabel: Readonly<Record<CheckpointKind, string>> = {
 	task_canceled: 'Task canceled',
 	watchdog: 'Watchdog',
 	all_tasks_terminal: 'All tasks terminal',
+	changes_requested: 'Changes requested',
+	goal_changes_requested: 'Goal changes requested',
 };
 
 export const blockerLabel: Readonly<Record<BlockerReason, string>> = {

@@ -1,9 +1,11 @@
 // Entry of dist/webview/issuePanel.js (esbuild: platform browser, format esm). The stylesheet import makes esbuild
 // emit dist/webview/issuePanel.css next to it.
 import './issuePanel.css';
+import { useJitlessValidation } from '../../src/protocol/webview.js';
 import { registerUiKit } from '../shared/ui.js';
 import { acquireApi } from '../shared/vscodeApi.js';
 import { IssuePanelApp } from './app.js';
 
+useJitlessValidation();
 registerUiKit();
 new IssuePanelApp(document, acquireApi()).start(window);

@@ -15,8 +15,11 @@ export interface AllowedActionsInput {
 	dispatchPaused: boolean;
 }
 
-/** Kinds that `acknowledge` may resolve (never initial scheduling, never Goal Review). */
-export const acknowledgeableKinds: readonly CheckpointKind[] = ['task_settled', 'task_failed', 'task_canceled', 'watchdog'];
+/**
+ * Kinds that `acknowledge` may resolve (never initial scheduling, never Goal Review nor the developer's request for
+ * changes at Goal Review). A task's `changes_requested` is acknowledgeable like `task_failed`: the task stays failed.
+ */
+export const acknowledgeableKinds: readonly CheckpointKind[] = ['task_settled', 'task_failed', 'task_canceled', 'watchdog', 'changes_requested'];
 
 /** Execution statuses in which `schedule` passes its fence. */
 export const scheduleStatuses: readonly ExecutionStatus[] = ['awaiting_schedule', 'awaiting_main'];

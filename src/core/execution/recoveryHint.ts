@@ -2,7 +2,7 @@
 import type { Checkpoint, Execution } from '../model.js';
 import { isTerminalExecution } from './allowedActions.js';
 import {
-	acknowledgeCommand, type CommandFence, completeCommand, getCommand, mutateCommand, resumeCommand, resumeCompatCommand, scheduleCommand,
+	acknowledgeCommand, type CommandFence, completeCommand, getCommand, mutateCommand, resumeCommand, resumeCompatCommand, scheduleCommand, shellQuote,
 } from './planCommands.js';
 
 export interface RecoveryHintInput {
@@ -34,6 +34,9 @@ export function recoveryHint(input: RecoveryHintInput): string {
 		const where = cp ? `, then continue at checkpoint ${cp.checkpointId} with graphRevision ${cp.graphRevision}; never guess a new revision` : '';
 		return `Dispatch is paused: run \`${resumeCommand(issueId)}\` (or the compat form \`${resumeCompatCommand(issueId)}\`)${where}.`;
 	}
+	if (!cp && execution.status === 'pending_goal_review') {
+		return `The goal awaits the developer's confirmation (Goal Review): wait with \`tutti plan issue await --issue-id ${shellQuote(issueId)}\` (run it again while it reports waiting); no plan command is needed until the developer decides.`;
+	}
 	if (!cp) {
 		return `Runs are in progress and no checkpoint is open: wait for the next checkpoint wake, then run \`${getCommand(issueId)}\`.`;
 	}
@@ -43,11 +46,15 @@ export function recoveryHint(input: RecoveryHintInput): string {
 	const mutateAfter = 'then schedule with the graphRevision the mutation returns';
 	switch (cp.kind) {
 		case 'task_failed':
-		case 'task_canceled': {
+		case 'task_canceled':
+		case 'changes_requested': {
 			const taskId = cp.subjectTaskId || '<task-id>';
 			const rework = mutateCommand(fence, [{ kind: 'rework', taskId, task: { taskId: suggestedReworkTaskId(taskId, cp.sequence) } }]);
-			return `Task ${taskId} ${cp.kind === 'task_failed' ? 'failed' : 'was canceled'}: rework it with \`${rework}\`, ${mutateAfter}${acknowledge ? `; or, to leave it, ${acknowledge}` : ''}.`;
+			const what = cp.kind === 'task_failed' ? 'failed' : cp.kind === 'task_canceled' ? 'was canceled' : 'was sent back by the developer (see the checkpoint note)';
+			return `Task ${taskId} ${what}: rework it with \`${rework}\`, ${mutateAfter}${acknowledge ? `; or, to leave it, ${acknowledge}` : ''}.`;
 		}
+		case 'goal_changes_requested':
+			return `The developer requested changes at Goal Review (see the checkpoint note): add or rework tasks with \`tutti plan issue mutate\`, ${mutateAfter}; complete again at the next Goal Review checkpoint.`;
 		case 'all_tasks_terminal':
 			return `Every task is terminal: if the goal is satisfied run \`${completeCommand(fence)}\`; otherwise change the graph with \`tutti plan issue mutate\` and ${mutateAfter}.`;
 		default: {

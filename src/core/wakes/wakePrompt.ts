@@ -10,7 +10,7 @@ import { wakeMarkerLine } from './wakeMarker.js';
 export interface WakePromptInput {
 	issueId: string;
 	issueTitle: string;
-	checkpoint: Pick<Checkpoint, 'checkpointId' | 'kind' | 'sequence' | 'subjectTaskId' | 'subjectRunId'>;
+	checkpoint: Pick<Checkpoint, 'checkpointId' | 'kind' | 'sequence' | 'subjectTaskId' | 'subjectRunId' | 'note'>;
 	/** The revision the checkpoint is bound to (the execution's current revision when the wake is prepared). */
 	graphRevision: number;
 	/** Defaults to `checkpoint.kind`. */
@@ -33,6 +33,8 @@ function headline(kind: CheckpointKind, cp: WakePromptInput['checkpoint']): stri
 		case 'task_canceled': return `${subject[0]!.toUpperCase()}${subject.slice(1)} was canceled.`;
 		case 'watchdog': return 'No checkpoint command arrived for 5 minutes while this checkpoint stayed open.';
 		case 'all_tasks_terminal': return 'Every task is terminal: this is the Goal Review checkpoint.';
+		case 'changes_requested': return `The developer reviewed ${subject} and requested changes; the task is now failed and needs a rework.`;
+		case 'goal_changes_requested': return 'The developer reviewed the goal at Goal Review and requested changes before it can be completed.';
 	}
 }
 
@@ -43,8 +45,34 @@ function acknowledgeTail(f: CommandFence, what: string): string[] {
 	];
 }
 
+/** The developer's note, quoted line by line. */
+function quotedNote(note: string | undefined): string[] {
+	const lines = (note ?? '').trim().split(/\r?\n/);
+	return ['The developer\'s note:', ...lines.map((l) => `> ${l}`)];
+}
+
 function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['checkpoint']): string[] {
 	switch (kind) {
+		case 'changes_requested': {
+			const taskId = cp.subjectTaskId || '<task-id>';
+			return [
+				...quotedNote(cp.note),
+				'',
+				`Rework task ${taskId} into a new taskId that addresses the note (put what the note asks for in the replacement's "content"), e.g.:`,
+				mutateCommand(f, [{ kind: 'rework', taskId, task: { taskId: suggestedReworkTaskId(taskId, cp.sequence) } }]),
+				`then schedule the replacement at this same checkpoint ${f.checkpointId} using the graphRevision the mutation returned. The developer reviews the replacement's result again.`,
+				'',
+				...acknowledgeTail(f, ' (the requested changes then stay undone)'),
+			];
+		}
+		case 'goal_changes_requested':
+			return [
+				...quotedNote(cp.note),
+				'',
+				'Add or rework tasks that address the note with `tutti plan issue mutate` (step 3), then schedule them with the graphRevision the mutation returned.',
+				'Once every task is terminal again, the Goal Review checkpoint returns and you complete it then; the developer confirms the goal again.',
+				'Do not acknowledge this checkpoint.',
+			];
 		case 'task_failed':
 		case 'task_canceled': {
 			const taskId = cp.subjectTaskId || '<task-id>';

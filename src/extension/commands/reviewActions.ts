@@ -1,21 +1,10 @@
 // Developer confirmation: Accept Task, Request Changes (a task, or the goal at Goal Review), Confirm Goal.
-// The Host methods arrive with the developer-confirmation feature; until then these fail with a clear
-// "not available in this version" and never pretend to succeed.
+// A Host without these methods (an older owner window) answers `not_available`, shown as such: nothing pretends.
+import * as vscode from 'vscode';
 import type { ExtensionServices } from '../services.js';
-import { notAvailable } from '../client/hostClient.js';
 import { type ActionContext, runAction } from './actionContext.js';
 import { type CommandArgs, isGoalRequest, issueIdOf, noteOf, taskRefOf } from './commandArgs.js';
 import { askText, pickIssue, pickPendingTask } from './pickers.js';
-import { type ReviewAction, reviewMethod } from './reviewMethods.js';
-
-function methodFor(services: ExtensionServices, action: ReviewAction, label: string): string {
-	const client = services.client();
-	const method = reviewMethod(action, (m) => client.has(m));
-	if (method === undefined) {
-		throw notAvailable(label);
-	}
-	return method;
-}
 
 function atGoalReview(services: ExtensionServices, issueId: string): boolean {
 	return services.changes.current?.executions.get(issueId)?.status === 'pending_goal_review';
@@ -28,9 +17,13 @@ function pendingTasks(services: ExtensionServices, issueId: string): number {
 /** `(issueId, taskId)`; from the board `(element)` picks among that issue's tasks; from the palette among all. */
 export function acceptTask(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Accept Task', async () => {
-		const method = methodFor(ctx.services, 'acceptTask', 'Accept Task');
 		const task = taskRefOf(args) ?? await pickPendingTask(ctx.services, 'Accept which task?', issueIdOf(args));
-		return task === undefined ? undefined : ctx.services.client().callByName(method, { issueId: task.issueId, taskId: task.taskId });
+		if (task === undefined) {
+			return undefined;
+		}
+		const decision = await ctx.services.client().call('review/accept', { issueId: task.issueId, taskId: task.taskId });
+		void vscode.window.showInformationMessage(`Tutti: accepted task ${task.taskId}.`);
+		return decision;
 	});
 }
 
@@ -44,7 +37,6 @@ export function requestChanges(ctx: ActionContext, args: CommandArgs): Promise<u
 		const issueId = issueIdOf(args);
 		const goal = given === undefined && issueId !== undefined
 			&& (isGoalRequest(args) || (atGoalReview(ctx.services, issueId) && pendingTasks(ctx.services, issueId) === 0));
-		const method = methodFor(ctx.services, goal ? 'requestGoalChanges' : 'requestTaskChanges', 'Request Changes');
 		const task = goal ? undefined : given ?? await pickPendingTask(ctx.services, 'Request changes on which task?', issueId);
 		if (!goal && task === undefined) {
 			return undefined;
@@ -53,14 +45,26 @@ export function requestChanges(ctx: ActionContext, args: CommandArgs): Promise<u
 		if (note === undefined || note.trim() === '') {
 			return undefined;
 		}
-		return ctx.services.client().callByName(method, task ? { issueId: task.issueId, taskId: task.taskId, note } : { issueId, note });
+		const client = ctx.services.client();
+		if (task !== undefined) {
+			const decision = await client.call('review/requestChanges', { issueId: task.issueId, taskId: task.taskId, note });
+			void vscode.window.showInformationMessage(`Tutti: changes requested on task ${task.taskId}.`);
+			return decision;
+		}
+		const decision = await client.call('goal/requestChanges', { issueId: issueId ?? '', note });
+		void vscode.window.showInformationMessage('Tutti: changes requested on the goal; the source agent gets your note.');
+		return decision;
 	});
 }
 
 export function confirmGoal(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Confirm Goal', async () => {
-		const method = methodFor(ctx.services, 'confirmGoal', 'Confirm Goal');
 		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'Confirm the goal of which issue?', (i) => atGoalReview(ctx.services, i.issueId));
-		return issueId === undefined ? undefined : ctx.services.client().callByName(method, { issueId });
+		if (issueId === undefined) {
+			return undefined;
+		}
+		const decision = await ctx.services.client().call('goal/confirm', { issueId });
+		void vscode.window.showInformationMessage('Tutti: goal confirmed.');
+		return decision;
 	});
 }

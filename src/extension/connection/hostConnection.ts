@@ -136,6 +136,10 @@ export class HostConnection implements Disposable {
 			if (isStoreLocked(error)) {
 				const endpoint = ownerEndpoint(workspace);
 				const ownerPid = endpoint.pid ?? lockOwnerPid(error);
+				const current = this.#state;
+				if (current.kind === 'viewer' && current.socketPath === endpoint.socketPath && current.ownerPid === ownerPid) {
+					return current; // still the same owner: nothing changed
+				}
 				this.#options.log(`another Host (pid ${ownerPid ?? '?'}) owns the store; this window is a read-only viewer over ${endpoint.socketPath}`);
 				return this.#set({ kind: 'viewer', workspace, ownerPid, socketPath: endpoint.socketPath, client: new SocketClient(endpoint) });
 			}

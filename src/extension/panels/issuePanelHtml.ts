@@ -25,7 +25,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
 	return [
 		"default-src 'none'",
 		`img-src ${cspSource} data:`,
-		`style-src ${cspSource}`,
+		// The nonce lets the UI kit's one feature-detection <style> (focus-visible) in; nothing else inline.
+		`style-src ${cspSource} 'nonce-${nonce}'`,
 		`font-src ${cspSource}`,
 		`script-src 'nonce-${nonce}'`,
 	].join('; ');
@@ -38,6 +39,7 @@ export function issuePanelHtml(p: IssuePanelHtmlInput): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(p.cspSource, p.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta property="csp-nonce" content="${esc(p.nonce)}">
 <link rel="stylesheet" href="${esc(p.styleUri)}">
 <title>${esc(p.title)}</title>
 </head>

@@ -16,7 +16,7 @@ export const settingsSection = 'tutti';
 export const settingKeys = ['agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath'] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
-export const hostSettingKeys: readonly (typeof settingKeys)[number][] = ['agentTargets', 'maxParallelRuns', 'autoAcceptDefault', 'storePath'];
+export const hostSettingKeys: readonly (typeof settingKeys)[number][] = ['agentTargets', 'maxParallelRuns', 'autoAcceptDefault', 'developerConfirmation', 'storePath'];
 
 export interface HostConfigResult {
 	readonly config: HostConfig;
@@ -44,6 +44,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			agentTargets: piece('agentTargets', settings.agentTargets),
 			maxParallelRuns: piece('maxParallelRuns', settings.maxParallelRuns),
 			autoAcceptDefault: piece('autoAcceptDefault', settings.autoAcceptDefault),
+			developerConfirmation: piece('developerConfirmation', settings.developerConfirmation) ?? true,
 		},
 		problems,
 	};
@@ -75,8 +76,4 @@ export function storeLocation(workspace: string, storePath: unknown): StoreLocat
 		dir, fileName, file: path.join(dir, fileName),
 		warning: `tutti.storePath "${requested}" must name a file inside .tutti/ of the workspace folder; using ${defaultStorePath}`,
 	};
-}
-
-export function developerConfirmationOf(settings: TuttiSettings): boolean {
-	return settings.developerConfirmation !== false;
 }

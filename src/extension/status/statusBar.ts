@@ -28,8 +28,8 @@ export function registerStatusBar(services: ExtensionServices): Disposable {
 			return;
 		}
 		const model = buildBoard(current.issues, current.executions);
-		const running = model.runningRunCount > 0 ? '$(sync~spin)' : '$(check)';
-		item.text = `${running} Tutti: ${statusSummary(model)}${state.kind === 'viewer' ? ' (viewer)' : ''}`;
+		const icon = model.runningRunCount > 0 ? '$(sync~spin)' : model.needsYouCount > 0 ? '$(bell-dot)' : '$(check)';
+		item.text = `${icon} Tutti: ${statusSummary(model)}${state.kind === 'viewer' ? ' (viewer)' : ''}`;
 		item.tooltip = `${model.runningRunCount} Run${model.runningRunCount === 1 ? '' : 's'} running · ${model.needsYouCount} issue${model.needsYouCount === 1 ? ' needs' : 's need'} you — click for the board`;
 		item.backgroundColor = model.needsYouCount > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
 		item.accessibilityInformation = { label: `Tutti: ${statusSummary(model)}` };

@@ -71,9 +71,10 @@ function describe(target: AgentTargetConfig, workspace: string, pathVariable: st
 			break;
 	}
 	const path = resolveExecutable(name, baseDir, pathVariable);
-	const detail = path !== null
+	const found = path !== null
 		? (target.shell === true ? `runs through the shell; ${name} found` : `found ${name}`)
 		: (name.includes('/') ? `${name} is not an executable file` : `${name} is not on PATH`);
+	const detail = target.isolation === 'worktree' ? `${found}; each task runs in its own git worktree (.tutti/worktrees/<taskId>)` : found;
 	return { id: target.id, adapter: target.adapter, found: path !== null, path: path ?? '', detail };
 }
 

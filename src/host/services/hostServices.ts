@@ -13,6 +13,11 @@ import { RunQueries } from './runQueries.js';
 import { RunService } from './runService.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
+import { AwaitService } from './await/awaitService.js';
+import { StopHookService } from './hook/stopHookService.js';
+import { SourceSessionStop } from './sourceSessions/sourceSessionStop.js';
+import { WakeService } from './wakes/wakeService.js';
+import { createReviewService } from './reviews/reviewService.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
@@ -20,6 +25,8 @@ export interface HostServices extends Disposable {
 	start(): Promise<void>;
 	/** Resolves once dispatch passes, launches, Stops and exit settlements started so far are done (tests, demo). */
 	whenIdle(): Promise<void>;
+	/** Wake delivery to source sessions and the watchdog (tests drive it with tick()). */
+	wakes: WakeService;
 }
 
 export interface HostServicesOptions {
@@ -27,6 +34,10 @@ export interface HostServicesOptions {
 	log?: (line: string) => void;
 	/** Replaces the plan service (tests of the generic surface). */
 	planServiceFactory?: (deps: ServiceDeps & { admission: RunAdmission }) => PlanService;
+	/** Wake-loop timer cadence after start() (default 1000 ms; 0 = none, tests call wakes.tick()). */
+	wakeTickMs?: number;
+	/** Lease length of a claimed wake (default 60 s). */
+	wakeLeaseMs?: number;
 }
 
 function stderrLog(line: string): void {
@@ -39,7 +50,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const sessions = new SessionService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, userCredential: deps.userCredential });
 
 	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
-	const late: { plan?: PlanService; dispatcher?: Dispatcher } = {};
+	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
 	const runs = disposables.add(new RunService({
 		workspace: deps.workspace,
 		endpoint: deps.endpoint,
@@ -51,49 +62,80 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		sessions,
 		observer: { onRunSettled: (tx, settled) => { late.plan?.onRunSettled(tx, settled); } },
 		log,
-		onSettled: () => { late.dispatcher?.trigger(); },
+		onSettled: () => { late.dispatcher?.trigger(); late.wakes?.trigger(); },
 	}));
 	const admission: RunAdmission = runs;
 	const activePlan: PlanService = (deps.planServiceFactory ?? createPlanService)({ ...deps, admission });
 	late.plan = activePlan;
 	const activeDispatcher = disposables.add(new Dispatcher({ store: deps.store, config: deps.config, admission, log }));
 	late.dispatcher = activeDispatcher;
-	const workChanged = (): void => { activeDispatcher.trigger(); };
+	const workChanged = (): void => { activeDispatcher.trigger(); late.wakes?.trigger(); };
+
+	const archiveContext = { store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, admission, log };
+	const sourceStop = new SourceSessionStop({
+		plan: archiveContext,
+		interruptSessionTurns: (sessionId) => wakes.interruptSessionTurns(sessionId),
+		afterStop: () => { wakes.trigger(); },
+	});
+	const wakes: WakeService = disposables.add(new WakeService({
+		workspace: deps.workspace, endpoint: deps.endpoint, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs,
+		config: deps.config, log, drainInbox: async () => { await sourceStop.drain(); },
+		...(deps.wakeTickMs !== undefined ? { tickMs: deps.wakeTickMs } : {}),
+		...(deps.wakeLeaseMs !== undefined ? { leaseMs: deps.wakeLeaseMs } : {}),
+	}));
+	late.wakes = wakes;
+	/** A plan command may have prepared a wake (or unpaused one): run a wake pass after it. */
+	const thenWake = <T>(p: Promise<T>): Promise<T> => p.finally(() => { wakes.trigger(); });
 
 	const issues = new IssueService({
 		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged,
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason),
 	});
 	const runQueries = new RunQueries({ store: deps.store, clock: deps.clock, runs: deps.runs });
+	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config, workChanged });
 	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
 
+	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock });
+	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	const handlers: MethodHandlers = {
 		'hello': async (_params, caller) => ({ protocol: protocolVersion, workspace: deps.workspace, pid: process.pid, caller: callerLabel(caller) }),
 		'session/open': (params, caller) => sessions.open(params, caller),
+		'session/stop': (params, caller) => sourceStop.stop(params, caller),
 		'agent/list': async () => ({ agentTargets: listAgentTargets(deps.config, deps.workspace) }),
 		'issue/create': (params, caller) => issues.create(params, caller),
 		'issue/get': (params) => issues.get(params),
 		'issue/list': () => issues.list(),
 		'issue/update': (params, caller) => issues.update(params, caller),
 		'issue/pause': (params, caller) => issues.pause(params, caller),
-		'issue/resume': (params, caller) => issues.resume(params, caller),
+		'issue/resume': (params, caller) => thenWake(issues.resume(params, caller)),
 		'issue/stop': (params, caller) => issues.stop(params, caller),
 		'task/add': (params) => tasks.add(params),
 		'task/update': (params) => tasks.update(params),
 		'task/delete': (params) => tasks.delete(params),
-		'plan/create': (params, caller) => activePlan.create(params, caller),
+		'plan/create': (params, caller) => thenWake(activePlan.create(params, caller)),
 		'plan/get': (params, caller) => activePlan.get(params, caller),
-		'plan/schedule': (params, caller) => activePlan.schedule(params, caller),
-		'plan/mutate': (params, caller) => activePlan.mutate(params, caller),
-		'plan/acknowledge': (params, caller) => activePlan.acknowledge(params, caller),
-		'plan/complete': (params, caller) => activePlan.complete(params, caller),
-		'plan/stop': (params, caller) => activePlan.stop(params, caller),
-		'plan/resume': (params, caller) => activePlan.resume(params, caller),
+		'plan/schedule': (params, caller) => thenWake(activePlan.schedule(params, caller)),
+		'plan/mutate': (params, caller) => thenWake(activePlan.mutate(params, caller)),
+		'plan/acknowledge': (params, caller) => thenWake(activePlan.acknowledge(params, caller)),
+		'plan/complete': (params, caller) => thenWake(activePlan.complete(params, caller)),
+		'plan/stop': (params, caller) => thenWake(activePlan.stop(params, caller)),
+		'plan/resume': (params, caller) => thenWake(activePlan.resume(params, caller)),
+		'review/accept': (params, caller) => reviews.accept(params, caller),
+		'review/requestChanges': (params, caller) => reviews.requestChanges(params, caller),
+		'goal/confirm': (params, caller) => reviews.confirmGoal(params, caller),
+		'goal/requestChanges': (params, caller) => reviews.requestGoalChanges(params, caller),
 		'run/get': (params) => runQueries.get(params),
 		'run/list': (params) => runQueries.list(params),
 		'run/stop': (params, caller) => runs.stop(params, caller),
 		'run/log': (params) => runQueries.log(params),
 		'run/report': (params) => runs.report(params),
+		'await/review': (params, caller) => awaiting.review(params, caller),
+		'await/checkpoint': (params, caller) => awaiting.checkpoint(params, caller),
+		'await/next-action': (params, caller) => awaiting.nextAction(params, caller),
+		'agent/resume': (params, caller) => awaiting.resume(params, caller),
+		'session/state': (params, caller) => awaiting.sessionState(params, caller),
+		'issue/finish': (params, caller) => awaiting.finish(params, caller),
+		'hook/stop': (_params, caller) => stopHook.stop(caller),
 	};
 
 	const api: HostApi = {
@@ -107,18 +149,23 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	return {
 		api,
+		wakes,
 		async start(): Promise<void> {
 			if (started) { return; }
 			started = true;
 			await runs.reconcile();
+			// Source-session Stop markers are drained before repair and before any wake dispatch (restart is never a resume).
+			await sourceStop.drain();
 			await activePlan.repairOnStart();
 			activeDispatcher.trigger();
+			await wakes.start();
 		},
 		async whenIdle(): Promise<void> {
 			do {
 				await activeDispatcher.whenIdle();
 				await runs.whenIdle();
-			} while (!runs.isIdle() || !activeDispatcher.isIdle());
+				await wakes.whenIdle();
+			} while (!runs.isIdle() || !activeDispatcher.isIdle() || !wakes.isIdle());
 		},
 		dispose(): void {
 			disposables.dispose();

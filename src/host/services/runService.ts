@@ -6,7 +6,14 @@
 // - launch and interrupt of the same Run are serialized (a Stop that arrives while the process is being started
 //   interrupts it once it exists; a Stop before launch cancels the launch, which then never starts a process);
 // - a Stop event is durable before the interrupt is sent; while a Stop of a Run is in flight its exit is held and
-//   settled in the same transaction that records the Stop's answer, so the outcome is decided when the answer lands.
+//   settled in the same transaction that records the Stop's answer, so the outcome is decided when the answer lands;
+// - claude/codex Runs start through their adapter with a worker Turn (runs/workerTurn.ts) and settle with the Turn
+//   facts of their stdout, read before the settlement transaction; a target with `"isolation":"worktree"` gets its
+//   git worktree created between the lease and the launch, outside any transaction (worktrees/worktreeManager.ts).
+import { join } from 'node:path';
+import type { AgentAdapter, TurnFacts } from '../../agents/adapter.js';
+import { adapterFor as builtInAdapterFor } from '../../agents/command.js';
+import { DomainError } from '../../core/errors.js';
 import { rejection } from '../../core/hints.js';
 import { runSubmitId } from '../../core/ids.js';
 import { type Disposable, DisposableStore } from '../../core/lifecycle.js';
@@ -22,14 +29,19 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
-import type { RunExit, RunLaunchSpec, RunProcessPort } from '../runProcesses.js';
+import type { AgentTargetConfig, RunExit, RunLaunchSpec, RunProcessPort } from '../runProcesses.js';
+import { workerTurnInput } from '../runs/workerTurn.js';
 import { requireUser } from './callerPolicy.js';
 import type { AdmittedRun, RunAdmission, SettlementObserver } from './contracts.js';
 import { resolveRunDirectory } from './executionDirectory.js';
+import { reworkChain } from './worktrees/worktreePaths.js';
 import { admitRunsInTx } from './runAdmission.js';
 import { loadRun } from './runQueries.js';
 import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx } from './runSettlement.js';
 import type { SessionService } from './sessionService.js';
+import { RunMessageService } from './messages/runMessageService.js';
+import { WorktreeManager } from './worktrees/worktreeManager.js';
+import { WorktreeService } from './worktrees/worktreeService.js';
 
 export interface RunServiceDeps {
 	workspace: string;
@@ -46,6 +58,20 @@ export interface RunServiceDeps {
 	log(line: string): void;
 	/** After a settlement committed (the dispatcher is triggered from here). */
 	onSettled(settled: SettledRun): void;
+	/** The adapter of a target (default: src/agents/command.ts `adapterFor`); tests pass fakes. */
+	adapterFor?: (target: AgentTargetConfig) => AgentAdapter;
+	/** Git worktrees of isolated tasks (default: one over `workspace`). */
+	worktrees?: WorktreeManager;
+	/** A new claude session id (default: a random UUID); tests pin it. */
+	newProviderSessionId?: () => string;
+}
+
+/** How much of a Run's stdout is read for its Turn facts. */
+const maxFactsBytes = 32 * 1024 * 1024;
+
+interface HeldExit {
+	exit: RunExit;
+	facts: TurnFacts | null;
 }
 
 export interface StopResult {
@@ -72,7 +98,11 @@ export class RunService implements RunAdmission, Disposable {
 	/** Stops in flight per Run (between their event commit and their answer commit). */
 	readonly #stopsInFlight = new Map<string, number>();
 	/** Exit records held while a Stop of that Run is in flight. */
-	readonly #heldExits = new Map<string, RunExit>();
+	readonly #heldExits = new Map<string, HeldExit>();
+	readonly #adapterFor: (target: AgentTargetConfig) => AgentAdapter;
+	readonly #worktrees: WorktreeManager;
+	readonly #messages: RunMessageService;
+	readonly #worktreeService: WorktreeService;
 	/** Background work (exit handling, follow-up settlements) for whenIdle(). */
 	readonly #background = new Set<Promise<unknown>>();
 	readonly #leaseOwner: string;
@@ -82,6 +112,10 @@ export class RunService implements RunAdmission, Disposable {
 		this.#d = deps;
 		this.#settlement = { now: () => deps.clock.now(), observer: deps.observer, log: deps.log };
 		this.#leaseOwner = deps.ids.next('host');
+		this.#adapterFor = deps.adapterFor ?? builtInAdapterFor;
+		this.#worktrees = deps.worktrees ?? new WorktreeManager(deps.workspace);
+		this.#messages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
+		this.#worktreeService = new WorktreeService({ store: deps.store, worktrees: this.#worktrees });
 		this.#disposables.add(deps.runs.onExit((exit) => { this.#track(this.#onExit(exit)); }));
 	}
 
@@ -178,7 +212,7 @@ export class RunService implements RunAdmission, Disposable {
 		const held = this.#heldExits.get(runId);
 		if (held) {
 			this.#heldExits.delete(runId);
-			this.#track(this.#onExit(held));
+			this.#track(this.#onExit(held.exit));
 		}
 	}
 
@@ -187,7 +221,7 @@ export class RunService implements RunAdmission, Disposable {
 		const held = this.#heldExits.get(runId);
 		if (!held || (this.#stopsInFlight.get(runId) ?? 0) > ownStops) { return null; }
 		this.#heldExits.delete(runId);
-		return settleRunInTx(this.#settlement, tx, runId, { kind: 'exit', exit: held });
+		return settleRunInTx(this.#settlement, tx, runId, { kind: 'exit', exit: held.exit, facts: held.facts });
 	}
 
 	/** Unanswered person Stops of a Run that never started took effect: they are why it never starts. */
@@ -200,14 +234,42 @@ export class RunService implements RunAdmission, Disposable {
 
 	// ---- exits and settlement ----
 
+	/**
+	 * The Turn facts of a claude/codex Run, read from its captured stdout before the settlement transaction
+	 * (file reads never happen inside one). Null for command targets and when nothing can be read.
+	 */
+	#turnFacts(runId: string): TurnFacts | null {
+		try {
+			const run = this.#d.store.read((r) => runRepository.get(r, runId));
+			if (!run || run.status !== 'running') { return null; }
+			const target = this.#d.config.agentTargets.find((t) => t.id === run.agentTargetId);
+			if (!target || target.adapter === 'command') { return null; }
+			const adapter = this.#adapterFor(target);
+			if (!adapter.parseTurnFacts) { return null; }
+			let text = '';
+			let offset = 0;
+			for (;;) {
+				const slice = this.#d.runs.readLog(runId, 'stdout', offset, 1_048_576);
+				text += slice.data;
+				if (slice.nextOffset <= offset || slice.nextOffset >= slice.size || slice.nextOffset >= maxFactsBytes) { break; }
+				offset = slice.nextOffset;
+			}
+			return adapter.parseTurnFacts(text);
+		} catch (e) {
+			this.#d.log(`reading the Turn facts of run ${runId} failed (it settles from its exit alone): ${(e as Error).message}`);
+			return null;
+		}
+	}
+
 	async #onExit(exit: RunExit): Promise<void> {
 		try {
+			const facts = this.#turnFacts(exit.runId);
 			const settled = await this.#d.store.transaction((tx) => {
 				if ((this.#stopsInFlight.get(exit.runId) ?? 0) > 0) {
-					this.#heldExits.set(exit.runId, exit);
+					this.#heldExits.set(exit.runId, { exit, facts });
 					return null;
 				}
-				return settleRunInTx(this.#settlement, tx, exit.runId, { kind: 'exit', exit });
+				return settleRunInTx(this.#settlement, tx, exit.runId, { kind: 'exit', exit, facts });
 			});
 			if (settled) { this.#afterSettle(settled); }
 		} catch (e) {
@@ -254,11 +316,44 @@ export class RunService implements RunAdmission, Disposable {
 			await this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `agent target '${run.agentTargetId}' is not configured any more` });
 			return;
 		}
-		const directory = target.cwd ?? task.executionDirectory;
+		let directory = target.cwd ?? task.executionDirectory;
+		if (target.isolation === 'worktree') {
+			// Outside any transaction: git may take a while. A Stop of this Run waits in the Run's chain meanwhile.
+			try {
+				const supersededBy = this.#d.store.read((r) => new Map(taskRepository.listByIssue(r, run.issueId).map((t) => [t.taskId, t.supersededByTaskId] as const)));
+				const tree = await this.#worktrees.ensure(run.issueId, reworkChain(run.taskId, supersededBy), target.id);
+				directory = join(tree.relativePath, directory);
+			} catch (e) {
+				const why = e instanceof DomainError ? `${e.message} ${e.hint}` : (e as Error).message;
+				await this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `cannot start the agent: ${why}` });
+				return;
+			}
+		}
 		const where = resolveRunDirectory(this.#d.workspace, directory);
 		if ('error' in where) {
 			await this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `cannot start the agent: ${where.error}` });
 			return;
+		}
+		const structured = target.adapter !== 'command';
+		const turn = structured
+			? workerTurnInput(task, target, { issueId: run.issueId, taskId: run.taskId, runId }, this.#d.newProviderSessionId)
+			: undefined;
+		const recordDirectory = target.isolation === 'worktree' && directory !== run.executionDirectory;
+		if (recordDirectory || turn?.newProviderSessionId !== undefined) {
+			// Where the Run works (a resume goes back there) and the claude session id known before the stream.
+			try {
+				await this.#d.store.transaction((tx) => {
+					const current = runRepository.get(tx, runId);
+					if (current && recordDirectory) {
+						runRepository.update(tx, { ...current, executionDirectory: directory, updatedAtUnixMs: this.#d.clock.now() });
+					}
+					if (turn?.newProviderSessionId !== undefined) {
+						tx.run('UPDATE agent_sessions SET provider_session_id = ? WHERE session_id = ?', [turn.newProviderSessionId, run.agentSessionId]);
+					}
+				});
+			} catch (e) {
+				this.#d.log(`recording where run ${runId} works failed: ${(e as Error).message}`);
+			}
 		}
 		const spec: RunLaunchSpec = {
 			runId,
@@ -266,7 +361,9 @@ export class RunService implements RunAdmission, Disposable {
 			taskId: run.taskId,
 			target,
 			cwd: where.cwd,
-			stdinText: task.content,
+			// claude/codex read their prompt from the Turn (stdin is /dev/null); command targets read the task on stdin.
+			stdinText: structured ? '' : task.content,
+			...(turn !== undefined ? { turn } : {}),
 			env: {
 				TUTTI_IPC_HOOK: this.#d.endpoint,
 				TUTTI_SESSION_TOKEN: token,
@@ -385,6 +482,26 @@ export class RunService implements RunAdmission, Disposable {
 		requireUser(caller, 'run stop', { runId: params.runId });
 		const result = await this.stopRun(params.runId, 'person');
 		return { runId: result.runId, eventId: result.eventId ?? '', answer: result.answer };
+	}
+
+	/** `run/send` (developer): queue a message for a claude/codex Run. */
+	send(params: ParsedParams<'run/send'>, caller: Caller): Promise<Result<'run/send'>> {
+		return this.#messages.send(params, caller);
+	}
+
+	/** `run/queue`: the Run's queued messages and whether a person's Stop pauses them. */
+	queue(params: ParsedParams<'run/queue'>): Promise<Result<'run/queue'>> {
+		return this.#messages.queue(params);
+	}
+
+	/** `run/resume-queue` (developer): Resume after a person's Stop paused the queue. */
+	resumeQueue(params: ParsedParams<'run/resume-queue'>, caller: Caller): Promise<Result<'run/resume-queue'>> {
+		return this.#messages.resumeQueue(params, caller);
+	}
+
+	/** `worktree/remove` (developer). */
+	removeWorktree(params: ParsedParams<'worktree/remove'>, caller: Caller): Promise<Result<'worktree/remove'>> {
+		return this.#worktreeService.remove(params, caller);
 	}
 
 	/** `run/report` from a Run's supervisor: check its exit record now instead of at the next poll. */

@@ -1,6 +1,7 @@
 // Run settlement: one transaction that records how a Run ended and what that means for its task, Turn, launch
 // intent and issue — and, for managed issues, hands the facts to the plan service in the same transaction.
 // A Run settles only from the exact Turn bound to `issue-run:<runId>`; anything ambiguous is ignored (fail closed).
+import type { TurnFacts } from '../../agents/adapter.js';
 import { runSubmitId } from '../../core/ids.js';
 import type { Issue, Run, RunOutcome, Task } from '../../core/model.js';
 import { decideRunOutcome } from '../../core/runs/stopRules.js';
@@ -16,7 +17,8 @@ import { nextIssueStatus } from './issueStatus.js';
 
 /** How a Run ended: its process exited (exit record), or it never got a process. */
 export type RunEnding =
-	| { kind: 'exit'; exit: RunExit }
+	/** `facts`: the Turn's facts from a claude/codex stream (null: a command target, or nothing readable). */
+	| { kind: 'exit'; exit: RunExit; facts?: TurnFacts | null }
 	| { kind: 'not_launched'; outcome: Extract<RunOutcome, 'failure' | 'cancellation'>; message: string };
 
 export interface SettledRun {
@@ -54,6 +56,15 @@ function taskAfter(task: Task, outcome: RunOutcome, now: number): Task {
 		case 'cancellation':
 			return { ...task, status: 'canceled', updatedAtUnixMs: now };
 	}
+}
+
+/** How much of the final result text a Run keeps as its summary. */
+export const maxSummaryChars = 4000;
+
+/** The Run's summary from its Turn facts: the final result text, else the tail of the assistant text (bounded). */
+export function summaryFromFacts(facts: TurnFacts): string {
+	const text = (facts.result?.text ?? '').trim() || facts.assistantText.trim();
+	return text.length > maxSummaryChars ? `${text.slice(0, maxSummaryChars - 1)}…` : text;
 }
 
 /**
@@ -101,6 +112,13 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		outcome = verdict.outcome;
 		exitCode = exit.exitCode;
 		errorMessage = outcome === 'failure' ? exitMessage(exit) || 'the agent stopped while this was in progress' : '';
+		// A claude/codex Turn whose stream ends in an error result failed, even when the process exited 0.
+		const facts = ending.facts;
+		if (outcome === 'success' && facts?.result?.ok === false) {
+			outcome = 'failure';
+			const detail = facts.result.text.trim() || facts.errors.join('; ');
+			errorMessage = `the agent reported an error${detail ? `: ${detail.slice(0, 500)}` : ''}`;
+		}
 		if (exit.startedAtUnixMs > 0 && !exit.spawnError) { startedAt = exit.startedAtUnixMs; }
 		if (exit.endedAtUnixMs > 0) { completedAt = Math.max(exit.endedAtUnixMs, startedAt); }
 		// The process existed and reported: the launch was delivered (unless it could not start at all).
@@ -113,8 +131,15 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 			{ lastError: ending.message });
 	}
 
+	const facts = ending.kind === 'exit' ? ending.facts ?? null : null;
+	if (facts) {
+		if (facts.providerSessionId !== '') {
+			tx.run('UPDATE agent_sessions SET provider_session_id = ? WHERE session_id = ?', [facts.providerSessionId, run.agentSessionId]);
+		}
+	}
 	const settledRun: Run = {
 		...run,
+		...(facts ? { usage: { ...facts.usage }, summary: summaryFromFacts(facts) } : {}),
 		status: runStatusFor[outcome],
 		outcome,
 		exitCode,

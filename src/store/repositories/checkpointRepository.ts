@@ -18,6 +18,7 @@ function checkpointFromRow(row: Row): Checkpoint {
 		createdAtUnixMs: num(row, 'created_at'),
 		resolvedAtUnixMs: num(row, 'resolved_at'),
 		updatedAtUnixMs: num(row, 'updated_at'),
+		note: str(row, 'note'),
 	};
 }
 
@@ -60,12 +61,12 @@ export const checkpointRepository = {
 	insert(tx: Tx, c: Checkpoint): void {
 		tx.run(
 			`INSERT INTO checkpoints (checkpoint_id, execution_id, kind, status, sequence, graph_revision, subject_task_id, subject_run_id,
-			 creation_reason, requires_goal_review, created_at, resolved_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			 creation_reason, requires_goal_review, created_at, resolved_at, updated_at, note) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			[c.checkpointId, c.executionId, c.kind, c.status, c.sequence, c.graphRevision, c.subjectTaskId, c.subjectRunId,
-				c.creationReason, flag(c.requiresGoalReview), c.createdAtUnixMs, c.resolvedAtUnixMs, c.updatedAtUnixMs],
+				c.creationReason, flag(c.requiresGoalReview), c.createdAtUnixMs, c.resolvedAtUnixMs, c.updatedAtUnixMs, c.note ?? ''],
 		);
 	},
-	/** Writes status, sequence, revision, reason and times (kind and subject are identity and never change). */
+	/** Writes status, sequence, revision, reason and times (kind, subject and note are identity and never change). */
 	update(tx: Tx, c: Checkpoint): void {
 		tx.run(
 			`UPDATE checkpoints SET status = ?, sequence = ?, graph_revision = ?, creation_reason = ?, requires_goal_review = ?,

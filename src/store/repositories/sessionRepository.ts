@@ -37,4 +37,8 @@ export const sessionRepository = {
 	updateTokenHash(tx: Tx, sessionId: string, tokenSha256: string): void {
 		tx.run('UPDATE agent_sessions SET token_sha256 = ? WHERE session_id = ?', [tokenSha256, sessionId]);
 	},
+	/** Records the provider's own session id (claude/codex) read from a Turn's facts, so later Turns resume it. */
+	updateProviderSessionId(tx: Tx, sessionId: string, providerSessionId: string): void {
+		tx.run('UPDATE agent_sessions SET provider_session_id = ? WHERE session_id = ?', [providerSessionId, sessionId]);
+	},
 };

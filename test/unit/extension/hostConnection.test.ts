@@ -72,6 +72,17 @@ describe('extension/hostConnection (real Host)', function () {
 		assert.deepEqual((await viewer.client!.call('issue/list', {})).issues, []);
 	});
 
+	it('a viewer whose owner still holds the store stays the same viewer (no change event, no loop)', async () => {
+		const owner = connection();
+		await owner.startInFolder();
+		const viewer = connection();
+		const first = await viewer.start();
+		const events: string[] = [];
+		viewer.onDidChange((s) => events.push(s.kind));
+		assert.equal(await viewer.ownerLost(), first);
+		assert.deepEqual(events, []);
+	});
+
 	it('the in-process client validates parameters and names unknown methods as not available', async () => {
 		const c = connection();
 		await c.startInFolder();

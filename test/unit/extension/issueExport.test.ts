@@ -7,7 +7,7 @@ function manualExport(): IssueExport {
 		exportedAtUnixMs: Date.UTC(2025, 0, 2, 3, 4, 5),
 		issue: {
 			...issue('I1', { title: 'Fix | login', content: 'Users are logged out.', taskCount: 2, counts: { completed: 1, failed: 1 } }),
-			tasks: [task('a', { title: 'Find cause', status: 'completed' }), task('b', { title: 'Patch\nit', status: 'failed', dependencyTaskIds: ['a'] })],
+			tasks: [task('a', { title: 'Find | cause', status: 'completed' }), task('b', { title: 'Patch\nit', status: 'failed', dependencyTaskIds: ['a'] })],
 		},
 		plan: null,
 		runs: [
@@ -36,6 +36,7 @@ describe('extension/issueExport', () => {
 		assert.match(md, /- Exported: 2025-01-02T03:04:05.000Z/);
 		assert.match(md, /## Goal\n\nUsers are logged out\./);
 		assert.match(md, /\| `b` \| Patch it \| failed \| a \| sh \|/);
+		assert.ok(md.includes('| `a` | Find \\| cause | completed |'), 'a pipe in a cell is escaped');
 		assert.match(md, /### Run `R2` — task `b`\n\n- Outcome: Interrupted after 5s — you stopped this/);
 		assert.match(md, /- Stop \(person\) at 1970-01-01T00:00:00.001Z: took/);
 		assert.match(md, /- Usage: 10 input, 5 output/);

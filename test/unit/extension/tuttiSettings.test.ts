@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { developerConfirmationOf, hostConfigFromSettings, storeLocation, type TuttiSettings } from '../../../src/extension/settings/tuttiSettings.js';
+import { hostConfigFromSettings, storeLocation, type TuttiSettings } from '../../../src/extension/settings/tuttiSettings.js';
 
 function settings(over: Partial<TuttiSettings> = {}): TuttiSettings {
 	return { agentTargets: [], maxParallelRuns: 4, developerConfirmation: true, autoAcceptDefault: false, storePath: '.tutti/tutti.sqlite', ...over };
@@ -9,14 +9,14 @@ function settings(over: Partial<TuttiSettings> = {}): TuttiSettings {
 describe('extension/tuttiSettings', () => {
 	it('turns the settings into the Host config', () => {
 		const target = { id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hi'] };
-		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true }));
+		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: false }));
 		assert.deepEqual(problems, []);
-		assert.deepEqual(config, { agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true });
+		assert.deepEqual(config, { agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: false });
 	});
 
 	it('reports an invalid setting by name and uses its default, keeping the valid ones', () => {
 		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: [{ id: 'x', adapter: 'command' }], maxParallelRuns: 0 }));
-		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false });
+		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true });
 		assert.equal(problems.length, 2);
 		assert.match(problems[0]!, /^tutti\.agentTargets: .*argv/);
 		assert.match(problems[1]!, /^tutti\.maxParallelRuns: /);
@@ -24,9 +24,7 @@ describe('extension/tuttiSettings', () => {
 
 	it('uses the defaults for unset settings', () => {
 		const { config } = hostConfigFromSettings({ agentTargets: undefined, maxParallelRuns: undefined, developerConfirmation: undefined, autoAcceptDefault: undefined, storePath: undefined });
-		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false });
-		assert.equal(developerConfirmationOf(settings({ developerConfirmation: undefined })), true);
-		assert.equal(developerConfirmationOf(settings({ developerConfirmation: false })), false);
+		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true });
 	});
 
 	it('places the store in .tutti/ of the folder, and refuses other folders with a warning', () => {

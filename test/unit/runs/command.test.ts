@@ -34,10 +34,5 @@ describe('command agent adapter', () => {
 		assert.equal(adapter.commandFor(spec).file, 'true');
 	});
 
-	for (const adapter of ['claude', 'codex'] as const) {
-		it(`says clearly that the ${adapter} adapter is not available yet`, () => {
-			assert.throws(() => adapterFor(target({ adapter })), (e: unknown) =>
-				e instanceof DomainError && e.message.includes(`'${adapter}' adapter`) && e.message.includes('not available yet'));
-		});
-	}
+	// claude and codex targets get their own adapters: test/agents/claudeArgs.test.ts, test/agents/codexArgs.test.ts.
 });

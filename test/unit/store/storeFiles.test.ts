@@ -222,7 +222,7 @@ describe('store files and recovery', () => {
 		const store = await openStore({ migrations: newer });
 		await store.transaction((tx) => insertIssue(tx, 'f'));
 		await store.close();
-		const error = await expectRefusal('store_too_new', store.paths.database, /schema version 2.*newer Tutti/s);
+		const error = await expectRefusal('store_too_new', store.paths.database, new RegExp(`schema version ${migrations.length + 1}.*newer Tutti`, 's'));
 		assert.equal(error.reasonCode, 'store_unavailable');
 	});
 

@@ -221,7 +221,7 @@ describe('issue panel host', () => {
 			const csp = contentSecurityPolicy('https://src', nonce);
 			assert.match(csp, /default-src 'none'/);
 			assert.match(csp, new RegExp(`script-src 'nonce-${nonce}'`));
-			assert.match(csp, /style-src https:\/\/src(;|$)/);
+			assert.match(csp, new RegExp(`style-src https://src 'nonce-${nonce}'(;|$)`));
 			assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
 			assert.ok(html.includes(`<script type="module" nonce="${nonce}" src="https://x/dist/webview/issuePanel.js"></script>`));
 		});

@@ -6,15 +6,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { commandIds } from '../../../src/extension/commands/ids.js';
-import { reviewMethodCandidates } from '../../../src/extension/commands/reviewMethods.js';
 import type { NewIssueResult } from '../../../src/extension/commands/issueActions.js';
-import { tutti, waitFor } from './suiteKit.js';
+import { ownerReady, tutti, waitFor } from './suiteKit.js';
 
 describe('actions (commands with arguments)', () => {
 	let scratch: string;
 	before(async () => {
-		const { services } = await tutti();
-		await waitFor('the Host to run in this window', () => (services.connection.state.kind === 'owner' ? true : undefined));
+		await ownerReady();
 		scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-suite-actions-'));
 	});
 	after(() => fs.rmSync(scratch, { recursive: true, force: true }));
@@ -79,19 +77,30 @@ describe('actions (commands with arguments)', () => {
 		assert.ok(services.workspace);
 	});
 
-	it('Accept Task, Request Changes and Confirm Goal never pretend: without the Host method they do nothing and report it', async function () {
+	it('Accept Task and Request Changes decide tasks waiting in pending_acceptance (positional arguments, as the panel sends them)', async () => {
 		const { services } = await tutti();
 		const client = services.client();
-		const present = Object.values(reviewMethodCandidates).flat().filter((m) => client.has(m));
-		if (present.length > 0) {
-			this.skip(); // the developer-confirmation feature is in this build; its own tests cover these
-		}
-		const { issueId } = (await vscode.commands.executeCommand<NewIssueResult>(commandIds.newIssue, { mode: 'manual', title: 'Review', content: '' }))!;
-		const before = await client.call('issue/get', { issueId });
-		assert.equal(await vscode.commands.executeCommand(commandIds.acceptTask, { issueId, taskId: 't' }), undefined);
-		assert.equal(await vscode.commands.executeCommand(commandIds.requestChanges, { issueId, taskId: 't', note: 'n' }), undefined);
+		const issue = await client.call('issue/create', { title: 'Needs review', autoAccept: false });
+		const first = await client.call('task/add', { issueId: issue.issueId, title: 'Accept me', agentTargetId: 'sh' });
+		const second = await client.call('task/add', { issueId: issue.issueId, title: 'Change me', agentTargetId: 'sh' });
+		await waitFor('both tasks waiting for acceptance, and the issue needing the developer on the board', () =>
+			services.changes.current?.issues.find((i) => i.issueId === issue.issueId && i.counts.pendingAcceptance === 2), 30_000);
+		await vscode.commands.executeCommand(commandIds.acceptTask, issue.issueId, first.taskId);
+		await vscode.commands.executeCommand(commandIds.requestChanges, issue.issueId, second.taskId, 'Handle the empty input too');
+		const tasks = (await client.call('issue/get', { issueId: issue.issueId })).tasks;
+		const accepted = tasks.find((t) => t.taskId === first.taskId)!;
+		const changed = tasks.find((t) => t.taskId === second.taskId)!;
+		assert.deepEqual([accepted.status, accepted.acceptanceState], ['completed', 'user_accepted']);
+		assert.equal(changed.status, 'failed', 'a change request sends the task to the rework path');
+	});
+
+	it('Confirm Goal on an issue that is not at Goal Review reports the Host\'s refusal and changes nothing', async () => {
+		const { services } = await tutti();
+		const client = services.client();
+		const { issueId } = (await vscode.commands.executeCommand<NewIssueResult>(commandIds.newIssue, { mode: 'managed', title: 'Not done yet', content: 'Goal', agentTargetId: null }))!;
+		const before = await client.call('plan/get', { issueId });
 		assert.equal(await vscode.commands.executeCommand(commandIds.confirmGoal, issueId), undefined);
-		assert.deepEqual(await client.call('issue/get', { issueId }), before);
-		await assert.rejects(client.callByName('review/accept', { issueId, taskId: 't' }), /not available in this version/);
+		assert.equal((await client.call('plan/get', { issueId })).execution.status, before.execution.status);
+		await assert.rejects(client.call('goal/confirm', { issueId }), (e: Error & { reasonCode?: string }) => typeof e.reasonCode === 'string' && e.reasonCode !== 'not_available');
 	});
 });

@@ -5,12 +5,11 @@ import * as vscode from 'vscode';
 import { commandIds } from '../../../src/extension/commands/ids.js';
 import type { NewIssueResult } from '../../../src/extension/commands/issueActions.js';
 import { RunOutputPty } from '../../../src/extension/terminal/runOutputTerminal.js';
-import { tutti, waitFor } from './suiteKit.js';
+import { ownerReady, tutti, waitFor } from './suiteKit.js';
 
 describe('runs', () => {
 	before(async () => {
-		const { services } = await tutti();
-		await waitFor('the Host to run in this window', () => (services.connection.state.kind === 'owner' ? true : undefined));
+		await ownerReady();
 	});
 
 	it('a task on the settings\' agent target runs; its output streams into the read-only Run terminal, ending with the outcome', async () => {
@@ -30,7 +29,7 @@ describe('runs', () => {
 			pty.close();
 		}
 		assert.match(text, /hello from run\r\n/);
-		assert.match(text, /\x1b\[31mdone\r\n/, 'stderr in red');
+		assert.ok(text.includes('\x1b[31mdone\r\n'), 'stderr in red');
 		assert.match(text, /Completed|Failed|Interrupted/);
 		const terminal = await vscode.commands.executeCommand<vscode.Terminal>(commandIds.openRunOutput, run.runId);
 		assert.ok(terminal?.name.startsWith('Run '));

@@ -31,3 +31,15 @@ export async function waitFor<T>(what: string, probe: () => T | undefined | Prom
 		await new Promise((r) => setTimeout(r, 100));
 	}
 }
+
+/** The extension with this window owning the store ("Start in Folder" if the folder has none yet). */
+export async function ownerReady(): Promise<TuttiExtensionApi> {
+	const api = await tutti();
+	const { connection } = api.services;
+	await waitFor('the connection to settle', () => (connection.state.kind === 'starting' ? undefined : true));
+	if (connection.state.kind === 'noStore') {
+		await vscode.commands.executeCommand('tutti.startInFolder');
+	}
+	await waitFor('the Host to run in this window', () => (connection.state.kind === 'owner' ? true : undefined));
+	return api;
+}

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { tutti, waitFor } from './suiteKit.js';
+import { ownerReady, tutti, waitFor } from './suiteKit.js';
 
 /** Runs a shell command line in a real terminal (with the collection applied) and waits for it to exit. */
 async function inTerminal(commandLine: string, env: Record<string, string> = {}): Promise<void> {
@@ -20,8 +20,7 @@ async function inTerminal(commandLine: string, env: Record<string, string> = {})
 describe('terminal integration', () => {
 	let scratch: string;
 	before(async () => {
-		const { services } = await tutti();
-		await waitFor('the Host to run in this window', () => (services.connection.state.kind === 'owner' ? true : undefined));
+		await ownerReady();
 		scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-suite-term-'));
 	});
 	after(() => fs.rmSync(scratch, { recursive: true, force: true }));

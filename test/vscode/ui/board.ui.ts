@@ -1,6 +1,10 @@
 // The issue board through the real workbench (Playwright + Chromium against code-server): the welcome view's
 // "Start Tutti in this folder", New Issue from the palette, the issue on the board, its inline Pause/Resume moving
-// it between groups, a managed issue with its agent terminal, the status bar. Screenshots at each stage.
+// it between groups, a managed issue with its agent terminal, the issue panel opened from the board, the status
+// bar. Screenshots at each stage.
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { codeServerEnv } from '../harness/codeServer.js';
 import type { VsCodeSession } from '../runInVsCode.js';
 import type { Locator } from '../harness/playwright.js';
 import { pollFor } from '../harness/waitFor.js';
@@ -21,17 +25,17 @@ const quickInput = '.quick-input-widget .quick-input-box input';
 const quickRows = '.quick-input-widget .quick-input-list .monaco-list-row';
 const sidebarRows = '.part.sidebar .monaco-list-row';
 
-/** Fills the open quick input (a pick or an input box) and accepts. */
-async function answer(workbench: Workbench, text: string): Promise<void> {
+/** Waits for the input box that shows `prompt` (the widget is reused between prompts), fills it and accepts. */
+async function answer(workbench: Workbench, prompt: string, text: string): Promise<void> {
+	await workbench.page.locator('.quick-input-widget').filter({ hasText: prompt }).first().waitFor({ state: 'visible', timeout: 10_000 });
 	const input = workbench.page.locator(quickInput).first();
-	await input.waitFor({ state: 'visible', timeout: 10_000 });
 	await input.fill(text, { timeout: 5000 });
 	await workbench.page.keyboard.press('Enter');
 }
 
-/** Picks the quick-pick row whose label contains `label` (after filtering by it). */
-async function pick(workbench: Workbench, label: string): Promise<void> {
-	const input = workbench.page.locator(quickInput).first();
+/** In the quick pick whose placeholder is `placeholder` (not the palette closing before it), picks the row `label`. */
+async function pick(workbench: Workbench, placeholder: string, label: string): Promise<void> {
+	const input = workbench.page.locator(`${quickInput}[placeholder="${placeholder}"]`).first();
 	await input.waitFor({ state: 'visible', timeout: 10_000 });
 	await input.fill(label, { timeout: 5000 });
 	const row = workbench.page.locator(quickRows).filter({ hasText: label }).first();
@@ -60,6 +64,19 @@ async function runPromptingCommand(workbench: Workbench, label: string): Promise
 		await row.click({ timeout: 5000 });
 		return true;
 	}, 500);
+}
+
+const cliScript = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
+
+/** The `tutti` CLI run from outside VS Code in the workspace (it finds the window's Host by its discovery file). */
+function cli(session: VsCodeSession, workspace: string, args: string[]): Record<string, unknown> {
+	try {
+		const out = execFileSync(process.execPath, [cliScript, ...args, '--json'], { cwd: workspace, env: codeServerEnv(session.runDir, {}), encoding: 'utf8', timeout: 30_000 });
+		return JSON.parse(out) as Record<string, unknown>;
+	} catch (error) {
+		const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+		throw new Error(`tutti ${args.join(' ')} failed: ${stdout ?? ''}${stderr ?? ''}`);
+	}
 }
 
 function boardRow(workbench: Workbench, text: string): Locator {
@@ -94,7 +111,7 @@ async function waitForGroup(workbench: Workbench, issueTitle: string, group: str
 	});
 }
 
-export async function runBoardUi(session: VsCodeSession, _workspace: string, _screenshotsDir: string): Promise<UiResult> {
+export async function runBoardUi(session: VsCodeSession, workspace: string): Promise<UiResult> {
 	const steps: UiStep[] = [];
 	const screenshots: string[] = [];
 	const workbench = await session.openWorkbench();
@@ -117,9 +134,9 @@ export async function runBoardUi(session: VsCodeSession, _workspace: string, _sc
 		});
 		await step('Tutti: New Issue from the palette creates a manual issue that appears on the board under Planned', async () => {
 			await runPromptingCommand(workbench, 'Tutti: New Issue');
-			await pick(workbench, 'Manual issue');
-			await answer(workbench, 'Ship the board');
-			await answer(workbench, 'Created from the palette by the UI test');
+			await pick(workbench, 'What kind of issue?', 'Manual issue');
+			await answer(workbench, 'Issue title', 'Ship the board');
+			await answer(workbench, 'Describe the goal', 'Created from the palette by the UI test');
 			await boardRow(workbench, 'Ship the board').waitFor({ state: 'visible', timeout: 15_000 });
 			await waitForGroup(workbench, 'Ship the board', 'Planned');
 			await shot('board-with-issue');
@@ -137,13 +154,28 @@ export async function runBoardUi(session: VsCodeSession, _workspace: string, _sc
 		});
 		await step('a managed issue from the palette opens its source agent terminal and shows on the board', async () => {
 			await runPromptingCommand(workbench, 'Tutti: New Issue');
-			await pick(workbench, 'Managed issue');
-			await answer(workbench, 'Plan the release');
-			await answer(workbench, 'A source agent plans this');
-			await pick(workbench, 'My own agent in a terminal');
+			await pick(workbench, 'What kind of issue?', 'Managed issue');
+			await answer(workbench, 'Issue title', 'Plan the release');
+			await answer(workbench, 'Describe the goal', 'A source agent plans this');
+			await pick(workbench, 'Which agent plans this issue (the source agent)?', 'My own agent in a terminal');
 			await boardRow(workbench, 'Plan the release').waitFor({ state: 'visible', timeout: 15_000 });
 			await page.locator('.part.panel .terminal-tabs-entry, .part.panel .single-terminal-tab, .part.panel .terminal-wrapper').first().waitFor({ state: 'visible', timeout: 15_000 });
 			await shot('board-managed-issue');
+		});
+		await step('a failed task added with the CLI outside VS Code moves its issue to Needs you, with the view badge and a notification', async () => {
+			const issue = cli(session, workspace, ['issue', 'create', '--title', 'Needs attention', '--as-user']);
+			cli(session, workspace, ['issue', 'task', 'add', '--issue-id', String(issue['issueId']), '--title', 'Will fail', '--agent-target-id', 'fail', '--as-user']);
+			await boardRow(workbench, 'Needs attention').waitFor({ state: 'visible', timeout: 15_000 });
+			await waitForGroup(workbench, 'Needs attention', 'Needs you');
+			const badge = page.locator('.part.activitybar .badge-content').filter({ hasText: '1' }).first();
+			await badge.waitFor({ state: 'visible', timeout: 10_000 });
+			await workbench.waitForNotification('"Needs attention" needs you: 1 failed', { timeoutMs: 15_000 });
+			await shot('board-needs-you');
+		});
+		await step('clicking an issue on the board opens its issue panel', async () => {
+			await boardRow(workbench, 'Ship the board').click();
+			await workbench.webviewText('#header-region', { contains: 'Ship the board', timeoutMs: 30_000 });
+			await shot('board-and-panel');
 		});
 		await step('the status bar shows Tutti', async () => {
 			const item = page.locator('.part.statusbar [id="tutti.tutti-vscode.tutti.status"], .part.statusbar .statusbar-item').filter({ hasText: 'Tutti' }).first();
@@ -153,6 +185,38 @@ export async function runBoardUi(session: VsCodeSession, _workspace: string, _sc
 	} catch (error) {
 		steps.push({ name: `step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
 		await shot('board-failure').catch(() => undefined);
+	} finally {
+		await workbench.close();
+	}
+	return { steps, screenshots };
+}
+
+/**
+ * The extension installed from its .vsix (no node_modules, no development path): the welcome view's "Start Tutti
+ * in this folder" starts the bundled Host, and New Issue from the palette puts an issue on the board.
+ */
+export async function runVsixSmoke(session: VsCodeSession): Promise<UiResult> {
+	const steps: UiStep[] = [];
+	const screenshots: string[] = [];
+	const workbench = await session.openWorkbench({ extensionDevelopmentPath: undefined });
+	const page = workbench.page;
+	try {
+		await workbench.runCommand('View: Show Tutti');
+		const start = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'Start Tutti in this folder' }).first();
+		await start.waitFor({ state: 'visible', timeout: 30_000 });
+		await start.click();
+		await page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+		steps.push({ name: 'vsix: the installed extension starts its bundled Host from the welcome view', ok: true });
+		await runPromptingCommand(workbench, 'Tutti: New Issue');
+		await pick(workbench, 'What kind of issue?', 'Manual issue');
+		await answer(workbench, 'Issue title', 'From the vsix');
+		await answer(workbench, 'Describe the goal', '');
+		await boardRow(workbench, 'From the vsix').waitFor({ state: 'visible', timeout: 15_000 });
+		screenshots.push(await workbench.screenshot('vsix-board'));
+		steps.push({ name: 'vsix: New Issue from the palette shows the issue on the board', ok: true });
+	} catch (error) {
+		steps.push({ name: `vsix step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
+		screenshots.push(await workbench.screenshot('vsix-failure').catch(() => ''));
 	} finally {
 		await workbench.close();
 	}

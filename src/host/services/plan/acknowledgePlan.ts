@@ -1,13 +1,12 @@
-// `plan issue acknowledge` (digest §1.5): resolves a settlement or watchdog checkpoint without new work, only
-// while a Run is running or a later checkpoint is pending (every fence failure reads inactive_checkpoint). A
-// settled subject is accepted; the oldest pending checkpoint is promoted rebound to the current revision — the
-// terminal singleton opens Goal Review.
+// `plan issue acknowledge` (digest §1.5): resolves a settlement, watchdog or changes_requested checkpoint without new
+// work, only while a Run is running or a later checkpoint is pending (every fence failure reads inactive_checkpoint).
+// Unlike Tutti, it never accepts the settled subject: only the developer accepts a pending_acceptance task (SPEC §7).
+// The oldest pending checkpoint is promoted rebound to the current revision — the terminal singleton opens Goal Review.
 import { hasLaterPending } from '../../../core/execution/backlog.js';
 import type { Execution } from '../../../core/model.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
-import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from './checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
@@ -31,12 +30,8 @@ export async function acknowledgePlan(ctx: PlanContext, params: ParsedParams<'pl
 		});
 		const { issue, checkpoint } = state;
 		const now = ctx.clock.now();
-		if (checkpoint.kind === 'task_settled' && checkpoint.subjectTaskId) {
-			const subject = taskRepository.get(tx, issue.issueId, checkpoint.subjectTaskId);
-			if (subject && subject.status === 'pending_acceptance') {
-				taskRepository.update(tx, { ...subject, status: 'completed', acceptanceState: 'user_accepted', updatedAtUnixMs: now });
-			}
-		}
+		// Acknowledging never accepts the subject's result: a task in pending_acceptance (autoAccept=false) stays there
+		// until the developer accepts it or requests changes (SPEC §7; `tutti review accept|request-changes`).
 		resolveCheckpoint(tx, checkpoint, now);
 		const promoted = promoteNext(tx, state.execution, issue, now);
 		// Goal Review hook (later issue): when `promoted` is all_tasks_terminal and reviewMode is independent, prepare

@@ -9,6 +9,7 @@ import { executionRepository } from '../../../store/repositories/executionReposi
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import type { PlanMutationKey } from '../../../store/repositories/planMutationRepository.js';
 import { planMutationRepository } from '../../../store/repositories/planMutationRepository.js';
+import { reviewRepository } from '../../../store/repositories/reviewRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../../store/tx.js';
 import type { PlanContext } from './planContext.js';
@@ -40,6 +41,7 @@ export function requestArchive(
 	if (!issue.dispatchPaused) { issueRepository.update(tx, { ...issue, dispatchPaused: true, updatedAtUnixMs: now }); }
 	checkpointRepository.cancelOpen(tx, execution.executionId, now);
 	wakeRepository.cancelOpenOfExecution(tx, execution.executionId, now, 'execution archived');
+	reviewRepository.cancelAwaitingGoalReview(tx, execution.executionId, now);
 	executionRepository.update(tx, { ...execution, status: 'archiving', activeCheckpointId: '', archiveReason: input.reason, updatedAtUnixMs: now });
 	const canceling: ArchiveOperation = { ...op, status: 'canceling_runs', updatedAtUnixMs: now };
 	archiveRepository.update(tx, canceling);

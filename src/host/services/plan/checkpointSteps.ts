@@ -102,7 +102,7 @@ export function appendCheckpoint(
 	tx: Tx,
 	execution: Execution,
 	issue: Issue,
-	fields: Pick<Checkpoint, 'checkpointId' | 'kind' | 'subjectTaskId' | 'subjectRunId' | 'creationReason' | 'requiresGoalReview'>,
+	fields: Pick<Checkpoint, 'checkpointId' | 'kind' | 'subjectTaskId' | 'subjectRunId' | 'creationReason' | 'requiresGoalReview' | 'note'>,
 	nowUnixMs: number,
 ): { execution: Execution; checkpoint: Checkpoint } {
 	const all = checkpointRepository.listByExecution(tx, execution.executionId);

@@ -1,12 +1,12 @@
-// `plan issue complete --decision goal_satisfied` (digest §1.5, §1.7 item 12): only the source session, only at
-// the active all_tasks_terminal checkpoint and its revision. Resolves it and completes the execution and the
-// issue atomically; completion is never inferred from task states.
-import type { Execution } from '../../../core/model.js';
+// `plan issue complete --decision goal_satisfied` (digest §1.5, §1.7 item 12, SPEC §7): only the source session,
+// only at the active all_tasks_terminal checkpoint and its revision, and only when no task still awaits the
+// developer's acceptance (`acceptance_pending`). Resolves the checkpoint; then, with developer confirmation on (the
+// default; per issue via `plan issue create --developer-confirmation`), opens a Goal Review request and leaves the
+// execution in pending_goal_review until the developer confirms (`tutti goal confirm`) or requests changes;
+// with it off, completes the execution and the issue atomically. Completion is never inferred from task states.
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
-import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
-import { executionRepository } from '../../../store/repositories/executionRepository.js';
-import { issueRepository } from '../../../store/repositories/issueRepository.js';
-import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
+import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import { assertNothingAwaitsAcceptance, completeExecution, developerConfirmationFor, openGoalReview } from '../reviews/goalCompletion.js';
 import { resolveCheckpoint } from './checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
@@ -22,22 +22,15 @@ export async function completePlan(ctx: PlanContext, params: ParsedParams<'plan/
 		const replay = replayOf<CompleteResult>(tx, identity);
 		if (replay) { return replay; }
 		const { issue, execution: before, checkpoint } = passFences(tx, { ...params, caller, command: 'complete' });
+		assertNothingAwaitsAcceptance(taskRepository.listByIssue(tx, issue.issueId), issue.issueId, 'complete');
 		const now = ctx.clock.now();
-		// Developer confirmation hook (later issue, SPEC §7): with confirmation on, record the source's decision here
-		// and leave the execution in pending_goal_review until the developer confirms; the steps below then run at
-		// the confirmation.
 		resolveCheckpoint(tx, checkpoint, now);
-		checkpointRepository.cancelOpen(tx, before.executionId, now);
-		wakeRepository.cancelOpenOfExecution(tx, before.executionId, now, 'execution completed');
-		const execution: Execution = { ...before, status: 'completed', activeCheckpointId: '', completedAtUnixMs: now, updatedAtUnixMs: now };
-		executionRepository.update(tx, execution);
-		issueRepository.update(tx, { ...issue, status: 'completed', updatedAtUnixMs: now });
-		return recordResult(tx, identity, {
-			executionId: execution.executionId,
-			checkpointId: checkpoint.checkpointId,
-			graphRevision: execution.graphRevision,
-			decision: params.decision,
-			replayed: false,
-		}, execution.graphRevision, now);
+		const base = { executionId: before.executionId, checkpointId: checkpoint.checkpointId, graphRevision: before.graphRevision, decision: params.decision, replayed: false };
+		if (developerConfirmationFor(tx, ctx.config, before.executionId)) {
+			const { execution, goalReview } = openGoalReview(tx, before, checkpoint, { disagreementReason: params.disagreementReason ?? '', nowUnixMs: now });
+			return recordResult(tx, identity, { ...base, executionStatus: execution.status, goalReviewId: goalReview.goalReviewId }, execution.graphRevision, now);
+		}
+		const execution = completeExecution(tx, issue, before, now);
+		return recordResult(tx, identity, { ...base, executionStatus: execution.status }, execution.graphRevision, now);
 	});
 }

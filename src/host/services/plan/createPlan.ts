@@ -1,45 +1,66 @@
 // `plan issue create`: a managed issue, its execution (awaiting_schedule, revision 1) and the active
 // initial_schedule checkpoint with its prepared main wake — one transaction, no Run (digest §1.5).
+// With `sourceTargetId` (developer only) Tutti also creates the source session, bound to that agent target and the
+// issue, in the same transaction; the wake loop then delivers the initial_schedule wake to it as its first Turn.
 import { executionIdFor, initialCheckpointId } from '../../../core/ids.js';
 import { rejection } from '../../../core/hints.js';
 import type { Execution, Issue } from '../../../core/model.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
+import { reviewRepository } from '../../../store/repositories/reviewRepository.js';
+import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
+import { findAgentTarget } from '../agentTargets.js';
+import { mintToken, tokenHash } from '../sessionService.js';
 import { appendCheckpoint, withWatchdogReset } from './checkpointSteps.js';
 import type { PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 
 export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/create'>, caller: Caller): Promise<Result<'plan/create'>> {
-	if (caller.kind !== 'session' || caller.role !== 'source') {
+	const managedSource = params.sourceTargetId !== undefined && caller.kind === 'user';
+	if (!managedSource && (caller.kind !== 'session' || caller.role !== 'source')) {
 		const who = caller.kind === 'user' ? 'the developer credential' : `a ${caller.role} session`;
-		throw rejection('wrong_source_session', `plan issue create must run from a source session (the caller is ${who}); that session becomes the issue's source.`);
+		throw rejection('wrong_source_session', `plan issue create must run from a source session (the caller is ${who}), or with --source-target <id> --as-user so Tutti starts the source session; that session becomes the issue's source.`);
 	}
-	const identity = requestIdentity('create', caller.sessionId, '', params.requestId, {
-		title: params.title, content: params.content, autoAccept: params.autoAccept ?? null,
+	if (params.sourceTargetId !== undefined && caller.kind !== 'user') {
+		throw rejection('forbidden', 'plan issue create --source-target is a developer action (--as-user): Tutti starts the source session itself.');
+	}
+	if (params.sourceTargetId !== undefined) { findAgentTarget(ctx.config, params.sourceTargetId); }
+	const callerSession = caller.kind === 'session' ? caller.sessionId : '';
+	const identity = requestIdentity('create', callerSession, '', params.requestId, {
+		title: params.title, content: params.content, autoAccept: params.autoAccept ?? null, sourceTargetId: params.sourceTargetId ?? null,
+		developerConfirmation: params.developerConfirmation, // absent: dropped from the digest (older requests replay)
 	});
 	return ctx.store.transaction((tx) => {
 		const replay = replayOf<Result<'plan/create'>>(tx, identity);
 		if (replay) { return replay; }
 		const now = ctx.clock.now();
+		const sourceSessionId = params.sourceTargetId !== undefined ? ctx.ids.next('session') : callerSession;
 		const issue: Issue = {
 			issueId: ctx.ids.next('issue'),
 			title: params.title,
 			content: params.content,
 			status: 'open',
 			planningSource: 'tutti',
-			sourceSessionId: caller.sessionId,
+			sourceSessionId,
 			dispatchPaused: false,
 			autoAcceptDefault: params.autoAccept ?? ctx.config.autoAcceptDefault,
 			createdAtUnixMs: now,
 			updatedAtUnixMs: now,
 		};
 		issueRepository.insert(tx, issue);
+		if (params.sourceTargetId !== undefined) {
+			// A managed source session: Tutti starts its Turns (the wake loop); its token is minted per Turn.
+			sessionRepository.insert(tx, {
+				sessionId: sourceSessionId, role: 'source', issueId: issue.issueId, taskId: '', runId: '',
+				agentTargetId: params.sourceTargetId, providerSessionId: '', createdAtUnixMs: now,
+			}, tokenHash(mintToken()));
+		}
 		const executionId = executionIdFor(issue.issueId);
 		const fresh: Execution = withWatchdogReset({
 			executionId,
 			issueId: issue.issueId,
-			sourceSessionId: caller.sessionId,
+			sourceSessionId,
 			status: 'awaiting_schedule',
 			graphRevision: 1,
 			activeCheckpointId: '',
@@ -53,6 +74,7 @@ export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/cr
 			updatedAtUnixMs: now,
 		}, now);
 		executionRepository.insert(tx, fresh);
+		if (params.developerConfirmation !== undefined) { reviewRepository.setDeveloperConfirmation(tx, executionId, params.developerConfirmation); }
 		const { execution, checkpoint } = appendCheckpoint(tx, fresh, issue, {
 			checkpointId: initialCheckpointId(executionId),
 			kind: 'initial_schedule',
@@ -67,7 +89,7 @@ export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/cr
 			executionId,
 			checkpointId: checkpoint.checkpointId,
 			graphRevision: execution.graphRevision,
-			sourceSessionId: caller.sessionId,
+			sourceSessionId,
 			replayed: false,
 		}, execution.graphRevision, now);
 	});

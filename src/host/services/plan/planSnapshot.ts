@@ -4,7 +4,7 @@
 import { allowedActions } from '../../../core/execution/allowedActions.js';
 import { hasLaterPending } from '../../../core/execution/backlog.js';
 import { recoveryHint } from '../../../core/execution/recoveryHint.js';
-import { computeReadiness, projectedAcceptedTaskId, readyTaskIds } from '../../../core/graph/blockers.js';
+import { computeReadiness, readyTaskIds } from '../../../core/graph/blockers.js';
 import type { Checkpoint, Execution, Issue, Wake } from '../../../core/model.js';
 import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
@@ -25,6 +25,7 @@ function toCheckpointDto(c: Checkpoint): CheckpointDto {
 		subjectRunId: c.subjectRunId,
 		creationReason: c.creationReason,
 		requiresGoalReview: c.requiresGoalReview,
+		...(c.kind === 'changes_requested' || c.kind === 'goal_changes_requested' ? { note: c.note ?? '' } : {}),
 	};
 }
 
@@ -44,9 +45,9 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 	const open = checkpointRepository.listOpen(r, execution.executionId);
 	const active = open.find((c) => c.status === 'active') ?? null;
 	const tasks = taskRepository.listByIssue(r, issue.issueId);
-	const opts = { projectAcceptedTaskId: projectedAcceptedTaskId(active) };
-	const readiness = computeReadiness(tasks, opts);
-	const ready = readyTaskIds(tasks, opts);
+	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents (SPEC §7).
+	const readiness = computeReadiness(tasks);
+	const ready = readyTaskIds(tasks);
 	const running = executionRepository.hasRunningRun(r, issue.issueId);
 	const actions = allowedActions({
 		execution,

@@ -1,8 +1,8 @@
 // `plan issue schedule` (digest §1.5, §1.7 items 7–10): the exact task set or nothing. One transaction: fences,
-// pause, readiness (with the settled subject projected as accepted), capacity, admission of the Runs, acceptance
-// of the subject, resolution of the checkpoint, and promotion of the oldest pending checkpoint rebound to the
-// current revision. The Runs are launched only after the commit.
-import { computeReadiness, projectedAcceptedTaskId } from '../../../core/graph/blockers.js';
+// pause, readiness, capacity, admission of the Runs, resolution of the checkpoint, and promotion of the oldest
+// pending checkpoint rebound to the current revision. The Runs are launched only after the commit. Unlike Tutti,
+// scheduling never accepts the settled subject nor projects it as accepted: only the developer accepts (SPEC §7).
+import { computeReadiness } from '../../../core/graph/blockers.js';
 import { rejection } from '../../../core/hints.js';
 import type { Execution, Task } from '../../../core/model.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
@@ -27,7 +27,8 @@ function selectExactSet(tx: Tx, ctx: PlanContext, state: FencedState, taskIds: r
 	}
 	const tasks = taskRepository.listByIssue(tx, issue.issueId);
 	const byId = new Map(tasks.map((t) => [t.taskId, t]));
-	const readiness = computeReadiness(tasks, { projectAcceptedTaskId: projectedAcceptedTaskId(checkpoint) });
+	// No projection of the settled subject: a pending_acceptance task satisfies no edge until the developer accepts it.
+	const readiness = computeReadiness(tasks);
 	const selected: Task[] = [];
 	for (const id of taskIds) {
 		const task = byId.get(id);
@@ -48,16 +49,6 @@ function selectExactSet(tx: Tx, ctx: PlanContext, state: FencedState, taskIds: r
 	return selected;
 }
 
-/** Scheduling at a `task_settled` checkpoint accepts its result: pending_acceptance → completed / user_accepted. */
-function acceptSettledSubject(tx: Tx, state: FencedState, nowUnixMs: number): void {
-	const subjectId = projectedAcceptedTaskId(state.checkpoint);
-	if (!subjectId) { return; }
-	const subject = taskRepository.get(tx, state.issue.issueId, subjectId);
-	if (subject && subject.status === 'pending_acceptance' && subject.supersededAtUnixMs === 0) {
-		taskRepository.update(tx, { ...subject, status: 'completed', acceptanceState: 'user_accepted', updatedAtUnixMs: nowUnixMs });
-	}
-}
-
 export async function schedulePlan(ctx: PlanContext, params: ParsedParams<'plan/schedule'>, caller: Caller): Promise<ScheduleResult> {
 	const identity = requestIdentity('schedule', callerSessionId(caller), params.issueId, params.requestId, {
 		checkpointId: params.checkpointId, expectedGraphRevision: params.expectedGraphRevision, taskIds: params.taskIds,
@@ -73,7 +64,6 @@ export async function schedulePlan(ctx: PlanContext, params: ParsedParams<'plan/
 		}
 		const now = ctx.clock.now();
 		const selected = selectExactSet(tx, ctx, state, params.taskIds);
-		acceptSettledSubject(tx, state, now);
 		const admitted = ctx.admission.admit(tx, issue, selected);
 		resolveCheckpoint(tx, checkpoint, now);
 		const promoted = promoteNext(tx, state.execution, issue, now);

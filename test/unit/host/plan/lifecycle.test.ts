@@ -14,6 +14,7 @@ describe('plan service: complete, stop, pause and resume', () => {
 		const issue = await kit.managedIssue([taskSpec('a')]);
 		const { runIds } = await issue.schedule(['a']);
 		await kit.settle(runIds[0]!, 'success');
+		await issue.accept('a'); // only the developer accepts a's result (acknowledge no longer does)
 		await issue.acknowledge();
 		assert.equal(issue.execution().status, 'pending_goal_review');
 		return issue;
@@ -26,7 +27,7 @@ describe('plan service: complete, stop, pause and resume', () => {
 		await rejects(issue.complete({ ...fence, caller: await kit.session('source') }), ['wrong_source_session', 'inactive_checkpoint']);
 		await rejects(issue.complete({ ...fence, caller: user }), ['wrong_source_session', 'inactive_checkpoint']);
 		const done = await issue.complete({ ...fence, requestId: 'c1', disagreementReason: 'fine' });
-		assert.deepEqual(done, { executionId: issue.executionId, checkpointId: fence.checkpointId, graphRevision: fence.expectedGraphRevision, decision: 'goal_satisfied', replayed: false });
+		assert.deepEqual(done, { executionId: issue.executionId, checkpointId: fence.checkpointId, graphRevision: fence.expectedGraphRevision, decision: 'goal_satisfied', replayed: false, executionStatus: 'completed' });
 		assert.deepEqual(await issue.complete({ ...fence, requestId: 'c1', disagreementReason: 'fine' }), { ...done, replayed: true });
 		await rejects(issue.complete({ ...fence, requestId: 'c1', disagreementReason: 'other' }), 'request_id_conflict');
 		await rejects(issue.complete({ ...fence, requestId: 'c2' }), 'inactive_checkpoint');

@@ -10,6 +10,7 @@ import type { Checkpoint, Issue, Run, RunOutcome, Task, Wake } from '../../../..
 import type { HostConfig } from '../../../../src/host/config.js';
 import type { AdmittedRun, PlanService, RunAdmission } from '../../../../src/host/services/contracts.js';
 import { createPlanService } from '../../../../src/host/services/planService.js';
+import { createReviewService, type ReviewService } from '../../../../src/host/services/reviews/reviewService.js';
 import type { Caller, Result } from '../../../../src/protocol/controlPlane.js';
 import type { PlanSnapshotDto } from '../../../../src/protocol/dto.js';
 import type { MutationOperation } from '../../../../src/protocol/operations.js';
@@ -72,9 +73,10 @@ export class FakeAdmission implements RunAdmission {
 	}
 }
 
+/** Developer confirmation at Goal Review is off unless a test turns it on (its own tests are in test/unit/host/reviews). */
 export function testConfig(extra: Partial<HostConfig> = {}): HostConfig {
 	const target = (id: string): HostConfig['agentTargets'][number] => ({ id, adapter: 'command', argv: ['true'] });
-	return { agentTargets: [target('ok'), target('other')], maxParallelRuns: 4, autoAcceptDefault: false, ...extra };
+	return { agentTargets: [target('ok'), target('other')], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: false, ...extra };
 }
 
 /** A task entry for `add` operations. */
@@ -95,6 +97,9 @@ export function requestId(what: string): string {
 export class PlanKit {
 	readonly admission: FakeAdmission;
 	readonly plan: PlanService;
+	/** The developer's decisions (accept / request changes, Goal Review). */
+	readonly reviews: ReviewService;
+	readonly workChanges: number[] = [];
 	readonly logs: string[] = [];
 	#sessions = 0;
 
@@ -106,6 +111,7 @@ export class PlanKit {
 			runs: undefined as never, config, endpoint: '', userCredential: '', cliScript: '',
 			admission: this.admission, log: (line) => { this.logs.push(line); },
 		});
+		this.reviews = createReviewService({ store, clock, config, workChanged: () => { this.workChanges.push(clock.now()); } });
 	}
 
 	static async open(config: HostConfig = testConfig()): Promise<PlanKit> {
@@ -198,6 +204,15 @@ export class ManagedIssueDriver {
 		return this.kit.plan.complete({
 			...await this.fenceWith(opts), decision: 'goal_satisfied', disagreementReason: opts.disagreementReason, requestId: opts.requestId ?? requestId('complete'),
 		}, opts.caller ?? this.source);
+	}
+
+	/** The developer accepts a task's result (only the developer can). */
+	async accept(taskId: string, caller: Caller = user): Promise<Result<'review/accept'>> {
+		return this.kit.reviews.accept({ issueId: this.issueId, taskId }, caller);
+	}
+
+	async requestChanges(taskId: string, note: string, caller: Caller = user): Promise<Result<'review/requestChanges'>> {
+		return this.kit.reviews.requestChanges({ issueId: this.issueId, taskId, note }, caller);
 	}
 
 	async stop(reason: string, opts: Partial<Fence> & { caller?: Caller; requestId?: string } = {}): Promise<Result<'plan/stop'>> {

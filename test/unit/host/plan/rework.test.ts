@@ -85,8 +85,9 @@ describe('plan service: rework, supersede and replacement scheduling', () => {
 		const { runIds } = await issue.schedule(['a']);
 		await rejects(issue.mutate([{ kind: 'supersede', taskId: 'a' }], { checkpointId: 'x', expectedGraphRevision: 1 }), 'stale_graph_revision');
 		await kit.settle(runIds[0]!, 'success');
+		await issue.accept('a');
 		await issue.schedule(['b']);
-		// a is completed (accepted by the schedule), b is running.
+		// a is completed (accepted by the developer), b is running.
 		await kit.settle((await issue.get()).tasks.find((t) => t.taskId === 'b')!.latestRunId, 'success');
 		await rejects(issue.mutate([{ kind: 'supersede', taskId: 'a' }]), 'task_not_started');
 		await rejects(issue.mutate([{ kind: 'supersede', taskId: 'c', task: { title: 'x' } }]), 'invalid_mutation_operation');

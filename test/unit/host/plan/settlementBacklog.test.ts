@@ -9,7 +9,7 @@ describe('plan service: settlement checkpoints, the ordered backlog and the term
 	beforeEach(async () => { kit = await PlanKit.open(); });
 	afterEach(async () => { await kit.close(); });
 
-	it('TerminalSettlementCreatesCheckpointWithoutSuccessor; scheduling the dependent accepts the settled subject', async () => {
+	it('TerminalSettlementCreatesCheckpointWithoutSuccessor; the dependent waits for the developer\'s accept of the settled subject', async () => {
 		const issue = await kit.managedIssue([taskSpec('a'), taskSpec('b', { dependencyTaskIds: ['a'] })]);
 		const scheduled = await issue.schedule(['a']);
 		assert.deepEqual(kit.admission.launched, [scheduled.runIds], 'launched after commit');
@@ -24,11 +24,15 @@ describe('plan service: settlement checkpoints, the ordered backlog and the term
 		assert.equal(s.activeCheckpoint?.sequence, 2);
 		assert.equal(issue.task(s, 'a').status, 'pending_acceptance');
 		assert.equal(issue.task(s, 'b').status, 'not_started', 'no successor is dispatched');
-		assert.deepEqual(s.readyTaskIds, ['b'], 'the settled subject is projected as accepted');
+		assert.deepEqual(s.readyTaskIds, [], 'the settled subject is not projected as accepted (only the developer accepts)');
+		assert.equal(issue.task(s, 'b').blockerReason, 'dependency_unsatisfied');
+		await rejects(issue.schedule(['b']), 'dependency_unsatisfied');
 		assert.equal(s.activeWake?.wakeId, `${s.activeCheckpoint?.checkpointId}:wake:main:1`);
-		assert.deepEqual(s.allowedActions, ['mutate', 'schedule', 'stop'], 'no acknowledge without running work or backlog');
+		assert.deepEqual(s.allowedActions, ['mutate', 'stop'], 'no acknowledge without running work or backlog');
 		await rejects(issue.acknowledge(), 'inactive_checkpoint');
 
+		await issue.accept('a');
+		assert.deepEqual((await issue.get()).readyTaskIds, ['b'], "the developer's accept makes the dependent ready at the same checkpoint");
 		await issue.schedule(['b']);
 		const after = await issue.get();
 		assert.equal(issue.task(after, 'a').status, 'completed');
@@ -63,14 +67,14 @@ describe('plan service: settlement checkpoints, the ordered backlog and the term
 
 		const first = await issue.acknowledge();
 		assert.deepEqual([first.nextCheckpointId, first.nextCheckpointKind, first.nextCheckpointState], [issue.runCheckpointId(ra), 'task_failed', 'active']);
-		assert.equal(issue.task(await issue.get(), 'b').status, 'completed', 'acknowledging a settlement accepts its subject');
+		assert.equal(issue.task(await issue.get(), 'b').status, 'pending_acceptance', 'acknowledging a settlement never accepts its subject');
 		const second = await issue.acknowledge();
 		assert.equal(second.nextCheckpointId, issue.runCheckpointId(rc));
 		const third = await issue.acknowledge();
 		assert.deepEqual([third.nextCheckpointId, third.nextCheckpointKind, third.nextCheckpointState], [issue.terminalId, 'all_tasks_terminal', 'active']);
 		const review = await issue.get();
 		assert.equal(review.execution.status, 'pending_goal_review', 'MixedTerminalOutcomesReachGoalReview');
-		assert.deepEqual(review.tasks.map((t) => [t.taskId, t.status]), [['a', 'failed'], ['b', 'completed'], ['c', 'canceled']]);
+		assert.deepEqual(review.tasks.map((t) => [t.taskId, t.status]), [['a', 'failed'], ['b', 'pending_acceptance'], ['c', 'canceled']]);
 		assert.deepEqual(review.allowedActions, ['complete', 'mutate', 'stop']);
 		assert.equal(review.activeWake?.wakeId, `${issue.terminalId}:wake:main:1`);
 		await rejects(issue.acknowledge(), 'inactive_checkpoint', /not current/);
@@ -122,6 +126,7 @@ describe('plan service: settlement checkpoints, the ordered backlog and the term
 		const { runIds } = await issue.schedule(['a', 'b', 'c']);
 		await kit.settle(runIds[0]!, 'success');
 		await kit.settle(runIds[1]!, 'success');
+		await issue.accept('a'); // d depends on a: only the developer's accept satisfies the edge
 		const m = await issue.mutate([{ kind: 'add', task: taskSpec('d', { dependencyTaskIds: ['a'] }) }]);
 		const ack = await issue.acknowledge({ checkpointId: m.checkpointId, expectedGraphRevision: m.graphRevision });
 		assert.equal(ack.nextCheckpointId, issue.runCheckpointId(runIds[1]!));
@@ -136,6 +141,7 @@ describe('plan service: settlement checkpoints, the ordered backlog and the term
 		const { runIds } = await issue.schedule(['a', 'b']);
 		await kit.settle(runIds[0]!, 'success');
 		await kit.settle(runIds[1]!, 'failure');
+		await issue.accept('a');
 		assert.equal(issue.checkpoint(issue.terminalId).status, 'pending', 'the final Run queued the terminal checkpoint');
 		await issue.acknowledge();
 		const failed = await issue.get();
@@ -154,6 +160,7 @@ describe('plan service: settlement checkpoints, the ordered backlog and the term
 		const replacement = await issue.schedule(['b2'], { checkpointId: m.checkpointId, expectedGraphRevision: m.graphRevision });
 		assert.equal(issue.execution().status, 'running', 'a superseded terminal checkpoint is never promoted');
 		await kit.settle(replacement.runIds[0]!, 'success');
+		await issue.accept('b2');
 		const settled = issue.checkpoint(issue.runCheckpointId(replacement.runIds[0]!));
 		const terminal = issue.checkpoint(issue.terminalId);
 		assert.equal(terminal.status, 'pending', 'the terminal singleton is rearmed');
@@ -181,6 +188,7 @@ describe('plan service: settlement checkpoints, the ordered backlog and the term
 		const issue = await kit.managedIssue([taskSpec('a')]);
 		const { runIds } = await issue.schedule(['a']);
 		await kit.settle(runIds[0]!, 'success');
+		await issue.accept('a');
 		// Only the terminal checkpoint is queued: acknowledge opens Goal Review.
 		await issue.acknowledge();
 		assert.equal(issue.execution().status, 'pending_goal_review');

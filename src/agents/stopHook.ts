@@ -1,0 +1,56 @@
+// The Stop hook of agents Tutti launches, installed through launch flags only (SPEC §7, digest §2.5): nothing is
+// written into the user's repo. The hook runs `tutti hook stop`, which resolves the session from the agent's
+// TUTTI_SESSION_TOKEN (so no session flag is needed and nothing is guessed). Pure functions; the adapters call them.
+
+/** Seconds Claude Code gives the hook command (the hook answers within a few seconds, or fails open). */
+export const claudeStopHookTimeoutSeconds = 60;
+
+/** The flag that makes `codex exec` run hooks that are not managed and not trusted (otherwise silently skipped). */
+export const codexHookTrustFlag = '--dangerously-bypass-hook-trust';
+
+/** Quotes one word for a POSIX shell when it needs it. */
+export function shellQuote(word: string): string {
+	return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The hook's shell command: `<cli argv…> hook stop`, e.g. `/usr/bin/node /abs/dist/cli.js hook stop`. */
+export function stopHookCommand(cliArgv: readonly string[]): string {
+	if (cliArgv.length === 0) { throw new Error('stopHookCommand needs the argv that runs the tutti CLI'); }
+	return [...cliArgv, 'hook', 'stop'].map(shellQuote).join(' ');
+}
+
+/** The `--settings` JSON for Claude Code. */
+export function claudeStopHookSettings(command: string): string {
+	return JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'command', command, timeout: claudeStopHookTimeoutSeconds }] }] } });
+}
+
+/** Claude Code launch args with the hook appended (the caller's args, approval flags included, are kept). */
+export function withClaudeStopHook(args: readonly string[], command: string): string[] {
+	return [...args, '--settings', claudeStopHookSettings(command)];
+}
+
+/** A TOML basic string (inline TOML for `codex -c`). */
+export function tomlString(value: string): string {
+	let out = '"';
+	for (const ch of value) {
+		const code = ch.codePointAt(0) ?? 0;
+		if (ch === '"') { out += '\\"'; } else if (ch === '\\') { out += '\\\\'; } else if (ch === '\n') { out += '\\n'; } else if (ch === '\r') { out += '\\r'; } else if (ch === '\t') { out += '\\t'; } else if (code < 0x20 || code === 0x7f) { out += `\\u${code.toString(16).padStart(4, '0')}`; } else { out += ch; }
+	}
+	return `${out}"`;
+}
+
+/** The `-c` value for Codex: `hooks.Stop=[{hooks=[{type="command",command="…"}]}]`. */
+export function codexStopHookConfig(command: string): string {
+	return `hooks.Stop=[{hooks=[{type="command",command=${tomlString(command)}}]}]`;
+}
+
+/**
+ * Codex launch args with the hook and the trust flag inserted after the `exec` subcommand (or appended when there
+ * is none). Appends, never replaces: auto-approve flags already present are kept (digest §2.9).
+ */
+export function withCodexStopHook(args: readonly string[], command: string): string[] {
+	const hook = ['-c', codexStopHookConfig(command), ...(args.includes(codexHookTrustFlag) ? [] : [codexHookTrustFlag])];
+	const exec = args.indexOf('exec');
+	if (exec === -1) { return [...args, ...hook]; }
+	return [...args.slice(0, exec + 1), ...hook, ...args.slice(exec + 1)];
+}

@@ -1,0 +1,27 @@
+// The exact commands the lifecycle hands to agents (no placeholders: every value is filled in).
+
+/** Quotes a value for a POSIX shell when it needs it. */
+export function shellWord(value: string): string {
+	return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+export function awaitReviewCommand(issueId: string, taskId?: string): string {
+	const task = taskId !== undefined && taskId !== '' ? ` --task-id ${shellWord(taskId)}` : '';
+	return `tutti await-review --issue-id ${shellWord(issueId)}${task}`;
+}
+
+export function planAwaitCommand(issueId: string): string {
+	return `tutti plan issue await --issue-id ${shellWord(issueId)}`;
+}
+
+export function planGetCommand(issueId: string): string {
+	return `tutti plan issue get --issue-id ${shellWord(issueId)} --json`;
+}
+
+export function nextActionCommand(issueId: string): string {
+	return `tutti next-action --issue-id ${shellWord(issueId)}`;
+}
+
+export function agentResumeCommand(sessionId: string): string {
+	return `tutti agent resume --session-id ${shellWord(sessionId)}`;
+}

@@ -1,0 +1,60 @@
+// The facts "what is owed next" is derived from (src/core/next/owed.ts). The Host reads them from the store in
+// one read; the derivation is pure so resume, the Stop hook, every waiting response and the UI cannot disagree.
+import type { AcceptanceState, ExecutionStatus, IssueStatus, TaskStatus } from '../model.js';
+
+export interface TaskFacts {
+	taskId: string;
+	title: string;
+	status: TaskStatus;
+	acceptanceState: AcceptanceState;
+	/** Logically removed (history); never owed anything. */
+	superseded: boolean;
+	/** When the task last changed: for `pending_acceptance` that is when it entered review (durable). */
+	updatedAtUnixMs: number;
+}
+
+/** A developer's request for changes that the source agent has not taken up yet ("unstarted rejection"). */
+export interface ChangeRequest {
+	/** The task the note is about; '' for a Goal Review request. */
+	taskId: string;
+	note: string;
+	requestedAtUnixMs: number;
+}
+
+export interface ExecutionFacts {
+	status: ExecutionStatus;
+	createdAtUnixMs: number;
+	updatedAtUnixMs: number;
+	completedAtUnixMs: number;
+}
+
+export interface IssueFacts {
+	issueId: string;
+	issueStatus: IssueStatus;
+	/** A `tutti` (managed) issue; null execution for manual issues. */
+	execution: ExecutionFacts | null;
+	/** The checkpoint the source agent must act on now, if any. */
+	activeCheckpoint: { checkpointId: string; kind: string; createdAtUnixMs: number } | null;
+	/** When the source agent last resolved a checkpoint (its wait for the next one starts there); 0 = never. */
+	lastCheckpointResolvedAtUnixMs: number;
+	/** When the execution entered `pending_goal_review`; 0 = unknown (then the execution's updatedAt is used). */
+	goalReviewRequestedAtUnixMs: number;
+	tasks: TaskFacts[];
+	/** Unstarted change requests only (taken-up requests are not facts any more). */
+	changeRequests: ChangeRequest[];
+	/** When the developer picked Finish; 0 = not finished. */
+	finishedAtUnixMs: number;
+	/** The latest change of the issue, its execution or its tasks (the UI's idle rule). */
+	lastChangeUnixMs: number;
+}
+
+export type SessionKind = 'source' | 'worker' | 'reviewer';
+
+export interface SessionFacts {
+	sessionId: string;
+	role: SessionKind;
+	/** The issue the session belongs to ('' = none). */
+	issueId: string;
+	/** The issue's facts when the session belongs to one that exists. */
+	issue: IssueFacts | null;
+}

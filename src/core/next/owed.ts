@@ -1,0 +1,201 @@
+// "What is owed next" (SPEC §7, digest §2.5): the single derivation behind `tutti agent resume`, the Stop hook,
+// every bounded wait (`await-review`, `plan issue await`, `next-action`) and the UI. Pure: facts in, answer out.
+import {
+	awaitReviewCommand, nextActionCommand, planAwaitCommand, planGetCommand,
+} from './commands.js';
+import type { IssueFacts, SessionFacts, TaskFacts } from './facts.js';
+
+export type Owed =
+	| {
+		kind: 'answer';
+		state: string;
+		/** true = a decision is available; false = still waiting (only with state "waiting"); undefined = omitted. */
+		advanceAllowed?: boolean;
+		/** The exact command owed now; absent = nothing to run. */
+		next?: string;
+		message: string;
+		taskId?: string;
+		/** The developer's note when changes were requested. */
+		note?: string;
+		/** Durable entry time of the wait (state "waiting" only): waited_seconds counts from here. */
+		waitingSinceUnixMs?: number;
+	}
+	| { kind: 'failure'; reasonCode: string; message: string; hint: string; next: string };
+
+export type OwedAnswer = Extract<Owed, { kind: 'answer' }>;
+
+const keepWaiting = 'This is expected: the developer decides in Tutti, and waiting is a normal part of the workflow. '
+	+ 'Run the command in "next" again now; each call returns within a minute and the total wait has no limit.';
+
+function liveTasks(facts: IssueFacts): TaskFacts[] {
+	return facts.tasks.filter((t) => !t.superseded);
+}
+
+function inReview(facts: IssueFacts): TaskFacts[] {
+	return liveTasks(facts).filter((t) => t.status === 'pending_acceptance');
+}
+
+function aborted(facts: IssueFacts): Owed | undefined {
+	const status = facts.execution?.status;
+	if (facts.issueStatus === 'archived' || status === 'archived' || status === 'archiving' || status === 'orphaned_source') {
+		return {
+			kind: 'failure', reasonCode: 'issue_aborted',
+			message: `Issue ${facts.issueId} was stopped and archived; nothing more can run in it.`,
+			hint: 'Read the final state, then tell the developer the issue was stopped; do not retry the wait.',
+			next: planGetCommand(facts.issueId),
+		};
+	}
+	return undefined;
+}
+
+/** After completion: Finish recorded → nothing more; otherwise the next-action choice is owed. */
+function completed(facts: IssueFacts): OwedAnswer | undefined {
+	// Manual issues have no next-action step: only a managed execution completes into it.
+	if (facts.execution?.status !== 'completed') { return undefined; }
+	if (facts.finishedAtUnixMs > 0) {
+		return { kind: 'answer', state: 'finished', message: `The developer chose Finish for issue ${facts.issueId}. Nothing more to run: you may end your turn.` };
+	}
+	return {
+		kind: 'answer', state: 'completed', advanceAllowed: true, next: nextActionCommand(facts.issueId),
+		message: `Issue ${facts.issueId} is complete. Run the command in "next" to learn the developer's next step (a follow-up or Finish).`,
+	};
+}
+
+function changesRequested(facts: IssueFacts, taskId?: string): OwedAnswer | undefined {
+	const request = facts.changeRequests.find((r) => taskId === undefined || r.taskId === taskId || r.taskId === '');
+	if (request === undefined) { return undefined; }
+	const subject = request.taskId === '' ? 'the goal review' : `task ${request.taskId}`;
+	return {
+		kind: 'answer', state: 'changes_requested', advanceAllowed: true, next: planGetCommand(facts.issueId),
+		note: request.note, ...(request.taskId !== '' ? { taskId: request.taskId } : {}),
+		message: `The developer requested changes on ${subject}: ${request.note} Read the snapshot with the command in "next" and rework at the active checkpoint.`,
+	};
+}
+
+function checkpointOwed(facts: IssueFacts): OwedAnswer | undefined {
+	const cp = facts.activeCheckpoint;
+	if (cp === null) { return undefined; }
+	return {
+		kind: 'answer', state: 'checkpoint', advanceAllowed: true, next: planGetCommand(facts.issueId),
+		message: `Checkpoint ${cp.checkpointId} (${cp.kind}) is yours to act on. Run the command in "next", then use its allowedActions.`,
+	};
+}
+
+/**
+ * The developer's Goal Review confirmation is awaited: a request is open, or the execution is in
+ * `pending_goal_review` with no checkpoint left for the source (with one active, the source still owes `complete`).
+ */
+function awaitingGoalReview(facts: IssueFacts): boolean {
+	return facts.goalReviewRequestedAtUnixMs > 0 || (facts.execution?.status === 'pending_goal_review' && facts.activeCheckpoint === null);
+}
+
+function latest(tasks: readonly TaskFacts[]): number {
+	return tasks.reduce((max, t) => Math.max(max, t.updatedAtUnixMs), 0);
+}
+
+function waiting(next: string, since: number, message: string, taskId?: string): OwedAnswer {
+	return { kind: 'answer', state: 'waiting', advanceAllowed: false, next, message: `${message} ${keepWaiting}`, waitingSinceUnixMs: since, ...(taskId ? { taskId } : {}) };
+}
+
+/** What a source session (or any session bound to the issue) owes now. Read-only; the lifecycle order matters. */
+export function owedOnIssue(facts: IssueFacts): Owed {
+	const boundary = aborted(facts) ?? completed(facts);
+	if (boundary) { return boundary; }
+	const owed = changesRequested(facts) ?? checkpointOwed(facts);
+	if (owed) { return owed; }
+	if (awaitingGoalReview(facts)) {
+		return { kind: 'answer', state: 'awaiting_goal_review', next: planAwaitCommand(facts.issueId), message: `Issue ${facts.issueId} waits for the developer's Goal Review. Run the command in "next" and repeat it until it answers.` };
+	}
+	const review = inReview(facts);
+	if (review.length > 0) {
+		return { kind: 'answer', state: 'awaiting_review', next: awaitReviewCommand(facts.issueId), message: `${review.length} task(s) wait for the developer's review. Run the command in "next" and repeat it until it answers.` };
+	}
+	if (facts.execution !== null) {
+		return { kind: 'answer', state: 'awaiting_checkpoint', next: planAwaitCommand(facts.issueId), message: `Tasks of issue ${facts.issueId} are running. Run the command in "next" to wait for your next checkpoint.` };
+	}
+	return { kind: 'answer', state: 'nothing_owed', message: `Nothing is owed on issue ${facts.issueId} right now.` };
+}
+
+/** `tutti agent resume` for a session: read-only. */
+export function owedBySession(session: SessionFacts): Owed {
+	if (session.issue === null) {
+		return { kind: 'answer', state: 'nothing_owed', message: `Session ${session.sessionId} is not bound to an issue; nothing is owed.` };
+	}
+	if (session.role === 'worker') {
+		return { kind: 'answer', state: 'working', message: 'A worker session owes only the task it was started for; finish it and end your turn.' };
+	}
+	return owedOnIssue(session.issue);
+}
+
+/** One `tutti await-review` evaluation: a decision, the next step, or "waiting". */
+export function owedForReview(facts: IssueFacts, taskId?: string): Owed {
+	const boundary = aborted(facts) ?? completed(facts);
+	if (boundary) { return boundary; }
+	const self = awaitReviewCommand(facts.issueId, taskId);
+	// A rejection recorded between two calls is reported first: never fall through to "moved on" (digest §2.9).
+	const rejected = changesRequested(facts, taskId);
+	if (rejected) { return rejected; }
+	if (taskId !== undefined) {
+		const task = facts.tasks.find((t) => t.taskId === taskId);
+		if (task === undefined) {
+			return { kind: 'failure', reasonCode: 'task_not_found', message: `Issue ${facts.issueId} has no task ${taskId}.`, hint: 'Read the snapshot for the task ids, then await the right task.', next: planGetCommand(facts.issueId) };
+		}
+		if (task.status === 'pending_acceptance' && !task.superseded) {
+			return waiting(self, task.updatedAtUnixMs, `Task ${taskId} waits for the developer's review.`, taskId);
+		}
+		if (task.status === 'running' || task.status === 'not_started') {
+			return waiting(self, task.updatedAtUnixMs, `Task ${taskId} is still being worked on; its review starts when it settles.`, taskId);
+		}
+		const settled = { ...routeOn(facts), taskId };
+		return task.status === 'completed' ? { ...settled, state: 'accepted', message: `Task ${taskId} was accepted. ${settled.message}` } : { ...settled, state: 'settled', message: `Task ${taskId} settled as ${task.status}. ${settled.message}` };
+	}
+	const review = inReview(facts);
+	if (review.length > 0) {
+		return waiting(self, latest(review), `${review.length} task(s) wait for the developer's review.`);
+	}
+	const route = routeOn(facts);
+	return { ...route, state: 'accepted', message: `No task waits for review. ${route.message}` };
+}
+
+/** After a decision: the step the source owes next, as an advancing answer. */
+function routeOn(facts: IssueFacts): OwedAnswer {
+	const owed = owedOnIssue(facts);
+	if (owed.kind === 'failure') {
+		return { kind: 'answer', state: 'routed', advanceAllowed: true, next: owed.next, message: owed.message };
+	}
+	if (owed.next === undefined) { return owed; }
+	return { ...owed, advanceAllowed: true };
+}
+
+/** One `tutti plan issue await` evaluation: the source agent waits for its next checkpoint (or the Goal Review). */
+export function owedForCheckpoint(facts: IssueFacts): Owed {
+	const boundary = aborted(facts) ?? completed(facts);
+	if (boundary) { return boundary; }
+	const self = planAwaitCommand(facts.issueId);
+	const owed = changesRequested(facts) ?? checkpointOwed(facts);
+	if (owed) { return owed; }
+	const execution = facts.execution;
+	if (execution === null) {
+		return { kind: 'failure', reasonCode: 'not_managed', message: `Issue ${facts.issueId} is a manual issue; it has no checkpoints.`, hint: 'Wait for task reviews instead.', next: awaitReviewCommand(facts.issueId) };
+	}
+	if (awaitingGoalReview(facts)) {
+		const since = facts.goalReviewRequestedAtUnixMs > 0 ? facts.goalReviewRequestedAtUnixMs : execution.updatedAtUnixMs;
+		return waiting(self, since, `Issue ${facts.issueId} waits for the developer to confirm the Goal Review.`);
+	}
+	const since = Math.max(facts.lastCheckpointResolvedAtUnixMs, execution.createdAtUnixMs);
+	return waiting(self, since, `Your next checkpoint arrives when a task settles.`);
+}
+
+/** One `tutti next-action` evaluation: after completion, wait for the developer's follow-up or Finish. */
+export function owedForNextAction(facts: IssueFacts): Owed {
+	const boundary = aborted(facts);
+	if (boundary) { return boundary; }
+	const done = completed(facts);
+	if (done === undefined) {
+		// Not complete yet: route to what is owed instead of failing.
+		return routeOn(facts);
+	}
+	if (done.state === 'finished') { return done; }
+	const since = facts.execution?.completedAtUnixMs ?? 0;
+	return waiting(nextActionCommand(facts.issueId), since, `Issue ${facts.issueId} is complete and the developer has not picked the next step yet.`);
+}

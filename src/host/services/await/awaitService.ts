@@ -1,0 +1,175 @@
+// The Host side of the bounded waits (SPEC §7, digest §2.5): `await/review`, `await/checkpoint`,
+// `await/next-action` re-derive "what is owed" until a decision or the call's bound (≤ 45 s), keeping a heartbeat
+// while they wait; `agent/resume` and `session/state` are read-only; `issue/finish` records the developer's Finish.
+import { rejection } from '../../../core/hints.js';
+import { agentResumeCommand } from '../../../core/next/commands.js';
+import type { IssueFacts } from '../../../core/next/facts.js';
+import {
+	type Owed, owedBySession, owedForCheckpoint, owedForNextAction, owedForReview,
+} from '../../../core/next/owed.js';
+import type { Clock } from '../../../core/ports.js';
+import type { AgentResponse } from '../../../protocol/agentResponse.js';
+import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
+import type { Store } from '../../../store/database.js';
+import { executionRepository } from '../../../store/repositories/executionRepository.js';
+import { issueRepository } from '../../../store/repositories/issueRepository.js';
+import type { Reader } from '../../../store/tx.js';
+import { requireUser } from '../callerPolicy.js';
+import { toAgentResponse } from './agentResponses.js';
+import { finishRepository } from './finishRepository.js';
+import { Heartbeats } from './heartbeats.js';
+import { readIssueFacts, readSessionFacts } from './issueFacts.js';
+
+/** One call's bound (advertised as wait_timeout_seconds). */
+export const awaitTimeoutMs = 45_000;
+/** How often a waiting call re-reads the store (a commit wakes it sooner). */
+export const awaitPollMs = 500;
+
+/** Real time for the bound of a call (the domain clock only measures durable waits). */
+export interface WaitTimer {
+	now(): number;
+	/** Resolves after `ms` or sooner when the store commits. */
+	pause(ms: number): Promise<void>;
+}
+
+export interface AwaitServiceDeps {
+	store: Store;
+	clock: Clock;
+	heartbeats?: Heartbeats;
+	timer?: WaitTimer;
+	pollMs?: number;
+}
+
+function storeTimer(store: Store): WaitTimer {
+	return {
+		now: () => Date.now(),
+		pause: (ms) => new Promise<void>((resolve) => {
+			const done = (): void => { clearTimeout(timer); sub.dispose(); resolve(); };
+			const timer = setTimeout(done, ms);
+			const sub = store.onDidCommit(done);
+		}),
+	};
+}
+
+function missingIssue(issueId: string): Owed {
+	return {
+		kind: 'failure', reasonCode: 'issue_not_found', message: `Issue ${issueId} does not exist.`,
+		hint: 'List the issues and use an existing id.', next: 'tutti issue list --json',
+	};
+}
+
+export class AwaitService {
+	readonly heartbeats: Heartbeats;
+	readonly #timer: WaitTimer;
+	readonly #pollMs: number;
+
+	constructor(private readonly deps: AwaitServiceDeps) {
+		this.heartbeats = deps.heartbeats ?? new Heartbeats();
+		this.#timer = deps.timer ?? storeTimer(deps.store);
+		this.#pollMs = deps.pollMs ?? awaitPollMs;
+	}
+
+	review(params: ParsedParams<'await/review'>, caller: Caller): Promise<AgentResponse> {
+		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForReview(facts, params.taskId));
+	}
+
+	checkpoint(params: ParsedParams<'await/checkpoint'>, caller: Caller): Promise<AgentResponse> {
+		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForCheckpoint(facts));
+	}
+
+	nextAction(params: ParsedParams<'await/next-action'>, caller: Caller): Promise<AgentResponse> {
+		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForNextAction(facts));
+	}
+
+	/** Read-only: the exact command the session owes now, or no `next`. */
+	async resume(params: ParsedParams<'agent/resume'>, caller: Caller): Promise<AgentResponse> {
+		const sessionId = this.#sessionOf(caller, params.sessionId);
+		const now = this.deps.clock.now();
+		const facts = this.deps.store.read((r) => readSessionFacts(r, sessionId));
+		if (facts === undefined) {
+			throw rejection('session_not_found', `Session ${sessionId} does not exist.`);
+		}
+		const response = toAgentResponse(owedBySession(facts), { nowUnixMs: now, waitBoundMs: awaitTimeoutMs, sessionId, ...(facts.issueId ? { issueId: facts.issueId } : {}) });
+		response.activity = this.heartbeats.activity(sessionId, now, facts.issue?.lastChangeUnixMs ?? now);
+		return response;
+	}
+
+	/** For the UI: waiting / working / idle, the owed command and the exact hand-back command. */
+	async sessionState(params: ParsedParams<'session/state'>, caller: Caller): Promise<Result<'session/state'>> {
+		const sessionId = this.#sessionOf(caller, params.sessionId);
+		const now = this.deps.clock.now();
+		const facts = this.deps.store.read((r) => readSessionFacts(r, sessionId));
+		if (facts === undefined) {
+			throw rejection('session_not_found', `Session ${sessionId} does not exist.`);
+		}
+		const owed = owedBySession(facts);
+		const result: Result<'session/state'> = {
+			sessionId,
+			activity: this.heartbeats.activity(sessionId, now, facts.issue?.lastChangeUnixMs ?? now),
+			lastHeartbeatAtUnixMs: this.heartbeats.lastBeat(sessionId),
+			handBackCommand: agentResumeCommand(sessionId),
+			state: owed.kind === 'answer' ? owed.state : owed.reasonCode,
+		};
+		if (owed.next !== undefined) { result.next = owed.next; }
+		return result;
+	}
+
+	/** Developer action: record Finish on a completed managed issue (idempotent). */
+	async finish(params: ParsedParams<'issue/finish'>, caller: Caller): Promise<Result<'issue/finish'>> {
+		requireUser(caller, 'finish', { issueId: params.issueId });
+		const now = this.deps.clock.now();
+		return this.deps.store.transaction((tx) => {
+			const issue = issueRepository.get(tx, params.issueId);
+			if (issue === undefined) {
+				throw rejection('issue_not_found', `Issue ${params.issueId} does not exist.`, { issueId: params.issueId });
+			}
+			const execution = executionRepository.getByIssue(tx, params.issueId);
+			if (execution?.status !== 'completed') {
+				throw rejection('inactive_execution', `Issue ${params.issueId} is not complete; Finish is offered only after completion.`, { issueId: params.issueId });
+			}
+			const before = finishRepository.finishedAt(tx, params.issueId);
+			if (before > 0) {
+				return { issueId: params.issueId, finishedAtUnixMs: before, replayed: true };
+			}
+			finishRepository.record(tx, params.issueId, now);
+			return { issueId: params.issueId, finishedAtUnixMs: now, replayed: false };
+		});
+	}
+
+	#sessionOf(caller: Caller, requested: string | undefined): string {
+		if (caller.kind === 'session') {
+			if (requested !== undefined && requested !== caller.sessionId) {
+				throw rejection('forbidden', `A session may only read its own state; ${requested} is another session.`);
+			}
+			return caller.sessionId;
+		}
+		if (requested === undefined) {
+			throw rejection('invalid_input', '--session-id is required when the developer asks (an agent session is resolved from its token).');
+		}
+		return requested;
+	}
+
+	async #wait(caller: Caller, issueId: string, waitMs: number | undefined, derive: (facts: IssueFacts) => Owed): Promise<AgentResponse> {
+		const bound = Math.min(waitMs ?? awaitTimeoutMs, awaitTimeoutMs);
+		const started = this.#timer.now();
+		const sessionId = caller.kind === 'session' ? caller.sessionId : undefined;
+		const evaluate = (r: Reader): Owed => {
+			const facts = readIssueFacts(r, issueId);
+			return facts === undefined ? missingIssue(issueId) : derive(facts);
+		};
+		try {
+			for (;;) {
+				const owed = this.deps.store.read(evaluate);
+				const elapsed = this.#timer.now() - started;
+				const isWaiting = owed.kind === 'answer' && owed.state === 'waiting';
+				if (!isWaiting || elapsed >= bound) {
+					return toAgentResponse(owed, { nowUnixMs: this.deps.clock.now(), waitBoundMs: bound, issueId, ...(sessionId ? { sessionId } : {}) });
+				}
+				if (sessionId !== undefined) { this.heartbeats.beat(sessionId, this.deps.clock.now()); }
+				await this.#timer.pause(Math.min(this.#pollMs, bound - elapsed));
+			}
+		} finally {
+			if (sessionId !== undefined) { this.heartbeats.clear(sessionId); }
+		}
+	}
+}

@@ -1,0 +1,78 @@
+// Reads the facts of src/core/next/facts.ts from the store in one read.
+import type { IssueFacts, SessionFacts } from '../../../core/next/facts.js';
+import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
+import { executionRepository } from '../../../store/repositories/executionRepository.js';
+import { issueRepository } from '../../../store/repositories/issueRepository.js';
+import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
+import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import type { Reader } from '../../../store/tx.js';
+import { num, str } from '../../../store/repositories/rowValues.js';
+import { finishRepository } from './finishRepository.js';
+
+/** Open `changes_requested` / `goal_changes_requested` checkpoints (migration 3): unstarted change requests with their note. */
+function openChangeRequests(r: Reader, executionId: string): IssueFacts['changeRequests'] {
+	return r.all(
+		`SELECT subject_task_id, note, created_at FROM checkpoints WHERE execution_id = ? AND status IN ('active','pending')
+		 AND kind IN ('changes_requested','goal_changes_requested') ORDER BY sequence`, [executionId],
+	).map((row) => ({ taskId: str(row, 'subject_task_id'), note: str(row, 'note'), requestedAtUnixMs: num(row, 'created_at') }));
+}
+
+/**
+ * A manual issue has no checkpoints: a request for changes is its decision row (migration 3) while the task is
+ * still `failed` from that decision and has not run again.
+ */
+function manualChangeRequests(r: Reader, issueId: string): IssueFacts['changeRequests'] {
+	return r.all(
+		`SELECT d.task_id, d.note, d.created_at FROM review_decisions d JOIN tasks t ON t.issue_id = d.issue_id AND t.task_id = d.task_id
+		 WHERE d.issue_id = ? AND d.decision = 'changes_requested' AND t.status = 'failed' AND t.superseded_at = 0 AND t.latest_run_id = d.run_id
+		 ORDER BY d.created_at`, [issueId],
+	).map((row) => ({ taskId: str(row, 'task_id'), note: str(row, 'note'), requestedAtUnixMs: num(row, 'created_at') }));
+}
+
+/** When the awaited Goal Review was requested (migration 3); 0 = none awaiting. */
+function goalReviewRequestedAt(r: Reader, executionId: string): number {
+	const row = r.get("SELECT requested_at FROM goal_reviews WHERE execution_id = ? AND status = 'awaiting_developer'", [executionId]);
+	return row ? num(row, 'requested_at') : 0;
+}
+
+export function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
+	const issue = issueRepository.get(r, issueId);
+	if (issue === undefined) { return undefined; }
+	const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issueId) : undefined;
+	const checkpoints = execution ? checkpointRepository.listByExecution(r, execution.executionId) : [];
+	const active = checkpoints.find((c) => c.status === 'active');
+	const tasks = taskRepository.listByIssue(r, issueId);
+	const lastChange = Math.max(issue.updatedAtUnixMs, execution?.updatedAtUnixMs ?? 0, ...tasks.map((t) => t.updatedAtUnixMs), ...checkpoints.map((c) => c.updatedAtUnixMs));
+	const lastResolved = checkpoints.reduce((max, c) => (c.status === 'resolved' ? Math.max(max, c.resolvedAtUnixMs) : max), 0);
+	return {
+		issueId,
+		issueStatus: issue.status,
+		execution: execution ? {
+			status: execution.status, createdAtUnixMs: execution.createdAtUnixMs,
+			updatedAtUnixMs: execution.updatedAtUnixMs, completedAtUnixMs: execution.completedAtUnixMs,
+		} : null,
+		activeCheckpoint: active ? { checkpointId: active.checkpointId, kind: active.kind, createdAtUnixMs: active.createdAtUnixMs } : null,
+		lastCheckpointResolvedAtUnixMs: lastResolved,
+		goalReviewRequestedAtUnixMs: execution ? goalReviewRequestedAt(r, execution.executionId) : 0,
+		tasks: tasks.map((t) => ({
+			taskId: t.taskId, title: t.title, status: t.status, acceptanceState: t.acceptanceState,
+			superseded: t.supersededAtUnixMs > 0, updatedAtUnixMs: t.updatedAtUnixMs,
+		})),
+		changeRequests: execution ? openChangeRequests(r, execution.executionId) : manualChangeRequests(r, issueId),
+		finishedAtUnixMs: finishRepository.finishedAt(r, issueId),
+		lastChangeUnixMs: lastChange,
+	};
+}
+
+export function readSessionFacts(r: Reader, sessionId: string): SessionFacts | undefined {
+	const session = sessionRepository.get(r, sessionId);
+	if (session === undefined) { return undefined; }
+	let issueId = session.issueId;
+	if (issueId === '' && session.role === 'source') {
+		// A source session becomes an issue's source by `plan issue create`; its newest execution is the one it owes.
+		const owned = executionRepository.listBySource(r, sessionId);
+		issueId = owned.length > 0 ? (owned[owned.length - 1]?.issueId ?? '') : '';
+	}
+	const issue = issueId !== '' ? readIssueFacts(r, issueId) ?? null : null;
+	return { sessionId, role: session.role, issueId, issue };
+}

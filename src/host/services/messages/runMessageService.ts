@@ -1,0 +1,88 @@
+// `run/send`, `run/queue`, `run/resume-queue`: the durable message queue of a Run (queueFile.ts) and its derived
+// pause state (queueState.ts). Delivery to the agent (a `--resume` Turn after the current Turn ends) is the
+// next step and not wired yet: messages stay queued, in order, and are reported as such.
+import { DomainError } from '../../../core/errors.js';
+import type { Clock, IdSource } from '../../../core/ports.js';
+import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
+import type { Store } from '../../../store/database.js';
+import { runRepository } from '../../../store/repositories/runRepository.js';
+import type { HostConfig } from '../../config.js';
+import type { RunProcessPort } from '../../runProcesses.js';
+import { requireUser } from '../callerPolicy.js';
+import { loadRun } from '../runQueries.js';
+import { appendQueueEntry, readQueue } from './queueFile.js';
+import { deriveQueueState, type QueueState } from './queueState.js';
+
+export interface RunMessageServiceDeps {
+	store: Store;
+	clock: Clock;
+	ids: IdSource;
+	runs: Pick<RunProcessPort, 'runDir'>;
+	config: HostConfig;
+}
+
+type QueueResult = Result<'run/queue'>;
+
+export class RunMessageService {
+	constructor(private readonly deps: RunMessageServiceDeps) {}
+
+	/** The derived queue state of a Run. */
+	stateOf(runId: string): QueueState {
+		const stops = this.deps.store.read((r) => runRepository.stopEvents(r, runId));
+		return deriveQueueState(readQueue(this.deps.runs.runDir(runId)), stops);
+	}
+
+	async send(params: ParsedParams<'run/send'>, caller: Caller): Promise<Result<'run/send'>> {
+		requireUser(caller, 'run send', { runId: params.runId });
+		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const target = this.deps.config.agentTargets.find((t) => t.id === run.agentTargetId);
+		if (target === undefined || target.adapter === 'command') {
+			throw new DomainError('invalid_input',
+				`Run ${run.runId} runs the ${target === undefined ? `unconfigured target '${run.agentTargetId}'` : `command target '${target.id}'`}, which takes no messages after it starts.`,
+				`Only claude and codex Runs take queued messages; stop this Run with \`tutti run stop --run-id ${run.runId} --as-user\` and schedule a new task instead.`,
+				{ runId: run.runId, agentTargetId: run.agentTargetId });
+		}
+		if (run.status !== 'running') {
+			throw new DomainError('invalid_input', `Run ${run.runId} is ${run.status}; messages are queued only for a running agent.`,
+				`Check it with \`tutti run get --run-id ${run.runId} --json\`.`, { runId: run.runId, status: run.status });
+		}
+		const messageId = this.deps.ids.next('msg');
+		appendQueueEntry(this.deps.runs.runDir(run.runId), { type: 'message', messageId, text: params.text, atUnixMs: this.deps.clock.now() });
+		const state = this.stateOf(run.runId);
+		return {
+			runId: run.runId,
+			messageId,
+			position: state.pending.findIndex((m) => m.messageId === messageId),
+			pending: state.pending.length,
+			queuePaused: state.paused,
+			delivery: 'queued',
+		};
+	}
+
+	async queue(params: ParsedParams<'run/queue'>): Promise<QueueResult> {
+		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		return toResult(run.runId, this.stateOf(run.runId));
+	}
+
+	/** Writes a Resume entry covering every person Stop recorded so far (the queue is paused by none of them after). */
+	async resumeQueue(params: ParsedParams<'run/resume-queue'>, caller: Caller): Promise<Result<'run/resume-queue'>> {
+		requireUser(caller, 'run resume-queue', { runId: params.runId });
+		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const stops = this.deps.store.read((r) => runRepository.stopEvents(r, run.runId)).filter((s) => s.reason === 'person');
+		const eventId = this.deps.ids.next('resume');
+		appendQueueEntry(this.deps.runs.runDir(run.runId), {
+			type: 'resume', eventId, resumesStopEventIds: stops.map((s) => s.eventId), atUnixMs: this.deps.clock.now(),
+		});
+		return { ...toResult(run.runId, this.stateOf(run.runId)), eventId };
+	}
+}
+
+function toResult(runId: string, state: QueueState): QueueResult {
+	const pending = new Set(state.pending.map((m) => m.messageId));
+	return {
+		runId,
+		paused: state.paused,
+		pausedByStopEventIds: state.pausedByStopEventIds,
+		messages: state.all.map((m) => ({ messageId: m.messageId, text: m.text, atUnixMs: m.atUnixMs, delivered: !pending.has(m.messageId) })),
+	};
+}

@@ -1,0 +1,190 @@
+// Git worktrees for task isolation (issue 3 "Isolation"). A task whose agent target says `"isolation":"worktree"`
+// runs in `.tutti/worktrees/<taskId>` on branch `tutti/<taskId>`, created from its issue's base commit before
+// launch (never inside a store transaction). The tree is kept after the Run; a rework (a task superseding this
+// one) goes back to the same tree; only `tutti worktree remove` deletes it, and never with uncommitted changes.
+//
+// The issue's base commit is HEAD when the issue first needs a worktree (recorded then, reused for every later
+// task of the issue). Bookkeeping lives in `.tutti/worktrees.json` (no schema change; outside the trees' folder so
+// no task id can collide with it): which issue owns each tree and each issue's base commit. The owner is recorded
+// before `git worktree add`, so a Host that dies in between finds the half-made tree as its own next time.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DomainError } from '../../../core/errors.js';
+import { git, GitError } from './git.js';
+import { worktreeBranch, worktreeRelativePath, worktreesFolder, worktreeTaskIdProblem } from './worktreePaths.js';
+
+export interface WorktreeState {
+	/** issueId → base commit (full sha). */
+	bases: Record<string, string>;
+	/** taskId → the issue whose task owns `.tutti/worktrees/<taskId>`. */
+	owners: Record<string, string>;
+}
+
+export interface Worktree {
+	/** Workspace-relative (recorded on the Run as executionDirectory). */
+	relativePath: string;
+	absolutePath: string;
+	branch: string;
+	/** The task whose tree this is (the launching task, or the one its rework chain leads back to). */
+	taskId: string;
+	baseCommit: string;
+	created: boolean;
+}
+
+function refused(message: string, hint: string, details: Record<string, unknown> = {}): DomainError {
+	return new DomainError('invalid_input', message, hint, details);
+}
+
+export class WorktreeManager {
+	readonly #workspace: string;
+	readonly #stateFile: string;
+	#chain: Promise<unknown> = Promise.resolve();
+
+	constructor(workspace: string) {
+		this.#workspace = resolve(workspace);
+		this.#stateFile = join(this.#workspace, `${worktreesFolder}.json`);
+	}
+
+	/** The worktree folder of a task (absolute), whether or not it exists. */
+	pathOf(taskId: string): string {
+		return resolve(this.#workspace, worktreeRelativePath(taskId));
+	}
+
+	readState(): WorktreeState {
+		try {
+			const value = JSON.parse(readFileSync(this.#stateFile, 'utf8')) as Partial<WorktreeState>;
+			return { bases: { ...(value.bases ?? {}) }, owners: { ...(value.owners ?? {}) } };
+		} catch {
+			return { bases: {}, owners: {} };
+		}
+	}
+
+	#writeState(state: WorktreeState): void {
+		mkdirSync(join(this.#workspace, worktreesFolder), { recursive: true, mode: 0o700 });
+		const tmp = `${this.#stateFile}.${process.pid}.tmp`;
+		writeFileSync(tmp, `${JSON.stringify(state, null, '\t')}\n`, { mode: 0o600 });
+		renameSync(tmp, this.#stateFile);
+	}
+
+	/**
+	 * The worktree a launch of `chain[0]` runs in: the nearest existing tree of the chain (same task, or the task a
+	 * rework supersedes), else a new tree for `chain[0]` from the issue's base commit. `targetId` names the
+	 * setting in errors.
+	 */
+	ensure(issueId: string, chain: readonly string[], targetId: string): Promise<Worktree> {
+		return this.#serial(() => this.#ensure(issueId, chain, targetId));
+	}
+
+	async #ensure(issueId: string, chain: readonly string[], targetId: string): Promise<Worktree> {
+		const taskId = chain[0];
+		if (taskId === undefined) { throw new Error('ensure needs a task id'); }
+		await this.#requireGit(targetId);
+		const state = this.readState();
+		for (const id of chain) {
+			if (state.owners[id] === issueId && existsSync(this.pathOf(id))) {
+				return {
+					relativePath: worktreeRelativePath(id), absolutePath: this.pathOf(id), branch: worktreeBranch(id),
+					taskId: id, baseCommit: state.bases[issueId] ?? '', created: false,
+				};
+			}
+		}
+		const problem = worktreeTaskIdProblem(taskId);
+		if (problem !== null) {
+			throw refused(`Agent target '${targetId}' uses "isolation":"worktree", but ${problem}.`,
+				`Give the task a simple id (e.g. \`tutti task add --issue-id ${issueId} --task-id fix-login …\`) or use a target without isolation.`,
+				{ issueId, taskId, agentTargetId: targetId });
+		}
+		const owner = state.owners[taskId];
+		const absolutePath = this.pathOf(taskId);
+		if ((owner !== undefined && owner !== issueId) || (owner === undefined && existsSync(absolutePath))) {
+			throw refused(`The worktree folder ${absolutePath} already belongs to ${owner !== undefined ? `issue ${owner}` : 'something else'}; task ${taskId} of issue ${issueId} cannot use it.`,
+				owner !== undefined
+					? `Remove it with \`tutti worktree remove --issue-id ${owner} --task-id ${taskId} --as-user\`, or give this task another id.`
+					: `Move ${absolutePath} out of the way, then schedule the task again.`,
+				{ issueId, taskId, path: absolutePath });
+		}
+		let baseCommit = state.bases[issueId];
+		if (baseCommit === undefined) {
+			try {
+				baseCommit = (await git(this.#workspace, ['rev-parse', '--verify', 'HEAD^{commit}'])).stdout.trim();
+			} catch {
+				throw refused(`Agent target '${targetId}' uses "isolation":"worktree", but the repository at ${this.#workspace} has no commit yet to branch from.`,
+					'Make a first commit (`git add -A && git commit -m "initial"`), then schedule the task again.', { issueId, taskId });
+			}
+		}
+		const branch = worktreeBranch(taskId);
+		const intent = this.readState();
+		intent.bases[issueId] = baseCommit;
+		intent.owners[taskId] = issueId;
+		this.#writeState(intent);
+		const branchExists = await git(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then(() => true, () => false);
+		mkdirSync(join(this.#workspace, worktreesFolder), { recursive: true, mode: 0o700 });
+		// A tree folder deleted by hand stays registered in git until pruned, which would block `worktree add`.
+		await git(this.#workspace, ['worktree', 'prune']).catch(() => undefined);
+		try {
+			// An existing branch (its tree was removed earlier) keeps its commits: the tree comes back on it.
+			await git(this.#workspace, branchExists
+				? ['worktree', 'add', absolutePath, branch]
+				: ['worktree', 'add', '-b', branch, absolutePath, baseCommit]);
+		} catch (e) {
+			throw refused(`Could not create the worktree ${absolutePath} for task ${taskId}: ${(e as Error).message}`,
+				`Check \`git -C ${this.#workspace} worktree list\` and \`git branch --list ${branch}\`, fix the conflict, then schedule the task again.`,
+				{ issueId, taskId, path: absolutePath });
+		}
+		return { relativePath: worktreeRelativePath(taskId), absolutePath, branch, taskId, baseCommit, created: true };
+	}
+
+	/** Removes the task's tree (its branch and commits stay). Refuses when the tree has uncommitted changes. */
+	remove(issueId: string, taskId: string): Promise<{ path: string; branch: string }> {
+		return this.#serial(async () => {
+			const state = this.readState();
+			const absolutePath = this.pathOf(taskId);
+			if (state.owners[taskId] !== issueId || !existsSync(absolutePath)) {
+				throw refused(`Task ${taskId} of issue ${issueId} has no worktree.`,
+					`List the trees with \`git -C ${this.#workspace} worktree list\`.`, { issueId, taskId });
+			}
+			let status: string;
+			try {
+				status = (await git(absolutePath, ['status', '--porcelain', '--untracked-files=all'])).stdout;
+			} catch (e) {
+				throw refused(`Cannot read the state of ${absolutePath}: ${(e as Error).message}`, `Inspect it with \`git -C ${absolutePath} status\`.`, { issueId, taskId });
+			}
+			if (status.trim() !== '') {
+				const files = status.trim().split('\n').slice(0, 10).map((l) => l.trim());
+				throw refused(`The worktree ${absolutePath} has uncommitted changes (${files.join(', ')}); it was not removed.`,
+					`Commit or discard them (\`git -C ${absolutePath} status\`), then run \`tutti worktree remove --issue-id ${issueId} --task-id ${taskId} --as-user\` again.`,
+					{ issueId, taskId, path: absolutePath, changes: files });
+			}
+			try {
+				await git(this.#workspace, ['worktree', 'remove', absolutePath]);
+			} catch (e) {
+				const detail = e instanceof GitError ? e.stderr.trim() : (e as Error).message;
+				throw refused(`git refused to remove ${absolutePath}: ${detail}`, `Inspect it with \`git -C ${absolutePath} status\`.`, { issueId, taskId });
+			}
+			const next = this.readState();
+			delete next.owners[taskId];
+			this.#writeState(next);
+			return { path: absolutePath, branch: worktreeBranch(taskId) };
+		});
+	}
+
+	async #requireGit(targetId: string): Promise<void> {
+		let inside = false;
+		try {
+			inside = (await git(this.#workspace, ['rev-parse', '--is-inside-work-tree'])).stdout.trim() === 'true';
+		} catch {
+			inside = false;
+		}
+		if (!inside) {
+			throw refused(`Agent target '${targetId}' uses "isolation":"worktree", but the workspace ${this.#workspace} is not a git repository.`,
+				`Run \`git init\` and make a first commit in ${this.#workspace}, or remove "isolation" from target '${targetId}' in .tutti/config.json.`,
+				{ agentTargetId: targetId, workspace: this.#workspace });
+		}
+	}
+
+	#serial<T>(fn: () => Promise<T>): Promise<T> {
+		const next = this.#chain.then(fn, fn);
+		this.#chain = next.then(() => undefined, () => undefined);
+		return next;
+	}
+}

@@ -1,0 +1,74 @@
+// A claude worker launched the way the Host launches every Run: ProcessRunner → detached supervisor → the
+// claude adapter's command, stdin /dev/null, the target's env (pointing at the scripted model server), the
+// Run's TUTTI_* variables and the `tutti` shim first on PATH. The worker calls `tutti` through its Bash tool
+// with the default allowedTools, and the Turn facts are read from the stdout the supervisor captured.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { claudeAdapter } from '../../src/agents/claude.js';
+import { ProcessRunner } from '../../src/host/runs/processRunner.js';
+import type { RunExit } from '../../src/host/runProcesses.js';
+import { buildSupervisor, killAllRuns, makeTempDir } from '../integration/runs/runTestKit.js';
+import { type AgentSandbox, agentLaunchSpec, claudeTestTarget, isolatedEnv, makeAgentSandbox, waitFor } from './agentKit.js';
+import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
+
+describe('claude worker through ProcessRunner (real supervisor, real CLI)', function () {
+	this.timeout(60_000);
+	let build: ReturnType<typeof makeTempDir>;
+	let supervisorScript: string;
+	let cliScript: string;
+	let sandbox: AgentSandbox;
+	let server: ScriptedServer | undefined;
+	let runner: ProcessRunner | undefined;
+
+	before(async () => {
+		build = makeTempDir('tutti-claude-sup-');
+		supervisorScript = await buildSupervisor(build.path);
+		// A stand-in for dist/cli.js that reports its argv and the Run variables it was given.
+		cliScript = join(build.path, 'fake-cli.js');
+		writeFileSync(cliScript, 'process.stdout.write(JSON.stringify({ cli: process.argv.slice(2), run: process.env.TUTTI_RUN_ID }) + "\\n");\n');
+	});
+	after(() => build.remove());
+	beforeEach(() => { sandbox = makeAgentSandbox('tutti-claude-run-'); });
+	afterEach(async () => {
+		killAllRuns(join(sandbox.workspace, '.tutti'));
+		runner?.dispose();
+		await server?.close();
+		server = undefined;
+		sandbox.remove();
+	});
+
+	it('runs a Turn whose tutti call reaches the CLI with the Run environment, and settles from the captured stdout', async () => {
+		server = await startScriptedServer({
+			script: {
+				turns: [
+					{ blocks: [{ type: 'tool', name: 'Bash', id: 'toolu_cli', input: { command: 'tutti run whoami --json', description: 'Ask Tutti' } }] },
+					{ when: { last_user_includes: 'toolu_cli' }, blocks: [{ type: 'text', text: 'reported' }] },
+				],
+			},
+		});
+		const tuttiDir = join(sandbox.workspace, '.tutti');
+		runner = new ProcessRunner({
+			workspace: sandbox.workspace, tuttiDir, supervisorScript, cliScript, pollIntervalMs: 50, hostEnv: isolatedEnv(sandbox.home),
+		});
+		const exits: RunExit[] = [];
+		runner.onExit((e) => exits.push(e));
+		const sessionId = randomUUID();
+		await runner.launch(agentLaunchSpec('run-claude-1', claudeTestTarget(server.url, sandbox), sandbox.workspace, { prompt: 'report to tutti', newProviderSessionId: sessionId }));
+		const exit = await waitFor('the claude Run to exit', () => exits.find((e) => e.runId === 'run-claude-1'));
+		const stdout = runner.readLog('run-claude-1', 'stdout', 0, 10_000_000).data;
+		assert.equal(exit.exitCode, 0, `${runner.readLog('run-claude-1', 'stderr', 0, 100_000).data}\n${stdout.slice(-2000)}`);
+
+		// The fake CLI printed its argv and env: the shim ran it, and the Run's own id reached it. (The command is
+		// literal on purpose: `Bash(tutti:*)` refuses `$VAR` expansion with "Contains simple_expansion".)
+		const toolResult = JSON.stringify((server.modelRequests()[1]!.body as { messages: { role: string }[] }).messages.filter((m) => m.role === 'user').at(-1));
+		assert.ok(toolResult.includes('{\\"cli\\":[\\"run\\",\\"whoami\\",\\"--json\\"],\\"run\\":\\"run-claude-1\\"}'), toolResult);
+
+		const facts = claudeAdapter.parseTurnFacts!(stdout);
+		assert.equal(facts.providerSessionId, sessionId);
+		assert.deepEqual(facts.toolCalls.map((c) => c.name), ['Bash']);
+		assert.deepEqual(facts.result, { ok: true, text: 'reported' });
+		assert.deepEqual(facts.errors, []);
+	});
+});

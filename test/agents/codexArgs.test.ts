@@ -1,0 +1,123 @@
+// The codex adapter's command (pure): argv, provider settings, sandbox/approval flags, resume, stdin, env and validation.
+import assert from 'node:assert/strict';
+import type { AgentTurnInput } from '../../src/agents/adapter.js';
+import { choosesOwnSandbox, codexAdapter, codexArgs } from '../../src/agents/codex.js';
+import { adapterFor } from '../../src/agents/command.js';
+import { withCodexStopHook } from '../../src/agents/stopHook.js';
+import { DomainError } from '../../src/core/errors.js';
+import type { AgentTargetConfig, RunLaunchSpec } from '../../src/host/runProcesses.js';
+
+const thread = '01a228e3-b8f1-7c2d-9e0f-1a2b3c4d5e6f';
+
+function spec(target: Partial<AgentTargetConfig> = {}, turn: Partial<AgentTurnInput> | null = {}): RunLaunchSpec {
+	return {
+		runId: 'r1', issueId: 'i1', taskId: 't1', cwd: '/ws', stdinText: 'task content', env: { TUTTI_RUN_ID: 'r1' },
+		target: { id: 'codex', adapter: 'codex', ...target },
+		...(turn !== null ? { turn: { prompt: 'do the task', ...turn } } : {}),
+	};
+}
+
+function invalid(fn: () => unknown, text: string): void {
+	assert.throws(fn, (e: unknown) => e instanceof DomainError && e.reasonCode === 'invalid_input' && e.message.includes(text) && e.message.includes("'codex'"));
+}
+
+/** The values that follow each `-c`. */
+function configs(args: string[]): string[] {
+	return args.flatMap((a, i) => (args[i - 1] === '-c' ? [a] : []));
+}
+
+const defaultSandbox = ['-s', 'workspace-write', '-c', 'approval_policy="never"', '-c', 'sandbox_workspace_write.network_access=true'];
+
+describe('codex adapter: command for a Turn', () => {
+	it('is the adapter adapterFor gives codex targets', () => {
+		assert.equal(adapterFor({ id: 'c', adapter: 'codex' }), codexAdapter);
+	});
+
+	it('runs exec --json with the default sandbox, stdin /dev/null, codex on PATH, and the prompt last after --', () => {
+		const command = codexAdapter.commandFor(spec());
+		assert.deepEqual(command, {
+			file: 'codex',
+			args: ['exec', '--json', '--skip-git-repo-check', ...defaultSandbox, '--', 'do the task'],
+			shell: false,
+			env: {},
+			stdin: 'devnull',
+		});
+	});
+
+	it('uses target.path, passes target.env through, and appends extra args then target args before the prompt', () => {
+		const command = codexAdapter.commandFor(spec(
+			{ path: '/opt/codex', env: { CODEX_HOME: '/h' }, args: ['--strict-config', '-c', 'analytics.enabled=false'] },
+			{ extraArgs: ['-c', 'notify=["x"]'] },
+		));
+		assert.equal(command.file, '/opt/codex');
+		assert.deepEqual(command.env, { CODEX_HOME: '/h' });
+		assert.deepEqual(command.args.slice(-7), ['-c', 'notify=["x"]', '--strict-config', '-c', 'analytics.enabled=false', '--', 'do the task']);
+	});
+
+	it('takes the model from the Turn over the target, and the effort as model_reasoning_effort', () => {
+		assert.deepEqual(codexArgs(spec({ model: 'gpt-5.5' })).slice(9, 11), ['-m', 'gpt-5.5']);
+		const args = codexArgs(spec({ model: 'gpt-5.5' }, { model: 'gpt-6-sol', reasoningEffort: 'high' }));
+		assert.equal(args[args.indexOf('-m') + 1], 'gpt-6-sol');
+		assert.ok(configs(args).includes('model_reasoning_effort="high"'));
+		invalid(() => codexArgs(spec({}, { reasoningEffort: 'extreme' })), "reasoning effort 'extreme'");
+	});
+
+	it('defines the responses provider from the target env OPENAI_BASE_URL (env_key only when the target gives a key)', () => {
+		const args = codexArgs(spec({ env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' } }));
+		assert.deepEqual(configs(args).slice(-2), [
+			'model_provider="tutti"',
+			'model_providers.tutti={name="tutti",base_url="http://127.0.0.1:9/v1",wire_api="responses"}',
+		]);
+		const keyed = codexArgs(spec({ env: { OPENAI_BASE_URL: 'https://llm.example/v1', OPENAI_API_KEY: 'k' } }));
+		assert.ok(configs(keyed).includes('model_providers.tutti={name="tutti",base_url="https://llm.example/v1",wire_api="responses",env_key="OPENAI_API_KEY"}'));
+		assert.ok(!configs(codexArgs(spec())).some((c) => c.startsWith('model_provider')), 'no base URL: Codex keeps its own provider');
+		invalid(() => codexArgs(spec({ env: { OPENAI_BASE_URL: 'file:///etc' } })), 'not an http(s) URL');
+		invalid(() => codexArgs(spec({ env: { OPENAI_BASE_URL: 'http://x/"]\nmodel="y' } })), 'not an http(s) URL');
+	});
+
+	it('maps the permission mode to sandbox flags; a bad mode is refused', () => {
+		assert.deepEqual(codexArgs(spec({}, { permissionModeId: 'read-only' })).slice(3, 7), ['-s', 'read-only', '-c', 'approval_policy="never"']);
+		assert.deepEqual(codexArgs(spec({}, { permissionModeId: 'workspace-write' })).slice(3, 9), defaultSandbox);
+		const full = codexArgs(spec({}, { permissionModeId: 'danger-full-access' }));
+		assert.equal(full[3], '--dangerously-bypass-approvals-and-sandbox');
+		assert.ok(!full.includes('-s'));
+		invalid(() => codexArgs(spec({}, { permissionModeId: 'bypassPermissions' })), "permission mode 'bypassPermissions'");
+	});
+
+	it('adds no sandbox flags of its own when the target args choose them', () => {
+		for (const own of [['--dangerously-bypass-approvals-and-sandbox'], ['-s', 'read-only'], ['--sandbox=read-only'], ['-c', 'approval_policy="on-request"'], ['-c', 'sandbox_mode="read-only"']]) {
+			const args = codexArgs(spec({ args: own }));
+			assert.ok(!args.includes('workspace-write') && !args.includes('sandbox_workspace_write.network_access=true'), own.join(' '));
+			assert.ok(!args.includes('approval_policy="never"'), own.join(' '));
+		}
+		assert.ok(!choosesOwnSandbox(['-c', 'analytics.enabled=false', '--strict-config']));
+	});
+
+	it('resumes a thread with `resume <id>` after the options, and refuses an id that is not a thread id', () => {
+		const args = codexArgs(spec({}, { resumeProviderSessionId: thread, prompt: 'next' }));
+		assert.deepEqual(args.slice(-4), ['resume', thread, '--', 'next']);
+		invalid(() => codexArgs(spec({}, { resumeProviderSessionId: '--yolo' })), "thread to resume '--yolo'");
+	});
+
+	it('keeps a prompt that looks like a flag a prompt; falls back to the task content without a Turn', () => {
+		assert.deepEqual(codexArgs(spec({}, { prompt: '--help me' })).slice(-2), ['--', '--help me']);
+		assert.deepEqual(codexArgs(spec({}, null)).slice(-2), ['--', 'task content']);
+	});
+
+	it('keeps the Stop hook insertion point: hook flags land right after exec', () => {
+		const args = withCodexStopHook(codexArgs(spec()), 'tutti hook stop');
+		assert.equal(args[0], 'exec');
+		assert.equal(args[1], '-c');
+		assert.match(args[2]!, /^hooks\.Stop=/);
+		assert.deepEqual(args.slice(-2), ['--', 'do the task']);
+	});
+
+	it('refuses a bad target: wrong adapter, empty path, empty prompt, NUL characters, bad env', () => {
+		invalid(() => codexAdapter.commandFor({ ...spec(), target: { id: 'codex', adapter: 'claude' } }), "not 'codex'");
+		invalid(() => codexAdapter.commandFor(spec({ path: ' ' })), '"path" is empty');
+		invalid(() => codexArgs(spec({}, { prompt: '  ' })), 'no prompt');
+		invalid(() => codexArgs(spec({}, { prompt: 'a\0b' })), 'NUL');
+		invalid(() => codexArgs(spec({ args: ['a\0'] })), 'NUL');
+		invalid(() => codexAdapter.commandFor(spec({ env: { 'A=B': 'x' } })), "'A=B'");
+	});
+});

@@ -1,0 +1,98 @@
+// A codex worker launched the way the Host launches every Run: ProcessRunner → detached supervisor → the codex
+// adapter's command (default sandbox), stdin /dev/null, the target's env (pointing at the scripted Responses
+// server), the Run's TUTTI_* variables and the `tutti` shim first on PATH. The worker calls `tutti` through
+// exec_command; the Turn facts are read from the stdout the supervisor captured. A Stop (runner.interrupt:
+// SIGINT to the group, then SIGTERM, SIGKILL) ends the Node wrapper, the native binary and the running command.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { codexAdapter } from '../../src/agents/codex.js';
+import { ProcessRunner } from '../../src/host/runs/processRunner.js';
+import type { RunExit } from '../../src/host/runProcesses.js';
+import { buildSupervisor, killAllRuns, makeTempDir } from '../integration/runs/runTestKit.js';
+import { type AgentSandbox, agentLaunchSpec, isolatedEnv, jsonLines, makeAgentSandbox, waitFor } from './agentKit.js';
+import { codexTestTarget, pidsWithArg } from './codexKit.js';
+import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
+
+describe('codex worker through ProcessRunner (real supervisor, real CLI)', function () {
+	this.timeout(60_000);
+	let build: ReturnType<typeof makeTempDir>;
+	let supervisorScript: string;
+	let cliScript: string;
+	let sandbox: AgentSandbox;
+	let server: ScriptedServer | undefined;
+	let runner: ProcessRunner | undefined;
+
+	before(async () => {
+		build = makeTempDir('tutti-codex-sup-');
+		supervisorScript = await buildSupervisor(build.path);
+		// A stand-in for dist/cli.js that reports its argv and the Run variables it was given.
+		cliScript = join(build.path, 'fake-cli.js');
+		writeFileSync(cliScript, 'process.stdout.write(JSON.stringify({ cli: process.argv.slice(2), run: process.env.TUTTI_RUN_ID }) + "\\n");\n');
+	});
+	after(() => build.remove());
+	beforeEach(() => { sandbox = makeAgentSandbox('tutti-codex-run-'); });
+	afterEach(async () => {
+		killAllRuns(join(sandbox.workspace, '.tutti'));
+		runner?.dispose();
+		runner = undefined;
+		await server?.close();
+		server = undefined;
+		sandbox.remove();
+	});
+
+	function startRunner(): { runner: ProcessRunner; exits: RunExit[] } {
+		runner = new ProcessRunner({
+			workspace: sandbox.workspace, tuttiDir: join(sandbox.workspace, '.tutti'), supervisorScript, cliScript,
+			pollIntervalMs: 50, interruptGraceMs: 3000, killWaitMs: 2000, hostEnv: isolatedEnv(sandbox.home),
+		});
+		const exits: RunExit[] = [];
+		runner.onExit((e) => exits.push(e));
+		return { runner, exits };
+	}
+
+	it('runs a Turn whose tutti call reaches the CLI with the Run environment, and settles from the captured stdout', async () => {
+		server = await startScriptedServer({
+			script: {
+				turns: [
+					{ blocks: [{ type: 'tool', name: 'exec_command', id: 'call_cli', input: { cmd: 'tutti run whoami --json' } }] },
+					{ when: { last_user_includes: 'call_cli' }, blocks: [{ type: 'text', text: 'reported' }] },
+				],
+			},
+		});
+		const { runner: r, exits } = startRunner();
+		await r.launch(agentLaunchSpec('run-codex-1', codexTestTarget(server, sandbox), sandbox.workspace, { prompt: 'report to tutti' }));
+		const exit = await waitFor('the codex Run to exit', () => exits.find((e) => e.runId === 'run-codex-1'));
+		const stdout = r.readLog('run-codex-1', 'stdout', 0, 10_000_000).data;
+		assert.equal(exit.exitCode, 0, `${r.readLog('run-codex-1', 'stderr', 0, 100_000).data}\n${stdout.slice(-2000)}`);
+
+		// The fake CLI printed its argv and env: the shim ran it inside Codex's sandbox, with this Run's id.
+		const input = (server.modelRequests()[1]!.body as { input: { type: string; output?: string }[] }).input;
+		const output = input.find((i) => i.type === 'function_call_output')?.output ?? '';
+		assert.ok(output.includes('{"cli":["run","whoami","--json"],"run":"run-codex-1"}'), output);
+
+		const facts = codexAdapter.parseTurnFacts!(stdout);
+		assert.match(facts.providerSessionId, /^[0-9a-f-]{36}$/);
+		assert.deepEqual(facts.toolCalls.map((c) => c.name), ['exec_command']);
+		assert.deepEqual(facts.result, { ok: true, text: 'reported' });
+		assert.deepEqual(facts.errors, []);
+	});
+
+	it('a Stop during a shell command ends the whole group (wrapper, native codex, the command) on SIGINT', async () => {
+		const marker = `41.${String(process.pid)}`;
+		server = await startScriptedServer({
+			script: { turns: [{ blocks: [{ type: 'tool', name: 'exec_command', id: 'call_sleep', input: { cmd: `sleep ${marker}`, yield_time_ms: 30_000 } }] }] },
+		});
+		const { runner: r, exits } = startRunner();
+		await r.launch(agentLaunchSpec('run-codex-2', codexTestTarget(server, sandbox), sandbox.workspace, { prompt: 'sleep' }));
+		await waitFor('the command to run', () => (pidsWithArg(marker).length > 0 ? true : undefined), 20_000);
+		assert.equal(await r.interrupt('run-codex-2'), 'exited');
+		const exit = await waitFor('the exit record', () => exits.find((e) => e.runId === 'run-codex-2'));
+		assert.equal(exit.exitCode, 1, `SIGINT: codex exits 1 (§3.5), got ${String(exit.exitCode)} / ${String(exit.signal)}`);
+		assert.deepEqual(pidsWithArg(marker), [], 'no orphaned command');
+		assert.equal(r.isAlive('run-codex-2'), false);
+		const stdout = r.readLog('run-codex-2', 'stdout', 0, 10_000_000).data;
+		assert.equal(codexAdapter.parseTurnFacts!(stdout).result, null);
+		assert.equal(jsonLines(stdout).at(-1)?.type, 'item.started');
+	});
+});

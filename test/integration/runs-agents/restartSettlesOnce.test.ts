@@ -1,0 +1,154 @@
+// Restart survival with real processes: the Host stops while two command workers run; one worker ends while no
+// Host is up, the other after the next Host re-attached it. Each Run settles exactly once (the settlement hook of
+// a managed issue counts them), and a further restart changes nothing.
+import { strict as assert } from 'node:assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
+import type { Issue, Task } from '../../../src/core/model.js';
+import { systemClock } from '../../../src/core/ports.js';
+import type { HostConfig } from '../../../src/host/config.js';
+import { ProcessRunner } from '../../../src/host/runs/processRunner.js';
+import type { PlanService, RunAdmission } from '../../../src/host/services/contracts.js';
+import { createHostServices, type HostServices } from '../../../src/host/services/hostServices.js';
+import { Store } from '../../../src/store/database.js';
+import { issueRepository } from '../../../src/store/repositories/issueRepository.js';
+import { runRepository } from '../../../src/store/repositories/runRepository.js';
+import { taskRepository } from '../../../src/store/repositories/taskRepository.js';
+import { turnRepository } from '../../../src/store/repositories/turnRepository.js';
+import { sequentialIds } from '../../unit/host/services/serviceHarness.js';
+import { buildSupervisor, killAllRuns, makeTempDir, sleep, writeFakeCli } from '../runs/runTestKit.js';
+
+// Waits for `go-<taskId>` in its cwd, then exits 0.
+const waiter = 'const f=`go-${process.env.TUTTI_TASK_ID}`;const fs=require("fs");process.stdout.write("ready\\n");'
+	+ 'setInterval(()=>{if(fs.existsSync(f)){process.exit(0);}},30);';
+
+describe('restart: two command workers settle exactly once', function () {
+	this.timeout(60_000);
+	let build: ReturnType<typeof makeTempDir>;
+	let supervisorScript: string;
+	let cliScript: string;
+	let ws: ReturnType<typeof makeTempDir>;
+	let store: Store;
+	let runner: ProcessRunner;
+	let services: HostServices;
+	let admission: RunAdmission | undefined;
+	let hosts = 0;
+	const settlements: string[] = [];
+
+	const config: HostConfig = { agentTargets: [{ id: 'wait', adapter: 'command', argv: [process.execPath, '-e', waiter] }], maxParallelRuns: 4, autoAcceptDefault: false };
+
+	before(async () => {
+		build = makeTempDir('tutti-ra-build-');
+		supervisorScript = await buildSupervisor(build.path);
+		cliScript = writeFakeCli(build.path);
+	});
+	after(() => build.remove());
+
+	async function startHost(): Promise<void> {
+		const tuttiDir = join(ws.path, '.tutti');
+		store = await Store.open({ dir: tuttiDir, lease: false });
+		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript, cliScript, pollIntervalMs: 50 });
+		services = createHostServices({
+			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(`h${++hosts}`), runs: runner, config,
+			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript, log: () => undefined,
+			planServiceFactory: (deps) => {
+				admission = deps.admission;
+				const unsupported = async (): Promise<never> => { throw new Error('not part of this test'); };
+				const plan: PlanService = {
+					create: unsupported, get: unsupported, schedule: unsupported, mutate: unsupported, acknowledge: unsupported,
+					complete: unsupported, stop: unsupported, resume: unsupported,
+					setPausedByUser: async () => undefined, repairOnStart: async () => undefined,
+					onRunSettled: (_tx, settled) => { settlements.push(settled.run.runId); },
+				};
+				return plan;
+			},
+		});
+		await services.start();
+	}
+
+	async function stopHost(): Promise<void> {
+		services.dispose();
+		runner.dispose();
+		await store.close();
+	}
+
+	beforeEach(async () => {
+		ws = makeTempDir('tutti-ra-ws-');
+		settlements.length = 0;
+		await startHost();
+	});
+	afterEach(async () => {
+		killAllRuns(join(ws.path, '.tutti'));
+		await stopHost();
+		ws.remove();
+	});
+
+	async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
+		const deadline = Date.now() + 30_000;
+		for (;;) {
+			const v = probe();
+			if (v !== undefined) { return v; }
+			if (Date.now() > deadline) { throw new Error(`timed out waiting for ${what}`); }
+			await sleep(25);
+		}
+	}
+
+	/** A managed issue with two tasks, admitted and launched through the Run admission (as a schedule would). */
+	async function scheduleTwo(): Promise<string[]> {
+		const now = Date.now();
+		const issue: Issue = {
+			issueId: 'i1', title: 'restart', content: 'goal', status: 'open', planningSource: 'tutti', sourceSessionId: '',
+			dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: now, updatedAtUnixMs: now,
+		};
+		const task = (taskId: string, sortIndex: number): Task => ({
+			issueId: 'i1', taskId, title: taskId, content: taskId, status: 'not_started', sortIndex, dependencyTaskIds: [], parallelizable: true,
+			autoAccept: false, acceptanceState: '', latestRunId: '', supersededAtUnixMs: 0, supersededByTaskId: '',
+			createdAtUnixMs: now, updatedAtUnixMs: now, agentTargetId: 'wait', modelPlanId: '', model: '', permissionModeId: '',
+			reasoningEffort: '', executionDirectory: '',
+		});
+		const admitted = await store.transaction((tx) => {
+			issueRepository.insert(tx, issue);
+			const tasks = [task('a', 0), task('b', 1)];
+			for (const t of tasks) { taskRepository.insert(tx, t); }
+			return admission!.admit(tx, issue, tasks);
+		});
+		const runIds = admitted.map((a) => a.runId);
+		await admission!.launch(runIds);
+		return runIds;
+	}
+
+	const runOf = (runId: string) => store.read((r) => runRepository.get(r, runId)!);
+
+	it('one ends while the Host is down, one after the restart; both settle once, and another restart changes nothing', async () => {
+		const [runA, runB] = await scheduleTwo() as [string, string];
+		await until('both workers to start', () => (['a', 'b'].every((t, i) => runner.readLog([runA, runB][i]!, 'stdout', 0, 100).data.includes('ready')) ? true : undefined));
+		await stopHost();
+
+		writeFileSync(join(ws.path, 'go-a'), '');
+		await until('worker a to exit while no Host is up', () => (runner.exitRecord(runA) !== null ? true : undefined));
+
+		await startHost();
+		await until('run a to settle from its exit record', () => (runOf(runA).status !== 'running' ? true : undefined));
+		assert.equal(runOf(runB).status, 'running', 'the live worker was re-attached, not settled');
+		writeFileSync(join(ws.path, 'go-b'), '');
+		await until('run b to settle', () => (runOf(runB).status !== 'running' ? true : undefined));
+		await services.whenIdle();
+
+		for (const runId of [runA, runB]) {
+			const run = runOf(runId);
+			assert.deepEqual([run.status, run.outcome, run.exitCode], ['completed', 'success', 0], runId);
+			assert.equal(store.read((r) => turnRepository.bySubmitId(r, `issue-run:${runId}`))?.state, 'settled');
+		}
+		assert.deepEqual([...settlements].sort(), [runA, runB].sort(), 'each Run settled exactly once');
+		const before = [runOf(runA), runOf(runB)];
+
+		await stopHost();
+		await startHost();
+		await services.whenIdle();
+		await sleep(200);
+		assert.deepEqual([runOf(runA), runOf(runB)], before, 'a later Host start changes nothing');
+		assert.equal(settlements.length, 2, 'nothing is settled twice');
+		assert.deepEqual(store.read((r) => taskRepository.listByIssue(r, 'i1').map((t) => t.status)), ['pending_acceptance', 'pending_acceptance']);
+	});
+});

@@ -1,0 +1,204 @@
+// "What is owed next" (src/core/next/owed.ts): the equivalents of the Co-op await/resume/next-action tests
+// (digest §2.8), asserted on the exact JSON an agent receives.
+import { strict as assert } from 'node:assert';
+import type { IssueFacts, TaskFacts } from '../../../../src/core/next/facts.js';
+import {
+	owedBySession, owedForCheckpoint, owedForNextAction, owedForReview, owedOnIssue,
+} from '../../../../src/core/next/owed.js';
+import { toAgentResponse } from '../../../../src/host/services/await/agentResponses.js';
+import { type AgentResponse, responseProblems } from '../../../../src/protocol/agentResponse.js';
+
+const now = 1_800_000_000_000;
+const hour = 3_600_000;
+
+function task(taskId: string, status: TaskFacts['status'], extra: Partial<TaskFacts> = {}): TaskFacts {
+	return { taskId, title: taskId, status, acceptanceState: '', superseded: false, updatedAtUnixMs: now - 1000, ...extra };
+}
+
+function facts(extra: Partial<IssueFacts> = {}): IssueFacts {
+	return {
+		issueId: 'iss', issueStatus: 'in_progress',
+		execution: { status: 'running', createdAtUnixMs: now - 5 * hour, updatedAtUnixMs: now - hour, completedAtUnixMs: 0 },
+		activeCheckpoint: null, lastCheckpointResolvedAtUnixMs: 0, goalReviewRequestedAtUnixMs: 0,
+		tasks: [], changeRequests: [], finishedAtUnixMs: 0, lastChangeUnixMs: now - hour, ...extra,
+	};
+}
+
+const respond = (owed: ReturnType<typeof owedOnIssue>): AgentResponse & Record<string, unknown> => toAgentResponse(owed, { nowUnixMs: now, waitBoundMs: 45_000, issueId: 'iss' });
+
+describe('what is owed next (await-review)', () => {
+	it('returns waiting when the developer has not acted (exact JSON, advance blocked, same command)', () => {
+		const f = facts({ tasks: [task('a', 'pending_acceptance', { updatedAtUnixMs: now - 90_000 })] });
+		const response = respond(owedForReview(f, 'a'));
+		const { message, ...rest } = response;
+		assert.deepEqual(rest, {
+			ok: true, issue_id: 'iss', task_id: 'a', state: 'waiting', advance_allowed: false,
+			waited_seconds: 90, wait_timeout_seconds: 45, next: 'tutti await-review --issue-id iss --task-id a',
+		});
+		assert.match(String(message), /waits for the developer's review/);
+		assert.deepEqual(responseProblems(response), []);
+	});
+
+	it('keeps the waiting message free of failure vocabulary', () => {
+		for (const owed of [
+			owedForReview(facts({ tasks: [task('a', 'pending_acceptance')] })),
+			owedForCheckpoint(facts()),
+			owedForNextAction(facts({ execution: { status: 'completed', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now - 10_000 } })),
+		]) {
+			assert.equal(owed.kind === 'answer' && owed.state, 'waiting');
+			assert.deepEqual(responseProblems(respond(owed)), []);
+			assert.doesNotMatch(String(respond(owed)['message']), /error|fail|timeout|abort|broken|wrong|problem/i);
+		}
+	});
+
+	it('reports the cumulative wait from the durable entry time (backdated three hours) ', () => {
+		// No in-process timer could produce 10,800 s: the wait is counted from when the task entered review.
+		const f = facts({ tasks: [task('a', 'pending_acceptance', { updatedAtUnixMs: now - 3 * hour }), task('b', 'pending_acceptance', { updatedAtUnixMs: now - 2 * hour })] });
+		assert.equal(respond(owedForReview(f, 'a'))['waited_seconds'], 10_800);
+		// Issue-wide: counted from the latest task that entered review.
+		assert.equal(respond(owedForReview(f))['waited_seconds'], 7_200);
+	});
+
+	it('returns a rejection without waiting, carrying the note', () => {
+		const f = facts({
+			activeCheckpoint: { checkpointId: 'cp-changes', kind: 'changes_requested', createdAtUnixMs: now },
+			tasks: [task('a', 'failed')], changeRequests: [{ taskId: 'a', note: 'Use tabs.', requestedAtUnixMs: now - 5000 }],
+		});
+		const response = respond(owedForReview(f, 'a'));
+		assert.equal(response['state'], 'changes_requested');
+		assert.equal(response['advance_allowed'], true);
+		assert.equal(response['note'], 'Use tabs.');
+		assert.equal(response['next'], 'tutti plan issue get --issue-id iss --json');
+	});
+
+	it('returns the rejection requested between two invocations (the task left review while no call was waiting)', () => {
+		// The request moved the task out of pending_acceptance (to failed); the next call must report the note,
+		// not fall through to "settled, move on".
+		const f = facts({ tasks: [task('a', 'failed'), task('b', 'not_started')], changeRequests: [{ taskId: 'a', note: 'Add a test.', requestedAtUnixMs: now - 1000 }] });
+		assert.equal(respond(owedForReview(f, 'a'))['state'], 'changes_requested');
+		assert.equal(respond(owedForReview(f))['state'], 'changes_requested');
+		assert.equal(respond(owedOnIssue(f))['state'], 'changes_requested');
+	});
+
+	it('treats a task still being worked on without feedback as progress, not a rejection', () => {
+		const response = respond(owedForReview(facts({ tasks: [task('a', 'running')] }), 'a'));
+		assert.equal(response['state'], 'waiting');
+		assert.equal(response['next'], 'tutti await-review --issue-id iss --task-id a');
+	});
+
+	it('does not repeat the rejection once the rework was taken up', () => {
+		// Taking up the request resolves its checkpoint: it is no longer a fact, and the rework task is what is awaited.
+		const f = facts({ tasks: [task('a', 'failed', { superseded: true }), task('a2', 'running')] });
+		const response = respond(owedForReview(f, 'a'));
+		assert.notEqual(response['state'], 'changes_requested');
+		assert.equal(respond(owedForReview(f, 'a2'))['state'], 'waiting');
+	});
+
+	it('on a completed issue points at next-action (the completion boundary is a route, not an error)', () => {
+		const f = facts({ execution: { status: 'completed', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now }, issueStatus: 'completed' });
+		assert.deepEqual(respond(owedForReview(f, 'a')), {
+			ok: true, issue_id: 'iss', state: 'completed', advance_allowed: true,
+			message: 'Issue iss is complete. Run the command in "next" to learn the developer\'s next step (a follow-up or Finish).',
+			next: 'tutti next-action --issue-id iss',
+		});
+	});
+
+	it('on an aborted (archived) issue stays an error with a recovery', () => {
+		for (const f of [facts({ issueStatus: 'archived' }), facts({ execution: { status: 'archived', createdAtUnixMs: 0, updatedAtUnixMs: 0, completedAtUnixMs: 0 } })]) {
+			const response = respond(owedForReview(f, 'a'));
+			assert.equal(response['ok'], false);
+			assert.deepEqual(response['recovery'], { hint: 'Read the final state, then tell the developer the issue was stopped; do not retry the wait.', next: 'tutti plan issue get --issue-id iss --json' });
+			assert.equal(response['next'], undefined);
+			assert.deepEqual(responseProblems(response), []);
+		}
+	});
+
+	it('after acceptance routes to what the source owes next', () => {
+		const f = facts({ tasks: [task('a', 'completed', { acceptanceState: 'user_accepted' }), task('b', 'running')] });
+		const response = respond(owedForReview(f, 'a'));
+		assert.equal(response['state'], 'accepted');
+		assert.equal(response['advance_allowed'], true);
+		assert.equal(response['next'], 'tutti plan issue await --issue-id iss');
+	});
+});
+
+describe('what is owed next (resume)', () => {
+	const completed = { status: 'completed' as const, createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now };
+
+	it('reports nothing to run after the developer finishes', () => {
+		const response = respond(owedOnIssue(facts({ execution: completed, finishedAtUnixMs: now })));
+		assert.equal(response['state'], 'finished');
+		assert.equal(response['next'], undefined);
+		assert.equal('advance_allowed' in response, false);
+	});
+
+	it('still offers next-action before Finish', () => {
+		assert.equal(respond(owedOnIssue(facts({ execution: completed })))['next'], 'tutti next-action --issue-id iss');
+	});
+
+	it('names the checkpoint the source must act on before anything else', () => {
+		const f = facts({ activeCheckpoint: { checkpointId: 'cp', kind: 'all_tasks_terminal', createdAtUnixMs: now }, tasks: [task('a', 'completed')] });
+		assert.equal(respond(owedOnIssue({ ...f, execution: { ...f.execution!, status: 'pending_goal_review' } }))['next'], 'tutti plan issue get --issue-id iss --json');
+	});
+
+	it('waits for the Goal Review once the source completed', () => {
+		const f = facts({ goalReviewRequestedAtUnixMs: now - 60_000, execution: { status: 'pending_goal_review', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 } });
+		assert.equal(respond(owedOnIssue(f))['next'], 'tutti plan issue await --issue-id iss');
+		const waiting = respond(owedForCheckpoint(f));
+		assert.equal(waiting['state'], 'waiting');
+		assert.equal(waiting['waited_seconds'], 60);
+	});
+
+	it('gives a worker session and an unbound session no next', () => {
+		assert.equal(respond(owedBySession({ sessionId: 's', role: 'worker', issueId: 'iss', issue: facts() }))['next'], undefined);
+		assert.equal(respond(owedBySession({ sessionId: 's', role: 'source', issueId: '', issue: null }))['next'], undefined);
+	});
+
+	it('agrees with every wait: what resume names, that wait repeats while waiting', () => {
+		const cases: IssueFacts[] = [
+			facts({ tasks: [task('a', 'pending_acceptance')] }),
+			facts({ tasks: [task('a', 'running')] }),
+			facts({ execution: completed }),
+			facts({ goalReviewRequestedAtUnixMs: now, execution: { ...completed, status: 'pending_goal_review' } }),
+		];
+		for (const f of cases) {
+			const owed = owedOnIssue(f);
+			assert.ok(owed.kind === 'answer' && owed.next !== undefined);
+			const view = owed.next.startsWith('tutti await-review') ? owedForReview(f)
+				: owed.next.startsWith('tutti plan issue await') ? owedForCheckpoint(f) : owedForNextAction(f);
+			assert.ok(view.kind === 'answer');
+			assert.equal(view.state, 'waiting', owed.next);
+			assert.equal(view.next, owed.next);
+		}
+	});
+});
+
+describe('what is owed next (next-action)', () => {
+	const completed = { status: 'completed' as const, createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now - 2 * hour };
+
+	it('returns waiting instead of an error while the developer has not chosen', () => {
+		const response = respond(owedForNextAction(facts({ execution: completed })));
+		assert.equal(response['ok'], true);
+		assert.equal(response['state'], 'waiting');
+		assert.equal(response['waited_seconds'], 7200);
+	});
+
+	it('the waiting response repeats the command and blocks advance', () => {
+		const response = respond(owedForNextAction(facts({ execution: completed })));
+		assert.equal(response['advance_allowed'], false);
+		assert.equal(response['next'], 'tutti next-action --issue-id iss');
+		assert.equal(response['wait_timeout_seconds'], 45);
+	});
+
+	it('reports the recorded Finish: nothing more to run', () => {
+		const response = respond(owedForNextAction(facts({ execution: completed, finishedAtUnixMs: now })));
+		assert.equal(response['state'], 'finished');
+		assert.equal(response['next'], undefined);
+	});
+
+	it('before completion routes to what is owed instead of failing', () => {
+		const response = respond(owedForNextAction(facts({ tasks: [task('a', 'running')] })));
+		assert.equal(response['ok'], true);
+		assert.equal(response['next'], 'tutti plan issue await --issue-id iss');
+	});
+});

@@ -1,0 +1,68 @@
+// `.tutti/config.json` agent targets: validated with clear errors; `agent list` finds claude/codex executables.
+import { strict as assert } from 'node:assert';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'mocha';
+import { DomainError } from '../../../../src/core/errors.js';
+import { parseHostConfig } from '../../../../src/host/config.js';
+import { listAgentTargets } from '../../../../src/host/services/agentTargets.js';
+
+function refusal(json: unknown): string {
+	try {
+		parseHostConfig(JSON.stringify(json), '/ws/.tutti/config.json');
+	} catch (e) {
+		assert.ok(e instanceof DomainError);
+		assert.equal(e.reasonCode, 'invalid_input');
+		return e.message;
+	}
+	return assert.fail('expected the config to be refused');
+}
+
+describe('agent target config', () => {
+	it('accepts claude, codex and command targets with their fields, and worktree isolation', () => {
+		const config = parseHostConfig(JSON.stringify({
+			agentTargets: [
+				{ id: 'cc', adapter: 'claude', path: './bin/claude', args: ['--debug'], env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' }, allowedTools: ['Bash(npm test)'], model: 'm', isolation: 'worktree' },
+				{ id: 'cx', adapter: 'codex', model: 'gpt' },
+				{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'true'], cwd: 'pkg', shell: false, isolation: 'none' },
+			],
+		}), 'config.json');
+		assert.deepEqual(config.agentTargets.map((t) => [t.id, t.adapter, t.isolation]), [['cc', 'claude', 'worktree'], ['cx', 'codex', undefined], ['sh', 'command', 'none']]);
+	});
+
+	it('refuses with the file and the offending field named', () => {
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'gemini' }] }), /config\.json is invalid[\s\S]*adapter/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'command' }] }), /needs "argv"/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', argv: ['claude'] }] }), /"argv" and "shell" are for "command" targets/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', isolation: 'container' }] }), /isolation/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', bogus: 1 }] }), /bogus/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', env: { 'A=B': 'c' } }] }), /Invalid key in record[\s\S]*agentTargets\[0\]\.env\["A=B"\]/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude' }, { id: 'x', adapter: 'codex' }] }), /duplicate agent target id "x"/);
+	});
+
+	it('agent list reports whether each executable was found, by path or on PATH, and where', () => {
+		const dir = mkdtempSync(join(tmpdir(), 'tutti-targets-'));
+		try {
+			for (const name of ['claude', 'mycodex']) {
+				writeFileSync(join(dir, name), '#!/bin/sh\n');
+				chmodSync(join(dir, name), 0o755);
+			}
+			const config = parseHostConfig(JSON.stringify({
+				agentTargets: [
+					{ id: 'cc', adapter: 'claude' },
+					{ id: 'cx', adapter: 'codex', path: join(dir, 'mycodex') },
+					{ id: 'cx2', adapter: 'codex', isolation: 'worktree' },
+				],
+			}), 'config.json');
+			const listed = listAgentTargets(config, '/ws', dir);
+			assert.deepEqual(listed.map((t) => [t.id, t.found, t.path]), [
+				['cc', true, join(dir, 'claude')], ['cx', true, join(dir, 'mycodex')], ['cx2', false, ''],
+			]);
+			assert.match(listed[2]!.detail, /codex is not on PATH; each task runs in its own git worktree/);
+			assert.equal(listed[0]!.detail, 'found claude');
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+});
