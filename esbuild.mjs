@@ -24,7 +24,7 @@ await Promise.all(entries.map((e) => esbuild.build({
 })));
 // The issue panel: browser code, ESM, its CSS emitted beside it (localResourceRoots = dist/webview only).
 await esbuild.build({
-	bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: 'linked', logLevel: 'warning',
+	bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: 'linked', logLevel: 'warning', minify: true,
 	entryPoints: { issuePanel: 'webview/issuePanel/main.ts' },
 	outdir: 'dist/webview',
 });

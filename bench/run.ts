@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchCliGet, formatCliGetBench, startCliGetFixture } from './cliGet.js';
+import { benchPanelRender, formatPanelRender } from './panelRender.js';
 import { benchReadySet, formatReadySet } from './readySet.js';
 import { benchStoreCommit, formatStoreCommitTable } from './storeCommit.js';
 
@@ -40,6 +41,10 @@ async function main(): Promise<void> {
 	} finally {
 		await fixture.stop();
 	}
+
+	console.error('bench: issue panel layout and render at 50/200/1,000 tasks …');
+	section('Issue panel layout and render (Node, no DOM)', 'readable at 200 tasks; a status change re-renders without a new layout.',
+		formatPanelRender(benchPanelRender()));
 
 	const header = `# Benchmark results\n\nProduced by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slice(0, 10)}.\nMachine: ${machine()}.\nShared, noisy machines: read the ratios, not single figures.\n`;
 	writeFileSync(path.join(__dirname, 'RESULTS.md'), `${header}\n${sections.join('\n')}`);

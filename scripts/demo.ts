@@ -192,7 +192,9 @@ async function runDemo(keep: boolean): Promise<number> {
 		const session = await cliJson<{ sessionId: string; token: string }>(['session', 'open', '--role', 'source', '--as-user'], userEnv);
 		const sourceEnv = childEnv(runtimeDir, { TUTTI_IPC_HOOK: host.socket, TUTTI_SESSION_TOKEN: session.token });
 		const created = await cliJson<{ issueId: string }>(['plan', 'issue', 'create', '--title', demoIssue.title,
-			'--content', demoIssue.content, '--request-id', `demo-${process.pid}`], sourceEnv);
+			'--content', demoIssue.content, '--request-id', `demo-${process.pid}`,
+			// Unattended: no developer reviews task results or confirms the goal (SPEC §7 gates are off for this issue).
+			'--auto-accept', '--developer-confirmation=false'], sourceEnv);
 		process.stdout.write(`${dim(elapsed(startedAt))}  source session ${session.sessionId} owns managed issue ${created.issueId}\n`);
 		const orchestrator = await runOrchestrator(created.issueId, sourceEnv, startedAt);
 		const final = await cliJson<PlanSnapshotDto>(['plan', 'issue', 'get', '--issue-id', created.issueId], sourceEnv);

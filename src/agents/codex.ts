@@ -1,6 +1,6 @@
 // The `codex` adapter: Codex CLI in exec mode with the JSONL stream (agent-cli-protocols.md §3).
 //
-//   codex exec --json --skip-git-repo-check <sandbox flags> [-m M] [-c model_reasoning_effort="E"]
+//   codex exec --json --skip-git-repo-check -c allow_login_shell=false <sandbox flags> [-m M] [-c model_reasoning_effort="E"]
 //         [-c model_provider=tutti -c model_providers.tutti={…}] [extra/target args] [resume <thread>] -- <prompt>
 //
 // - stdin is /dev/null: with an open stdin `codex exec` waits for EOF before it starts (§3).
@@ -12,6 +12,9 @@
 //   decides; without one, `workspace-write` with network access (a sandboxed shell may otherwise not reach the
 //   Host's socket: connect EPERM) and `approval_policy="never"`, so nothing ever waits for a prompt. A target
 //   whose `args` carry their own sandbox/approval flags gets none of ours.
+// - `allow_login_shell=false`: Codex runs commands as `bash -lc`, and a login shell's /etc/profile resets PATH,
+//   which drops the `tutti` shim the Run puts first on PATH (observed with 0.171: `tutti: command not found`).
+//   A target can turn it back on with `-c allow_login_shell=true` in its args (later `-c` flags win).
 // - `exec resume <thread>` continues a thread from any cwd (§3.4). The prompt goes after `--` so a prompt that
 //   starts with `-` is never read as a flag.
 import { DomainError } from '../core/errors.js';
@@ -108,7 +111,7 @@ export function codexArgs(spec: RunLaunchSpec): string[] {
 	if (prompt.trim() === '') { throw invalidCodexTarget(target, 'the Turn has no prompt', 'Give the task some content (its prompt), then launch it again.'); }
 	const extraArgs = stringList(target, 'extraArgs', turn?.extraArgs);
 	const targetArgs = stringList(target, 'args', target.args);
-	const args = ['exec', '--json', '--skip-git-repo-check'];
+	const args = ['exec', '--json', '--skip-git-repo-check', '-c', 'allow_login_shell=false'];
 	const mode = turn?.permissionModeId ?? '';
 	if (mode !== '' || !choosesOwnSandbox([...extraArgs, ...targetArgs])) { args.push(...codexSandboxArgs(target, mode)); }
 	const model = turn?.model !== undefined && turn.model !== '' ? turn.model : target.model;

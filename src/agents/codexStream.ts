@@ -4,6 +4,8 @@
 // followed by `turn.failed`. Items of `type:"error"` are warnings (model metadata, hook trust) and are not
 // errors of the Turn. An interrupted run ends with no final event (result stays null). Garbage lines are
 // skipped; this never throws.
+// Usage: `turn.completed.usage` is the THREAD's running total (observed with 0.171: a resumed thread's Turn
+// reports the earlier Turns' tokens too), so a caller that wants one Turn's usage subtracts the previous total.
 import type { Usage } from '../core/model.js';
 import type { TurnFacts } from './adapter.js';
 

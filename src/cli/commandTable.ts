@@ -235,25 +235,6 @@ export const commandTable: readonly CommandSpec[] = [
 		flags: [runId, { name: 'event', param: 'event', kind: 'choice', choices: ['started', 'exited'], valueName: '<event>', required: true, description: 'started or exited' }],
 		examples: ['tutti run report --run-id RUN --event exited --json'],
 	},
-	{
-		path: ['run', 'send'], method: 'run/send', summary: "queue a message for a running claude/codex Run's agent (developer action)",
-		flags: [runId, { name: 'text', param: 'text', kind: 'string', valueName: '<text>', required: true, description: 'the message' }],
-		details: 'Messages are kept in order in .tutti/runs/<runId>/queue.jsonl. A person\'s Stop of the Run pauses the queue until `tutti run resume-queue`. Command targets take no input after start and are refused.',
-		examples: ['tutti run send --run-id RUN --text "also update the changelog" --as-user --json'],
-	},
-	{
-		path: ['run', 'queue'], method: 'run/queue', summary: "show a Run's queued messages and whether the queue is paused", flags: [runId],
-		examples: ['tutti run queue --run-id RUN --json'],
-	},
-	{
-		path: ['run', 'resume-queue'], method: 'run/resume-queue', summary: 'resume a Run\'s message queue paused by a Stop (developer action)', flags: [runId],
-		examples: ['tutti run resume-queue --run-id RUN --as-user --json'],
-	},
-	{
-		path: ['worktree', 'remove'], method: 'worktree/remove', summary: "remove a task's git worktree (refused with uncommitted changes; the branch stays)",
-		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose worktree to remove' }],
-		examples: ['tutti worktree remove --issue-id ISSUE --task-id TASK --as-user --json'],
-	},
 	// Bounded waits and lifecycle queries for agents (SPEC §7): always one JSON document on stdout, exit 0 while waiting.
 	{
 		path: ['await-review'], method: 'await/review', summary: "wait (at most 45 s per call) for the developer's review of finished tasks",
@@ -317,7 +298,28 @@ export const commandTable: readonly CommandSpec[] = [
 		details: 'The source agent gets a goal_changes_requested checkpoint carrying the note.',
 		examples: ['tutti goal request-changes --issue-id ISSUE --note "Also cover the logout flow" --as-user --json'],
 	},
+	// Run messages and worktrees (issue 3).
+	{
+		path: ['run', 'send'], method: 'run/send', summary: "queue a message for a running claude/codex Run's agent (developer action)",
+		flags: [runId, { name: 'text', param: 'text', kind: 'string', valueName: '<text>', required: true, description: 'the message' }],
+		details: 'Messages are kept in order in .tutti/runs/<runId>/queue.jsonl. A person\'s Stop of the Run pauses the queue until `tutti run resume-queue`. Command targets take no input after start and are refused.',
+		examples: ['tutti run send --run-id RUN --text "also update the changelog" --as-user --json'],
+	},
+	{
+		path: ['run', 'queue'], method: 'run/queue', summary: "show a Run's queued messages and whether the queue is paused", flags: [runId],
+		examples: ['tutti run queue --run-id RUN --json'],
+	},
+	{
+		path: ['run', 'resume-queue'], method: 'run/resume-queue', summary: 'resume a Run\'s message queue paused by a Stop (developer action)', flags: [runId],
+		examples: ['tutti run resume-queue --run-id RUN --as-user --json'],
+	},
+	{
+		path: ['worktree', 'remove'], method: 'worktree/remove', summary: "remove a task's git worktree (refused with uncommitted changes; the branch stays)",
+		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose worktree to remove' }],
+		examples: ['tutti worktree remove --issue-id ISSUE --task-id TASK --as-user --json'],
+	},
 ];
+
 
 /** Descriptions of the command groups (`tutti plan`, `tutti plan issue`, …). */
 export const groupSummaries: Readonly<Record<string, string>> = {

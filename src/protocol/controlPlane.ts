@@ -51,7 +51,28 @@ const goalDecisionResult = z.object({
 	note: z.string(), checkpointId: z.string(), executionStatus, replayed: z.boolean(),
 });
 
+/** Run messages and worktrees (issue 3), part of `methods`. */
+export const runAgentMethods = {
+	/** Queued messages to a running claude/codex agent (developer). Appended durably; delivery follows the current Turn. */
+	'run/send': {
+		params: z.strictObject({ runId: id, text: z.string().min(1).max(100_000) }),
+		result: z.object({
+			runId: z.string(), messageId: z.string(), position: z.number().int(), pending: z.number().int(),
+			queuePaused: z.boolean(), delivery: z.literal('queued'),
+		}),
+	},
+	'run/queue': { params: z.strictObject({ runId: id }), result: runQueueResult },
+	/** Resumes a queue paused by a person's Stop (developer). */
+	'run/resume-queue': { params: z.strictObject({ runId: id }), result: runQueueResult.extend({ eventId: z.string() }) },
+	/** Removes a task's git worktree (developer); refused while it has uncommitted changes or a Run uses it. */
+	'worktree/remove': {
+		params: z.strictObject({ issueId: id, taskId: id }),
+		result: z.object({ issueId: z.string(), taskId: z.string(), path: z.string(), branch: z.string(), removed: z.literal(true) }),
+	},
+} as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
+
 export const methods = {
+	...runAgentMethods,
 	'hello': {
 		params: z.strictObject({ client: text(100), protocol: z.number().int() }),
 		result: z.object({ protocol: z.number().int(), workspace: z.string(), pid: z.number().int(), caller: z.string() }),
@@ -168,23 +189,6 @@ export const methods = {
 		params: z.strictObject({ runId: id, event: z.enum(['started', 'exited']) }),
 		result: z.object({ ok: z.literal(true) }),
 	},
-	/** Queued messages to a running claude/codex agent (developer). Appended durably; delivery follows the current Turn. */
-	'run/send': {
-		params: z.strictObject({ runId: id, text: z.string().min(1).max(100_000) }),
-		result: z.object({
-			runId: z.string(), messageId: z.string(), position: z.number().int(), pending: z.number().int(),
-			queuePaused: z.boolean(), delivery: z.literal('queued'),
-		}),
-	},
-	'run/queue': { params: z.strictObject({ runId: id }), result: runQueueResult },
-	/** Resumes a queue paused by a person's Stop (developer). */
-	'run/resume-queue': { params: z.strictObject({ runId: id }), result: runQueueResult.extend({ eventId: z.string() }) },
-	/** Removes a task's git worktree (developer); refused while it has uncommitted changes or a Run uses it. */
-	'worktree/remove': {
-		params: z.strictObject({ issueId: id, taskId: id }),
-		result: z.object({ issueId: z.string(), taskId: z.string(), path: z.string(), branch: z.string(), removed: z.literal(true) }),
-	},
-
 	// Bounded waits and lifecycle queries for agents (SPEC §7). Each wait returns within `waitMs` (≤ 45 s).
 	'await/review': {
 		params: z.strictObject({ issueId: id, taskId: id.optional(), waitMs: z.number().int().nonnegative().max(45_000).optional() }),
@@ -219,6 +223,10 @@ export const methods = {
 		result: z.object({ decision: z.enum(['allow', 'block']), reason: z.string().optional(), systemMessage: z.string().optional() }),
 	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
+
+export type RunAgentMethod = keyof typeof runAgentMethods;
+export type RunAgentParams<M extends RunAgentMethod> = z.output<(typeof runAgentMethods)[M]['params']>;
+export type RunAgentResult<M extends RunAgentMethod> = z.output<(typeof runAgentMethods)[M]['result']>;
 
 export type Method = keyof typeof methods;
 export type Params<M extends Method> = z.input<(typeof methods)[M]['params']>;

@@ -181,7 +181,7 @@ describe('agent tier: codex', function () {
 			const s = await serve({
 				turns: [{ blocks: [{ type: 'tool', name: 'exec_command', id: 'call_sleep', input: { cmd: `sleep ${marker}`, yield_time_ms: 30_000 } }] }],
 			});
-			const run = startTurn(codexTestTarget(s, sandbox, { args: ['--dangerously-bypass-approvals-and-sandbox'] }), sandbox, { prompt: 'sleep' });
+			const run = startTurn(codexTestTarget(s, sandbox), sandbox, { prompt: 'sleep' });
 			runs.push(run);
 			await waitFor('the command to start', () => (jsonLines(run.stdout()).some((l) => l.type === 'item.started') && pidsWithArg(marker).length > 0 ? true : undefined), 20_000);
 			process.kill(-run.child.pid!, 'SIGINT');
@@ -195,11 +195,13 @@ describe('agent tier: codex', function () {
 			await waitFor('the sleep to end', () => (pidsWithArg(marker).length === 0 ? true : undefined), 5_000);
 		});
 
-		it('while waiting for a slow model: exits promptly with no final event', async () => {
+		it('while waiting for a slow model (unsandboxed: permission mode danger-full-access): exits promptly with no final event', async () => {
 			const s = await serve({ turns: [{ blocks: [], hang: true }] });
-			const run = startTurn(codexTestTarget(s, sandbox), sandbox, { prompt: 'wait' });
+			const run = startTurn(codexTestTarget(s, sandbox), sandbox, { prompt: 'wait', permissionModeId: 'danger-full-access' });
 			runs.push(run);
 			await s.waitForModelRequests(1, 20_000);
+			const metadata = JSON.parse(String(s.modelRequests()[0]!.headers['x-codex-turn-metadata'])) as { sandbox_mode?: string };
+			assert.equal(metadata.sandbox_mode, 'danger-full-access');
 			await sleep(100);
 			process.kill(-run.child.pid!, 'SIGINT');
 			const result = await run.done;

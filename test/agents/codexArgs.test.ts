@@ -33,11 +33,11 @@ describe('codex adapter: command for a Turn', () => {
 		assert.equal(adapterFor({ id: 'c', adapter: 'codex' }), codexAdapter);
 	});
 
-	it('runs exec --json with the default sandbox, stdin /dev/null, codex on PATH, and the prompt last after --', () => {
+	it('runs exec --json without a login shell (it would reset PATH), the default sandbox, stdin /dev/null, codex on PATH, the prompt last after --', () => {
 		const command = codexAdapter.commandFor(spec());
 		assert.deepEqual(command, {
 			file: 'codex',
-			args: ['exec', '--json', '--skip-git-repo-check', ...defaultSandbox, '--', 'do the task'],
+			args: ['exec', '--json', '--skip-git-repo-check', '-c', 'allow_login_shell=false', ...defaultSandbox, '--', 'do the task'],
 			shell: false,
 			env: {},
 			stdin: 'devnull',
@@ -55,7 +55,7 @@ describe('codex adapter: command for a Turn', () => {
 	});
 
 	it('takes the model from the Turn over the target, and the effort as model_reasoning_effort', () => {
-		assert.deepEqual(codexArgs(spec({ model: 'gpt-5.5' })).slice(9, 11), ['-m', 'gpt-5.5']);
+		assert.deepEqual(codexArgs(spec({ model: 'gpt-5.5' })).slice(11, 13), ['-m', 'gpt-5.5']);
 		const args = codexArgs(spec({ model: 'gpt-5.5' }, { model: 'gpt-6-sol', reasoningEffort: 'high' }));
 		assert.equal(args[args.indexOf('-m') + 1], 'gpt-6-sol');
 		assert.ok(configs(args).includes('model_reasoning_effort="high"'));
@@ -76,10 +76,10 @@ describe('codex adapter: command for a Turn', () => {
 	});
 
 	it('maps the permission mode to sandbox flags; a bad mode is refused', () => {
-		assert.deepEqual(codexArgs(spec({}, { permissionModeId: 'read-only' })).slice(3, 7), ['-s', 'read-only', '-c', 'approval_policy="never"']);
-		assert.deepEqual(codexArgs(spec({}, { permissionModeId: 'workspace-write' })).slice(3, 9), defaultSandbox);
+		assert.deepEqual(codexArgs(spec({}, { permissionModeId: 'read-only' })).slice(5, 9), ['-s', 'read-only', '-c', 'approval_policy="never"']);
+		assert.deepEqual(codexArgs(spec({}, { permissionModeId: 'workspace-write' })).slice(5, 11), defaultSandbox);
 		const full = codexArgs(spec({}, { permissionModeId: 'danger-full-access' }));
-		assert.equal(full[3], '--dangerously-bypass-approvals-and-sandbox');
+		assert.equal(full[5], '--dangerously-bypass-approvals-and-sandbox');
 		assert.ok(!full.includes('-s'));
 		invalid(() => codexArgs(spec({}, { permissionModeId: 'bypassPermissions' })), "permission mode 'bypassPermissions'");
 	});

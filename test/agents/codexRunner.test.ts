@@ -66,7 +66,8 @@ describe('codex worker through ProcessRunner (real supervisor, real CLI)', funct
 		const stdout = r.readLog('run-codex-1', 'stdout', 0, 10_000_000).data;
 		assert.equal(exit.exitCode, 0, `${r.readLog('run-codex-1', 'stderr', 0, 100_000).data}\n${stdout.slice(-2000)}`);
 
-		// The fake CLI printed its argv and env: the shim ran it inside Codex's sandbox, with this Run's id.
+		// The fake CLI printed its argv and env: the shim ran it inside Codex's sandbox (found on PATH: no login
+		// shell resetting it), with this Run's id.
 		const input = (server.modelRequests()[1]!.body as { input: { type: string; output?: string }[] }).input;
 		const output = input.find((i) => i.type === 'function_call_output')?.output ?? '';
 		assert.ok(output.includes('{"cli":["run","whoami","--json"],"run":"run-codex-1"}'), output);
@@ -85,7 +86,8 @@ describe('codex worker through ProcessRunner (real supervisor, real CLI)', funct
 		});
 		const { runner: r, exits } = startRunner();
 		await r.launch(agentLaunchSpec('run-codex-2', codexTestTarget(server, sandbox), sandbox.workspace, { prompt: 'sleep' }));
-		await waitFor('the command to run', () => (pidsWithArg(marker).length > 0 ? true : undefined), 20_000);
+		const started = (): boolean => jsonLines(r.readLog('run-codex-2', 'stdout', 0, 10_000_000).data).some((l) => l.type === 'item.started');
+		await waitFor('the command to run', () => (pidsWithArg(marker).length > 0 && started() ? true : undefined), 20_000);
 		assert.equal(await r.interrupt('run-codex-2'), 'exited');
 		const exit = await waitFor('the exit record', () => exits.find((e) => e.runId === 'run-codex-2'));
 		assert.equal(exit.exitCode, 1, `SIGINT: codex exits 1 (§3.5), got ${String(exit.exitCode)} / ${String(exit.signal)}`);

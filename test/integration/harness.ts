@@ -492,6 +492,18 @@ export class ManagedIssue {
 		return this.host.cli(['plan', 'issue', 'stop', ...(await this.#fence(fence)), '--reason', reason], { token: fence.token ?? this.source.token });
 	}
 
+	/** The developer accepts a task's result (`tutti review accept --as-user`). */
+	acceptOk(taskId: string): Promise<Result<'review/accept'>> {
+		return this.host.cli(['review', 'accept', '--issue-id', this.issueId, '--task-id', taskId, '--as-user', '--json'])
+			.then((r) => methods['review/accept'].result.parse(expectOk(r)));
+	}
+
+	/** The developer confirms the goal at Goal Review (`tutti goal confirm --as-user`). */
+	confirmGoalOk(): Promise<Result<'goal/confirm'>> {
+		return this.host.cli(['goal', 'confirm', '--issue-id', this.issueId, '--as-user', '--json'])
+			.then((r) => methods['goal/confirm'].result.parse(expectOk(r)));
+	}
+
 	resume(token = this.source.token): Promise<CliResult> {
 		return this.host.cli(['plan', 'issue', 'resume', '--issue-id', this.issueId, '--json'], { token });
 	}

@@ -10,6 +10,7 @@ import { setUiValue, uiDisabled, uiValue } from '../shared/ui.js';
 import { renderToString, type VNode } from '../shared/vnode.js';
 import type { VsCodeApi } from '../shared/vscodeApi.js';
 import { isNavKey, nextNodeId } from './graphNavigation.js';
+import { GraphView } from './graphView.js';
 import type { GraphLayout } from './layout.js';
 import { LayoutCache, type RegionName, renderPanel } from './renderPanel.js';
 import type { PanelUi } from './viewModel.js';
@@ -39,6 +40,7 @@ export class IssuePanelApp {
 	readonly #cache = new LayoutCache();
 	readonly #rendered = new Map<RegionName, string>();
 	readonly #drafts = new Map<string, string>();
+	readonly #graph: GraphView;
 	#issueId: string;
 	#ui: PanelUi;
 	#zoom: number;
@@ -61,6 +63,7 @@ export class IssuePanelApp {
 			live: byId(doc, 'live'),
 			scroller: byId(doc, 'graph-scroll'),
 		};
+		this.#graph = new GraphView(doc, this.#regions.graph);
 		this.#issueId = byId(doc, 'app').dataset['issueId'] ?? '';
 		const restored = parsePersistedState(api.getState());
 		const state: PanelPersistedState | null = restored.ok && restored.value.issueId === this.#issueId ? restored.value : null;
@@ -76,7 +79,12 @@ export class IssuePanelApp {
 		root.addEventListener('click', (e) => this.#onClick(e));
 		root.addEventListener('keydown', (e) => this.#onKeyDown(e));
 		root.addEventListener('input', (e) => this.#onInput(e));
+		root.addEventListener('focusin', (e) => {
+			const node = (e.target as Element | null)?.closest('g.node[data-task-id]');
+			if (node) { this.#graph.moveRoving(node); }
+		});
 		this.#regions.scroller.addEventListener('scroll', () => this.#onScroll(win), { passive: true });
+		this.#persist();
 		this.#post({ type: 'ready', protocol: webviewProtocolVersion });
 	}
 
@@ -133,7 +141,8 @@ export class IssuePanelApp {
 		this.#layout = out.layout;
 		this.#replace('header', this.#regions.header, out.regions.header);
 		this.#replace('toolbar', this.#regions.toolbar, out.regions.toolbar);
-		this.#replace('graph', this.#regions.graph, out.regions.graph);
+		const graph = out.regions.graph;
+		this.#graph.render(graph, graph.tag === 'svg' ? `${out.layout.key}\u0004${this.#zoom}` : `empty\u0004${renderToString(graph)}`);
 		this.#replace('detail', this.#regions.detail, out.regions.detail);
 		if (this.#restoreScroll && out.layout.nodes.length > 0) {
 			this.#restoreScroll = false;
@@ -214,8 +223,7 @@ export class IssuePanelApp {
 		this.#post({ type: 'task/select', taskId });
 		this.#render();
 		this.#persist();
-		const node = this.#regions.graph.querySelector(`[data-task-id="${CSS.escape(taskId)}"]`);
-		node?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+		this.#graph.elementFor(taskId)?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 	}
 
 	#sendNote(draftKey: string, message: (note: string) => ToHost): void {
@@ -268,10 +276,9 @@ export class IssuePanelApp {
 		if (isNavKey(e.key) && this.#layout) {
 			e.preventDefault();
 			const next = nextNodeId(this.#layout.nodes, taskId, e.key);
-			const target = next ? this.#regions.graph.querySelector<SVGGElement>(`g.node[data-task-id="${CSS.escape(next)}"]`) : null;
+			const target = next ? this.#graph.elementFor(next) as SVGGElement | undefined : undefined;
 			if (target) {
-				node.setAttribute('tabindex', '-1');
-				target.setAttribute('tabindex', '0');
+				this.#graph.moveRoving(target);
 				target.focus({ preventScroll: true });
 				target.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 			}

@@ -1,7 +1,7 @@
 // The task graph as SVG VNodes (pure), plus its toolbar. Colours come from CSS classes that read VS Code theme
 // variables (issuePanel.css); labels are truncated and the full title is in <title> and aria-label.
 import { button } from '../shared/components.js';
-import { type ElementNode, h, svg, type VNode } from '../shared/vnode.js';
+import { type ElementNode, findAll, h, svg, type VNode } from '../shared/vnode.js';
 import type { GraphLayout, Point } from './layout.js';
 import type { GraphModel } from './viewModel.js';
 
@@ -91,4 +91,10 @@ export function renderGraphToolbar(model: GraphModel, zoom: number): ElementNode
 		button({ label: 'Fit', action: 'zoom/fit', ariaLabel: 'Zoom to fit the graph', title: 'Fit (f)' }),
 		button({ label: '100%', action: 'zoom/reset', ariaLabel: 'Reset zoom to 100%', title: 'Reset zoom (0)' }),
 		h('p', { id: 'graph-summary', class: 'graph-summary' }, model.summary));
+}
+
+/** The graph's node groups by task id, in drawing order: the DOM patches status changes node by node. */
+export function graphNodeVNodes(graph: VNode): [string, VNode][] {
+	return findAll(graph, (n) => n.kind === 'element' && n.tag === 'g' && typeof n.attrs['data-task-id'] === 'string')
+		.map((n) => [String(n.attrs['data-task-id']), n]);
 }

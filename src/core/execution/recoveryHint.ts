@@ -14,6 +14,8 @@ export interface RecoveryHintInput {
 	readyTaskIds: readonly string[];
 	/** Whether acknowledge is legal now (allowedActions includes it). */
 	canAcknowledge: boolean;
+	/** Active tasks in pending_acceptance (only the developer accepts them; their dependents wait). Default none. */
+	awaitingAcceptanceTaskIds?: readonly string[];
 }
 
 /** A replacement id the hint suggests for reworking `taskId` at checkpoint sequence `n` (any new id works). */
@@ -58,7 +60,9 @@ export function recoveryHint(input: RecoveryHintInput): string {
 		case 'all_tasks_terminal':
 			return `Every task is terminal: if the goal is satisfied run \`${completeCommand(fence)}\`; otherwise change the graph with \`tutti plan issue mutate\` and ${mutateAfter}.`;
 		default: {
-			const options = [schedule, acknowledge].filter((s) => s !== '');
+			const awaiting = input.awaitingAcceptanceTaskIds?.[0];
+			const wait = awaiting ? `wait for the developer's decision on task ${awaiting} with \`tutti await-review --issue-id ${shellQuote(issueId)} --task-id ${shellQuote(awaiting)}\`` : '';
+			const options = [schedule, acknowledge, wait].filter((s) => s !== '');
 			const first = options.length ? `${options.join('; or ')}; or change` : 'No task is ready: change';
 			return capitalize(`${first} the graph with \`tutti plan issue mutate\` (see each task's blockerReason), ${mutateAfter}. Use checkpoint ${cp.checkpointId} and graphRevision ${cp.graphRevision} exactly.`);
 		}

@@ -1,21 +1,13 @@
 // What each validated webview message means on the Host side. The panel's buttons run the SAME palette commands
 // as the board and the command palette (src/extension/commands/ids.ts), with ids as arguments. Pure: no 'vscode'.
 import type { PanelViewState, ToHost } from '../../protocol/webview.js';
-import { commandIds } from '../commands/ids.js';
-
-/**
- * Command ids the panel needs that ids.ts does not list yet. `tutti.openTaskChanges(issueId, taskId)` opens the
- * task's worktree changes in VS Code's diff view.
- */
-export const pendingCommandIds = {
-	openTaskChanges: 'tutti.openTaskChanges',
-} as const;
+import { type CommandId, commandIds } from '../commands/ids.js';
 
 export type PanelAction =
 	| { readonly kind: 'ready' }
 	| { readonly kind: 'view'; readonly view: Partial<PanelViewState> }
 	| { readonly kind: 'copy'; readonly text: string }
-	| { readonly kind: 'command'; readonly command: string; readonly args: readonly unknown[] }
+	| { readonly kind: 'command'; readonly command: CommandId; readonly args: readonly unknown[] }
 	| { readonly kind: 'reject'; readonly message: string };
 
 /** Ids the last posted snapshot showed: a message naming anything else is refused (untrusted input). */
@@ -51,7 +43,7 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'run/openOutput': return run(msg.runId, () => ({ kind: 'command', command: commandIds.openRunOutput, args: [msg.runId] }));
 		case 'task/accept': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.acceptTask, args: [issueId, msg.taskId] }));
 		case 'task/requestChanges': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.requestChanges, args: [issueId, msg.taskId, msg.note] }));
-		case 'task/openChanges': return task(msg.taskId, () => ({ kind: 'command', command: pendingCommandIds.openTaskChanges, args: [issueId, msg.taskId] }));
+		case 'task/openChanges': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.openTaskChanges, args: [issueId, msg.taskId] }));
 		default: return assertNever(msg);
 	}
 }

@@ -20,7 +20,7 @@ import { type Disposable, DisposableStore } from '../../core/lifecycle.js';
 import type { Issue, Run, StopAnswer, Task } from '../../core/model.js';
 import type { Clock, IdSource } from '../../core/ports.js';
 import { answerForInterrupt, mergeStopAnswer, personStopCoversRun } from '../../core/runs/stopRules.js';
-import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
+import type { Caller, ParsedParams, Result, RunAgentParams, RunAgentResult } from '../../protocol/controlPlane.js';
 import type { Store } from '../../store/database.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
@@ -485,22 +485,22 @@ export class RunService implements RunAdmission, Disposable {
 	}
 
 	/** `run/send` (developer): queue a message for a claude/codex Run. */
-	send(params: ParsedParams<'run/send'>, caller: Caller): Promise<Result<'run/send'>> {
+	send(params: RunAgentParams<'run/send'>, caller: Caller): Promise<RunAgentResult<'run/send'>> {
 		return this.#messages.send(params, caller);
 	}
 
 	/** `run/queue`: the Run's queued messages and whether a person's Stop pauses them. */
-	queue(params: ParsedParams<'run/queue'>): Promise<Result<'run/queue'>> {
+	queue(params: RunAgentParams<'run/queue'>): Promise<RunAgentResult<'run/queue'>> {
 		return this.#messages.queue(params);
 	}
 
 	/** `run/resume-queue` (developer): Resume after a person's Stop paused the queue. */
-	resumeQueue(params: ParsedParams<'run/resume-queue'>, caller: Caller): Promise<Result<'run/resume-queue'>> {
+	resumeQueue(params: RunAgentParams<'run/resume-queue'>, caller: Caller): Promise<RunAgentResult<'run/resume-queue'>> {
 		return this.#messages.resumeQueue(params, caller);
 	}
 
 	/** `worktree/remove` (developer). */
-	removeWorktree(params: ParsedParams<'worktree/remove'>, caller: Caller): Promise<Result<'worktree/remove'>> {
+	removeWorktree(params: RunAgentParams<'worktree/remove'>, caller: Caller): Promise<RunAgentResult<'worktree/remove'>> {
 		return this.#worktreeService.remove(params, caller);
 	}
 

@@ -50,8 +50,8 @@ describe('conformance: acknowledge and goal review', function () {
 		const review = await issue.get();
 		assert.equal(review.execution.status, 'pending_goal_review');
 		for (const id of ['a', 'b']) {
-			assert.equal(taskIn(review, id).status, 'completed');
-			assert.equal(taskIn(review, id).acceptanceState, 'user_accepted');
+			assert.equal(taskIn(review, id).status, 'pending_acceptance', 'acknowledge never accepts (only the developer does)');
+			assert.equal(taskIn(review, id).acceptanceState, 'agent_claimed');
 		}
 		assert.ok(!review.allowedActions.includes('acknowledge'), 'Goal Review is never acknowledged');
 		assert.ok(!review.allowedActions.includes('schedule'));
@@ -77,8 +77,11 @@ describe('conformance: acknowledge and goal review', function () {
 		assert.equal(idle.checkpoints.length, 1);
 		assert.ok(!idle.allowedActions.includes('acknowledge'), `no active work and no backlog: ${idle.allowedActions}`);
 		expectError(await issue.acknowledge(fenceOf(idle)), 'inactive_checkpoint', 1);
-		assert.deepEqual(idle.readyTaskIds, ['d'], 'the source must decide: schedule the next step');
-		await issue.scheduleOk(['d'], fenceOf(idle));
+		assert.deepEqual(idle.readyTaskIds, [], 'd waits for the developer to accept a');
+		await issue.acceptOk('a');
+		const accepted = await issue.get();
+		assert.deepEqual(accepted.readyTaskIds, ['d'], 'the source must decide: schedule the next step');
+		await issue.scheduleOk(['d'], fenceOf(accepted));
 	});
 
 	it('MixedTerminalOutcomesReachGoalReview', async function () {
@@ -99,8 +102,10 @@ describe('conformance: acknowledge and goal review', function () {
 		}
 		assert.equal(current.activeCheckpoint?.kind, 'all_tasks_terminal');
 		assert.equal(current.execution.status, 'pending_goal_review');
-		assert.deepEqual(current.tasks.map((t) => [t.taskId, t.status]), [['s', 'completed'], ['f', 'failed'], ['c', 'canceled']]);
+		await issue.acceptOk('s');
+		assert.deepEqual((await issue.get()).tasks.map((t) => [t.taskId, t.status]), [['s', 'completed'], ['f', 'failed'], ['c', 'canceled']]);
 		await issue.completeOk(fenceOf(current));
+		await issue.confirmGoalOk();
 		assert.equal((await issue.get()).execution.status, 'completed');
 	});
 
@@ -110,6 +115,7 @@ describe('conformance: acknowledge and goal review', function () {
 		await issue.scheduleOk(['a']);
 		const settled = await issue.waitActive('task_settled', 'a');
 		expectError(await issue.complete(fenceOf(settled)), undefined, 1);
+		await issue.acceptOk('a');
 		await issue.acknowledgeOk(fenceOf(settled));
 
 		const review = await issue.get();
@@ -136,6 +142,8 @@ describe('conformance: acknowledge and goal review', function () {
 		assert.equal(replay.replayed, true);
 		assert.equal(replay.executionId, done.executionId);
 		expectError(await issue.complete({ ...fence, requestId: rid }, ['--disagreement-reason', 'changed my mind']), 'request_id_conflict', 1);
+		assert.equal(done.executionStatus, 'pending_goal_review', 'developer confirmation is on by default');
+		await issue.confirmGoalOk();
 
 		const final = await issue.get();
 		assert.equal(final.execution.status, 'completed');

@@ -112,6 +112,7 @@ describe('conformance: mutation', function () {
 		await issue.addTasks(taskSpec('base'), taskSpec('f', 'gate', ['base'], launch), taskSpec('d', 'ok', ['f']));
 		await issue.scheduleOk(['base']);
 		const settled = await issue.waitActive('task_settled', 'base');
+		await issue.acceptOk('base');
 		await issue.scheduleOk(['f'], fenceOf(settled));
 		await issue.waitGateStarted('f');
 		issue.openGate('f', 3);
@@ -155,7 +156,9 @@ describe('conformance: mutation', function () {
 		await issue.scheduleOk(['f2'], { checkpointId: m.checkpointId, revision: m.graphRevision });
 		issue.openGate('f2', 0);
 		const s2 = await issue.waitActive('task_settled', 'f2');
-		assert.deepEqual(s2.readyTaskIds, ['d']);
+		assert.deepEqual(s2.readyTaskIds, [], 'd waits for the developer to accept f2');
+		await issue.acceptOk('f2');
+		assert.deepEqual((await issue.get()).readyTaskIds, ['d']);
 	});
 
 	it('CanceledTaskReworkInheritsLaunchAndSchedulesReplacement', async function () {

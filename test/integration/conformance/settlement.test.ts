@@ -36,17 +36,18 @@ describe('conformance: settlement and backlog', function () {
 		assert.ok(!s.allowedActions.includes('acknowledge'), 'nothing runs and nothing is queued: acknowledge is not eligible');
 		assert.ok(!s.allowedActions.includes('complete'));
 		const b = taskIn(s, 'b');
-		assert.equal(b.ready, true, 'the settled subject is projected as accepted for readiness');
+		assert.equal(b.ready, false, 'the settled subject is not projected as accepted: only the developer accepts');
+		assert.equal(b.blockerReason, 'dependency_unsatisfied');
 		await sleep(400);
 		const later = await issue.get();
 		assert.equal(taskIn(later, 'b').status, 'not_started', 'settling never dispatches a successor');
 		assert.equal(taskIn(later, 'b').latestRunId, '');
 		assert.equal(later.activeCheckpoint?.checkpointId, cp.checkpointId);
 
-		// A failed Run settles into task_failed, again without a successor; scheduling accepted `a`.
+		// A failed Run settles into task_failed, again without a successor; scheduling never accepts `a`.
 		const { runIds: [failRun] } = await issue.scheduleOk(['f'], fenceOf(later));
 		const failed = await issue.waitActive('task_failed', 'f');
-		assert.equal(taskIn(failed, 'a').status, 'completed');
+		assert.equal(taskIn(failed, 'a').status, 'pending_acceptance');
 		assert.equal(taskIn(failed, 'b').status, 'not_started');
 		const run = await issue.run(failRun!);
 		assert.equal(run.outcome, 'failure');
@@ -83,7 +84,7 @@ describe('conformance: settlement and backlog', function () {
 		const s2 = await issue.get();
 		assert.equal(s2.activeCheckpoint?.subjectTaskId, 'a');
 		assert.equal(s2.activeCheckpoint?.graphRevision, s2.execution.graphRevision);
-		assert.equal(taskIn(s2, 'b').status, 'completed', 'acknowledging a task_settled checkpoint accepts its task');
+		assert.equal(taskIn(s2, 'b').status, 'pending_acceptance', 'acknowledging a task_settled checkpoint never accepts its task');
 		assert.equal(s2.activeWake?.checkpointId, s2.activeCheckpoint?.checkpointId, 'promotion prepares the main wake');
 	});
 
@@ -97,6 +98,7 @@ describe('conformance: settlement and backlog', function () {
 		const s = await issue.waitSettlement('b');
 		const pendingB = s.checkpoints.find((c) => c.subjectTaskId === 'b')!;
 		assert.equal(pendingB.status, 'pending');
+		await issue.acceptOk('a'); // d depends on a: the developer's accept makes it ready
 
 		const r = await issue.scheduleOk(['d'], fenceOf(s));
 		assert.equal(r.checkpointId, s.activeCheckpoint!.checkpointId);
@@ -182,6 +184,8 @@ describe('conformance: settlement and backlog', function () {
 		await issue.scheduleOk(['f2'], { checkpointId: m.checkpointId, revision: m.graphRevision });
 		issue.openGate('f2', 0);
 		const settled = await issue.waitActive('task_settled', 'f2');
+		await issue.acceptOk('a');
+		await issue.acceptOk('f2');
 		const rearmed = settled.checkpoints.find((c) => c.kind === 'all_tasks_terminal');
 		assert.equal(rearmed?.checkpointId, terminalId, 'the singleton is rearmed, not duplicated');
 		assert.equal(rearmed?.status, 'pending');
@@ -202,6 +206,8 @@ describe('conformance: settlement and backlog', function () {
 		assert.ok(!review.allowedActions.includes('acknowledge'));
 		const done = await issue.completeOk(fenceOf(review));
 		assert.equal(done.decision, 'goal_satisfied');
+		assert.equal(done.executionStatus, 'pending_goal_review');
+		await issue.confirmGoalOk();
 		assert.equal((await issue.get()).execution.status, 'completed');
 	});
 });

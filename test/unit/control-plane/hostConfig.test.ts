@@ -19,8 +19,9 @@ function rejection(text: string): { reasonCode: string; message: string; hint: s
 
 describe('host config', () => {
 	it('defaults: no targets, 4 parallel Runs, no auto-accept', () => {
-		assert.deepEqual(parseHostConfig('{}', file), { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false });
-		assert.deepEqual(defaultHostConfig(), { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false });
+		assert.deepEqual(parseHostConfig('{}', file), { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true });
+		assert.deepEqual(defaultHostConfig(), { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true });
+		assert.equal(parseHostConfig('{"developerConfirmation":false}', file).developerConfirmation, false);
 	});
 
 	it('reads command targets as the issue writes them', () => {
@@ -28,7 +29,7 @@ describe('host config', () => {
 			agentTargets: [{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'make'], cwd: 'sub', env: { A_B: '1' } }],
 			maxParallelRuns: 2, autoAcceptDefault: true,
 		}), file);
-		assert.deepEqual(config, { agentTargets: [{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'make'], cwd: 'sub', env: { A_B: '1' } }], maxParallelRuns: 2, autoAcceptDefault: true });
+		assert.deepEqual(config, { agentTargets: [{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'make'], cwd: 'sub', env: { A_B: '1' } }], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: true });
 	});
 
 	const broken: Array<[string, string, RegExp]> = [

@@ -5,7 +5,7 @@ import type { PanelSnapshot, ToWebview } from '../../../src/protocol/webview.js'
 import { commandIds } from '../../../src/extension/commands/ids.js';
 import { IssuePanelController, type PanelEffects, type PanelWebviewPort } from '../../../src/extension/panels/issuePanelController.js';
 import { contentSecurityPolicy, issuePanelHtml } from '../../../src/extension/panels/issuePanelHtml.js';
-import { panelActionFor, pendingCommandIds } from '../../../src/extension/panels/panelActions.js';
+import { panelActionFor } from '../../../src/extension/panels/panelActions.js';
 import type { PanelHostApi } from '../../../src/extension/panels/panelHostApi.js';
 import { buildPanelSnapshot } from '../../../src/extension/panels/panelSnapshot.js';
 import { aManagedSnapshot, aPlanTask, aRun, aTask, anIssue } from './builders.js';
@@ -166,7 +166,7 @@ describe('issue panel host', () => {
 				[{ type: 'task/requestChanges', taskId: 't1', note: 'Add tests.' }, [commandIds.requestChanges, ['i1', 't1', 'Add tests.']]],
 				[{ type: 'goal/confirm' }, [commandIds.confirmGoal, ['i1']]],
 				[{ type: 'goal/requestChanges', note: 'Docs.' }, [commandIds.requestChanges, ['i1', undefined, 'Docs.']]],
-				[{ type: 'task/openChanges', taskId: 't1' }, [pendingCommandIds.openTaskChanges, ['i1', 't1']]],
+				[{ type: 'task/openChanges', taskId: 't1' }, [commandIds.openTaskChanges, ['i1', 't1']]],
 			];
 			for (const [message] of sent) { await ctx.panel.receive(message); }
 			assert.deepEqual(ctx.fx.commands, sent.map(([, c]) => c));

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
 import { nextNodeId } from '../../../webview/issuePanel/graphNavigation.js';
+import { graphNodeVNodes } from '../../../webview/issuePanel/renderGraph.js';
 import { LayoutCache, panelTree, renderPanel } from '../../../webview/issuePanel/renderPanel.js';
 import { nodeLabelMax } from '../../../webview/issuePanel/viewModel.js';
 import { findAll, h, renderToString, svg, textContent, type VNode } from '../../../webview/shared/vnode.js';
@@ -96,6 +97,14 @@ describe('panel rendering', () => {
 				assert.match(String(n.attrs['aria-label']), /Task number \d+ with a reasonably long descriptive title/);
 				assert.equal(n.attrs['role'], 'button');
 			}
+		});
+
+		it('lets the DOM patch nodes one by one: each node group is found by its task id, in drawing order', () => {
+			const tree = renderPanel(s, { selectedTaskId: null, showHistory: false }, 1, new LayoutCache()).regions.graph;
+			const nodes = graphNodeVNodes(tree);
+			assert.deepEqual(nodes.map(([id]) => id), tasks.map((t) => t.taskId));
+			const one = renderToString(nodes[5]![1]);
+			assert.match(one, /^<g class="node status-[a-z_]+[^"]*" transform="translate\([\d.]+,[\d.]+\)" data-task-id="t5"/);
 		});
 
 		it('puts exactly one node in the tab order (the selection, else the first)', () => {

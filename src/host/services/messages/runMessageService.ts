@@ -3,7 +3,7 @@
 // next step and not wired yet: messages stay queued, in order, and are reported as such.
 import { DomainError } from '../../../core/errors.js';
 import type { Clock, IdSource } from '../../../core/ports.js';
-import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
+import type { Caller, RunAgentParams, RunAgentResult } from '../../../protocol/controlPlane.js';
 import type { Store } from '../../../store/database.js';
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import type { HostConfig } from '../../config.js';
@@ -21,7 +21,7 @@ export interface RunMessageServiceDeps {
 	config: HostConfig;
 }
 
-type QueueResult = Result<'run/queue'>;
+type QueueResult = RunAgentResult<'run/queue'>;
 
 export class RunMessageService {
 	constructor(private readonly deps: RunMessageServiceDeps) {}
@@ -32,7 +32,7 @@ export class RunMessageService {
 		return deriveQueueState(readQueue(this.deps.runs.runDir(runId)), stops);
 	}
 
-	async send(params: ParsedParams<'run/send'>, caller: Caller): Promise<Result<'run/send'>> {
+	async send(params: RunAgentParams<'run/send'>, caller: Caller): Promise<RunAgentResult<'run/send'>> {
 		requireUser(caller, 'run send', { runId: params.runId });
 		const run = this.deps.store.read((r) => loadRun(r, params.runId));
 		const target = this.deps.config.agentTargets.find((t) => t.id === run.agentTargetId);
@@ -59,13 +59,13 @@ export class RunMessageService {
 		};
 	}
 
-	async queue(params: ParsedParams<'run/queue'>): Promise<QueueResult> {
+	async queue(params: RunAgentParams<'run/queue'>): Promise<QueueResult> {
 		const run = this.deps.store.read((r) => loadRun(r, params.runId));
 		return toResult(run.runId, this.stateOf(run.runId));
 	}
 
 	/** Writes a Resume entry covering every person Stop recorded so far (the queue is paused by none of them after). */
-	async resumeQueue(params: ParsedParams<'run/resume-queue'>, caller: Caller): Promise<Result<'run/resume-queue'>> {
+	async resumeQueue(params: RunAgentParams<'run/resume-queue'>, caller: Caller): Promise<RunAgentResult<'run/resume-queue'>> {
 		requireUser(caller, 'run resume-queue', { runId: params.runId });
 		const run = this.deps.store.read((r) => loadRun(r, params.runId));
 		const stops = this.deps.store.read((r) => runRepository.stopEvents(r, run.runId)).filter((s) => s.reason === 'person');

@@ -86,6 +86,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 			dispatchPaused: issue.dispatchPaused,
 			readyTaskIds: ready,
 			canAcknowledge: actions.includes('acknowledge'),
+			awaitingAcceptanceTaskIds: tasks.filter((t) => t.supersededAtUnixMs === 0 && t.status === 'pending_acceptance').map((t) => t.taskId),
 		}),
 		activeWake: wake ? toWakeDto(wake) : null,
 	};

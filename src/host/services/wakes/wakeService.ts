@@ -8,6 +8,7 @@
 //                  cancel the accepted Turn, mark the wake canceled and prepare the next sequence with a fresh submit
 //                  id (hidden while paused); if the cancellation fails the lease is kept until it expires.
 // A wake Turn's exit settles the Turn and moves its wake to `turn_settled` — the checkpoint is NOT resolved.
+import { randomUUID } from 'node:crypto';
 import { adapterFor } from '../../../agents/command.js';
 import { isTerminalExecution } from '../../../core/execution/allowedActions.js';
 import { verifyWakeIdentity } from '../../../core/ids.js';
@@ -192,7 +193,14 @@ export class WakeService implements Disposable {
 			await this.#d.store.transaction((tx) => { this.#rotate(tx, wakeId, claim.submitId, 'the issue was paused before the wake was dispatched'); });
 			return 'rotated';
 		}
-		return claim.kind === 'recover' && final === 'delivered' ? 'recovered' : final;
+		if (claim.kind === 'recover') {
+			// The recovered Turn may have ended before we found it again: its exit is settled now (it fires no event).
+			let exit: RunExit | null = null;
+			try { exit = this.#d.runs.exitRecord(claim.processId); } catch { exit = null; }
+			if (exit) { await this.onTurnExit(exit); } else { this.#adopt(claim.processId); }
+			return final === 'delivered' ? 'recovered' : final;
+		}
+		return final;
 	}
 
 	#claim(tx: Tx, wakeId: string): Claim {
@@ -274,7 +282,9 @@ export class WakeService implements Disposable {
 			},
 			turn: {
 				prompt,
-				...(session.providerSessionId ? { resumeProviderSessionId: session.providerSessionId } : {}),
+				// Later Turns continue the provider session recorded from the Turn facts; claude's first gets a known id.
+				...(session.providerSessionId ? { resumeProviderSessionId: session.providerSessionId }
+					: target.adapter === 'claude' ? { newProviderSessionId: randomUUID() } : {}),
 			},
 		};
 		return { kind: 'launch', spec, processId, submitId: wake.clientSubmitId };
@@ -283,7 +293,9 @@ export class WakeService implements Disposable {
 	/** Whether a Turn's process was started (it is alive or left an exit record). */
 	#accepted(processId: string): boolean {
 		try {
-			return this.#d.runs.isAlive(processId) || this.#d.runs.exitRecord(processId) !== null;
+			if (this.#d.runs.isAlive(processId)) { return true; }
+			const exit = this.#d.runs.exitRecord(processId);
+			return exit !== null && !exit.spawnError;
 		} catch {
 			return false;
 		}
@@ -420,9 +432,13 @@ export class WakeService implements Disposable {
 			if (exit) {
 				await this.onTurnExit(exit);
 			} else {
-				try { this.#d.runs.adopt(processId); } catch (e) { this.#d.log(`re-attaching wake Turn ${processId} failed: ${(e as Error).message}`); }
+				this.#adopt(processId);
 			}
 		}
+	}
+
+	#adopt(processId: string): void {
+		try { this.#d.runs.adopt(processId); } catch (e) { this.#d.log(`re-attaching wake Turn ${processId} failed: ${(e as Error).message}`); }
 	}
 
 	/** Interrupts every running Turn of a session (source-session Stop); returns the runner ids interrupted. */

@@ -2,7 +2,7 @@
 // (or of a task in its rework chain) is still running in it.
 import { sep } from 'node:path';
 import { DomainError } from '../../../core/errors.js';
-import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
+import type { Caller, RunAgentParams, RunAgentResult } from '../../../protocol/controlPlane.js';
 import type { Store } from '../../../store/database.js';
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { requireUser } from '../callerPolicy.js';
@@ -13,7 +13,7 @@ import { worktreeRelativePath } from './worktreePaths.js';
 export class WorktreeService {
 	constructor(private readonly deps: { store: Store; worktrees: WorktreeManager }) {}
 
-	async remove(params: ParsedParams<'worktree/remove'>, caller: Caller): Promise<Result<'worktree/remove'>> {
+	async remove(params: RunAgentParams<'worktree/remove'>, caller: Caller): Promise<RunAgentResult<'worktree/remove'>> {
 		requireUser(caller, 'worktree remove', { issueId: params.issueId });
 		const relative = worktreeRelativePath(params.taskId);
 		const busy = this.deps.store.read((r) => {

@@ -1,6 +1,8 @@
 // The developer's decisions on task results and at Goal Review, in process (real store, fake Runs).
 import { strict as assert } from 'node:assert';
+import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
 import { reviewRepository } from '../../../../src/store/repositories/reviewRepository.js';
+import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
 import { ManagedIssueDriver, PlanKit, rejects, taskSpec, testConfig, user } from '../plan/planKit.js';
 
 async function settledPendingAcceptance(kit: PlanKit, tasks = [taskSpec('a'), taskSpec('b', { dependencyTaskIds: ['a'] })]): Promise<{ issue: ManagedIssueDriver; runId: string }> {
@@ -28,7 +30,9 @@ describe('developer review decisions (tasks)', () => {
 
 	it('accept completes the task as user_accepted, unblocks its dependent, records the decision and replays', async () => {
 		const { issue, runId } = await settledPendingAcceptance(kit);
-		assert.deepEqual((await issue.get()).readyTaskIds, []);
+		const before = await issue.get();
+		assert.deepEqual(before.readyTaskIds, []);
+		assert.match(before.recoveryHint, /Wait for the developer's decision on task a with `tutti await-review --issue-id \S+ --task-id a`/);
 		kit.clock.advance(5_000);
 		const accepted = await issue.accept('a');
 		assert.deepEqual(accepted, {
@@ -179,5 +183,40 @@ describe('developer confirmation at Goal Review', () => {
 		const done = await issue.complete();
 		assert.equal(done.executionStatus, 'completed');
 		assert.equal(issue.execution().status, 'completed');
+	});
+});
+
+describe('developer review decisions (manual issues)', () => {
+	let kit: PlanKit;
+	beforeEach(async () => { kit = await PlanKit.open(); });
+	afterEach(async () => { await kit.close(); });
+
+	async function manualWithPendingTasks(): Promise<string> {
+		const now = kit.clock.now();
+		await kit.store.transaction((tx) => {
+			issueRepository.insert(tx, {
+				issueId: 'm1', title: 'Manual', content: '', status: 'in_progress', planningSource: 'manual', sourceSessionId: '', dispatchPaused: false,
+				autoAcceptDefault: false, createdAtUnixMs: now, updatedAtUnixMs: now,
+			});
+			for (const taskId of ['x', 'y']) {
+				taskRepository.insert(tx, {
+					issueId: 'm1', taskId, title: taskId, content: '', status: 'pending_acceptance', sortIndex: 0, dependencyTaskIds: [], parallelizable: true,
+					autoAccept: false, acceptanceState: 'agent_claimed', latestRunId: `run-${taskId}`, supersededAtUnixMs: 0, supersededByTaskId: '',
+					agentTargetId: 'ok', modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '', createdAtUnixMs: now, updatedAtUnixMs: now,
+				});
+			}
+		});
+		return 'm1';
+	}
+
+	it('accept and request changes work without an execution: no checkpoint, the issue status follows its tasks', async () => {
+		const issueId = await manualWithPendingTasks();
+		const changed = await kit.reviews.requestChanges({ issueId, taskId: 'y', note: 'wrong' }, user);
+		assert.deepEqual([changed.taskStatus, changed.checkpointId], ['failed', '']);
+		const accepted = await kit.reviews.accept({ issueId, taskId: 'x' }, user);
+		assert.equal(accepted.taskStatus, 'completed');
+		assert.equal(kit.store.read((r) => issueRepository.get(r, issueId))!.status, 'in_progress', 'y failed: not every task is completed');
+		assert.equal(kit.workChanges.length, 2, 'the dispatcher is triggered after each decision');
+		await rejects(kit.reviews.confirmGoal({ issueId }, user), 'execution_not_found');
 	});
 });

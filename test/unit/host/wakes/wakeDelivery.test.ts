@@ -196,3 +196,31 @@ describe('wake delivery to source sessions', () => {
 		assert.equal(kit.wake(mainWakeId(later.checkpointId, 1)).status, 'dispatched', 'busy wakes of another session do not fill the bound');
 	});
 });
+
+describe('wake Turns of a structured (claude) source target', () => {
+	let kit: WakeKit;
+	beforeEach(async () => {
+		kit = await WakeKit.open({ config: { agentTargets: [{ id: 'src', adapter: 'claude', path: process.execPath }, { id: 'w', adapter: 'command', argv: ['true'] }] } });
+	});
+	afterEach(async () => { await kit.close(); });
+
+	it('records the provider session id from the Turn facts and resumes it in the next Turn', async () => {
+		const t0 = kit.clock.now();
+		const created = await kit.managedQuiet();
+		await kit.tick();
+		const [first] = kit.runs.launches;
+		assert.ok(first?.turn?.newProviderSessionId, 'a new claude session gets a known id');
+		assert.equal(first.turn.resumeProviderSessionId, undefined);
+		const providerSession = '0b6a4f2e-8c1d-4e5f-9a7b-123456789abc';
+		kit.runs.logs.set(first.runId, `${JSON.stringify({ type: 'system', subtype: 'init', session_id: providerSession })}\n${JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'ok', session_id: providerSession })}\n`);
+		kit.runs.exit(first.runId, { exitCode: 0 });
+		await kit.idle();
+		kit.clock.t = t0 + 5 * 60_000;
+		await kit.tick();
+		const second = kit.runs.launches[1];
+		assert.ok(second, 'the watchdog wake started the next Turn');
+		assert.equal(second.turn?.resumeProviderSessionId, providerSession);
+		assert.equal(second.turn?.newProviderSessionId, undefined);
+		assert.equal(second.env.TUTTI_SESSION_ID, created.sourceSessionId);
+	});
+});

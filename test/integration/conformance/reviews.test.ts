@@ -1,0 +1,142 @@
+// Conformance (SPEC §7): developer confirmation through the CLI against a real Host — only the developer accepts or
+// requests changes, agents' commands never accept, a request for changes reaches the source agent as a checkpoint
+// carrying the note and the rework path applies, and Goal Review waits for the developer unless turned off.
+import { strict as assert } from 'node:assert';
+import {
+	expectError, expectOk, fenceOf, type HostHandle, ManagedIssue, managedIssue, methods, openSession, requestId, startHost, taskIn, taskSpec,
+} from '../harness.js';
+
+describe('conformance: developer confirmation (reviews and Goal Review)', function () {
+	let host: HostHandle;
+	before(async function () {
+		host = await startHost();
+	});
+	afterEach(function () {
+		host?.releaseAll();
+	});
+	after(async function () {
+		await host?.dispose();
+	});
+
+	function review(issue: ManagedIssue, verb: 'accept' | 'request-changes', taskId: string, extra: string[] = [], token?: string): ReturnType<HostHandle['cli']> {
+		return host.cli(['review', verb, '--issue-id', issue.issueId, '--task-id', taskId, ...extra, '--json'], token ? { token } : { asUser: true });
+	}
+
+	it('an agent token cannot accept or request changes (forbidden); acknowledge no longer accepts; the developer\'s accept unblocks the dependent', async function () {
+		const issue = await managedIssue(host);
+		await issue.addTasks(taskSpec('a', 'gate'), taskSpec('c', 'gate'), taskSpec('b', 'ok', ['a']));
+		await issue.scheduleOk(['a', 'c']);
+		issue.openGate('a', 0);
+		const settled = await issue.waitActive('task_settled', 'a');
+		assert.equal(taskIn(settled, 'a').status, 'pending_acceptance');
+		assert.equal(taskIn(settled, 'b').blockerReason, 'dependency_unsatisfied', 'no projection of the settled subject');
+
+		const worker = await openSession(host, 'worker');
+		for (const token of [issue.source.token, worker.token]) {
+			expectError(await review(issue, 'accept', 'a', [], token), 'forbidden', 1);
+			expectError(await review(issue, 'request-changes', 'a', ['--note', 'redo'], token), 'forbidden', 1);
+		}
+		await issue.acknowledgeOk(fenceOf(settled)); // c still runs
+		const acked = await issue.get();
+		assert.equal(taskIn(acked, 'a').status, 'pending_acceptance', 'acknowledge no longer accepts an autoAccept=false task');
+		assert.equal(taskIn(acked, 'a').acceptanceState, 'agent_claimed');
+
+		issue.openGate('c', 0);
+		const atC = await issue.waitActive('task_settled', 'c');
+		assert.deepEqual(atC.readyTaskIds, [], 'b waits for the developer');
+		expectError(await issue.schedule(['b'], fenceOf(atC)), 'dependency_unsatisfied', 1);
+
+		const accepted = methods['review/accept'].result.parse(expectOk(await review(issue, 'accept', 'a')));
+		assert.deepEqual([accepted.decision, accepted.taskStatus, accepted.acceptanceState, accepted.replayed], ['accepted', 'completed', 'user_accepted', false]);
+		const replay = methods['review/accept'].result.parse(expectOk(await review(issue, 'accept', 'a')));
+		assert.equal(replay.replayed, true);
+		const unblocked = await issue.get();
+		assert.deepEqual(unblocked.readyTaskIds, ['b']);
+		const r = await issue.scheduleOk(['b'], fenceOf(unblocked));
+		assert.equal(r.runIds.length, 1);
+	});
+
+	it('request changes needs a note, yields a changes_requested checkpoint carrying it, and the rework schedules a replacement', async function () {
+		const issue = await managedIssue(host);
+		await issue.addTasks(taskSpec('a'), taskSpec('b', 'ok', ['a']));
+		await issue.scheduleOk(['a']);
+		const settled = await issue.waitActive('task_settled', 'a');
+		expectError(await review(issue, 'request-changes', 'a'), undefined, 2);
+		expectError(await review(issue, 'request-changes', 'a', ['--note', '   ']), 'invalid_input', 2);
+		assert.equal(taskIn(await issue.get(), 'a').status, 'pending_acceptance', 'a refused request changes nothing');
+
+		const note = 'Also handle the empty input';
+		const changed = methods['review/requestChanges'].result.parse(expectOk(await review(issue, 'request-changes', 'a', ['--note', note])));
+		assert.equal(changed.taskStatus, 'failed');
+		const s = await issue.get();
+		const cp = s.checkpoints.find((c) => c.checkpointId === changed.checkpointId)!;
+		assert.deepEqual([cp.kind, cp.status, cp.subjectTaskId, cp.note], ['changes_requested', 'pending', 'a', note]);
+		assert.equal(s.activeCheckpoint?.checkpointId, settled.activeCheckpoint?.checkpointId, 'queued behind the active checkpoint');
+
+		const ack = await issue.acknowledgeOk(fenceOf(s));
+		assert.deepEqual([ack.nextCheckpointId, ack.nextCheckpointKind], [changed.checkpointId, 'changes_requested']);
+		const active = await issue.get();
+		assert.equal(active.activeCheckpoint?.note, note);
+		assert.ok(active.activeWake?.prompt.includes(`> ${note}`), 'the wake prompt carries the note');
+		assert.match(active.recoveryHint, /sent back by the developer/);
+
+		const m = await issue.mutateOk([{ kind: 'rework', taskId: 'a', task: { taskId: 'a2', content: `Do a. ${note}.` } }], fenceOf(active));
+		const replacement = await issue.scheduleOk(['a2'], { checkpointId: m.checkpointId, revision: m.graphRevision });
+		assert.equal(replacement.runIds.length, 1);
+		assert.deepEqual(taskIn(await issue.get(), 'b').dependencyTaskIds, ['a2']);
+	});
+
+	it('Goal Review: complete waits for the developer; goal request-changes returns a checkpoint with the note; goal confirm completes', async function () {
+		const issue = await managedIssue(host);
+		await issue.addTasks(taskSpec('a'));
+		await issue.scheduleOk(['a']);
+		const settled = await issue.waitActive('task_settled', 'a');
+		await issue.acknowledgeOk(fenceOf(settled));
+		const review1 = await issue.get();
+		expectError(await issue.complete(fenceOf(review1)), 'acceptance_pending', 1);
+		expectOk(await review(issue, 'accept', 'a'));
+
+		const done = await issue.completeOk(fenceOf(review1));
+		assert.equal(done.executionStatus, 'pending_goal_review');
+		const waiting = await issue.get();
+		assert.deepEqual([waiting.execution.status, waiting.activeCheckpoint, waiting.allowedActions], ['pending_goal_review', null, []]);
+		expectError(await issue.cli(['goal', 'confirm', '--issue-id', issue.issueId, '--json']), 'forbidden', 1);
+		expectError(await host.cli(['goal', 'request-changes', '--issue-id', issue.issueId, '--note', '', '--as-user', '--json']), 'invalid_input', 2);
+
+		const note = 'Cover the logout flow too';
+		const back = methods['goal/requestChanges'].result.parse(expectOk(
+			await host.cli(['goal', 'request-changes', '--issue-id', issue.issueId, '--note', note, '--as-user', '--json'])));
+		assert.equal(back.executionStatus, 'awaiting_main');
+		const returned = await issue.get();
+		assert.deepEqual([returned.activeCheckpoint?.kind, returned.activeCheckpoint?.note], ['goal_changes_requested', note]);
+
+		const m = await issue.mutateOk([{ kind: 'add', task: taskSpec('logout') }], fenceOf(returned));
+		await issue.scheduleOk(['logout'], { checkpointId: m.checkpointId, revision: m.graphRevision });
+		const settled2 = await issue.waitActive('task_settled', 'logout');
+		expectOk(await review(issue, 'accept', 'logout'));
+		await issue.acknowledgeOk(fenceOf(settled2));
+		const review2 = await issue.get();
+		assert.equal(review2.activeCheckpoint?.kind, 'all_tasks_terminal', 'the Goal Review boundary is rearmed');
+		assert.equal((await issue.completeOk(fenceOf(review2))).executionStatus, 'pending_goal_review');
+		const confirmed = await issue.confirmGoalOk();
+		assert.deepEqual([confirmed.status, confirmed.executionStatus], ['confirmed', 'completed']);
+		assert.equal((await issue.confirmGoalOk()).replayed, true);
+		assert.equal((await issue.get()).execution.status, 'completed');
+	});
+
+	it('with developer confirmation off for the issue, complete completes directly', async function () {
+		const source = await openSession(host, 'source');
+		const created = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', 'Unattended',
+			'--content', 'Go', '--auto-accept', '--developer-confirmation=false', '--request-id', requestId('create'), '--json'], { token: source.token })));
+		host.track(created.issueId);
+		const issue = new ManagedIssue(host, created.issueId, source, created);
+		await issue.addTasks(taskSpec('a'));
+		await issue.scheduleOk(['a']);
+		const settled = await issue.waitActive('task_settled', 'a');
+		assert.equal(taskIn(settled, 'a').acceptanceState, 'auto_checked', 'autoAccept=true tasks are accepted as before');
+		await issue.acknowledgeOk(fenceOf(settled));
+		const done = await issue.completeOk(fenceOf(await issue.get()));
+		assert.equal(done.executionStatus, 'completed');
+		assert.equal((await issue.get()).execution.status, 'completed');
+	});
+});
