@@ -135,8 +135,9 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 		startedAtUnixMs: attemptedAt,
 		endedAtUnixMs,
 	};
-	writeJsonExclusive(runFile(runDir, 'exit'), exit);
+	// The event first: exit.json is the last, authoritative record, so whoever sees it sees a complete run dir.
 	appendEvent(runDir, { type: 'exited', exitCode: end.code, signal: end.signal, atUnixMs: endedAtUnixMs });
+	writeJsonExclusive(runFile(runDir, 'exit'), exit);
 	await report(spec.env, spec.runId, 'exited').catch(() => undefined);
 	return 0;
 }

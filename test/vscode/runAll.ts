@@ -4,6 +4,7 @@
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
 //   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|vsix] [--screenshots DIR] [--verbose]
+// The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts) in the same code-server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { readHarnessManifest } from './harness/manifest.js';
 import { packageVsix } from './harness/vsix.js';
 import { type VsCodeSession, withVsCode } from './runInVsCode.js';
 import { runBoardUi, runVsixSmoke, type UiResult } from './ui/board.ui.js';
+import { runPanelUi } from './ui/panel.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
@@ -25,15 +27,25 @@ interface Tally {
 	failures: string[];
 }
 
-/** The folder settings every run uses: `command` agent targets (prints and exits, runs a minute, fails), 3 parallel Runs. */
+/** Where the `gate` target's Runs wait for their gate file (scripts/workers/gate.ts); inside the workspace, so they end with it. */
+function gateDirOf(workspace: string): string {
+	return join(workspace, '.gates');
+}
+
+/**
+ * The folder settings every run uses: `command` agent targets (prints and exits, runs a minute, fails, waits for
+ * its gate file), 3 parallel Runs.
+ */
 function writeWorkspace(prefix: string): string {
 	const workspace = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 	mkdirSync(join(workspace, '.vscode'));
+	mkdirSync(gateDirOf(workspace));
 	writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
 		'tutti.agentTargets': [
 			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hello from run; sleep 1; echo done >&2'] },
 			{ id: 'slow', adapter: 'command', argv: ['sh', '-c', 'echo working; sleep 60'] },
 			{ id: 'fail', adapter: 'command', argv: ['sh', '-c', 'echo giving up >&2; exit 3'] },
+			{ id: 'gate', adapter: 'command', argv: [process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'], env: { TUTTI_GATE_DIR: gateDirOf(workspace) } },
 		],
 		'tutti.maxParallelRuns': 3,
 	}, null, '\t'));
@@ -141,6 +153,8 @@ async function main(): Promise<number> {
 				async (session) => {
 					console.log('\n[ui] Playwright against the workbench');
 					tallyUi(tally, 'ui', await runBoardUi(session, workspace));
+					console.log('\n[ui] the issue panel of a managed issue');
+					tallyUi(tally, 'ui', await runPanelUi(session, workspace, gateDirOf(workspace)));
 				}));
 		}
 		if (!only || only === 'vsix') {

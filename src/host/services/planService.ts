@@ -25,6 +25,7 @@ export function createPlanService(deps: ServiceDeps & { admission: RunAdmission;
 		clock: deps.clock,
 		ids: deps.ids,
 		config: deps.config,
+		workspace: deps.workspace,
 		admission: deps.admission,
 		log: deps.log ?? stderrLog,
 	};

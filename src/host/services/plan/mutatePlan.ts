@@ -11,6 +11,7 @@ import { type MutationOperation, mutationOperations, operationsShapeMessage } fr
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import { executionDirectoryProblem } from '../executionDirectory.js';
 import { refreshPreparedWakes, withWatchdogReset } from './checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
@@ -36,9 +37,24 @@ export function parseOperations(text: string, issueId?: string): MutationOperati
 	return parsed.data;
 }
 
+/** Every executionDirectory an operation sets must stay inside the workspace (checked before any state is read). */
+function checkExecutionDirectories(workspace: string, operations: readonly MutationOperation[], issueId: string): void {
+	operations.forEach((op, index) => {
+		const dir = op.task?.executionDirectory;
+		if (dir === undefined) { return; }
+		const problem = executionDirectoryProblem(workspace, dir.trim());
+		if (problem !== null) {
+			const taskId = op.task?.taskId ?? op.taskId;
+			throw rejection('invalid_mutation_operation', `mutate: operation ${index + 1} (${op.kind}): ${problem}; nothing was changed.`,
+				{ issueId, ...(taskId !== undefined ? { taskId } : {}) }, { operationIndex: index, executionDirectory: dir });
+		}
+	});
+}
+
 export async function mutatePlan(ctx: PlanContext, params: ParsedParams<'plan/mutate'>, caller: Caller): Promise<MutateResult> {
 	// The malformed shape is rejected before any durable state (checkpoint, revision) is evaluated.
 	const operations = parseOperations(params.operationsJson, params.issueId);
+	checkExecutionDirectories(ctx.workspace, operations, params.issueId);
 	const identity = requestIdentity('mutate', callerSessionId(caller), params.issueId, params.requestId, {
 		checkpointId: params.checkpointId, expectedGraphRevision: params.expectedGraphRevision, operations,
 	});

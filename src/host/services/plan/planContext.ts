@@ -20,6 +20,8 @@ export interface PlanContext {
 	clock: Clock;
 	ids: IdSource;
 	config: HostConfig;
+	/** Absolute workspace root: task execution directories must stay inside it. */
+	workspace: string;
 	admission: RunAdmission;
 	log(line: string): void;
 }

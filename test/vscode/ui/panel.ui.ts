@@ -1,0 +1,121 @@
+// The issue panel through the real workbench: a managed issue driven by a scripted source agent (3 tasks on the
+// `gate` target, scheduled), its graph's nodes in the webview, Pause (banner + dispatchPaused=true in
+// `tutti plan issue get`) and Resume, Stop of a running Run ("Interrupted after …"), and Accept of a task in
+// pending_acceptance. Screenshots at each stage. Every wait is bounded.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { gateFile, gateStartedFile, releaseAllName } from '../../../scripts/workers/gate.js';
+import type { VsCodeSession } from '../runInVsCode.js';
+import { pollFor } from '../harness/waitFor.js';
+import type { Workbench } from '../harness/workbench.js';
+import type { UiResult, UiStep } from './board.ui.js';
+import { ScriptedSource } from './scriptedSource.js';
+import { waitForHost } from './tuttiCli.js';
+import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
+
+const title = 'Graph from a source agent';
+const taskIds = ['build', 'lint', 'docs'] as const;
+
+function openGate(gateDir: string, issueId: string, taskId: string, exitCode: number): void {
+	const file = gateFile(gateDir, issueId, taskId);
+	mkdirSync(dirname(file), { recursive: true });
+	writeFileSync(file, String(exitCode));
+}
+
+/** Clears the notifications and closes the bottom panel, so a screenshot shows the board and the issue panel. */
+export async function tidyForScreenshot(workbench: Workbench): Promise<void> {
+	await workbench.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+	await workbench.runCommand('View: Close Panel').catch(() => undefined);
+}
+
+async function clickNode(frame: WebviewFrame, taskId: string): Promise<void> {
+	await frame.locator(`g.node[data-task-id="${taskId}"]`).first().click({ timeout: 10_000 });
+	await waitInPanel(frame, `#task-detail[data-task-id="${taskId}"]`, `the detail of task ${taskId}`);
+}
+
+async function clickInPanel(frame: WebviewFrame, selector: string, what: string): Promise<void> {
+	const button = frame.locator(selector).first();
+	await pollFor(what, 15_000, async () => ((await button.isVisible()) ? true : undefined));
+	await button.click({ timeout: 5000 });
+}
+
+export async function runPanelUi(session: VsCodeSession, workspace: string, gateDir: string): Promise<UiResult> {
+	const steps: UiStep[] = [];
+	const screenshots: string[] = [];
+	const workbench = await session.openWorkbench();
+	const page = workbench.page;
+	const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
+		const detail = await body();
+		steps.push({ name, ok: true, ...(detail ? { detail } : {}) });
+	};
+	const shot = async (name: string): Promise<void> => {
+		screenshots.push(await workbench.screenshot(name));
+	};
+	let source: ScriptedSource | undefined;
+	let frame: WebviewFrame | undefined;
+	const panel = (): WebviewFrame => {
+		if (!frame) { throw new Error('the issue panel is not open'); }
+		return frame;
+	};
+	try {
+		await step('a scripted source agent creates a managed issue, adds 3 tasks and schedules them (CLI, source token)', async () => {
+			await workbench.runCommand('View: Show Tutti');
+			await waitForHost(session, workspace);
+			source = ScriptedSource.create(session, workspace, title, 'Three gated tasks, planned by a scripted source agent');
+			source.add(taskIds.map((taskId) => ({ taskId, title: `Gated ${taskId}`, agentTargetId: 'gate' })));
+			const scheduled = source.schedule([...taskIds]);
+			const issueId = source.issueId;
+			await pollFor('the 3 gated Runs to start', 30_000, async () =>
+				(taskIds.every((t) => existsSync(gateStartedFile(gateDir, issueId, t))) ? true : undefined));
+			return `issue ${issueId}, runs ${(scheduled['runIds'] as string[]).join(', ')}`;
+		});
+		await step('the panel opened from the board shows the graph\'s nodes', async () => {
+			await workbench.runCommand('View: Close All Editors');
+			await tidyForScreenshot(workbench);
+			const row = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: title }).first();
+			await row.waitFor({ state: 'visible', timeout: 15_000 });
+			await row.click({ timeout: 5000 });
+			frame = await issuePanelFrame(page, title);
+			const nodes = panel().locator('g.node[data-task-id]');
+			await pollFor('3 task nodes in the graph', 15_000, async () => ((await nodes.count()) === 3 ? true : undefined));
+			await shot('panel-graph');
+		});
+		await step('Pause shows the paused banner and dispatchPaused=true in `tutti plan issue get`; Resume clears both', async () => {
+			await clickInPanel(panel(), '[data-action="issue/pause"]', 'the Pause button');
+			await waitInPanel(panel(), '#paused-banner', 'the paused banner');
+			await pollFor('dispatchPaused=true in plan issue get', 10_000, async () => (source!.get()['dispatchPaused'] === true ? true : undefined));
+			await shot('panel-paused');
+			await clickInPanel(panel(), '[data-action="issue/resume"]', 'the Resume button');
+			await pollFor('the paused banner to go', 10_000, async () => ((await panel().locator('#paused-banner').count()) === 0 ? true : undefined));
+			await pollFor('dispatchPaused=false in plan issue get', 10_000, async () => (source!.get()['dispatchPaused'] === false ? true : undefined));
+		});
+		await step('Stop on a running Run in the task detail ends it: "Interrupted after …"', async () => {
+			await clickNode(panel(), 'build');
+			await clickInPanel(panel(), '#task-detail [data-action="run/stop"]', 'the Stop run button of task build');
+			const text = await waitInPanel(panel(), '#task-detail', 'the Run to read "Interrupted after"', { contains: 'Interrupted after', timeoutMs: 20_000 });
+			await shot('panel-run-stopped');
+			return text.split('\n').find((line) => line.includes('Interrupted after'))?.trim();
+		});
+		await step('a task in pending_acceptance is accepted from the panel', async () => {
+			openGate(gateDir, source!.issueId, 'lint', 0);
+			await pollFor('task lint in pending_acceptance', 20_000, async () => (source!.taskStatus('lint') === 'pending_acceptance' ? true : undefined));
+			await clickNode(panel(), 'lint');
+			await waitInPanel(panel(), '#task-detail', 'the Accept button', { contains: 'Accept' });
+			await shot('panel-review');
+			await clickInPanel(panel(), '#task-detail [data-action="task/accept"]', 'the Accept button of task lint');
+			await pollFor('task lint completed after Accept', 15_000, async () => (source!.taskStatus('lint') === 'completed' ? true : undefined));
+			await pollFor('the Accept button to go', 10_000, async () =>
+				((await panel().locator('#task-detail [data-action="task/accept"]').count()) === 0 ? true : undefined));
+			await shot('panel-accepted');
+		});
+	} catch (error) {
+		steps.push({ name: `panel step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
+		await shot('panel-failure').catch(() => undefined);
+	} finally {
+		if (source) {
+			openGate(gateDir, source.issueId, releaseAllName, 0);
+		}
+		await workbench.close();
+	}
+	return { steps, screenshots };
+}
