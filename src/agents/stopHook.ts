@@ -54,3 +54,12 @@ export function withCodexStopHook(args: readonly string[], command: string): str
 	if (exec === -1) { return [...args, ...hook]; }
 	return [...args.slice(0, exec + 1), ...hook, ...args.slice(exec + 1)];
 }
+
+/** The launch flags that install the Stop hook for one adapter (none for `command` targets, which have no hooks). */
+export function stopHookLaunchArgs(adapter: 'command' | 'claude' | 'codex', command: string): string[] {
+	switch (adapter) {
+		case 'claude': return withClaudeStopHook([], command);
+		case 'codex': return ['-c', codexStopHookConfig(command), codexHookTrustFlag];
+		case 'command': return [];
+	}
+}

@@ -3,10 +3,11 @@
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|vsix] [--screenshots DIR] [--verbose]
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
+// --docs-screenshots copies the board and panel screenshots of the `ui` stage into docs/screenshots/ (for the README).
 // The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts) in the same code-server.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -20,6 +21,17 @@ import { runPanelUi } from './ui/panel.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
+/** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage. */
+const docsScreenshots: Readonly<Record<string, string>> = { 'board': 'board-needs-you', 'panel': 'panel-review', 'panel-run-stopped': 'panel-run-stopped' };
+
+function copyDocsScreenshots(screenshotsDir: string): void {
+	const docs = join(repoRoot, 'docs', 'screenshots');
+	mkdirSync(docs, { recursive: true });
+	for (const [name, shot] of Object.entries(docsScreenshots)) {
+		copyFileSync(join(screenshotsDir, `${shot}.png`), join(docs, `${name}.png`));
+	}
+	console.log(`  copied ${Object.keys(docsScreenshots).map((n) => `${n}.png`).join(', ')} to docs/screenshots/`);
+}
 
 interface Tally {
 	passed: number;
@@ -112,7 +124,7 @@ async function record(tally: Tally, name: string, body: () => Promise<void>): Pr
 }
 
 async function main(): Promise<number> {
-	const { values } = parseArgs({ options: { only: { type: 'string' }, screenshots: { type: 'string' }, verbose: { type: 'boolean' } } });
+	const { values } = parseArgs({ options: { only: { type: 'string' }, screenshots: { type: 'string' }, verbose: { type: 'boolean' }, 'docs-screenshots': { type: 'boolean' } } });
 	const missing = ['extension.js', 'cli.js', 'supervisor.js', 'sql-wasm.wasm'].filter((f) => !existsSync(join(repoRoot, 'dist', f)));
 	if (missing.length > 0) {
 		console.error(`missing dist/${missing.join(', dist/')}: run \`npm run build\` first`);
@@ -154,7 +166,11 @@ async function main(): Promise<number> {
 					console.log('\n[ui] Playwright against the workbench');
 					tallyUi(tally, 'ui', await runBoardUi(session, workspace));
 					console.log('\n[ui] the issue panel of a managed issue');
-					tallyUi(tally, 'ui', await runPanelUi(session, workspace, gateDirOf(workspace)));
+					const panel = await runPanelUi(session, workspace, gateDirOf(workspace));
+					tallyUi(tally, 'ui', panel);
+					if (values['docs-screenshots'] && panel.steps.every((s) => s.ok)) {
+						copyDocsScreenshots(screenshotsDir);
+					}
 				}));
 		}
 		if (!only || only === 'vsix') {

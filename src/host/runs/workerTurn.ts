@@ -18,7 +18,7 @@ export function workerPreamble(ids: WorkerTurnIds): string {
 		`You are a Tutti worker agent: do task ${ids.taskId} of issue ${ids.issueId} (Run ${ids.runId}).`,
 		'The `tutti` command is on your PATH and already signed in through TUTTI_IPC_HOOK and TUTTI_SESSION_TOKEN;',
 		'TUTTI_SESSION_ID, TUTTI_ISSUE_ID, TUTTI_TASK_ID and TUTTI_RUN_ID name your session, issue, task and Run',
-		'(for example `tutti run get --run-id "$TUTTI_RUN_ID" --json`). Never pass any other credential.',
+		`(for example \`tutti run get --run-id ${ids.runId} --json\`; write ids literally, not as $VARIABLES). Never pass any other credential.`,
 		'When the task is done, end your turn with a short summary of what you changed.',
 	].join('\n');
 }

@@ -1,5 +1,7 @@
 // The services composition root: builds the domain services over one store and one process port, wires the
 // plan service to Run admission and settlement, and exposes the HostApi (authentication + one handler per method).
+import { join } from 'node:path';
+import { stopHookCommand } from '../../agents/stopHook.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
 import { protocolVersion } from '../../protocol/controlPlane.js';
 import type { HostApi, MethodHandlers } from '../api.js';
@@ -49,6 +51,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const log = deps.log ?? stderrLog;
 	const sessions = new SessionService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, userCredential: deps.userCredential });
 
+	// Agents Tutti launches get a Stop hook through launch flags only; it runs the Host's own `tutti` shim.
+	const hook = deps.cliScript !== '' ? { stopHookCommand: stopHookCommand([join(deps.tuttiDir, 'bin', 'tutti')]) } : {};
 	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
 	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
 	const runs = disposables.add(new RunService({
@@ -63,6 +67,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		observer: { onRunSettled: (tx, settled) => { late.plan?.onRunSettled(tx, settled); } },
 		log,
 		onSettled: () => { late.dispatcher?.trigger(); late.wakes?.trigger(); },
+		...hook,
 	}));
 	const admission: RunAdmission = runs;
 	const activePlan: PlanService = (deps.planServiceFactory ?? createPlanService)({ ...deps, admission });
@@ -82,6 +87,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		config: deps.config, log, drainInbox: async () => { await sourceStop.drain(); },
 		...(deps.wakeTickMs !== undefined ? { tickMs: deps.wakeTickMs } : {}),
 		...(deps.wakeLeaseMs !== undefined ? { leaseMs: deps.wakeLeaseMs } : {}),
+		...hook,
 	}));
 	late.wakes = wakes;
 	/** A plan command may have prepared a wake (or unpaused one): run a wake pass after it. */

@@ -25,7 +25,6 @@ export function createPlanService(deps: ServiceDeps & { admission: RunAdmission;
 		clock: deps.clock,
 		ids: deps.ids,
 		config: deps.config,
-		workspace: deps.workspace,
 		admission: deps.admission,
 		log: deps.log ?? stderrLog,
 	};
@@ -33,7 +32,7 @@ export function createPlanService(deps: ServiceDeps & { admission: RunAdmission;
 		create: (params, caller) => createPlan(ctx, params, caller),
 		get: async (params, caller) => getPlan(ctx, params.issueId, caller),
 		schedule: (params, caller) => schedulePlan(ctx, params, caller),
-		mutate: (params, caller) => mutatePlan(ctx, params, caller),
+		mutate: (params, caller) => mutatePlan({ ...ctx, workspace: deps.workspace }, params, caller),
 		acknowledge: (params, caller) => acknowledgePlan(ctx, params, caller),
 		complete: (params, caller) => completePlan(ctx, params, caller),
 		stop: (params, caller) => stopPlan(ctx, params, caller),

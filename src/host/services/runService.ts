@@ -10,6 +10,7 @@
 // - claude/codex Runs start through their adapter with a worker Turn (runs/workerTurn.ts) and settle with the Turn
 //   facts of their stdout, read before the settlement transaction; a target with `"isolation":"worktree"` gets its
 //   git worktree created between the lease and the launch, outside any transaction (worktrees/worktreeManager.ts).
+import { stopHookLaunchArgs } from '../../agents/stopHook.js';
 import { join } from 'node:path';
 import type { AgentAdapter, TurnFacts } from '../../agents/adapter.js';
 import { adapterFor as builtInAdapterFor } from '../../agents/command.js';
@@ -64,6 +65,8 @@ export interface RunServiceDeps {
 	worktrees?: WorktreeManager;
 	/** A new claude session id (default: a random UUID); tests pin it. */
 	newProviderSessionId?: () => string;
+	/** The shell command of the agents' Stop hook (`<shim> hook stop`); absent: agents get no hook. */
+	stopHookCommand?: string;
 }
 
 /** How much of a Run's stdout is read for its Turn facts. */
@@ -338,6 +341,7 @@ export class RunService implements RunAdmission, Disposable {
 		const turn = structured
 			? workerTurnInput(task, target, { issueId: run.issueId, taskId: run.taskId, runId }, this.#d.newProviderSessionId)
 			: undefined;
+		if (turn && this.#d.stopHookCommand !== undefined) { turn.extraArgs = stopHookLaunchArgs(target.adapter, this.#d.stopHookCommand); }
 		const recordDirectory = target.isolation === 'worktree' && directory !== run.executionDirectory;
 		if (recordDirectory || turn?.newProviderSessionId !== undefined) {
 			// Where the Run works (a resume goes back there) and the claude session id known before the stream.

@@ -4,7 +4,7 @@
 import type { TurnFacts } from '../../agents/adapter.js';
 import { runSubmitId } from '../../core/ids.js';
 import type { Issue, Run, RunOutcome, Task } from '../../core/model.js';
-import { decideRunOutcome } from '../../core/runs/stopRules.js';
+import { decideRunOutcome, personStopDecidesRun } from '../../core/runs/stopRules.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
@@ -112,9 +112,15 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		outcome = verdict.outcome;
 		exitCode = exit.exitCode;
 		errorMessage = outcome === 'failure' ? exitMessage(exit) || 'the agent stopped while this was in progress' : '';
-		// A claude/codex Turn whose stream ends in an error result failed, even when the process exited 0.
+		// A claude/codex Turn whose stream ends in an error result failed, even when the process exited 0 — unless a
+		// person's Stop that took covers it: Claude Code answers SIGINT with exit 0 and no result line (before the
+		// response opened) or an error result, and that unfinished Turn is the developer's cancellation.
 		const facts = ending.facts;
-		if (outcome === 'success' && facts?.result?.ok === false) {
+		if (outcome === 'success' && facts && facts.result?.ok !== true
+			&& personStopDecidesRun(stopEvents, { runId, completedAtUnixMs: exit.endedAtUnixMs })) {
+			outcome = 'cancellation';
+			errorMessage = '';
+		} else if (outcome === 'success' && facts?.result?.ok === false) {
 			outcome = 'failure';
 			const detail = facts.result.text.trim() || facts.errors.join('; ');
 			errorMessage = `the agent reported an error${detail ? `: ${detail.slice(0, 500)}` : ''}`;

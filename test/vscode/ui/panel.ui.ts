@@ -1,5 +1,5 @@
 // The issue panel through the real workbench: a managed issue driven by a scripted source agent (3 tasks on the
-// `gate` target, scheduled), its graph's nodes in the webview, Pause (banner + dispatchPaused=true in
+// `gate` target, docs after lint; build and lint scheduled), its graph's nodes in the webview, Pause (banner + dispatchPaused=true in
 // `tutti plan issue get`) and Resume, Stop of a running Run ("Interrupted after …"), and Accept of a task in
 // pending_acceptance. Screenshots at each stage. Every wait is bounded.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.
 
 const title = 'Graph from a source agent';
 const taskIds = ['build', 'lint', 'docs'] as const;
+const scheduledIds = ['build', 'lint'] as const;
 
 function openGate(gateDir: string, issueId: string, taskId: string, exitCode: number): void {
 	const file = gateFile(gateDir, issueId, taskId);
@@ -24,8 +25,8 @@ function openGate(gateDir: string, issueId: string, taskId: string, exitCode: nu
 
 /** Clears the notifications and closes the bottom panel, so a screenshot shows the board and the issue panel. */
 export async function tidyForScreenshot(workbench: Workbench): Promise<void> {
-	await workbench.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
-	await workbench.runCommand('View: Close Panel').catch(() => undefined);
+	await workbench.runCommand('Notifications: Clear All Notifications', { timeoutMs: 5000 }).catch(() => undefined);
+	await workbench.runCommand('View: Hide Panel', { timeoutMs: 5000 }).catch(() => undefined);
 }
 
 async function clickNode(frame: WebviewFrame, taskId: string): Promise<void> {
@@ -45,8 +46,10 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 	const workbench = await session.openWorkbench();
 	const page = workbench.page;
 	const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
+		const started = Date.now();
 		const detail = await body();
-		steps.push({ name, ok: true, ...(detail ? { detail } : {}) });
+		const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+		steps.push({ name, ok: true, detail: detail ? `${detail} (${took})` : took });
 	};
 	const shot = async (name: string): Promise<void> => {
 		screenshots.push(await workbench.screenshot(name));
@@ -58,15 +61,15 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 		return frame;
 	};
 	try {
-		await step('a scripted source agent creates a managed issue, adds 3 tasks and schedules them (CLI, source token)', async () => {
+		await step('a scripted source agent creates a managed issue, adds 3 tasks and schedules the 2 ready ones (CLI, source token)', async () => {
 			await workbench.runCommand('View: Show Tutti');
 			await waitForHost(session, workspace);
 			source = ScriptedSource.create(session, workspace, title, 'Three gated tasks, planned by a scripted source agent');
-			source.add(taskIds.map((taskId) => ({ taskId, title: `Gated ${taskId}`, agentTargetId: 'gate' })));
-			const scheduled = source.schedule([...taskIds]);
+			source.add(taskIds.map((taskId) => ({ taskId, title: `Gated ${taskId}`, agentTargetId: 'gate', dependencyTaskIds: taskId === 'docs' ? ['lint'] : [] })));
+			const scheduled = source.schedule([...scheduledIds]);
 			const issueId = source.issueId;
-			await pollFor('the 3 gated Runs to start', 30_000, async () =>
-				(taskIds.every((t) => existsSync(gateStartedFile(gateDir, issueId, t))) ? true : undefined));
+			await pollFor('the gated Runs of build and lint to start', 30_000, async () =>
+				(scheduledIds.every((t) => existsSync(gateStartedFile(gateDir, issueId, t))) ? true : undefined));
 			return `issue ${issueId}, runs ${(scheduled['runIds'] as string[]).join(', ')}`;
 		});
 		await step('the panel opened from the board shows the graph\'s nodes', async () => {

@@ -51,7 +51,8 @@ function checkExecutionDirectories(workspace: string, operations: readonly Mutat
 	});
 }
 
-export async function mutatePlan(ctx: PlanContext, params: ParsedParams<'plan/mutate'>, caller: Caller): Promise<MutateResult> {
+/** `ctx.workspace`: the absolute workspace root that every executionDirectory must stay inside. */
+export async function mutatePlan(ctx: PlanContext & { workspace: string }, params: ParsedParams<'plan/mutate'>, caller: Caller): Promise<MutateResult> {
 	// The malformed shape is rejected before any durable state (checkpoint, revision) is evaluated.
 	const operations = parseOperations(params.operationsJson, params.issueId);
 	checkExecutionDirectories(ctx.workspace, operations, params.issueId);

@@ -20,8 +20,6 @@ export interface PlanContext {
 	clock: Clock;
 	ids: IdSource;
 	config: HostConfig;
-	/** Absolute workspace root: task execution directories must stay inside it. */
-	workspace: string;
 	admission: RunAdmission;
 	log(line: string): void;
 }

@@ -8,6 +8,7 @@
 //                  cancel the accepted Turn, mark the wake canceled and prepare the next sequence with a fresh submit
 //                  id (hidden while paused); if the cancellation fails the lease is kept until it expires.
 // A wake Turn's exit settles the Turn and moves its wake to `turn_settled` — the checkpoint is NOT resolved.
+import { stopHookLaunchArgs } from '../../../agents/stopHook.js';
 import { randomUUID } from 'node:crypto';
 import { adapterFor } from '../../../agents/command.js';
 import { isTerminalExecution } from '../../../core/execution/allowedActions.js';
@@ -53,6 +54,8 @@ export interface WakeServiceDeps {
 	tickMs?: number;
 	/** Lease owner id (default: minted). */
 	owner?: string;
+	/** The shell command of the agents' Stop hook (`<shim> hook stop`); absent: source agents get no hook. */
+	stopHookCommand?: string;
 }
 
 export type DeliveryResult = 'delivered' | 'recovered' | 'busy' | 'skipped' | 'failed' | 'rotated' | 'cancel_failed' | 'launch_failed';
@@ -285,6 +288,7 @@ export class WakeService implements Disposable {
 				// Later Turns continue the provider session recorded from the Turn facts; claude's first gets a known id.
 				...(session.providerSessionId ? { resumeProviderSessionId: session.providerSessionId }
 					: target.adapter === 'claude' ? { newProviderSessionId: randomUUID() } : {}),
+				...(this.#d.stopHookCommand !== undefined ? { extraArgs: stopHookLaunchArgs(target.adapter, this.#d.stopHookCommand) } : {}),
 			},
 		};
 		return { kind: 'launch', spec, processId, submitId: wake.clientSubmitId };
