@@ -45,19 +45,22 @@ function gateDirOf(workspace: string): string {
 }
 
 /**
- * The folder settings every run uses: `command` agent targets (prints and exits, runs a minute, fails, waits for
- * its gate file), 3 parallel Runs.
+ * The folder settings every run uses: `command` agent targets (prints and exits, runs a minute, fails), 3 parallel
+ * Runs; with `gate`, also the `gate` target (waits for its gate file) the panel UI test drives.
  */
-function writeWorkspace(prefix: string): string {
+function writeWorkspace(prefix: string, options: { gate?: boolean } = {}): string {
 	const workspace = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 	mkdirSync(join(workspace, '.vscode'));
-	mkdirSync(gateDirOf(workspace));
+	if (options.gate) {
+		mkdirSync(gateDirOf(workspace));
+	}
+	const gate = { id: 'gate', adapter: 'command', argv: [process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'], env: { TUTTI_GATE_DIR: gateDirOf(workspace) } };
 	writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
 		'tutti.agentTargets': [
 			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hello from run; sleep 1; echo done >&2'] },
 			{ id: 'slow', adapter: 'command', argv: ['sh', '-c', 'echo working; sleep 60'] },
 			{ id: 'fail', adapter: 'command', argv: ['sh', '-c', 'echo giving up >&2; exit 3'] },
-			{ id: 'gate', adapter: 'command', argv: [process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'], env: { TUTTI_GATE_DIR: gateDirOf(workspace) } },
+			...(options.gate ? [gate] : []),
 		],
 		'tutti.maxParallelRuns': 3,
 	}, null, '\t'));
@@ -159,7 +162,7 @@ async function main(): Promise<number> {
 				}));
 		}
 		if (!only || only === 'ui') {
-			const workspace = writeWorkspace('tutti-vscode-ui-');
+			const workspace = writeWorkspace('tutti-vscode-ui-', { gate: true });
 			workspaces.push(workspace);
 			await record(tally, 'ui', () => withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
 				async (session) => {

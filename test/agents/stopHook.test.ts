@@ -1,13 +1,13 @@
-// Smoke test of the Stop hook with the real Claude Code and Codex CLIs (pinned devDependencies) against the scripted
-// model server (test/agents). Not part of `npm test` (slow: Codex has no block cap of its own, so its run ends only
-// when Tutti's 60-block budget releases it). Run: npx mocha --config .mocharc.json test/integration/await/realAgentHooks.smoke.ts
+// The Stop hook with the real Claude Code and Codex CLIs (pinned devDependencies) against the scripted model
+// server: blocked while work is owed, released by Finish, fail-open when the Host is down. Codex has no block cap
+// of its own, so its run ends when Tutti's 60-block budget releases it (the slowest test of the agent tier).
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopHookCommand, withClaudeStopHook, withCodexStopHook } from '../../../src/agents/stopHook.js';
-import { claudeBin, claudeEnv, codexBin, isolatedEnv, makeAgentSandbox, spawnAgent } from '../../agents/agentKit.js';
-import { startScriptedServer } from '../../agents/modelServer/server.js';
-import { cliJs, expectOk, type HostHandle, type ManagedIssue, managedIssue, standardTargets, startHost, taskSpec } from '../harness.js';
+import { stopHookCommand, withClaudeStopHook, withCodexStopHook } from '../../src/agents/stopHook.js';
+import { claudeBin, claudeEnv, codexBin, isolatedEnv, makeAgentSandbox, spawnAgent } from './agentKit.js';
+import { startScriptedServer } from './modelServer/server.js';
+import { cliJs, expectOk, type HostHandle, type ManagedIssue, managedIssue, standardTargets, startHost, taskSpec } from '../integration/harness.js';
 
 const hookCommand = stopHookCommand([process.execPath, cliJs]);
 
