@@ -189,7 +189,8 @@ function raw(socketPath: string, chunks: (string | Buffer)[], timeoutMs: number,
 		socket.on('data', (d) => { received += d.toString('latin1'); });
 		socket.on('error', (e) => {
 			clearTimeout(timer);
-			resolve(received || `ERROR ${(e as NodeJS.ErrnoException).code}`);
+			// An early answer (413) may still be in flight when our write fails: give it a moment.
+			setTimeout(() => resolve(received || `ERROR ${(e as NodeJS.ErrnoException).code}`), 100);
 		});
 		socket.on('close', () => {
 			clearTimeout(timer);

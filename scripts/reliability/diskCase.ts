@@ -30,7 +30,7 @@ export async function diskCase(): Promise<CaseResult> {
 		result.fail('could not mount a tmpfs (not root?): the disk case did not run');
 		return result;
 	}
-	result.notes.push('`.tutti/` was a real 2 MiB tmpfs (`mount -t tmpfs -o size=2m`); the read-only phase remounts it `ro` (root ignores file modes, so chmod would prove nothing).');
+	result.notes.push('`.tutti/` was a real 2 MiB tmpfs (`mount -t tmpfs -o size=2m`). Read-only: the kernel refuses `remount,ro` while the Host holds its journal open for writing (EBUSY) and root ignores file modes, so the read-only phase kills the Host -9 mid-writes, remounts the store `ro`, and starts a Host on it; then remounts `rw` and starts again.');
 	let host: HostHandle | undefined;
 	try {
 		host = await startHost({ workspace, config: { agentTargets: [] } });
@@ -46,12 +46,13 @@ export async function diskCase(): Promise<CaseResult> {
 		fillDisk(filler);
 		await faultPhase(host, ledger, result, 'full disk', () => unlinkSync(filler));
 
-		// Read-only store directory.
-		execFileSync('mount', ['-o', 'remount,ro', tuttiDir], { stdio: 'pipe' });
-		await faultPhase(host, ledger, result, 'read-only store', () => execFileSync('mount', ['-o', 'remount,rw', tuttiDir], { stdio: 'pipe' }));
-
-		// A Host cannot even start on a read-only store directory: it says why and exits.
-		await host.stop().catch(() => undefined);
+		// Read-only store directory. The kernel refuses to remount ro while the Host holds the journal open for writing
+		// (EBUSY), and root ignores file modes, so the read-only store is met where it can happen: at Host start, after
+		// a kill -9 in the middle of writes.
+		const inFlight = writes(host, ledger, 20);
+		await new Promise((r) => setTimeout(r, 150));
+		await host.kill9();
+		await inFlight;
 		execFileSync('mount', ['-o', 'remount,ro', tuttiDir], { stdio: 'pipe' });
 		try {
 			await host.start();
@@ -67,6 +68,9 @@ export async function diskCase(): Promise<CaseResult> {
 		const present = await cliIssueTaskIds(host, ledger.issueId);
 		const lost = [...ledger.acknowledged].filter((t) => !present.has(t));
 		result.check(lost.length === 0, `after the read-only start: ${lost.length} acknowledged tasks lost`);
+		const more = await writes(host, ledger, 3);
+		result.check(more.every((r) => r.ok), 'writes fail after the store became writable again');
+		result.figure('read-only store, then writable again', more.every((r) => r.ok) ? 'the next Host starts and accepts writes' : 'writes still refused');
 		result.figure('acknowledged writes over the whole case (all present at the end)', `${ledger.acknowledged.size} (${lost.length} lost)`);
 	} finally {
 		await host?.dispose().catch(() => undefined);

@@ -112,8 +112,8 @@ async function oneRound(host: HostHandle, round: number, result: CaseResult, out
 	// The in-flight Stop: a cancellation exactly when a Stop note says it took; otherwise an honest failure.
 	const dieStop = byId.get('die-stop')!;
 	const took = dieStop.stopNotes.some((n) => n.reason === 'person' && n.answer === 'took');
-	outcomes.set(`die-stop → ${dieStop.outcome} (stop note took: ${took}, CLI answer: ${(stopReply.json as { answer?: string } | undefined)?.answer ?? stopReply.error?.reasonCode ?? 'none'})`,
-		(outcomes.get(`die-stop → ${dieStop.outcome}`) ?? 0) + 1);
+	const stopKey = `die-stop → ${dieStop.outcome} (stop note took: ${took}, CLI answer: ${(stopReply.json as { answer?: string } | undefined)?.answer ?? stopReply.error?.reasonCode ?? 'none'})`;
+	outcomes.set(stopKey, (outcomes.get(stopKey) ?? 0) + 1);
 	result.check(dieStop.outcome === (took ? 'cancellation' : 'failure'), `round ${round}: die-stop ended ${dieStop.outcome} with stop notes ${JSON.stringify(dieStop.stopNotes)}`);
 
 	// Settled once: stable on a second read, and one settlement checkpoint per Run.

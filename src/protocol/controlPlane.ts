@@ -43,12 +43,16 @@ const reviewDecisionResult = z.object({
 	decisionId: z.string(), issueId: z.string(), taskId: z.string(), runId: z.string(),
 	decision: z.enum(['accepted', 'changes_requested']), note: z.string(), checkpointId: z.string(),
 	taskStatus, acceptanceState: z.enum(['', 'agent_claimed', 'auto_checked', 'user_accepted']), replayed: z.boolean(),
+	/** Set when no agent is waiting for this decision: the exact command that hands the source session back. */
+	handBackCommand: z.string().optional(),
 });
 
 /** A developer decision at Goal Review. `checkpointId`: the goal_changes_requested checkpoint ('' for confirmed). */
 const goalDecisionResult = z.object({
 	goalReviewId: z.string(), issueId: z.string(), executionId: z.string(), status: z.enum(['confirmed', 'changes_requested']),
 	note: z.string(), checkpointId: z.string(), executionStatus, replayed: z.boolean(),
+	/** Set when no agent is waiting for this decision: the exact command that hands the source session back. */
+	handBackCommand: z.string().optional(),
 });
 
 /** Run messages and worktrees (issue 3), part of `methods`. */

@@ -1,5 +1,6 @@
 // The services composition root: builds the domain services over one store and one process port, wires the
 // plan service to Run admission and settlement, and exposes the HostApi (authentication + one handler per method).
+import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { join } from 'node:path';
 import { stopHookCommand } from '../../agents/stopHook.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
@@ -103,6 +104,17 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
+	/** A decision made while no agent is waiting names the exact command that hands the source session back (SPEC §7). */
+	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
+		const sourceSessionId = deps.store.read((r) => issueRepository.get(r, result.issueId)?.sourceSessionId ?? '');
+		if (sourceSessionId === '') { return result; }
+		try {
+			const state = await awaiting.sessionState({ sessionId: sourceSessionId }, { kind: 'user' });
+			return state.activity === 'waiting' ? result : { ...result, handBackCommand: state.handBackCommand };
+		} catch {
+			return result;
+		}
+	};
 	const handlers: MethodHandlers = {
 		'hello': async (_params, caller) => ({ protocol: protocolVersion, workspace: deps.workspace, pid: process.pid, caller: callerLabel(caller) }),
 		'session/open': (params, caller) => sessions.open(params, caller),
@@ -126,10 +138,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'plan/complete': (params, caller) => thenWake(activePlan.complete(params, caller)),
 		'plan/stop': (params, caller) => thenWake(activePlan.stop(params, caller)),
 		'plan/resume': (params, caller) => thenWake(activePlan.resume(params, caller)),
-		'review/accept': (params, caller) => reviews.accept(params, caller),
-		'review/requestChanges': (params, caller) => reviews.requestChanges(params, caller),
-		'goal/confirm': (params, caller) => reviews.confirmGoal(params, caller),
-		'goal/requestChanges': (params, caller) => reviews.requestGoalChanges(params, caller),
+		'review/accept': async (params, caller) => withHandBack(await reviews.accept(params, caller)),
+		'review/requestChanges': async (params, caller) => withHandBack(await reviews.requestChanges(params, caller)),
+		'goal/confirm': async (params, caller) => withHandBack(await reviews.confirmGoal(params, caller)),
+		'goal/requestChanges': async (params, caller) => withHandBack(await reviews.requestGoalChanges(params, caller)),
 		'run/get': (params) => runQueries.get(params),
 		'run/list': (params) => runQueries.list(params),
 		'run/stop': (params, caller) => runs.stop(params, caller),

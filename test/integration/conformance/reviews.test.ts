@@ -48,6 +48,8 @@ describe('conformance: developer confirmation (reviews and Goal Review)', functi
 
 		const accepted = methods['review/accept'].result.parse(expectOk(await review(issue, 'accept', 'a')));
 		assert.deepEqual([accepted.decision, accepted.taskStatus, accepted.acceptanceState, accepted.replayed], ['accepted', 'completed', 'user_accepted', false]);
+		assert.equal(accepted.handBackCommand, `tutti agent resume --session-id ${issue.source.sessionId}`,
+			'no agent is waiting, so the decision names the exact command that hands the source session back');
 		const replay = methods['review/accept'].result.parse(expectOk(await review(issue, 'accept', 'a')));
 		assert.equal(replay.replayed, true);
 		const unblocked = await issue.get();
