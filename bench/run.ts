@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchCliGet, formatCliGetBench, startCliGetFixture } from './cliGet.js';
+import { benchHostMemory, formatHostMemory } from './limits/hostMemory.js';
 import { benchStoreLimits, formatStoreLimits } from './limits/storeLimits.js';
 import { benchStoreRecovery, formatStoreRecovery } from './limits/storeRecovery.js';
 import { benchWakeLatency, formatWakeLatency } from './limits/wakeLatency.js';
@@ -65,6 +66,10 @@ async function main(): Promise<void> {
 	console.error('bench: store memory at 100k tasks and recovery after kill -9 with a full journal …');
 	section('Store memory at 100k tasks and recovery after `kill -9` with a full journal', 'recovery in seconds, nothing acknowledged lost.',
 		formatStoreRecovery(await benchStoreRecovery()));
+
+	console.error('bench: a live Host with 100k tasks: memory and plan/get …');
+	section('Live Host at 100k tasks: memory and `plan/get`', 'Host memory bounded by the store image; ready/next cheap at 100k.',
+		formatHostMemory(await benchHostMemory({ log: (l) => console.error(`  ${l}`) })));
 
 	console.error('bench: wake latency over 50 settlements, and Host memory with 16 streaming Runs …');
 	section('Wake latency: worker Run exit → source session\'s wake Turn', 'close to the floor of spawning the agent process.',

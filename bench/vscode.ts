@@ -10,7 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { withVsCode } from '../test/vscode/runInVsCode.js';
+import { sleep } from '../test/vscode/harness/waitFor.js';
 import { waitForHost } from '../test/vscode/ui/tuttiCli.js';
+import { issuePanelFrame } from '../test/vscode/ui/webviewFrame.js';
 import { fmtMs, median } from './stats.js';
 import {
 	activationTimeMs, boardLatency, createManualIssue, firstRenderMs, type Latency, openPanelFromBoard, panelLatency, planWithTasks,
@@ -100,6 +102,9 @@ async function main(): Promise<void> {
 					render.set(n, times);
 					if (n === docsScreenshotTasks) {
 						await workbench.runCommand('View: Hide Panel', { timeoutMs: 5000 }).catch(() => undefined);
+						const frame = await issuePanelFrame(workbench.page, title);
+						await frame.locator('[data-action="zoom/fit"]').first().click({ timeout: 5000 });
+						await sleep(500);
 						console.error(`bench: wrote ${await workbench.screenshot(`panel-${n}-tasks`)}`);
 					}
 				}

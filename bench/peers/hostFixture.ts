@@ -42,7 +42,8 @@ export function postJson(socketPath: string, method: string, params: unknown, to
 	});
 }
 
-export async function startBenchHost(config: Record<string, unknown>): Promise<BenchHost> {
+/** `nodeArgs` go before the CLI script (for example a preload module for memory probes). */
+export async function startBenchHost(config: Record<string, unknown>, nodeArgs: readonly string[] = []): Promise<BenchHost> {
 	const base = mkdtempSync(join(tmpdir(), 'tutti-bench-host-'));
 	const workspace = join(base, 'ws');
 	mkdirSync(join(workspace, '.tutti'), { recursive: true });
@@ -50,7 +51,7 @@ export async function startBenchHost(config: Record<string, unknown>): Promise<B
 	const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: join(base, 'run') };
 	delete env['NODE_EXTRA_CA_CERTS'];
 	delete env['NODE_OPTIONS'];
-	const host = spawn(process.execPath, [cliScript, 'host', '--workspace', workspace], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+	const host = spawn(process.execPath, [...nodeArgs, cliScript, 'host', '--workspace', workspace], { env, stdio: ['ignore', 'pipe', 'inherit'] });
 	const exited = new Promise<void>((r) => host.once('exit', () => r()));
 	const stop = async (): Promise<void> => {
 		if (host.exitCode === null && host.signalCode === null) {

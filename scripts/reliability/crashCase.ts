@@ -292,6 +292,10 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 	}
 	result.check(pending.length === 0, `${pending.length} issues still had unsettled Runs 60 s after the last kill: ${pending.map((m) => m.issueId).slice(0, 3).join(', ')}`);
 	result.check(unsettled.size === 0, `${unsettled.size} acknowledged Runs never settled: ${[...unsettled].slice(0, 5).join(', ')}`);
+	const finalIssueIds = await cliIssueIds(host);
+	for (const [rid, issueId] of createdIssues) {
+		result.check(finalIssueIds.has(issueId), `at the end: created issue ${issueId} (${rid}) was lost`);
+	}
 	const finalSnapshots = await Promise.all(managed.filter((m) => m.stopped).map((m) => cliPlanGet(host, m.issueId)));
 	for (const s of finalSnapshots) {
 		result.check(s.execution.status === 'archived', `stopped issue ${s.issueId} ended ${s.execution.status}, not archived`);

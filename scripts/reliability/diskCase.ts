@@ -159,6 +159,9 @@ async function faultPhase(host: HostHandle, ledger: Ledger, result: CaseResult, 
 	const present = await cliIssueTaskIds(host, ledger.issueId);
 	const lost = [...ledger.acknowledged].filter((t) => !present.has(t));
 	result.check(lost.length === 0, `${name}: ${lost.length} acknowledged tasks lost after recovery`);
+	if (reasons.has('internal')) {
+		result.notes.push(`Finding (${name}): refused writes carry reasonCode \`internal\` (HTTP 500), not \`store_unavailable\`: the journal's StoreError (store_io → store_unavailable) is not mapped by the control plane (src/control-plane/server.ts catches only DomainError). The message is clear (it names ENOSPC and says the store accepts no writes until the Host restarts).`);
+	}
 	result.figure(`${name}: writes refused / tried`, `${failures.length} / ${replies.length} (${[...reasons].map(([r, n]) => `${r} ×${n}`).join(', ')})`);
 	if (sample) {
 		result.figure(`${name}: error seen`, `\`${sample.reasonCode}\`: ${sample.message.slice(0, 160)}`);

@@ -271,6 +271,12 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti finish --issue-id ISSUE --as-user --json'],
 	},
 	{
+		path: ['follow-up'], method: 'issue/followUp', summary: "pick a follow-up on a completed issue: the agent's next-action starts it (developer action)",
+		flags: [issueId, { name: 'text', param: 'text', kind: 'string', valueName: '<text>', required: true, description: 'what the agent should do next' }],
+		details: 'Offered once, by the next `tutti next-action` call; Finish recorded first wins.',
+		examples: ['tutti follow-up --issue-id ISSUE --text "Add a dark-mode toggle to the settings page" --as-user --json'],
+	},
+	{
 		path: ['hook', 'stop'], method: 'hook/stop', summary: "the Stop hook of agents Tutti launches (reads the hook's JSON on stdin)", hidden: true,
 		flags: [],
 		examples: ['tutti hook stop < event.json'],

@@ -44,5 +44,6 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'agent/resume': 'tutti agent resume',
 	'session/state': 'tutti session state',
 	'issue/finish': 'tutti finish',
+	'issue/followUp': 'tutti follow-up',
 	'hook/stop': 'tutti hook stop',
 };

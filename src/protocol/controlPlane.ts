@@ -221,6 +221,11 @@ export const methods = {
 		params: z.strictObject({ issueId: id }),
 		result: z.object({ issueId: z.string(), finishedAtUnixMs: z.number().int(), replayed: z.boolean() }),
 	},
+	/** Developer action: a follow-up after a completed issue; `tutti next-action` offers it once (`next` = the command it hands the agent). */
+	'issue/followUp': {
+		params: z.strictObject({ issueId: id, text: z.string().min(1).max(10_000) }),
+		result: z.object({ followUpId: z.string(), issueId: z.string(), text: z.string(), requestedAtUnixMs: z.number().int(), next: z.string(), replayed: z.boolean() }),
+	},
 	/** The Stop hook of a launched agent (session token only): block with the owed command, or allow. */
 	'hook/stop': {
 		params: z.strictObject({}),

@@ -397,7 +397,8 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 		statusLabel: taskStatusLabel[t.status],
 		acceptanceLabel: acceptance,
 		ready: t.ready,
-		blocker: t.blockerReason === '' ? null : blockerLabel[t.blockerReason],
+		// A task that already ran (or runs) is not blocked: `task_not_started` only says it cannot be scheduled again.
+		blocker: t.blockerReason === '' || t.blockerReason === 'task_not_started' ? null : blockerLabel[t.blockerReason],
 		launch: [
 			['Agent target', t.agentTargetId || '(none)'],
 			['Model', t.model || '(default)'],

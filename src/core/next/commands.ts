@@ -25,3 +25,8 @@ export function nextActionCommand(issueId: string): string {
 export function agentResumeCommand(sessionId: string): string {
 	return `tutti agent resume --session-id ${shellWord(sessionId)}`;
 }
+
+/** A new managed issue for a follow-up; `requestId` makes a repeated run of the same command a replay. */
+export function planIssueCreateCommand(title: string, content: string, requestId: string): string {
+	return `tutti plan issue create --title ${shellWord(title)} --content ${shellWord(content)} --request-id ${shellWord(requestId)} --json`;
+}

@@ -28,6 +28,13 @@ export interface ExecutionFacts {
 	completedAtUnixMs: number;
 }
 
+/** A follow-up the developer picked after completion (issue 4 "Next steps after completion"). */
+export interface FollowUpFact {
+	followUpId: string;
+	text: string;
+	requestedAtUnixMs: number;
+}
+
 export interface IssueFacts {
 	issueId: string;
 	issueStatus: IssueStatus;
@@ -44,6 +51,8 @@ export interface IssueFacts {
 	changeRequests: ChangeRequest[];
 	/** When the developer picked Finish; 0 = not finished. */
 	finishedAtUnixMs: number;
+	/** The oldest follow-up the developer picked that no `next-action` call has taken yet (absent/null = none). */
+	pendingFollowUp?: FollowUpFact | null;
 	/** The latest change of the issue, its execution or its tasks (the UI's idle rule). */
 	lastChangeUnixMs: number;
 }

@@ -4,6 +4,7 @@ import {
 	awaitReviewCommand, nextActionCommand, planAwaitCommand, planGetCommand,
 } from './commands.js';
 import type { IssueFacts, SessionFacts, TaskFacts } from './facts.js';
+import { followUpCommand } from './followUp.js';
 
 export type Owed =
 	| {
@@ -186,6 +187,20 @@ export function owedForCheckpoint(facts: IssueFacts): Owed {
 	return waiting(self, since, `Your next checkpoint arrives when a task settles.`);
 }
 
+/**
+ * The developer's follow-up, when one is pending and was picked before any Finish (Finish wins if recorded
+ * first). The Host records that the call took it, so it is offered once.
+ */
+function followUpOwed(facts: IssueFacts): OwedAnswer | undefined {
+	const followUp = facts.pendingFollowUp;
+	if (followUp === undefined || followUp === null) { return undefined; }
+	if (facts.finishedAtUnixMs > 0 && facts.finishedAtUnixMs < followUp.requestedAtUnixMs) { return undefined; }
+	return {
+		kind: 'answer', state: 'follow_up', advanceAllowed: true, next: followUpCommand(followUp), note: followUp.text,
+		message: `The developer picked a follow-up for issue ${facts.issueId}: ${followUp.text} Start it now with the command in "next": it creates a new managed issue for it.`,
+	};
+}
+
 /** One `tutti next-action` evaluation: after completion, wait for the developer's follow-up or Finish. */
 export function owedForNextAction(facts: IssueFacts): Owed {
 	const boundary = aborted(facts);
@@ -195,6 +210,8 @@ export function owedForNextAction(facts: IssueFacts): Owed {
 		// Not complete yet: route to what is owed instead of failing.
 		return routeOn(facts);
 	}
+	const followUp = followUpOwed(facts);
+	if (followUp) { return followUp; }
 	if (done.state === 'finished') { return done; }
 	const since = facts.execution?.completedAtUnixMs ?? 0;
 	return waiting(nextActionCommand(facts.issueId), since, `Issue ${facts.issueId} is complete and the developer has not picked the next step yet.`);

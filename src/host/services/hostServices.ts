@@ -17,6 +17,7 @@ import { RunService } from './runService.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
 import { AwaitService } from './await/awaitService.js';
+import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
 import { SourceSessionStop } from './sourceSessions/sourceSessionStop.js';
 import { WakeService } from './wakes/wakeService.js';
@@ -103,6 +104,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock });
+	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	/** A decision made while no agent is waiting names the exact command that hands the source session back (SPEC §7). */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
@@ -157,6 +159,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'agent/resume': (params, caller) => awaiting.resume(params, caller),
 		'session/state': (params, caller) => awaiting.sessionState(params, caller),
 		'issue/finish': (params, caller) => awaiting.finish(params, caller),
+		'issue/followUp': (params, caller) => followUps.record(params, caller),
 		'hook/stop': (_params, caller) => stopHook.stop(caller),
 	};
 

@@ -8,6 +8,7 @@ import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
 import type { RunProcessPort } from '../runProcesses.js';
 import { readRunDto } from './dtoMapping.js';
+import { readRunLog } from './messages/turnLog.js';
 import { loadIssue } from './issueService.js';
 
 /** The Run, or `run_not_found`. */
@@ -37,7 +38,7 @@ export class RunQueries {
 		const run = this.deps.store.read((r) => loadRun(r, params.runId));
 		let slice = { data: '', nextOffset: params.offset, size: 0 };
 		try {
-			slice = this.deps.runs.readLog(run.runId, params.stream, params.offset, params.maxBytes);
+			slice = readRunLog(this.deps.runs, run.runId, params.stream, params.offset, params.maxBytes);
 		} catch {
 			// Not launched yet (no output files): an empty slice.
 		}

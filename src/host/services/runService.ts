@@ -12,7 +12,7 @@
 //   git worktree created between the lease and the launch, outside any transaction (worktrees/worktreeManager.ts).
 import { stopHookLaunchArgs } from '../../agents/stopHook.js';
 import { join } from 'node:path';
-import type { AgentAdapter, TurnFacts } from '../../agents/adapter.js';
+import type { AgentAdapter, AgentTurnInput, TurnFacts } from '../../agents/adapter.js';
 import { adapterFor as builtInAdapterFor } from '../../agents/command.js';
 import { DomainError } from '../../core/errors.js';
 import { rejection } from '../../core/hints.js';
@@ -41,6 +41,10 @@ import { loadRun } from './runQueries.js';
 import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx } from './runSettlement.js';
 import type { SessionService } from './sessionService.js';
 import { RunMessageService } from './messages/runMessageService.js';
+import { appendQueueEntry, readQueue } from './messages/queueFile.js';
+import { deriveQueueState, nextDeliverable } from './messages/queueState.js';
+import { currentTurnProcessId, nextTurnProcessId, runIdOfProcess } from './messages/turnProcesses.js';
+import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import { WorktreeManager } from './worktrees/worktreeManager.js';
 import { WorktreeService } from './worktrees/worktreeService.js';
 
@@ -204,7 +208,7 @@ export class RunService implements RunAdmission, Disposable {
 			if (early.settled) { this.#afterSettle(early.settled); }
 			return early.answer;
 		}
-		const result = await this.#d.runs.interrupt(runId);
+		const result = await this.#d.runs.interrupt(this.#currentProcess(runId));
 		return answerForInterrupt(result, true);
 	}
 
@@ -224,7 +228,7 @@ export class RunService implements RunAdmission, Disposable {
 		const held = this.#heldExits.get(runId);
 		if (!held || (this.#stopsInFlight.get(runId) ?? 0) > ownStops) { return null; }
 		this.#heldExits.delete(runId);
-		return settleRunInTx(this.#settlement, tx, runId, { kind: 'exit', exit: held.exit, facts: held.facts });
+		return settleRunInTx(this.#settlement, tx, runId, { kind: 'exit', exit: this.#runExitOf(runId, held.exit), facts: held.facts });
 	}
 
 	/** Unanswered person Stops of a Run that never started took effect: they are why it never starts. */
@@ -241,7 +245,7 @@ export class RunService implements RunAdmission, Disposable {
 	 * The Turn facts of a claude/codex Run, read from its captured stdout before the settlement transaction
 	 * (file reads never happen inside one). Null for command targets and when nothing can be read.
 	 */
-	#turnFacts(runId: string): TurnFacts | null {
+	#turnFacts(runId: string, processId: string = runId): TurnFacts | null {
 		try {
 			const run = this.#d.store.read((r) => runRepository.get(r, runId));
 			if (!run || run.status !== 'running') { return null; }
@@ -252,7 +256,7 @@ export class RunService implements RunAdmission, Disposable {
 			let text = '';
 			let offset = 0;
 			for (;;) {
-				const slice = this.#d.runs.readLog(runId, 'stdout', offset, 1_048_576);
+				const slice = this.#d.runs.readLog(processId, 'stdout', offset, 1_048_576);
 				text += slice.data;
 				if (slice.nextOffset <= offset || slice.nextOffset >= slice.size || slice.nextOffset >= maxFactsBytes) { break; }
 				offset = slice.nextOffset;
@@ -265,19 +269,128 @@ export class RunService implements RunAdmission, Disposable {
 	}
 
 	async #onExit(exit: RunExit): Promise<void> {
+		const runId = runIdOfProcess(exit.runId);
 		try {
-			const facts = this.#turnFacts(exit.runId);
+			if (this.#currentProcess(runId) !== exit.runId) {
+				this.#d.log(`ignored the exit of ${exit.runId}: it is not the current Turn process of run ${runId}`);
+				return;
+			}
+			const facts = this.#turnFacts(runId, exit.runId);
+			if (this.#mayDeliver(exit, facts)) {
+				const delivered = await this.#serial(runId, () => this.#deliverNext(runId, exit, facts));
+				if (delivered) { return; }
+			}
 			const settled = await this.#d.store.transaction((tx) => {
-				if ((this.#stopsInFlight.get(exit.runId) ?? 0) > 0) {
-					this.#heldExits.set(exit.runId, { exit, facts });
+				if ((this.#stopsInFlight.get(runId) ?? 0) > 0) {
+					this.#heldExits.set(runId, { exit, facts });
 					return null;
 				}
-				return settleRunInTx(this.#settlement, tx, exit.runId, { kind: 'exit', exit, facts });
+				return settleRunInTx(this.#settlement, tx, runId, { kind: 'exit', exit: this.#runExitOf(runId, exit), facts });
 			});
 			if (settled) { this.#afterSettle(settled); }
 		} catch (e) {
-			this.#d.log(`settling run ${exit.runId} failed (it stays running until the next check): ${(e as Error).message}`);
+			this.#d.log(`settling run ${runId} failed (it stays running until the next check): ${(e as Error).message}`);
 		}
+	}
+
+	// ---- queued messages: the next Turn of the same session ----
+
+	/** The runner id of the Run's current Turn process (the Run id until a queued message started another Turn). */
+	#currentProcess(runId: string): string {
+		try {
+			return currentTurnProcessId(runId, readQueue(this.#d.runs.runDir(runId)));
+		} catch (e) {
+			this.#d.log(`reading the Turns of run ${runId} failed: ${(e as Error).message}`);
+			return runId;
+		}
+	}
+
+	/**
+	 * The exit of a later Turn process, as the Run's exit: the process `<runId>.t<n>` is bound to `issue-run:<runId>.t<n>`
+	 * by its supervisor; when it is the Run's current Turn, that binding is the Run's own. Anything else passes unchanged
+	 * (and settlement refuses it).
+	 */
+	#runExitOf(runId: string, exit: RunExit): RunExit {
+		if (exit.runId === runId || exit.clientSubmitId !== runSubmitId(exit.runId) || this.#currentProcess(runId) !== exit.runId) { return exit; }
+		return { ...exit, runId, clientSubmitId: runSubmitId(runId) };
+	}
+
+	/** A Turn that completed (exit 0, a successful result) may hand the Run's next queued message to the agent. */
+	#mayDeliver(exit: RunExit, facts: TurnFacts | null): boolean {
+		return !this.#disposed && exit.exitCode === 0 && exit.signal === null && !exit.spawnError && facts?.result?.ok === true;
+	}
+
+	/**
+	 * Inside the Run's chain (a Stop's interrupt waits for it and then targets the new process): when the Run is still
+	 * running, no Stop is in flight or unanswered, no host Stop was made and the queue has a deliverable message, record
+	 * the message as delivered (durable, naming the new Turn process) and start that Turn with `--resume`. False: the
+	 * Run settles as usual.
+	 */
+	async #deliverNext(runId: string, exit: RunExit, facts: TurnFacts | null): Promise<boolean> {
+		if (this.#disposed || (this.#stopsInFlight.get(runId) ?? 0) > 0) { return false; }
+		const dir = this.#d.runs.runDir(runId);
+		const entries = readQueue(dir);
+		if (currentTurnProcessId(runId, entries) !== exit.runId) { return false; }
+		const gate = this.#d.store.read((r) => {
+			const run = runRepository.get(r, runId);
+			if (!run || run.status !== 'running') { return null; }
+			const stops = runRepository.stopEvents(r, runId);
+			if (stops.some((e) => e.answer === null || e.reason !== 'person')) { return null; }
+			const task = taskRepository.get(r, run.issueId, run.taskId);
+			const session = sessionRepository.get(r, run.agentSessionId);
+			return task ? { run, task, stops, providerSessionId: session?.providerSessionId ?? '' } : null;
+		});
+		if (!gate) { return false; }
+		const { run, task } = gate;
+		const target = this.#d.config.agentTargets.find((t) => t.id === run.agentTargetId);
+		if (!target || target.adapter === 'command') { return false; }
+		const next = nextDeliverable(deriveQueueState(entries, gate.stops));
+		if (!next) { return false; }
+		const providerSessionId = facts?.providerSessionId || gate.providerSessionId;
+		if (providerSessionId === '') {
+			this.#d.log(`run ${runId}: no provider session id to resume, so queued message ${next.messageId} stays queued and the Run settles`);
+			return false;
+		}
+		const directory = target.isolation === 'worktree' ? run.executionDirectory : (target.cwd ?? task.executionDirectory);
+		const where = resolveRunDirectory(this.#d.workspace, directory);
+		if ('error' in where) {
+			this.#d.log(`run ${runId}: cannot start the next Turn (${where.error}); the Run settles`);
+			return false;
+		}
+		const token = await this.#d.store.transaction((tx) => {
+			if (facts && facts.providerSessionId !== '') { sessionRepository.updateProviderSessionId(tx, run.agentSessionId, facts.providerSessionId); }
+			return this.#d.sessions.rotateToken(tx, run.agentSessionId);
+		});
+		const processId = nextTurnProcessId(runId, entries);
+		const turn: AgentTurnInput = { prompt: next.text, resumeProviderSessionId: providerSessionId };
+		const model = task.model !== '' ? task.model : target.model;
+		if (model !== undefined && model !== '') { turn.model = model; }
+		if (task.reasoningEffort !== '') { turn.reasoningEffort = task.reasoningEffort; }
+		if (task.permissionModeId !== '') { turn.permissionModeId = task.permissionModeId; }
+		if (this.#d.stopHookCommand !== undefined) { turn.extraArgs = stopHookLaunchArgs(target.adapter, this.#d.stopHookCommand); }
+		// Durable before the process starts: after a restart the Run's current process is this one (at most once).
+		appendQueueEntry(dir, { type: 'delivered', messageId: next.messageId, atUnixMs: this.#d.clock.now(), turnProcessId: processId });
+		const spec: RunLaunchSpec = {
+			runId: processId, issueId: run.issueId, taskId: run.taskId, target, cwd: where.cwd, stdinText: '', turn,
+			env: {
+				TUTTI_IPC_HOOK: this.#d.endpoint,
+				TUTTI_SESSION_TOKEN: token,
+				TUTTI_SESSION_ID: run.agentSessionId,
+				TUTTI_ISSUE_ID: run.issueId,
+				TUTTI_TASK_ID: run.taskId,
+				TUTTI_RUN_ID: runId,
+			},
+		};
+		try {
+			await this.#d.runs.launch(spec);
+		} catch (e) {
+			const failed = this.#exitRecordOrNull(processId);
+			// Outside the chain's own settlement path: settle directly (never re-enter the chain from here).
+			void this.#settle(runId, failed
+				? { kind: 'exit', exit: this.#runExitOf(runId, failed), facts: null }
+				: { kind: 'not_launched', outcome: 'failure', message: `could not start the Turn for queued message ${next.messageId}: ${(e as Error).message}` });
+		}
+		return true;
 	}
 
 	async #settle(runId: string, ending: RunEnding): Promise<void> {
@@ -464,14 +577,15 @@ export class RunService implements RunAdmission, Disposable {
 				}
 				continue;
 			}
-			const exit = this.#exitRecordOrNull(run.runId);
+			const processId = this.#currentProcess(run.runId);
+			const exit = this.#exitRecordOrNull(processId);
 			if (exit) {
 				await this.#onExit(exit);
 				continue;
 			}
 			try {
 				// Alive: re-attach and wait for its exit. Dead without a record: the runner records it lost.
-				this.#d.runs.adopt(run.runId);
+				this.#d.runs.adopt(processId);
 			} catch (e) {
 				await this.#settle(run.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
 			}
@@ -510,9 +624,9 @@ export class RunService implements RunAdmission, Disposable {
 
 	/** `run/report` from a Run's supervisor: check its exit record now instead of at the next poll. */
 	async report(params: ParsedParams<'run/report'>): Promise<Result<'run/report'>> {
-		const run = this.#d.store.read((r) => loadRun(r, params.runId));
+		const run = this.#d.store.read((r) => loadRun(r, runIdOfProcess(params.runId)));
 		if (run.status === 'running') {
-			const exit = this.#exitRecordOrNull(run.runId);
+			const exit = this.#exitRecordOrNull(this.#currentProcess(run.runId));
 			if (exit) { await this.#onExit(exit); }
 		}
 		return { ok: true };

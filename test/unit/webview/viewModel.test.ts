@@ -126,6 +126,11 @@ describe('panel view model', () => {
 			assert.equal(derivePanelModel(s, select('t0')).detail!.canOpenChanges, false);
 		});
 
+		it('shows no blocker for a managed task that already ran (task_not_started only means "cannot schedule again")', () => {
+			const s = aManagedSnapshot([aPlanTask('t1', { status: 'pending_acceptance', blockerReason: 'task_not_started' })]);
+			assert.equal(derivePanelModel(s, select('t1')).detail!.blocker, null);
+		});
+
 		it('is null when nothing (or a vanished task) is selected', () => {
 			assert.equal(derivePanelModel(manual(), ui).detail, null);
 			assert.equal(derivePanelModel(manual(), select('gone')).detail, null);

@@ -111,6 +111,13 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 				((await panel().locator('#task-detail [data-action="task/accept"]').count()) === 0 ? true : undefined));
 			await shot('panel-accepted');
 		});
+		await step('the board lists the managed issue with its progress after Accept (1/3 tasks)', async () => {
+			await workbench.runCommand('View: Close All Editors');
+			await tidyForScreenshot(workbench);
+			const row = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: title }).first();
+			await pollFor('the board row to show 1/3 tasks', 15_000, async () => ((await row.innerText({ timeout: 1000 })).includes('1/3') ? true : undefined));
+			await shot('board-overview');
+		});
 	} catch (error) {
 		steps.push({ name: `panel step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
 		await shot('panel-failure').catch(() => undefined);

@@ -13,8 +13,9 @@ import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlan
 import type { Store } from '../../../store/database.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
-import type { Reader } from '../../../store/tx.js';
+import type { Reader, Tx } from '../../../store/tx.js';
 import { requireUser } from '../callerPolicy.js';
+import { followUpRepository } from '../followUps/followUpRepository.js';
 import { toAgentResponse } from './agentResponses.js';
 import { finishRepository } from './finishRepository.js';
 import { Heartbeats } from './heartbeats.js';
@@ -58,6 +59,21 @@ function missingIssue(issueId: string): Owed {
 	};
 }
 
+/** A decision a call takes for itself (offered once): re-derived and recorded inside one write transaction. */
+interface Claim {
+	/** Whether this answer must be taken. */
+	applies(owed: Owed): boolean;
+	/** Records inside `tx` that this call took it; false = another call took it first. */
+	take(tx: Tx, facts: IssueFacts, owed: Owed): boolean;
+}
+
+/** Marker: the decision was taken by a concurrent call between this call's read and its claim. */
+const takenElsewhere: Owed = { kind: 'answer', state: 'taken', message: '' };
+
+function isWaitingAnswer(owed: Owed): boolean {
+	return owed.kind === 'answer' && owed.state === 'waiting';
+}
+
 export class AwaitService {
 	readonly heartbeats: Heartbeats;
 	readonly #timer: WaitTimer;
@@ -77,8 +93,15 @@ export class AwaitService {
 		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForCheckpoint(facts));
 	}
 
+	/** A follow-up it returns is recorded as taken in the same transaction, so no later call offers it again. */
 	nextAction(params: ParsedParams<'await/next-action'>, caller: Caller): Promise<AgentResponse> {
-		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForNextAction(facts));
+		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForNextAction(facts), {
+			applies: (owed) => owed.kind === 'answer' && owed.state === 'follow_up',
+			take: (tx, facts) => {
+				const followUp = facts.pendingFollowUp;
+				return followUp !== undefined && followUp !== null && followUpRepository.consume(tx, followUp.followUpId, this.deps.clock.now());
+			},
+		});
 	}
 
 	/** Read-only: the exact command the session owes now, or no `next`. */
@@ -149,7 +172,11 @@ export class AwaitService {
 		return requested;
 	}
 
-	async #wait(caller: Caller, issueId: string, waitMs: number | undefined, derive: (facts: IssueFacts) => Owed): Promise<AgentResponse> {
+	/**
+	 * `claim` (optional): an answer it applies to is re-derived inside a write transaction where the call records
+	 * that it took it, so it is offered once.
+	 */
+	async #wait(caller: Caller, issueId: string, waitMs: number | undefined, derive: (facts: IssueFacts) => Owed, claim?: Claim): Promise<AgentResponse> {
 		const bound = Math.min(waitMs ?? awaitTimeoutMs, awaitTimeoutMs);
 		const started = this.#timer.now();
 		const sessionId = caller.kind === 'session' ? caller.sessionId : undefined;
@@ -157,11 +184,22 @@ export class AwaitService {
 			const facts = readIssueFacts(r, issueId);
 			return facts === undefined ? missingIssue(issueId) : derive(facts);
 		};
+		const evaluateAndClaim = (tx: Tx): Owed => {
+			const facts = readIssueFacts(tx, issueId);
+			if (facts === undefined) { return missingIssue(issueId); }
+			const owed = derive(facts);
+			return claim === undefined || !claim.applies(owed) || claim.take(tx, facts, owed) ? owed : takenElsewhere;
+		};
 		try {
 			for (;;) {
-				const owed = this.deps.store.read(evaluate);
+				let owed = this.deps.store.read(evaluate);
+				if (claim?.applies(owed) === true) {
+					owed = await this.deps.store.transaction(evaluateAndClaim);
+				}
+				// Another call took it between the read and the claim: read again (that call committed, so this ends).
+				if (owed === takenElsewhere) { continue; }
 				const elapsed = this.#timer.now() - started;
-				const isWaiting = owed.kind === 'answer' && owed.state === 'waiting';
+				const isWaiting = isWaitingAnswer(owed);
 				if (!isWaiting || elapsed >= bound) {
 					return toAgentResponse(owed, { nowUnixMs: this.deps.clock.now(), waitBoundMs: bound, issueId, ...(sessionId ? { sessionId } : {}) });
 				}

@@ -7,6 +7,7 @@ import { sessionRepository } from '../../../store/repositories/sessionRepository
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Reader } from '../../../store/tx.js';
 import { num, str } from '../../../store/repositories/rowValues.js';
+import { followUpRepository } from '../followUps/followUpRepository.js';
 import { finishRepository } from './finishRepository.js';
 
 /** Open `changes_requested` / `goal_changes_requested` checkpoints (migration 3): unstarted change requests with their note. */
@@ -35,6 +36,12 @@ function goalReviewRequestedAt(r: Reader, executionId: string): number {
 	return row ? num(row, 'requested_at') : 0;
 }
 
+/** The oldest follow-up not taken by a next-action call (migration 005). */
+function pendingFollowUp(r: Reader, issueId: string): IssueFacts['pendingFollowUp'] {
+	const row = followUpRepository.pending(r, issueId);
+	return row ? { followUpId: row.followUpId, text: row.text, requestedAtUnixMs: row.requestedAtUnixMs } : null;
+}
+
 export function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 	const issue = issueRepository.get(r, issueId);
 	if (issue === undefined) { return undefined; }
@@ -60,6 +67,7 @@ export function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefin
 		})),
 		changeRequests: execution ? openChangeRequests(r, execution.executionId) : manualChangeRequests(r, issueId),
 		finishedAtUnixMs: finishRepository.finishedAt(r, issueId),
+		pendingFollowUp: pendingFollowUp(r, issueId),
 		lastChangeUnixMs: lastChange,
 	};
 }

@@ -17,7 +17,7 @@ function isEntry(v: unknown): v is QueueEntry {
 	switch (e.type) {
 		case 'message': return typeof e.messageId === 'string' && typeof e.text === 'string';
 		case 'resume': return typeof e.eventId === 'string' && Array.isArray(e.resumesStopEventIds) && e.resumesStopEventIds.every((x) => typeof x === 'string');
-		case 'delivered': return typeof e.messageId === 'string';
+		case 'delivered': return typeof e.messageId === 'string' && (e.turnProcessId === undefined || typeof e.turnProcessId === 'string');
 		default: return false;
 	}
 }

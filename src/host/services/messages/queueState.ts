@@ -18,11 +18,13 @@ export interface QueueResumeEntry {
 	atUnixMs: number;
 }
 
-/** A message was handed to the agent (written by the delivery step). */
+/** A message was handed to the agent (written by the delivery step, before the Turn's process starts). */
 export interface QueueDeliveredEntry {
 	type: 'delivered';
 	messageId: string;
 	atUnixMs: number;
+	/** The runner id of the Turn process that carries this message (`<runId>.t<n>`); it is the Run's current process after. */
+	turnProcessId?: string;
 }
 
 export type QueueEntry = QueuedMessageEntry | QueueResumeEntry | QueueDeliveredEntry;

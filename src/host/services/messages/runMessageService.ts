@@ -1,6 +1,6 @@
 // `run/send`, `run/queue`, `run/resume-queue`: the durable message queue of a Run (queueFile.ts) and its derived
-// pause state (queueState.ts). Delivery to the agent (a `--resume` Turn after the current Turn ends) is the
-// next step and not wired yet: messages stay queued, in order, and are reported as such.
+// pause state (queueState.ts). Delivery is RunService's: when a Turn completes, the next deliverable message becomes
+// the next `--resume` Turn of the same session (turnProcesses.ts); messages left when the Run settles stay recorded.
 import { DomainError } from '../../../core/errors.js';
 import type { Clock, IdSource } from '../../../core/ports.js';
 import type { Caller, RunAgentParams, RunAgentResult } from '../../../protocol/controlPlane.js';

@@ -1,0 +1,26 @@
+// The always-on slice of the fault campaign (`npm run reliability` runs the whole of it): a few kill -9 points of the
+// mixed workload plus one supervisor kill, and one reload with 4 live and 4 dying Runs. Real Host and CLI processes
+// from dist/ (run `npm run build` first). About 25 s.
+import { strict as assert } from 'node:assert';
+import { crashCase } from '../../scripts/reliability/crashCase.js';
+import type { CaseResult } from '../../scripts/reliability/kit.js';
+import { restartCase } from '../../scripts/reliability/restartCase.js';
+
+function explain(result: CaseResult): string {
+	return `${result.name}: ${result.failures.join('\n')}`;
+}
+
+describe('reliability (quick slice of the fault campaign)', function () {
+	this.timeout(120_000);
+
+	it('kill -9 of the Host at random points of a mixed workload, and of a supervisor: nothing acknowledged is lost', async function () {
+		const result = await crashCase({ points: 4, supervisorKills: 1, seed: 6, budgetMs: 60_000 });
+		assert.ok(result.passed, explain(result));
+		assert.ok(result.figures.some(([label, value]) => label === 'acknowledged commands' && Number(value) > 0), 'the workload made progress');
+	});
+
+	it('a reload during 4 running and 4 dying Runs settles each one once, per SPEC §8', async function () {
+		const result = await restartCase(1);
+		assert.ok(result.passed, explain(result));
+	});
+});
