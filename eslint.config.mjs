@@ -10,7 +10,7 @@ const noNode = { group: ['node:*', 'fs', 'path', 'child_process', 'net', 'http']
 const noDomain = { group: ['**/core/**', '**/store/**', '**/host/**', '**/control-plane/**', 'sql.js'], message: 'The CLI imports protocol only.' };
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'webview/**', 'media/**'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'media/**'] },
 	js.configs.recommended,
 	...tseslint.configs.recommended,
 	{
@@ -25,6 +25,7 @@ export default tseslint.config(
 	{ files: ['src/protocol/**/*.ts'], rules: restrict([vscodeOnly, noCli, noStore]) },
 	{ files: ['src/cli/**/*.ts'], rules: restrict([vscodeOnly, noDomain]) },
 	{ files: ['src/host/**/*.ts', 'src/control-plane/**/*.ts', 'src/agents/**/*.ts', 'src/supervisor/**/*.ts'], rules: restrict([vscodeOnly, noCli]) },
+	{ files: ['webview/**/*.ts'], rules: restrict([vscodeOnly, noDomain, { group: ['node:*'], message: 'The webview is browser code: protocol, DOM and the UI kit only.' }]) },
 	{ files: ['src/extension/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
 	{ files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off', 'no-restricted-imports': 'off' } },
 );
