@@ -98,7 +98,7 @@ export function formatStoreRecovery(r: StoreRecoveryResult): string {
 		`| recovery, whole fresh process to "opened" (includes tsx start-up) | ${fmtMs(median(r.wholeProcessMs))} |`,
 		`| tasks present after recovery | ${r.recoveredTasks.toLocaleString('en')} |`,
 		`| memory after recovery | ${mem(r.afterOpen)} |`,
-	].join('\n') + '\n\nThe Store is the Host\'s in-memory database: a Host holds this plus its services (see the 16-Run figure below for a live Host).';
+	].join('\n') + '\n\nThe Store is the Host\'s in-memory database: a Host holds this plus its services (the next section measures a live Host).';
 }
 
 if (require.main === module) {

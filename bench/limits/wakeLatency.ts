@@ -199,7 +199,7 @@ export function formatWakeLatency(r: WakeLatencyResult): string {
 		const m = r.memory;
 		lines.push('', `Host memory with ${m.runs} concurrent command Runs each streaming ${(m.outputBytesPerRun / 1024).toFixed(0)} KB over ~2 s (all done in ${fmtMs(m.durationMs)}): ` +
 			`RSS ${mib(m.hostRssBefore)} before → peak ${mib(m.hostRssPeakSampled)} (sampled every 50 ms; lifetime peak VmHWM ${mib(m.hostHwm)}) → ${mib(m.hostRssAfter)} after. ` +
-			'The Host\'s JS heap is not visible from outside its process; the store child above reports heap figures.');
+			'RSS read from /proc (the live-Host section reports its JS heap).');
 	} else if (r.memoryError) {
 		lines.push('', `Host memory with 16 Runs was not measured: ${r.memoryError}`);
 	}

@@ -386,9 +386,9 @@ export class RunService implements RunAdmission, Disposable {
 		} catch (e) {
 			const failed = this.#exitRecordOrNull(processId);
 			// Outside the chain's own settlement path: settle directly (never re-enter the chain from here).
-			void this.#settle(runId, failed
+			this.#track(this.#settle(runId, failed
 				? { kind: 'exit', exit: this.#runExitOf(runId, failed), facts: null }
-				: { kind: 'not_launched', outcome: 'failure', message: `could not start the Turn for queued message ${next.messageId}: ${(e as Error).message}` });
+				: { kind: 'not_launched', outcome: 'failure', message: `could not start the Turn for queued message ${next.messageId}: ${(e as Error).message}` }));
 		}
 		return true;
 	}

@@ -142,4 +142,16 @@ describe('delivering queued messages as further Turns', () => {
 		const run = await h.call('run/get', { runId });
 		assert.deepEqual([run.status, run.summary], ['completed', 'two']);
 	});
+
+	it('a next Turn that cannot start settles the Run failed (the message is recorded as handed over)', async () => {
+		const runId = await running();
+		await h.call('run/send', { runId, text: 'next' });
+		h.runs.logs.set(runId, claudeStream('one'));
+		h.runs.launchError = new Error('no executable');
+		h.runs.exit(runId, { exitCode: 0 });
+		await h.idle();
+		const run = await h.call('run/get', { runId });
+		assert.equal(run.status, 'failed');
+		assert.match(run.errorMessage, /could not start the Turn for queued message .*no executable/);
+	});
 });
