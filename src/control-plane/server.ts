@@ -6,6 +6,7 @@ import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import { z } from 'zod';
 import { DomainError } from '../core/errors.js';
+import { rejection } from '../core/hints.js';
 import type { Disposable } from '../core/lifecycle.js';
 import type { HostApi } from '../host/api.js';
 import { type Caller, type Method, type WireError, maxBodyBytes, methods, protocolVersion } from '../protocol/controlPlane.js';
@@ -166,6 +167,12 @@ export class ControlPlaneServer implements Disposable {
 			if (isDomainError(error)) {
 				return this.#send(res, statusForReason(error.reasonCode), { ok: false, error: toWireError(error) });
 			}
+			const storeReason = storeReasonOf(error);
+			if (storeReason !== undefined) {
+				// The store refused (full disk, read-only, damaged): say so with its own reason, never as `internal`.
+				this.#log(`control plane: ${name} refused by the store: ${describe(error)}`);
+				return this.#send(res, 503, { ok: false, error: toWireError(rejection(storeReason, `the Host could not save ${name}: ${firstLine(error)}`)) });
+			}
 			this.#log(`control plane: ${name} failed: ${describe(error)}`);
 			return this.#send(res, 500, { ok: false, error: wireError('internal', `the Host failed while handling ${name}: ${firstLine(error)}`, internalHint) });
 		}
@@ -214,6 +221,13 @@ export class ControlPlaneServer implements Disposable {
 
 function isMethod(name: string): name is Method {
 	return Object.prototype.hasOwnProperty.call(methods, name);
+}
+
+/** A store failure (src/store/storeErrors.ts, recognised by shape: the control plane does not import the store). */
+function storeReasonOf(error: unknown): 'store_unavailable' | 'store_corrupt' | 'store_locked' | undefined {
+	const e = error as { name?: unknown; reasonCode?: unknown } | null;
+	if (typeof e !== 'object' || e === null || e.name !== 'StoreError') { return undefined; }
+	return e.reasonCode === 'store_corrupt' || e.reasonCode === 'store_locked' ? e.reasonCode : 'store_unavailable';
 }
 
 /** `instanceof` plus the shape, so a DomainError from a second copy of the module is still recognised. */

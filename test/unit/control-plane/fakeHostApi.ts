@@ -44,6 +44,7 @@ export function runDtoFor(runId: string): RunDto {
 export const special = {
 	missing: 'missing',
 	crash: 'crash',
+	diskFull: 'disk-full',
 	badReply: 'bad-reply',
 	stale: 'stale',
 	slow: 'slow',
@@ -61,6 +62,8 @@ export function createFakeHostApi(workspace = '/fake/workspace'): FakeHostApi {
 				throw new DomainError('issue_not_found', `issue ${issueId} does not exist`, 'Run `tutti issue list --json` and use an issueId it lists.');
 			case special.crash:
 				throw new Error('kaput\nsecond line');
+			case special.diskFull:
+				throw Object.assign(new Error('the journal could not be written (ENOSPC); restart the Host once space is back'), { name: 'StoreError', reasonCode: 'store_unavailable' });
 			case special.badReply:
 				return { nope: true };
 			case special.stale:

@@ -183,6 +183,16 @@ describe('control-plane server', () => {
 		assert.equal((await call(t.socketPath, 'issue/list', {}, userToken)).status, 200);
 	});
 
+	it('answers a store refusal (full disk) with 503 store_unavailable and its message, never internal', async () => {
+		const reply = await call(t.socketPath, 'issue/get', { issueId: special.diskFull }, userToken);
+		assert.equal(reply.status, 503);
+		const error = errorOf(reply.json);
+		assert.equal(error.reasonCode, 'store_unavailable');
+		assert.match(error.message, /ENOSPC/);
+		assert.equal(error.retryable, true);
+		assert.match(error.hint, /same command again/);
+	});
+
 	it('validates results: a reply that breaks the protocol is a 500 with a clear message', async () => {
 		const reply = await call(t.socketPath, 'issue/get', { issueId: special.badReply }, userToken);
 		assert.equal(reply.status, 500);
