@@ -155,7 +155,8 @@ export const commandTable: readonly CommandSpec[] = [
 	{
 		path: ['plan', 'issue', 'create'], method: 'plan/create', summary: 'create a managed issue; the calling session becomes its source session',
 		flags: [title(true), content(true), requestId, autoAccept, { name: 'developer-confirmation', param: 'developerConfirmation', kind: 'bool', valueName: '[bool]', description: "Goal Review waits for the developer's confirmation (default: the developerConfirmation setting, on)" },
-			{ name: 'source-target', param: 'sourceTargetId', kind: 'string', valueName: '<id>', description: 'with --as-user: Tutti starts the source session itself on this agent target' }],
+			{ name: 'source-target', param: 'sourceTargetId', kind: 'string', valueName: '<id>', description: 'with --as-user: Tutti starts the source session itself on this agent target' },
+			{ name: 'review-target', param: 'reviewTargetId', kind: 'string', valueName: '<id>', description: 'an independent read-only reviewer on this agent target gives an advisory verdict at Goal Review' }],
 		examples: [
 			'tutti plan issue create --title "Add dark mode" --content "…" --request-id create-1 --json',
 			'tutti plan issue create --title "Add dark mode" --content "…" --request-id create-1 --source-target claude --as-user --json',
@@ -304,6 +305,17 @@ export const commandTable: readonly CommandSpec[] = [
 		details: 'The source agent gets a goal_changes_requested checkpoint carrying the note.',
 		examples: ['tutti goal request-changes --issue-id ISSUE --note "Also cover the logout flow" --as-user --json'],
 	},
+	{
+		path: ['goal-review', 'verdict'], method: 'goalReview/verdict', summary: "the independent reviewer's one advisory verdict at Goal Review (reviewer session only)",
+		flags: [
+			...fenceFlags,
+			{ name: 'review-id', param: 'reviewId', kind: 'string', valueName: '<id>', required: true, description: 'the review named in the reviewer prompt' },
+			{ name: 'verdict', param: 'verdict', kind: 'choice', choices: ['goal_satisfied', 'more_work_required', 'inconclusive'], valueName: '<verdict>', required: true, description: 'goal_satisfied, more_work_required or inconclusive' },
+			{ name: 'summary', param: 'summary', kind: 'string', valueName: '<text>', required: true, description: 'why; shown to the source session' },
+		],
+		details: 'Exactly one verdict per review; the same request replays. The source session decides whether to complete.',
+		examples: ['tutti goal-review verdict --issue-id ISSUE --review-id CP:goal-review:1 --checkpoint-id CP --expected-graph-revision 7 --verdict goal_satisfied --summary "All tasks meet the goal" --request-id CP:goal-review:1:verdict --json'],
+	},
 	// Run messages and worktrees (issue 3).
 	{
 		path: ['run', 'send'], method: 'run/send', summary: "queue a message for a running claude/codex Run's agent (developer action)",
@@ -338,6 +350,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
 	'run': 'Runs (one agent process per scheduled task)',
 	'review': "the developer's decisions on task results",
 	'goal': "the developer's decision at Goal Review",
+	'goal-review': "the independent reviewer's verdict at Goal Review",
 	'worktree': 'git worktrees of isolated tasks',
 	'hook': "hooks of the agents Tutti launches (run by the agent CLI, not by hand)",
 };

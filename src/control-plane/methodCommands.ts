@@ -29,6 +29,7 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'review/requestChanges': 'tutti review request-changes',
 	'goal/confirm': 'tutti goal confirm',
 	'goal/requestChanges': 'tutti goal request-changes',
+	'goalReview/verdict': 'tutti goal-review verdict',
 	'run/get': 'tutti run get',
 	'run/list': 'tutti run list',
 	'run/stop': 'tutti run stop',

@@ -135,7 +135,9 @@ export const methods = {
 		/** `sourceTargetId` (developer only): Tutti starts the source session itself on that agent target. */
 		params: z.strictObject({ title: z.string().min(1).max(500), content: text(100_000), requestId, autoAccept: z.boolean().optional(), sourceTargetId: id.optional(),
 			/** Goal Review waits for the developer's confirmation (default: the Host's developerConfirmation setting, on). */
-			developerConfirmation: z.boolean().optional() }),
+			developerConfirmation: z.boolean().optional(),
+			/** An independent reviewer on this agent target reviews the goal at Goal Review (review_mode independent). */
+			reviewTargetId: id.optional() }),
 		result: z.object({ issueId: z.string(), executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(), sourceSessionId: z.string(), replayed: z.boolean() }),
 	},
 	'plan/get': { params: z.strictObject({ issueId: id }), result: planSnapshotDto },
@@ -179,6 +181,11 @@ export const methods = {
 	'review/requestChanges': { params: z.strictObject({ issueId: id, taskId: id, note: text(10_000) }), result: reviewDecisionResult },
 	'goal/confirm': { params: z.strictObject({ issueId: id }), result: goalDecisionResult },
 	'goal/requestChanges': { params: z.strictObject({ issueId: id, note: text(10_000) }), result: goalDecisionResult },
+	/** The independent reviewer's one advisory verdict at Goal Review (reviewer session only; digest §1.6). */
+	'goalReview/verdict': {
+		params: z.strictObject({ ...fenced, reviewId: id, verdict: z.enum(['goal_satisfied', 'more_work_required', 'inconclusive']), summary: z.string().min(1).max(10_000) }),
+		result: z.object({ reviewId: z.string(), verdict: z.enum(['goal_satisfied', 'more_work_required', 'inconclusive']), replayed: z.boolean() }),
+	},
 
 	// Runs.
 	'run/get': { params: z.strictObject({ runId: id }), result: runDto },

@@ -150,6 +150,12 @@ export const planSnapshotDto = z.object({
 	recoveryHint: z.string(),
 	/** The active checkpoint's current main wake, if any (delivery is the agent-sessions issue). */
 	activeWake: wakeDto.nullable(),
+	/** The independent reviewer's Goal Review of the active checkpoint (review_mode independent; absent otherwise). */
+	independentReview: z.object({
+		reviewId: z.string(), checkpointId: z.string(), status: z.enum(['prepared', 'dispatched', 'submitted', 'failed', 'canceled']),
+		verdict: z.enum(['', 'goal_satisfied', 'more_work_required', 'inconclusive']), summary: z.string(), failureReason: z.string(),
+		disagreementReason: z.string(),
+	}).optional(),
 });
 export type PlanSnapshotDto = z.infer<typeof planSnapshotDto>;
 

@@ -66,4 +66,6 @@ export interface SessionFacts {
 	issueId: string;
 	/** The issue's facts when the session belongs to one that exists. */
 	issue: IssueFacts | null;
+	/** Tutti delivers this session's wakes itself (a source session bound to an agent target): it need not wait in a call. */
+	wakesDelivered?: boolean;
 }

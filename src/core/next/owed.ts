@@ -125,8 +125,16 @@ export function owedBySession(session: SessionFacts): Owed {
 	if (session.role === 'worker') {
 		return { kind: 'answer', state: 'working', message: 'A worker session owes only the task it was started for; finish it and end your turn.' };
 	}
-	return owedOnIssue(session.issue);
+	const owed = owedOnIssue(session.issue);
+	if (session.wakesDelivered === true && owed.kind === 'answer' && waitOnlyStates.has(owed.state)) {
+		// Tutti starts this session's next Turn itself when the next checkpoint comes: waiting in a call is not owed.
+		return { kind: 'answer', state: owed.state, message: `Nothing to decide yet on issue ${session.issueId} (${owed.state}). Tutti wakes this session with the next checkpoint; you may end your turn.` };
+	}
+	return owed;
 }
+
+/** Answers that only ask the session to wait in a bounded call (nothing to decide yet). */
+const waitOnlyStates: ReadonlySet<string> = new Set(['awaiting_checkpoint', 'awaiting_review', 'awaiting_goal_review']);
 
 /** One `tutti await-review` evaluation: a decision, the next step, or "waiting". */
 export function owedForReview(facts: IssueFacts, taskId?: string): Owed {

@@ -22,6 +22,7 @@ import { StopHookService } from './hook/stopHookService.js';
 import { SourceSessionStop } from './sourceSessions/sourceSessionStop.js';
 import { WakeService } from './wakes/wakeService.js';
 import { createReviewService } from './reviews/reviewService.js';
+import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
@@ -144,6 +145,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'review/requestChanges': async (params, caller) => withHandBack(await reviews.requestChanges(params, caller)),
 		'goal/confirm': async (params, caller) => withHandBack(await reviews.confirmGoal(params, caller)),
 		'goal/requestChanges': async (params, caller) => withHandBack(await reviews.requestGoalChanges(params, caller)),
+		'goalReview/verdict': (params, caller) => thenWake(submitReviewerVerdict({ store: deps.store, clock: deps.clock }, params, caller)),
 		'run/get': (params) => runQueries.get(params),
 		'run/list': (params) => runQueries.list(params),
 		'run/stop': (params, caller) => runs.stop(params, caller),

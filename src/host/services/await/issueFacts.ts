@@ -82,5 +82,5 @@ export function readSessionFacts(r: Reader, sessionId: string): SessionFacts | u
 		issueId = owned.length > 0 ? (owned[owned.length - 1]?.issueId ?? '') : '';
 	}
 	const issue = issueId !== '' ? readIssueFacts(r, issueId) ?? null : null;
-	return { sessionId, role: session.role, issueId, issue };
+	return { sessionId, role: session.role, issueId, issue, wakesDelivered: session.role === 'source' && session.agentTargetId !== '' };
 }

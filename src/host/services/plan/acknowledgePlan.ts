@@ -34,8 +34,7 @@ export async function acknowledgePlan(ctx: PlanContext, params: ParsedParams<'pl
 		// until the developer accepts it or requests changes (SPEC §7; `tutti review accept|request-changes`).
 		resolveCheckpoint(tx, checkpoint, now);
 		const promoted = promoteNext(tx, state.execution, issue, now);
-		// Goal Review hook (later issue): when `promoted` is all_tasks_terminal and reviewMode is independent, prepare
-		// the reviewer's Goal Review here, in this transaction.
+		// An all_tasks_terminal `promoted` of an independent execution got its reviewer's Goal Review in promoteNext.
 		const execution: Execution = withWatchdogReset({
 			...state.execution,
 			activeCheckpointId: promoted?.checkpointId ?? '',

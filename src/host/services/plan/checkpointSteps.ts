@@ -11,6 +11,7 @@ import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { openWakeStatuses, wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../../store/tx.js';
+import { prepareIndependentReview } from '../reviews/independentReview.js';
 import { watchdogIntervalMs } from './planContext.js';
 
 /** Relevant orchestrator activity: the watchdog deadline moves to exactly five minutes after it. */
@@ -31,8 +32,11 @@ export function statusWhileActive(checkpoint: Pick<Checkpoint, 'kind'>): Executi
  * Prepares the next deterministic main wake of an active checkpoint (`<checkpointId>:wake:main:<n>`), in the same
  * transaction that activated it. Nothing is created while a wake of this checkpoint is still open (replay and
  * repair never duplicate it). The row is prepared even while the issue is paused: delivery is what pause gates.
+ * Every activation passes here, so an all_tasks_terminal checkpoint of an independent execution also gets its
+ * reviewer's Goal Review (once per activation); the main wake is then held until the reviewer is done.
  */
 export function prepareMainWake(tx: Tx, execution: Execution, issue: Issue, checkpoint: Checkpoint, nowUnixMs: number): Wake | null {
+	prepareIndependentReview(tx, execution, issue, checkpoint, nowUnixMs);
 	const latest = wakeRepository.latest(tx, checkpoint.checkpointId, 'main');
 	if (latest && openWakeStatuses.includes(latest.status)) { return null; }
 	const wakeSequence = (latest?.wakeSequence ?? 0) + 1;

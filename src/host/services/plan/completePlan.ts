@@ -4,8 +4,11 @@
 // default; per issue via `plan issue create --developer-confirmation`), opens a Goal Review request and leaves the
 // execution in pending_goal_review until the developer confirms (`tutti goal confirm`) or requests changes;
 // with it off, completes the execution and the issue atomically. Completion is never inferred from task states.
+// With review_mode independent the reviewer's verdict is advisory: anything but goal_satisfied needs an audited
+// --disagreement-reason (independentCompletion.ts).
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import { checkIndependentReview } from '../reviews/independentCompletion.js';
 import { assertNothingAwaitsAcceptance, completeExecution, developerConfirmationFor, openGoalReview } from '../reviews/goalCompletion.js';
 import { resolveCheckpoint } from './checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
@@ -24,6 +27,7 @@ export async function completePlan(ctx: PlanContext, params: ParsedParams<'plan/
 		const { issue, execution: before, checkpoint } = passFences(tx, { ...params, caller, command: 'complete' });
 		assertNothingAwaitsAcceptance(taskRepository.listByIssue(tx, issue.issueId), issue.issueId, 'complete');
 		const now = ctx.clock.now();
+		checkIndependentReview(tx, before, checkpoint, params.disagreementReason ?? '', now);
 		resolveCheckpoint(tx, checkpoint, now);
 		const base = { executionId: before.executionId, checkpointId: checkpoint.checkpointId, graphRevision: before.graphRevision, decision: params.decision, replayed: false };
 		if (developerConfirmationFor(tx, ctx.config, before.executionId)) {

@@ -2,6 +2,8 @@
 // initial_schedule checkpoint with its prepared main wake — one transaction, no Run (digest §1.5).
 // With `sourceTargetId` (developer only) Tutti also creates the source session, bound to that agent target and the
 // issue, in the same transaction; the wake loop then delivers the initial_schedule wake to it as its first Turn.
+// With `reviewTargetId` the execution's review_mode is independent: an independent reviewer on that target gives
+// an advisory verdict at Goal Review (reviews/independentReview.ts).
 import { executionIdFor, initialCheckpointId } from '../../../core/ids.js';
 import { rejection } from '../../../core/hints.js';
 import type { Execution, Issue } from '../../../core/model.js';
@@ -9,6 +11,7 @@ import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlan
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import { reviewRepository } from '../../../store/repositories/reviewRepository.js';
+import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { findAgentTarget } from '../agentTargets.js';
 import { mintToken, tokenHash } from '../sessionService.js';
@@ -26,10 +29,12 @@ export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/cr
 		throw rejection('forbidden', 'plan issue create --source-target is a developer action (--as-user): Tutti starts the source session itself.');
 	}
 	if (params.sourceTargetId !== undefined) { findAgentTarget(ctx.config, params.sourceTargetId); }
+	if (params.reviewTargetId !== undefined) { findAgentTarget(ctx.config, params.reviewTargetId); }
 	const callerSession = caller.kind === 'session' ? caller.sessionId : '';
 	const identity = requestIdentity('create', callerSession, '', params.requestId, {
 		title: params.title, content: params.content, autoAccept: params.autoAccept ?? null, sourceTargetId: params.sourceTargetId ?? null,
 		developerConfirmation: params.developerConfirmation, // absent: dropped from the digest (older requests replay)
+		reviewTargetId: params.reviewTargetId, // absent: dropped from the digest
 	});
 	return ctx.store.transaction((tx) => {
 		const replay = replayOf<Result<'plan/create'>>(tx, identity);
@@ -66,7 +71,7 @@ export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/cr
 			activeCheckpointId: '',
 			lastOrchestratorActivityAtUnixMs: now,
 			watchdogDueAtUnixMs: 0,
-			reviewMode: 'self',
+			reviewMode: params.reviewTargetId !== undefined ? 'independent' : 'self',
 			archiveReason: '',
 			completedAtUnixMs: 0,
 			archivedAtUnixMs: 0,
@@ -75,6 +80,7 @@ export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/cr
 		}, now);
 		executionRepository.insert(tx, fresh);
 		if (params.developerConfirmation !== undefined) { reviewRepository.setDeveloperConfirmation(tx, executionId, params.developerConfirmation); }
+		if (params.reviewTargetId !== undefined) { reviewerReviewRepository.setReviewTarget(tx, executionId, params.reviewTargetId); }
 		const { execution, checkpoint } = appendCheckpoint(tx, fresh, issue, {
 			checkpointId: initialCheckpointId(executionId),
 			kind: 'initial_schedule',

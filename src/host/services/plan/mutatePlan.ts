@@ -12,6 +12,7 @@ import { checkpointRepository } from '../../../store/repositories/checkpointRepo
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { executionDirectoryProblem } from '../executionDirectory.js';
+import { cancelActiveReviews } from '../reviews/independentReview.js';
 import { refreshPreparedWakes, withWatchdogReset } from './checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
@@ -90,8 +91,8 @@ export async function mutatePlan(ctx: PlanContext & { workspace: string }, param
 			const stale = all.find((c) => c.checkpointId === id)!;
 			checkpointRepository.update(tx, { ...stale, status: 'superseded', updatedAtUnixMs: now });
 		}
-		// Goal Review hook (later issue): cancel a prepared/dispatched independent review and its reviewer wakes of
-		// `checkpoint` here with failure_reason graph_superseded.
+		// A prepared/dispatched independent review of `checkpoint` judged the old graph: canceled (graph_superseded).
+		cancelActiveReviews(tx, checkpoint.checkpointId, now);
 		const execution: Execution = withWatchdogReset({ ...before, graphRevision, status: 'awaiting_main' }, now);
 		executionRepository.update(tx, execution);
 		return recordResult(tx, identity, {

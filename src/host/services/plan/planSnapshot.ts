@@ -13,6 +13,7 @@ import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Reader } from '../../../store/tx.js';
 import { toTaskDto } from '../dtoMapping.js';
+import { currentReview } from '../reviews/independentReview.js';
 
 function toCheckpointDto(c: Checkpoint): CheckpointDto {
 	return {
@@ -58,6 +59,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 		dispatchPaused: issue.dispatchPaused,
 	});
 	const wake = active ? wakeRepository.latest(r, active.checkpointId, 'main') : undefined;
+	const review = active ? currentReview(r, active) : undefined;
 	return {
 		issueId: issue.issueId,
 		title: issue.title,
@@ -89,5 +91,11 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 			awaitingAcceptanceTaskIds: tasks.filter((t) => t.supersededAtUnixMs === 0 && t.status === 'pending_acceptance').map((t) => t.taskId),
 		}),
 		activeWake: wake ? toWakeDto(wake) : null,
+		...(review ? {
+			independentReview: {
+				reviewId: review.reviewId, checkpointId: review.checkpointId, status: review.status, verdict: review.verdict, summary: review.summary,
+				failureReason: review.failureReason, disagreementReason: review.disagreementReason,
+			},
+		} : {}),
 	};
 }

@@ -7,8 +7,9 @@ import type { Reader } from '../../../store/tx.js';
 export const runnableExecutionStatuses = "('awaiting_schedule','running','awaiting_main','pending_goal_review')";
 
 /**
- * Ids of main wakes ready for delivery now: prepared, or leased with an expired lease (recovery), oldest due first,
- * at most `limit`. Wakes of busy sessions are left out so they never starve later executions.
+ * Ids of wakes ready for delivery now: prepared, or leased with an expired lease (recovery), oldest due first,
+ * at most `limit`. Wakes of busy sessions are left out so they never starve later executions. A main wake is held
+ * while an independent reviewer holds its checkpoint; a reviewer wake is listed only while its review is open.
  */
 export function listDeliverableWakeIds(r: Reader, nowUnixMs: number, limit: number): string[] {
 	return r.all(
@@ -16,7 +17,11 @@ export function listDeliverableWakeIds(r: Reader, nowUnixMs: number, limit: numb
 		 JOIN executions e ON e.execution_id = w.execution_id
 		 JOIN issues i ON i.issue_id = e.issue_id
 		 JOIN agent_sessions s ON s.session_id = w.target_session_id
-		 WHERE w.target_kind = 'main' AND i.dispatch_paused = 0 AND e.status IN ${runnableExecutionStatuses}
+		 WHERE i.dispatch_paused = 0 AND e.status IN ${runnableExecutionStatuses}
+		   AND ((w.target_kind = 'main' AND NOT EXISTS (SELECT 1 FROM reviewer_reviews v WHERE v.checkpoint_id = w.checkpoint_id
+		                                                  AND v.status IN ('prepared','dispatched')))
+		        OR (w.target_kind = 'reviewer' AND EXISTS (SELECT 1 FROM reviewer_reviews v WHERE v.client_submit_id = w.client_submit_id
+		                                                   AND v.status IN ('prepared','dispatched'))))
 		   AND s.agent_target_id <> ''
 		   AND ((w.status = 'prepared' AND w.due_at <= ?) OR (w.status = 'leased' AND w.lease_expires_at <= ?))
 		   AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.session_id = w.target_session_id AND t.state <> 'settled'

@@ -8,6 +8,8 @@
 //                  cancel the accepted Turn, mark the wake canceled and prepare the next sequence with a fresh submit
 //                  id (hidden while paused); if the cancellation fails the lease is kept until it expires.
 // A wake Turn's exit settles the Turn and moves its wake to `turn_settled` — the checkpoint is NOT resolved.
+// Reviewer wakes (independent Goal Review) go the same way to the reviewer session; a reviewer Turn that ends
+// without a verdict fails its review, which releases the held main wake.
 import { stopHookLaunchArgs } from '../../../agents/stopHook.js';
 import { randomUUID } from 'node:crypto';
 import { adapterFor } from '../../../agents/command.js';
@@ -20,6 +22,7 @@ import type { Store } from '../../../store/database.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
+import { activeReviewerStatuses, reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { turnRepository } from '../../../store/repositories/turnRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
@@ -28,6 +31,7 @@ import type { HostConfig } from '../../config.js';
 import type { RunExit, RunLaunchSpec, RunProcessPort } from '../../runProcesses.js';
 import { resolveRunDirectory } from '../executionDirectory.js';
 import { prepareMainWake } from '../plan/checkpointSteps.js';
+import { failReview, reviewerHolds } from '../reviews/independentReview.js';
 import { mintToken, tokenHash } from '../sessionService.js';
 import { planningPrompt } from '../sourceSessions/skill.js';
 import { isTurnProcessId, turnIdFor, turnProcessId } from './turnIds.js';
@@ -209,14 +213,21 @@ export class WakeService implements Disposable {
 	#claim(tx: Tx, wakeId: string): Claim {
 		const now = this.#d.clock.now();
 		const wake = wakeRepository.get(tx, wakeId);
-		if (!wake || wake.targetKind !== 'main') { return { kind: 'skip', result: 'skipped' }; }
+		if (!wake) { return { kind: 'skip', result: 'skipped' }; }
 		const claimable = wake.status === 'prepared' || (wake.status === 'leased' && wake.leaseExpiresAtUnixMs <= now);
 		if (!claimable) { return { kind: 'skip', result: 'skipped' }; }
 		const execution = executionRepository.get(tx, wake.executionId);
 		const issue = execution ? issueRepository.get(tx, execution.issueId) : undefined;
 		if (!execution || !issue || isTerminalExecution(execution.status)) { return { kind: 'skip', result: 'skipped' }; }
 		if (issue.dispatchPaused) { return { kind: 'skip', result: 'skipped' }; }
-		const problem = verifyWakeIdentity(wake, { executionId: execution.executionId, targetSessionId: execution.sourceSessionId });
+		// The independent reviewer: its wake goes to its own reviewer session while its review is open; meanwhile
+		// the checkpoint's main wake is held (stays prepared).
+		const review = wake.targetKind === 'reviewer' ? reviewerReviewRepository.bySubmitId(tx, wake.clientSubmitId) : undefined;
+		if (wake.targetKind === 'reviewer' && (!review || !activeReviewerStatuses.includes(review.status))) { return { kind: 'skip', result: 'skipped' }; }
+		if (wake.targetKind === 'main' && reviewerHolds(tx, wake.checkpointId)) { return { kind: 'skip', result: 'skipped' }; }
+		const problem = review
+			? (review.reviewSessionId === wake.targetSessionId && review.checkpointId === wake.checkpointId ? null : 'the reviewer wake does not match its review')
+			: verifyWakeIdentity(wake, { executionId: execution.executionId, targetSessionId: execution.sourceSessionId });
 		if (problem !== null) {
 			wakeRepository.update(tx, { ...wake, status: 'failed', lastError: `identity mismatch: ${problem}`, leaseOwner: '', leaseExpiresAtUnixMs: 0, updatedAtUnixMs: now });
 			this.#d.log(`wake ${wakeId} failed closed: ${problem}`);
@@ -251,6 +262,7 @@ export class WakeService implements Disposable {
 			...wake, status: 'leased', leaseOwner: this.#owner, leaseExpiresAtUnixMs: now + this.#leaseMs, attemptCount: wake.attemptCount + 1, updatedAtUnixMs: now,
 		};
 		wakeRepository.update(tx, leased);
+		if (review && review.status === 'prepared') { reviewerReviewRepository.update(tx, { ...review, status: 'dispatched', updatedAtUnixMs: now }); }
 		if (existing && existing.processId && this.#accepted(existing.processId)) {
 			// Lost response: the Turn with this submit id was accepted; never start it twice.
 			return { kind: 'recover', processId: existing.processId, submitId: wake.clientSubmitId };
@@ -269,7 +281,7 @@ export class WakeService implements Disposable {
 		const token = mintToken();
 		sessionRepository.updateTokenHash(tx, session.sessionId, tokenHash(token));
 		const where = resolveRunDirectory(this.#d.workspace, target.cwd ?? '');
-		const prompt = first ? planningPrompt({ wakePrompt: wake.prompt, issueTitle: issue.title, issueContent: issue.content }) : wake.prompt;
+		const prompt = first && !review ? planningPrompt({ wakePrompt: wake.prompt, issueTitle: issue.title, issueContent: issue.content }) : wake.prompt;
 		const spec: RunLaunchSpec = {
 			runId: processId,
 			issueId: issue.issueId,
@@ -288,7 +300,7 @@ export class WakeService implements Disposable {
 				// Later Turns continue the provider session recorded from the Turn facts; claude's first gets a known id.
 				...(session.providerSessionId ? { resumeProviderSessionId: session.providerSessionId }
 					: target.adapter === 'claude' ? { newProviderSessionId: randomUUID() } : {}),
-				...(this.#d.stopHookCommand !== undefined ? { extraArgs: stopHookLaunchArgs(target.adapter, this.#d.stopHookCommand) } : {}),
+				...(this.#d.stopHookCommand !== undefined && !review ? { extraArgs: stopHookLaunchArgs(target.adapter, this.#d.stopHookCommand) } : {}),
 			},
 		};
 		return { kind: 'launch', spec, processId, submitId: wake.clientSubmitId };
@@ -371,6 +383,12 @@ export class WakeService implements Disposable {
 		turnRepository.settle(tx, submitId, 'cancellation', now);
 		const execution = executionRepository.get(tx, wake.executionId);
 		const issue = execution ? issueRepository.get(tx, execution.issueId) : undefined;
+		const review = wake.targetKind === 'reviewer' ? reviewerReviewRepository.bySubmitId(tx, submitId) : undefined;
+		if (review) {
+			// The reviewer's Turn was canceled before dispatch: the review fails and control returns to main.
+			failReview(tx, review, 'reviewer_not_dispatched', now);
+			return;
+		}
 		const checkpoint = checkpointRepository.get(tx, wake.checkpointId);
 		if (!execution || !issue || isTerminalExecution(execution.status) || checkpoint?.status !== 'active') { return; }
 		prepareMainWake(tx, execution, issue, checkpoint, now);
@@ -392,6 +410,9 @@ export class WakeService implements Disposable {
 				if (wake && wake.status === 'dispatched') {
 					wakeRepository.update(tx, { ...wake, status: 'turn_settled', turnSettledAtUnixMs: now, updatedAtUnixMs: now });
 				}
+				// A reviewer Turn that ended without its verdict fails the review (fail closed); control returns to main.
+				const review = wake?.targetKind === 'reviewer' ? reviewerReviewRepository.bySubmitId(tx, turn.clientSubmitId) : undefined;
+				if (review) { failReview(tx, review, `reviewer_turn_ended_without_verdict (${outcome})`, now); }
 			});
 		} catch (e) {
 			this.#d.log(`settling wake Turn ${exit.runId} failed: ${(e as Error).message}`);

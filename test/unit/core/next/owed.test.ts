@@ -154,6 +154,18 @@ describe('what is owed next (resume)', () => {
 		assert.equal(respond(owedBySession({ sessionId: 's', role: 'source', issueId: '', issue: null }))['next'], undefined);
 	});
 
+	it('a source session Tutti wakes itself owes no wait call, but still owes every decision', () => {
+		const running = facts({ tasks: [task('a', 'running')] });
+		const attached = respond(owedBySession({ sessionId: 's', role: 'source', issueId: 'iss', issue: running }));
+		assert.equal(attached['next'], 'tutti plan issue await --issue-id iss', 'an attached agent waits in a bounded call');
+		const managed = respond(owedBySession({ sessionId: 's', role: 'source', issueId: 'iss', issue: running, wakesDelivered: true }));
+		assert.equal(managed['next'], undefined, 'Tutti starts its next Turn: the Stop hook lets it end');
+		const review = respond(owedBySession({ sessionId: 's', role: 'source', issueId: 'iss', issue: facts({ tasks: [task('a', 'pending_acceptance')] }), wakesDelivered: true }));
+		assert.equal(review['next'], undefined);
+		const decision = facts({ activeCheckpoint: { checkpointId: 'cp', kind: 'all_tasks_terminal', createdAtUnixMs: now }, tasks: [task('a', 'completed')] });
+		assert.ok(respond(owedBySession({ sessionId: 's', role: 'source', issueId: 'iss', issue: decision, wakesDelivered: true }))['next'], 'an active checkpoint is still owed');
+	});
+
 	it('agrees with every wait: what resume names, that wait repeats while waiting', () => {
 		const cases: IssueFacts[] = [
 			facts({ tasks: [task('a', 'pending_acceptance')] }),
