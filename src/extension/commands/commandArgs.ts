@@ -52,6 +52,11 @@ export function noteOf(args: CommandArgs): string | undefined {
 	return text(args[2]) ?? text(field(args[0], 'note'));
 }
 
+/** A follow-up's text: `(issueId, text)` or `({ issueId, text })`; undefined → ask. */
+export function followUpTextOf(args: CommandArgs): string | undefined {
+	return text(args[1]) ?? text(field(args[0], 'text'));
+}
+
 /** The panel's goal form `(issueId, undefined, note)`, or `({ issueId, goal: true })`. */
 export function isGoalRequest(args: CommandArgs): boolean {
 	return (typeof args[0] === 'string' && args[1] === undefined && typeof args[2] === 'string') || field(args[0], 'goal') === true;

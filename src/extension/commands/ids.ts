@@ -22,6 +22,8 @@ export const commandIds = {
 	acceptTask: 'tutti.acceptTask',
 	requestChanges: 'tutti.requestChanges',
 	confirmGoal: 'tutti.confirmGoal',
+	finishIssue: 'tutti.finishIssue',
+	followUpIssue: 'tutti.followUpIssue',
 	openTaskChanges: 'tutti.openTaskChanges',
 	newAgentTerminal: 'tutti.newAgentTerminal',
 	openRunOutput: 'tutti.openRunOutput',

@@ -5,7 +5,7 @@ import { DisposableStore, type Disposable } from '../../core/lifecycle.js';
 import type { ActionContext } from './actionContext.js';
 import { type CommandId, commandIds } from './ids.js';
 import { issueVerb, newIssue, openIssue } from './issueActions.js';
-import { acceptTask, confirmGoal, requestChanges } from './reviewActions.js';
+import { acceptTask, confirmGoal, finishIssue, followUpIssue, requestChanges } from './reviewActions.js';
 import { newAgentTerminal, openRunOutput, stopRun } from './runActions.js';
 import { openTaskChanges } from './taskChanges.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
@@ -24,6 +24,8 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.acceptTask]: (...args) => acceptTask(ctx, args),
 		[commandIds.requestChanges]: (...args) => requestChanges(ctx, args),
 		[commandIds.confirmGoal]: (...args) => confirmGoal(ctx, args),
+		[commandIds.finishIssue]: (...args) => finishIssue(ctx, args),
+		[commandIds.followUpIssue]: (...args) => followUpIssue(ctx, args),
 		[commandIds.openTaskChanges]: (...args) => openTaskChanges(ctx, args),
 		[commandIds.newAgentTerminal]: (...args) => newAgentTerminal(ctx, args),
 		[commandIds.openRunOutput]: (...args) => openRunOutput(ctx, args),

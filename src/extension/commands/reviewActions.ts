@@ -1,9 +1,10 @@
-// Developer confirmation: Accept Task, Request Changes (a task, or the goal at Goal Review), Confirm Goal.
+// Developer confirmation: Accept Task, Request Changes (a task, or the goal at Goal Review), Confirm Goal, and the
+// next step after completion: Follow Up (the source agent's `tutti next-action` gets it) or Finish.
 // A Host without these methods (an older owner window) answers `not_available`, shown as such: nothing pretends.
 import * as vscode from 'vscode';
 import type { ExtensionServices } from '../services.js';
 import { type ActionContext, runAction } from './actionContext.js';
-import { type CommandArgs, isGoalRequest, issueIdOf, noteOf, taskRefOf } from './commandArgs.js';
+import { type CommandArgs, followUpTextOf, isGoalRequest, issueIdOf, noteOf, taskRefOf } from './commandArgs.js';
 import { askText, pickIssue, pickPendingTask } from './pickers.js';
 
 function atGoalReview(services: ExtensionServices, issueId: string): boolean {
@@ -66,5 +67,39 @@ export function confirmGoal(ctx: ActionContext, args: CommandArgs): Promise<unkn
 		const decision = await ctx.services.client().call('goal/confirm', { issueId });
 		void vscode.window.showInformationMessage('Tutti: goal confirmed.');
 		return decision;
+	});
+}
+
+function completedManaged(services: ExtensionServices, issueId: string): boolean {
+	return services.changes.current?.executions.get(issueId)?.status === 'completed';
+}
+
+/** `(issueId)`: nothing more is offered to the source agent; its Stop hook lets it exit. */
+export function finishIssue(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
+	return runAction(ctx, 'Finish', async () => {
+		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'Finish which completed issue?', (i) => completedManaged(ctx.services, i.issueId));
+		if (issueId === undefined) {
+			return undefined;
+		}
+		const finished = await ctx.services.client().call('issue/finish', { issueId });
+		void vscode.window.showInformationMessage('Tutti: finished; the source agent may exit.');
+		return finished;
+	});
+}
+
+/** `(issueId, text?)`: a follow-up the source agent's next `tutti next-action` receives once, with the command to start it. */
+export function followUpIssue(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
+	return runAction(ctx, 'Follow Up', async () => {
+		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'Follow up on which completed issue?', (i) => completedManaged(ctx.services, i.issueId));
+		if (issueId === undefined) {
+			return undefined;
+		}
+		const text = followUpTextOf(args) ?? await askText('What should the source agent do next? (it starts a new issue for it)', { required: true });
+		if (text === undefined || text.trim() === '') {
+			return undefined;
+		}
+		const followUp = await ctx.services.client().call('issue/followUp', { issueId, text });
+		void vscode.window.showInformationMessage('Tutti: follow-up sent to the source agent.');
+		return followUp;
 	});
 }

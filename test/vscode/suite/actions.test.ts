@@ -103,4 +103,14 @@ describe('actions (commands with arguments)', () => {
 		assert.equal((await client.call('plan/get', { issueId })).execution.status, before.execution.status);
 		await assert.rejects(client.call('goal/confirm', { issueId }), (e: Error & { reasonCode?: string }) => typeof e.reasonCode === 'string' && e.reasonCode !== 'not_available');
 	});
+
+	it('Finish and Follow Up on an issue that is not completed report the Host\'s refusal and record nothing', async () => {
+		const { services } = await tutti();
+		const client = services.client();
+		const { issueId } = (await vscode.commands.executeCommand<NewIssueResult>(commandIds.newIssue, { mode: 'managed', title: 'Still open', content: 'Goal', agentTargetId: null }))!;
+		assert.equal(await vscode.commands.executeCommand(commandIds.finishIssue, issueId), undefined);
+		assert.equal(await vscode.commands.executeCommand(commandIds.followUpIssue, issueId, 'Also add docs'), undefined);
+		await assert.rejects(client.call('issue/finish', { issueId }), (e: Error & { reasonCode?: string }) => e.reasonCode === 'inactive_execution');
+		await assert.rejects(client.call('issue/followUp', { issueId, text: 'x' }), (e: Error & { reasonCode?: string }) => e.reasonCode === 'inactive_execution');
+	});
 });
