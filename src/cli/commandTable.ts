@@ -316,6 +316,12 @@ export const commandTable: readonly CommandSpec[] = [
 		details: 'Exactly one verdict per review; the same request replays. The source session decides whether to complete.',
 		examples: ['tutti goal-review verdict --issue-id ISSUE --review-id CP:goal-review:1 --checkpoint-id CP --expected-graph-revision 7 --verdict goal_satisfied --summary "All tasks meet the goal" --request-id CP:goal-review:1:verdict --json'],
 	},
+	{
+		path: ['goal-review', 'switch-to-self'], method: 'goalReview/switchToSelf', summary: 'turn an independent review back to self review (developer action, audited)',
+		flags: [issueId, { name: 'reason', param: 'reason', kind: 'string', valueName: '<text>', required: true, description: 'why; recorded for audit' }],
+		details: 'Cancels the open reviewer review; the source session then completes on its own judgement.',
+		examples: ['tutti goal-review switch-to-self --issue-id ISSUE --reason "The reviewer agent is unavailable today" --as-user --json'],
+	},
 	// Run messages and worktrees (issue 3).
 	{
 		path: ['run', 'send'], method: 'run/send', summary: "queue a message for a running claude/codex Run's agent (developer action)",

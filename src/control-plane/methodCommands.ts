@@ -30,6 +30,7 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'goal/confirm': 'tutti goal confirm',
 	'goal/requestChanges': 'tutti goal request-changes',
 	'goalReview/verdict': 'tutti goal-review verdict',
+	'goalReview/switchToSelf': 'tutti goal-review switch-to-self',
 	'run/get': 'tutti run get',
 	'run/list': 'tutti run list',
 	'run/stop': 'tutti run stop',

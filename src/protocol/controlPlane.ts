@@ -186,6 +186,11 @@ export const methods = {
 		params: z.strictObject({ ...fenced, reviewId: id, verdict: z.enum(['goal_satisfied', 'more_work_required', 'inconclusive']), summary: z.string().min(1).max(10_000) }),
 		result: z.object({ reviewId: z.string(), verdict: z.enum(['goal_satisfied', 'more_work_required', 'inconclusive']), replayed: z.boolean() }),
 	},
+	/** Developer only, audited: turn an independent execution back to self review (cancels the open reviewer review). */
+	'goalReview/switchToSelf': {
+		params: z.strictObject({ issueId: id, reason: z.string().min(1).max(10_000) }),
+		result: z.object({ issueId: z.string(), executionId: z.string(), reviewMode: z.literal('self'), switchId: z.string(), changed: z.boolean() }),
+	},
 
 	// Runs.
 	'run/get': { params: z.strictObject({ runId: id }), result: runDto },

@@ -1,6 +1,6 @@
 // Who may do what. Developer actions need the user credential; an agent token never performs them.
 import { rejection } from '../../core/hints.js';
-import type { Caller } from '../../protocol/controlPlane.js';
+import type { Caller, Method } from '../../protocol/controlPlane.js';
 
 /** Throws `forbidden` unless the caller is the developer (user credential). */
 export function requireUser(caller: Caller, action: string, ctx: { issueId?: string; runId?: string } = {}): void {
@@ -16,4 +16,23 @@ export function requireUser(caller: Caller, action: string, ctx: { issueId?: str
 /** A short description of the caller for `hello` and logs (never a token). */
 export function callerLabel(caller: Caller): string {
 	return caller.kind === 'user' ? 'user' : `${caller.role}:${caller.sessionId}`;
+}
+
+/**
+ * The exact capability allowlist of an independent reviewer session (digest §1.7 item 30): it reads, and it gives
+ * its one verdict. Every other method is refused to a reviewer token, whatever its arguments.
+ */
+export const reviewerMethods: ReadonlySet<Method> = new Set<Method>([
+	'hello', 'issue/get', 'issue/list', 'plan/get', 'run/get', 'run/list', 'run/log', 'agent/resume', 'hook/stop', 'goalReview/verdict',
+]);
+
+/** Throws `forbidden` when a reviewer session calls a method outside its allowlist. */
+export function requireReviewerCapability(caller: Caller, method: Method): void {
+	if (caller.kind !== 'session' || caller.role !== 'reviewer' || reviewerMethods.has(method)) { return; }
+	throw rejection(
+		'forbidden',
+		`A reviewer session is read-only: it may read and give its one verdict (\`tutti goal-review verdict\`), not call ${method}.`,
+		{},
+		{ method, sessionId: caller.sessionId },
+	);
 }

@@ -1,5 +1,8 @@
 // The services composition root: builds the domain services over one store and one process port, wires the
 // plan service to Run admission and settlement, and exposes the HostApi (authentication + one handler per method).
+import { switchToSelfReview } from './reviews/switchToSelfReview.js';
+import { requireReviewerCapability } from './callerPolicy.js';
+import type { Caller, Method } from '../../protocol/controlPlane.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { join } from 'node:path';
 import { stopHookCommand } from '../../agents/stopHook.js';
@@ -43,6 +46,18 @@ export interface HostServicesOptions {
 	wakeTickMs?: number;
 	/** Lease length of a claimed wake (default 60 s). */
 	wakeLeaseMs?: number;
+}
+
+/** Every handler first checks the reviewer allowlist (a reviewer token may only read and give its verdict). */
+function withReviewerAllowlist(handlers: MethodHandlers): MethodHandlers {
+	const guarded: Record<string, unknown> = {};
+	for (const [method, handler] of Object.entries(handlers) as [Method, (params: unknown, caller: Caller) => Promise<unknown>][]) {
+		guarded[method] = async (params: unknown, caller: Caller) => {
+			requireReviewerCapability(caller, method);
+			return handler(params, caller);
+		};
+	}
+	return guarded as MethodHandlers;
 }
 
 function stderrLog(line: string): void {
@@ -146,6 +161,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'goal/confirm': async (params, caller) => withHandBack(await reviews.confirmGoal(params, caller)),
 		'goal/requestChanges': async (params, caller) => withHandBack(await reviews.requestGoalChanges(params, caller)),
 		'goalReview/verdict': (params, caller) => thenWake(submitReviewerVerdict({ store: deps.store, clock: deps.clock }, params, caller)),
+		'goalReview/switchToSelf': (params, caller) => thenWake(switchToSelfReview({ store: deps.store, clock: deps.clock }, params, caller)),
 		'run/get': (params) => runQueries.get(params),
 		'run/list': (params) => runQueries.list(params),
 		'run/stop': (params, caller) => runs.stop(params, caller),
@@ -168,7 +184,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const api: HostApi = {
 		workspace: deps.workspace,
 		authenticate: (token) => sessions.authenticate(token),
-		handlers,
+		handlers: withReviewerAllowlist(handlers),
 	};
 
 	let started = false;

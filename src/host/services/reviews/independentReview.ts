@@ -126,10 +126,10 @@ export function failReview(tx: Tx, review: ReviewerReview, failureReason: string
 }
 
 /** A graph mutation supersedes the checkpoint's prepared or dispatched review (failure_reason graph_superseded). */
-export function cancelActiveReviews(tx: Tx, checkpointId: string, nowUnixMs: number): void {
+export function cancelActiveReviews(tx: Tx, checkpointId: string, nowUnixMs: number, failureReason = 'graph_superseded'): void {
 	for (const review of reviewerReviewRepository.listByCheckpoint(tx, checkpointId)) {
 		if (!activeReviewerStatuses.includes(review.status)) { continue; }
-		reviewerReviewRepository.update(tx, { ...review, status: 'canceled', failureReason: 'graph_superseded', updatedAtUnixMs: nowUnixMs });
-		closeReviewerWakes(tx, review, 'canceled', 'graph_superseded', nowUnixMs);
+		reviewerReviewRepository.update(tx, { ...review, status: 'canceled', failureReason, updatedAtUnixMs: nowUnixMs });
+		closeReviewerWakes(tx, review, 'canceled', failureReason, nowUnixMs);
 	}
 }

@@ -70,3 +70,20 @@ describe('host services: sessions and authentication', () => {
 		});
 	});
 });
+
+describe('host services: the reviewer capability allowlist', () => {
+	let h: ServiceHarness;
+	beforeEach(async () => { h = await ServiceHarness.open(); });
+	afterEach(async () => { await h.close(); });
+
+	it('a reviewer token reads and nothing else: writes, plan commands and developer actions are forbidden', async () => {
+		const { caller } = await h.session('reviewer');
+		const issue = await h.call('issue/create', { title: 'Reviewed' });
+		assert.equal((await h.call('issue/get', { issueId: issue.issueId }, caller)).issueId, issue.issueId, 'reading is allowed');
+		await rejects(h.call('task/add', { issueId: issue.issueId, title: 'sneaky' }, caller), 'forbidden');
+		await rejects(h.call('issue/update', { issueId: issue.issueId, title: 'renamed' }, caller), 'forbidden');
+		await rejects(h.call('plan/create', { title: 'T', content: 'C', requestId: 'r' }, caller), 'forbidden');
+		await rejects(h.call('run/send', { runId: 'run-x', text: 'hi' }, caller), 'forbidden');
+		assert.equal((await h.call('issue/get', { issueId: issue.issueId })).title, 'Reviewed', 'nothing changed');
+	});
+});

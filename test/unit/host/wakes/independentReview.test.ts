@@ -160,6 +160,26 @@ describe('independent reviewer at Goal Review', () => {
 		assert.equal(snapshot.independentReview, undefined, 'the terminal checkpoint is resolved');
 	});
 
+	it('IndependentReviewFallbackRequiresExplicitAuditedAction', async () => {
+		const t = await toTerminal(kit);
+		const params = { issueId: t.created.issueId, reason: 'the reviewer agent is down today' };
+		await rejects(kit.call('goalReview/switchToSelf', params, t.source), 'forbidden');
+		await rejects(kit.call('goalReview/switchToSelf', params, t.reviewer), 'forbidden');
+		const switched = await kit.call('goalReview/switchToSelf', params);
+		assert.deepEqual([switched.reviewMode, switched.changed], ['self', true]);
+		assert.equal(kit.execution(t.created.executionId).reviewMode, 'self');
+		const canceled = review(t.reviewId);
+		assert.deepEqual([canceled.status, canceled.failureReason], ['canceled', `switched_to_self: ${params.reason}`]);
+		const audit = kit.store.read((r) => r.all('SELECT from_mode, to_mode, reason, requested_by FROM review_mode_switches'));
+		assert.deepEqual(audit, [{ from_mode: 'independent', to_mode: 'self', reason: params.reason, requested_by: 'user' }]);
+		await kit.idle();
+		await kit.tick();
+		assert.equal(kit.wake(mainWakeId(t.checkpointId, 1)).status, 'dispatched', 'the held main wake is delivered');
+		const complete = { issueId: t.created.issueId, checkpointId: t.checkpointId, expectedGraphRevision: t.revision, decision: 'goal_satisfied' as const };
+		await kit.call('plan/complete', { ...complete, requestId: 'd1' }, t.source);
+		assert.equal((await kit.call('goalReview/switchToSelf', params)).changed, false, 'switching again changes nothing');
+	});
+
 	it('MutationSupersedesStaleGoalReview', async () => {
 		const t = await toTerminal(kit);
 		const mutated = await kit.call('plan/mutate', {
