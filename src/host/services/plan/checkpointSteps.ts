@@ -39,7 +39,11 @@ export function prepareMainWake(tx: Tx, execution: Execution, issue: Issue, chec
 	prepareIndependentReview(tx, execution, issue, checkpoint, nowUnixMs);
 	const latest = wakeRepository.latest(tx, checkpoint.checkpointId, 'main');
 	if (latest && openWakeStatuses.includes(latest.status)) { return null; }
-	const wakeSequence = (latest?.wakeSequence ?? 0) + 1;
+	return insertMainWake(tx, execution, issue, checkpoint, (latest?.wakeSequence ?? 0) + 1, nowUnixMs);
+}
+
+/** Inserts main wake `wakeSequence` of the checkpoint: deterministic id and submit id, the prompt of its revision. */
+export function insertMainWake(tx: Tx, execution: Execution, issue: Issue, checkpoint: Checkpoint, wakeSequence: number, nowUnixMs: number): Wake {
 	const wakeId = mainWakeId(checkpoint.checkpointId, wakeSequence);
 	const wake: Wake = {
 		wakeId,

@@ -4,15 +4,14 @@
 // (after rebinding a revision that trails the execution's), or a `watchdog` checkpoint is created when none is
 // active. The next deadline is the fixed product cadence after the previous one (never an infrastructure backoff).
 import { nextSequence } from '../../../core/execution/backlog.js';
-import { mainWakeId, wakeSubmitId, watchdogCheckpointId } from '../../../core/ids.js';
+import { watchdogCheckpointId } from '../../../core/ids.js';
 import type { Checkpoint, Execution, Issue, Wake } from '../../../core/model.js';
-import { wakePrompt } from '../../../core/wakes/wakePrompt.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../../store/tx.js';
-import { appendCheckpoint, refreshPreparedWakes } from '../plan/checkpointSteps.js';
+import { appendCheckpoint, insertMainWake, refreshPreparedWakes } from '../plan/checkpointSteps.js';
 import { watchdogIntervalMs } from '../plan/planContext.js';
 import { runnableExecutionStatuses } from './wakeQueries.js';
 
@@ -36,31 +35,7 @@ export function nextWatchdogDeadline(dueAtUnixMs: number, nowUnixMs: number): nu
  * sequence after the newest, a fresh submit id, the prompt of the checkpoint's current revision.
  */
 export function prepareNextSequenceWake(tx: Tx, execution: Execution, issue: Issue, checkpoint: Checkpoint, nowUnixMs: number): Wake {
-	const wakeSequence = wakeRepository.maxSequence(tx, checkpoint.checkpointId, 'main') + 1;
-	const wakeId = mainWakeId(checkpoint.checkpointId, wakeSequence);
-	const wake: Wake = {
-		wakeId,
-		executionId: execution.executionId,
-		checkpointId: checkpoint.checkpointId,
-		targetKind: 'main',
-		wakeSequence,
-		clientSubmitId: wakeSubmitId(wakeId),
-		targetSessionId: execution.sourceSessionId,
-		status: 'prepared',
-		prompt: wakePrompt({ issueId: issue.issueId, issueTitle: issue.title, checkpoint, graphRevision: checkpoint.graphRevision }),
-		dueAtUnixMs: nowUnixMs,
-		attemptCount: 0,
-		leaseOwner: '',
-		leaseExpiresAtUnixMs: 0,
-		dispatchedAtUnixMs: 0,
-		turnSettledAtUnixMs: 0,
-		acknowledgedAtUnixMs: 0,
-		lastError: '',
-		createdAtUnixMs: nowUnixMs,
-		updatedAtUnixMs: nowUnixMs,
-	};
-	wakeRepository.insert(tx, wake);
-	return wake;
+	return insertMainWake(tx, execution, issue, checkpoint, wakeRepository.maxSequence(tx, checkpoint.checkpointId, 'main') + 1, nowUnixMs);
 }
 
 /** Inside a transaction: fires the watchdog of one execution if it is due, runnable and not paused. */
