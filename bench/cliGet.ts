@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startBenchHost } from './peers/hostFixture.js';
 import { fmtMs, median, percentile } from './stats.js';
 
 export interface CliGetBenchOptions {
@@ -168,60 +169,25 @@ export function formatCliGetBench(result: CliGetBenchResult): string {
 
 // ---- standalone: `npm run build && node --import tsx bench/cliGet.ts [cli.js]` (a headless Host, 1,000-task issue) ----
 
-function cli(cliScript: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<unknown> {
-	return runOnce([cliScript, ...args, '--json'], env).then((sample) => {
-		if (sample.code !== 0) {
-			throw new Error(`tutti ${args.join(' ')} failed (exit ${sample.code}): ${sample.stdout}${sample.stderr}`);
-		}
-		return JSON.parse(sample.stdout) as unknown;
-	});
-}
-
 /** Starts `tutti host` on a fresh workspace with a managed issue of `tasks` tasks; returns what benchCliGet needs. */
 export async function startCliGetFixture(options: { tasks?: number; cliScript?: string } = {}): Promise<{ socket: string; token: string; issueId: string; cliScript: string; stop(): Promise<void> }> {
 	const tasks = options.tasks ?? 1000;
 	const cliScript = options.cliScript ?? join(repoRoot, 'dist', 'cli.js');
-	const base = mkdtempSync(join(tmpdir(), 'tutti-bench-ws-'));
-	const workspace = join(base, 'ws');
-	const { mkdirSync } = await import('node:fs');
-	mkdirSync(join(workspace, '.tutti'), { recursive: true });
-	writeFileSync(join(workspace, '.tutti', 'config.json'), JSON.stringify({ agentTargets: [{ id: 'sh', adapter: 'command', argv: [process.execPath, '-e', '0'] }] }));
-	const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: join(base, 'run') };
-	delete env['NODE_EXTRA_CA_CERTS'];
-	const host = spawn(process.execPath, [cliScript, 'host', '--workspace', workspace], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-	const exited = new Promise<void>((r) => host.once('exit', () => r()));
-	const stop = async (): Promise<void> => {
-		if (host.exitCode === null && host.signalCode === null) {
-			host.kill('SIGTERM');
-		}
-		await exited;
-		rmSync(base, { recursive: true, force: true });
-	};
+	const host = await startBenchHost({ agentTargets: [{ id: 'sh', adapter: 'command', argv: [process.execPath, '-e', '0'] }] });
 	try {
-		const socket = await new Promise<string>((ready, fail) => {
-			let text = '';
-			host.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-				text += chunk;
-				const line = text.split('\n')[0];
-				if (text.includes('\n') && line !== undefined) {
-					const parsed = JSON.parse(line) as { ready?: boolean; socket?: string };
-					if (parsed.ready && parsed.socket) { ready(parsed.socket); } else { fail(new Error(`the Host did not start: ${line}`)); }
-				}
-			});
-			host.once('exit', (code) => fail(new Error(`the Host exited (${code})`)));
-		});
-		const callEnv = { ...env, TUTTI_IPC_HOOK: socket };
-		const session = await cli(cliScript, ['session', 'open', '--role', 'source', '--as-user'], callEnv) as { token: string };
-		const sourceEnv = { ...callEnv, TUTTI_SESSION_TOKEN: session.token };
-		const created = await cli(cliScript, ['plan', 'issue', 'create', '--title', 'Bench', '--content', 'cli get bench', '--request-id', 'bench-create'], sourceEnv) as { issueId: string; checkpointId: string; graphRevision: number };
+		const session = await host.call<{ token: string }>('session/open', { role: 'source' });
+		const created = await host.call<{ issueId: string; checkpointId: string; graphRevision: number }>('plan/create',
+			{ title: 'Bench', content: 'cli get bench', requestId: 'bench-create' }, session.token);
 		const operations = Array.from({ length: tasks }, (_, i) => ({
 			kind: 'add', task: { taskId: `t${i}`, title: `Task ${i}`, agentTargetId: 'sh', dependencyTaskIds: i > 0 && i % 10 !== 0 ? [`t${i - 1}`] : [] },
 		}));
-		await cli(cliScript, ['plan', 'issue', 'mutate', '--issue-id', created.issueId, '--checkpoint-id', created.checkpointId,
-			'--expected-graph-revision', String(created.graphRevision), '--request-id', 'bench-mutate', '--operations-json', JSON.stringify(operations)], sourceEnv);
-		return { socket, token: session.token, issueId: created.issueId, cliScript, stop };
+		await host.call('plan/mutate', {
+			issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: created.graphRevision,
+			requestId: 'bench-mutate', operationsJson: JSON.stringify(operations),
+		}, session.token);
+		return { socket: host.socket, token: session.token, issueId: created.issueId, cliScript, stop: () => host.stop() };
 	} catch (error) {
-		await stop();
+		await host.stop();
 		throw error;
 	}
 }

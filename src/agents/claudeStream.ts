@@ -4,34 +4,10 @@
 // when the process was interrupted before it). Partial or garbage lines are skipped; this never throws.
 import type { Usage } from '../core/model.js';
 import type { TurnFacts } from './adapter.js';
+import { count, isObject, type Json, parseLine, str, turnFactLimits } from './streamJson.js';
 
 /** Bounds so a runaway stream cannot grow the facts without limit. */
-export const claudeFactLimits = { assistantTextChars: 16_000, toolCalls: 200, errors: 20, errorChars: 2_000 } as const;
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-	return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function str(v: unknown): string | undefined {
-	return typeof v === 'string' ? v : undefined;
-}
-
-function count(v: unknown): number {
-	return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
-}
-
-function parseLine(line: string): Json | undefined {
-	const trimmed = line.trim();
-	if (!trimmed.startsWith('{')) { return undefined; }
-	try {
-		const v: unknown = JSON.parse(trimmed);
-		return isObject(v) ? v : undefined;
-	} catch {
-		return undefined;
-	}
-}
+export const claudeFactLimits = turnFactLimits;
 
 /** Anthropic usage (`input_tokens`, `output_tokens`, `cache_read_input_tokens`, `cache_creation_input_tokens`). */
 function usageOf(v: unknown): Usage | undefined {

@@ -8,34 +8,10 @@
 // reports the earlier Turns' tokens too), so a caller that wants one Turn's usage subtracts the previous total.
 import type { Usage } from '../core/model.js';
 import type { TurnFacts } from './adapter.js';
+import { count, isObject, type Json, parseLine, str, turnFactLimits } from './streamJson.js';
 
 /** Bounds so a runaway stream cannot grow the facts without limit. */
-export const codexFactLimits = { assistantTextChars: 16_000, toolCalls: 200, errors: 20, errorChars: 2_000 } as const;
-
-type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-	return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function str(v: unknown): string | undefined {
-	return typeof v === 'string' ? v : undefined;
-}
-
-function count(v: unknown): number {
-	return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0;
-}
-
-function parseLine(line: string): Json | undefined {
-	const trimmed = line.trim();
-	if (!trimmed.startsWith('{')) { return undefined; }
-	try {
-		const v: unknown = JSON.parse(trimmed);
-		return isObject(v) ? v : undefined;
-	} catch {
-		return undefined;
-	}
-}
+export const codexFactLimits = turnFactLimits;
 
 /** Codex usage (`input_tokens`, `cached_input_tokens`, `cache_write_input_tokens`, `output_tokens`). */
 function usageOf(v: unknown): Usage | undefined {

@@ -27,9 +27,15 @@ export function workerTurnInput(task: Task, target: AgentTargetConfig, ids: Work
 	const turn: AgentTurnInput = { prompt: `${workerPreamble(ids)}\n\n--- task ---\n${task.content}` };
 	// Claude Code takes the new session's id up front (`--session-id`); codex reports its own in the stream.
 	if (target.adapter === 'claude') { turn.newProviderSessionId = newSessionId(); }
+	return { ...turn, ...turnLaunchSettings(task, target) };
+}
+
+/** Model, effort and permission mode of a worker Turn: the task's launch settings, the model falling back to the target's. */
+export function turnLaunchSettings(task: Task, target: AgentTargetConfig): Pick<AgentTurnInput, 'model' | 'reasoningEffort' | 'permissionModeId'> {
+	const settings: Pick<AgentTurnInput, 'model' | 'reasoningEffort' | 'permissionModeId'> = {};
 	const model = task.model !== '' ? task.model : target.model;
-	if (model !== undefined && model !== '') { turn.model = model; }
-	if (task.reasoningEffort !== '') { turn.reasoningEffort = task.reasoningEffort; }
-	if (task.permissionModeId !== '') { turn.permissionModeId = task.permissionModeId; }
-	return turn;
+	if (model !== undefined && model !== '') { settings.model = model; }
+	if (task.reasoningEffort !== '') { settings.reasoningEffort = task.reasoningEffort; }
+	if (task.permissionModeId !== '') { settings.permissionModeId = task.permissionModeId; }
+	return settings;
 }

@@ -31,7 +31,7 @@ import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig, RunExit, RunLaunchSpec, RunProcessPort } from '../runProcesses.js';
-import { workerTurnInput } from '../runs/workerTurn.js';
+import { turnLaunchSettings, workerTurnInput } from '../runs/workerTurn.js';
 import { requireUser } from './callerPolicy.js';
 import type { AdmittedRun, RunAdmission, SettlementObserver } from './contracts.js';
 import { resolveRunDirectory } from './executionDirectory.js';
@@ -362,24 +362,13 @@ export class RunService implements RunAdmission, Disposable {
 			return this.#d.sessions.rotateToken(tx, run.agentSessionId);
 		});
 		const processId = nextTurnProcessId(runId, entries);
-		const turn: AgentTurnInput = { prompt: next.text, resumeProviderSessionId: providerSessionId };
-		const model = task.model !== '' ? task.model : target.model;
-		if (model !== undefined && model !== '') { turn.model = model; }
-		if (task.reasoningEffort !== '') { turn.reasoningEffort = task.reasoningEffort; }
-		if (task.permissionModeId !== '') { turn.permissionModeId = task.permissionModeId; }
+		const turn: AgentTurnInput = { prompt: next.text, resumeProviderSessionId: providerSessionId, ...turnLaunchSettings(task, target) };
 		if (this.#d.stopHookCommand !== undefined) { turn.extraArgs = stopHookLaunchArgs(target.adapter, this.#d.stopHookCommand); }
 		// Durable before the process starts: after a restart the Run's current process is this one (at most once).
 		appendQueueEntry(dir, { type: 'delivered', messageId: next.messageId, atUnixMs: this.#d.clock.now(), turnProcessId: processId });
 		const spec: RunLaunchSpec = {
 			runId: processId, issueId: run.issueId, taskId: run.taskId, target, cwd: where.cwd, stdinText: '', turn,
-			env: {
-				TUTTI_IPC_HOOK: this.#d.endpoint,
-				TUTTI_SESSION_TOKEN: token,
-				TUTTI_SESSION_ID: run.agentSessionId,
-				TUTTI_ISSUE_ID: run.issueId,
-				TUTTI_TASK_ID: run.taskId,
-				TUTTI_RUN_ID: runId,
-			},
+			env: this.#workerEnv(run, runId, token),
 		};
 		try {
 			await this.#d.runs.launch(spec);
@@ -481,14 +470,7 @@ export class RunService implements RunAdmission, Disposable {
 			// claude/codex read their prompt from the Turn (stdin is /dev/null); command targets read the task on stdin.
 			stdinText: structured ? '' : task.content,
 			...(turn !== undefined ? { turn } : {}),
-			env: {
-				TUTTI_IPC_HOOK: this.#d.endpoint,
-				TUTTI_SESSION_TOKEN: token,
-				TUTTI_SESSION_ID: run.agentSessionId,
-				TUTTI_ISSUE_ID: run.issueId,
-				TUTTI_TASK_ID: run.taskId,
-				TUTTI_RUN_ID: runId,
-			},
+			env: this.#workerEnv(run, runId, token),
 		};
 		try {
 			await this.#d.runs.launch(spec);
@@ -541,6 +523,18 @@ export class RunService implements RunAdmission, Disposable {
 		const token = this.#d.sessions.rotateToken(tx, run.agentSessionId);
 		turnRepository.markRunning(tx, runSubmitId(runId));
 		return { kind: 'launch', run, task, token };
+	}
+
+	/** What every worker process gets (its Turns included): the Host's socket, its own token and ids; never the user credential. */
+	#workerEnv(run: Run, runId: string, token: string): Record<string, string> {
+		return {
+			TUTTI_IPC_HOOK: this.#d.endpoint,
+			TUTTI_SESSION_TOKEN: token,
+			TUTTI_SESSION_ID: run.agentSessionId,
+			TUTTI_ISSUE_ID: run.issueId,
+			TUTTI_TASK_ID: run.taskId,
+			TUTTI_RUN_ID: runId,
+		};
 	}
 
 	#exitRecordOrNull(runId: string): RunExit | null {
