@@ -5,6 +5,11 @@
 // may still be in flight (at most one group commit old). Any later write transaction is journaled after it, so it
 // can never become durable without it; callers reply only after their own transaction (or `read` after
 // `transaction`) resolves.
+//
+// Write failures (full disk, read-only store, I/O error): the failing transaction and every one batched with it are
+// rejected, the journal is cut back to its last synced byte, and the Store reloads itself from disk at once (so reads
+// never show a write that was refused) and refuses writes with `store_io` until a whole snapshot can be written again;
+// it retries every few seconds and then accepts writes as before. No restart needed, nothing acknowledged lost.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Emitter, type Event } from '../core/events.js';
@@ -13,13 +18,14 @@ import type { JournalWriter } from './journalWriter.js';
 import { acquireLease, leasePath } from './lease.js';
 import type { Lease } from './lease.js';
 import { migrations as shippedMigrations, schemaVersionOf } from './migrations.js';
-import { damagedError, isSqliteCorruption, recoverStore, writeAppliedSeq } from './recovery.js';
+import { damagedError, isSqliteCorruption, recoverStore, reloadStore, writeAppliedSeq } from './recovery.js';
 import type { Recovered } from './recovery.js';
 import { removeStaleTemporary, writeFileAtomically } from './snapshot.js';
 import { loadSqlJs } from './sqlJsLoader.js';
+import type { SqlJsStatic } from 'sql.js';
 import { ReadScope, TransactionScope } from './sqlRunner.js';
 import type { SqlRunner } from './sqlRunner.js';
-import { StoreError, errorMessage } from './storeErrors.js';
+import { StoreError, errorMessage, isStoreError, leftUntouched } from './storeErrors.js';
 import type { Reader, Tx } from './tx.js';
 
 export interface StoreOptions {
@@ -37,6 +43,8 @@ export interface StoreOptions {
 	readonly now?: () => number;
 	/** Run PRAGMA quick_check on the snapshot at open (about 0.3 s at 100k tasks); default false. */
 	readonly checkIntegrity?: boolean;
+	/** After a write failure, how long to wait between attempts to resume writing; default 2000 ms. */
+	readonly recoveryRetryMs?: number;
 }
 
 export interface StorePaths {
@@ -62,11 +70,18 @@ export interface StoreStats {
 	readonly schemaVersion: number;
 	/** Frames replayed from the journal when the store was opened. */
 	readonly replayedOnOpen: number;
+	/** Why writes are refused right now (a journal write failed and has not been recovered from yet). */
+	readonly unavailable: string | undefined;
+	/** Times the Store resumed writing in place after a write failure. */
+	readonly recoveries: number;
+	/** The last failed attempt to resume writing, cleared once writes resume. */
+	readonly lastRecoveryError: string | undefined;
 }
 
 const defaultFileName = 'tutti.sqlite';
 const defaultSnapshotEveryBytes = 8 * 1024 * 1024;
 const snapshotRetryDelayMs = 5_000;
+const defaultRecoveryRetryMs = 2_000;
 
 export function storePaths(dir: string, fileName = defaultFileName): StorePaths {
 	const stem = extname(fileName) ? fileName.slice(0, -extname(fileName).length) : fileName;
@@ -95,9 +110,11 @@ function ensureStoreDirectory(paths: StorePaths): void {
 export class Store {
 	readonly paths: StorePaths;
 	readonly storeId: string;
-	readonly #runner: SqlRunner;
-	readonly #journal: JournalWriter;
+	#runner: SqlRunner;
+	#journal: JournalWriter;
 	readonly #lease: Lease | undefined;
+	readonly #sql: SqlJsStatic;
+	readonly #recoveryRetryMs: number;
 	readonly #snapshotEveryBytes: number;
 	readonly #now: () => number;
 	readonly #replayed: number;
@@ -113,13 +130,28 @@ export class Store {
 	#lastSnapshotError: string | undefined;
 	/** Set when SQLite reports the in-memory image damaged: no more writes or snapshots (never overwrite). */
 	#corruption: StoreError | undefined;
+	/** Set from a journal failure until a recovery attempt proves the disk takes a whole snapshot again. */
+	#unavailable: StoreError | undefined;
+	#recoveryTimer: NodeJS.Timeout | undefined;
+	#recovery: Promise<void> | undefined;
+	#recoveries = 0;
+	#snapshotInFlight = false;
+	#lastRecoveryError: string | undefined;
 	/** Counts durable write transactions since open; observers compare it to notice any change. */
 	#version = 0;
 	readonly #onDidCommit = new Emitter<{ version: number }>();
 	/** Fires after a write transaction is durable (from any caller: CLI, agents, UI). */
 	readonly onDidCommit: Event<{ version: number }> = this.#onDidCommit.event;
+	readonly #onDidResumeWrites = new Emitter<{ seq: number }>();
+	/**
+	 * Fires when the Store accepts writes again after a write failure. It reloaded itself from disk meanwhile, so
+	 * whatever a refused write was meant to record is not there: services redo what they could not save (e.g. settle
+	 * the Runs whose settlement was refused). The reload itself counts as a commit for `onDidCommit` observers.
+	 */
+	readonly onDidResumeWrites: Event<{ seq: number }> = this.#onDidResumeWrites.event;
 
-	private constructor(paths: StorePaths, recovered: Recovered, lease: Lease | undefined, options: StoreOptions) {
+	private constructor(sql: SqlJsStatic, paths: StorePaths, recovered: Recovered, lease: Lease | undefined, options: StoreOptions) {
+		this.#sql = sql;
 		this.paths = paths;
 		this.storeId = recovered.storeId;
 		this.#runner = recovered.runner;
@@ -130,6 +162,7 @@ export class Store {
 		this.#replayed = recovered.replayed;
 		this.#snapshotEveryBytes = options.snapshotEveryBytes ?? defaultSnapshotEveryBytes;
 		this.#now = options.now ?? Date.now;
+		this.#recoveryRetryMs = options.recoveryRetryMs ?? defaultRecoveryRetryMs;
 	}
 
 	/** Opens (or creates) the store in `options.dir`: lease, snapshot, journal replay, migrations. */
@@ -144,7 +177,7 @@ export class Store {
 			}
 			const SQL = await loadSqlJs();
 			const recovered = await recoverStore(SQL, paths, options.migrations ?? shippedMigrations, options.checkIntegrity ?? false);
-			return new Store(paths, recovered, lease, options);
+			return new Store(SQL, paths, recovered, lease, options);
 		} catch (e) {
 			lease?.release();
 			throw e;
@@ -192,11 +225,17 @@ export class Store {
 			return this.#journal.whenDurable().then(() => result);
 		}
 		this.#seq++;
-		return this.#journal.append(encodeFrame(this.#seq, payload)).then(() => {
-			this.#scheduleSnapshotIfDue();
-			this.#onDidCommit.fire({ version: ++this.#version });
-			return result;
-		});
+		return this.#journal.append(encodeFrame(this.#seq, payload)).then(
+			() => {
+				this.#scheduleSnapshotIfDue();
+				this.#onDidCommit.fire({ version: ++this.#version });
+				return result;
+			},
+			(e: unknown) => {
+				this.#noticeJournalFailure();
+				throw e;
+			},
+		);
 	}
 
 	/** Number of durable write transactions since this Store was opened. */
@@ -236,12 +275,15 @@ export class Store {
 			return;
 		}
 		this.#closed = true;
+		clearTimeout(this.#recoveryTimer);
 		this.#onDidCommit.dispose();
+		this.#onDidResumeWrites.dispose();
 		let failure: unknown;
 		try {
+			await this.#recovery;
 			await this.#journal.whenDurable().catch(() => undefined);
 			await this.#snapshotChain;
-			if (!this.#journal.failure && !this.#corruption) {
+			if (!this.#unavailable && !this.#journal.failure && !this.#corruption) {
 				await this.#takeSnapshot();
 			}
 		} catch (e) {
@@ -267,23 +309,36 @@ export class Store {
 			lastSnapshotError: this.#lastSnapshotError,
 			schemaVersion: this.#schemaVersion,
 			replayedOnOpen: this.#replayed,
+			unavailable: this.#unavailable?.message,
+			recoveries: this.#recoveries,
+			lastRecoveryError: this.#lastRecoveryError,
 		};
 	}
 
-	async #takeSnapshot(): Promise<void> {
+	/** `force`: write even when the journal is empty (recovery uses it to prove the disk takes a snapshot). */
+	async #takeSnapshot(force = false): Promise<void> {
 		const refusal = this.#journal.failure ?? this.#corruption;
 		if (refusal) {
 			throw refusal;
 		}
-		if (this.#journal.frames === 0) {
+		if (this.#journal.frames === 0 && !force) {
 			return; // the snapshot on disk already holds everything
 		}
+		const journal = this.#journal;
 		const seq = this.#seq;
 		writeAppliedSeq(this.#runner, seq);
 		const image = this.#runner.db.export();
-		const mark = this.#journal.mark();
-		await writeFileAtomically(this.paths.database, image);
-		await this.#journal.rotate(mark, seq);
+		const mark = journal.mark();
+		const framesInImageDurable = journal.whenDurable();
+		this.#snapshotInFlight = true;
+		try {
+			// Never put on disk an image holding a write the journal then refused.
+			await framesInImageDurable;
+			await writeFileAtomically(this.paths.database, image);
+			await journal.rotate(mark, seq);
+		} finally {
+			this.#snapshotInFlight = false;
+		}
 		this.#snapshots++;
 		this.#lastSnapshotAt = this.#now();
 		this.#lastSnapshotError = undefined;
@@ -314,7 +369,104 @@ export class Store {
 	}
 
 	#writeRefusal(): StoreError | undefined {
-		return this.#closed ? this.#closedError() : (this.#journal.failure ?? this.#corruption);
+		if (this.#closed) {
+			return this.#closedError();
+		}
+		this.#noticeJournalFailure();
+		return this.#corruption ?? this.#unavailable;
+	}
+
+	// ---- resuming after a write failure ----
+
+	/** The journal failed: refuse writes and start recovering (the first attempt at once, to drop refused state). */
+	#noticeJournalFailure(): void {
+		const failure = this.#journal.failure;
+		if (!failure || this.#unavailable || this.#closed) {
+			return;
+		}
+		this.#unavailable = failure;
+		// Drop the refused writes from memory before anything else can read them (a snapshot in flight: right after it).
+		let reloaded = false;
+		if (!this.#snapshotInFlight) {
+			try {
+				this.#reloadFromDisk();
+				reloaded = true;
+			} catch (e) {
+				this.#noticeRecoveryFailure(e);
+			}
+		}
+		this.#scheduleRecovery(reloaded ? this.#recoveryRetryMs : 0);
+	}
+
+	#noticeRecoveryFailure(e: unknown): void {
+		this.#lastRecoveryError = errorMessage(e);
+		if (isStoreError(e) && e.code !== 'store_io' && e.code !== 'store_closed') {
+			// The files on disk are damaged or foreign: stop retrying; a restart reports it the same way.
+			this.#corruption ??= e;
+		}
+	}
+
+	#scheduleRecovery(delayMs: number): void {
+		if (this.#closed || this.#corruption || this.#recoveryTimer || this.#recovery) {
+			return;
+		}
+		this.#recoveryTimer = setTimeout(() => {
+			this.#recoveryTimer = undefined;
+			this.#recovery = this.#attemptRecovery().finally(() => {
+				this.#recovery = undefined;
+				if (this.#unavailable) {
+					this.#scheduleRecovery(this.#recoveryRetryMs);
+				}
+			});
+		}, delayMs);
+		this.#recoveryTimer.unref();
+	}
+
+	/**
+	 * One attempt: reload from disk if the journal failed (the in-memory image holds refused writes), then write a
+	 * whole snapshot and a fresh journal. Only when both succeed are writes accepted again.
+	 */
+	async #attemptRecovery(): Promise<void> {
+		try {
+			await this.#snapshotChain;
+			if (this.#journal.failure) {
+				this.#reloadFromDisk();
+			}
+			if (this.#closed) {
+				return;
+			}
+			const proof = this.#snapshotChain.then(() => this.#takeSnapshot(true));
+			this.#snapshotChain = proof.catch(() => undefined);
+			await proof;
+			if (this.#closed) {
+				return;
+			}
+			this.#unavailable = undefined;
+			this.#lastRecoveryError = undefined;
+			this.#recoveries++;
+			this.#onDidResumeWrites.fire({ seq: this.#seq });
+		} catch (e) {
+			this.#noticeRecoveryFailure(e);
+		}
+	}
+
+	/** Replaces the in-memory image and the journal writer with what the files on disk hold (synchronously). */
+	#reloadFromDisk(): void {
+		const recovered = reloadStore(this.#sql, this.paths);
+		if (recovered.storeId !== this.storeId) {
+			void recovered.journal.close();
+			recovered.runner.clear();
+			recovered.runner.db.close();
+			throw new StoreError('store_foreign', `${this.paths.database} was replaced by another store while the Host was running. ${leftUntouched(this.paths.database)}`, this.paths.database);
+		}
+		const previous = { runner: this.#runner, journal: this.#journal };
+		this.#runner = recovered.runner;
+		this.#journal = recovered.journal;
+		this.#seq = recovered.seq;
+		void previous.journal.close();
+		previous.runner.clear();
+		previous.runner.db.close();
+		this.#onDidCommit.fire({ version: ++this.#version });
 	}
 
 	#noticeCorruption(e: unknown): void {

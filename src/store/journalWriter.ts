@@ -1,7 +1,11 @@
 // Appends journal frames: each commit's frame is written and fdatasynced before its promise resolves; frames
 // appended in the same tick or while an fsync is in flight share the next fsync (group commit). After a snapshot
 // the journal is replaced atomically by a fresh one that continues from the snapshot's sequence.
-import { close, closeSync, fdatasync, fsyncSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+//
+// A failed write or fsync (full disk, read-only remount, I/O error) rejects every pending frame and cuts the file back
+// to its last synced byte, so what stays on disk is exactly what was acknowledged; the writer then refuses appends and
+// the Store reopens from disk once writes work again (database.ts).
+import { close, closeSync, fdatasync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { encodeJournalHeader } from './journal.js';
 import { fsyncDirectory, temporaryPathFor } from './snapshot.js';
@@ -37,6 +41,7 @@ function replaceJournalFile(path: string, content: Buffer): number {
 		renameSync(tmp, path);
 	} catch (e) {
 		closeSync(fd);
+		rmSync(tmp, { force: true }); // a half-written temporary would keep a full disk full
 		throw e;
 	}
 	return fd;
@@ -48,6 +53,8 @@ export class JournalWriter {
 	#fd: number;
 	/** Bytes in the file (written, not necessarily synced). */
 	#written: number;
+	/** Bytes of the file known to be on disk: a failure cuts the file back to this length. */
+	#synced: number;
 	/** Bytes appended to this file including pending ones. */
 	#bytes: number;
 	/** Frames in this file including pending ones. */
@@ -70,6 +77,7 @@ export class JournalWriter {
 		this.#storeId = storeId;
 		this.#fd = fd;
 		this.#written = size;
+		this.#synced = size;
 		this.#bytes = size;
 		this.#frames = frames;
 	}
@@ -145,6 +153,7 @@ export class JournalWriter {
 			const old = this.#fd;
 			this.#fd = fd;
 			this.#written = content.length;
+			this.#synced = content.length;
 			this.#bytes = content.length + (this.#bytes - (mark.bytes + tail.length));
 			this.#frames -= mark.frames;
 			closeSync(old);
@@ -208,11 +217,13 @@ export class JournalWriter {
 			return;
 		}
 		this.#written += bytes.length;
+		const writtenUpTo = this.#written;
 		fdatasync(this.#fd, (err) => {
 			if (err) {
 				this.#fail(err);
 				return;
 			}
+			this.#synced = writtenUpTo;
 			this.#syncs++;
 			this.#durable = upTo;
 			while (this.#waiters.length > 0 && (this.#waiters[0] as DurabilityWaiter).target <= upTo) {
@@ -221,6 +232,19 @@ export class JournalWriter {
 			this.#settleIdle();
 			this.#schedule();
 		});
+	}
+
+	/**
+	 * Drops every byte after the last successful sync (a partly written batch included, which #written does not
+	 * count), so a reopen replays only acknowledged frames.
+	 */
+	#cutBackToSynced(): void {
+		try {
+			ftruncateSync(this.#fd, this.#synced);
+			this.#written = this.#synced;
+		} catch {
+			// The reopen's scan then drops a torn tail; a whole unacknowledged frame may be replayed (at-least-once).
+		}
 	}
 
 	#settleIdle(): void {
@@ -234,12 +258,16 @@ export class JournalWriter {
 
 	#fail(cause: unknown): void {
 		const message = cause instanceof Error ? cause.message : String(cause);
+		const code = (cause as NodeJS.ErrnoException | undefined)?.code;
 		this.#failure = new StoreError(
 			'store_io',
-			`Writing the store journal ${this.#path} failed (${message}); the store accepts no more writes until the Host restarts.`,
+			`Writing the store journal ${this.#path} failed (${message}); this write and any made with it were not saved, ` +
+				`nothing saved before is lost. Tutti retries every few seconds and accepts writes again once ` +
+				`${code === 'ENOSPC' || code === 'EDQUOT' ? 'there is free space on that disk' : 'the store folder is writable again'}.`,
 			this.#path,
-			{ cause: message },
+			{ cause: message, ...(code !== undefined ? { errno: code } : {}) },
 		);
+		this.#cutBackToSynced();
 		const waiters = this.#waiters;
 		this.#waiters = [];
 		this.#pending = [];

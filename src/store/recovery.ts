@@ -149,9 +149,59 @@ export async function recoverStore(SQL: SqlJsStatic, paths: StorePaths, list: re
 		}
 		return createStore(SQL, paths, list);
 	}
+	const loaded = loadExisting(SQL, paths, dbBytes, journalBytes, list, checkIntegrity);
+	const { runner, storeId, seq, replayed } = loaded;
+	try {
+		const migration = migrate(runner.db, paths.database, list);
+		if (migration.to === migration.from) {
+			return { runner, journal: loaded.continueJournal(), storeId, seq, replayed };
+		}
+		// Migrations are not journaled: make them durable as a snapshot before any new frame.
+		writeAppliedSeq(runner, seq);
+		await writeFileAtomically(paths.database, runner.db.export());
+		return { runner, journal: JournalWriter.create(paths.journal, storeId, seq), storeId, seq, replayed };
+	} catch (e) {
+		runner.clear();
+		runner.db.close();
+		throw e;
+	}
+}
+
+/**
+ * A running Store reloading itself after a write failure: the same files, already at the latest schema, read
+ * synchronously (no reply can see the refused state in between). Rewrites the journal only to drop a torn tail.
+ */
+export function reloadStore(SQL: SqlJsStatic, paths: StorePaths): Recovered {
+	const dbBytes = readFileIfExists(paths.database);
+	if (!dbBytes) {
+		throw new StoreError('store_corrupt', `The store database ${paths.database} disappeared while the Host was running. ${leftUntouched(paths.journal)}`, paths.database);
+	}
+	const loaded = loadExisting(SQL, paths, dbBytes, readFileIfExists(paths.journal), [], false);
+	try {
+		return { runner: loaded.runner, journal: loaded.continueJournal(), storeId: loaded.storeId, seq: loaded.seq, replayed: loaded.replayed };
+	} catch (e) {
+		loaded.runner.clear();
+		loaded.runner.db.close();
+		throw e;
+	}
+}
+
+interface Loaded {
+	readonly runner: SqlRunner;
+	readonly storeId: string;
+	readonly seq: number;
+	readonly replayed: number;
+	/** Opens the journal to continue after the replayed frames (rewriting it when a torn tail or old frames must go). */
+	readonly continueJournal: () => JournalWriter;
+}
+
+/** Snapshot + journal replay, synchronously; `list` empty skips the schema-version check (a reload). */
+function loadExisting(SQL: SqlJsStatic, paths: StorePaths, dbBytes: Buffer, journalBytes: Buffer | undefined, list: readonly string[], checkIntegrity: boolean): Loaded {
 	const runner = openSnapshot(SQL, dbBytes, paths.database, checkIntegrity);
 	try {
-		assertSchemaNotNewer(schemaVersionOf(runner.db), list, paths.database);
+		if (list.length > 0) {
+			assertSchemaNotNewer(schemaVersionOf(runner.db), list, paths.database);
+		}
 		const { storeId, appliedSeq } = readState(runner, paths.database);
 		let seq = appliedSeq;
 		let replayed = 0;
@@ -199,14 +249,7 @@ export async function recoverStore(SQL: SqlJsStatic, paths: StorePaths, list: re
 				continueJournal = () => JournalWriter.openExisting(paths.journal, storeId, journalBytes.length, scan.frames.length);
 			}
 		}
-		const migration = migrate(runner.db, paths.database, list);
-		if (migration.to === migration.from) {
-			return { runner, journal: continueJournal(), storeId, seq, replayed };
-		}
-		// Migrations are not journaled: make them durable as a snapshot before any new frame.
-		writeAppliedSeq(runner, seq);
-		await writeFileAtomically(paths.database, runner.db.export());
-		return { runner, journal: JournalWriter.create(paths.journal, storeId, seq), storeId, seq, replayed };
+		return { runner, storeId, seq, replayed, continueJournal };
 	} catch (e) {
 		runner.clear();
 		runner.db.close();

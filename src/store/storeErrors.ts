@@ -10,7 +10,7 @@ export type StoreErrorCode =
 	| 'store_locked'
 	/** The database was written by a newer Tutti (PRAGMA user_version above the known migrations). */
 	| 'store_too_new'
-	/** Appending or syncing the journal failed; the Store refuses further writes until reopened. */
+	/** Appending or syncing the journal failed; the Store refuses writes until it can write a whole snapshot again. */
 	| 'store_io'
 	/** The Store was closed. */
 	| 'store_closed';

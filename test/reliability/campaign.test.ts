@@ -1,8 +1,9 @@
 // The always-on slice of the fault campaign (`npm run reliability` runs the whole of it): a few kill -9 points of the
-// mixed workload plus one supervisor kill, and one reload with 4 live and 4 dying Runs. Real Host and CLI processes
-// from dist/ (run `npm run build` first). About 25 s.
+// mixed workload plus one supervisor kill, a full disk on a real tmpfs (as root), and one reload with 4 live and 4
+// dying Runs. Real Host and CLI processes from dist/ (run `npm run build` first). About 30 s.
 import { strict as assert } from 'node:assert';
 import { crashCase } from '../../scripts/reliability/crashCase.js';
+import { diskCase } from '../../scripts/reliability/diskCase.js';
 import type { CaseResult } from '../../scripts/reliability/kit.js';
 import { restartCase } from '../../scripts/reliability/restartCase.js';
 
@@ -17,6 +18,14 @@ describe('reliability (quick slice of the fault campaign)', function () {
 		const result = await crashCase({ points: 4, supervisorKills: 1, seed: 6, budgetMs: 60_000 });
 		assert.ok(result.passed, explain(result));
 		assert.ok(result.figures.some(([label, value]) => label === 'acknowledged commands' && Number(value) > 0), 'the workload made progress');
+	});
+
+	it('full disk on a real tmpfs: clear refusals, nothing acknowledged lost, the running Host resumes when space returns', async function () {
+		if (process.getuid?.() !== 0) {
+			this.skip(); // mounting a tmpfs needs root; `npm run reliability` reports the same
+		}
+		const result = await diskCase();
+		assert.ok(result.passed, explain(result));
 	});
 
 	it('a reload during 4 running and 4 dying Runs settles each one once, per SPEC §8', async function () {

@@ -189,6 +189,13 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	let started = false;
 	disposables.add(toDisposable(() => { const p = activePlan as Partial<Disposable>; p.dispose?.(); }));
+	// The store accepts writes again after a write failure (it reloaded from disk): redo what could not be saved.
+	disposables.add(deps.store.onDidResumeWrites(({ seq }) => {
+		log(`the store accepts writes again after a write failure (at transaction ${seq}); rechecking Runs, dispatch and wakes`);
+		void runs.recheckRunning()
+			.catch((e: unknown) => { log(`rechecking Runs after the store reload failed: ${(e as Error).message}`); })
+			.finally(() => { activeDispatcher.trigger(); wakes.trigger(); });
+	}));
 
 	return {
 		api,

@@ -587,6 +587,19 @@ export class RunService implements RunAdmission, Disposable {
 		if (toLaunch.length > 0) { await this.launch(toLaunch); }
 	}
 
+	/**
+	 * After the store reloaded itself from disk (a write failure dropped refused writes): a Run whose settlement was
+	 * refused is still running in the store while its process has exited; settle each such Run from its exit record.
+	 * Live Runs stay watched by the runner; prepared launches are left to the launch in flight.
+	 */
+	async recheckRunning(): Promise<void> {
+		const running = this.#d.store.read((r) => runRepository.listByStatus(r, 'running').map((run) => run.runId));
+		for (const runId of running) {
+			const exit = this.#exitRecordOrNull(this.#currentProcess(runId));
+			if (exit) { await this.#onExit(exit); }
+		}
+	}
+
 	// ---- handlers ----
 
 	/** `run/stop` (developer): a person's Stop. */

@@ -1,6 +1,6 @@
 // The Host services over the real ProcessRunner: real supervisors and real agent processes.
 import { strict as assert } from 'node:assert';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
 import { systemClock } from '../../../src/core/ports.js';
@@ -10,12 +10,15 @@ import { createHostServices, type HostServices } from '../../../src/host/service
 import { type Caller, type Method, methods, type Params, type ParsedParams, type Result } from '../../../src/protocol/controlPlane.js';
 import { Store } from '../../../src/store/database.js';
 import { recordingPlanService, sequentialIds } from '../../unit/host/services/serviceHarness.js';
+import { FullDisk } from '../../unit/store/faultyDisk.js';
 import { buildSupervisor, killAllRuns, makeTempDir, sleep, writeFakeCli } from '../runs/runTestKit.js';
 
 const user: Caller = { kind: 'user' };
 const node = process.execPath;
 const echoStdin = 'let s="";process.stdin.on("data",(d)=>{s+=d;}).on("end",()=>{process.stdout.write(`got ${s} for ${process.env.TUTTI_TASK_ID} in ${process.cwd()}\\n`);});';
 const sleeper = 'process.stdout.write("ready\\n"); setInterval(() => {}, 1000);';
+/** Prints ready, then exits 0 once `release.gate` appears in its working directory. */
+const gated = 'process.stdout.write("ready\\n"); setInterval(() => { if (require("fs").existsSync("release.gate")) process.exit(0); }, 50);';
 
 describe('Host services with real Run processes', function () {
 	this.timeout(60_000);
@@ -39,6 +42,7 @@ describe('Host services with real Run processes', function () {
 			{ id: 'echo', adapter: 'command', argv: [node, '-e', echoStdin] },
 			{ id: 'sleep', adapter: 'command', argv: [node, '-e', sleeper] },
 			{ id: 'fail', adapter: 'command', argv: [node, '-e', 'process.exit(3)'] },
+			{ id: 'gated', adapter: 'command', argv: [node, '-e', gated] },
 		],
 		maxParallelRuns: 4,
 		autoAcceptDefault: false,
@@ -47,12 +51,12 @@ describe('Host services with real Run processes', function () {
 	/** Starts a Host's services over the workspace (again, after a restart). */
 	async function startHost(): Promise<void> {
 		const tuttiDir = join(ws.path, '.tutti');
-		store = await Store.open({ dir: tuttiDir, lease: false });
+		store = await Store.open({ dir: tuttiDir, lease: false, recoveryRetryMs: 200 });
 		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript, cliScript, pollIntervalMs: 50, interruptGraceMs: 1000, killWaitMs: 2000 });
 		services = createHostServices({
 			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(`h${++hosts}`), runs: runner, config,
 			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript,
-			log: () => undefined, planServiceFactory: recordingPlanService([]),
+			log: (l) => { if (process.env.DBG) { console.error(l); } }, planServiceFactory: recordingPlanService([]),
 		});
 		await services.start();
 	}
@@ -148,5 +152,26 @@ describe('Host services with real Run processes', function () {
 		assert.equal(stopped.answer, 'took');
 		const run = await settled(runId);
 		assert.equal(run.outcome, 'cancellation');
+	});
+
+	it('a Run that exits while the disk is full settles once space returns, in the same Host (no restart)', async () => {
+		const issueId = (await call('issue/create', { title: 'full disk' })).issueId;
+		await call('task/add', { issueId, taskId: 'g', title: 'gated', agentTargetId: 'gated' });
+		const runId = await runOf(issueId, 'g');
+		await until('the gated process to start', async () => ((await call('run/log', { runId })).data.includes('ready') ? true : undefined));
+		const disk = new FullDisk();
+		disk.install();
+		try {
+			disk.full = true;
+			writeFileSync(join(ws.path, 'release.gate'), ''); // the process exits; its settlement cannot be saved
+			await until('the refused settlement', async () => (store.stats().unavailable !== undefined ? true : undefined));
+			assert.equal((await call('run/get', { runId })).status, 'running', 'the refused settlement is not shown');
+			disk.full = false;
+			const run = await settled(runId);
+			assert.deepEqual([run.status, run.outcome], ['completed', 'success']);
+			assert.equal(store.stats().recoveries, 1);
+		} finally {
+			disk.uninstall();
+		}
 	});
 });

@@ -1,0 +1,48 @@
+// A disk that fills up on demand, for tests: while `full`, node:fs writeSync (journal appends and rewrites) writes half
+// its buffer and throws ENOSPC, or (failSyncOnly) writes succeed and fdatasync fails with EIO. Patches the node:fs
+// module object the store's modules call through; install() in beforeEach, uninstall() in afterEach.
+import type * as nodeFs from 'node:fs';
+import { createRequire } from 'node:module';
+
+/** The real node:fs module object (a namespace import is a copy under the test's CommonJS transform). */
+const fsModule = createRequire(__filename)('node:fs') as typeof nodeFs;
+
+export function enospc(): NodeJS.ErrnoException {
+	return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
+}
+
+/** Makes writeSync (journal appends and journal rewrites) fail like a full disk while `full` is true. */
+export class FullDisk {
+	full = false;
+	readonly #writeSync = fsModule.writeSync;
+	readonly #fdatasync = fsModule.fdatasync;
+	/** When set, the write succeeds but the following fdatasync fails (the bytes are in the file, not durable). */
+	failSyncOnly = false;
+
+	install(): void {
+		const self = this;
+		fsModule.writeSync = function (this: unknown, ...args: unknown[]) {
+			if (self.full && !self.failSyncOnly) {
+				// Like the kernel on a full disk: part of the buffer lands, then ENOSPC.
+				const [fd, buffer, offset, length, position] = args as [number, Uint8Array, number, number, number];
+				if (typeof length === 'number' && length > 1) {
+					(self.#writeSync as (...a: unknown[]) => number).call(this, fd, buffer, offset, Math.floor(length / 2), position);
+				}
+				throw enospc();
+			}
+			return (self.#writeSync as (...a: unknown[]) => number).apply(this, args);
+		} as typeof nodeFs.writeSync;
+		fsModule.fdatasync = function (this: unknown, fd: number, callback: (err: NodeJS.ErrnoException | null) => void) {
+			if (self.full && self.failSyncOnly) {
+				setImmediate(() => callback(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })));
+				return;
+			}
+			self.#fdatasync(fd, callback);
+		} as typeof nodeFs.fdatasync;
+	}
+
+	uninstall(): void {
+		fsModule.writeSync = this.#writeSync;
+		fsModule.fdatasync = this.#fdatasync;
+	}
+}
