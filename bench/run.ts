@@ -38,7 +38,7 @@ async function main(): Promise<void> {
 		formatStoreCommitTable(await benchStoreCommit({ log: (l) => console.error(`  ${l}`) })));
 
 	console.error('bench: ready set at 1k/10k/100k tasks …');
-	section('Ready-set computation (next 50 ready tasks)', 'at most 2 ms at 100k tasks.', formatReadySet(benchReadySet()));
+	section('Ready-set computation (next 50 ready tasks)', 'at most 2 ms at 100k tasks. Met by the core ReadyIndex; the product still runs the full pass (`plan issue get`, and the dispatcher over SQL pages): wiring the index in is open work.', formatReadySet(benchReadySet()));
 
 	console.error('bench: `tutti plan issue get` whole process on a 1,000-task issue …');
 	const fixture = await startCliGetFixture();
