@@ -8,6 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { ControlPlaneServer } from '../control-plane/server.js';
 import { removeQuietly } from '../control-plane/privateFiles.js';
 import { DomainError } from '../core/errors.js';
+import type { Event } from '../core/events.js';
 import { type Clock, type IdSource, systemClock } from '../core/ports.js';
 import { Store } from '../store/database.js';
 import type { HostApi } from './api.js';
@@ -50,6 +51,8 @@ export interface RunningHost {
 	readonly pid: number;
 	readonly config: HostConfig;
 	readonly api: HostApi;
+	/** Fires after every durable write transaction, from any caller (CLI, agents, this window's UI). */
+	readonly onDidCommit: Event<{ version: number }>;
 	/** Resolves once the dispatch passes, launches, Stops and settlements started so far are done (tests, demo). */
 	whenIdle(): Promise<void>;
 	/** Stops accepting requests, stops the services and the Run watcher, then closes the store. Idempotent. */
@@ -108,6 +111,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 			socketPath: endpoint.socketPath, discoveryFile: endpoint.discoveryFile, userTokenPath: endpoint.userTokenPath,
 			pid: process.pid,
 			api: services.api,
+			onDidCommit: store.onDidCommit,
 			whenIdle: () => services.whenIdle(),
 			close: () => (closing ??= closeAll()),
 		};

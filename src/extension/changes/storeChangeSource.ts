@@ -1,6 +1,7 @@
 // "Something in the store changed": the board, the status bar, notifications and the issue panel listen here.
-// Until the Store publishes its commits (a `store/version` method / Store.onDidCommit), the implementation polls
-// the Host every 500 ms and fires only when what is shown differs. vscode-free (unit-tested).
+// It reads the Host's state and fires only when what is shown differs. A window that owns the store follows the
+// Store's own commits (`watchCommits`: a commit pulls the next read forward to within 100 ms, and polling slows to a
+// 5 s safety net); a viewer window, which has only the socket, polls every 500 ms. vscode-free (unit-tested).
 import { Emitter, type Event } from '../../core/events.js';
 import type { Disposable } from '../../core/lifecycle.js';
 import { fingerprint, readWorkspaceState, type WorkspaceReader, type WorkspaceState } from './workspaceState.js';
@@ -14,6 +15,8 @@ export interface StoreChangeSource extends Disposable {
 	readonly onDidFail: Event<Error>;
 	/** Reads now (after an action of ours, so the UI does not wait for the next tick). */
 	refresh(): Promise<void>;
+	/** Follows `commits` (the owner's Store.onDidCommit) instead of fast polling, until the returned value is disposed. */
+	watchCommits(commits: Event<unknown>): Disposable;
 }
 
 /** Timers, injectable so tests can step the poller by hand. */
@@ -23,6 +26,9 @@ export interface PollTimer {
 }
 
 export const defaultPollIntervalMs = 500;
+/** While commits are followed: how soon after a commit the state is read, and the safety-net poll. */
+export const commitReadDelayMs = 100;
+export const followingPollIntervalMs = 5_000;
 
 const systemTimer: PollTimer = {
 	setTimeout: (fn, ms) => setTimeout(fn, ms),
@@ -34,6 +40,8 @@ export interface PollingChangeSourceOptions {
 	readonly reader: () => WorkspaceReader | undefined;
 	readonly intervalMs?: number;
 	readonly timer?: PollTimer;
+	/** Unix-ms clock for scheduling decisions (tests step it); default Date.now. */
+	readonly now?: () => number;
 }
 
 export class PollingChangeSource implements StoreChangeSource {
@@ -47,6 +55,12 @@ export class PollingChangeSource implements StoreChangeSource {
 	#lastFingerprint: string | undefined;
 	#version = 0;
 	#handle: unknown;
+	/** When the scheduled read fires (clock of `now`). */
+	#dueAt = 0;
+	/** How many commit streams are followed (polling is slow while > 0). */
+	#following = 0;
+	/** A commit no read has started after yet: the next read is due within commitReadDelayMs. */
+	#commitUnread = false;
 	#inFlight: Promise<void> | undefined;
 	#again = false;
 	#disposed = false;
@@ -88,6 +102,7 @@ export class PollingChangeSource implements StoreChangeSource {
 		if (reader === undefined || this.#disposed) {
 			return;
 		}
+		this.#commitUnread = false;
 		try {
 			const data = await readWorkspaceState(reader);
 			const print = fingerprint(data);
@@ -104,14 +119,52 @@ export class PollingChangeSource implements StoreChangeSource {
 		}
 	}
 
+	watchCommits(commits: Event<unknown>): Disposable {
+		this.#following++;
+		const subscription = commits(() => { this.#soon(); });
+		let disposed = false;
+		return {
+			dispose: () => {
+				if (disposed) { return; }
+				disposed = true;
+				subscription.dispose();
+				this.#following--;
+				this.#soon(); // back to fast polling from the next read on
+			},
+		};
+	}
+
+	/** A commit happened: read within commitReadDelayMs (a read in flight reads once more after it). */
+	#soon(): void {
+		if (this.#disposed) {
+			return;
+		}
+		this.#commitUnread = true;
+		if (this.#inFlight) {
+			this.#again = true;
+			return;
+		}
+		if (this.#handle !== undefined && this.#dueAt - this.#now() > commitReadDelayMs) {
+			this.#timer.clearTimeout(this.#handle);
+			this.#schedule(commitReadDelayMs);
+		}
+	}
+
+	#now(): number {
+		return (this.#options.now ?? Date.now)();
+	}
+
 	#schedule(ms: number): void {
+		const delay = this.#commitUnread ? Math.min(ms, commitReadDelayMs) : ms;
+		this.#dueAt = this.#now() + delay;
 		this.#handle = this.#timer.setTimeout(() => {
+			this.#handle = undefined;
 			void this.refresh().finally(() => {
 				if (!this.#disposed) {
-					this.#schedule(this.#options.intervalMs ?? defaultPollIntervalMs);
+					this.#schedule(this.#following > 0 ? followingPollIntervalMs : (this.#options.intervalMs ?? defaultPollIntervalMs));
 				}
 			});
-		}, ms);
+		}, delay);
 	}
 
 	dispose(): void {

@@ -1,20 +1,29 @@
 // How the window follows its connection: context keys and a fresh read on every change, a viewer taking the store
 // over when its owner goes away, a restart when a Host setting changes, and connecting when a store appears.
 import * as vscode from 'vscode';
-import { DisposableStore } from '../../core/lifecycle.js';
+import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
 import type { StoreChangeSource } from '../changes/storeChangeSource.js';
 import { HostCallError } from '../client/hostClient.js';
 import { setConnectionContext } from '../contextKeys.js';
 import { hostSettingKeys, settingsSection } from '../settings/tuttiSettings.js';
-import type { HostConnection } from './hostConnection.js';
+import type { ConnectionState, HostConnection } from './hostConnection.js';
 
 /** At most one takeover attempt per this many ms (an owner that holds the lease but does not answer stays owner). */
 const takeoverEveryMs = 2000;
 
 export function followConnection(connection: HostConnection, changes: StoreChangeSource & { reset(): void }): vscode.Disposable {
 	const store = new DisposableStore();
+	// The window that owns the store hears its commits directly; a viewer polls the socket.
+	let commits: Disposable | undefined;
+	const followCommits = (state: ConnectionState): void => {
+		commits?.dispose();
+		commits = state.kind === 'owner' ? changes.watchCommits(state.host.onDidCommit) : undefined;
+	};
+	store.add(toDisposable(() => { commits?.dispose(); }));
+	followCommits(connection.state);
 	setConnectionContext(connection.state.kind);
 	store.add(connection.onDidChange((state) => {
+		followCommits(state);
 		setConnectionContext(state.kind);
 		changes.reset();
 		void changes.refresh();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { PollingChangeSource, type PollTimer } from '../../../src/extension/changes/storeChangeSource.js';
+import { Emitter } from '../../../src/core/events.js';
+import { PollingChangeSource, commitReadDelayMs, defaultPollIntervalMs, followingPollIntervalMs, type PollTimer } from '../../../src/extension/changes/storeChangeSource.js';
 import { fingerprint, readWorkspaceState, type WorkspaceReader, type WorkspaceState } from '../../../src/extension/changes/workspaceState.js';
 import type { IssueDto, RunDto } from '../../../src/protocol/dto.js';
 import { issue, plan, run } from './dtoBuilders.js';
@@ -26,8 +27,11 @@ class FakeReader implements WorkspaceReader {
 /** Timers the test fires by hand. */
 class ManualTimer implements PollTimer {
 	pending: (() => void) | undefined;
-	setTimeout(fn: () => void): unknown {
+	/** The delay of the pending timer. */
+	pendingMs: number | undefined;
+	setTimeout(fn: () => void, ms: number): unknown {
 		this.pending = fn;
+		this.pendingMs = ms;
 		return fn;
 	}
 	clearTimeout(): void {
@@ -121,6 +125,44 @@ describe('extension/storeChangeSource', () => {
 		source.reset();
 		await source.refresh();
 		assert.deepEqual(seen.map((s) => s.version), [1, 2]);
+		source.dispose();
+	});
+
+	it('following the owner\'s commits: a commit is read within 100 ms, polling slows to a safety net, and comes back when unfollowed', async () => {
+		const { reader, timer, source, seen } = setup();
+		reader.issues = [issue('A')];
+		await timer.tick();
+		assert.equal(timer.pendingMs, defaultPollIntervalMs, 'a viewer polls');
+		const commits = new Emitter<{ version: number }>();
+		const following = source.watchCommits(commits.event);
+		await timer.tick();
+		assert.equal(timer.pendingMs, followingPollIntervalMs, 'while commits are followed the poll is only a safety net');
+		reader.issues = [issue('A', { counts: { running: 1 } })];
+		commits.fire({ version: 1 });
+		assert.equal(timer.pendingMs, commitReadDelayMs, 'a commit pulls the next read forward');
+		await timer.tick();
+		assert.equal(seen.length, 2, 'the committed change is shown');
+		assert.equal(timer.pendingMs, followingPollIntervalMs);
+		following.dispose();
+		assert.equal(timer.pendingMs, commitReadDelayMs, 'unfollowing reads soon');
+		await timer.tick();
+		assert.equal(timer.pendingMs, defaultPollIntervalMs, 'and polls fast again');
+		commits.fire({ version: 2 });
+		assert.equal(timer.pendingMs, defaultPollIntervalMs, 'an unfollowed stream changes nothing');
+		source.dispose();
+	});
+
+	it('a commit during a read in flight reads once more after it', async () => {
+		const { reader, source, seen } = setup();
+		const commits = new Emitter<{ version: number }>();
+		source.watchCommits(commits.event);
+		reader.issues = [issue('A')];
+		const reading = source.refresh();
+		reader.issues = [issue('A', { counts: { running: 1 } })];
+		commits.fire({ version: 1 }); // committed after the read started: that read may not show it
+		await reading;
+		await new Promise((r) => setImmediate(r));
+		assert.equal(seen.length, 2, 'the read after the commit shows it');
 		source.dispose();
 	});
 });
