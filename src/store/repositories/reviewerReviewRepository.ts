@@ -77,6 +77,13 @@ export const reviewerReviewRepository = {
 				v.status, v.verdict, v.summary, v.verdictRequestId, v.failureReason, v.disagreementReason, v.createdAtUnixMs, v.updatedAtUnixMs],
 		);
 	},
+	/** Cancels the execution's reviews still waiting for a verdict (stop/archive); returns how many. */
+	cancelOpenOfExecution(tx: Tx, executionId: string, nowUnixMs: number, reason: string): number {
+		return tx.run(
+			`UPDATE reviewer_reviews SET status = 'canceled', failure_reason = ?, updated_at = ? WHERE execution_id = ? AND status IN (${activeReviewerStatuses.map(() => '?').join(', ')})`,
+			[reason, nowUnixMs, executionId, ...activeReviewerStatuses],
+		);
+	},
 	update(tx: Tx, v: ReviewerReview): void {
 		tx.run(
 			`UPDATE reviewer_reviews SET status = ?, verdict = ?, summary = ?, verdict_request_id = ?, failure_reason = ?, disagreement_reason = ?,

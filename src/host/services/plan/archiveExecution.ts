@@ -1,7 +1,7 @@
 // The recoverable archive flow of an execution (digest §1.5 stop/archive, troubleshooting "Stopping a Tutti
 // source Turn…"): requested → canceling_runs → archiving → completed. The first transaction pauses dispatch and
-// cancels checkpoints and open wakes (stored as canceled, never deleted); Runs are stopped only after it commits,
-// holding nothing; the last transaction marks the execution and the issue archived.
+// cancels checkpoints, open wakes and open reviewer reviews (stored as canceled, never deleted); Runs are stopped
+// only after it commits, holding nothing; the last transaction marks the execution and the issue archived.
 import type { Execution, Issue } from '../../../core/model.js';
 import { type ArchiveOperation, archiveRepository } from '../../../store/repositories/archiveRepository.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
@@ -10,6 +10,7 @@ import { issueRepository } from '../../../store/repositories/issueRepository.js'
 import type { PlanMutationKey } from '../../../store/repositories/planMutationRepository.js';
 import { planMutationRepository } from '../../../store/repositories/planMutationRepository.js';
 import { reviewRepository } from '../../../store/repositories/reviewRepository.js';
+import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../../store/tx.js';
 import type { PlanContext } from './planContext.js';
@@ -42,6 +43,7 @@ export function requestArchive(
 	checkpointRepository.cancelOpen(tx, execution.executionId, now);
 	wakeRepository.cancelOpenOfExecution(tx, execution.executionId, now, 'execution archived');
 	reviewRepository.cancelAwaitingGoalReview(tx, execution.executionId, now);
+	reviewerReviewRepository.cancelOpenOfExecution(tx, execution.executionId, now, 'execution archived');
 	executionRepository.update(tx, { ...execution, status: 'archiving', activeCheckpointId: '', archiveReason: input.reason, updatedAtUnixMs: now });
 	const canceling: ArchiveOperation = { ...op, status: 'canceling_runs', updatedAtUnixMs: now };
 	archiveRepository.update(tx, canceling);
@@ -94,6 +96,7 @@ export async function continueArchive(ctx: PlanContext, operationId: string): Pr
 			// Anything opened meanwhile (none should be: settlement is suppressed while archiving) is canceled too.
 			checkpointRepository.cancelOpen(tx, execution.executionId, now);
 			wakeRepository.cancelOpenOfExecution(tx, execution.executionId, now, 'execution archived');
+			reviewerReviewRepository.cancelOpenOfExecution(tx, execution.executionId, now, 'execution archived');
 			executionRepository.update(tx, { ...execution, status: 'archived', activeCheckpointId: '', archivedAtUnixMs: now, updatedAtUnixMs: now });
 			const issue = issueRepository.get(tx, execution.issueId);
 			if (issue) { issueRepository.update(tx, { ...issue, status: 'archived', dispatchPaused: true, updatedAtUnixMs: now }); }

@@ -180,6 +180,15 @@ describe('independent reviewer at Goal Review', () => {
 		assert.equal((await kit.call('goalReview/switchToSelf', params)).changed, false, 'switching again changes nothing');
 	});
 
+	it('StopCancelsTheOpenReviewerReview', async () => {
+		const t = await toTerminal(kit);
+		assert.equal(review(t.reviewId).status, 'dispatched');
+		await kit.call('plan/stop', { issueId: t.created.issueId, checkpointId: t.checkpointId, expectedGraphRevision: t.revision, requestId: 'stop1', reason: 'enough' }, t.source);
+		await kit.idle();
+		assert.deepEqual([review(t.reviewId).status, review(t.reviewId).failureReason], ['canceled', 'execution archived']);
+		await rejects(kit.call('goalReview/verdict', verdictParams(t, 'goal_satisfied'), t.reviewer), 'inactive_checkpoint', /is canceled \(execution archived\)/);
+	});
+
 	it('MutationSupersedesStaleGoalReview', async () => {
 		const t = await toTerminal(kit);
 		const mutated = await kit.call('plan/mutate', {
