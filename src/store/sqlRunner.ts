@@ -79,8 +79,16 @@ export class SqlRunner {
 		const rows: Row[] = [];
 		try {
 			statement.bind(params as SqlValue[]);
+			// Column names once per query, not once per row as getAsObject() does (a third of a 1,000-row read).
+			let names: string[] | undefined;
 			while (statement.step()) {
-				rows.push(statement.getAsObject() as Row);
+				names ??= statement.getColumnNames();
+				const values = statement.get();
+				const row: Row = {};
+				for (let i = 0; i < names.length; i++) {
+					row[names[i] as string] = values[i] as SqlValue;
+				}
+				rows.push(row);
 			}
 		} finally {
 			statement.reset();
