@@ -20,25 +20,26 @@ export class FullDisk {
 	failSyncOnly = false;
 
 	install(): void {
-		const self = this;
-		fsModule.writeSync = function (this: unknown, ...args: unknown[]) {
-			if (self.full && !self.failSyncOnly) {
+		const realWriteSync = this.#writeSync as (...a: unknown[]) => number;
+		const realFdatasync = this.#fdatasync;
+		fsModule.writeSync = ((...args: unknown[]) => {
+			if (this.full && !this.failSyncOnly) {
 				// Like the kernel on a full disk: part of the buffer lands, then ENOSPC.
 				const [fd, buffer, offset, length, position] = args as [number, Uint8Array, number, number, number];
 				if (typeof length === 'number' && length > 1) {
-					(self.#writeSync as (...a: unknown[]) => number).call(this, fd, buffer, offset, Math.floor(length / 2), position);
+					realWriteSync(fd, buffer, offset, Math.floor(length / 2), position);
 				}
 				throw enospc();
 			}
-			return (self.#writeSync as (...a: unknown[]) => number).apply(this, args);
-		} as typeof nodeFs.writeSync;
-		fsModule.fdatasync = function (this: unknown, fd: number, callback: (err: NodeJS.ErrnoException | null) => void) {
-			if (self.full && self.failSyncOnly) {
+			return realWriteSync(...args);
+		}) as typeof nodeFs.writeSync;
+		fsModule.fdatasync = ((fd: number, callback: (err: NodeJS.ErrnoException | null) => void) => {
+			if (this.full && this.failSyncOnly) {
 				setImmediate(() => callback(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })));
 				return;
 			}
-			self.#fdatasync(fd, callback);
-		} as typeof nodeFs.fdatasync;
+			realFdatasync(fd, callback);
+		}) as typeof nodeFs.fdatasync;
 	}
 
 	uninstall(): void {
