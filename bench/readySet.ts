@@ -1,4 +1,4 @@
-// Ready-set computation at 1k/10k/100k tasks in one issue. What the product runs today: `readyTaskIds` (core
+// Ready-set computation at 1k/10k/100k tasks in one issue, as pure code: `readyTaskIds` (core
 // blockers.ts), a full pass over the issue's tasks, which `plan issue get` computes per call (the dispatcher runs the
 // same rule over SQL pages of candidates). Beside it the incremental ReadyIndex (core/graph/readyIndex.ts), built and
 // tested but not yet wired into either path. Goal: ≤ 2 ms at 100k.
