@@ -286,6 +286,24 @@ export async function startHost(options: StartHostOptions = {}): Promise<HostHan
 	return host;
 }
 
+/**
+ * One Host shared by the tests of a `describe` block (call it there): started before them and handed to `use`,
+ * every gate released after each test, disposed after the last.
+ */
+export function shareHost(use: (host: HostHandle) => void, options: StartHostOptions = {}): void {
+	let host: HostHandle | undefined;
+	before(async function () {
+		host = await startHost(options);
+		use(host);
+	});
+	afterEach(function () {
+		host?.releaseAll();
+	});
+	after(async function () {
+		await host?.dispose();
+	});
+}
+
 /** Runs `node dist/cli.js …args` with TUTTI_IPC_HOOK of the Host; never rejects for a non-zero exit. */
 export function runCli(host: HostHandle, args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
 	const fullArgs = [...args, ...(options.asUser ? ['--as-user'] : [])];

@@ -1,21 +1,13 @@
 // Conformance (digest §1.9): acknowledge fences and eligibility, mixed outcomes, and Goal Review completion.
 import { strict as assert } from 'node:assert';
 import {
-	executionIdOf, expectError, expectOk, fenceOf, managedIssue, methods, openSession, requestId, sleep, startHost, taskIn, taskSpec,
+	executionIdOf, expectError, expectOk, fenceOf, managedIssue, methods, openSession, requestId, sleep, shareHost, taskIn, taskSpec,
 	type HostHandle,
 } from '../harness.js';
 
 describe('conformance: acknowledge and goal review', function () {
 	let host: HostHandle;
-	before(async function () {
-		host = await startHost();
-	});
-	afterEach(function () {
-		host?.releaseAll();
-	});
-	after(async function () {
-		await host?.dispose();
-	});
+	shareHost((h) => { host = h; });
 
 	it('AcknowledgeFencesAndDrainsBacklogIntoGoalReview', async function () {
 		const issue = await managedIssue(host);

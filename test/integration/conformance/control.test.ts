@@ -2,7 +2,7 @@
 // authority (source session, worker tokens, developer actions), all through the real CLI.
 import { strict as assert } from 'node:assert';
 import {
-	expectError, expectOk, fenceOf, issueGet, managedIssue, methods, openSession, requestId, startHost, taskIn, taskSpec, waitFor,
+	expectError, expectOk, fenceOf, issueGet, managedIssue, methods, openSession, requestId, shareHost, taskIn, taskSpec, waitFor,
 	runGet, type HostHandle,
 } from '../harness.js';
 
@@ -10,15 +10,7 @@ const agentRejections = ['forbidden', 'unauthenticated'] as const;
 
 describe('conformance: pause, stop and authority', function () {
 	let host: HostHandle;
-	before(async function () {
-		host = await startHost();
-	});
-	afterEach(function () {
-		host?.releaseAll();
-	});
-	after(async function () {
-		await host?.dispose();
-	});
+	shareHost((h) => { host = h; });
 
 	it('pause keeps the checkpoint; only the source session resumes, through either CLI form', async function () {
 		const issue = await managedIssue(host);

@@ -4,21 +4,15 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-	addOps, expectError, expectOk, fenceOf, issueGet, managedIssue, methods, openSession, requestId, startHost, taskIn, taskSpec,
+	addOps, expectError, expectOk, fenceOf, issueGet, managedIssue, methods, openSession, requestId, shareHost, taskIn, taskSpec,
 	type HostHandle,
 } from '../harness.js';
 
 describe('conformance: mutation', function () {
 	let host: HostHandle;
-	before(async function () {
-		host = await startHost();
+	shareHost((h) => {
+		host = h;
 		mkdirSync(join(host.workspace, 'sub'), { recursive: true });
-	});
-	afterEach(function () {
-		host?.releaseAll();
-	});
-	after(async function () {
-		await host?.dispose();
 	});
 
 	it('MutationFencesReplayAndSchedulesReturnedRevision', async function () {

@@ -3,20 +3,12 @@
 // carrying the note and the rework path applies, and Goal Review waits for the developer unless turned off.
 import { strict as assert } from 'node:assert';
 import {
-	expectError, expectOk, fenceOf, type HostHandle, ManagedIssue, managedIssue, methods, openSession, requestId, startHost, taskIn, taskSpec,
+	expectError, expectOk, fenceOf, type HostHandle, ManagedIssue, managedIssue, methods, openSession, requestId, shareHost, taskIn, taskSpec,
 } from '../harness.js';
 
 describe('conformance: developer confirmation (reviews and Goal Review)', function () {
 	let host: HostHandle;
-	before(async function () {
-		host = await startHost();
-	});
-	afterEach(function () {
-		host?.releaseAll();
-	});
-	after(async function () {
-		await host?.dispose();
-	});
+	shareHost((h) => { host = h; });
 
 	function review(issue: ManagedIssue, verb: 'accept' | 'request-changes', taskId: string, extra: string[] = [], token?: string): ReturnType<HostHandle['cli']> {
 		return host.cli(['review', verb, '--issue-id', issue.issueId, '--task-id', taskId, ...extra, '--json'], token ? { token } : { asUser: true });

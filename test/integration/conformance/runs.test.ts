@@ -2,7 +2,7 @@
 // (Stop outcome and answer, failure exit codes, run log), through the real CLI.
 import { strict as assert } from 'node:assert';
 import {
-	expectError, expectOk, issueGet, manualIssue, methods, runGet, sleep, standardTargets, startHost, waitFor,
+	expectError, expectOk, issueGet, manualIssue, methods, runGet, sleep, standardTargets, shareHost, waitFor,
 	type HostHandle,
 } from '../harness.js';
 
@@ -10,15 +10,7 @@ const maxParallelRuns = 2;
 
 describe('conformance: manual issues and Runs', function () {
 	let host: HostHandle;
-	before(async function () {
-		host = await startHost({ config: (gateDir) => ({ agentTargets: standardTargets(gateDir), maxParallelRuns }) });
-	});
-	afterEach(function () {
-		host?.releaseAll();
-	});
-	after(async function () {
-		await host?.dispose();
-	});
+	shareHost((h) => { host = h; }, { config: (gateDir) => ({ agentTargets: standardTargets(gateDir), maxParallelRuns }) });
 
 	const addTask = async (issueId: string, taskId: string, target: string, dependsOn: string[] = []): Promise<void> => {
 		const args = ['issue', 'task', 'add', '--issue-id', issueId, '--task-id', taskId, '--title', `Task ${taskId}`, '--agent-target-id', target,

@@ -1,21 +1,13 @@
 // Conformance (digest §1.9): materialization and schedule, through the real Host and the real `tutti` CLI.
 import { strict as assert } from 'node:assert';
 import {
-	executionIdOf, expectError, expectOk, fenceOf, managedIssue, methods, openSession, requestId, sleep, startHost, taskIn, taskSpec,
+	executionIdOf, expectError, expectOk, fenceOf, managedIssue, methods, openSession, requestId, sleep, shareHost, taskIn, taskSpec,
 	type CliResult, type HostHandle,
 } from '../harness.js';
 
 describe('conformance: materialization and schedule', function () {
 	let host: HostHandle;
-	before(async function () {
-		host = await startHost();
-	});
-	afterEach(function () {
-		host?.releaseAll();
-	});
-	after(async function () {
-		await host?.dispose();
-	});
+	shareHost((h) => { host = h; });
 
 	it('MaterializedPlanRequiresInitialSchedule', async function () {
 		const issue = await managedIssue(host);

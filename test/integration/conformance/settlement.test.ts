@@ -2,21 +2,13 @@
 // schedule and by acknowledge with revision rebinding, and the rearmed all_tasks_terminal singleton.
 import { strict as assert } from 'node:assert';
 import {
-	addOps, executionIdOf, fenceOf, managedIssue, sleep, startHost, taskIn, taskSpec,
+	addOps, executionIdOf, fenceOf, managedIssue, sleep, shareHost, taskIn, taskSpec,
 	type HostHandle,
 } from '../harness.js';
 
 describe('conformance: settlement and backlog', function () {
 	let host: HostHandle;
-	before(async function () {
-		host = await startHost();
-	});
-	afterEach(function () {
-		host?.releaseAll();
-	});
-	after(async function () {
-		await host?.dispose();
-	});
+	shareHost((h) => { host = h; });
 
 	it('TerminalSettlementCreatesCheckpointWithoutSuccessor', async function () {
 		const issue = await managedIssue(host);
