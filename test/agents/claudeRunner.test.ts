@@ -4,32 +4,22 @@
 // with the default allowedTools, and the Turn facts are read from the stdout the supervisor captured.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { claudeAdapter } from '../../src/agents/claude.js';
 import { ProcessRunner } from '../../src/host/runs/processRunner.js';
 import type { RunExit } from '../../src/host/runProcesses.js';
-import { buildSupervisor, killAllRuns, makeTempDir } from '../integration/runs/runTestKit.js';
+import { killAllRuns, type RunBuild, shareRunBuild } from '../integration/runs/runTestKit.js';
 import { type AgentSandbox, agentLaunchSpec, claudeTestTarget, isolatedEnv, makeAgentSandbox, waitFor } from './agentKit.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
 
 describe('claude worker through ProcessRunner (real supervisor, real CLI)', function () {
 	this.timeout(60_000);
-	let build: ReturnType<typeof makeTempDir>;
-	let supervisorScript: string;
-	let cliScript: string;
+	let build: RunBuild;
 	let sandbox: AgentSandbox;
 	let server: ScriptedServer | undefined;
 	let runner: ProcessRunner | undefined;
 
-	before(async () => {
-		build = makeTempDir('tutti-claude-sup-');
-		supervisorScript = await buildSupervisor(build.path);
-		// A stand-in for dist/cli.js that reports its argv and the Run variables it was given.
-		cliScript = join(build.path, 'fake-cli.js');
-		writeFileSync(cliScript, 'process.stdout.write(JSON.stringify({ cli: process.argv.slice(2), run: process.env.TUTTI_RUN_ID }) + "\\n");\n');
-	});
-	after(() => build.remove());
+	shareRunBuild('tutti-claude-sup-', (b) => { build = b; }, { withRunId: true });
 	beforeEach(() => { sandbox = makeAgentSandbox('tutti-claude-run-'); });
 	afterEach(async () => {
 		killAllRuns(join(sandbox.workspace, '.tutti'));
@@ -50,7 +40,7 @@ describe('claude worker through ProcessRunner (real supervisor, real CLI)', func
 		});
 		const tuttiDir = join(sandbox.workspace, '.tutti');
 		runner = new ProcessRunner({
-			workspace: sandbox.workspace, tuttiDir, supervisorScript, cliScript, pollIntervalMs: 50, hostEnv: isolatedEnv(sandbox.home),
+			workspace: sandbox.workspace, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, pollIntervalMs: 50, hostEnv: isolatedEnv(sandbox.home),
 		});
 		const exits: RunExit[] = [];
 		runner.onExit((e) => exits.push(e));

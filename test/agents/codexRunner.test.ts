@@ -4,33 +4,23 @@
 // exec_command; the Turn facts are read from the stdout the supervisor captured. A Stop (runner.interrupt:
 // SIGINT to the group, then SIGTERM, SIGKILL) ends the Node wrapper, the native binary and the running command.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codexAdapter } from '../../src/agents/codex.js';
 import { ProcessRunner } from '../../src/host/runs/processRunner.js';
 import type { RunExit } from '../../src/host/runProcesses.js';
-import { buildSupervisor, killAllRuns, makeTempDir } from '../integration/runs/runTestKit.js';
+import { killAllRuns, type RunBuild, shareRunBuild } from '../integration/runs/runTestKit.js';
 import { type AgentSandbox, agentLaunchSpec, isolatedEnv, jsonLines, makeAgentSandbox, waitFor } from './agentKit.js';
 import { codexTestTarget, pidsWithArg } from './codexKit.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
 
 describe('codex worker through ProcessRunner (real supervisor, real CLI)', function () {
 	this.timeout(60_000);
-	let build: ReturnType<typeof makeTempDir>;
-	let supervisorScript: string;
-	let cliScript: string;
+	let build: RunBuild;
 	let sandbox: AgentSandbox;
 	let server: ScriptedServer | undefined;
 	let runner: ProcessRunner | undefined;
 
-	before(async () => {
-		build = makeTempDir('tutti-codex-sup-');
-		supervisorScript = await buildSupervisor(build.path);
-		// A stand-in for dist/cli.js that reports its argv and the Run variables it was given.
-		cliScript = join(build.path, 'fake-cli.js');
-		writeFileSync(cliScript, 'process.stdout.write(JSON.stringify({ cli: process.argv.slice(2), run: process.env.TUTTI_RUN_ID }) + "\\n");\n');
-	});
-	after(() => build.remove());
+	shareRunBuild('tutti-codex-sup-', (b) => { build = b; }, { withRunId: true });
 	beforeEach(() => { sandbox = makeAgentSandbox('tutti-codex-run-'); });
 	afterEach(async () => {
 		killAllRuns(join(sandbox.workspace, '.tutti'));
@@ -43,7 +33,7 @@ describe('codex worker through ProcessRunner (real supervisor, real CLI)', funct
 
 	function startRunner(): { runner: ProcessRunner; exits: RunExit[] } {
 		runner = new ProcessRunner({
-			workspace: sandbox.workspace, tuttiDir: join(sandbox.workspace, '.tutti'), supervisorScript, cliScript,
+			workspace: sandbox.workspace, tuttiDir: join(sandbox.workspace, '.tutti'), supervisorScript: build.supervisorScript, cliScript: build.cliScript,
 			pollIntervalMs: 50, interruptGraceMs: 3000, killWaitMs: 2000, hostEnv: isolatedEnv(sandbox.home),
 		});
 		const exits: RunExit[] = [];

@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
+import { afterEach, beforeEach, describe, it } from 'mocha';
 import { systemClock } from '../../../src/core/ports.js';
 import type { HostConfig } from '../../../src/host/config.js';
 import { ProcessRunner } from '../../../src/host/runs/processRunner.js';
@@ -11,7 +11,7 @@ import { type Caller, type Method, methods, type Params, type ParsedParams, type
 import { Store } from '../../../src/store/database.js';
 import { recordingPlanService, sequentialIds } from '../../unit/host/services/serviceHarness.js';
 import { FullDisk } from '../../unit/store/faultyDisk.js';
-import { buildSupervisor, killAllRuns, makeTempDir, sleep, writeFakeCli } from '../runs/runTestKit.js';
+import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild, sleep } from '../runs/runTestKit.js';
 
 const user: Caller = { kind: 'user' };
 const node = process.execPath;
@@ -22,20 +22,13 @@ const gated = 'process.stdout.write("ready\\n"); setInterval(() => { if (require
 
 describe('Host services with real Run processes', function () {
 	this.timeout(60_000);
-	let build: ReturnType<typeof makeTempDir>;
-	let supervisorScript: string;
-	let cliScript: string;
+	let build: RunBuild;
 	let ws: ReturnType<typeof makeTempDir>;
 	let store: Store;
 	let runner: ProcessRunner;
 	let services: HostServices;
 
-	before(async () => {
-		build = makeTempDir('tutti-hs-build-');
-		supervisorScript = await buildSupervisor(build.path);
-		cliScript = writeFakeCli(build.path);
-	});
-	after(() => build.remove());
+	shareRunBuild('tutti-hs-build-', (b) => { build = b; });
 
 	const config: HostConfig = {
 		agentTargets: [
@@ -52,10 +45,10 @@ describe('Host services with real Run processes', function () {
 	async function startHost(): Promise<void> {
 		const tuttiDir = join(ws.path, '.tutti');
 		store = await Store.open({ dir: tuttiDir, lease: false, recoveryRetryMs: 200 });
-		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript, cliScript, pollIntervalMs: 50, interruptGraceMs: 1000, killWaitMs: 2000 });
+		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, pollIntervalMs: 50, interruptGraceMs: 1000, killWaitMs: 2000 });
 		services = createHostServices({
 			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(`h${++hosts}`), runs: runner, config,
-			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript,
+			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript: build.cliScript,
 			log: (l) => { if (process.env.DBG) { console.error(l); } }, planServiceFactory: recordingPlanService([]),
 		});
 		await services.start();

@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
+import { afterEach, beforeEach, describe, it } from 'mocha';
 import type { Caller } from '../../../src/protocol/controlPlane.js';
 import { systemClock } from '../../../src/core/ports.js';
 import type { HostConfig } from '../../../src/host/config.js';
@@ -14,7 +14,7 @@ import { methods, type Method, type Params, type ParsedParams, type Result } fro
 import { Store } from '../../../src/store/database.js';
 import { sessionRepository } from '../../../src/store/repositories/sessionRepository.js';
 import { recordingPlanService, sequentialIds } from '../../unit/host/services/serviceHarness.js';
-import { buildSupervisor, killAllRuns, makeTempDir, sleep, writeFakeCli } from '../runs/runTestKit.js';
+import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild, sleep } from '../runs/runTestKit.js';
 
 const user: Caller = { kind: 'user' };
 const credential = 'the-users-own-credential';
@@ -40,32 +40,27 @@ out({ type: 'result', subtype: failing ? 'error_during_execution' : 'success', i
 
 describe('claude-target worker Runs over real processes (stand-in claude)', function () {
 	this.timeout(60_000);
-	let build: ReturnType<typeof makeTempDir>;
-	let supervisorScript: string;
-	let cliScript: string;
+	let build: RunBuild;
 	let ws: ReturnType<typeof makeTempDir>;
 	let store: Store;
 	let runner: ProcessRunner;
 	let services: HostServices;
 
-	before(async () => {
-		build = makeTempDir('tutti-fc-build-');
-		supervisorScript = await buildSupervisor(build.path);
-		cliScript = writeFakeCli(build.path);
+	shareRunBuild('tutti-fc-build-', (b) => {
+		build = b;
 		writeFileSync(join(build.path, 'claude'), fakeClaude);
 		chmodSync(join(build.path, 'claude'), 0o755);
 	});
-	after(() => build.remove());
 
 	beforeEach(async () => {
 		ws = makeTempDir('tutti-fc-ws-');
 		const tuttiDir = join(ws.path, '.tutti');
 		const config: HostConfig = { agentTargets: [{ id: 'cc', adapter: 'claude', path: join(build.path, 'claude') }], maxParallelRuns: 4, autoAcceptDefault: false };
 		store = await Store.open({ dir: tuttiDir, lease: false });
-		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript, cliScript, pollIntervalMs: 50, hostEnv: { ...process.env, TUTTI_SESSION_TOKEN: credential, TUTTI_USER_TOKEN: credential } });
+		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, pollIntervalMs: 50, hostEnv: { ...process.env, TUTTI_SESSION_TOKEN: credential, TUTTI_USER_TOKEN: credential } });
 		services = createHostServices({
 			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(), runs: runner, config,
-			endpoint: join(ws.path, 'cp.sock'), userCredential: credential, cliScript, log: () => undefined, planServiceFactory: recordingPlanService([]),
+			endpoint: join(ws.path, 'cp.sock'), userCredential: credential, cliScript: build.cliScript, log: () => undefined, planServiceFactory: recordingPlanService([]),
 		});
 		await services.start();
 	});

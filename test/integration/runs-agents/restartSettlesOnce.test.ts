@@ -4,7 +4,7 @@
 import { strict as assert } from 'node:assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, beforeEach, describe, it } from 'mocha';
+import { afterEach, beforeEach, describe, it } from 'mocha';
 import type { Issue, Task } from '../../../src/core/model.js';
 import { systemClock } from '../../../src/core/ports.js';
 import type { HostConfig } from '../../../src/host/config.js';
@@ -17,7 +17,7 @@ import { runRepository } from '../../../src/store/repositories/runRepository.js'
 import { taskRepository } from '../../../src/store/repositories/taskRepository.js';
 import { turnRepository } from '../../../src/store/repositories/turnRepository.js';
 import { sequentialIds } from '../../unit/host/services/serviceHarness.js';
-import { buildSupervisor, killAllRuns, makeTempDir, sleep, writeFakeCli } from '../runs/runTestKit.js';
+import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild, sleep } from '../runs/runTestKit.js';
 
 // Waits for `go-<taskId>` in its cwd, then exits 0.
 const waiter = 'const f=`go-${process.env.TUTTI_TASK_ID}`;const fs=require("fs");process.stdout.write("ready\\n");'
@@ -25,9 +25,7 @@ const waiter = 'const f=`go-${process.env.TUTTI_TASK_ID}`;const fs=require("fs")
 
 describe('restart: two command workers settle exactly once', function () {
 	this.timeout(60_000);
-	let build: ReturnType<typeof makeTempDir>;
-	let supervisorScript: string;
-	let cliScript: string;
+	let build: RunBuild;
 	let ws: ReturnType<typeof makeTempDir>;
 	let store: Store;
 	let runner: ProcessRunner;
@@ -38,20 +36,15 @@ describe('restart: two command workers settle exactly once', function () {
 
 	const config: HostConfig = { agentTargets: [{ id: 'wait', adapter: 'command', argv: [process.execPath, '-e', waiter] }], maxParallelRuns: 4, autoAcceptDefault: false };
 
-	before(async () => {
-		build = makeTempDir('tutti-ra-build-');
-		supervisorScript = await buildSupervisor(build.path);
-		cliScript = writeFakeCli(build.path);
-	});
-	after(() => build.remove());
+	shareRunBuild('tutti-ra-build-', (b) => { build = b; });
 
 	async function startHost(): Promise<void> {
 		const tuttiDir = join(ws.path, '.tutti');
 		store = await Store.open({ dir: tuttiDir, lease: false });
-		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript, cliScript, pollIntervalMs: 50 });
+		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, pollIntervalMs: 50 });
 		services = createHostServices({
 			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(`h${++hosts}`), runs: runner, config,
-			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript, log: () => undefined,
+			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript: build.cliScript, log: () => undefined,
 			planServiceFactory: (deps) => {
 				admission = deps.admission;
 				const unsupported = async (): Promise<never> => { throw new Error('not part of this test'); };

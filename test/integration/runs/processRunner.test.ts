@@ -7,35 +7,27 @@ import type { RunExit } from '../../../src/host/runProcesses.js';
 import { processIsAlive } from '../../../src/supervisor/processTable.js';
 import { readPidRecord } from '../../../src/supervisor/runFiles.js';
 import {
-	buildSupervisor, exitOf, killAllRuns, launchSpec, makeTempDir, nodeTarget, recordExits, repoRoot, sleep, stdoutContains,
-	tsxNodeArgs, waitFor, writeFakeCli,
+	exitOf, killAllRuns, launchSpec, makeTempDir, nodeTarget, recordExits, repoRoot, type RunBuild, shareRunBuild, sleep, stdoutContains, tsxNodeArgs, waitFor,
 } from './runTestKit.js';
 
 const hostSecrets = { TUTTI_USER_TOKEN: 'user-credential-secret', TUTTI_SESSION_TOKEN: 'host-own-session-secret' };
 
 describe('ProcessRunner (real processes)', function () {
 	this.timeout(30_000);
-	let build: ReturnType<typeof makeTempDir>;
-	let supervisorScript: string;
-	let cliScript: string;
+	let build: RunBuild;
 	let ws: ReturnType<typeof makeTempDir>;
 	let runner: ProcessRunner;
 	let exits: RunExit[];
 	const runners: ProcessRunner[] = [];
 
-	before(async () => {
-		build = makeTempDir('tutti-sup-');
-		supervisorScript = await buildSupervisor(build.path);
-		cliScript = writeFakeCli(build.path);
-	});
-	after(() => build.remove());
+	shareRunBuild('tutti-sup-', (b) => { build = b; });
 
 	function newRunner(extra: Partial<ProcessRunnerOptions> = {}): ProcessRunner {
 		const r = new ProcessRunner({
 			workspace: ws.path,
 			tuttiDir: join(ws.path, '.tutti'),
-			supervisorScript,
-			cliScript,
+			supervisorScript: build.supervisorScript,
+			cliScript: build.cliScript,
 			pollIntervalMs: 50,
 			interruptGraceMs: 400,
 			killWaitMs: 3000,

@@ -29,11 +29,32 @@ export async function buildSupervisor(dir: string): Promise<string> {
 	return outfile;
 }
 
-/** A stand-in for dist/cli.js that prints its arguments as JSON. */
-export function writeFakeCli(dir: string): string {
+/** A stand-in for dist/cli.js that prints its argv as one JSON line (with `withRunId`, also the Run's TUTTI_RUN_ID). */
+export function writeFakeCli(dir: string, options: { withRunId?: boolean } = {}): string {
 	const path = join(dir, 'fake-cli.js');
-	writeFileSync(path, 'process.stdout.write(JSON.stringify({ cli: process.argv.slice(2) }) + "\\n");\n');
+	const report = options.withRunId ? '{ cli: process.argv.slice(2), run: process.env.TUTTI_RUN_ID }' : '{ cli: process.argv.slice(2) }';
+	writeFileSync(path, `process.stdout.write(JSON.stringify(${report}) + "\\n");\n`);
 	return path;
+}
+
+export interface RunBuild {
+	/** The build directory (removed after the block). */
+	readonly path: string;
+	readonly supervisorScript: string;
+	readonly cliScript: string;
+}
+
+/**
+ * The supervisor bundle and a fake CLI, built once for the tests of a `describe` block (call it there) and handed to
+ * `use`; the directory is removed after the last test.
+ */
+export function shareRunBuild(prefix: string, use: (build: RunBuild) => void, fakeCli: { withRunId?: boolean } = {}): void {
+	let dir: ReturnType<typeof makeTempDir> | undefined;
+	before(async () => {
+		dir = makeTempDir(prefix);
+		use({ path: dir.path, supervisorScript: await buildSupervisor(dir.path), cliScript: writeFakeCli(dir.path, fakeCli) });
+	});
+	after(() => dir?.remove());
 }
 
 export function makeTempDir(prefix: string): { path: string; remove: () => void } {
