@@ -3,16 +3,7 @@
 import assert from 'node:assert/strict';
 import type { Script } from './modelServer/script.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
-
-interface SseEvent { event: string; data: Record<string, unknown> }
-
-function parseSse(text: string): SseEvent[] {
-	return text.split('\n\n').filter((chunk) => chunk.trim() !== '').map((chunk) => {
-		const event = /^event: (.*)$/m.exec(chunk)?.[1] ?? '';
-		const data = JSON.parse(/^data: (.*)$/m.exec(chunk)?.[1] ?? 'null') as Record<string, unknown>;
-		return { event, data };
-	});
-}
+import { type ParsedSseEvent, parseSse } from './modelServer/sse.js';
 
 describe('scripted server: OpenAI Responses SSE', () => {
 	let server: ScriptedServer | undefined;
@@ -21,7 +12,7 @@ describe('scripted server: OpenAI Responses SSE', () => {
 		server = undefined;
 	});
 
-	async function play(script: Script): Promise<{ status: number; type: string | null; events: SseEvent[] }> {
+	async function play(script: Script): Promise<{ status: number; type: string | null; events: ParsedSseEvent[] }> {
 		server = await startScriptedServer({ script });
 		const res = await fetch(`${server.url}/v1/responses`, {
 			method: 'POST', headers: { 'content-type': 'application/json' },

@@ -6,16 +6,7 @@ import { join } from 'node:path';
 import { makeTempDir } from '../agentKit.js';
 import { type ScriptedServer, startScriptedServer } from './server.js';
 import type { Script } from './script.js';
-
-interface SseEvent { event: string; data: Record<string, unknown> }
-
-function parseSse(text: string): SseEvent[] {
-	return text.split('\n\n').filter((chunk) => chunk.trim() !== '').map((chunk) => {
-		const event = /^event: (.*)$/m.exec(chunk)?.[1] ?? '';
-		const data = JSON.parse(/^data: (.*)$/m.exec(chunk)?.[1] ?? 'null') as Record<string, unknown>;
-		return { event, data };
-	});
-}
+import { parseSse } from './sse.js';
 
 describe('scripted model server', () => {
 	let server: ScriptedServer | undefined;

@@ -34,3 +34,15 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
 	res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
 	res.end(text);
 }
+
+/** An event as a client reads it back. */
+export interface ParsedSseEvent { event: string; data: Record<string, unknown> }
+
+/** Reads an SSE body back into its events (the tests of the server check what it sent). */
+export function parseSse(text: string): ParsedSseEvent[] {
+	return text.split('\n\n').filter((chunk) => chunk.trim() !== '').map((chunk) => {
+		const event = /^event: (.*)$/m.exec(chunk)?.[1] ?? '';
+		const data = JSON.parse(/^data: (.*)$/m.exec(chunk)?.[1] ?? 'null') as Record<string, unknown>;
+		return { event, data };
+	});
+}
