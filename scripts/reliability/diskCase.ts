@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requestId, startHost, type HostHandle } from '../../test/integration/harness.js';
+import { startHost, type HostHandle } from '../../test/integration/harness.js';
 import { call, CaseResult, cliIssueTaskIds, type Reply } from './kit.js';
 
 interface Ledger {
@@ -180,5 +180,4 @@ async function faultPhase(host: HostHandle, ledger: Ledger, result: CaseResult, 
 	result.figure(`${name}: CLI`, cli.error ? `exit ${cli.code}, \`${cli.error.reasonCode}\`` : `exit ${cli.code}`);
 	result.figure(`${name}: reads during the fault`, readable ? 'served' : 'failed');
 	result.figure(`${name}: recovery`, recovered ? `the same Host process accepted writes ${resumedMs} ms after space returned (no restart)` : 'none within the bound');
-	void requestId;
 }
