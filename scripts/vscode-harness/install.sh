@@ -16,6 +16,31 @@ VSCE_VERSION=3.9.2
 LAYOUT=1 # bump when the folder layout or harness.json changes
 
 HARNESS_DIR="${TUTTI_HARNESS_DIR:-$HOME/.cache/tutti-vscode-harness}"
+
+# `npm run` exports its own configuration (npm_config_user_agent naming Node 20, npm_config_nodedir, …),
+# npm_package_*/npm_lifecycle_* and NODE, and puts the project's node_modules/.bin and its node-gyp-bin on
+# PATH. The npm installs below must see none of it (code-server's postinstall reads the Node major from
+# npm_config_user_agent and refuses Node 20), so this script runs the same under `npm run` as from bash.
+sanitize_npm_env() {
+	local name
+	for name in $(compgen -e); do
+		case "$name" in
+		# where packages come from stays as the developer configured it
+		npm_config_registry | npm_config_*proxy | npm_config_cafile | npm_config_ca | npm_config_strict_ssl | \
+			npm_config_userconfig | npm_config_globalconfig) ;;
+		npm_* | NPM_* | NODE | INIT_CWD) unset "$name" ;;
+		esac
+	done
+	local entry clean="" rest="$PATH:"
+	while [ -n "$rest" ]; do
+		entry="${rest%%:*}"
+		rest="${rest#*:}"
+		case "$entry" in "" | */node_modules/.bin | */node-gyp-bin) continue ;; esac
+		clean="${clean:+$clean:}$entry"
+	done
+	export PATH="$clean"
+}
+sanitize_npm_env
 STAMP_TEXT="layout=$LAYOUT node=$NODE24_VERSION code-server=$CODE_SERVER_VERSION playwright-core=$PLAYWRIGHT_CORE_VERSION vsce=$VSCE_VERSION"
 STEP="start"
 T0=$(date +%s)
