@@ -192,7 +192,11 @@ EOF
 	echo "$STAMP_TEXT" >"$HARNESS_DIR/.stamp"
 }
 
-time_step apt install_apt
+if [ "${TUTTI_HARNESS_SKIP_APT:-}" = 1 ]; then
+	log "apt: skipped (TUTTI_HARNESS_SKIP_APT=1)"
+else
+	time_step apt install_apt
+fi
 time_step node24 install_node24
 time_step code-server install_code_server
 time_step tools install_tools
