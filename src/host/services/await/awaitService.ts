@@ -12,14 +12,14 @@ import type { AgentResponse } from '../../../protocol/agentResponse.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import type { Store } from '../../../store/database.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
+import { finishRepository } from '../../../store/repositories/finishRepository.js';
+import { followUpRepository } from '../../../store/repositories/followUpRepository.js';
+import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import type { Reader, Tx } from '../../../store/tx.js';
 import { requireUser } from '../callerPolicy.js';
-import { followUpRepository } from '../followUps/followUpRepository.js';
 import { toAgentResponse } from './agentResponses.js';
-import { finishRepository } from './finishRepository.js';
 import { Heartbeats } from './heartbeats.js';
-import { readIssueFacts, readSessionFacts } from './issueFacts.js';
 
 /** One call's bound (advertised as wait_timeout_seconds). */
 export const awaitTimeoutMs = 45_000;
@@ -108,7 +108,7 @@ export class AwaitService {
 	async resume(params: ParsedParams<'agent/resume'>, caller: Caller): Promise<AgentResponse> {
 		const sessionId = this.#sessionOf(caller, params.sessionId);
 		const now = this.deps.clock.now();
-		const facts = this.deps.store.read((r) => readSessionFacts(r, sessionId));
+		const facts = this.deps.store.read((r) => issueFactsRepository.ofSession(r, sessionId));
 		if (facts === undefined) {
 			throw rejection('session_not_found', `Session ${sessionId} does not exist.`);
 		}
@@ -121,7 +121,7 @@ export class AwaitService {
 	async sessionState(params: ParsedParams<'session/state'>, caller: Caller): Promise<Result<'session/state'>> {
 		const sessionId = this.#sessionOf(caller, params.sessionId);
 		const now = this.deps.clock.now();
-		const facts = this.deps.store.read((r) => readSessionFacts(r, sessionId));
+		const facts = this.deps.store.read((r) => issueFactsRepository.ofSession(r, sessionId));
 		if (facts === undefined) {
 			throw rejection('session_not_found', `Session ${sessionId} does not exist.`);
 		}
@@ -181,11 +181,11 @@ export class AwaitService {
 		const started = this.#timer.now();
 		const sessionId = caller.kind === 'session' ? caller.sessionId : undefined;
 		const evaluate = (r: Reader): Owed => {
-			const facts = readIssueFacts(r, issueId);
+			const facts = issueFactsRepository.ofIssue(r, issueId);
 			return facts === undefined ? missingIssue(issueId) : derive(facts);
 		};
 		const evaluateAndClaim = (tx: Tx): Owed => {
-			const facts = readIssueFacts(tx, issueId);
+			const facts = issueFactsRepository.ofIssue(tx, issueId);
 			if (facts === undefined) { return missingIssue(issueId); }
 			const owed = derive(facts);
 			return claim === undefined || !claim.applies(owed) || claim.take(tx, facts, owed) ? owed : takenElsewhere;

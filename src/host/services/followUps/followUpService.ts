@@ -6,10 +6,10 @@ import type { Clock } from '../../../core/ports.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import type { Store } from '../../../store/database.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
+import { finishRepository } from '../../../store/repositories/finishRepository.js';
+import { followUpRepository } from '../../../store/repositories/followUpRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import { requireUser } from '../callerPolicy.js';
-import { finishRepository } from '../await/finishRepository.js';
-import { followUpRepository } from './followUpRepository.js';
 
 export interface FollowUpServiceDeps {
 	store: Store;

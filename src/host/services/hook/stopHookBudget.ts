@@ -4,20 +4,14 @@
 // Stop does not block again.
 import { agentResumeCommand } from '../../../core/next/commands.js';
 import type { Owed } from '../../../core/next/owed.js';
+import type { StopHookBudget } from '../../../store/repositories/stopHookBudgetRepository.js';
 
 /** Wall-clock window of consecutive blocks on the same owed command (an absent developer, not a count). */
 export const stopBlockWindowMs = 30 * 60_000;
 /** Runaway guard: an agent that re-stops immediately. */
 export const maxConsecutiveStopBlocks = 60;
 
-export interface StopHookBudget {
-	sessionId: string;
-	observedCommand: string;
-	blocks: number;
-	firstBlockedAtUnixMs: number;
-	/** 0 = still blocking; > 0 = released at (durable: later Stops allow until the owed command changes). */
-	releasedAtUnixMs: number;
-}
+export type { StopHookBudget };
 
 export interface StopHookDecision {
 	decision: 'allow' | 'block';

@@ -6,9 +6,9 @@ import type { Clock } from '../../../core/ports.js';
 import type { Caller, Result } from '../../../protocol/controlPlane.js';
 import type { Store } from '../../../store/database.js';
 import type { Tx } from '../../../store/tx.js';
-import { readSessionFacts } from '../await/issueFacts.js';
-import { decideStop, type StopHookBudget } from './stopHookBudget.js';
-import { stopHookBudgetRepository } from './stopHookBudgetRepository.js';
+import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
+import { stopHookBudgetRepository, type StopHookBudget } from '../../../store/repositories/stopHookBudgetRepository.js';
+import { decideStop } from './stopHookBudget.js';
 
 /** Where budgets persist (replaceable in tests to prove the fail-open rule). */
 export interface StopHookBudgetStore {
@@ -36,7 +36,7 @@ export class StopHookService {
 		try {
 			const now = this.deps.clock.now();
 			return await this.deps.store.transaction((tx) => {
-				const facts = readSessionFacts(tx, sessionId);
+				const facts = issueFactsRepository.ofSession(tx, sessionId);
 				if (facts === undefined) { return allow; }
 				const step = decideStop(sessionId, owedBySession(facts), budgets.get(tx, sessionId), now);
 				if (step.persist === null) {

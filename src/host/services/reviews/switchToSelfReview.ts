@@ -1,9 +1,10 @@
-// `tutti goal-review switch-to-self` (digest §1.7 item 30): only an explicit, audited developer action turns an
+// `tutti goal-review switch-to-self`: only an explicit, audited developer action turns an
 // independent execution back to self review. It cancels the open reviewer review (its reviewer wake with it, so the
 // held main wake is delivered) and records who switched, when and why.
 import { rejection } from '../../../core/hints.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
+import { reviewModeSwitchRepository } from '../../../store/repositories/reviewModeSwitchRepository.js';
 import { requireUser } from '../callerPolicy.js';
 import { findManaged } from '../plan/planContext.js';
 import { cancelActiveReviews } from './independentReview.js';
@@ -26,8 +27,9 @@ export async function switchToSelfReview(ctx: Pick<ReviewContext, 'store' | 'clo
 			cancelActiveReviews(tx, execution.activeCheckpointId, now, `switched_to_self: ${reason}`);
 		}
 		executionRepository.update(tx, { ...execution, reviewMode: 'self', updatedAtUnixMs: now });
-		tx.run('INSERT INTO review_mode_switches (switch_id, execution_id, from_mode, to_mode, reason, requested_by, created_at) VALUES (?,?,?,?,?,?,?)',
-			[switchId, execution.executionId, 'independent', 'self', reason, 'user', now]);
+		reviewModeSwitchRepository.insert(tx, {
+			switchId, executionId: execution.executionId, fromMode: 'independent', toMode: 'self', reason, requestedBy: 'user', createdAtUnixMs: now,
+		});
 		return { issueId: params.issueId, executionId: execution.executionId, reviewMode: 'self', switchId, changed: true };
 	});
 }

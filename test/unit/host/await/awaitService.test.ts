@@ -1,6 +1,6 @@
 // The Host's bounded waits, resume, session state and Finish (SPEC §7) over a real store.
 import { strict as assert } from 'node:assert';
-import { finishRepository } from '../../../../src/host/services/await/finishRepository.js';
+import { finishRepository } from '../../../../src/store/repositories/finishRepository.js';
 import { idleAfterMs } from '../../../../src/host/services/await/heartbeats.js';
 import { rejects, ServiceHarness, user } from '../services/serviceHarness.js';
 import { managedFixture, putTask, setExecution, taskRow } from './awaitFixture.js';

@@ -1,7 +1,7 @@
 // `issue/followUp` and its delivery by `await/next-action` (issue 4 "Next steps after completion") over a real store:
 // developer only, after completion only, refused after Finish, durable, and offered exactly once.
 import { strict as assert } from 'node:assert';
-import { followUpRepository } from '../../../../src/host/services/followUps/followUpRepository.js';
+import { followUpRepository } from '../../../../src/store/repositories/followUpRepository.js';
 import { rejects, ServiceHarness } from '../services/serviceHarness.js';
 import { managedFixture, setExecution } from './awaitFixture.js';
 

@@ -5,7 +5,7 @@ import type { Owed } from '../../../../src/core/next/owed.js';
 import {
 	decideStop, maxConsecutiveStopBlocks, stopBlockWindowMs, type StopHookBudget,
 } from '../../../../src/host/services/hook/stopHookBudget.js';
-import { stopHookBudgetRepository } from '../../../../src/host/services/hook/stopHookBudgetRepository.js';
+import { stopHookBudgetRepository } from '../../../../src/store/repositories/stopHookBudgetRepository.js';
 import { StopHookService } from '../../../../src/host/services/hook/stopHookService.js';
 import { ServiceHarness, user } from '../services/serviceHarness.js';
 import { managedFixture, putTask, setExecution, taskRow } from './awaitFixture.js';

@@ -1,7 +1,16 @@
 // The Stop hook budget per agent session (migration 004).
-import type { Reader, Tx } from '../../../store/tx.js';
-import { num, str } from '../../../store/repositories/rowValues.js';
-import type { StopHookBudget } from './stopHookBudget.js';
+import type { Reader, Tx } from '../tx.js';
+import { num, str } from './rowValues.js';
+
+/** How long the Stop hook has been blocking one session on the same owed command. */
+export interface StopHookBudget {
+	sessionId: string;
+	observedCommand: string;
+	blocks: number;
+	firstBlockedAtUnixMs: number;
+	/** 0 = still blocking; > 0 = released at (durable: later Stops allow until the owed command changes). */
+	releasedAtUnixMs: number;
+}
 
 export const stopHookBudgetRepository = {
 	get(r: Reader, sessionId: string): StopHookBudget | undefined {

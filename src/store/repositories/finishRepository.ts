@@ -1,7 +1,7 @@
 // The developer's Finish after a completed issue (migration 004): recorded once, so resume and the Stop hook stop
-// offering work (digest §2.9, kwu-stripe).
-import type { Reader, Tx } from '../../../store/tx.js';
-import { num } from '../../../store/repositories/rowValues.js';
+// offering work.
+import type { Reader, Tx } from '../tx.js';
+import { num } from './rowValues.js';
 
 export const finishRepository = {
 	/** When Finish was recorded; 0 = not finished. */

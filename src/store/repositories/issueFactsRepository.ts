@@ -1,14 +1,14 @@
 // Reads the facts of src/core/next/facts.ts from the store in one read.
-import type { IssueFacts, SessionFacts } from '../../../core/next/facts.js';
-import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
-import { executionRepository } from '../../../store/repositories/executionRepository.js';
-import { issueRepository } from '../../../store/repositories/issueRepository.js';
-import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
-import { taskRepository } from '../../../store/repositories/taskRepository.js';
-import type { Reader } from '../../../store/tx.js';
-import { num, str } from '../../../store/repositories/rowValues.js';
-import { followUpRepository } from '../followUps/followUpRepository.js';
+import type { IssueFacts, SessionFacts } from '../../core/next/facts.js';
+import type { Reader } from '../tx.js';
+import { checkpointRepository } from './checkpointRepository.js';
+import { executionRepository } from './executionRepository.js';
 import { finishRepository } from './finishRepository.js';
+import { followUpRepository } from './followUpRepository.js';
+import { issueRepository } from './issueRepository.js';
+import { num, str } from './rowValues.js';
+import { sessionRepository } from './sessionRepository.js';
+import { taskRepository } from './taskRepository.js';
 
 /** Open `changes_requested` / `goal_changes_requested` checkpoints (migration 3): unstarted change requests with their note. */
 function openChangeRequests(r: Reader, executionId: string): IssueFacts['changeRequests'] {
@@ -42,7 +42,7 @@ function pendingFollowUp(r: Reader, issueId: string): IssueFacts['pendingFollowU
 	return row ? { followUpId: row.followUpId, text: row.text, requestedAtUnixMs: row.requestedAtUnixMs } : null;
 }
 
-export function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
+function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 	const issue = issueRepository.get(r, issueId);
 	if (issue === undefined) { return undefined; }
 	const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issueId) : undefined;
@@ -72,7 +72,7 @@ export function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefin
 	};
 }
 
-export function readSessionFacts(r: Reader, sessionId: string): SessionFacts | undefined {
+function readSessionFacts(r: Reader, sessionId: string): SessionFacts | undefined {
 	const session = sessionRepository.get(r, sessionId);
 	if (session === undefined) { return undefined; }
 	let issueId = session.issueId;
@@ -84,3 +84,10 @@ export function readSessionFacts(r: Reader, sessionId: string): SessionFacts | u
 	const issue = issueId !== '' ? readIssueFacts(r, issueId) ?? null : null;
 	return { sessionId, role: session.role, issueId, issue, wakesDelivered: session.role === 'source' && session.agentTargetId !== '' };
 }
+
+export const issueFactsRepository = {
+	/** The facts of one issue; undefined when there is no such issue. */
+	ofIssue: readIssueFacts,
+	/** The facts of one agent session and the issue it owes work on; undefined when there is no such session. */
+	ofSession: readSessionFacts,
+};

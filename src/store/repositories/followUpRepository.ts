@@ -1,8 +1,8 @@
 // The developer's follow-ups after a completed issue (migration 005). Offered by `tutti next-action` oldest first,
 // each once: the call that returns one records `consumed_at` in the same transaction as its read.
-import type { FollowUpFact } from '../../../core/next/facts.js';
-import { num, str } from '../../../store/repositories/rowValues.js';
-import type { Reader, Row, Tx } from '../../../store/tx.js';
+import type { FollowUpFact } from '../../core/next/facts.js';
+import { num, str } from './rowValues.js';
+import type { Reader, Row, Tx } from '../tx.js';
 
 export interface FollowUpRow extends FollowUpFact {
 	issueId: string;
