@@ -6,6 +6,11 @@ export interface GitResult {
 	stderr: string;
 }
 
+export interface GitOptions {
+	/** Extra environment (author identity, …) on top of the Host's. */
+	env?: Record<string, string>;
+}
+
 export class GitError extends Error {
 	constructor(readonly args: readonly string[], readonly exitCode: number | null, readonly stderr: string) {
 		super(`git ${args.join(' ')} failed${exitCode !== null ? ` (exit ${exitCode})` : ''}: ${stderr.trim() || 'no output'}`);
@@ -13,16 +18,27 @@ export class GitError extends Error {
 	}
 }
 
-/** `git <args>` in `cwd`. Rejects with GitError on a non-zero exit or when git cannot be started. */
-export function git(cwd: string, args: readonly string[]): Promise<GitResult> {
+/** `git <args>` in `cwd`, whatever its exit code; rejects only when git cannot be started. */
+export function gitExit(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult & { exitCode: number }> {
 	return new Promise((resolve, reject) => {
-		execFile('git', [...args], { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } }, (error, stdout, stderr) => {
+		execFile('git', [...args], {
+			cwd, maxBuffer: 16 * 1024 * 1024,
+			env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env },
+		}, (error, stdout, stderr) => {
 			if (error) {
-				const code = typeof (error as NodeJS.ErrnoException & { code?: unknown }).code === 'number' ? (error as unknown as { code: number }).code : null;
-				reject(new GitError(args, code, stderr || error.message));
+				const code = (error as NodeJS.ErrnoException & { code?: unknown }).code;
+				if (typeof code !== 'number') { reject(new GitError(args, null, stderr || error.message)); return; }
+				resolve({ stdout, stderr, exitCode: code });
 				return;
 			}
-			resolve({ stdout, stderr });
+			resolve({ stdout, stderr, exitCode: 0 });
 		});
 	});
+}
+
+/** `git <args>` in `cwd`. Rejects with GitError on a non-zero exit or when git cannot be started. */
+export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult> {
+	const result = await gitExit(cwd, args, options);
+	if (result.exitCode !== 0) { throw new GitError(args, result.exitCode, result.stderr || result.stdout); }
+	return { stdout: result.stdout, stderr: result.stderr };
 }

@@ -1,0 +1,97 @@
+// `tutti issue integrate`: the accepted commits of an issue's tasks become one commit on a branch. The merge is
+// computed in git's object database (combineCommits), never in anybody's working tree; the branch then moves by
+// fast-forward when possible, otherwise to one merge commit "Integrate <title>". Where the branch is checked out
+// (the developer's workspace, or another worktree) its tracked files must be clean and that tree moves with it
+// (`git merge --ff-only`, which never overwrites an untracked file: it refuses and nothing changes). A refusal —
+// conflict, dirty tree, untracked file in the way, branch moved meanwhile — changes nothing anywhere.
+import { git, gitExit } from '../worktrees/git.js';
+import { combineCommits, resolveCommit } from './combineCommits.js';
+import type { GitIdentity } from './gitIdentity.js';
+
+export interface IntegrateInput {
+	/** The repository (the workspace). */
+	repo: string;
+	/** A branch name (not a ref path): `main`, `feature/x`. */
+	into: string;
+	/** The commits to integrate (accepted commits, in task order). */
+	commits: readonly string[];
+	/** The issue's title, for the merge commit's message. */
+	title: string;
+	identity: GitIdentity;
+}
+
+export type Integration =
+	| { kind: 'integrated'; integratedCommit: string; fastForward: boolean; previousCommit: string; movedTree: string | null }
+	| { kind: 'no_branch'; into: string }
+	| { kind: 'conflict'; between: [string, string]; paths: string[] }
+	| { kind: 'dirty_tree'; tree: string; files: string[] }
+	| { kind: 'blocked_tree'; tree: string; reason: string };
+
+/** The worktrees (absolute paths) that have `refs/heads/<branch>` checked out. */
+export async function treesWithBranch(repo: string, branch: string): Promise<string[]> {
+	const out = (await git(repo, ['worktree', 'list', '--porcelain', '-z'])).stdout;
+	const trees: string[] = [];
+	let current = '';
+	for (const field of out.split('\0')) {
+		if (field.startsWith('worktree ')) { current = field.slice('worktree '.length); }
+		if (field === `branch refs/heads/${branch}`) { trees.push(current); }
+	}
+	return trees;
+}
+
+/** Tracked files with changes (staged or not) in `tree`; untracked files do not count. */
+async function dirtyTrackedFiles(tree: string): Promise<string[]> {
+	const out = (await git(tree, ['status', '--porcelain', '--untracked-files=no', '-z'])).stdout;
+	const files: string[] = [];
+	const fields = out.split('\0');
+	for (let i = 0; i < fields.length; i += 1) {
+		const entry = fields[i]!;
+		if (entry.length < 4) { continue; }
+		files.push(entry.slice(3));
+		if (entry[0] === 'R' || entry[0] === 'C') { i += 1; } // the source path of a rename follows
+	}
+	return files;
+}
+
+async function operationInProgress(tree: string): Promise<string | null> {
+	for (const [ref, what] of [['MERGE_HEAD', 'a merge'], ['REBASE_HEAD', 'a rebase'], ['CHERRY_PICK_HEAD', 'a cherry-pick'], ['REVERT_HEAD', 'a revert']] as const) {
+		if ((await gitExit(tree, ['rev-parse', '--verify', '--quiet', ref])).exitCode === 0) { return what; }
+	}
+	return null;
+}
+
+export async function integrate(input: IntegrateInput): Promise<Integration> {
+	const { repo, into } = input;
+	const ref = `refs/heads/${into}`;
+	if ((await gitExit(repo, ['check-ref-format', ref])).exitCode !== 0) { return { kind: 'no_branch', into }; }
+	let previous: string;
+	try {
+		previous = await resolveCommit(repo, ref);
+	} catch {
+		return { kind: 'no_branch', into };
+	}
+	const combined = await combineCommits(repo, [previous, ...input.commits], `Integrate ${input.title.replace(/\s+/g, ' ').trim()}`, input.identity);
+	if (combined.kind === 'conflict') { return combined; }
+	const integratedCommit = combined.commit;
+	const fastForward = !combined.mergeCommit;
+	if (integratedCommit === previous) { return { kind: 'integrated', integratedCommit, fastForward: true, previousCommit: previous, movedTree: null }; }
+	const trees = await treesWithBranch(repo, into);
+	for (const tree of trees) {
+		const busy = await operationInProgress(tree);
+		if (busy !== null) { return { kind: 'blocked_tree', tree, reason: `${busy} is in progress there` }; }
+		const dirty = await dirtyTrackedFiles(tree);
+		if (dirty.length > 0) { return { kind: 'dirty_tree', tree, files: dirty }; }
+	}
+	const tree = trees[0];
+	if (tree === undefined) {
+		// Compare-and-swap: refused if the branch moved since it was read.
+		const moved = await gitExit(repo, ['update-ref', '-m', `tutti: integrate ${input.title}`, ref, integratedCommit, previous]);
+		if (moved.exitCode !== 0) { return { kind: 'blocked_tree', tree: repo, reason: `the branch ${into} moved meanwhile (${moved.stderr.trim()})` }; }
+		return { kind: 'integrated', integratedCommit, fastForward, previousCommit: previous, movedTree: null };
+	}
+	const merged = await gitExit(tree, ['merge', '--ff-only', '--no-edit', integratedCommit]);
+	if (merged.exitCode !== 0) {
+		return { kind: 'blocked_tree', tree, reason: (merged.stderr.trim() || merged.stdout.trim()).split('\n').slice(0, 12).join('\n') };
+	}
+	return { kind: 'integrated', integratedCommit, fastForward, previousCommit: previous, movedTree: tree };
+}
