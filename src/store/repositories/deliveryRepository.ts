@@ -1,0 +1,111 @@
+// Code delivery facts (migration 008): each worktree Run's base and result commits and changed files, the commit
+// each task's acceptance is bound to, and each issue's base (commit and branch) and integration.
+import type { Reader, Row, Tx } from '../tx.js';
+import { num, str } from './rowValues.js';
+
+export interface ChangedFileRecord {
+	path: string;
+	added: number;
+	deleted: number;
+	binary: boolean;
+}
+
+export interface RunCommits {
+	runId: string;
+	/** false: the Run worked in the shared folder; its base is HEAD at launch and it has no result commit. */
+	inWorktree: boolean;
+	baseCommit: string;
+	/** '' until the Host has recorded the result (and always for a Run outside a worktree). */
+	resultCommit: string;
+	changedFiles: ChangedFileRecord[];
+	resultRecordedAtUnixMs: number;
+}
+
+export interface IssueDelivery {
+	issueId: string;
+	baseCommit: string;
+	/** The branch checked out when the base was recorded ('' for a detached HEAD). */
+	baseBranch: string;
+	integratedCommit: string;
+	integratedInto: string;
+	integratedAtUnixMs: number;
+}
+
+function changedFilesOf(text: string): ChangedFileRecord[] {
+	try {
+		const value: unknown = JSON.parse(text);
+		return Array.isArray(value) ? value as ChangedFileRecord[] : [];
+	} catch {
+		return [];
+	}
+}
+
+function runCommitsFromRow(row: Row): RunCommits {
+	return {
+		runId: str(row, 'run_id'),
+		inWorktree: num(row, 'in_worktree') === 1,
+		baseCommit: str(row, 'base_commit'),
+		resultCommit: str(row, 'result_commit'),
+		changedFiles: changedFilesOf(str(row, 'changed_files_json')),
+		resultRecordedAtUnixMs: num(row, 'result_recorded_at'),
+	};
+}
+
+function issueDeliveryFromRow(row: Row): IssueDelivery {
+	return {
+		issueId: str(row, 'issue_id'),
+		baseCommit: str(row, 'base_commit'),
+		baseBranch: str(row, 'base_branch'),
+		integratedCommit: str(row, 'integrated_commit'),
+		integratedInto: str(row, 'integrated_into'),
+		integratedAtUnixMs: num(row, 'integrated_at'),
+	};
+}
+
+export const deliveryRepository = {
+	/** Where a Run started (recorded before its process starts; a later call for the same Run keeps the first). */
+	recordRunBase(tx: Tx, runId: string, inWorktree: boolean, baseCommit: string): void {
+		tx.run('INSERT OR IGNORE INTO run_commits (run_id, in_worktree, base_commit) VALUES (?, ?, ?)', [runId, inWorktree ? 1 : 0, baseCommit]);
+	},
+	/** The Run's result commit and changed files (once: a recorded result is never overwritten). */
+	recordRunResult(tx: Tx, runId: string, resultCommit: string, changedFiles: readonly ChangedFileRecord[], atUnixMs: number): boolean {
+		return tx.run('UPDATE run_commits SET result_commit = ?, changed_files_json = ?, result_recorded_at = ? WHERE run_id = ? AND result_recorded_at = 0',
+			[resultCommit, JSON.stringify(changedFiles), atUnixMs, runId]) === 1;
+	},
+	runCommits(r: Reader, runId: string): RunCommits | undefined {
+		const row = r.get('SELECT * FROM run_commits WHERE run_id = ?', [runId]);
+		return row ? runCommitsFromRow(row) : undefined;
+	},
+	/** Worktree Runs whose result is not recorded yet (a Host that died between the Run's end and its result commit). */
+	runsAwaitingResult(r: Reader): RunCommits[] {
+		return r.all('SELECT * FROM run_commits WHERE in_worktree = 1 AND result_recorded_at = 0 ORDER BY run_id').map(runCommitsFromRow);
+	},
+	setAcceptedCommit(tx: Tx, issueId: string, taskId: string, acceptedCommit: string, atUnixMs: number): void {
+		tx.run('INSERT OR REPLACE INTO task_acceptances (issue_id, task_id, accepted_commit, accepted_at) VALUES (?, ?, ?, ?)',
+			[issueId, taskId, acceptedCommit, atUnixMs]);
+	},
+	clearAcceptedCommit(tx: Tx, issueId: string, taskId: string): void {
+		tx.run('DELETE FROM task_acceptances WHERE issue_id = ? AND task_id = ?', [issueId, taskId]);
+	},
+	acceptedCommit(r: Reader, issueId: string, taskId: string): string {
+		const row = r.get('SELECT accepted_commit FROM task_acceptances WHERE issue_id = ? AND task_id = ?', [issueId, taskId]);
+		return row ? str(row, 'accepted_commit') : '';
+	},
+	/** taskId → accepted commit, for every task of the issue that has one. */
+	acceptedCommitsOfIssue(r: Reader, issueId: string): Map<string, string> {
+		return new Map(r.all('SELECT task_id, accepted_commit FROM task_acceptances WHERE issue_id = ?', [issueId])
+			.map((row) => [str(row, 'task_id'), str(row, 'accepted_commit')] as const));
+	},
+	/** The issue's base (first call wins: the base is recorded when the issue first needs one). */
+	recordIssueBase(tx: Tx, issueId: string, baseCommit: string, baseBranch: string): void {
+		tx.run('INSERT OR IGNORE INTO issue_delivery (issue_id, base_commit, base_branch) VALUES (?, ?, ?)', [issueId, baseCommit, baseBranch]);
+	},
+	issueDelivery(r: Reader, issueId: string): IssueDelivery | undefined {
+		const row = r.get('SELECT * FROM issue_delivery WHERE issue_id = ?', [issueId]);
+		return row ? issueDeliveryFromRow(row) : undefined;
+	},
+	recordIntegration(tx: Tx, issueId: string, integratedCommit: string, into: string, atUnixMs: number): void {
+		tx.run('UPDATE issue_delivery SET integrated_commit = ?, integrated_into = ?, integrated_at = ? WHERE issue_id = ?',
+			[integratedCommit, into, atUnixMs, issueId]);
+	},
+};
