@@ -1,7 +1,7 @@
 // The contract every agent adapter implements: build the exact process for one Turn, and read the Turn's
 // facts back from its structured output stream. Pure (no I/O); the supervisor and the Host do the I/O.
 import type { Usage } from '../core/model.js';
-import type { AgentTargetConfig, RunLaunchSpec } from '../host/runProcesses.js';
+import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
 
 /** The process a supervisor starts for a Turn (before the Host adds the TUTTI_* environment). */
 export interface AgentCommand {
@@ -12,21 +12,6 @@ export interface AgentCommand {
 	env: Record<string, string>;
 	/** Where the agent's stdin comes from: the spec's `stdinText` (command adapter) or /dev/null (claude, codex). */
 	stdin: 'spec' | 'devnull';
-}
-
-/** What a Turn of an agent session needs beyond the target: its text and the session to continue. */
-export interface AgentTurnInput {
-	/** The Turn's text: the task content for a worker, the wake prompt for a source session. */
-	prompt: string;
-	/** Continue this provider session (claude `--resume`, codex `exec resume`); absent: start a new one. */
-	resumeProviderSessionId?: string;
-	/** claude only: the id to give a NEW session (`--session-id`), so it is known before the stream starts. */
-	newProviderSessionId?: string;
-	model?: string;
-	reasoningEffort?: string;
-	permissionModeId?: string;
-	/** Adapter-specific launch flags added by Tutti itself (e.g. the Stop hook settings). */
-	extraArgs?: string[];
 }
 
 /** Facts of one Turn, read from the agent's structured stream (SPEC §8: a Run settles only from its exact Turn). */

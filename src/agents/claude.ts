@@ -11,7 +11,7 @@
 // - The prompt goes after `--`, so a prompt that starts with `-` is never read as a flag and the variadic
 //   `--allowedTools` cannot swallow it.
 import { DomainError } from '../core/errors.js';
-import type { AgentTargetConfig, RunLaunchSpec } from '../host/runProcesses.js';
+import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
 import { parseClaudeTurnFacts } from './claudeStream.js';
 

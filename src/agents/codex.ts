@@ -18,7 +18,7 @@
 // - `exec resume <thread>` continues a thread from any cwd (§3.4). The prompt goes after `--` so a prompt that
 //   starts with `-` is never read as a flag.
 import { DomainError } from '../core/errors.js';
-import type { AgentTargetConfig, RunLaunchSpec } from '../host/runProcesses.js';
+import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
 import { parseCodexTurnFacts } from './codexStream.js';
 import { tomlString } from './stopHook.js';

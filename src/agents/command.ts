@@ -2,7 +2,7 @@
 // executable with the target's argument array — never a shell string built from task text; a shell is used
 // only when the target itself says `shell: true`. The task content reaches the agent on stdin.
 import { DomainError } from '../core/errors.js';
-import type { AgentTargetConfig } from '../host/runProcesses.js';
+import type { AgentTargetConfig } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
 import { claudeAdapter } from './claude.js';
 import { codexAdapter } from './codex.js';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { DomainError } from '../core/errors.js';
 import { rejection } from '../core/hints.js';
 import type { Disposable } from '../core/lifecycle.js';
-import type { HostApi } from '../host/api.js';
+import type { HostApi } from '../protocol/hostApi.js';
 import { type Caller, type Method, type WireError, maxBodyBytes, methods, protocolVersion } from '../protocol/controlPlane.js';
 import { removeDiscoveryFileIfOwned, writeDiscoveryFile } from './discoveryFile.js';
 import { methodCommands } from './methodCommands.js';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { DomainError } from '../core/errors.js';
-import type { AgentTargetConfig } from './runProcesses.js';
+import type { AgentTargetConfig } from '../core/runs/runProcessPort.js';
 
 export interface HostConfig {
 	agentTargets: AgentTargetConfig[];

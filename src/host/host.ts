@@ -11,7 +11,7 @@ import { DomainError } from '../core/errors.js';
 import type { Event } from '../core/events.js';
 import { type Clock, type IdSource, systemClock } from '../core/ports.js';
 import { Store } from '../store/database.js';
-import type { HostApi } from './api.js';
+import type { HostApi } from '../protocol/hostApi.js';
 import { type HostConfig, loadHostConfig } from './config.js';
 import { endpointEnvironment, prepareEndpoint, writeUserCredential } from './endpoint.js';
 import { ProcessRunner } from './runs/processRunner.js';

@@ -12,7 +12,7 @@
 //   exit.json      RunExit, the authoritative end of the Run
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { RunExit } from '../host/runProcesses.js';
+import type { RunExit } from '../core/runs/runProcessPort.js';
 
 export const runFileNames = {
 	spec: 'spec.json',

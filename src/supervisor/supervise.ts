@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { RunExit } from '../host/runProcesses.js';
+import type { RunExit } from '../core/runs/runProcessPort.js';
 import { processStartTicks } from './processTable.js';
 import { reportToHost } from './reportToHost.js';
 import {

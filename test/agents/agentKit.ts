@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { AgentTargetConfig, RunLaunchSpec } from '../../src/host/runProcesses.js';
+import type { AgentTargetConfig, RunLaunchSpec } from '../../src/core/runs/runProcessPort.js';
 
 export const repoRoot = resolve(__dirname, '../..');
 

@@ -1,10 +1,9 @@
 // The claude adapter's command (pure): argv, session flags, permission flags, stdin, env and validation.
 import assert from 'node:assert/strict';
-import type { AgentTurnInput } from '../../src/agents/adapter.js';
 import { claudeAdapter, claudeArgs, defaultClaudeAllowedTools } from '../../src/agents/claude.js';
 import { adapterFor } from '../../src/agents/command.js';
 import { DomainError } from '../../src/core/errors.js';
-import type { AgentTargetConfig, RunLaunchSpec } from '../../src/host/runProcesses.js';
+import type { AgentTargetConfig, AgentTurnInput, RunLaunchSpec } from '../../src/core/runs/runProcessPort.js';
 
 const uuid1 = '0b9c6f5e-2f1a-4c8e-9d3b-7a6e5f4d3c2b';
 const uuid2 = '5d1e2c3b-4a59-4687-8b9c-0d1e2f3a4b5c';

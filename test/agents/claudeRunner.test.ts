@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { claudeAdapter } from '../../src/agents/claude.js';
 import { ProcessRunner } from '../../src/host/runs/processRunner.js';
-import type { RunExit } from '../../src/host/runProcesses.js';
+import type { RunExit } from '../../src/core/runs/runProcessPort.js';
 import { killAllRuns, type RunBuild, shareRunBuild } from '../integration/runs/runTestKit.js';
 import { type AgentSandbox, agentLaunchSpec, claudeTestTarget, isolatedEnv, makeAgentSandbox, waitFor } from './agentKit.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';

@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { AgentTurnInput } from '../../src/agents/adapter.js';
 import { claudeAdapter } from '../../src/agents/claude.js';
-import type { AgentTargetConfig } from '../../src/host/runProcesses.js';
+import type { AgentTargetConfig, AgentTurnInput } from '../../src/core/runs/runProcessPort.js';
 import {
 	type AgentResult, type AgentSandbox, agentLaunchSpec, claudeTestTarget, isolatedEnv, jsonLines, killGroup, makeAgentSandbox, spawnAgent,
 	type AgentRun,

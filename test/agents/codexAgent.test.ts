@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import type { AgentTurnInput, TurnFacts } from '../../src/agents/adapter.js';
+import type { TurnFacts } from '../../src/agents/adapter.js';
 import { codexAdapter } from '../../src/agents/codex.js';
-import type { AgentTargetConfig } from '../../src/host/runProcesses.js';
+import type { AgentTargetConfig, AgentTurnInput } from '../../src/core/runs/runProcessPort.js';
 import {
 	type AgentResult, type AgentRun, type AgentSandbox, agentLaunchSpec, codexBin, isolatedEnv, jsonLines, killGroup, makeAgentSandbox,
 	pinnedVersions, sleep, spawnAgent, waitFor,

@@ -1,11 +1,10 @@
 // The codex adapter's command (pure): argv, provider settings, sandbox/approval flags, resume, stdin, env and validation.
 import assert from 'node:assert/strict';
-import type { AgentTurnInput } from '../../src/agents/adapter.js';
 import { choosesOwnSandbox, codexAdapter, codexArgs } from '../../src/agents/codex.js';
 import { adapterFor } from '../../src/agents/command.js';
 import { withCodexStopHook } from '../../src/agents/stopHook.js';
 import { DomainError } from '../../src/core/errors.js';
-import type { AgentTargetConfig, RunLaunchSpec } from '../../src/host/runProcesses.js';
+import type { AgentTargetConfig, AgentTurnInput, RunLaunchSpec } from '../../src/core/runs/runProcessPort.js';
 
 const thread = '01a228e3-b8f1-7c2d-9e0f-1a2b3c4d5e6f';
 

@@ -2,7 +2,7 @@
 // CODEX_HOME, retries off per agent-cli-protocols.md §3.6, config typos fatal), and a process-table probe.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentTargetConfig } from '../../src/host/runProcesses.js';
+import type { AgentTargetConfig } from '../../src/core/runs/runProcessPort.js';
 import { type AgentSandbox, codexBin } from './agentKit.js';
 import type { ScriptedServer } from './modelServer/server.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { codexAdapter } from '../../src/agents/codex.js';
 import { ProcessRunner } from '../../src/host/runs/processRunner.js';
-import type { RunExit } from '../../src/host/runProcesses.js';
+import type { RunExit } from '../../src/core/runs/runProcessPort.js';
 import { killAllRuns, type RunBuild, shareRunBuild } from '../integration/runs/runTestKit.js';
 import { type AgentSandbox, agentLaunchSpec, isolatedEnv, jsonLines, makeAgentSandbox, waitFor } from './agentKit.js';
 import { codexTestTarget, pidsWithArg } from './codexKit.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { claudeCommandFor } from '../../src/agents/claude.js';
 import { codexCommandFor } from '../../src/agents/codex.js';
 import { commandForTarget } from '../../src/agents/command.js';
-import type { RunLaunchSpec } from '../../src/host/runProcesses.js';
+import type { RunLaunchSpec } from '../../src/core/runs/runProcessPort.js';
 import { type HostHandle, manualIssue, startHost, standardTargets } from '../integration/harness.js';
 import { addManualTask, recordOf, recorderTarget, settledRunOf } from './securityKit.js';
 

@@ -1,7 +1,7 @@
 // The owner window's client: the Host runs in this extension host, so a call is a direct handler call, with the
 // same validation the socket server applies (params parsed by the method table, caller from the token).
 import { methods, type Caller, type Method, type Params, type ParsedParams, type Result } from '../../protocol/controlPlane.js';
-import type { HostApi } from '../../host/api.js';
+import type { HostApi } from '../../protocol/hostApi.js';
 import { type CallOptions, HostCallError, type HostClient, notAvailable } from './hostClient.js';
 
 interface ErrorLike {

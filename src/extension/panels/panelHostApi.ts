@@ -1,5 +1,5 @@
 // What the Issue panel needs from the Host. The extension wires it to the in-process Host's method handlers
-// (src/host/api.ts) with caller {kind:'user'}; tests pass a fake. No 'vscode' here, so it stays testable.
+// (src/protocol/hostApi.ts) with caller {kind:'user'}; tests pass a fake. No 'vscode' here, so it stays testable.
 import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../protocol/dto.js';
 
 export interface PanelHostApi {

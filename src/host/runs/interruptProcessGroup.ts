@@ -1,7 +1,7 @@
 // Stops a Run's agent: SIGINT to its process group, wait, SIGTERM, wait, SIGKILL, wait briefly.
 import type { PidRecord } from '../../supervisor/runFiles.js';
 import { processGroupIsAlive, processStartTicks, signalTargetExists } from '../../supervisor/processTable.js';
-import type { InterruptResult } from '../runProcesses.js';
+import type { InterruptResult } from '../../core/runs/runProcessPort.js';
 
 export interface InterruptTimings {
 	/** How long each of SIGINT and SIGTERM is given. */

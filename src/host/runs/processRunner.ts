@@ -19,7 +19,7 @@ import {
 	appendEvent, clientSubmitIdFor, isSafeRunId, readPidRecord, readRunExit, readSupervisorSpec, runFile,
 	type SupervisorSpec, writeJsonAtomic, writeJsonExclusive,
 } from '../../supervisor/runFiles.js';
-import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../runProcesses.js';
+import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { agentEnvAdditions, inheritableEnv } from './agentEnv.js';
 import { ensureCliShim } from './cliShim.js';
 import { interruptProcessGroup } from './interruptProcessGroup.js';

@@ -2,9 +2,8 @@
 // names the TUTTI_* variables and the `tutti` CLI on PATH; model, effort and permission mode come from the
 // task's launch settings, falling back to the target's.
 import { randomUUID } from 'node:crypto';
-import type { AgentTurnInput } from '../../agents/adapter.js';
 import type { Task } from '../../core/model.js';
-import type { AgentTargetConfig } from '../runProcesses.js';
+import type { AgentTargetConfig, AgentTurnInput } from '../../core/runs/runProcessPort.js';
 
 export interface WorkerTurnIds {
 	issueId: string;

@@ -5,7 +5,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { rejection } from '../../core/hints.js';
 import type { Result } from '../../protocol/controlPlane.js';
 import type { HostConfig } from '../config.js';
-import type { AgentTargetConfig } from '../runProcesses.js';
+import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
 
 type AgentTargetDto = Result<'agent/list'>['agentTargets'][number];
 

@@ -5,7 +5,7 @@ import type { Caller, Method, ParsedParams, Result } from '../../protocol/contro
 import type { Store } from '../../store/database.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
-import type { RunProcessPort } from '../runProcesses.js';
+import type { RunProcessPort } from '../../core/runs/runProcessPort.js';
 
 export interface ServiceDeps {
 	/** Absolute workspace root. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { stopHookCommand } from '../../agents/stopHook.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
 import { protocolVersion } from '../../protocol/controlPlane.js';
-import type { HostApi, MethodHandlers } from '../api.js';
+import type { HostApi, MethodHandlers } from '../../protocol/hostApi.js';
 import { listAgentTargets } from './agentTargets.js';
 import { callerLabel } from './callerPolicy.js';
 import type { PlanService, RunAdmission, ServiceDeps } from './contracts.js';

@@ -6,7 +6,7 @@ import type { ParsedParams, Result } from '../../protocol/controlPlane.js';
 import type { Store } from '../../store/database.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
-import type { RunProcessPort } from '../runProcesses.js';
+import type { RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { readRunDto } from './dtoMapping.js';
 import { readRunLog } from './messages/turnLog.js';
 import { loadIssue } from './issueService.js';

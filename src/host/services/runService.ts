@@ -12,7 +12,7 @@
 //   git worktree created between the lease and the launch, outside any transaction (worktrees/worktreeManager.ts).
 import { stopHookLaunchArgs } from '../../agents/stopHook.js';
 import { join } from 'node:path';
-import type { AgentAdapter, AgentTurnInput, TurnFacts } from '../../agents/adapter.js';
+import type { AgentAdapter, TurnFacts } from '../../agents/adapter.js';
 import { adapterFor as builtInAdapterFor } from '../../agents/command.js';
 import { DomainError } from '../../core/errors.js';
 import { rejection } from '../../core/hints.js';
@@ -30,7 +30,7 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
-import type { AgentTargetConfig, RunExit, RunLaunchSpec, RunProcessPort } from '../runProcesses.js';
+import type { AgentTargetConfig, AgentTurnInput, RunExit, RunLaunchSpec, RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { turnLaunchSettings, workerTurnInput } from '../runs/workerTurn.js';
 import { requireUser } from './callerPolicy.js';
 import type { AdmittedRun, RunAdmission, SettlementObserver } from './contracts.js';

@@ -11,7 +11,7 @@ import { runRepository } from '../../store/repositories/runRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
-import type { RunExit } from '../runProcesses.js';
+import type { RunExit } from '../../core/runs/runProcessPort.js';
 import type { SettlementObserver } from './contracts.js';
 import { nextIssueStatus } from './issueStatus.js';
 

@@ -3,7 +3,7 @@
 // HOME, retries off (agentKit.claudeEnv, codexKit.codexTestArgs); and the Run/issue helpers the tests share.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentTargetConfig } from '../../../src/host/runProcesses.js';
+import type { AgentTargetConfig } from '../../../src/core/runs/runProcessPort.js';
 import type { RunDto } from '../../../src/protocol/dto.js';
 import {
 	expectOk, type HostConfig, type HostHandle, issueGet, manualIssue, methods, runGet, startHost, waitFor,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProcessRunner, type ProcessRunnerOptions } from '../../../src/host/runs/processRunner.js';
-import type { RunExit } from '../../../src/host/runProcesses.js';
+import type { RunExit } from '../../../src/core/runs/runProcessPort.js';
 import { processIsAlive } from '../../../src/supervisor/processTable.js';
 import { readPidRecord } from '../../../src/supervisor/runFiles.js';
 import {

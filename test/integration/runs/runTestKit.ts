@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ProcessRunner } from '../../../src/host/runs/processRunner.js';
 import { readPidRecord } from '../../../src/supervisor/runFiles.js';
-import type { AgentTargetConfig, RunExit, RunLaunchSpec } from '../../../src/host/runProcesses.js';
+import type { AgentTargetConfig, RunExit, RunLaunchSpec } from '../../../src/core/runs/runProcessPort.js';
 
 export const repoRoot = resolve(__dirname, '../../..');
 

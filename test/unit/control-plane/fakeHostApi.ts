@@ -1,7 +1,7 @@
 // A scriptable HostApi for control-plane and CLI tests: known tokens, canned valid results, and issue ids that
 // make a handler throw a DomainError, a plain Error, or return a reply that breaks the protocol.
 import { DomainError } from '../../../src/core/errors.js';
-import type { HostApi, MethodHandlers } from '../../../src/host/api.js';
+import type { HostApi, MethodHandlers } from '../../../src/protocol/hostApi.js';
 import { type Caller, type Method, methods } from '../../../src/protocol/controlPlane.js';
 import type { IssueDto, IssueWithTasksDto, RunDto } from '../../../src/protocol/dto.js';
 

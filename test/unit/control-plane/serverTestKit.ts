@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ControlPlaneServer, type ControlPlaneServerOptions } from '../../../src/control-plane/server.js';
-import type { HostApi } from '../../../src/host/api.js';
+import type { HostApi } from '../../../src/protocol/hostApi.js';
 
 export interface TestServer {
 	server: ControlPlaneServer;

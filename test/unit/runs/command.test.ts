@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { adapterFor, commandForTarget } from '../../../src/agents/command.js';
 import { DomainError } from '../../../src/core/errors.js';
-import type { AgentTargetConfig } from '../../../src/host/runProcesses.js';
+import type { AgentTargetConfig } from '../../../src/core/runs/runProcessPort.js';
 
 const target = (t: Partial<AgentTargetConfig>): AgentTargetConfig => ({ id: 't1', adapter: 'command', ...t });
 

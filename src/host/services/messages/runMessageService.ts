@@ -7,7 +7,7 @@ import type { Caller, RunAgentParams, RunAgentResult } from '../../../protocol/c
 import type { Store } from '../../../store/database.js';
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import type { HostConfig } from '../../config.js';
-import type { RunProcessPort } from '../../runProcesses.js';
+import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import { requireUser } from '../callerPolicy.js';
 import { loadRun } from '../runQueries.js';
 import { appendQueueEntry, readQueue } from './queueFile.js';

@@ -1,6 +1,6 @@
 // `run log` across Turns: the captured output of every Turn process of a Run, read as one stream (the first
 // Turn's bytes, then the second's, …). Offsets are positions in that concatenation.
-import type { RunProcessPort } from '../../runProcesses.js';
+import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import { readQueue } from './queueFile.js';
 import { turnProcessIds } from './turnProcesses.js';
 

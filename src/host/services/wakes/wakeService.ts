@@ -28,7 +28,7 @@ import { turnRepository } from '../../../store/repositories/turnRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../../store/tx.js';
 import type { HostConfig } from '../../config.js';
-import type { RunExit, RunLaunchSpec, RunProcessPort } from '../../runProcesses.js';
+import type { RunExit, RunLaunchSpec, RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import { resolveRunDirectory } from '../executionDirectory.js';
 import { prepareMainWake } from '../plan/checkpointSteps.js';
 import { failReview, reviewerHolds } from '../reviews/independentReview.js';

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { Emitter } from '../../../../src/core/events.js';
 import type { Disposable } from '../../../../src/core/lifecycle.js';
-import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../../../src/host/runProcesses.js';
+import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../../../src/core/runs/runProcessPort.js';
 
 export interface ExitFacts {
 	exitCode?: number | null;

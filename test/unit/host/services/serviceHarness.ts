@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DomainError, type ReasonCode } from '../../../../src/core/errors.js';
 import type { Issue } from '../../../../src/core/model.js';
 import type { HostConfig } from '../../../../src/host/config.js';
-import type { AgentTargetConfig } from '../../../../src/host/runProcesses.js';
+import type { AgentTargetConfig } from '../../../../src/core/runs/runProcessPort.js';
 import type { PlanService, RunAdmission, ServiceDeps } from '../../../../src/host/services/contracts.js';
 import { createHostServices, type HostServices } from '../../../../src/host/services/hostServices.js';
 import { type Caller, type Method, methods, type Params, type ParsedParams, type Result } from '../../../../src/protocol/controlPlane.js';

@@ -1,6 +1,22 @@
-// The port between the Host's domain services and the real processes of Runs (src/host/runs/).
-import type { AgentTurnInput } from '../agents/adapter.js';
-import type { Disposable } from '../core/lifecycle.js';
+// The port between the Host's domain services and the real processes of Runs: what a Run is launched with,
+// what its supervisor records at exit, and what the runner (src/host/runs/) implements. Core holds these types
+// because the Host, the agent adapters and the supervisor all speak them and none of them may import another.
+import type { Disposable } from '../lifecycle.js';
+
+/** What a Turn of an agent session needs beyond the target: its text and the session to continue. */
+export interface AgentTurnInput {
+	/** The Turn's text: the task content for a worker, the wake prompt for a source session. */
+	prompt: string;
+	/** Continue this provider session (claude `--resume`, codex `exec resume`); absent: start a new one. */
+	resumeProviderSessionId?: string;
+	/** claude only: the id to give a NEW session (`--session-id`), so it is known before the stream starts. */
+	newProviderSessionId?: string;
+	model?: string;
+	reasoningEffort?: string;
+	permissionModeId?: string;
+	/** Adapter-specific launch flags added by Tutti itself (e.g. the Stop hook settings). */
+	extraArgs?: string[];
+}
 
 /** One entry of `.tutti/config.json` `agentTargets` (headless) or `tutti.agentTargets` (VS Code). */
 export interface AgentTargetConfig {
@@ -31,7 +47,7 @@ export interface RunLaunchSpec {
 	stdinText: string;
 	/** TUTTI_* variables (TUTTI_IPC_HOOK, TUTTI_SESSION_TOKEN, TUTTI_SESSION_ID, TUTTI_ISSUE_ID, TUTTI_TASK_ID, TUTTI_RUN_ID). */
 	env: Record<string, string>;
-	/** For claude/codex targets: the Turn's prompt and session to continue (src/agents/adapter.ts). */
+	/** For claude/codex targets: the Turn's prompt and session to continue. */
 	turn?: AgentTurnInput;
 }
 

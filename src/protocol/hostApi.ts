@@ -1,5 +1,6 @@
-// What the control-plane server needs from the Host: authentication and one handler per method.
-import type { Caller, Method, ParsedParams, Result } from '../protocol/controlPlane.js';
+// What the control-plane server needs from the Host: authentication and one handler per method (types only:
+// the server depends on this contract, the Host implements it).
+import type { Caller, Method, ParsedParams, Result } from './controlPlane.js';
 
 export type MethodHandlers = {
 	[M in Method]: (params: ParsedParams<M>, caller: Caller) => Promise<Result<M>>;
