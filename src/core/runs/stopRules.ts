@@ -1,6 +1,17 @@
 // Honest Stop outcomes (SPEC §8, digest §3.3–§3.5): a Run is the developer's cancellation only when a person's
 // Stop that took effect covers it; every other death is the agent's failure.
-import type { RunStatus, RunOutcome, StopAnswer, StopEvent } from '../model.js';
+import type { RunStatus, RunOutcome, StopAnswer, StopEvent, StopReason } from '../model.js';
+
+/** `requestedBy` of an archive the developer asked for; an agent's archive (`plan issue stop`) records its session id. */
+export const developerArchiveRequester = 'developer';
+
+/**
+ * The reason of the Stops an archive sends to its Runs: the developer's archive (a source-session Stop) is a person's
+ * Stop of every Run it ends ("Interrupted after … — you stopped this"); an agent's archive is the Host's.
+ */
+export function archiveStopReason(requestedBy: string): Extract<StopReason, 'person' | 'host'> {
+	return requestedBy === developerArchiveRequester ? 'person' : 'host';
+}
 
 /** A Stop event with the answer recorded for it (null = not answered yet). */
 export type AnsweredStopEvent = Pick<StopEvent, 'eventId' | 'runId' | 'reason' | 'requestedAtUnixMs'> & { answer: StopAnswer | null };

@@ -93,6 +93,27 @@ describe('conformance: pause, stop and authority', function () {
 		expectError(await issue.stop('again', fence));
 	});
 
+	it("the developer's session stop ends the worker Runs as their cancellation: \"Interrupted after … — you stopped this\"", async function () {
+		const issue = await managedIssue(host);
+		await issue.addTasks(taskSpec('a', 'gate'));
+		const { runIds: [runId] } = await issue.scheduleOk(['a']);
+		await issue.waitGateStarted('a');
+
+		const stopped = methods['session/stop'].result.parse(expectOk(await host.cli(
+			['session', 'stop', '--session-id', issue.source.sessionId, '--as-user', '--json'])));
+		assert.deepEqual(stopped.archivedExecutionIds, [issue.created.executionId]);
+		const run = await waitFor(async () => {
+			const r = await runGet(host, runId!);
+			return r.outcome !== null ? r : undefined;
+		}, { what: 'the worker Run to settle after the session stop' });
+		assert.equal(run.outcome, 'cancellation', `settled as ${run.status}: ${run.outcomeLabel}`);
+		assert.equal(run.status, 'canceled');
+		assert.match(run.outcomeLabel ?? '', /^Interrupted after .+ — you stopped this$/);
+		assert.deepEqual(run.stopNotes.map((n) => [n.reason, n.answer]), [['person', 'took']]);
+		const board = await issueGet(host, issue.issueId);
+		assert.equal(board.tasks.find((t) => t.taskId === 'a')?.status, 'canceled');
+	});
+
 	it('every generic writer on a managed issue returns tutti_issue_managed (incl. issue task delete)', async function () {
 		const issue = await managedIssue(host);
 		await issue.addTasks(taskSpec('a'));

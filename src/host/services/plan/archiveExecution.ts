@@ -3,6 +3,7 @@
 // cancels checkpoints, open wakes and open reviewer reviews (stored as canceled, never deleted); Runs are stopped
 // only after it commits, holding nothing; the last transaction marks the execution and the issue archived.
 import type { Execution, Issue } from '../../../core/model.js';
+import { archiveStopReason } from '../../../core/runs/stopRules.js';
 import { type ArchiveOperation, archiveRepository } from '../../../store/repositories/archiveRepository.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
@@ -60,7 +61,8 @@ function updateStoredStatus(tx: Tx, op: ArchiveOperation, issueId: string, statu
 }
 
 /**
- * After commit: stop the issue's running Runs (host Stop events), then finish the archive. A failure is
+ * After commit: stop the issue's running Runs (a person's Stop events when the developer asked for the archive, the
+ * Host's otherwise), then finish the archive. A failure is
  * recorded (`failed`, attempt count, last error) and retried by restart recovery. Returns the final status.
  */
 export async function continueArchive(ctx: PlanContext, operationId: string): Promise<ArchiveOperation['status']> {
@@ -73,7 +75,7 @@ export async function continueArchive(ctx: PlanContext, operationId: string): Pr
 	if (started.op.status === 'completed') { return 'completed'; }
 	const { issueId } = started;
 	try {
-		await ctx.admission.stopRunsOfIssue(issueId, 'host');
+		await ctx.admission.stopRunsOfIssue(issueId, archiveStopReason(started.op.requestedBy));
 	} catch (e) {
 		const message = (e as Error).message;
 		ctx.log(`archive ${operationId}: stopping the runs of issue ${issueId} failed: ${message}`);

@@ -4,6 +4,7 @@
 // happens before any wake dispatch — also after a restart, so reopening never resumes the old automation.
 import { isTerminalExecution } from '../../../core/execution/allowedActions.js';
 import { rejection } from '../../../core/hints.js';
+import { developerArchiveRequester } from '../../../core/runs/stopRules.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { inboxRepository } from '../../../store/repositories/inboxRepository.js';
@@ -75,7 +76,7 @@ export class SourceSessionStop {
 						if (!issue) { continue; }
 						const op = requestArchive(tx, {
 							issue, execution, operationId: ctx.ids.next('archive'), requestId: `source-stop:${marker.mutationId}`,
-							requestedBy: marker.sessionId, reason: sourceStopReason, nowUnixMs: now,
+							requestedBy: developerArchiveRequester, reason: sourceStopReason, nowUnixMs: now,
 						});
 						requested.push({ operationId: op.operationId, executionId: execution.executionId });
 					}

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import {
-	answerForInterrupt, decideRunOutcome, mergeStopAnswer, personStopCoversRun, personStopDecidesRun, stopTookEffect, type AnsweredStopEvent,
+	answerForInterrupt, archiveStopReason, decideRunOutcome, mergeStopAnswer, personStopCoversRun, personStopDecidesRun, stopTookEffect, type AnsweredStopEvent,
 } from '../../../../src/core/runs/stopRules.js';
 import { stopAnswers } from '../../../../src/core/model.js';
 import type { StopAnswer } from '../../../../src/core/model.js';
@@ -15,6 +15,11 @@ describe('core/runs/stopRules', () => {
 	it('stopTookEffect: took and end-owed took effect; declined, interrupt-unconfirmed, no-effect and no answer did not', () => {
 		assert.deepEqual(stopAnswers.filter((a) => stopTookEffect(a)), ['took', 'end-owed']);
 		assert.equal(stopTookEffect(null), false);
+	});
+
+	it("archiveStopReason: the developer's archive stops its Runs as a person; an agent's (its session id) as the Host", () => {
+		const table: [string, string][] = [['developer', 'person'], ['session-0123abcd', 'host'], ['', 'host'], ['Developer', 'host']];
+		for (const [requestedBy, reason] of table) { assert.equal(archiveStopReason(requestedBy), reason, requestedBy); }
 	});
 
 	describe('personStopCoversRun (answer-blind: host deference)', () => {
