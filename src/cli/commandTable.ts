@@ -110,6 +110,21 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti issue get --issue-id ISSUE --json'],
 	},
 	{
+		path: ['issue', 'integrate'], method: 'issue/integrate', summary: "merge the issue's accepted task commits into a branch (developer action)",
+		flags: [
+			issueId,
+			{ name: 'into', param: 'into', kind: 'string', valueName: '<branch>', description: "the branch to integrate into (default: the issue's base branch)" },
+			{ name: 'accepted-only', param: 'acceptedOnly', kind: 'bool', valueName: '[bool]', description: 'integrate what is accepted and leave the other tasks out (default: refuse while a task is not accepted)' },
+		],
+		details: 'The merge is computed without touching any working tree: a fast-forward when possible, otherwise one merge commit "Integrate <issue title>". '
+			+ 'Where the branch is checked out its tracked files must be clean (dirty_workspace names them) and that tree moves to the new commit; untracked files are never touched. '
+			+ 'A conflict (merge_conflict) names every conflicting path and changes nothing.',
+		examples: [
+			'tutti issue integrate --issue-id ISSUE --as-user --json',
+			'tutti issue integrate --issue-id ISSUE --into release/1.2 --accepted-only --as-user --json',
+		],
+	},
+	{
 		path: ['issue', 'list'], method: 'issue/list', summary: 'list issues', flags: [],
 		examples: ['tutti issue list --json'],
 	},

@@ -9,6 +9,8 @@ export const reasonCodes = [
 	'tutti_issue_managed',
 	// developer confirmation (SPEC §7)
 	'review_not_pending', 'acceptance_pending',
+	// code delivery (SPEC §8a)
+	'not_integrable', 'dirty_workspace', 'merge_conflict',
 	// generic surface
 	'issue_not_found', 'run_not_found', 'session_not_found', 'agent_target_not_found',
 	'invalid_input', 'unauthenticated', 'forbidden', 'not_managed',

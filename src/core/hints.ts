@@ -60,6 +60,12 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`Run \`tutti issue get --issue-id ${n.issue} --json\` and decide only on a task whose status is pending_acceptance, or on the goal while \`${n.get}\` shows execution.status pending_goal_review awaiting your confirmation.`,
 	acceptance_pending: (n) =>
 		`The developer has not decided on every task awaiting acceptance yet: wait with \`tutti await-review --issue-id ${n.issue} --json\` (run it again while it reports waiting), then run the command it returns.`,
+	not_integrable: (n) =>
+		`Accept the tasks named in the message (\`tutti review accept --issue-id ${n.issue} --task-id <task-id> --as-user\`), or integrate only what is accepted with \`tutti issue integrate --issue-id ${n.issue} --accepted-only --as-user\`.`,
+	dirty_workspace: (n) =>
+		`Commit or stash the changes to the tracked files named in the message (\`git status\`), then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again; untracked files are never touched.`,
+	merge_conflict: (n) =>
+		`Nothing was changed. Resolve the conflict in the tasks' work (request changes on one of the tasks named, or merge by hand), then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again.`,
 	issue_not_found: () =>
 		'Run `tutti issue list --json` and use an issueId it lists.',
 	run_not_found: (n) =>

@@ -75,8 +75,27 @@ export const runAgentMethods = {
 	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 
+/** Code delivery (SPEC §8a), part of `methods`. */
+export const deliveryMethods = {
+	/** Merges the accepted commits of an issue's tasks into a branch (developer). */
+	'issue/integrate': {
+		params: z.strictObject({
+			issueId: id,
+			/** A branch name; default: the issue's base branch. */
+			into: z.string().min(1).max(250).optional(),
+			/** Integrate what is accepted and leave the rest (default: refuse while a task is not accepted). */
+			acceptedOnly: z.boolean().optional(),
+		}),
+		result: z.object({
+			issueId: z.string(), into: z.string(), integratedCommit: z.string(), previousCommit: z.string(),
+			fastForward: z.boolean(), mergedTaskIds: z.array(z.string()), workspaceMoved: z.boolean(),
+		}),
+	},
+} as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
+
 export const methods = {
 	...runAgentMethods,
+	...deliveryMethods,
 	'hello': {
 		params: z.strictObject({ client: text(100), protocol: z.number().int() }),
 		result: z.object({ protocol: z.number().int(), workspace: z.string(), pid: z.number().int(), caller: z.string() }),

@@ -20,6 +20,7 @@ import { RunService } from './runService.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
 import { AwaitService } from './await/awaitService.js';
+import { IntegrationService } from './delivery/integrationService.js';
 import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
 import { SourceSessionStop } from './sourceSessions/sourceSessionStop.js';
@@ -121,6 +122,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
+	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	/** A decision made while no agent is waiting names the exact command that hands the source session back (SPEC §7). */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
@@ -171,6 +173,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'run/queue': (params) => runs.queue(params),
 		'run/resume-queue': (params, caller) => runs.resumeQueue(params, caller),
 		'worktree/remove': (params, caller) => runs.removeWorktree(params, caller),
+		'issue/integrate': (params, caller) => integration.integrate(params, caller),
 		'await/review': (params, caller) => awaiting.review(params, caller),
 		'await/checkpoint': (params, caller) => awaiting.checkpoint(params, caller),
 		'await/next-action': (params, caller) => awaiting.nextAction(params, caller),
