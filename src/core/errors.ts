@@ -15,7 +15,7 @@ export const reasonCodes = [
 	'issue_not_found', 'run_not_found', 'session_not_found', 'agent_target_not_found',
 	'invalid_input', 'unauthenticated', 'forbidden', 'not_managed',
 	// infrastructure
-	'host_unavailable', 'store_unavailable', 'store_corrupt', 'store_locked', 'internal',
+	'host_unavailable', 'store_unavailable', 'store_corrupt', 'store_locked', 'identity_mismatch', 'internal',
 ] as const;
 export type ReasonCode = (typeof reasonCodes)[number];
 

@@ -88,6 +88,8 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`Run the same command again in a few seconds; if it keeps failing, report this exact error; ${neverTouchDb}.`,
 	store_corrupt: () =>
 		`Report this exact error; Tutti never overwrites a damaged store; ${neverTouchDb}.`,
+	identity_mismatch: () =>
+		`A stored execution, checkpoint or Run does not carry the id it is derived from, so Tutti refuses to act on it and changed nothing: report this exact error; ${neverTouchDb}.`,
 	store_locked: () =>
 		'Another Tutti Host owns this store: use that VS Code window, or stop that Host and run `tutti host --workspace DIR` again.',
 	internal: (n) => defaultHint(n),

@@ -1,6 +1,6 @@
 // Deterministic identities (digest §1.4). These strings are interoperability contracts, not presentation:
 // stored rows are re-derived from them and a row whose stored identity differs fails closed.
-import type { Checkpoint, Wake } from './model.js';
+import type { AgentSession, Checkpoint, Execution, Run, Wake } from './model.js';
 
 export function executionIdFor(issueId: string): string {
 	return `tutti-execution:${issueId}`;
@@ -110,6 +110,44 @@ export function verifyCheckpointIdentity(
 		problems.push(mismatch('checkpointId', checkpoint.checkpointId, id));
 	}
 	return problems.length ? `checkpoint ${JSON.stringify(checkpoint.checkpointId)}: ${problems.join('; ')}` : null;
+}
+
+/** Recomputes a stored execution's identity from its issue. Returns null when it matches, else the mismatch. */
+export function verifyExecutionIdentity(execution: Pick<Execution, 'executionId' | 'issueId'>, expected: { issueId?: string } = {}): string | null {
+	const problems: string[] = [];
+	if (expected.issueId !== undefined && execution.issueId !== expected.issueId) {
+		problems.push(mismatch('issueId', execution.issueId, expected.issueId));
+	}
+	const id = executionIdFor(expected.issueId ?? execution.issueId);
+	if (execution.executionId !== id) {
+		problems.push(mismatch('executionId', execution.executionId, id));
+	}
+	return problems.length ? `execution ${JSON.stringify(execution.executionId)}: ${problems.join('; ')}` : null;
+}
+
+/**
+ * Checks a stored Run against what it was admitted for: the task it is read for (when given) and the worker
+ * session created with it (when that row exists), which carries the same run, issue and task ids.
+ * Returns null when everything matches, else one description naming every mismatching field.
+ */
+export function verifyRunIdentity(
+	run: Pick<Run, 'runId' | 'issueId' | 'taskId' | 'agentSessionId'>,
+	expected: { issueId?: string; taskId?: string; session?: Pick<AgentSession, 'sessionId' | 'runId' | 'issueId' | 'taskId'> } = {},
+): string | null {
+	const problems: string[] = [];
+	if (expected.issueId !== undefined && run.issueId !== expected.issueId) {
+		problems.push(mismatch('issueId', run.issueId, expected.issueId));
+	}
+	if (expected.taskId !== undefined && run.taskId !== expected.taskId) {
+		problems.push(mismatch('taskId', run.taskId, expected.taskId));
+	}
+	const session = expected.session;
+	if (session !== undefined) {
+		if (session.runId !== run.runId) { problems.push(`its session ${JSON.stringify(session.sessionId)} belongs to run ${JSON.stringify(session.runId)}`); }
+		if (session.issueId !== run.issueId) { problems.push(mismatch('issueId', run.issueId, session.issueId)); }
+		if (session.taskId !== run.taskId) { problems.push(mismatch('taskId', run.taskId, session.taskId)); }
+	}
+	return problems.length ? `run ${JSON.stringify(run.runId)}: ${[...new Set(problems)].join('; ')}` : null;
 }
 
 /**

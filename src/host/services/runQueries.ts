@@ -8,13 +8,15 @@ import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
 import type { RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { readRunDto } from './dtoMapping.js';
+import { requireRunIdentity } from './identityChecks.js';
 import { readRunLog } from './messages/turnLog.js';
 import { loadIssue } from './issueService.js';
 
-/** The Run, or `run_not_found`. */
+/** The Run, or `run_not_found`; a Run that disagrees with its worker session is refused (`identity_mismatch`). */
 export function loadRun(r: Reader, runId: string): Run {
 	const run = runRepository.get(r, runId);
 	if (!run) { throw rejection('run_not_found', `Run ${runId} does not exist.`, { runId }); }
+	requireRunIdentity(r, run);
 	return run;
 }
 

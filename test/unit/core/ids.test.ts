@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import {
 	checkpointRequestId, executionIdFor, expectedCheckpointId, initialCheckpointId, launchIntentId, mainWakeId, runCheckpointId,
-	runSubmitId, terminalCheckpointId, verifyCheckpointIdentity, verifyWakeIdentity, wakeSubmitId, watchdogCheckpointId,
+	runSubmitId, terminalCheckpointId, verifyCheckpointIdentity, verifyExecutionIdentity, verifyRunIdentity, verifyWakeIdentity, wakeSubmitId, watchdogCheckpointId,
 } from '../../../src/core/ids.js';
 import { checkpoint, wake } from './builders.js';
 
@@ -82,6 +82,32 @@ describe('core/ids', () => {
 			const problem = verifyWakeIdentity(wake({ clientSubmitId: 'x', targetSessionId: 'S9' }), { targetSessionId: 'S1' }) ?? '';
 			assert.match(problem, /clientSubmitId/);
 			assert.match(problem, /targetSessionId/);
+		});
+	});
+
+	describe('verifyExecutionIdentity', () => {
+		it('accepts the execution derived from its issue and names each mismatching field', () => {
+			assert.equal(verifyExecutionIdentity({ executionId: 'tutti-execution:I1', issueId: 'I1' }), null);
+			assert.equal(verifyExecutionIdentity({ executionId: 'tutti-execution:I1', issueId: 'I1' }, { issueId: 'I1' }), null);
+			assert.match(verifyExecutionIdentity({ executionId: 'tutti-execution:I2', issueId: 'I1' }) ?? '', /executionId is "tutti-execution:I2" but must be "tutti-execution:I1"/);
+			const read = verifyExecutionIdentity({ executionId: 'tutti-execution:I2', issueId: 'I2' }, { issueId: 'I1' }) ?? '';
+			assert.match(read, /issueId is "I2" but must be "I1"/);
+			assert.match(read, /executionId is "tutti-execution:I2" but must be "tutti-execution:I1"/);
+		});
+	});
+
+	describe('verifyRunIdentity', () => {
+		const run = { runId: 'R1', issueId: 'I1', taskId: 'T1', agentSessionId: 'S1' };
+		const session = { sessionId: 'S1', runId: 'R1', issueId: 'I1', taskId: 'T1' };
+		it('accepts a Run that agrees with its task and its worker session', () => {
+			assert.equal(verifyRunIdentity(run), null);
+			assert.equal(verifyRunIdentity(run, { issueId: 'I1', taskId: 'T1', session }), null);
+		});
+		it('names the task, issue and session mismatches', () => {
+			assert.match(verifyRunIdentity(run, { taskId: 'T2' }) ?? '', /taskId is "T1" but must be "T2"/);
+			assert.match(verifyRunIdentity(run, { issueId: 'I2' }) ?? '', /issueId is "I1" but must be "I2"/);
+			assert.match(verifyRunIdentity(run, { session: { ...session, runId: 'R9' } }) ?? '', /session "S1" belongs to run "R9"/);
+			assert.match(verifyRunIdentity(run, { session: { ...session, taskId: 'T3' } }) ?? '', /taskId is "T1" but must be "T3"/);
 		});
 	});
 });

@@ -10,6 +10,7 @@ import { executionRepository } from '../../../store/repositories/executionReposi
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import type { Reader } from '../../../store/tx.js';
 import type { HostConfig } from '../../config.js';
+import { requireCheckpointIdentity, requireExecutionIdentity } from '../identityChecks.js';
 import type { RunAdmission } from '../contracts.js';
 
 /** The product deadline of the inactivity watchdog (digest §1.8): not a backoff. */
@@ -35,12 +36,17 @@ export interface ManagedIssue {
 	execution: Execution;
 }
 
-/** The issue's execution, or null when the issue does not exist or is not managed. */
+/**
+ * The issue's execution, or null when the issue does not exist or is not managed. An execution whose id is not the
+ * one derived from the issue is refused (`identity_mismatch`).
+ */
 export function findManaged(r: Reader, issueId: string): ManagedIssue | null {
 	const issue = issueRepository.get(r, issueId);
 	if (!issue || issue.planningSource !== 'tutti') { return null; }
 	const execution = executionRepository.getByIssue(r, issueId);
-	return execution ? { issue, execution } : null;
+	if (!execution) { return null; }
+	requireExecutionIdentity(execution, issue.issueId);
+	return { issue, execution };
 }
 
 /** The issue's execution, or `execution_not_found`. */
@@ -67,6 +73,7 @@ export function passFences(
 	const managed = findManaged(r, input.issueId);
 	const named = managed ? checkpointRepository.get(r, input.checkpointId) : undefined;
 	const checkpoint = named && managed && named.executionId === managed.execution.executionId ? named : null;
+	if (checkpoint && managed) { requireCheckpointIdentity(checkpoint, managed.issue.issueId); }
 	const refusal = checkFences({
 		callerSessionId: callerSessionId(input.caller),
 		execution: managed?.execution ?? null,

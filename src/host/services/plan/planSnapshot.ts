@@ -13,6 +13,7 @@ import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Reader } from '../../../store/tx.js';
 import { toTaskDto } from '../dtoMapping.js';
+import { requireCheckpointIdentity } from '../identityChecks.js';
 import { currentReview } from '../reviews/independentReview.js';
 
 function toCheckpointDto(c: Checkpoint): CheckpointDto {
@@ -44,6 +45,7 @@ function toWakeDto(w: Wake): NonNullable<PlanSnapshotDto['activeWake']> {
 
 export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution): PlanSnapshotDto {
 	const open = checkpointRepository.listOpen(r, execution.executionId);
+	for (const checkpoint of open) { requireCheckpointIdentity(checkpoint, issue.issueId); }
 	const active = open.find((c) => c.status === 'active') ?? null;
 	const tasks = taskRepository.listByIssue(r, issue.issueId);
 	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents (SPEC §7).

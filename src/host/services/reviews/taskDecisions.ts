@@ -17,6 +17,7 @@ import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Reader, Tx } from '../../../store/tx.js';
 import { requireUser } from '../callerPolicy.js';
+import { requireRunIdentity } from '../identityChecks.js';
 import { nextIssueStatus } from '../issueStatus.js';
 import { appendChangesCheckpoint } from './changesCheckpoint.js';
 import type { ReviewContext } from './reviewContext.js';
@@ -43,6 +44,8 @@ function load(r: Reader, input: TaskDecisionInput, command: string): { issue: Is
 	if (!issue) { throw rejection('issue_not_found', `${command}: there is no issue ${input.issueId}.`, { issueId: input.issueId }); }
 	const task = taskRepository.get(r, input.issueId, input.taskId);
 	if (!task) { throw rejection('task_not_found', `${command}: issue ${input.issueId} has no task ${input.taskId}.`, { issueId: input.issueId, taskId: input.taskId }); }
+	const run = task.latestRunId ? runRepository.get(r, task.latestRunId) : undefined;
+	if (run) { requireRunIdentity(r, run, { issueId: issue.issueId, taskId: task.taskId }); }
 	return { issue, task };
 }
 
