@@ -19,7 +19,7 @@ import { RunQueries } from './runQueries.js';
 import { RunService } from './runService.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
-import { AwaitService } from './await/awaitService.js';
+import { AwaitService, type WaitTimer } from './await/awaitService.js';
 import { IntegrationService } from './delivery/integrationService.js';
 import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
@@ -47,6 +47,8 @@ export interface HostServicesOptions {
 	wakeTickMs?: number;
 	/** Lease length of a claimed wake (default 60 s). */
 	wakeLeaseMs?: number;
+	/** Real time for the bounded waits (default: wall clock, woken by store commits; tests step it). */
+	awaitTimer?: WaitTimer;
 }
 
 /** Every handler first checks the reviewer allowlist (a reviewer token may only read and give its verdict). */
@@ -120,7 +122,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config, workChanged });
 	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
 
-	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock });
+	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
 	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });

@@ -4,6 +4,7 @@ import { finishRepository } from '../../../../src/store/repositories/finishRepos
 import { idleAfterMs } from '../../../../src/host/services/await/heartbeats.js';
 import { rejects, ServiceHarness, user } from '../services/serviceHarness.js';
 import { managedFixture, putTask, setExecution, taskRow } from './awaitFixture.js';
+import { SteppedWaitTimer } from './steppedWaitTimer.js';
 
 describe('await service', () => {
 	let h: ServiceHarness;
@@ -21,11 +22,31 @@ describe('await service', () => {
 		assert.equal(response.session_id, f.source.sessionId);
 	});
 
-	it('keeps a heartbeat while the call waits, returns the decision that lands during it and clears the heartbeat', async () => {
+	it('without waitMs a call waits 45 s of real time, no less, and says so (the Host\'s default bound)', async () => {
+		await h.close();
+		const timer = SteppedWaitTimer.elapsing();
+		h = await ServiceHarness.open({ awaitTimer: timer });
 		const f = await managedFixture(h);
 		await putTask(h, taskRow(f.issueId, 'a', 'pending_acceptance', h.clock.now()));
+		const response = await h.call('await/review', { issueId: f.issueId, taskId: 'a' }, f.source.caller);
+		assert.equal(response.state, 'waiting');
+		assert.equal(timer.t, 45_000, `it waited ${timer.t} ms over ${timer.pauses.length} pauses`);
+		assert.equal(response.wait_timeout_seconds, 45);
+		const checkpoint = await h.call('await/checkpoint', { issueId: f.issueId }, f.source.caller);
+		assert.equal(checkpoint.wait_timeout_seconds, 45);
+		assert.equal(timer.t, 90_000, 'await/checkpoint has the same default bound');
+	});
+
+	it('keeps a heartbeat while the call waits, returns the decision that lands during it and clears the heartbeat', async () => {
+		await h.close();
+		const timer = SteppedWaitTimer.holdingUntilCommit();
+		h = await ServiceHarness.open({ awaitTimer: timer });
+		timer.attach(h.store);
+		const f = await managedFixture(h);
+		await putTask(h, taskRow(f.issueId, 'a', 'pending_acceptance', h.clock.now()));
+		const parked = timer.paused();
 		const pending = h.call('await/review', { issueId: f.issueId, taskId: 'a', waitMs: 30_000 }, f.source.caller);
-		await new Promise((r) => setTimeout(r, 30));
+		await parked;
 		const during = await h.call('session/state', { sessionId: f.source.sessionId });
 		assert.equal(during.activity, 'waiting');
 		// The developer accepts while the call waits (the commit wakes it).

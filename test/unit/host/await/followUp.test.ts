@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { followUpRepository } from '../../../../src/store/repositories/followUpRepository.js';
 import { rejects, ServiceHarness } from '../services/serviceHarness.js';
 import { managedFixture, setExecution } from './awaitFixture.js';
+import { SteppedWaitTimer } from './steppedWaitTimer.js';
 
 describe('follow-up after completion', () => {
 	let h: ServiceHarness;
@@ -62,10 +63,15 @@ describe('follow-up after completion', () => {
 	});
 
 	it('a follow-up that lands while a next-action call waits ends that wait', async () => {
+		await h.close();
+		const timer = SteppedWaitTimer.holdingUntilCommit();
+		h = await ServiceHarness.open({ awaitTimer: timer });
+		timer.attach(h.store);
 		const f = await managedFixture(h);
 		await setExecution(h, f.issueId, { status: 'completed', completedAtUnixMs: h.clock.now() });
+		const parked = timer.paused();
 		const pending = h.call('await/next-action', { issueId: f.issueId, waitMs: 30_000 }, f.source.caller);
-		await new Promise((r) => setTimeout(r, 30));
+		await parked;
 		await h.call('issue/followUp', { issueId: f.issueId, text: 'During the wait' });
 		const answer = await pending;
 		assert.equal(answer.state, 'follow_up');

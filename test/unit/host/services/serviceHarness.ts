@@ -8,6 +8,7 @@ import { DomainError, type ReasonCode } from '../../../../src/core/errors.js';
 import type { Issue } from '../../../../src/core/model.js';
 import type { HostConfig } from '../../../../src/host/config.js';
 import type { AgentTargetConfig } from '../../../../src/core/runs/runProcessPort.js';
+import type { WaitTimer } from '../../../../src/host/services/await/awaitService.js';
 import type { PlanService, RunAdmission, ServiceDeps } from '../../../../src/host/services/contracts.js';
 import { createHostServices, type HostServices } from '../../../../src/host/services/hostServices.js';
 import { type Caller, type Method, methods, type Params, type ParsedParams, type Result } from '../../../../src/protocol/controlPlane.js';
@@ -59,6 +60,8 @@ export interface HarnessOptions {
 	clock?: FakeClock;
 	/** Use the real plan service instead of the recording stand-in. */
 	realPlan?: boolean;
+	/** Real time of the bounded waits (default: the wall clock, woken by store commits). */
+	awaitTimer?: WaitTimer;
 }
 
 export class ServiceHarness {
@@ -89,6 +92,7 @@ export class ServiceHarness {
 			endpoint: join(dir, 'cp.sock'), userCredential, cliScript: join(dir, 'cli.js'),
 			log: (line) => { logs.push(line); },
 			...(options.realPlan ? {} : { planServiceFactory: recordingPlanService(planCalls) }),
+			...(options.awaitTimer ? { awaitTimer: options.awaitTimer } : {}),
 		});
 		return new ServiceHarness(planCalls, logs, dir, workspace, store, clock, runs, services);
 	}
