@@ -4,6 +4,8 @@
 //   validate  — zod check of the snapshot message (the webview does it on every receipt).
 // The browser adds DOM building (createElementNS) and paint on top; measure that in the webview itself (see the
 // note printed at the end). Run: node --import tsx bench/panelRender.ts
+import type { Issue, Task } from '../src/core/model.js';
+import { toIssueDto, toTasksWithReadiness } from '../src/host/services/dtoMapping.js';
 import { toWebview, type PanelSnapshot } from '../src/protocol/webview.js';
 import type { TaskDto } from '../src/protocol/dto.js';
 import { layoutGraph } from '../webview/issuePanel/layout.js';
@@ -43,14 +45,15 @@ export function benchSnapshot(n: number): PanelSnapshot {
 		tasks.push(task(i, [...deps], r < 0.4 ? 'completed' : r < 0.5 ? 'running' : r < 0.55 ? 'pending_acceptance' : 'not_started'));
 	}
 	const count = (s: TaskDto['status']): number => tasks.filter((t) => t.status === s).length;
+	const counts = { notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'), completed: count('completed'), failed: 0, canceled: 0 };
+	const issue: Issue = {
+		issueId: 'bench', title: 'Benchmark issue', content: '', status: 'in_progress', planningSource: 'manual', sourceSessionId: '',
+		dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: 1, updatedAtUnixMs: 1,
+	};
 	return {
 		type: 'snapshot', seq: 1, plan: null, runs: [],
-		issue: {
-			issueId: 'bench', title: 'Benchmark issue', content: '', status: 'in_progress', planningSource: 'manual', sourceSessionId: '',
-			dispatchPaused: false, autoAcceptDefault: false, taskCount: n,
-			counts: { notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'), completed: count('completed'), failed: 0, canceled: 0 },
-			createdAtUnixMs: 1, updatedAtUnixMs: 1, tasks,
-		},
+		// As the Host sends it: readiness and controls derived by its mapping.
+		issue: { ...toIssueDto(issue, { counts, executionStatus: null, hasRunningRun: counts.running > 0 }), tasks: toTasksWithReadiness(tasks as Task[]) },
 		view: { selectedTaskId: 't1', showHistory: false, nowUnixMs: 1, agentWaiting: null },
 	};
 }

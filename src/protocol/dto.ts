@@ -41,9 +41,22 @@ export const taskDto = z.object({
 });
 export type TaskDto = z.infer<typeof taskDto>;
 
-/** A task in the managed snapshot: readiness and the one blocker that holds it back. */
+/**
+ * A task with its readiness and the one blocker that holds it back, as the Host derives them (the managed snapshot
+ * and `issue/get` alike; the UIs draw them).
+ */
 export const planTaskDto = taskDto.extend({ ready: z.boolean(), blockerReason: z.union([blockerReason, z.literal('')]) });
 export type PlanTaskDto = z.infer<typeof planTaskDto>;
+
+/** What the developer may press on the issue now (the Host's rule; the board and the panel only draw it). */
+export const issueControlsDto = z.object({
+	pause: z.boolean(),
+	resume: z.boolean(),
+	stop: z.boolean(),
+	confirmGoal: z.boolean(),
+	requestGoalChanges: z.boolean(),
+});
+export type IssueControlsDto = z.infer<typeof issueControlsDto>;
 
 export const issueDto = z.object({
 	issueId: z.string(),
@@ -57,11 +70,17 @@ export const issueDto = z.object({
 	/** Active (non-superseded) tasks only. */
 	taskCount: z.number().int(),
 	counts: statusCountsDto,
+	/** A managed issue's execution status; null for a manual issue. */
+	executionStatus: executionStatus.nullable(),
+	/** The issue is over: completed or archived, or its execution is terminal (a gone source session included). */
+	terminal: z.boolean(),
+	controls: issueControlsDto,
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });
 export type IssueDto = z.infer<typeof issueDto>;
-export const issueWithTasksDto = issueDto.extend({ tasks: z.array(taskDto) });
+/** `issue/get`: the issue with its active tasks, each with its readiness. */
+export const issueWithTasksDto = issueDto.extend({ tasks: z.array(planTaskDto) });
 export type IssueWithTasksDto = z.infer<typeof issueWithTasksDto>;
 
 export const usageDto = z.object({
@@ -131,9 +150,15 @@ export const wakeDto = z.object({
 	wakeSequence: z.number().int(),
 	clientSubmitId: z.string(),
 	status: z.enum(['prepared', 'leased', 'dispatched', 'turn_settled', 'acknowledged', 'failed', 'canceled']),
+	/** Verbatim, as the agent received it. */
 	prompt: z.string(),
+	/** The prompt's checkpoint-wake marker line, read by the Host; null when the prompt has none (plain text). */
+	marker: z.object({ kind: checkpointKind, graphRevision: z.number().int() }).nullable(),
+	/** The prompt without its marker line (the whole prompt when it has none). */
+	body: z.string(),
 	createdAtUnixMs: z.number().int(),
 });
+export type WakeDto = z.infer<typeof wakeDto>;
 
 /** `tutti plan issue get` (digest §1.6). */
 export const planSnapshotDto = z.object({

@@ -1,11 +1,12 @@
 // The wire types the panel reads, named once (all inferred from the zod schemas in src/protocol).
 import type { PanelSnapshot } from '../../src/protocol/webview.js';
-import type { CheckpointDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto } from '../../src/protocol/dto.js';
+import type {
+	CheckpointDto, IssueControlsDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto,
+} from '../../src/protocol/dto.js';
 
-export type { CheckpointDto, IssueWithTasksDto, PanelSnapshot, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto };
+export type { CheckpointDto, IssueControlsDto, IssueWithTasksDto, PanelSnapshot, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto };
 export type TaskStatus = TaskDto['status'];
 export type ExecutionStatus = PlanSnapshotDto['execution']['status'];
 export type CheckpointKind = CheckpointDto['kind'];
 export type BlockerReason = Exclude<PlanTaskDto['blockerReason'], ''>;
 export type StopAnswer = NonNullable<RunDto['stopNotes'][number]['answer']>;
-export type WakeDto = NonNullable<PlanSnapshotDto['activeWake']>;

@@ -1,11 +1,13 @@
-// What the panel shows, derived purely from one snapshot and the UI state: which controls appear, the graph's
-// visible nodes and edges, the header and the selected task's detail. No DOM; tested in plain mocha.
+// What the panel shows, drawn purely from one snapshot and the UI state: the graph's visible nodes and edges, the
+// header and the selected task's detail. The rules — readiness and blockers, whether the issue is terminal, which
+// controls apply, a wake prompt's marker — are the Host's, sent in the snapshot; nothing here re-derives them.
+// No DOM; tested in plain mocha.
 import {
 	blockerLabel, checkpointKindLabel, executionStatusLabel, formatCount, formatDuration, stopAnswerLabel,
 	stopReasonLabel, taskStatusLabel, truncate,
 } from './format.js';
 import type {
-	BlockerReason, CheckpointDto, CheckpointKind, ExecutionStatus, PanelSnapshot, RunDto, TaskDto, TaskStatus, WakeDto,
+	CheckpointDto, CheckpointKind, ExecutionStatus, IssueControlsDto, PanelSnapshot, PlanTaskDto, RunDto, TaskDto, TaskStatus, WakeDto,
 } from './snapshotTypes.js';
 
 export interface PanelUi {
@@ -13,19 +15,11 @@ export interface PanelUi {
 	readonly showHistory: boolean;
 }
 
-export interface PanelTask extends TaskDto {
-	readonly ready: boolean;
-	readonly blockerReason: BlockerReason | '';
+export interface PanelTask extends PlanTaskDto {
 	readonly superseded: boolean;
 }
 
-export interface IssueControls {
-	readonly pause: boolean;
-	readonly resume: boolean;
-	readonly stop: boolean;
-	readonly confirmGoal: boolean;
-	readonly requestGoalChanges: boolean;
-}
+export type IssueControls = IssueControlsDto;
 
 export interface CheckpointSummary {
 	readonly checkpointId: string;
@@ -41,7 +35,7 @@ export interface WakeSummary {
 	readonly wakeId: string;
 	readonly wakeSequence: number;
 	readonly status: WakeDto['status'];
-	/** From the prompt's machine-readable marker line ("Task settled · revision 3"), or the prompt's first line. */
+	/** From the prompt's marker, as the Host read it ("Task settled · revision 3"), or the prompt's first line. */
 	readonly compact: string;
 	/** The prompt without its marker line. */
 	readonly body: string;
@@ -158,8 +152,6 @@ export interface PanelModel {
 	readonly detail: DetailModel | null;
 }
 
-const terminalExecutions: ReadonlySet<ExecutionStatus> = new Set(['completed', 'archiving', 'archived', 'orphaned_source']);
-
 function isSuperseded(t: TaskDto): boolean {
 	return t.supersededAtUnixMs > 0 || t.supersededByTaskId !== '';
 }
@@ -168,56 +160,9 @@ export function isNonterminalRun(r: RunDto): boolean {
 	return r.outcome === null && (r.status === 'running' || r.status === 'not_started');
 }
 
-/**
- * Tasks with readiness: the plan's own (managed), or derived for a manual issue (a not-started task is ready when
- * it has an agent target and every dependency is completed).
- */
+/** The tasks to draw: the plan's (managed, superseded history included) or the issue's, readiness as the Host sent it. */
 export function panelTasks(s: PanelSnapshot): PanelTask[] {
-	if (s.plan) {
-		return s.plan.tasks.map((t) => ({ ...t, superseded: isSuperseded(t) }));
-	}
-	const byId = new Map(s.issue.tasks.map((t) => [t.taskId, t]));
-	return s.issue.tasks.map((t): PanelTask => {
-		const superseded = isSuperseded(t);
-		if (superseded) { return { ...t, ready: false, blockerReason: 'task_superseded', superseded }; }
-		if (t.status !== 'not_started') { return { ...t, ready: false, blockerReason: '', superseded }; }
-		if (t.agentTargetId === '') { return { ...t, ready: false, blockerReason: 'missing_agent_target', superseded }; }
-		const depsDone = t.dependencyTaskIds.every((d) => byId.get(d)?.status === 'completed');
-		return { ...t, ready: depsDone, blockerReason: depsDone ? '' : 'dependency_unsatisfied', superseded };
-	});
-}
-
-/** The issue is over: nothing can be paused, resumed or stopped any more. */
-export function isIssueTerminal(s: PanelSnapshot): boolean {
-	if (s.issue.status === 'completed' || s.issue.status === 'archived') { return true; }
-	return s.plan !== null && terminalExecutions.has(s.plan.execution.status);
-}
-
-export function isPaused(s: PanelSnapshot): boolean {
-	return s.plan ? s.plan.dispatchPaused : s.issue.dispatchPaused;
-}
-
-/**
- * Which issue-level controls show. Pause xor Resume (by the durable dispatchPaused flag). Stop shows while the
- * issue has nonterminal, unpaused work, read from the store's state in the snapshot (never from one Turn's end):
- * a Run still going (pause does not stop running Runs), or, while dispatch is not paused, a managed execution
- * that is not terminal or a manual task not yet finished.
- */
-export function issueControls(s: PanelSnapshot): IssueControls {
-	const terminal = isIssueTerminal(s);
-	const paused = isPaused(s);
-	const runGoing = s.runs.some(isNonterminalRun);
-	const openWork = s.plan !== null
-		? !terminalExecutions.has(s.plan.execution.status)
-		: s.issue.tasks.some((t) => !isSuperseded(t) && (t.status === 'not_started' || t.status === 'running'));
-	const goalReview = !terminal && s.plan?.execution.status === 'pending_goal_review';
-	return {
-		pause: !terminal && !paused,
-		resume: !terminal && paused,
-		stop: !terminal && (runGoing || (!paused && openWork)),
-		confirmGoal: goalReview,
-		requestGoalChanges: goalReview,
-	};
+	return (s.plan ? s.plan.tasks : s.issue.tasks).map((t) => ({ ...t, superseded: isSuperseded(t) }));
 }
 
 function summarizeCheckpoint(c: CheckpointDto): CheckpointSummary {
@@ -227,30 +172,12 @@ function summarizeCheckpoint(c: CheckpointDto): CheckpointSummary {
 	};
 }
 
-const markerPrefix = '<!-- TUTTI_MODE_CHECKPOINT_WAKE ';
-const markerSuffix = ' -->';
-
-/** A compact card line from a wake prompt's marker (`{"v":1,"kind",…,"graphRevision"}`); plain first line otherwise. */
+/** A compact card line from the wake's marker (read by the Host); the prompt's first line when it has none. */
 export function summarizeWake(w: WakeDto): WakeSummary {
-	const end = w.prompt.indexOf('\n');
-	const first = end < 0 ? w.prompt : w.prompt.slice(0, end);
-	const rest = end < 0 ? '' : w.prompt.slice(end + 1);
-	let compact = truncate(first, 120);
-	let body = w.prompt;
-	if (first.startsWith(markerPrefix) && first.endsWith(markerSuffix)) {
-		body = rest;
-		try {
-			const m: unknown = JSON.parse(first.slice(markerPrefix.length, first.length - markerSuffix.length));
-			if (typeof m === 'object' && m !== null && 'kind' in m && 'graphRevision' in m) {
-				const kind = String((m as { kind: unknown }).kind);
-				const label = (checkpointKindLabel as Readonly<Record<string, string>>)[kind] ?? kind;
-				compact = `${label} · revision ${String((m as { graphRevision: unknown }).graphRevision)}`;
-			}
-		} catch {
-			compact = 'Checkpoint wake';
-		}
-	}
-	return { wakeId: w.wakeId, wakeSequence: w.wakeSequence, status: w.status, compact, body };
+	const compact = w.marker
+		? `${checkpointKindLabel[w.marker.kind]} · revision ${w.marker.graphRevision}`
+		: truncate(w.prompt.split('\n', 1)[0] ?? '', 120);
+	return { wakeId: w.wakeId, wakeSequence: w.wakeSequence, status: w.status, compact, body: w.body };
 }
 
 function agentState(s: PanelSnapshot): AgentState | null {
@@ -278,7 +205,7 @@ function handBack(s: PanelSnapshot, state: AgentState | null, terminal: boolean)
 }
 
 function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
-	const terminal = isIssueTerminal(s);
+	const terminal = s.issue.terminal;
 	const plan = s.plan;
 	const checkpoints = plan ? [...plan.checkpoints].sort((a, b) => a.sequence - b.sequence) : [];
 	const active = plan?.activeCheckpoint ? summarizeCheckpoint(plan.activeCheckpoint) : null;
@@ -297,14 +224,14 @@ function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
 		managed: plan !== null,
 		statusLabel: plan ? executionStatusLabel[plan.execution.status] : issueStatusLabel,
 		executionStatus: plan ? plan.execution.status : null,
-		paused: isPaused(s),
+		paused: s.issue.dispatchPaused,
 		terminal,
 		progress: { completed: s.issue.counts.completed, total: s.issue.taskCount },
 		activeCheckpoint: active,
 		backlog: checkpoints.filter((c) => c.status === 'pending').map(summarizeCheckpoint),
 		wakeHistory: grouped,
 		needsYou: tasks.filter((t) => !t.superseded && t.status === 'pending_acceptance').map((t) => ({ taskId: t.taskId, title: t.title })),
-		goalReview: !terminal && plan?.execution.status === 'pending_goal_review',
+		goalReview: s.issue.controls.confirmGoal,
 		agentState: state,
 		handBack: handBack(s, state, terminal),
 	};
@@ -387,7 +314,7 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 	const t = byId.get(ui.selectedTaskId);
 	if (!t) { return null; }
 	const runs = s.runs.filter((r) => r.taskId === t.taskId).sort((a, b) => b.createdAtUnixMs - a.createdAtUnixMs || (a.runId < b.runId ? 1 : -1));
-	const open = !isIssueTerminal(s) && !t.superseded;
+	const open = !s.issue.terminal && !t.superseded;
 	const acceptance = { '': 'Not accepted', agent_claimed: 'Claimed by the agent', auto_checked: 'Accepted automatically', user_accepted: 'Accepted by you' }[t.acceptanceState];
 	return {
 		taskId: t.taskId,
@@ -421,5 +348,5 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 
 export function derivePanelModel(s: PanelSnapshot, ui: PanelUi): PanelModel {
 	const tasks = panelTasks(s).sort((a, b) => a.sortIndex - b.sortIndex || a.createdAtUnixMs - b.createdAtUnixMs);
-	return { header: header(s, tasks), controls: issueControls(s), graph: graph(tasks, ui), detail: detail(s, tasks, ui) };
+	return { header: header(s, tasks), controls: s.issue.controls, graph: graph(tasks, ui), detail: detail(s, tasks, ui) };
 }

@@ -3,17 +3,13 @@
 import type { Result } from '../../protocol/controlPlane.js';
 import type { CheckpointDto, IssueDto, RunDto } from '../../protocol/dto.js';
 
-export type ExecutionStatus = Result<'plan/get'>['execution']['status'];
-
-/** The part of a managed issue's plan snapshot the board needs. */
+/**
+ * The part of a managed issue's plan snapshot the board's tooltip shows. The execution's status, whether the issue
+ * is terminal and its controls come with the issue itself (IssueDto), read in the same pass as its counts.
+ */
 export interface ExecutionSummary {
-	readonly status: ExecutionStatus;
 	readonly activeCheckpoint: Pick<CheckpointDto, 'kind' | 'sequence' | 'graphRevision'> | null;
 	readonly pendingCheckpoints: number;
-	/** The active checkpoint's main wake delivery state, '' when none (the panel shows it). */
-	readonly activeWakeStatus: string;
-	readonly dispatchPaused: boolean;
-	readonly allowedActions: readonly string[];
 }
 
 export interface WorkspaceState {
@@ -42,12 +38,8 @@ function isActive(issue: IssueDto): boolean {
 export function summarizeExecution(plan: Result<'plan/get'>): ExecutionSummary {
 	const active = plan.activeCheckpoint;
 	return {
-		status: plan.execution.status,
 		activeCheckpoint: active ? { kind: active.kind, sequence: active.sequence, graphRevision: active.graphRevision } : null,
 		pendingCheckpoints: plan.checkpoints.filter((c) => c.status === 'pending').length,
-		activeWakeStatus: plan.activeWake?.status ?? '',
-		dispatchPaused: plan.dispatchPaused,
-		allowedActions: plan.allowedActions,
 	};
 }
 

@@ -83,9 +83,9 @@ export async function openIssue(ctx: ActionContext, args: CommandArgs): Promise<
 type IssueVerb = 'issue/pause' | 'issue/resume' | 'issue/stop';
 
 const verbs: Record<IssueVerb, { what: string; placeHolder: string; applies: (i: IssueDto) => boolean }> = {
-	'issue/pause': { what: 'Pause', placeHolder: 'Pause which issue?', applies: (i) => !i.dispatchPaused && i.status !== 'completed' && i.status !== 'archived' },
-	'issue/resume': { what: 'Resume', placeHolder: 'Resume which issue?', applies: (i) => i.dispatchPaused && i.status !== 'completed' && i.status !== 'archived' },
-	'issue/stop': { what: 'Stop', placeHolder: 'Stop which issue?', applies: (i) => i.status !== 'completed' && i.status !== 'archived' },
+	'issue/pause': { what: 'Pause', placeHolder: 'Pause which issue?', applies: (i) => i.controls.pause },
+	'issue/resume': { what: 'Resume', placeHolder: 'Resume which issue?', applies: (i) => i.controls.resume },
+	'issue/stop': { what: 'Stop', placeHolder: 'Stop which issue?', applies: (i) => i.controls.stop },
 };
 
 /** Pause, Resume or Stop an issue. Stop asks first unless the arguments say `confirmed: true`. */

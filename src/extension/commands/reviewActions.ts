@@ -2,17 +2,23 @@
 // next step after completion: Follow Up (the source agent's `tutti next-action` gets it) or Finish.
 // A Host without these methods (an older owner window) answers `not_available`, shown as such: nothing pretends.
 import * as vscode from 'vscode';
+import type { IssueDto } from '../../protocol/dto.js';
 import type { ExtensionServices } from '../services.js';
 import { type ActionContext, runAction } from './actionContext.js';
 import { type CommandArgs, followUpTextOf, isGoalRequest, issueIdOf, noteOf, taskRefOf } from './commandArgs.js';
 import { askText, pickIssue, pickPendingTask } from './pickers.js';
 
+function currentIssue(services: ExtensionServices, issueId: string): IssueDto | undefined {
+	return services.changes.current?.issues.find((i) => i.issueId === issueId);
+}
+
+/** The Host offers Confirm goal (and Request changes on the goal): the issue is at Goal Review. */
 function atGoalReview(services: ExtensionServices, issueId: string): boolean {
-	return services.changes.current?.executions.get(issueId)?.status === 'pending_goal_review';
+	return currentIssue(services, issueId)?.controls.confirmGoal ?? false;
 }
 
 function pendingTasks(services: ExtensionServices, issueId: string): number {
-	return services.changes.current?.issues.find((i) => i.issueId === issueId)?.counts.pendingAcceptance ?? 0;
+	return currentIssue(services, issueId)?.counts.pendingAcceptance ?? 0;
 }
 
 /** `(issueId, taskId)`; from the board `(element)` picks among that issue's tasks; from the palette among all. */
@@ -71,7 +77,7 @@ export function confirmGoal(ctx: ActionContext, args: CommandArgs): Promise<unkn
 }
 
 function completedManaged(services: ExtensionServices, issueId: string): boolean {
-	return services.changes.current?.executions.get(issueId)?.status === 'completed';
+	return currentIssue(services, issueId)?.executionStatus === 'completed';
 }
 
 /** `(issueId)`: nothing more is offered to the source agent; its Stop hook lets it exit. */

@@ -3,7 +3,7 @@
 import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../protocol/dto.js';
 
 export interface PanelHostApi {
-	/** `issue/get`: the issue with every task (superseded history included). Rejects when the issue is unknown. */
+	/** `issue/get`: the issue with its active tasks, their readiness and its controls. Rejects when the issue is unknown. */
 	issue(issueId: string): Promise<IssueWithTasksDto>;
 	/** `plan/get` for a managed (`tutti`) issue; null for a manual one. Called only for managed issues. */
 	planSnapshot(issueId: string): Promise<PlanSnapshotDto | null>;

@@ -1,5 +1,6 @@
 // The issue board as plain data: which group each issue is in, its progress, badges, what needs the developer and
-// which actions apply. No vscode import, so every rule here is unit-tested (test/unit/extension/boardModel.test.ts).
+// which actions apply. The Host derives whether an issue is terminal and which controls apply (IssueDto); the board
+// draws them. No vscode import, so it is unit-tested (test/unit/extension/boardModel.test.ts).
 import type { IssueDto } from '../../protocol/dto.js';
 import type { ExecutionSummary } from '../changes/workspaceState.js';
 
@@ -18,7 +19,6 @@ export const boardGroupLabels: Readonly<Record<BoardGroupId, string>> = {
 export interface BoardActions {
 	readonly canPause: boolean;
 	readonly canResume: boolean;
-	/** Shown while the issue has nonterminal work that is not paused, or Runs still running. */
 	readonly canStop: boolean;
 }
 
@@ -59,30 +59,34 @@ export interface BoardModel {
 	readonly runningRunCount: number;
 }
 
-const activeExecution: ReadonlySet<ExecutionSummary['status']> = new Set(['awaiting_schedule', 'running', 'awaiting_main']);
+/** A managed issue whose source agent is at work (a wake or Runs in flight), not waiting for its first schedule. */
+const workingExecution: ReadonlySet<IssueDto['executionStatus']> = new Set(['running', 'awaiting_main']);
 
 function plural(n: number, one: string, many: string = `${one}s`): string {
 	return `${n} ${n === 1 ? one : many}`;
 }
 
-function isDone(issue: IssueDto, execution: ExecutionSummary | undefined): boolean {
-	return issue.status === 'completed' || issue.status === 'archived'
-		|| execution?.status === 'completed' || execution?.status === 'archived' || execution?.status === 'archiving';
+/**
+ * Over, with nothing left for the developer. The Host says whether an issue is terminal; an orphaned execution is
+ * terminal too, but it needs the developer (its source agent is gone), so it stays out of Done.
+ */
+function isDone(issue: IssueDto): boolean {
+	return issue.terminal && issue.executionStatus !== 'orphaned_source';
 }
 
 /** Why the developer is needed, most urgent first. */
-export function needsYouReasons(issue: IssueDto, execution: ExecutionSummary | undefined): string[] {
-	if (isDone(issue, execution)) {
+export function needsYouReasons(issue: IssueDto): string[] {
+	if (isDone(issue)) {
 		return [];
 	}
 	const reasons: string[] = [];
-	if (execution?.status === 'pending_goal_review') {
+	if (issue.controls.confirmGoal) {
 		reasons.push('goal review');
 	}
 	if (issue.counts.pendingAcceptance > 0) {
 		reasons.push(`${issue.counts.pendingAcceptance} to accept`);
 	}
-	if (execution?.status === 'orphaned_source') {
+	if (issue.executionStatus === 'orphaned_source') {
 		reasons.push('source agent gone');
 	}
 	if (issue.planningSource === 'manual' && issue.counts.failed > 0) {
@@ -91,42 +95,33 @@ export function needsYouReasons(issue: IssueDto, execution: ExecutionSummary | u
 	return reasons;
 }
 
-export function boardActions(issue: IssueDto, execution: ExecutionSummary | undefined): BoardActions {
-	if (isDone(issue, execution)) {
-		return { canPause: false, canResume: false, canStop: false };
-	}
-	const managedWorking = execution !== undefined && activeExecution.has(execution.status);
-	const pendingWork = issue.counts.notStarted > 0 || managedWorking;
-	return {
-		canPause: !issue.dispatchPaused,
-		canResume: issue.dispatchPaused,
-		canStop: issue.counts.running > 0 || (!issue.dispatchPaused && pendingWork),
-	};
+/** The Host's controls, drawn as the board's Pause, Resume and Stop. */
+export function boardActions(issue: IssueDto): BoardActions {
+	return { canPause: issue.controls.pause, canResume: issue.controls.resume, canStop: issue.controls.stop };
 }
 
-export function boardGroupOf(issue: IssueDto, execution: ExecutionSummary | undefined): BoardGroupId {
-	if (isDone(issue, execution)) {
+export function boardGroupOf(issue: IssueDto): BoardGroupId {
+	if (isDone(issue)) {
 		return 'done';
 	}
-	if (needsYouReasons(issue, execution).length > 0) {
+	if (needsYouReasons(issue).length > 0) {
 		return 'needsYou';
 	}
 	if (issue.dispatchPaused) {
 		return 'paused';
 	}
-	const managedWorking = execution !== undefined && execution.status !== 'awaiting_schedule' && activeExecution.has(execution.status);
-	if (issue.counts.running > 0 || issue.status === 'in_progress' || managedWorking) {
+	if (issue.counts.running > 0 || issue.status === 'in_progress' || workingExecution.has(issue.executionStatus)) {
 		return 'running';
 	}
 	return 'planned';
 }
 
-function badgesOf(issue: IssueDto, execution: ExecutionSummary | undefined, needsYou: readonly string[]): string[] {
+function badgesOf(issue: IssueDto, needsYou: readonly string[]): string[] {
 	const badges = [...needsYou];
 	if (issue.planningSource === 'tutti' && issue.counts.failed > 0) {
 		badges.push(`${issue.counts.failed} failed`);
 	}
-	if (issue.dispatchPaused && !isDone(issue, execution)) {
+	if (issue.dispatchPaused && !isDone(issue)) {
 		badges.push('paused');
 	}
 	return badges;
@@ -139,9 +134,10 @@ function tooltipOf(issue: IssueDto, execution: ExecutionSummary | undefined, pro
 		`${issue.planningSource === 'tutti' ? 'Managed' : 'Manual'} issue ${issue.issueId} · ${issue.status.replace('_', ' ')}`,
 		`Tasks: ${progress} completed · ${c.running} running · ${c.pendingAcceptance} to accept · ${c.notStarted} not started · ${c.failed} failed · ${c.canceled} canceled`,
 	];
-	if (execution) {
-		const cp = execution.activeCheckpoint;
-		lines.push(`Execution: ${execution.status.replace(/_/g, ' ')}${cp ? ` · checkpoint ${cp.kind.replace(/_/g, ' ')} #${cp.sequence} (revision ${cp.graphRevision})` : ''}${execution.pendingCheckpoints > 0 ? ` · ${execution.pendingCheckpoints} pending` : ''}`);
+	if (issue.executionStatus !== null) {
+		const cp = execution?.activeCheckpoint;
+		const pending = execution?.pendingCheckpoints ?? 0;
+		lines.push(`Execution: ${issue.executionStatus.replace(/_/g, ' ')}${cp ? ` · checkpoint ${cp.kind.replace(/_/g, ' ')} #${cp.sequence} (revision ${cp.graphRevision})` : ''}${pending > 0 ? ` · ${pending} pending` : ''}`);
 	}
 	if (badges.length > 0) {
 		lines.push(badges.join(' · '));
@@ -153,9 +149,9 @@ export function toBoardIssue(issue: IssueDto, execution: ExecutionSummary | unde
 	const done = issue.counts.completed;
 	const total = issue.taskCount;
 	const progressLabel = `${done}/${total}`;
-	const needsYou = needsYouReasons(issue, execution);
-	const badges = badgesOf(issue, execution, needsYou);
-	const actions = boardActions(issue, execution);
+	const needsYou = needsYouReasons(issue);
+	const badges = badgesOf(issue, needsYou);
+	const actions = boardActions(issue);
 	const running = issue.counts.running;
 	const flags = [
 		actions.canPause ? 'pause' : '',
@@ -172,7 +168,7 @@ export function toBoardIssue(issue: IssueDto, execution: ExecutionSummary | unde
 	return {
 		issueId: issue.issueId,
 		title: issue.title,
-		group: boardGroupOf(issue, execution),
+		group: boardGroupOf(issue),
 		managed: issue.planningSource === 'tutti',
 		progress: { done, total, label: progressLabel },
 		badges,

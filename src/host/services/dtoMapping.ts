@@ -1,12 +1,26 @@
-// Core model → wire DTOs (src/protocol/dto.ts).
-import type { Issue, Run, Task } from '../../core/model.js';
+// Core model → wire DTOs (src/protocol/dto.ts). What the UIs draw but must not re-derive (an issue's terminality and
+// controls, a task's readiness, a wake's marker) is derived here from the core rules.
+import { computeReadiness } from '../../core/graph/blockers.js';
+import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
+import type { ExecutionStatus, Issue, Run, Task, Wake } from '../../core/model.js';
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
-import type { IssueDto, RunDto, TaskDto } from '../../protocol/dto.js';
+import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
+import type { IssueDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../protocol/dto.js';
+import { executionRepository } from '../../store/repositories/executionRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
 import { runRepository, type StopEventRecord } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
 
-export function toIssueDto(issue: Issue, counts: StatusCounts): IssueDto {
+/** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
+export interface IssueFacts {
+	readonly counts: StatusCounts;
+	/** The managed issue's execution status; null for a manual issue. */
+	readonly executionStatus: ExecutionStatus | null;
+	readonly hasRunningRun: boolean;
+}
+
+export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
+	const { counts, executionStatus } = facts;
 	return {
 		issueId: issue.issueId,
 		title: issue.title,
@@ -18,13 +32,26 @@ export function toIssueDto(issue: Issue, counts: StatusCounts): IssueDto {
 		autoAcceptDefault: issue.autoAcceptDefault,
 		taskCount: counts.notStarted + counts.running + counts.pendingAcceptance + counts.completed + counts.failed + counts.canceled,
 		counts: { ...counts },
+		executionStatus,
+		terminal: isIssueTerminal(issue.status, executionStatus),
+		controls: issueControls({
+			issueStatus: issue.status,
+			executionStatus,
+			dispatchPaused: issue.dispatchPaused,
+			hasRunningRun: facts.hasRunningRun,
+			hasOpenTask: counts.notStarted + counts.running > 0,
+		}),
 		createdAtUnixMs: issue.createdAtUnixMs,
 		updatedAtUnixMs: issue.updatedAtUnixMs,
 	};
 }
 
 export function readIssueDto(r: Reader, issue: Issue): IssueDto {
-	return toIssueDto(issue, issueRepository.counts(r, issue.issueId));
+	return toIssueDto(issue, {
+		counts: issueRepository.counts(r, issue.issueId),
+		executionStatus: issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issue.issueId)?.status ?? null : null,
+		hasRunningRun: executionRepository.hasRunningRun(r, issue.issueId),
+	});
 }
 
 export function toTaskDto(task: Task): TaskDto {
@@ -50,6 +77,34 @@ export function toTaskDto(task: Task): TaskDto {
 		supersededByTaskId: task.supersededByTaskId,
 		createdAtUnixMs: task.createdAtUnixMs,
 		updatedAtUnixMs: task.updatedAtUnixMs,
+	};
+}
+
+/**
+ * Tasks with their readiness under the one core rule. `tasks` is every task of the issue (superseded history
+ * included, so dependencies resolve); superseded ones read `task_superseded`.
+ */
+export function toTasksWithReadiness(tasks: readonly Task[]): PlanTaskDto[] {
+	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents (SPEC §7).
+	const readiness = computeReadiness(tasks);
+	return tasks.map((t) => {
+		const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
+		return { ...toTaskDto(t), ready: state.ready, blockerReason: state.blockerReason };
+	});
+}
+
+export function toWakeDto(w: Wake): WakeDto {
+	const parsed = parseWakeMarker(w.prompt);
+	return {
+		wakeId: w.wakeId,
+		checkpointId: w.checkpointId,
+		wakeSequence: w.wakeSequence,
+		clientSubmitId: w.clientSubmitId,
+		status: w.status,
+		prompt: w.prompt,
+		marker: parsed ? { kind: parsed.marker.kind, graphRevision: parsed.marker.graphRevision } : null,
+		body: parsed ? parsed.body : w.prompt,
+		createdAtUnixMs: w.createdAtUnixMs,
 	};
 }
 

@@ -11,7 +11,7 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { requireUser } from './callerPolicy.js';
 import type { PlanService } from './contracts.js';
-import { readIssueDto, toTaskDto } from './dtoMapping.js';
+import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 
 export interface IssueServiceDeps {
@@ -57,12 +57,12 @@ export class IssueService {
 		});
 	}
 
-	/** `issue/get`: the issue with its active tasks (superseded history is left to `plan issue get`). */
+	/** `issue/get`: the issue with its active tasks and their readiness (superseded history is left to `plan issue get`). */
 	async get(params: ParsedParams<'issue/get'>): Promise<Result<'issue/get'>> {
 		return this.deps.store.read((r) => {
 			const issue = loadIssue(r, params.issueId);
-			const tasks = taskRepository.listByIssue(r, issue.issueId).filter((t) => t.supersededAtUnixMs === 0);
-			return { ...readIssueDto(r, issue), tasks: tasks.map(toTaskDto) };
+			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId)).filter((t) => t.supersededAtUnixMs === 0);
+			return { ...readIssueDto(r, issue), tasks };
 		});
 	}
 

@@ -27,6 +27,8 @@ export function issueDtoFor(issueId: string, title = 'An issue'): IssueDto {
 		issueId, title, content: '', status: 'open', planningSource: 'manual', sourceSessionId: '', dispatchPaused: false,
 		autoAcceptDefault: false, taskCount: 0,
 		counts: { notStarted: 0, running: 0, pendingAcceptance: 0, completed: 0, failed: 0, canceled: 0 },
+		executionStatus: null, terminal: false,
+		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false },
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,
 	};
 }

@@ -3,49 +3,49 @@ import {
 	boardActions, boardGroupOf, buildBoard, needsYouMessage, needsYouReasons, newlyNeedingYou, statusSummary, toBoardIssue,
 } from '../../../src/extension/views/boardModel.js';
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
-import { execution, issue } from './dtoBuilders.js';
+import { execution, issue, managedIssue } from './dtoBuilders.js';
 
 const none = new Map<string, ExecutionSummary>();
 
 describe('extension/boardModel', () => {
 	describe('groups', () => {
 		it('puts a fresh issue with tasks not started under Planned', () => {
-			assert.equal(boardGroupOf(issue('A', { counts: { notStarted: 2 } }), undefined), 'planned');
+			assert.equal(boardGroupOf(issue('A', { counts: { notStarted: 2 } })), 'planned');
 		});
 		it('puts an issue with a running task under Running, and an in-progress one too', () => {
-			assert.equal(boardGroupOf(issue('A', { counts: { running: 1 } }), undefined), 'running');
-			assert.equal(boardGroupOf(issue('A', { status: 'in_progress', counts: { notStarted: 1, completed: 1 } }), undefined), 'running');
+			assert.equal(boardGroupOf(issue('A', { counts: { running: 1 } })), 'running');
+			assert.equal(boardGroupOf(issue('A', { status: 'in_progress', counts: { notStarted: 1, completed: 1 } })), 'running');
 		});
 		it('puts a managed issue whose source agent is working under Running, and one awaiting its first schedule under Planned', () => {
-			const managed = issue('A', { planningSource: 'tutti' });
-			assert.equal(boardGroupOf(managed, execution('awaiting_main')), 'running');
-			assert.equal(boardGroupOf(managed, execution('awaiting_schedule')), 'planned');
+			assert.equal(boardGroupOf(managedIssue('A', 'awaiting_main')), 'running');
+			assert.equal(boardGroupOf(managedIssue('A', 'awaiting_schedule')), 'planned');
 		});
 		it('puts a paused issue under Paused even while a Run still runs', () => {
-			assert.equal(boardGroupOf(issue('A', { dispatchPaused: true, counts: { running: 1 } }), undefined), 'paused');
+			assert.equal(boardGroupOf(issue('A', { dispatchPaused: true, counts: { running: 1 } })), 'paused');
 		});
 		it('puts tasks awaiting acceptance, a goal review, an orphaned source and manual failures under Needs you, above Paused', () => {
-			assert.equal(boardGroupOf(issue('A', { dispatchPaused: true, counts: { pendingAcceptance: 1 } }), undefined), 'needsYou');
-			assert.equal(boardGroupOf(issue('A', { planningSource: 'tutti' }), execution('pending_goal_review')), 'needsYou');
-			assert.equal(boardGroupOf(issue('A', { planningSource: 'tutti' }), execution('orphaned_source')), 'needsYou');
-			assert.equal(boardGroupOf(issue('A', { counts: { failed: 1, completed: 1 } }), undefined), 'needsYou');
+			assert.equal(boardGroupOf(issue('A', { dispatchPaused: true, counts: { pendingAcceptance: 1 } })), 'needsYou');
+			assert.equal(boardGroupOf(managedIssue('A', 'pending_goal_review')), 'needsYou');
+			assert.equal(boardGroupOf(managedIssue('A', 'orphaned_source')), 'needsYou');
+			assert.equal(boardGroupOf(issue('A', { counts: { failed: 1, completed: 1 } })), 'needsYou');
 		});
 		it('leaves a managed issue with a failed task to its source agent (badge only, not Needs you)', () => {
-			const item = toBoardIssue(issue('A', { planningSource: 'tutti', counts: { failed: 1 } }), execution('awaiting_main'));
+			const item = toBoardIssue(managedIssue('A', 'awaiting_main', { counts: { failed: 1 } }), undefined);
 			assert.equal(item.group, 'running');
 			assert.deepEqual(item.badges, ['1 failed']);
 		});
 		it('puts completed and archived issues (or executions) under Done, whatever else they count', () => {
-			assert.equal(boardGroupOf(issue('A', { status: 'completed', counts: { pendingAcceptance: 1 } }), undefined), 'done');
-			assert.equal(boardGroupOf(issue('A', { status: 'archived' }), undefined), 'done');
-			assert.equal(boardGroupOf(issue('A', { planningSource: 'tutti', status: 'in_progress' }), execution('archived')), 'done');
-			assert.deepEqual(needsYouReasons(issue('A', { status: 'completed', counts: { pendingAcceptance: 1 } }), undefined), []);
+			assert.equal(boardGroupOf(issue('A', { status: 'completed', counts: { pendingAcceptance: 1 } })), 'done');
+			assert.equal(boardGroupOf(issue('A', { status: 'archived' })), 'done');
+			assert.equal(boardGroupOf(managedIssue('A', 'archived', { status: 'in_progress' })), 'done');
+			assert.equal(boardGroupOf(managedIssue('A', 'archiving', { status: 'in_progress' })), 'done');
+			assert.deepEqual(needsYouReasons(issue('A', { status: 'completed', counts: { pendingAcceptance: 1 } })), []);
 		});
 	});
 
 	describe('items', () => {
 		it('shows progress as completed / active tasks (the DTO already excludes superseded tasks)', () => {
-			const item = toBoardIssue(issue('A', { taskCount: 5, counts: { completed: 3, running: 1, notStarted: 1 } }), undefined);
+			const item = toBoardIssue(issue('A', { counts: { completed: 3, running: 1, notStarted: 1 } }), undefined);
 			assert.deepEqual(item.progress, { done: 3, total: 5, label: '3/5' });
 			assert.equal(item.description, '3/5 tasks · 1 running');
 		});
@@ -53,30 +53,41 @@ describe('extension/boardModel', () => {
 			assert.equal(toBoardIssue(issue('A'), undefined).description, 'no tasks');
 		});
 		it('lists the reasons it needs you as badges, goal review first', () => {
-			const item = toBoardIssue(issue('A', { planningSource: 'tutti', counts: { pendingAcceptance: 2, completed: 1 } }), execution('pending_goal_review'));
+			const item = toBoardIssue(managedIssue('A', 'pending_goal_review', { counts: { pendingAcceptance: 2, completed: 1 } }), undefined);
 			assert.deepEqual(item.needsYou, ['goal review', '2 to accept']);
 			assert.match(item.description, /goal review · 2 to accept$/);
 			assert.match(item.contextValue, /:needsYou/);
 			assert.match(item.contextValue, /:managed/);
 		});
 		it('names the execution and its active checkpoint in the tooltip', () => {
-			const item = toBoardIssue(issue('A', { planningSource: 'tutti' }), execution('awaiting_main', { activeCheckpoint: { kind: 'task_settled', sequence: 3, graphRevision: 4 }, pendingCheckpoints: 2 }));
+			const item = toBoardIssue(managedIssue('A', 'awaiting_main'), execution({ activeCheckpoint: { kind: 'task_settled', sequence: 3, graphRevision: 4 }, pendingCheckpoints: 2 }));
 			assert.match(item.tooltip, /Execution: awaiting main · checkpoint task settled #3 \(revision 4\) · 2 pending/);
 		});
 	});
 
-	describe('actions', () => {
+	describe('actions (the Host\'s controls, drawn)', () => {
 		it('offers Pause and Stop for unpaused work, Resume (and Stop while Runs run) when paused', () => {
-			assert.deepEqual(boardActions(issue('A', { counts: { notStarted: 1 } }), undefined), { canPause: true, canResume: false, canStop: true });
-			assert.deepEqual(boardActions(issue('A', { dispatchPaused: true, counts: { notStarted: 1 } }), undefined), { canPause: false, canResume: true, canStop: false });
-			assert.deepEqual(boardActions(issue('A', { dispatchPaused: true, counts: { running: 1 } }), undefined), { canPause: false, canResume: true, canStop: true });
+			assert.deepEqual(boardActions(issue('A', { counts: { notStarted: 1 } })), { canPause: true, canResume: false, canStop: true });
+			assert.deepEqual(boardActions(issue('A', { dispatchPaused: true, counts: { notStarted: 1 } })), { canPause: false, canResume: true, canStop: false });
+			assert.deepEqual(boardActions(issue('A', { dispatchPaused: true, counts: { running: 1 } })), { canPause: false, canResume: true, canStop: true });
 		});
 		it('keeps Stop while a managed execution is working even with no task left to start', () => {
-			assert.equal(boardActions(issue('A', { planningSource: 'tutti', counts: { completed: 2 } }), execution('awaiting_main')).canStop, true);
-			assert.equal(boardActions(issue('A', { planningSource: 'tutti', counts: { completed: 2 } }), execution('pending_goal_review')).canStop, false);
+			assert.equal(boardActions(managedIssue('A', 'awaiting_main', { counts: { completed: 2 } })).canStop, true);
+			assert.equal(boardActions(managedIssue('A', 'pending_goal_review', { counts: { completed: 2 } })).canStop, false);
+		});
+		it('offers no Pause and no Stop for an issue whose source session is gone (the panel offers none either)', () => {
+			const orphaned = toBoardIssue(managedIssue('A', 'orphaned_source', { status: 'in_progress', counts: { notStarted: 1, completed: 1 } }), undefined);
+			assert.deepEqual(orphaned.actions, { canPause: false, canResume: false, canStop: false });
+			assert.equal(orphaned.contextValue, 'issue:managed:needsYou');
+			assert.deepEqual(orphaned.needsYou, ['source agent gone']);
+		});
+		it('draws exactly the controls the Host sent, whatever the counts say', () => {
+			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false } };
+			assert.deepEqual(boardActions(sent), { canPause: false, canResume: true, canStop: false });
+			assert.equal(toBoardIssue(sent, undefined).contextValue, 'issue:resume');
 		});
 		it('offers nothing for a finished issue, and encodes the actions in the contextValue', () => {
-			assert.deepEqual(boardActions(issue('A', { status: 'completed' }), undefined), { canPause: false, canResume: false, canStop: false });
+			assert.deepEqual(boardActions(issue('A', { status: 'completed' })), { canPause: false, canResume: false, canStop: false });
 			assert.equal(toBoardIssue(issue('A', { counts: { notStarted: 1 } }), undefined).contextValue, 'issue:pause:stop');
 			assert.equal(toBoardIssue(issue('A', { status: 'completed' }), undefined).contextValue, 'issue');
 		});
@@ -108,8 +119,8 @@ describe('extension/boardModel', () => {
 			assert.deepEqual(newlyNeedingYou(after, later), []);
 		});
 		it('reports a new reason for an issue that already needed you', () => {
-			const before = buildBoard([issue('A', { planningSource: 'tutti', counts: { pendingAcceptance: 1 } })], new Map([['A', execution('awaiting_main')]]));
-			const after = buildBoard([issue('A', { planningSource: 'tutti', counts: { pendingAcceptance: 1 } })], new Map([['A', execution('pending_goal_review')]]));
+			const before = buildBoard([managedIssue('A', 'awaiting_main', { counts: { pendingAcceptance: 1 } })], none);
+			const after = buildBoard([managedIssue('A', 'pending_goal_review', { counts: { pendingAcceptance: 1 } })], none);
 			assert.deepEqual(newlyNeedingYou(before, after).map((i) => i.issueId), ['A']);
 		});
 		it('reports everything that needs you on the first state', () => {

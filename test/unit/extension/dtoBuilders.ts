@@ -1,4 +1,7 @@
-// DTO builders for the extension's pure modules: complete wire shapes with defaults, overridden per test.
+// DTO builders for the extension's pure modules: complete wire shapes with defaults, overridden per test. What the
+// Host derives for an issue (terminality, controls) comes from the Host's own mapping, as the board receives it.
+import type { ExecutionStatus, Issue } from '../../../src/core/model.js';
+import { toIssueDto } from '../../../src/host/services/dtoMapping.js';
 import type { IssueDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto } from '../../../src/protocol/dto.js';
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
 
@@ -8,18 +11,32 @@ export function counts(over: Partial<Counts> = {}): Counts {
 	return { notStarted: 0, running: 0, pendingAcceptance: 0, completed: 0, failed: 0, canceled: 0, ...over };
 }
 
-export function issue(issueId: string, over: Partial<Omit<IssueDto, 'counts'>> & { counts?: Partial<Counts> } = {}): IssueDto {
-	const c = counts(over.counts);
-	return {
-		issueId, title: `Issue ${issueId}`, content: '', status: 'open', planningSource: 'manual', sourceSessionId: '',
-		dispatchPaused: false, autoAcceptDefault: false,
-		taskCount: c.notStarted + c.running + c.pendingAcceptance + c.completed + c.failed + c.canceled,
-		createdAtUnixMs: 1, updatedAtUnixMs: 1, ...over, counts: c,
-	};
+export interface IssueFields extends Partial<Omit<Issue, 'issueId'>> {
+	counts?: Partial<Counts>;
+	/** The managed issue's execution status (null: a manual issue). */
+	executionStatus?: ExecutionStatus | null;
+	/** Some Run of the issue is running; by default, when a task is running. */
+	hasRunningRun?: boolean;
 }
 
-export function execution(status: ExecutionSummary['status'], over: Partial<ExecutionSummary> = {}): ExecutionSummary {
-	return { status, activeCheckpoint: null, pendingCheckpoints: 0, activeWakeStatus: '', dispatchPaused: false, allowedActions: [], ...over };
+/** An IssueDto as `issue/list` returns it (the Host's mapping derives terminal and controls). */
+export function issue(issueId: string, over: IssueFields = {}): IssueDto {
+	const c = counts(over.counts);
+	const { counts: _counts, executionStatus = null, hasRunningRun = c.running > 0, ...fields } = over;
+	const model: Issue = {
+		issueId, title: `Issue ${issueId}`, content: '', status: 'open', planningSource: 'manual', sourceSessionId: '',
+		dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: 1, updatedAtUnixMs: 1, ...fields,
+	};
+	return toIssueDto(model, { counts: c, executionStatus, hasRunningRun });
+}
+
+/** A managed issue (planning source `tutti`) whose execution is in `status`. */
+export function managedIssue(issueId: string, status: ExecutionStatus, over: IssueFields = {}): IssueDto {
+	return issue(issueId, { planningSource: 'tutti', sourceSessionId: 's1', executionStatus: status, ...over });
+}
+
+export function execution(over: Partial<ExecutionSummary> = {}): ExecutionSummary {
+	return { activeCheckpoint: null, pendingCheckpoints: 0, ...over };
 }
 
 export function task(taskId: string, over: Partial<TaskDto> = {}): TaskDto {

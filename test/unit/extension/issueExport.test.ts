@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { exportAsJson, exportAsMarkdown, exportFileName, formatDuration, type IssueExport } from '../../../src/extension/export/issueExport.js';
-import { issue, plan, planTask, run, task } from './dtoBuilders.js';
+import { issue, plan, planTask, run } from './dtoBuilders.js';
 
 function manualExport(): IssueExport {
 	return {
 		exportedAtUnixMs: Date.UTC(2025, 0, 2, 3, 4, 5),
 		issue: {
-			...issue('I1', { title: 'Fix | login', content: 'Users are logged out.', taskCount: 2, counts: { completed: 1, failed: 1 } }),
-			tasks: [task('a', { title: 'Find | cause', status: 'completed' }), task('b', { title: 'Patch\nit', status: 'failed', dependencyTaskIds: ['a'] })],
+			...issue('I1', { title: 'Fix | login', content: 'Users are logged out.', counts: { completed: 1, failed: 1 } }),
+			tasks: [
+				planTask('a', { title: 'Find | cause', status: 'completed', blockerReason: 'task_not_started' }),
+				planTask('b', { title: 'Patch\nit', status: 'failed', dependencyTaskIds: ['a'], blockerReason: 'task_not_started' }),
+			],
 		},
 		plan: null,
 		runs: [

@@ -1,5 +1,9 @@
-// Test-data builders for the panel's wire shapes (valid by construction; override what a test cares about).
-import type { CheckpointDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto } from '../../../src/protocol/dto.js';
+// Test-data builders for the panel's wire shapes (valid by construction; override what a test cares about). What the
+// Host derives (an issue's terminality and controls, readiness, a wake's marker) is derived by the Host's own mapping,
+// so the panel is tested against the snapshot it would really receive.
+import type { ExecutionStatus, Issue, Task, Wake } from '../../../src/core/model.js';
+import { toIssueDto, toTasksWithReadiness, toWakeDto } from '../../../src/host/services/dtoMapping.js';
+import type { CheckpointDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../../src/protocol/dto.js';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
 
 export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
@@ -15,18 +19,38 @@ export function aPlanTask(taskId: string, over: Partial<PlanTaskDto> = {}): Plan
 	return { ...aTask(taskId), ready: false, blockerReason: '', ...over };
 }
 
-export function anIssue(tasks: TaskDto[], over: Partial<IssueWithTasksDto> = {}): IssueWithTasksDto {
+export interface IssueFields extends Partial<Pick<Issue, 'title' | 'status' | 'planningSource' | 'sourceSessionId' | 'dispatchPaused'>> {
+	/** The managed issue's execution status (null: a manual issue). */
+	executionStatus?: ExecutionStatus | null;
+	/** Some Run of the issue is running; by default, when a task is running. */
+	hasRunningRun?: boolean;
+}
+
+/** The issue as `issue/get` returns it: counts, terminality, controls and readiness derived by the Host's mapping. */
+export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTasksDto {
 	const active = tasks.filter((t) => t.supersededAtUnixMs === 0);
 	const count = (s: TaskDto['status']): number => active.filter((t) => t.status === s).length;
-	return {
-		issueId: 'i1', title: 'Ship the feature', content: 'The goal', status: 'in_progress', planningSource: 'manual',
-		sourceSessionId: '', dispatchPaused: false, autoAcceptDefault: false, taskCount: active.length,
-		counts: {
-			notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'),
-			completed: count('completed'), failed: count('failed'), canceled: count('canceled'),
-		},
-		createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, tasks, ...over,
+	const counts = {
+		notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'),
+		completed: count('completed'), failed: count('failed'), canceled: count('canceled'),
 	};
+	const { executionStatus = null, hasRunningRun = counts.running > 0, ...fields } = over;
+	const issue: Issue = {
+		issueId: 'i1', title: 'Ship the feature', content: 'The goal', status: 'in_progress', planningSource: 'manual',
+		sourceSessionId: '', dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...fields,
+	};
+	const withReadiness = toTasksWithReadiness(tasks as Task[]).filter((t) => t.supersededAtUnixMs === 0);
+	return { ...toIssueDto(issue, { counts, executionStatus, hasRunningRun }), tasks: withReadiness };
+}
+
+/** A main wake of the active checkpoint, as the Host maps it (marker and body read from the prompt). */
+export function aWake(prompt: string, over: Partial<Wake> = {}): WakeDto {
+	return toWakeDto({
+		wakeId: 'w1', executionId: 'tutti-execution:i1', checkpointId: 'tutti-execution:i1:checkpoint:3', targetKind: 'main', wakeSequence: 1,
+		clientSubmitId: 's', targetSessionId: 's1', status: 'prepared', prompt, dueAtUnixMs: 0, attemptCount: 0, leaseOwner: '',
+		leaseExpiresAtUnixMs: 0, dispatchedAtUnixMs: 0, turnSettledAtUnixMs: 0, acknowledgedAtUnixMs: 0, lastError: '', createdAtUnixMs: 1,
+		updatedAtUnixMs: 1, ...over,
+	});
 }
 
 export function aCheckpoint(sequence: number, over: Partial<CheckpointDto> = {}): CheckpointDto {
@@ -68,9 +92,11 @@ export function aSnapshot(issue: IssueWithTasksDto, over: Partial<Omit<PanelSnap
 	};
 }
 
-/** A managed snapshot whose issue and plan agree on the tasks. */
+/** A managed snapshot whose issue and plan agree on the tasks, the pause and the execution's status. */
 export function aManagedSnapshot(tasks: PlanTaskDto[], plan: Partial<PlanSnapshotDto> = {}, over: Partial<Omit<PanelSnapshot, 'type'>> = {}): PanelSnapshot {
-	const issue = anIssue(tasks.map(({ ready: _r, blockerReason: _b, ...t }) => t), { planningSource: 'tutti', sourceSessionId: 's1', dispatchPaused: plan.dispatchPaused ?? false });
+	const issue = anIssue(tasks.map(({ ready: _r, blockerReason: _b, ...t }) => t), {
+		planningSource: 'tutti', sourceSessionId: 's1', dispatchPaused: plan.dispatchPaused ?? false, executionStatus: plan.execution?.status ?? 'awaiting_main',
+	});
 	return aSnapshot(issue, { plan: aPlan(tasks, plan), ...over });
 }
 

@@ -131,7 +131,7 @@ describe('panel rendering', () => {
 		});
 
 		it('says so when every task is hidden history', () => {
-			const only = aSnapshot(anIssue([aTask('t1', { supersededAtUnixMs: 1, supersededByTaskId: 'x' })]));
+			const only = aManagedSnapshot([aPlanTask('t1', { supersededAtUnixMs: 1, supersededByTaskId: 'x' })]);
 			assert.match(renderToString(render(only)), /Show history/);
 		});
 

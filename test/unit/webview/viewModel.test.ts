@@ -1,15 +1,26 @@
 import { strict as assert } from 'node:assert';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
+import type { IssueControlsDto } from '../../../src/protocol/dto.js';
 import {
-	commandsInHint, derivePanelModel, issueControls, panelTasks, summarizeWake,
+	commandsInHint, derivePanelModel, panelTasks, summarizeWake, type IssueControls,
 } from '../../../webview/issuePanel/viewModel.js';
-import { aCheckpoint, aManagedSnapshot, aPlanTask, aRun, aSnapshot, aTask, anIssue } from './builders.js';
+import { aCheckpoint, aManagedSnapshot, aPlanTask, aRun, aSnapshot, aTask, aWake, anIssue, type IssueFields } from './builders.js';
 
 const ui = { selectedTaskId: null, showHistory: false };
 const select = (taskId: string, showHistory = false): { selectedTaskId: string; showHistory: boolean } => ({ selectedTaskId: taskId, showHistory });
 
-function manual(tasks = [aTask('t1'), aTask('t2', { dependencyTaskIds: ['t1'] })], over: Partial<Omit<PanelSnapshot, 'type'>> = {}, paused = false): PanelSnapshot {
-	return aSnapshot(anIssue(tasks, { dispatchPaused: paused }), over);
+function manual(tasks = [aTask('t1'), aTask('t2', { dependencyTaskIds: ['t1'] })], over: Partial<Omit<PanelSnapshot, 'type'>> = {}, paused = false, issue: IssueFields = {}): PanelSnapshot {
+	return aSnapshot(anIssue(tasks, { dispatchPaused: paused, ...issue }), over);
+}
+
+/** The controls the panel draws for a snapshot (the Host derived them; the snapshot carries them). */
+function issueControls(s: PanelSnapshot): IssueControls {
+	return derivePanelModel(s, ui).controls;
+}
+
+const plan = aManagedSnapshot([]).plan!;
+function managedIn(status: NonNullable<PanelSnapshot['plan']>['execution']['status']): PanelSnapshot {
+	return aManagedSnapshot([aPlanTask('t1', { status: 'pending_acceptance' }), aPlanTask('t2')], { execution: { ...plan.execution, status } });
 }
 
 describe('panel view model', () => {
@@ -29,7 +40,7 @@ describe('panel view model', () => {
 		});
 
 		it('keeps Stop while a Run is still going, even when paused (pause does not stop Runs)', () => {
-			const s = manual([aTask('t1', { status: 'running' })], { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null })] }, true);
+			const s = manual([aTask('t1', { status: 'running' })], { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null })] }, true, { hasRunningRun: true });
 			assert.equal(issueControls(s).stop, true);
 		});
 
@@ -37,7 +48,7 @@ describe('panel view model', () => {
 			assert.equal(issueControls(manual(undefined, {}, true)).stop, false, 'paused, nothing running');
 			const done = manual([aTask('t1', { status: 'completed' }), aTask('t2', { status: 'pending_acceptance' })]);
 			assert.equal(issueControls(done).stop, false, 'every task finished (one awaits acceptance)');
-			const settled = manual([aTask('t1', { status: 'running' })], { runs: [aRun('r1', 't1')] }, true);
+			const settled = manual([aTask('t1', { status: 'completed' })], { runs: [aRun('r1', 't1')] }, true, { hasRunningRun: false });
 			assert.equal(issueControls(settled).stop, false, 'the only Run has settled');
 		});
 
@@ -49,12 +60,27 @@ describe('panel view model', () => {
 		it('offers nothing for a finished issue or an archived execution', () => {
 			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false };
 			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' }))), none);
-			const archived = aManagedSnapshot([aPlanTask('t1')], { execution: { ...aManagedSnapshot([]).plan!.execution, status: 'archived' } });
-			assert.deepEqual(issueControls(archived), none);
+			assert.deepEqual(issueControls(managedIn('archived')), none);
+		});
+
+		it('offers nothing, and no review, for an issue whose source session is gone (as the board)', () => {
+			const m = derivePanelModel(managedIn('orphaned_source'), select('t1'));
+			assert.deepEqual(m.controls, { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false });
+			assert.equal(m.header.terminal, true);
+			assert.deepEqual([m.detail!.canAccept, m.detail!.canRequestChanges], [false, false]);
+		});
+
+		it('draws exactly the controls and terminality the Host sent, whatever the tasks and the execution say', () => {
+			const sent: IssueControlsDto = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true };
+			const s = managedIn('awaiting_main');
+			const m = derivePanelModel({ ...s, issue: { ...s.issue, controls: sent, terminal: true } }, select('t1'));
+			assert.deepEqual(m.controls, sent);
+			assert.equal(m.header.goalReview, true);
+			assert.equal(m.header.terminal, true);
+			assert.equal(m.detail!.canAccept, false);
 		});
 
 		it('offers Confirm goal and Request changes at Goal Review only', () => {
-			const plan = aManagedSnapshot([]).plan!;
 			const review = aManagedSnapshot([aPlanTask('t1', { status: 'completed' })], {
 				execution: { ...plan.execution, status: 'pending_goal_review' },
 				activeCheckpoint: aCheckpoint(5, { kind: 'all_tasks_terminal', requiresGoalReview: true }),
@@ -79,7 +105,7 @@ describe('panel view model', () => {
 				const d = derivePanelModel(manual([aTask('t1', { status })]), select('t1')).detail!;
 				assert.deepEqual([d.canAccept, d.canRequestChanges], [false, false], status);
 			}
-			const old = manual([aTask('t1', { status: 'pending_acceptance', supersededAtUnixMs: 5, supersededByTaskId: 't2' }), aTask('t2')]);
+			const old = aManagedSnapshot([aPlanTask('t1', { status: 'pending_acceptance', supersededAtUnixMs: 5, supersededByTaskId: 't2' }), aPlanTask('t2')]);
 			const d = derivePanelModel(old, select('t1', true)).detail!;
 			assert.deepEqual([d.canAccept, d.canRequestChanges], [false, false]);
 		});
@@ -138,25 +164,27 @@ describe('panel view model', () => {
 	});
 
 	describe('history', () => {
+		// Only a managed plan has history (issue/get leaves superseded tasks out).
 		const tasks = [
-			aTask('t1', { status: 'failed', supersededAtUnixMs: 9, supersededByTaskId: 't1b' }),
-			aTask('t1b', { sortIndex: 1 }),
-			aTask('t2', { dependencyTaskIds: ['t1b'], sortIndex: 2 }),
+			aPlanTask('t1', { status: 'failed', supersededAtUnixMs: 9, supersededByTaskId: 't1b' }),
+			aPlanTask('t1b', { sortIndex: 1 }),
+			aPlanTask('t2', { dependencyTaskIds: ['t1b'], sortIndex: 2 }),
 		];
+		const history = (): PanelSnapshot => aManagedSnapshot(tasks);
 
 		it('hides superseded tasks by default and counts them', () => {
-			const g = derivePanelModel(manual(tasks), ui).graph;
+			const g = derivePanelModel(history(), ui).graph;
 			assert.deepEqual(g.nodes.map((n) => n.taskId), ['t1b', 't2']);
 			assert.equal(g.hiddenHistoryCount, 1);
 			assert.deepEqual(g.edges, [{ from: 't1b', to: 't2', kind: 'dependency' }]);
 		});
 
 		it('shows them behind the toggle, with the replacement edge and link', () => {
-			const m = derivePanelModel(manual(tasks), select('t1', true));
+			const m = derivePanelModel(history(), select('t1', true));
 			assert.deepEqual(m.graph.nodes.map((n) => [n.taskId, n.superseded]), [['t1', true], ['t1b', false], ['t2', false]]);
 			assert.ok(m.graph.edges.some((e) => e.from === 't1' && e.to === 't1b' && e.kind === 'replacement'));
 			assert.deepEqual(m.detail!.replacedBy, { taskId: 't1b', title: 'Task t1b', statusLabel: 'Not started' });
-			const replacement = derivePanelModel(manual(tasks), select('t1b', true)).detail!;
+			const replacement = derivePanelModel(history(), select('t1b', true)).detail!;
 			assert.deepEqual(replacement.replaces.map((t) => t.taskId), ['t1']);
 		});
 	});
@@ -165,10 +193,8 @@ describe('panel view model', () => {
 		it('shows the active checkpoint, the pending backlog and wake history grouped by checkpoint', () => {
 			const active = aCheckpoint(3, { kind: 'task_settled', graphRevision: 4, subjectTaskId: 't1' });
 			const pending = aCheckpoint(4, { kind: 'task_failed', status: 'pending', graphRevision: 4 });
-			const wake = {
-				wakeId: 'w1', checkpointId: active.checkpointId, wakeSequence: 1, clientSubmitId: 's', status: 'dispatched' as const, createdAtUnixMs: 1,
-				prompt: `<!-- TUTTI_MODE_CHECKPOINT_WAKE {"v":1,"kind":"task_settled","issueId":"i1","checkpointId":"c3","graphRevision":4} -->\nTask t1 settled.`,
-			};
+			const wake = aWake(`<!-- TUTTI_MODE_CHECKPOINT_WAKE {"v":1,"kind":"task_settled","issueId":"i1","checkpointId":"c3","graphRevision":4} -->\nTask t1 settled.`,
+				{ checkpointId: active.checkpointId, status: 'dispatched' });
 			const h = derivePanelModel(aManagedSnapshot([aPlanTask('t1')], { activeCheckpoint: active, checkpoints: [pending, active], activeWake: wake }), ui).header;
 			assert.deepEqual(h.activeCheckpoint && [h.activeCheckpoint.kind, h.activeCheckpoint.sequence, h.activeCheckpoint.graphRevision], ['task_settled', 3, 4]);
 			assert.deepEqual(h.backlog.map((c) => c.sequence), [4]);
@@ -177,8 +203,13 @@ describe('panel view model', () => {
 		});
 
 		it('reads a wake without a marker as plain text', () => {
-			const w = summarizeWake({ wakeId: 'w', checkpointId: 'c', wakeSequence: 2, clientSubmitId: 's', status: 'prepared', createdAtUnixMs: 0, prompt: 'Plain prompt\nbody' });
+			const w = summarizeWake(aWake('Plain prompt\nbody'));
 			assert.deepEqual([w.compact, w.body], ['Plain prompt', 'Plain prompt\nbody']);
+		});
+
+		it('draws the marker the Host read, not the prompt\'s first line', () => {
+			const w = summarizeWake({ ...aWake('Some first line\nrest'), marker: { kind: 'watchdog', graphRevision: 7 }, body: 'The body' });
+			assert.deepEqual([w.compact, w.body], ['Watchdog · revision 7', 'The body']);
 		});
 
 		it('shows the paused state and the tasks that need the developer', () => {
@@ -197,11 +228,10 @@ describe('panel view model', () => {
 			const waiting = aManagedSnapshot([aPlanTask('t1')], {}, { view: { selectedTaskId: null, showHistory: false, nowUnixMs: 0, agentWaiting: true } });
 			assert.equal(derivePanelModel(waiting, ui).header.handBack, null);
 			assert.equal(derivePanelModel(waiting, ui).header.agentState, 'waiting');
-			const wake = { wakeId: 'w', checkpointId: aCheckpoint(3).checkpointId, wakeSequence: 1, clientSubmitId: 's', status: 'leased' as const, prompt: '', createdAtUnixMs: 0 };
+			const wake = aWake('', { checkpointId: aCheckpoint(3).checkpointId, status: 'leased' });
 			assert.equal(derivePanelModel(aManagedSnapshot([aPlanTask('t1')], { activeWake: wake }), ui).header.handBack, null);
 			assert.equal(derivePanelModel(manual(), ui).header.handBack, null);
-			const plan = aManagedSnapshot([]).plan!;
-			assert.equal(derivePanelModel(aManagedSnapshot([aPlanTask('t1')], { execution: { ...plan.execution, status: 'completed' } }), ui).header.handBack, null);
+			assert.equal(derivePanelModel(managedIn('completed'), ui).header.handBack, null);
 		});
 
 		it('extracts only tutti commands from a hint, once each', () => {
@@ -210,12 +240,28 @@ describe('panel view model', () => {
 	});
 
 	describe('manual readiness', () => {
-		it('derives ready and the blocker for a manual issue', () => {
-			const s = manual([aTask('t1', { status: 'completed' }), aTask('t2', { dependencyTaskIds: ['t1'] }), aTask('t3', { dependencyTaskIds: ['t2'] }), aTask('t4', { agentTargetId: '' })]);
+		it('draws the readiness and blocker the Host sent for a manual issue', () => {
+			const s = manual([
+				aTask('t1', { status: 'completed', acceptanceState: 'user_accepted' }), aTask('t2', { dependencyTaskIds: ['t1'] }),
+				aTask('t3', { dependencyTaskIds: ['t2'] }), aTask('t4', { agentTargetId: '' }),
+			]);
 			const byId = new Map(panelTasks(s).map((t) => [t.taskId, t]));
 			assert.deepEqual([byId.get('t2')!.ready, byId.get('t2')!.blockerReason], [true, '']);
 			assert.deepEqual([byId.get('t3')!.ready, byId.get('t3')!.blockerReason], [false, 'dependency_unsatisfied']);
 			assert.equal(byId.get('t4')!.blockerReason, 'missing_agent_target');
+		});
+
+		it('does not call a task ready whose dependency completed without being accepted (the dispatcher would not start it)', () => {
+			const s = manual([aTask('t1', { status: 'completed', acceptanceState: 'agent_claimed' }), aTask('t2', { dependencyTaskIds: ['t1'] })]);
+			const t2 = panelTasks(s).find((t) => t.taskId === 't2')!;
+			assert.deepEqual([t2.ready, t2.blockerReason], [false, 'dependency_unsatisfied']);
+			assert.match(derivePanelModel(s, select('t2')).detail!.blocker ?? '', /dependency/);
+		});
+
+		it('draws whatever readiness the Host sent, without re-deriving it', () => {
+			const s = manual([aTask('t1', { status: 'running' }), aTask('t2', { dependencyTaskIds: ['t1'] })]);
+			const sent = { ...s, issue: { ...s.issue, tasks: s.issue.tasks.map((t) => ({ ...t, ready: true, blockerReason: '' as const })) } };
+			assert.deepEqual(panelTasks(sent).map((t) => t.ready), [true, true]);
 		});
 	});
 });

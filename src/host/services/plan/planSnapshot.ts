@@ -4,15 +4,15 @@
 import { allowedActions } from '../../../core/execution/allowedActions.js';
 import { hasLaterPending } from '../../../core/execution/backlog.js';
 import { recoveryHint } from '../../../core/execution/recoveryHint.js';
-import { computeReadiness, readyTaskIds } from '../../../core/graph/blockers.js';
-import type { Checkpoint, Execution, Issue, Wake } from '../../../core/model.js';
+import { readyTaskIds } from '../../../core/graph/blockers.js';
+import type { Checkpoint, Execution, Issue } from '../../../core/model.js';
 import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Reader } from '../../../store/tx.js';
-import { toTaskDto } from '../dtoMapping.js';
+import { toTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
 import { requireCheckpointIdentity } from '../identityChecks.js';
 import { currentReview } from '../reviews/independentReview.js';
 
@@ -31,25 +31,11 @@ function toCheckpointDto(c: Checkpoint): CheckpointDto {
 	};
 }
 
-function toWakeDto(w: Wake): NonNullable<PlanSnapshotDto['activeWake']> {
-	return {
-		wakeId: w.wakeId,
-		checkpointId: w.checkpointId,
-		wakeSequence: w.wakeSequence,
-		clientSubmitId: w.clientSubmitId,
-		status: w.status,
-		prompt: w.prompt,
-		createdAtUnixMs: w.createdAtUnixMs,
-	};
-}
-
 export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution): PlanSnapshotDto {
 	const open = checkpointRepository.listOpen(r, execution.executionId);
 	for (const checkpoint of open) { requireCheckpointIdentity(checkpoint, issue.issueId); }
 	const active = open.find((c) => c.status === 'active') ?? null;
 	const tasks = taskRepository.listByIssue(r, issue.issueId);
-	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents (SPEC §7).
-	const readiness = computeReadiness(tasks);
 	const ready = readyTaskIds(tasks);
 	const running = executionRepository.hasRunningRun(r, issue.issueId);
 	const actions = allowedActions({
@@ -77,10 +63,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 		},
 		activeCheckpoint: active ? toCheckpointDto(active) : null,
 		checkpoints: open.map(toCheckpointDto),
-		tasks: tasks.map((t) => {
-			const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
-			return { ...toTaskDto(t), ready: state.ready, blockerReason: state.blockerReason };
-		}),
+		tasks: toTasksWithReadiness(tasks),
 		readyTaskIds: ready,
 		allowedActions: actions,
 		recoveryHint: recoveryHint({

@@ -1,0 +1,48 @@
+import { strict as assert } from 'node:assert';
+import { describe, it } from 'mocha';
+import { type IssueControlFacts, isIssueTerminal, issueControls } from '../../../../src/core/issues/issueControls.js';
+import { executionStatuses } from '../../../../src/core/model.js';
+
+const open: IssueControlFacts = { issueStatus: 'in_progress', executionStatus: null, dispatchPaused: false, hasRunningRun: false, hasOpenTask: true };
+
+/** [pause, resume, stop, confirmGoal, requestGoalChanges] */
+function row(facts: Partial<IssueControlFacts>): [boolean, boolean, boolean, boolean, boolean] {
+	const c = issueControls({ ...open, ...facts });
+	return [c.pause, c.resume, c.stop, c.confirmGoal, c.requestGoalChanges];
+}
+
+describe('core/issues/issueControls', () => {
+	it('is terminal for a completed or archived issue, and for these execution statuses only', () => {
+		assert.equal(isIssueTerminal('completed', null), true);
+		assert.equal(isIssueTerminal('archived', null), true);
+		assert.equal(isIssueTerminal('in_progress', null), false);
+		const terminal = executionStatuses.filter((s) => isIssueTerminal('in_progress', s));
+		assert.deepEqual(terminal, ['orphaned_source', 'completed', 'archiving', 'archived']);
+	});
+
+	it('manual issues: Pause xor Resume; Stop for unpaused open work or a running Run', () => {
+		assert.deepEqual(row({}), [true, false, true, false, false]);
+		assert.deepEqual(row({ dispatchPaused: true }), [false, true, false, false, false]);
+		assert.deepEqual(row({ dispatchPaused: true, hasRunningRun: true }), [false, true, true, false, false]);
+		assert.deepEqual(row({ hasOpenTask: false }), [true, false, false, false, false]);
+		assert.deepEqual(row({ hasOpenTask: false, hasRunningRun: true }), [true, false, true, false, false]);
+	});
+
+	it('managed issues: Stop while the execution works, whatever the tasks; Confirm goal and Request changes at Goal Review', () => {
+		for (const status of ['awaiting_schedule', 'running', 'awaiting_main'] as const) {
+			assert.deepEqual(row({ executionStatus: status, hasOpenTask: false }), [true, false, true, false, false], status);
+		}
+		assert.deepEqual(row({ executionStatus: 'pending_goal_review', hasOpenTask: false }), [true, false, false, true, true]);
+		assert.deepEqual(row({ executionStatus: 'pending_goal_review', dispatchPaused: true }), [false, true, false, true, true]);
+	});
+
+	it('offers nothing once the issue is terminal — an orphaned execution included, even with a Run still running', () => {
+		const none = [false, false, false, false, false];
+		for (const executionStatus of ['orphaned_source', 'completed', 'archiving', 'archived'] as const) {
+			assert.deepEqual(row({ executionStatus, hasRunningRun: true }), none, executionStatus);
+			assert.deepEqual(row({ executionStatus, dispatchPaused: true }), none, `${executionStatus}, paused`);
+		}
+		assert.deepEqual(row({ issueStatus: 'completed', hasRunningRun: true }), none);
+		assert.deepEqual(row({ issueStatus: 'archived', executionStatus: 'awaiting_main' }), none);
+	});
+});
