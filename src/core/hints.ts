@@ -81,7 +81,7 @@ const hints: Record<ReasonCode, HintBuilder> = {
 	forbidden: () =>
 		'This is a developer action: run it from a developer terminal with `--as-user`, or ask the developer to do it in VS Code.',
 	not_managed: (n) =>
-		`This is a manual issue: use \`tutti issue task add|update|delete --issue-id ${n.issue}\` instead of \`tutti plan issue …\`.`,
+		`This is a manual issue, which has no plan: read it with \`tutti issue get --issue-id ${n.issue} --json\` and change its tasks with \`tutti issue task add\` or \`tutti issue task update\` (see their --help) instead of the plan issue commands.`,
 	host_unavailable: () =>
 		'Open the folder in VS Code with Tutti, or run `tutti host --workspace DIR`, then run the same command again.',
 	store_unavailable: () =>

@@ -16,7 +16,7 @@ function hint(reason: ManualReason, issueId: string): string {
 		case 'duplicate_task':
 			return `Pick a taskId that \`${get}\` does not list, or omit --task-id to get a generated one.`;
 		case 'task_not_started':
-			return `Only not-started tasks can change launch settings or dependencies, or be deleted: add a new task with \`tutti issue task add --issue-id ${shellQuote(issueId)}\` instead.`;
+			return `Only not-started tasks can change launch settings or dependencies, or be deleted: add a new task with \`tutti issue task add --issue-id ${shellQuote(issueId)} --title <title>\` instead.`;
 		case 'task_superseded':
 			return `Run \`${get}\` and use the replacement task named by supersededByTaskId.`;
 	}

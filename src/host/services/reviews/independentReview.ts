@@ -3,6 +3,7 @@
 // (`<checkpointId>:goal-review:<n>`), a hidden reviewer session on the review target, and a reviewer wake (submit id
 // `tutti-goal-review:<reviewId>`). While the review is prepared or dispatched the checkpoint's main wake is held;
 // the reviewer's one verdict (or its failure) releases it. The verdict is advisory: the source session decides.
+import { shellQuote } from '../../../core/execution/planCommands.js';
 import type { Checkpoint, Execution, Issue, Wake } from '../../../core/model.js';
 import { reviewerReviewRepository, activeReviewerStatuses, type ReviewerReview } from '../../../store/repositories/reviewerReviewRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
@@ -21,11 +22,14 @@ export function reviewerSubmitId(reviewId: string): string {
 	return `tutti-goal-review:${reviewId}`;
 }
 
-/** The exact verdict command the reviewer runs (it fills in the verdict and the summary). */
+/**
+ * The exact verdict command the reviewer runs, spelled with `goal_satisfied` so it parses as printed; the reviewer
+ * swaps in its own verdict and summary.
+ */
 export function verdictCommand(issueId: string, review: Pick<ReviewerReview, 'reviewId' | 'checkpointId'>, graphRevision: number): string {
-	return `tutti goal-review verdict --issue-id ${issueId} --review-id ${review.reviewId} --checkpoint-id ${review.checkpointId} `
-		+ `--expected-graph-revision ${graphRevision} --verdict <goal_satisfied|more_work_required|inconclusive> --summary "<why>" `
-		+ `--request-id ${review.reviewId}:verdict --json`;
+	return `tutti goal-review verdict --issue-id ${shellQuote(issueId)} --review-id ${shellQuote(review.reviewId)} --checkpoint-id ${shellQuote(review.checkpointId)} `
+		+ `--expected-graph-revision ${graphRevision} --verdict goal_satisfied --summary "<why>" `
+		+ `--request-id ${shellQuote(`${review.reviewId}:verdict`)} --json`;
 }
 
 function reviewerPrompt(r: Reader, issue: Issue, review: ReviewerReview, graphRevision: number): string {
@@ -39,7 +43,7 @@ function reviewerPrompt(r: Reader, issue: Issue, review: ReviewerReview, graphRe
 		'Tasks:',
 		...tasks.map((t) => `- ${t.taskId} ${t.title}: ${t.status}${t.acceptanceState ? ` (${t.acceptanceState})` : ''}`),
 		'',
-		'Decide whether the goal is satisfied, then give exactly one verdict:',
+		'Decide whether the goal is satisfied, then give exactly one verdict with this command, putting your reason in --summary and, when the goal is not satisfied, more_work_required or inconclusive in --verdict:',
 		verdictCommand(issue.issueId, review, graphRevision),
 		'Your verdict is advisory: the source session decides whether to complete.',
 	].join('\n');

@@ -32,7 +32,7 @@ export const tuttiCliSkill = [
 	'- Schedule: `tutti plan issue schedule --issue-id <issueId> --checkpoint-id <cp> --expected-graph-revision <rev> --task-ids-json \'["build"]\' --request-id <id> --json`',
 	'- Acknowledge: `tutti plan issue acknowledge --issue-id <issueId> --checkpoint-id <cp> --expected-graph-revision <rev> --request-id <id> --json`',
 	'- Complete: `tutti plan issue complete --issue-id <issueId> --checkpoint-id <cp> --expected-graph-revision <rev> --decision goal_satisfied --request-id <id> --json`',
-	'- Stop: `tutti plan issue stop --issue-id <issueId> --checkpoint-id <cp> --expected-graph-revision <rev> --reason "<why>" --request-id <id> --json`',
+	'- Stop, only if this issue should not continue (it archives the execution; nothing wakes you for it again): `tutti plan issue stop --issue-id <issueId> --checkpoint-id <cp> --expected-graph-revision <rev> --reason "<why>" --request-id <id> --json`',
 	'After a successful mutate, use the graphRevision it returned for the next command; never increment or guess a revision.',
 	'',
 	'## Bounded recovery',
