@@ -30,6 +30,11 @@ export function changesRequestedCheckpointId(executionId: string, runId: string)
 	return `${executionId}:checkpoint:changes:${runId}`;
 }
 
+/** The developer's acceptance of the result of one Run (kind task_accepted): one per reviewed Run. */
+export function acceptedCheckpointId(executionId: string, runId: string): string {
+	return `${executionId}:checkpoint:accepted:${runId}`;
+}
+
 /** The developer's request for changes at Goal Review (kind goal_changes_requested); `n` is the checkpoint's own sequence. */
 export function goalChangesCheckpointId(executionId: string, n: number): string {
 	return `${executionId}:checkpoint:goal-changes:${n}`;
@@ -80,6 +85,7 @@ export function expectedCheckpointId(checkpoint: Pick<Checkpoint, 'executionId' 
 		case 'watchdog': return checkpoint.sequence >= 1 ? watchdogCheckpointId(checkpoint.executionId, checkpoint.sequence) : null;
 		case 'changes_requested': return checkpoint.subjectRunId ? changesRequestedCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
 		case 'goal_changes_requested': return checkpoint.sequence >= 1 ? goalChangesCheckpointId(checkpoint.executionId, checkpoint.sequence) : null;
+		case 'task_accepted': return checkpoint.subjectRunId ? acceptedCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
 	}
 }
 

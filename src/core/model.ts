@@ -25,9 +25,11 @@ export const terminalExecutionStatuses: readonly ExecutionStatus[] = ['orphaned_
 /**
  * `changes_requested`: the developer requested changes on a task's result (its subject; the note says what);
  * `goal_changes_requested`: the developer requested changes at Goal Review (no subject task). Both since store v3.
+ * `task_accepted`: the developer accepted a task's result (its subject; the note, if any, is theirs). Since store v9.
  */
 export const checkpointKinds = [
 	'initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested',
+	'task_accepted',
 ] as const;
 export type CheckpointKind = (typeof checkpointKinds)[number];
 export const checkpointStatuses = ['pending', 'active', 'resolved', 'superseded', 'canceled'] as const;

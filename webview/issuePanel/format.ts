@@ -52,6 +52,7 @@ export const checkpointKindLabel: Readonly<Record<CheckpointKind, string>> = {
 	all_tasks_terminal: 'All tasks terminal',
 	changes_requested: 'Changes requested',
 	goal_changes_requested: 'Goal changes requested',
+	task_accepted: 'Accepted by you',
 };
 
 export const blockerLabel: Readonly<Record<BlockerReason, string>> = {

@@ -17,9 +17,10 @@ export interface AllowedActionsInput {
 
 /**
  * Kinds that `acknowledge` may resolve (never initial scheduling, never Goal Review nor the developer's request for
- * changes at Goal Review). A task's `changes_requested` is acknowledgeable like `task_failed`: the task stays failed.
+ * changes at Goal Review). A task's `changes_requested` is acknowledgeable like `task_failed`: the task stays failed;
+ * the developer's `task_accepted` like `task_settled`.
  */
-export const acknowledgeableKinds: readonly CheckpointKind[] = ['task_settled', 'task_failed', 'task_canceled', 'watchdog', 'changes_requested'];
+export const acknowledgeableKinds: readonly CheckpointKind[] = ['task_settled', 'task_failed', 'task_canceled', 'watchdog', 'changes_requested', 'task_accepted'];
 
 /** Execution statuses in which `schedule` passes its fence. */
 export const scheduleStatuses: readonly ExecutionStatus[] = ['awaiting_schedule', 'awaiting_main'];

@@ -11,6 +11,8 @@ export interface TaskFacts {
 	superseded: boolean;
 	/** When the task last changed: for `pending_acceptance` that is when it entered review (durable). */
 	updatedAtUnixMs: number;
+	/** The tasks it depends on (absent = none): tells whether it waits on a task in review. */
+	dependencyTaskIds?: readonly string[];
 }
 
 /** A developer's request for changes that the source agent has not taken up yet ("unstarted rejection"). */
@@ -41,7 +43,9 @@ export interface IssueFacts {
 	/** A `tutti` (managed) issue; null execution for manual issues. */
 	execution: ExecutionFacts | null;
 	/** The checkpoint the source agent must act on now, if any. */
-	activeCheckpoint: { checkpointId: string; kind: string; createdAtUnixMs: number } | null;
+	activeCheckpoint: { checkpointId: string; kind: string; createdAtUnixMs: number; subjectTaskId?: string } | null;
+	/** A `pending` checkpoint is queued behind the active one (absent = none). */
+	hasPendingCheckpoint?: boolean;
 	/** When the source agent last resolved a checkpoint (its wait for the next one starts there); 0 = never. */
 	lastCheckpointResolvedAtUnixMs: number;
 	/** When the execution entered `pending_goal_review`; 0 = unknown (then the execution's updatedAt is used). */

@@ -3,6 +3,7 @@
 import {
 	awaitReviewCommand, nextActionCommand, planAwaitCommand, planGetCommand,
 } from './commands.js';
+import { reviewOnlyOwed, reviewToAwait } from '../execution/reviewOwed.js';
 import type { IssueFacts, SessionFacts, TaskFacts } from './facts.js';
 import { followUpCommand } from './followUp.js';
 
@@ -73,6 +74,40 @@ function changesRequested(facts: IssueFacts, taskId?: string): OwedAnswer | unde
 	};
 }
 
+/**
+ * The developer's review is the only step owed (src/core/execution/reviewOwed.ts): the task(s) in review and the one
+ * to await. undefined when the source agent (or a Run) can still move.
+ */
+function reviewOnly(facts: IssueFacts): { inReview: string[]; taskId: string | undefined } | undefined {
+	if (facts.execution === null) { return undefined; }
+	const active = facts.activeCheckpoint;
+	const rule = {
+		executionStatus: facts.execution.status,
+		activeCheckpoint: active === null ? null : { kind: active.kind, subjectTaskId: active.subjectTaskId ?? '' },
+		hasPendingCheckpoint: facts.hasPendingCheckpoint === true,
+		tasks: facts.tasks.map((t) => ({ taskId: t.taskId, status: t.status, superseded: t.superseded, dependencyTaskIds: t.dependencyTaskIds ?? [] })),
+	};
+	const inReview = reviewOnlyOwed(rule);
+	return inReview.length === 0 ? undefined : { inReview, taskId: reviewToAwait(rule, inReview) };
+}
+
+function reviewOnlyMessage(inReview: readonly string[]): string {
+	const which = inReview.length === 1 ? `task ${inReview[0]!}` : `tasks ${inReview.join(', ')}`;
+	return `Only the developer can move next: ${which} wait(s) for the developer's review (Accept or Request changes in Tutti), `
+		+ 'and nothing else can run before that. Scheduling or acknowledging does not accept a result. '
+		+ 'Tutti wakes the source session with a checkpoint that says what the developer decided.';
+}
+
+/** The bounded wait for the developer's review, when that review is the only step owed. */
+function reviewOnlyOwedAnswer(facts: IssueFacts): OwedAnswer | undefined {
+	const only = reviewOnly(facts);
+	if (only === undefined) { return undefined; }
+	return {
+		kind: 'answer', state: 'awaiting_review', next: awaitReviewCommand(facts.issueId, only.taskId), ...(only.taskId ? { taskId: only.taskId } : {}),
+		message: `${reviewOnlyMessage(only.inReview)} Run the command in "next" and repeat it until it answers.`,
+	};
+}
+
 function checkpointOwed(facts: IssueFacts): OwedAnswer | undefined {
 	const cp = facts.activeCheckpoint;
 	if (cp === null) { return undefined; }
@@ -102,7 +137,7 @@ function waiting(next: string, since: number, message: string, taskId?: string):
 export function owedOnIssue(facts: IssueFacts): Owed {
 	const boundary = aborted(facts) ?? completed(facts);
 	if (boundary) { return boundary; }
-	const owed = changesRequested(facts) ?? checkpointOwed(facts);
+	const owed = changesRequested(facts) ?? reviewOnlyOwedAnswer(facts) ?? checkpointOwed(facts);
 	if (owed) { return owed; }
 	if (awaitingGoalReview(facts)) {
 		return { kind: 'answer', state: 'awaiting_goal_review', next: planAwaitCommand(facts.issueId), message: `Issue ${facts.issueId} waits for the developer's Goal Review. Run the command in "next" and repeat it until it answers.` };
@@ -128,7 +163,8 @@ export function owedBySession(session: SessionFacts): Owed {
 	const owed = owedOnIssue(session.issue);
 	if (session.wakesDelivered === true && owed.kind === 'answer' && waitOnlyStates.has(owed.state)) {
 		// Tutti starts this session's next Turn itself when the next checkpoint comes: waiting in a call is not owed.
-		return { kind: 'answer', state: owed.state, message: `Nothing to decide yet on issue ${session.issueId} (${owed.state}). Tutti wakes this session with the next checkpoint; you may end your turn.` };
+		const wait = owed.next === undefined ? '' : ` (or wait in \`${owed.next}\`)`;
+		return { kind: 'answer', state: owed.state, message: `Nothing to decide yet on issue ${session.issueId} (${owed.state}). Tutti wakes this session with the next checkpoint; you may end your turn${wait}.` };
 	}
 	return owed;
 }
@@ -144,6 +180,11 @@ export function owedForReview(facts: IssueFacts, taskId?: string): Owed {
 	// A rejection recorded between two calls is reported first: never fall through to "moved on" (digest §2.9).
 	const rejected = changesRequested(facts, taskId);
 	if (rejected) { return rejected; }
+	// So is an acceptance that gave the source agent a step (its task_accepted checkpoint), whichever review is awaited.
+	if (facts.activeCheckpoint?.kind === 'task_accepted' && reviewOnly(facts) === undefined) {
+		const step = checkpointOwed(facts);
+		if (step) { return step; }
+	}
 	if (taskId !== undefined) {
 		const task = facts.tasks.find((t) => t.taskId === taskId);
 		if (task === undefined) {
@@ -181,8 +222,16 @@ export function owedForCheckpoint(facts: IssueFacts): Owed {
 	const boundary = aborted(facts) ?? completed(facts);
 	if (boundary) { return boundary; }
 	const self = planAwaitCommand(facts.issueId);
-	const owed = changesRequested(facts) ?? checkpointOwed(facts);
+	const owed = changesRequested(facts);
 	if (owed) { return owed; }
+	const only = reviewOnly(facts);
+	if (only !== undefined && facts.execution !== null) {
+		// The next checkpoint is the developer's decision: keep waiting here (never bounce to a snapshot that moves nothing).
+		const since = Math.max(...facts.tasks.filter((t) => only.inReview.includes(t.taskId)).map((t) => t.updatedAtUnixMs), facts.execution.createdAtUnixMs);
+		return waiting(self, since, `${reviewOnlyMessage(only.inReview)} Your next checkpoint is that decision.`, only.taskId);
+	}
+	const active = checkpointOwed(facts);
+	if (active) { return active; }
 	const execution = facts.execution;
 	if (execution === null) {
 		return { kind: 'failure', reasonCode: 'not_managed', message: `Issue ${facts.issueId} is a manual issue; it has no checkpoints.`, hint: 'Wait for task reviews instead.', next: awaitReviewCommand(facts.issueId) };

@@ -5,6 +5,7 @@ import {
 	acknowledgeCommand, type CommandFence, completeCommand, getCommand, mutateCommand, scheduleCommand, stopCommand,
 } from '../execution/planCommands.js';
 import { suggestedReworkTaskId } from '../execution/recoveryHint.js';
+import { awaitReviewCommand } from '../next/commands.js';
 import { wakeMarkerLine } from './wakeMarker.js';
 
 export interface WakePromptInput {
@@ -15,6 +16,11 @@ export interface WakePromptInput {
 	graphRevision: number;
 	/** Defaults to `checkpoint.kind`. */
 	kind?: CheckpointKind;
+	/**
+	 * `task_settled` only: the subject task waits for the developer's review (`pending_acceptance`, autoAccept off)
+	 * rather than being accepted already. Absent = accepted.
+	 */
+	subjectAwaitsReview?: boolean;
 }
 
 /** The audited reason printed in the stop command; the agent may write its own. */
@@ -35,6 +41,7 @@ function headline(kind: CheckpointKind, cp: WakePromptInput['checkpoint']): stri
 		case 'all_tasks_terminal': return 'Every task is terminal: this is the Goal Review checkpoint.';
 		case 'changes_requested': return `The developer reviewed ${subject} and requested changes; the task is now failed and needs a rework.`;
 		case 'goal_changes_requested': return 'The developer reviewed the goal at Goal Review and requested changes before it can be completed.';
+		case 'task_accepted': return `The developer accepted the result of ${subject}; tasks that depend on it may be ready now.`;
 	}
 }
 
@@ -45,13 +52,37 @@ function acknowledgeTail(f: CommandFence, what: string): string[] {
 	];
 }
 
+/** The developer's note, quoted line by line, or nothing when there is none. */
+function optionalNote(note: string | undefined): string[] {
+	return (note ?? '').trim() === '' ? [] : [...quotedNote(note), ''];
+}
+
 /** The developer's note, quoted line by line. */
 function quotedNote(note: string | undefined): string[] {
 	const lines = (note ?? '').trim().split(/\r?\n/);
 	return ['The developer\'s note:', ...lines.map((l) => `> ${l}`)];
 }
 
-function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['checkpoint']): string[] {
+/** A settled task's result: waiting for the developer's review (only they accept it), or accepted already. */
+function settledTail(f: CommandFence, cp: WakePromptInput['checkpoint'], awaitsReview: boolean): string[] {
+	if (!awaitsReview) {
+		return [
+			'Its result is already accepted (autoAccept, or the developer accepted it): tasks that depend on it may now be in readyTaskIds.',
+			'',
+			...acknowledgeTail(f, ''),
+		];
+	}
+	const taskId = cp.subjectTaskId || '<task-id>';
+	return [
+		`Its result now waits for the developer's review: only the developer accepts it (Accept or Request changes in Tutti). Scheduling other tasks or acknowledging this checkpoint does not accept it, and tasks that depend on ${taskId} become ready only after the developer accepts.`,
+		'Tutti wakes you with a new checkpoint that says what the developer decided.',
+		`If readyTaskIds lists other tasks, you may schedule them now (step 2). If it lists none, nothing is yours to do until the developer decides: end your turn, or wait with the bounded call \`${awaitReviewCommand(f.issueId, cp.subjectTaskId || undefined)}\` (repeat it while it reports waiting).`,
+		'',
+		...acknowledgeTail(f, ' (this does not accept the result)'),
+	];
+}
+
+function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['checkpoint'], subjectAwaitsReview: boolean): string[] {
 	switch (kind) {
 		case 'changes_requested': {
 			const taskId = cp.subjectTaskId || '<task-id>';
@@ -86,10 +117,13 @@ function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['ch
 			];
 		}
 		case 'task_settled':
+			return settledTail(f, cp, subjectAwaitsReview);
+		case 'task_accepted':
 			return [
-				'Scheduling the next tasks accepts this result.',
+				...optionalNote(cp.note),
+				'Schedule the tasks in readyTaskIds now (step 2). If readyTaskIds is empty, the remaining tasks wait for other reviews by the developer or for running work: end your turn; Tutti wakes you with the next checkpoint.',
 				'',
-				...acknowledgeTail(f, ' (acknowledging also accepts this result)'),
+				...acknowledgeTail(f, ''),
 			];
 		case 'all_tasks_terminal':
 			return [
@@ -159,7 +193,7 @@ export function wakePrompt(input: WakePromptInput): string {
 		'6. If this issue should not continue, stop it explicitly so no later checkpoint wakes you:',
 		stopCommand(f, defaultStopReason),
 		'',
-		...kindTail(kind, f, cp),
+		...kindTail(kind, f, cp, input.subjectAwaitsReview === true),
 	];
 	return lines.join('\n');
 }

@@ -37,9 +37,26 @@ describe('conformance: developer confirmation (reviews and Goal Review)', functi
 		const atC = await issue.waitActive('task_settled', 'c');
 		assert.deepEqual(atC.readyTaskIds, [], 'b waits for the developer');
 		expectError(await issue.schedule(['b'], fenceOf(atC)), 'dependency_unsatisfied', 1);
+		// Only the developer can move now (a and c are in review, b waits on a): resume, the Stop hook and the wait all
+		// name the bounded wait for the review of the checkpoint's subject (never a snapshot read that moves nothing).
+		const awaitC = `tutti await-review --issue-id ${issue.issueId} --task-id c`;
+		const resumed = expectOk<{ next?: string; state?: string }>(await issue.cli(['agent', 'resume']));
+		assert.deepEqual([resumed.state, resumed.next], ['awaiting_review', awaitC]);
+		const hook = await issue.cli(['hook', 'stop'], { input: '{"hook_event_name":"Stop","stop_hook_active":false}' });
+		assert.ok((JSON.parse(hook.stdout) as { reason: string }).reason.endsWith(`Run this now: ${awaitC}`), hook.stdout);
+		const shortWait = { env: { TUTTI_AWAIT_TIMEOUT_MS: '300', TUTTI_KEEPALIVE_MS: '100' } };
+		const waited = JSON.parse((await issue.cli(['await-review', '--issue-id', issue.issueId, '--task-id', 'c'], shortWait)).stdout) as { state: string; next: string };
+		assert.deepEqual([waited.state, waited.next], ['waiting', awaitC]);
 
-		const accepted = methods['review/accept'].result.parse(expectOk(await review(issue, 'accept', 'a')));
+		const accepted = methods['review/accept'].result.parse(expectOk(await review(issue, 'accept', 'a', ['--note', 'Ship it.'])));
 		assert.deepEqual([accepted.decision, accepted.taskStatus, accepted.acceptanceState, accepted.replayed], ['accepted', 'completed', 'user_accepted', false]);
+		const handedOver = await issue.get();
+		assert.deepEqual([handedOver.activeCheckpoint?.checkpointId, handedOver.activeCheckpoint?.kind, handedOver.activeCheckpoint?.note], [accepted.checkpointId, 'task_accepted', 'Ship it.'],
+			'the acceptance is the source agent\'s checkpoint at once');
+		assert.match(handedOver.activeWake?.prompt ?? '', /The developer accepted the result of task a/);
+		const routed = JSON.parse((await issue.cli(['await-review', '--issue-id', issue.issueId, '--task-id', 'c'], shortWait)).stdout) as { state: string; next: string; advance_allowed: boolean };
+		assert.deepEqual([routed.state, routed.advance_allowed, routed.next], ['checkpoint', true, `tutti plan issue get --issue-id ${issue.issueId} --json`],
+			'a wait on the other review returns as soon as the agent has a step to take');
 		assert.equal(accepted.handBackCommand, `tutti agent resume --session-id ${issue.source.sessionId}`,
 			'no agent is waiting, so the decision names the exact command that hands the source session back');
 		const replay = methods['review/accept'].result.parse(expectOk(await review(issue, 'accept', 'a')));
@@ -62,14 +79,10 @@ describe('conformance: developer confirmation (reviews and Goal Review)', functi
 		const note = 'Also handle the empty input';
 		const changed = methods['review/requestChanges'].result.parse(expectOk(await review(issue, 'request-changes', 'a', ['--note', note])));
 		assert.equal(changed.taskStatus, 'failed');
-		const s = await issue.get();
-		const cp = s.checkpoints.find((c) => c.checkpointId === changed.checkpointId)!;
-		assert.deepEqual([cp.kind, cp.status, cp.subjectTaskId, cp.note], ['changes_requested', 'pending', 'a', note]);
-		assert.equal(s.activeCheckpoint?.checkpointId, settled.activeCheckpoint?.checkpointId, 'queued behind the active checkpoint');
-
-		const ack = await issue.acknowledgeOk(fenceOf(s));
-		assert.deepEqual([ack.nextCheckpointId, ack.nextCheckpointKind], [changed.checkpointId, 'changes_requested']);
 		const active = await issue.get();
+		const cp = active.checkpoints.find((c) => c.checkpointId === changed.checkpointId)!;
+		assert.deepEqual([cp.kind, cp.status, cp.subjectTaskId, cp.note], ['changes_requested', 'active', 'a', note], 'b waited on a: active at once');
+		assert.ok(!active.checkpoints.some((c) => c.checkpointId === settled.activeCheckpoint?.checkpointId), 'the settlement it answered is closed');
 		assert.equal(active.activeCheckpoint?.note, note);
 		assert.ok(active.activeWake?.prompt.includes(`> ${note}`), 'the wake prompt carries the note');
 		assert.match(active.recoveryHint, /sent back by the developer/);

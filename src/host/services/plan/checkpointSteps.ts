@@ -42,6 +42,15 @@ export function prepareMainWake(tx: Tx, execution: Execution, issue: Issue, chec
 	return insertMainWake(tx, execution, issue, checkpoint, (latest?.wakeSequence ?? 0) + 1, nowUnixMs);
 }
 
+/** The wake prompt of a checkpoint at its revision; a settlement's prompt says whether its result waits for the developer. */
+function promptOf(tx: Tx, issue: Issue, checkpoint: Checkpoint): string {
+	const subject = checkpoint.kind === 'task_settled' && checkpoint.subjectTaskId !== '' ? taskRepository.get(tx, issue.issueId, checkpoint.subjectTaskId) : undefined;
+	return wakePrompt({
+		issueId: issue.issueId, issueTitle: issue.title, checkpoint, graphRevision: checkpoint.graphRevision,
+		subjectAwaitsReview: subject?.status === 'pending_acceptance',
+	});
+}
+
 /** Inserts main wake `wakeSequence` of the checkpoint: deterministic id and submit id, the prompt of its revision. */
 export function insertMainWake(tx: Tx, execution: Execution, issue: Issue, checkpoint: Checkpoint, wakeSequence: number, nowUnixMs: number): Wake {
 	const wakeId = mainWakeId(checkpoint.checkpointId, wakeSequence);
@@ -54,7 +63,7 @@ export function insertMainWake(tx: Tx, execution: Execution, issue: Issue, check
 		clientSubmitId: wakeSubmitId(wakeId),
 		targetSessionId: execution.sourceSessionId,
 		status: 'prepared',
-		prompt: wakePrompt({ issueId: issue.issueId, issueTitle: issue.title, checkpoint, graphRevision: checkpoint.graphRevision }),
+		prompt: promptOf(tx, issue, checkpoint),
 		dueAtUnixMs: nowUnixMs,
 		attemptCount: 0,
 		leaseOwner: '',
@@ -77,7 +86,7 @@ export function insertMainWake(tx: Tx, execution: Execution, issue: Issue, check
 export function refreshPreparedWakes(tx: Tx, issue: Issue, checkpoint: Checkpoint, nowUnixMs: number): void {
 	for (const wake of wakeRepository.listByCheckpoint(tx, checkpoint.checkpointId, 'main')) {
 		if (wake.status !== 'prepared') { continue; }
-		const prompt = wakePrompt({ issueId: issue.issueId, issueTitle: issue.title, checkpoint, graphRevision: checkpoint.graphRevision });
+		const prompt = promptOf(tx, issue, checkpoint);
 		if (prompt !== wake.prompt) { wakeRepository.update(tx, { ...wake, prompt, updatedAtUnixMs: nowUnixMs }); }
 	}
 }

@@ -27,7 +27,7 @@ function toCheckpointDto(c: Checkpoint): CheckpointDto {
 		subjectRunId: c.subjectRunId,
 		creationReason: c.creationReason,
 		requiresGoalReview: c.requiresGoalReview,
-		...(c.kind === 'changes_requested' || c.kind === 'goal_changes_requested' ? { note: c.note ?? '' } : {}),
+		...(c.kind === 'changes_requested' || c.kind === 'goal_changes_requested' || c.kind === 'task_accepted' ? { note: c.note ?? '' } : {}),
 	};
 }
 

@@ -1,5 +1,5 @@
-// The checkpoint a developer's request for changes hands to the source agent (kinds changes_requested and
-// goal_changes_requested), carrying the note. It joins the ordered backlog like a settlement: active (with its main
+// The checkpoint a developer's decision hands to the source agent (kinds changes_requested, goal_changes_requested
+// and task_accepted), carrying the note. It joins the ordered backlog like a settlement: active (with its main
 // wake) when no checkpoint is active, else pending. A terminal (Goal Review) boundary still open is superseded
 // first — it summarized results the developer just sent back — and is rearmed by the next settlement once every
 // task is terminal again.
@@ -25,12 +25,15 @@ function supersedeOpenTerminal(tx: Tx, execution: Execution, nowUnixMs: number):
 	return terminal.status === 'active';
 }
 
-/** Appends the changes checkpoint in the caller's transaction and persists the execution. Returns both. */
+/**
+ * Appends the changes checkpoint in the caller's transaction and persists the execution. Returns both. `stored`: the
+ * execution row as persisted, when the caller already changed `execution` in this transaction without saving it.
+ */
 export function appendChangesCheckpoint(
-	tx: Tx, execution: Execution, issue: Issue, fields: ChangesFields, nowUnixMs: number,
+	tx: Tx, execution: Execution, issue: Issue, fields: ChangesFields, nowUnixMs: number, stored: Execution = execution,
 ): { execution: Execution; checkpoint: Checkpoint } {
 	let current = execution;
-	if (supersedeOpenTerminal(tx, execution, nowUnixMs)) {
+	if (fields.kind !== 'task_accepted' && supersedeOpenTerminal(tx, execution, nowUnixMs)) {
 		current = { ...current, activeCheckpointId: '', status: executionRepository.hasRunningRun(tx, issue.issueId) ? 'running' : 'awaiting_main' };
 	}
 	if (!checkpointRepository.active(tx, execution.executionId)) {
@@ -41,6 +44,6 @@ export function appendChangesCheckpoint(
 	const appended = appendCheckpoint(tx, current, issue, { ...fields, requiresGoalReview: false }, nowUnixMs);
 	const activated = appended.checkpoint.status === 'active';
 	const next: Execution = activated || current !== execution ? withWatchdogReset(appended.execution, nowUnixMs) : appended.execution;
-	if (next !== execution) { executionRepository.update(tx, next); }
+	if (next !== stored) { executionRepository.update(tx, next); }
 	return { execution: next, checkpoint: appended.checkpoint };
 }

@@ -1,14 +1,17 @@
 // The developer's decision on a task's result (SPEC §7): accept, or request changes with a non-empty note. Only the
 // developer decides (an agent token is `forbidden`), and only on a task in `pending_acceptance`; the decision is a
 // durable row keyed by the decided Run, so repeating the same decision replays it (`replayed:true`).
-// - accept → completed / user_accepted; dependents become ready (a manual issue's dispatcher runs a pass; a managed
-//   issue's source agent sees it at its active checkpoint or its next await — nothing else is created).
+// - accept → completed / user_accepted; dependents become ready (a manual issue's dispatcher runs a pass; on a managed
+//   issue a `task_accepted` checkpoint carrying the note, if any, goes to the source agent — none while Goal Review
+//   is open or queued, which is then the next step).
 // - request changes → failed (acceptanceState ''), so the rework path applies; on a managed issue a
-//   `changes_requested` checkpoint carrying the note goes to the source agent (active if none is, else pending).
+//   `changes_requested` checkpoint carrying the note goes to the source agent.
+// Either checkpoint is active at once (with its main wake) when the developer's review was the only step owed
+// (decisionCheckpoint.ts), else it queues behind the active one.
 import { settlementSuppressed } from '../../../core/execution/backlog.js';
 import { rejection } from '../../../core/hints.js';
-import { changesRequestedCheckpointId } from '../../../core/ids.js';
-import type { Issue, Task } from '../../../core/model.js';
+import { acceptedCheckpointId, changesRequestedCheckpointId } from '../../../core/ids.js';
+import type { Checkpoint, Execution, Issue, Task } from '../../../core/model.js';
 import type { Caller, Result } from '../../../protocol/controlPlane.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
@@ -19,7 +22,8 @@ import type { Reader, Tx } from '../../../store/tx.js';
 import { requireUser } from '../callerPolicy.js';
 import { requireRunIdentity } from '../identityChecks.js';
 import { nextIssueStatus } from '../issueStatus.js';
-import { appendChangesCheckpoint } from './changesCheckpoint.js';
+import { reviewOnlyTaskIds } from '../plan/reviewOnly.js';
+import { appendDecisionCheckpoint } from './decisionCheckpoint.js';
 import type { ReviewContext } from './reviewContext.js';
 
 export type TaskDecisionResult = Result<'review/accept'>;
@@ -98,6 +102,27 @@ function recordDecision(
 	return decision;
 }
 
+/** The managed execution a decision is handed to (none for manual issues and ended executions). */
+function liveExecution(tx: Tx, issue: Issue): Execution | undefined {
+	const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(tx, issue.issueId) : undefined;
+	return execution && !settlementSuppressed(execution.status) ? execution : undefined;
+}
+
+/**
+ * Hands the decision to the source agent as a checkpoint; `decide` changes the task row in between (the rule "only
+ * the developer could move" is read before it). Returns the checkpoint id, '' when none was created.
+ */
+function decideAndHandOver(
+	tx: Tx, issue: Issue, task: Task, fields: Pick<Checkpoint, 'checkpointId' | 'kind' | 'creationReason' | 'note'> | null, decide: () => void, now: number,
+): string {
+	const execution = liveExecution(tx, issue);
+	const developerOnly = execution !== undefined && reviewOnlyTaskIds(tx, execution).includes(task.taskId);
+	decide();
+	if (execution === undefined || fields === null) { return ''; }
+	const checkpoint = appendDecisionCheckpoint(tx, execution, issue, { ...fields, subjectTaskId: task.taskId, subjectRunId: task.latestRunId }, developerOnly, now);
+	return checkpoint?.checkpointId ?? '';
+}
+
 /** `review/accept` (`tutti review accept --issue-id X --task-id T [--note N] --as-user`). */
 export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, caller: Caller): Promise<TaskDecisionResult> {
 	const command = 'review accept';
@@ -108,8 +133,11 @@ export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, 
 		if (!awaitingReview(task)) { return replayOrRefuse(tx, issue, task, 'accepted', note, command); }
 		const now = ctx.clock.now();
 		const accepted: Task = { ...task, status: 'completed', acceptanceState: 'user_accepted', updatedAtUnixMs: now };
-		taskRepository.update(tx, accepted);
-		const decision = recordDecision(tx, ctx, issue, task, { decision: 'accepted', note, checkpointId: '' }, now);
+		const execution = liveExecution(tx, issue);
+		const checkpointId = decideAndHandOver(tx, issue, task, execution ? {
+			checkpointId: acceptedCheckpointId(execution.executionId, task.latestRunId), kind: 'task_accepted', creationReason: 'developer_accepted', note,
+		} : null, () => { taskRepository.update(tx, accepted); }, now);
+		const decision = recordDecision(tx, ctx, issue, task, { decision: 'accepted', note, checkpointId }, now);
 		return resultOf(decision, accepted, false);
 	});
 	if (!outcome.replayed) { ctx.workChanged(); }
@@ -126,20 +154,10 @@ export async function requestTaskChanges(ctx: ReviewContext, params: TaskDecisio
 		if (!awaitingReview(task)) { return replayOrRefuse(tx, issue, task, 'changes_requested', note, command); }
 		const now = ctx.clock.now();
 		const failed: Task = { ...task, status: 'failed', acceptanceState: '', updatedAtUnixMs: now };
-		taskRepository.update(tx, failed);
-		let checkpointId = '';
-		const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(tx, issue.issueId) : undefined;
-		if (execution && !settlementSuppressed(execution.status)) {
-			const appended = appendChangesCheckpoint(tx, execution, issue, {
-				checkpointId: changesRequestedCheckpointId(execution.executionId, task.latestRunId),
-				kind: 'changes_requested',
-				subjectTaskId: task.taskId,
-				subjectRunId: task.latestRunId,
-				creationReason: 'developer_requested_changes',
-				note,
-			}, now);
-			checkpointId = appended.checkpoint.checkpointId;
-		}
+		const execution = liveExecution(tx, issue);
+		const checkpointId = decideAndHandOver(tx, issue, task, execution ? {
+			checkpointId: changesRequestedCheckpointId(execution.executionId, task.latestRunId), kind: 'changes_requested', creationReason: 'developer_requested_changes', note,
+		} : null, () => { taskRepository.update(tx, failed); }, now);
 		const decision = recordDecision(tx, ctx, issue, task, { decision: 'changes_requested', note, checkpointId }, now);
 		return resultOf(decision, failed, false);
 	});

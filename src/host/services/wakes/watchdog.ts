@@ -3,6 +3,7 @@
 // and the execution is runnable and not paused: the active checkpoint gets its next deterministic wake sequence
 // (after rebinding a revision that trails the execution's), or a `watchdog` checkpoint is created when none is
 // active. The next deadline is the fixed product cadence after the previous one (never an infrastructure backoff).
+// While the developer's review is the only step owed (src/core/execution/reviewOwed.ts) it spends no Turn.
 import { nextSequence } from '../../../core/execution/backlog.js';
 import { watchdogCheckpointId } from '../../../core/ids.js';
 import type { Checkpoint, Execution, Issue, Wake } from '../../../core/model.js';
@@ -12,10 +13,11 @@ import { issueRepository } from '../../../store/repositories/issueRepository.js'
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../../store/tx.js';
 import { appendCheckpoint, insertMainWake, refreshPreparedWakes } from '../plan/checkpointSteps.js';
+import { reviewOnlyTaskIds } from '../plan/reviewOnly.js';
 import { watchdogIntervalMs } from '../plan/planContext.js';
 import { runnableExecutionStatuses } from './wakeQueries.js';
 
-export type WatchdogAction = 'none' | 'next_wake' | 'watchdog_checkpoint' | 'delivery_pending';
+export type WatchdogAction = 'none' | 'next_wake' | 'watchdog_checkpoint' | 'delivery_pending' | 'awaiting_developer';
 
 /** A wake whose delivery is still owed (a new sequence would overlap it). */
 const undelivered: readonly Wake['status'][] = ['prepared', 'leased', 'dispatched'];
@@ -45,6 +47,12 @@ export function fireWatchdog(tx: Tx, executionId: string, nowUnixMs: number): Wa
 	const issue = issueRepository.get(tx, execution.issueId);
 	if (!issue || issue.dispatchPaused) { return 'none'; }
 	const due = nextWatchdogDeadline(execution.watchdogDueAtUnixMs, nowUnixMs);
+	if (reviewOnlyTaskIds(tx, execution).length > 0) {
+		// Only the developer can move (a review): no Turn is spent; their decision wakes the source agent. The deadline
+		// keeps its cadence so the watchdog looks again should anything else change.
+		executionRepository.update(tx, { ...execution, watchdogDueAtUnixMs: due });
+		return 'awaiting_developer';
+	}
 	const active = checkpointRepository.active(tx, executionId);
 	if (!active) {
 		const sequence = nextSequence(checkpointRepository.listByExecution(tx, executionId));

@@ -176,7 +176,7 @@ describe('what is owed next (resume)', () => {
 		for (const f of cases) {
 			const owed = owedOnIssue(f);
 			assert.ok(owed.kind === 'answer' && owed.next !== undefined);
-			const view = owed.next.startsWith('tutti await-review') ? owedForReview(f)
+			const view = owed.next.startsWith('tutti await-review') ? owedForReview(f, /--task-id (\S+)/.exec(owed.next)?.[1])
 				: owed.next.startsWith('tutti plan issue await') ? owedForCheckpoint(f) : owedForNextAction(f);
 			assert.ok(view.kind === 'answer');
 			assert.equal(view.state, 'waiting', owed.next);
@@ -212,5 +212,58 @@ describe('what is owed next (next-action)', () => {
 		const response = respond(owedForNextAction(facts({ tasks: [task('a', 'running')] })));
 		assert.equal(response['ok'], true);
 		assert.equal(response['next'], 'tutti plan issue await --issue-id iss');
+	});
+});
+
+describe('what is owed next while only the developer\'s review is owed (autoAccept off)', () => {
+	// Task a finished into review; b depends on it; the settled checkpoint of a is still active (nothing to schedule).
+	const settledInReview = (extra: Partial<IssueFacts> = {}): IssueFacts => facts({
+		execution: { status: 'awaiting_main', createdAtUnixMs: now - hour, updatedAtUnixMs: now - 1000, completedAtUnixMs: 0 },
+		activeCheckpoint: { checkpointId: 'cp-a', kind: 'task_settled', createdAtUnixMs: now - 1000, subjectTaskId: 'a' },
+		hasPendingCheckpoint: false,
+		tasks: [task('a', 'pending_acceptance', { updatedAtUnixMs: now - 30_000 }), task('b', 'not_started', { dependencyTaskIds: ['a'] })],
+		...extra,
+	});
+
+	it('resume and the Stop hook of an attached source name the bounded wait for that review, not the snapshot', () => {
+		const response = respond(owedOnIssue(settledInReview()));
+		assert.equal(response['state'], 'awaiting_review');
+		assert.equal(response['next'], 'tutti await-review --issue-id iss --task-id a');
+		assert.match(String(response['message']), /only the developer/i);
+		assert.equal(respond(owedBySession({ sessionId: 's', role: 'source', issueId: 'iss', issue: settledInReview() }))['next'], 'tutti await-review --issue-id iss --task-id a');
+		assert.deepEqual(responseProblems(response), []);
+	});
+
+	it('a source Tutti wakes itself may end its turn: the decision wakes it', () => {
+		const response = respond(owedBySession({ sessionId: 's', role: 'source', issueId: 'iss', issue: settledInReview(), wakesDelivered: true }));
+		assert.equal(response['next'], undefined);
+		assert.match(String(response['message']), /wakes this session/);
+		assert.match(String(response['message']), /tutti await-review --issue-id iss --task-id a/);
+	});
+
+	it('the waits keep waiting instead of bouncing to the snapshot', () => {
+		const review = respond(owedForReview(settledInReview(), 'a'));
+		assert.deepEqual([review['state'], review['next'], review['waited_seconds']], ['waiting', 'tutti await-review --issue-id iss --task-id a', 30]);
+		const checkpoint = respond(owedForCheckpoint(settledInReview()));
+		assert.deepEqual([checkpoint['state'], checkpoint['advance_allowed']], ['waiting', false]);
+		assert.match(String(checkpoint['message']), /developer/);
+	});
+
+	it('a wait on another review returns once the developer\'s decision gave the agent a step', () => {
+		const f = settledInReview({
+			activeCheckpoint: { checkpointId: 'cp-acc', kind: 'task_accepted', createdAtUnixMs: now, subjectTaskId: 'a' },
+			tasks: [task('a', 'completed', { acceptanceState: 'user_accepted' }), task('c', 'pending_acceptance'), task('b', 'not_started', { dependencyTaskIds: ['a'] })],
+		});
+		const response = respond(owedForReview(f, 'c'));
+		assert.deepEqual([response['state'], response['advance_allowed'], response['next']], ['checkpoint', true, 'tutti plan issue get --issue-id iss --json']);
+		assert.equal(respond(owedForReview(f))['state'], 'checkpoint', 'the issue-wide wait too');
+		// A manual issue has no checkpoints: its waits are unchanged.
+		assert.equal(respond(owedForReview(facts({ execution: null, tasks: [task('c', 'pending_acceptance')] }), 'c'))['state'], 'waiting');
+	});
+
+	it('the snapshot is owed again as soon as the agent can move (a ready task, a queued checkpoint)', () => {
+		const ready = settledInReview({ tasks: [task('a', 'pending_acceptance'), task('b', 'not_started', { dependencyTaskIds: ['a'] }), task('c', 'not_started')] });
+		assert.equal(respond(owedOnIssue(ready))['next'], 'tutti plan issue get --issue-id iss --json');
+		assert.equal(respond(owedOnIssue(settledInReview({ hasPendingCheckpoint: true })))['next'], 'tutti plan issue get --issue-id iss --json');
 	});
 });

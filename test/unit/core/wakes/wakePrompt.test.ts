@@ -98,12 +98,32 @@ describe('core/wakes/wakePrompt', () => {
 		}
 	});
 
-	it('task_settled: acknowledge (which accepts the result) under the backlog rule', () => {
-		const text = prompt('task_settled');
+	it('task_settled in review: only the developer accepts; scheduling or acknowledging does not; the decision wakes the agent', () => {
+		const text = prompt('task_settled', { subjectAwaitsReview: true });
 		assert.match(text, /Task T5 \(run R7\) finished/);
+		assert.match(text, /only the developer accepts it/);
+		assert.match(text, /Scheduling other tasks or acknowledging this checkpoint does not accept it/);
+		assert.match(text, /Tutti wakes you with a new checkpoint that says what the developer decided/);
+		assert.ok(text.includes('tutti await-review --issue-id I1 --task-id T5'), 'the bounded wait for that review');
 		assert.ok(text.includes('tutti plan issue acknowledge --issue-id I1'));
-		assert.match(text, /acknowledging also accepts this result/);
+		assert.doesNotMatch(text, /accepts this result/);
 		assert.doesNotMatch(text, /plan issue complete/);
+	});
+
+	it('task_settled accepted already (autoAccept): its dependents may be ready; no text claims a command accepts it', () => {
+		const text = prompt('task_settled', { subjectAwaitsReview: false });
+		assert.match(text, /already accepted/);
+		assert.doesNotMatch(text, /accepts this result|await-review/);
+	});
+
+	it('task_accepted: says the developer accepted the task, quotes the note, schedules the ready tasks', () => {
+		const text = prompt('task_accepted', { checkpoint: { checkpointId: C, kind: 'task_accepted', sequence: 4, subjectTaskId: 'T5', subjectRunId: 'R7', note: 'Nice work.' } });
+		assert.match(text, /The developer accepted the result of task T5 \(run R7\)/);
+		assert.ok(text.includes('> Nice work.'));
+		assert.ok(text.includes(`tutti plan issue schedule --issue-id I1 --checkpoint-id ${C} --expected-graph-revision 3`));
+		assert.match(text, /If readyTaskIds is empty/);
+		assert.match(text, /The developer's note:\n> Nice work\./);
+		assert.doesNotMatch(prompt('task_accepted'), /developer's note/, 'no empty note section without a note');
 	});
 
 	it('all_tasks_terminal: complete --decision goal_satisfied, never acknowledge', () => {

@@ -31,14 +31,19 @@ describe('plan service: settlement checkpoints, the ordered backlog and the term
 		assert.deepEqual(s.allowedActions, ['mutate', 'stop'], 'no acknowledge without running work or backlog');
 		await rejects(issue.acknowledge(), 'inactive_checkpoint');
 
+		const settledCheckpoint = s.activeCheckpoint!.checkpointId;
 		await issue.accept('a');
-		assert.deepEqual((await issue.get()).readyTaskIds, ['b'], "the developer's accept makes the dependent ready at the same checkpoint");
+		const accepted = await issue.get();
+		assert.equal(accepted.activeCheckpoint?.kind, 'task_accepted', "the developer's accept is the source agent's next checkpoint");
+		assert.deepEqual(accepted.readyTaskIds, ['b'], 'and makes the dependent ready');
 		await issue.schedule(['b']);
 		const after = await issue.get();
 		assert.equal(issue.task(after, 'a').status, 'completed');
 		assert.equal(issue.task(after, 'a').acceptanceState, 'user_accepted');
 		assert.equal(issue.task(after, 'b').status, 'running');
-		assert.ok(issue.wakes().every((w) => w.status === 'acknowledged'), 'a valid command acknowledges the wakes of its checkpoint');
+		const wakesOf = (checkpointId: string): string[] => issue.wakes().filter((w) => w.checkpointId === checkpointId).map((w) => w.status);
+		assert.deepEqual(wakesOf(settledCheckpoint), ['canceled'], 'the settlement the decision answered');
+		assert.deepEqual(wakesOf(accepted.activeCheckpoint!.checkpointId), ['acknowledged'], 'a valid command acknowledges the wakes of its checkpoint');
 		// Settling the same Run's checkpoint again (replayed observer) creates nothing.
 		const count = issue.checkpoints().length;
 		await kit.store.transaction((tx) => {

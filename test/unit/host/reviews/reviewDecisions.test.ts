@@ -35,13 +35,16 @@ describe('developer review decisions (tasks)', () => {
 		assert.match(before.recoveryHint, /Wait for the developer's decision on task a with `tutti await-review --issue-id \S+ --task-id a`/);
 		kit.clock.advance(5_000);
 		const accepted = await issue.accept('a');
+		const acceptedCheckpoint = `${issue.executionId}:checkpoint:accepted:${runId}`;
 		assert.deepEqual(accepted, {
 			decisionId: `${issue.issueId}:review:a:${runId}`, issueId: issue.issueId, taskId: 'a', runId, decision: 'accepted', note: '',
-			checkpointId: '', taskStatus: 'completed', acceptanceState: 'user_accepted', replayed: false,
+			checkpointId: acceptedCheckpoint, taskStatus: 'completed', acceptanceState: 'user_accepted', replayed: false,
 		});
 		const s = await issue.get();
 		assert.deepEqual(s.readyTaskIds, ['b']);
-		assert.equal(s.activeCheckpoint?.kind, 'task_settled', 'accepting creates no checkpoint: the source acts at its active one');
+		assert.deepEqual([s.activeCheckpoint?.checkpointId, s.activeCheckpoint?.kind], [acceptedCheckpoint, 'task_accepted'],
+			'the acceptance is the source agent\'s next checkpoint (only the developer could move before it)');
+		assert.equal(issue.wakes().find((w) => w.checkpointId === acceptedCheckpoint)?.status, 'prepared', 'with its main wake');
 		const decision = kit.store.read((r) => reviewRepository.decisionFor(r, issue.issueId, 'a', runId))!;
 		assert.equal(decision.reviewEnteredAtUnixMs, kit.clock.now() - 5_000, 'the durable entry time is the settlement');
 		assert.deepEqual(await issue.accept('a'), { ...accepted, replayed: true });
@@ -71,17 +74,15 @@ describe('developer review decisions (tasks)', () => {
 		assert.equal(changed.acceptanceState, '');
 		assert.equal(changed.checkpointId, `${issue.executionId}:checkpoint:changes:${runId}`);
 		const s = await issue.get();
-		assert.equal(s.activeCheckpoint?.checkpointId, settled.checkpointId, 'queued behind the active settlement checkpoint');
-		const queued = s.checkpoints.find((c) => c.kind === 'changes_requested')!;
-		assert.deepEqual([queued.status, queued.subjectTaskId, queued.note], ['pending', 'a', 'Handle the empty input\ntoo']);
+		// Only the developer could move (b waits on a): the request is the source agent's checkpoint at once.
+		assert.equal(s.activeCheckpoint?.checkpointId, changed.checkpointId, 'active at once');
+		assert.equal(issue.checkpoint(settled.checkpointId).status, 'superseded', 'the settlement it answers');
+		const active = s.checkpoints.find((c) => c.kind === 'changes_requested')!;
+		assert.deepEqual([active.status, active.subjectTaskId, active.note], ['active', 'a', 'Handle the empty input\ntoo']);
 		assert.deepEqual(kit.store.read((r) => reviewRepository.openChangeRequests(r, issue.issueId)).map((c) => [c.taskId, c.note, c.checkpointStatus]),
-			[['a', 'Handle the empty input\ntoo', 'pending']]);
+			[['a', 'Handle the empty input\ntoo', 'active']]);
 		assert.deepEqual(await issue.requestChanges('a', 'Handle the empty input\ntoo'), { ...changed, replayed: true });
 		await rejects(issue.requestChanges('a', 'something else'), 'review_not_pending', /different note/);
-
-		// The settlement checkpoint can be acknowledged now (a later one is pending); the request becomes active.
-		const ack = await issue.acknowledge();
-		assert.deepEqual([ack.nextCheckpointId, ack.nextCheckpointKind], [changed.checkpointId, 'changes_requested']);
 		const wake = issue.wakes().find((w) => w.checkpointId === changed.checkpointId)!;
 		assert.match(wake.prompt, /> Handle the empty input\n> too/);
 		assert.match(wake.prompt, /"kind":"rework","taskId":"a"/);
@@ -91,6 +92,20 @@ describe('developer review decisions (tasks)', () => {
 		assert.equal(replacement.runIds.length, 1);
 		assert.deepEqual(kit.store.read((r) => reviewRepository.openChangeRequests(r, issue.issueId)), [], 'taken up');
 		assert.deepEqual(issue.task(await issue.get(), 'b').dependencyTaskIds, ['a2'], 'dependents are redirected');
+	});
+
+	it('while the source agent can still act at its checkpoint, a decision queues behind it', async () => {
+		const issue = await kit.managedIssue([taskSpec('a'), taskSpec('c'), taskSpec('b', { dependencyTaskIds: ['a'] })]);
+		const { runIds } = await issue.schedule(['a']);
+		await kit.settle(runIds[0]!, 'success');
+		const settled = await issue.fence();
+		assert.deepEqual((await issue.get()).readyTaskIds, ['c'], 'c is the agent\'s to schedule');
+		const changed = await issue.requestChanges('a', 'Redo it.');
+		const s = await issue.get();
+		assert.equal(s.activeCheckpoint?.checkpointId, settled.checkpointId, 'queued behind the active settlement checkpoint');
+		assert.equal(s.checkpoints.find((c) => c.checkpointId === changed.checkpointId)?.status, 'pending');
+		const ack = await issue.acknowledge();
+		assert.deepEqual([ack.nextCheckpointId, ack.nextCheckpointKind], [changed.checkpointId, 'changes_requested']);
 	});
 
 	it('a request for changes supersedes an open Goal Review boundary, which the rework settlement rearms', async () => {

@@ -1,0 +1,17 @@
+// The skill injected into a managed source session says exactly what each command does: only the developer
+// accepts a task in review, and the developer's decision wakes the agent.
+import { strict as assert } from 'node:assert';
+import { tuttiCliSkill } from '../../../../src/host/services/sourceSessions/skill.js';
+
+describe('the Tutti CLI skill', () => {
+	it('never says that scheduling or acknowledging accepts a result', () => {
+		assert.doesNotMatch(tuttiCliSkill, /\(accepts the result\)|accepts this result|also accepts/);
+		assert.match(tuttiCliSkill, /only the developer accepts/i);
+	});
+
+	it('names the bounded wait for a review and the checkpoint the decision brings', () => {
+		assert.match(tuttiCliSkill, /tutti await-review --issue-id <issueId> --task-id <taskId>/);
+		assert.match(tuttiCliSkill, /- task_accepted: /);
+		assert.match(tuttiCliSkill, /Request changes/);
+	});
+});
