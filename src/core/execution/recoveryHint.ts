@@ -1,6 +1,8 @@
 // The one sentence `plan issue get` returns as `recoveryHint`: the exact next command for the current state.
 import type { Checkpoint, Execution } from '../model.js';
+import { awaitReviewCommand } from '../next/commands.js';
 import { isTerminalExecution } from './allowedActions.js';
+import { reviewToAwait } from './reviewOwed.js';
 import {
 	acknowledgeCommand, type CommandFence, completeCommand, getCommand, mutateCommand, resumeCommand, resumeCompatCommand, scheduleCommand, shellQuote,
 } from './planCommands.js';
@@ -16,6 +18,8 @@ export interface RecoveryHintInput {
 	canAcknowledge: boolean;
 	/** Active tasks in pending_acceptance (only the developer accepts them; their dependents wait). Default none. */
 	awaitingAcceptanceTaskIds?: readonly string[];
+	/** The tasks in review when the developer's decision is the only step owed (reviewOwed.ts). Default none. */
+	reviewOnlyTaskIds?: readonly string[];
 }
 
 /** A replacement id the hint suggests for reworking `taskId` at checkpoint sequence `n` (any new id works). */
@@ -38,6 +42,14 @@ export function recoveryHint(input: RecoveryHintInput): string {
 	}
 	if (!cp && execution.status === 'pending_goal_review') {
 		return `The goal awaits the developer's confirmation (Goal Review): wait with \`tutti plan issue await --issue-id ${shellQuote(issueId)}\` (run it again while it reports waiting); no plan command is needed until the developer decides.`;
+	}
+	const onlyDeveloper = input.reviewOnlyTaskIds ?? [];
+	if (onlyDeveloper.length > 0) {
+		const taskId = reviewToAwait({ activeCheckpoint: cp ? { kind: cp.kind, subjectTaskId: cp.subjectTaskId } : null }, onlyDeveloper);
+		const which = onlyDeveloper.length === 1 ? `task ${onlyDeveloper[0]!}` : `tasks ${onlyDeveloper.join(', ')}`;
+		return `Only the developer can move next: ${which} wait(s) for their review (Accept or Request changes in Tutti) and nothing else can run before that. `
+			+ `Wait for the developer's decision${taskId ? ` on task ${taskId}` : ''} with \`${awaitReviewCommand(issueId, taskId)}\` (run it again while it reports waiting); `
+			+ 'a source session Tutti started is woken with a checkpoint that says what the developer decided.';
 	}
 	if (!cp) {
 		return `Runs are in progress and no checkpoint is open: wait for the next checkpoint wake, then run \`${getCommand(issueId)}\`.`;

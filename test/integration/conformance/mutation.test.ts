@@ -105,9 +105,11 @@ describe('conformance: mutation', function () {
 		const launch = { model: 'model-f', permissionModeId: 'perm-f', reasoningEffort: 'high', executionDirectory: 'sub' };
 		await issue.addTasks(taskSpec('base'), taskSpec('f', 'gate', ['base'], launch), taskSpec('d', 'ok', ['f']));
 		await issue.scheduleOk(['base']);
-		const settled = await issue.waitActive('task_settled', 'base');
-		await issue.acceptOk('base');
-		await issue.scheduleOk(['f'], fenceOf(settled));
+		await issue.waitActive('task_settled', 'base');
+		await issue.acceptOk('base'); // f waited on base: the acceptance is the source agent's checkpoint at once
+		const accepted = await issue.get();
+		assert.equal(accepted.activeCheckpoint?.kind, 'task_accepted');
+		await issue.scheduleOk(['f'], fenceOf(accepted));
 		await issue.waitGateStarted('f');
 		issue.openGate('f', 3);
 		const failed = await issue.waitActive('task_failed', 'f');

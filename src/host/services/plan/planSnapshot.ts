@@ -4,6 +4,7 @@
 import { allowedActions } from '../../../core/execution/allowedActions.js';
 import { hasLaterPending } from '../../../core/execution/backlog.js';
 import { recoveryHint } from '../../../core/execution/recoveryHint.js';
+import { reviewOnlyOwed } from '../../../core/execution/reviewOwed.js';
 import { readyTaskIds } from '../../../core/graph/blockers.js';
 import type { Checkpoint, Execution, Issue } from '../../../core/model.js';
 import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
@@ -74,6 +75,12 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 			readyTaskIds: ready,
 			canAcknowledge: actions.includes('acknowledge'),
 			awaitingAcceptanceTaskIds: tasks.filter((t) => t.supersededAtUnixMs === 0 && t.status === 'pending_acceptance').map((t) => t.taskId),
+			reviewOnlyTaskIds: reviewOnlyOwed({
+				executionStatus: execution.status,
+				activeCheckpoint: active ? { kind: active.kind, subjectTaskId: active.subjectTaskId } : null,
+				hasPendingCheckpoint: open.some((c) => c.status === 'pending'),
+				tasks: tasks.map((t) => ({ taskId: t.taskId, status: t.status, superseded: t.supersededAtUnixMs > 0, dependencyTaskIds: t.dependencyTaskIds })),
+			}),
 		}),
 		activeWake: wake ? toWakeDto(wake) : null,
 		...(review ? {

@@ -31,6 +31,16 @@ describe('core/execution/recoveryHint', () => {
 		}
 	});
 
+	it('only the developer can move → the bounded wait for that review, with or without an open checkpoint, never "Runs are in progress"', () => {
+		for (const kind of ['task_settled', null] as const) {
+			const hint = recoveryHint(input(kind, { readyTaskIds: [], reviewOnlyTaskIds: ['T1'], awaitingAcceptanceTaskIds: ['T1'], execution: { status: 'awaiting_main', graphRevision: 3 } }));
+			assert.match(hint, /^Only the developer can move next/, hint);
+			assert.ok(hint.includes('`tutti await-review --issue-id I1 --task-id T1`'), hint);
+			assert.match(hint, /a checkpoint that says what the developer decided/);
+			assert.doesNotMatch(hint, /Runs are in progress|plan issue schedule/);
+		}
+	});
+
 	it('all_tasks_terminal → the exact complete command', () => {
 		const hint = recoveryHint(input('all_tasks_terminal', { execution: { status: 'pending_goal_review', graphRevision: 3 } }));
 		assert.ok(hint.includes(`\`tutti plan issue complete --issue-id I1 --checkpoint-id ${C} --expected-graph-revision 3 --decision goal_satisfied --request-id cp4-r3-complete --json\``), hint);
