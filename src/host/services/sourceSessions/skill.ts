@@ -22,7 +22,7 @@ export const tuttiCliSkill = [
 	'- task_settled: mutate, schedule (ready tasks), stop; acknowledge only if a Run is running or a later checkpoint is pending.',
 	'  Neither schedule nor acknowledge accepts the settled result: only the developer accepts a task in pending_acceptance',
 	'  (Accept or Request changes in Tutti); its dependents become ready only then. If nothing else is ready, nothing is yours',
-	'  to do: end your turn or wait with `tutti await-review --issue-id <issueId> --task-id <taskId>`. Tutti wakes you with',
+	'  to do: end your turn or wait with `tutti await-review --issue-id <issueId> --task-id <task-id>`. Tutti wakes you with',
 	'  the developer\'s decision as a checkpoint, and the 5-minute re-wake does not run while only the developer can move.',
 	'- task_accepted: the developer accepted the subject task (the note, if any, is theirs): schedule the tasks now ready;',
 	'  acknowledge under the backlog rule.',

@@ -10,7 +10,7 @@ describe('the Tutti CLI skill', () => {
 	});
 
 	it('names the bounded wait for a review and the checkpoint the decision brings', () => {
-		assert.match(tuttiCliSkill, /tutti await-review --issue-id <issueId> --task-id <taskId>/);
+		assert.match(tuttiCliSkill, /tutti await-review --issue-id <issueId> --task-id <task-id>/);
 		assert.match(tuttiCliSkill, /- task_accepted: /);
 		assert.match(tuttiCliSkill, /Request changes/);
 	});
