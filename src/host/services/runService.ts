@@ -279,6 +279,9 @@ export class RunService implements RunAdmission, Disposable {
 			if (this.#mayDeliver(exit, facts)) {
 				const delivered = await this.#serial(runId, () => this.#deliverNext(runId, exit, facts));
 				if (delivered) { return; }
+				// The same exit can arrive twice (the runner's event and the supervisor's run/report): while this one
+				// waited, the other may have handed a queued message to a next Turn, which is now the Run's process.
+				if (this.#currentProcess(runId) !== exit.runId) { return; }
 			}
 			const settled = await this.#d.store.transaction((tx) => {
 				if ((this.#stopsInFlight.get(runId) ?? 0) > 0) {

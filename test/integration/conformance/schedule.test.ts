@@ -1,7 +1,7 @@
 // Conformance (digest §1.9): materialization and schedule, through the real Host and the real `tutti` CLI.
 import { strict as assert } from 'node:assert';
 import {
-	executionIdOf, expectError, expectOk, fenceOf, managedIssue, methods, openSession, requestId, sleep, shareHost, taskIn, taskSpec,
+	executionIdOf, expectError, expectOk, fenceOf, managedIssue, methods, openSession, requestId, shareHost, taskIn, taskSpec,
 	type CliResult, type HostHandle,
 } from '../harness.js';
 
@@ -48,14 +48,18 @@ describe('conformance: materialization and schedule', function () {
 		assert.ok(!s2.allowedActions.includes('acknowledge'));
 		expectError(await issue.acknowledge(fenceOf(s2)));
 
-		// No Run is created by materialization or mutation: nothing starts until the source schedules.
-		await sleep(400);
+		// No Run is created by materialization or mutation: nothing starts until the source schedules. The schedule
+		// is accepted at the fence read before it (the initial checkpoint, revision 2) only if nothing moved meanwhile,
+		// and `a` is admitted only if it had not started by itself; its Run is the one this schedule created.
 		const s3 = await issue.get();
 		for (const task of s3.tasks) {
 			assert.equal(task.status, 'not_started', `${task.taskId} must not start by itself`);
 			assert.equal(task.latestRunId, '');
 		}
-		assert.equal(s3.activeCheckpoint?.checkpointId, initial);
+		const scheduled = await issue.scheduleOk(['a'], fenceOf(s2));
+		const s4 = await issue.get();
+		assert.deepEqual(scheduled.runIds, [taskIn(s4, 'a').latestRunId]);
+		assert.equal(taskIn(s4, 'b').latestRunId, '', 'the dependent never starts by itself');
 	});
 
 	it('plan issue create replays its request id and rejects a different payload', async function () {

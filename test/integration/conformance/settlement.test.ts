@@ -2,7 +2,7 @@
 // schedule and by acknowledge with revision rebinding, and the rearmed all_tasks_terminal singleton.
 import { strict as assert } from 'node:assert';
 import {
-	addOps, executionIdOf, fenceOf, managedIssue, sleep, shareHost, taskIn, taskSpec,
+	addOps, executionIdOf, expectOk, fenceOf, managedIssue, methods, shareHost, taskIn, taskSpec,
 	type HostHandle,
 } from '../harness.js';
 
@@ -30,17 +30,16 @@ describe('conformance: settlement and backlog', function () {
 		const b = taskIn(s, 'b');
 		assert.equal(b.ready, false, 'the settled subject is not projected as accepted: only the developer accepts');
 		assert.equal(b.blockerReason, 'dependency_unsatisfied');
-		await sleep(400);
-		const later = await issue.get();
-		assert.equal(taskIn(later, 'b').status, 'not_started', 'settling never dispatches a successor');
-		assert.equal(taskIn(later, 'b').latestRunId, '');
-		assert.equal(later.activeCheckpoint?.checkpointId, cp.checkpointId);
 
-		// A failed Run settles into task_failed, again without a successor; scheduling never accepts `a`.
-		const { runIds: [failRun] } = await issue.scheduleOk(['f'], fenceOf(later));
+		// A failed Run settles into task_failed, again without a successor; scheduling never accepts `a`. The schedule
+		// is accepted at the fence of the settled snapshot only if nothing moved the checkpoint or the graph since.
+		const { runIds: [failRun] } = await issue.scheduleOk(['f'], fenceOf(s));
 		const failed = await issue.waitActive('task_failed', 'f');
 		assert.equal(taskIn(failed, 'a').status, 'pending_acceptance');
-		assert.equal(taskIn(failed, 'b').status, 'not_started');
+		assert.equal(taskIn(failed, 'b').status, 'not_started', 'settling never dispatches a successor');
+		assert.equal(taskIn(failed, 'b').latestRunId, '');
+		const runs = methods['run/list'].result.parse(expectOk(await issue.cli(['run', 'list', '--issue-id', issue.issueId, '--json'])));
+		assert.deepEqual(runs.runs.map((r) => r.runId).sort(), [runId!, failRun!].sort(), 'the Host created no Run of its own');
 		const run = await issue.run(failRun!);
 		assert.equal(run.outcome, 'failure');
 		assert.equal(run.exitCode, 3);

@@ -7,7 +7,7 @@ import type { RunExit } from '../../../src/core/runs/runProcessPort.js';
 import { processIsAlive } from '../../../src/supervisor/processTable.js';
 import { readPidRecord } from '../../../src/supervisor/runFiles.js';
 import {
-	exitOf, killAllRuns, launchSpec, makeTempDir, nodeTarget, recordExits, repoRoot, type RunBuild, shareRunBuild, sleep, stdoutContains, tsxNodeArgs, waitFor,
+	exitOf, killAllRuns, launchSpec, makeTempDir, nodeTarget, recordExits, repoRoot, type RunBuild, shareRunBuild, stdoutContains, tsxNodeArgs, waitFor,
 } from './runTestKit.js';
 
 const hostSecrets = { TUTTI_USER_TOKEN: 'user-credential-secret', TUTTI_SESSION_TOKEN: 'host-own-session-secret' };
@@ -36,6 +36,13 @@ describe('ProcessRunner (real processes)', function () {
 		});
 		runners.push(r);
 		return r;
+	}
+
+	/** Lets the checks adopt() scheduled run, then checks every watched Run and this one a few times more. */
+	async function checkedRepeatedly(r: ProcessRunner, runId: string): Promise<void> {
+		await new Promise((resolve) => setImmediate(resolve));
+		for (let i = 0; i < 3; i++) { r.checkNow(); r.checkNow(runId); }
+		await new Promise((resolve) => setImmediate(resolve));
 	}
 
 	beforeEach(() => {
@@ -161,7 +168,9 @@ describe('ProcessRunner (real processes)', function () {
 		await exitOf(exits, 'r-done');
 		assert.equal(await runner.interrupt('r-done'), 'not_running');
 		assert.equal(await runner.interrupt('r-never-launched'), 'not_running');
-		assert.equal(runner.isAlive('r-done'), false);
+		// exit.json is the supervisor's last write, not its end: it may still be exiting when the record appears.
+		await waitFor('the supervisor to end', () => (runner.isAlive('r-done') ? undefined : true));
+		assert.equal(runner.isAlive('r-never-launched'), false);
 	});
 
 	it('records a spawn error for a missing executable or a missing working directory', async () => {
@@ -184,8 +193,8 @@ describe('ProcessRunner (real processes)', function () {
 		await runner.launch(launchSpec('r-once', nodeTarget('process.exit(0)'), ws.path));
 		await exitOf(exits, 'r-once');
 		runner.adopt('r-once');
-		runner.checkNow();
-		await sleep(300); // several poll intervals: any duplicate would have fired by now
+		// Every check a poll would make, made now (adopt's own check runs on the next immediate).
+		await checkedRepeatedly(runner, 'r-once');
 		assert.equal(exits.filter((e) => e.runId === 'r-once').length, 1);
 
 		const later = newRunner();
@@ -194,7 +203,7 @@ describe('ProcessRunner (real processes)', function () {
 		later.adopt('r-once');
 		assert.equal(laterExits.length, 0, 'adopt fires asynchronously, after the caller subscribed');
 		assert.equal((await exitOf(laterExits, 'r-once')).exitCode, 0);
-		await sleep(300);
+		await checkedRepeatedly(later, 'r-once');
 		assert.equal(laterExits.length, 1);
 	});
 

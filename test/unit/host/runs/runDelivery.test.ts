@@ -78,6 +78,26 @@ describe('delivering queued messages as further Turns', () => {
 		assert.equal(text, all, 'run log reads every Turn in order');
 	});
 
+	it('the supervisor\'s run/report and the runner\'s exit event for the same Turn: the message is delivered and the Run keeps running', async () => {
+		const runId = await running();
+		await h.call('run/send', { runId, text: 'follow-up' });
+		h.runs.logs.set(runId, claudeStream('turn one done'));
+		// Both paths see the first Turn's exit: the runner's event and the report its supervisor sends after exit.json.
+		h.runs.exit(runId, { exitCode: 0 });
+		await h.call('run/report', { runId, event: 'exited' });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.runId), [runId, `${runId}.t2`]);
+		const run = await h.call('run/get', { runId });
+		assert.equal(run.status, 'running', `the second Turn runs, so the Run is not settled from the first Turn's exit (summary: ${run.summary})`);
+
+		h.runs.logs.set(`${runId}.t2`, claudeStream('turn two done'));
+		h.runs.exit(`${runId}.t2`, { exitCode: 0 });
+		await h.call('run/report', { runId: `${runId}.t2`, event: 'exited' });
+		await h.idle();
+		const settled = await h.call('run/get', { runId });
+		assert.deepEqual([settled.status, settled.outcome, settled.summary], ['completed', 'success', 'turn two done']);
+	});
+
 	it('a person\'s Stop pauses delivery: a Stop that took settles the Run canceled and the message stays queued', async () => {
 		const runId = await running();
 		await h.call('run/send', { runId, text: 'later' });
