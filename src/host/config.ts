@@ -17,7 +17,18 @@ export interface HostConfig {
 	 * create --developer-confirmation` overrides it per issue. Absent = true.
 	 */
 	developerConfirmation?: boolean;
+	/**
+	 * Glob patterns of untracked or ignored files copied from the workspace into each new task worktree (e.g.
+	 * `.env`); never anything under `.tutti/` or `.git/`. Absent: nothing is copied.
+	 */
+	worktreeCopy?: string[];
+	/** An argv run in each new task worktree before its agent starts (e.g. `["npm","ci"]`). Absent: none. */
+	worktreeSetup?: string[];
+	/** How long worktreeSetup may run before the Run fails (default 600). */
+	worktreeSetupTimeoutSeconds?: number;
 }
+
+export const defaultWorktreeSetupTimeoutSeconds = 600;
 
 export const configFileName = 'config.json';
 export const defaultMaxParallelRuns = 4;
@@ -35,6 +46,7 @@ const agentTargetConfig = z.strictObject({
 	model: z.string().min(1).optional(),
 	allowedTools: z.array(z.string().min(1)).optional(),
 	isolation: z.enum(['none', 'worktree']).optional(),
+	onMergeConflict: z.enum(['fail', 'agent']).optional(),
 }).refine((t) => t.adapter !== 'command' || t.argv !== undefined, { message: 'a "command" target needs "argv" (the exact argument vector)', path: ['argv'] })
 	.refine((t) => t.adapter === 'command' || (t.argv === undefined && t.shell === undefined), {
 		message: '"argv" and "shell" are for "command" targets; a claude or codex target takes "path" (the executable) and "args" (extra arguments)', path: ['argv'],
@@ -45,6 +57,12 @@ export const hostConfigFile = z.strictObject({
 	maxParallelRuns: z.number().int().min(1).max(256).default(defaultMaxParallelRuns),
 	autoAcceptDefault: z.boolean().default(false),
 	developerConfirmation: z.boolean().default(true),
+	worktreeCopy: z.array(z.string().min(1).max(500)
+		.refine((g) => !/^(\.\/)?\.(tutti|git)(\/|$)/.test(g), { message: 'worktreeCopy never copies .tutti/ or .git/' })
+		.refine((g) => !g.startsWith('/') && !g.split('/').includes('..'), { message: 'worktreeCopy patterns are relative to the workspace (no leading / and no ..)' }))
+		.max(100).default([]),
+	worktreeSetup: z.array(z.string().min(1)).max(200).default([]),
+	worktreeSetupTimeoutSeconds: z.number().int().min(1).max(86_400).default(defaultWorktreeSetupTimeoutSeconds),
 }).superRefine((config, ctx) => {
 	const seen = new Set<string>();
 	config.agentTargets.forEach((target, index) => {
@@ -56,7 +74,10 @@ export const hostConfigFile = z.strictObject({
 });
 
 export function defaultHostConfig(): HostConfig {
-	return { agentTargets: [], maxParallelRuns: defaultMaxParallelRuns, autoAcceptDefault: false, developerConfirmation: true };
+	return {
+		agentTargets: [], maxParallelRuns: defaultMaxParallelRuns, autoAcceptDefault: false, developerConfirmation: true,
+		worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: defaultWorktreeSetupTimeoutSeconds,
+	};
 }
 
 /** Reads `<tuttiDir>/config.json`; defaults when it does not exist. */
@@ -89,6 +110,8 @@ export function parseHostConfig(text: string, file: string): HostConfig {
 	return {
 		agentTargets: parsed.data.agentTargets, maxParallelRuns: parsed.data.maxParallelRuns, autoAcceptDefault: parsed.data.autoAcceptDefault,
 		developerConfirmation: parsed.data.developerConfirmation,
+		worktreeCopy: parsed.data.worktreeCopy, worktreeSetup: parsed.data.worktreeSetup,
+		worktreeSetupTimeoutSeconds: parsed.data.worktreeSetupTimeoutSeconds,
 	};
 }
 

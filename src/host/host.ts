@@ -12,6 +12,8 @@ import type { Event } from '../core/events.js';
 import { type Clock, type IdSource, systemClock } from '../core/ports.js';
 import { Store } from '../store/database.js';
 import type { HostApi } from '../protocol/hostApi.js';
+import { withTargetDefaults } from '../core/runs/targetDefaults.js';
+import { isGitWorkTree } from './services/worktrees/git.js';
 import { type HostConfig, loadHostConfig } from './config.js';
 import { endpointEnvironment, prepareEndpoint, writeUserCredential } from './endpoint.js';
 import { ProcessRunner } from './runs/processRunner.js';
@@ -85,7 +87,9 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		fs.mkdirSync(tuttiDir, { recursive: true });
 		const store = await Store.open({ dir: tuttiDir, fileName: options.storeFileName, now: () => clock.now() });
 		closers.push(() => store.close());
-		const config = options.configOverride ?? loadHostConfig(tuttiDir);
+		const configured = options.configOverride ?? loadHostConfig(tuttiDir);
+		// claude and codex targets default to worktree isolation in a git workspace (targetDefaults.ts).
+		const config: HostConfig = { ...configured, agentTargets: withTargetDefaults(configured.agentTargets, isGitWorkTree(workspace)) };
 		const endpoint = prepareEndpoint(workspace, endpointEnvironment(env));
 		const userToken = writeUserCredential(endpoint.userTokenPath);
 		closers.push(() => removeQuietly(endpoint.userTokenPath));

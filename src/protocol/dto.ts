@@ -190,4 +190,8 @@ export const agentTargetDto = z.object({
 	found: z.boolean(),
 	path: z.string(),
 	detail: z.string(),
+	/** Where its tasks run: the shared folder, or a git worktree each (SPEC §8a). */
+	isolation: z.enum(['none', 'worktree']),
+	/** What a worktree task does when its parents' commits conflict. */
+	onMergeConflict: z.enum(['fail', 'agent']),
 });

@@ -32,8 +32,17 @@ export interface AgentTargetConfig {
 	args?: string[];
 	model?: string;
 	allowedTools?: string[];
-	/** `worktree`: each task runs in its own git worktree `.tutti/worktrees/<taskId>` (default `none`). */
+	/**
+	 * `worktree`: each task runs in its own git worktree `.tutti/worktrees/<taskId>`. Default (targetDefaults.ts):
+	 * `worktree` for claude and codex in a git workspace, `none` otherwise.
+	 */
 	isolation?: 'none' | 'worktree';
+	/**
+	 * A worktree task whose parents' commits conflict: `fail` fails the Run before launch naming the paths;
+	 * `agent` leaves the tree in the conflicted merge and tells the agent to resolve it. Default: `fail` for
+	 * command targets, `agent` for claude and codex.
+	 */
+	onMergeConflict?: 'fail' | 'agent';
 }
 
 export interface RunLaunchSpec {

@@ -10,5 +10,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
 		developerConfirmation: config.get<unknown>('developerConfirmation'),
 		autoAcceptDefault: config.get<unknown>('autoAcceptDefault'),
 		storePath: config.get<unknown>('storePath'),
+		worktreeCopy: config.get<unknown>('worktreeCopy'),
+		worktreeSetup: config.get<unknown>('worktreeSetup'),
+		worktreeSetupTimeoutSeconds: config.get<unknown>('worktreeSetupTimeoutSeconds'),
 	};
 }

@@ -2,7 +2,7 @@
 // vscode-free (unit-tested); src/extension/settings/readSettings.ts reads them from VS Code.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { type HostConfig, hostConfigFile } from '../../host/config.js';
+import { defaultWorktreeSetupTimeoutSeconds, type HostConfig, hostConfigFile } from '../../host/config.js';
 
 export interface TuttiSettings {
 	readonly agentTargets: unknown;
@@ -10,13 +10,18 @@ export interface TuttiSettings {
 	readonly developerConfirmation: unknown;
 	readonly autoAcceptDefault: unknown;
 	readonly storePath: unknown;
+	readonly worktreeCopy: unknown;
+	readonly worktreeSetup: unknown;
+	readonly worktreeSetupTimeoutSeconds: unknown;
 }
 
 export const settingsSection = 'tutti';
-export const settingKeys = ['agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath'] as const;
+export const settingKeys = [
+	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
+] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
-export const hostSettingKeys: readonly (typeof settingKeys)[number][] = ['agentTargets', 'maxParallelRuns', 'autoAcceptDefault', 'developerConfirmation', 'storePath'];
+export const hostSettingKeys: readonly (typeof settingKeys)[number][] = settingKeys;
 
 export interface HostConfigResult {
 	readonly config: HostConfig;
@@ -45,6 +50,9 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			maxParallelRuns: piece('maxParallelRuns', settings.maxParallelRuns),
 			autoAcceptDefault: piece('autoAcceptDefault', settings.autoAcceptDefault),
 			developerConfirmation: piece('developerConfirmation', settings.developerConfirmation) ?? true,
+			worktreeCopy: piece('worktreeCopy', settings.worktreeCopy) ?? [],
+			worktreeSetup: piece('worktreeSetup', settings.worktreeSetup) ?? [],
+			worktreeSetupTimeoutSeconds: piece('worktreeSetupTimeoutSeconds', settings.worktreeSetupTimeoutSeconds) ?? defaultWorktreeSetupTimeoutSeconds,
 		},
 		problems,
 	};

@@ -6,6 +6,7 @@ import { rejection } from '../../core/hints.js';
 import type { Result } from '../../protocol/controlPlane.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
+import { effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
 
 type AgentTargetDto = Result<'agent/list'>['agentTargets'][number];
 
@@ -61,7 +62,7 @@ function describe(target: AgentTargetConfig, workspace: string, pathVariable: st
 			// With `shell: true` argv[0] may be a command line: check its first word.
 			name = target.shell === true ? (first.trim().split(/\s+/)[0] ?? '') : first;
 			if (name === '') {
-				return { id: target.id, adapter: target.adapter, found: false, path: '', detail: 'a command target needs a non-empty "argv"' };
+				return { id: target.id, adapter: target.adapter, found: false, path: '', detail: 'a command target needs a non-empty "argv"', ...placement(target) };
 			}
 			break;
 		}
@@ -75,7 +76,12 @@ function describe(target: AgentTargetConfig, workspace: string, pathVariable: st
 		? (target.shell === true ? `runs through the shell; ${name} found` : `found ${name}`)
 		: (name.includes('/') ? `${name} is not an executable file` : `${name} is not on PATH`);
 	const detail = target.isolation === 'worktree' ? `${found}; each task runs in its own git worktree (.tutti/worktrees/<taskId>)` : found;
-	return { id: target.id, adapter: target.adapter, found: path !== null, path: path ?? '', detail };
+	return { id: target.id, adapter: target.adapter, found: path !== null, path: path ?? '', detail, ...placement(target) };
+}
+
+/** The Host resolved the workspace-dependent defaults at start (targetDefaults.ts); a target seen before that runs in place. */
+function placement(target: AgentTargetConfig): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict'> {
+	return { isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target) };
 }
 
 /** `agent/list`: every configured target, in configuration order, with whether its executable was found. */

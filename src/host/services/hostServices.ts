@@ -20,6 +20,8 @@ import { RunService } from './runService.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
 import { AwaitService, type WaitTimer } from './await/awaitService.js';
+import { preparationOf } from './worktrees/treePreparation.js';
+import { WorktreeManager } from './worktrees/worktreeManager.js';
 import { IntegrationService } from './delivery/integrationService.js';
 import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
@@ -88,6 +90,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		observer: { onRunSettled: (tx, settled) => { late.plan?.onRunSettled(tx, settled); } },
 		log,
 		onSettled: () => { late.dispatcher?.trigger(); late.wakes?.trigger(); },
+		worktrees: new WorktreeManager(deps.workspace, preparationOf(deps.config)),
 		...hook,
 	}));
 	const admission: RunAdmission = runs;

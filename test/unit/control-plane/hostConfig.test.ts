@@ -19,8 +19,8 @@ function rejection(text: string): { reasonCode: string; message: string; hint: s
 
 describe('host config', () => {
 	it('defaults: no targets, 4 parallel Runs, no auto-accept', () => {
-		assert.deepEqual(parseHostConfig('{}', file), { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true });
-		assert.deepEqual(defaultHostConfig(), { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true });
+		assert.deepEqual(parseHostConfig('{}', file), { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
+		assert.deepEqual(defaultHostConfig(), { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
 		assert.equal(parseHostConfig('{"developerConfirmation":false}', file).developerConfirmation, false);
 	});
 
@@ -29,7 +29,7 @@ describe('host config', () => {
 			agentTargets: [{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'make'], cwd: 'sub', env: { A_B: '1' } }],
 			maxParallelRuns: 2, autoAcceptDefault: true,
 		}), file);
-		assert.deepEqual(config, { agentTargets: [{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'make'], cwd: 'sub', env: { A_B: '1' } }], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: true });
+		assert.deepEqual(config, { agentTargets: [{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'make'], cwd: 'sub', env: { A_B: '1' } }], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: true, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
 	});
 
 	const broken: Array<[string, string, RegExp]> = [

@@ -3,7 +3,10 @@ import * as path from 'node:path';
 import { hostConfigFromSettings, storeLocation, type TuttiSettings } from '../../../src/extension/settings/tuttiSettings.js';
 
 function settings(over: Partial<TuttiSettings> = {}): TuttiSettings {
-	return { agentTargets: [], maxParallelRuns: 4, developerConfirmation: true, autoAcceptDefault: false, storePath: '.tutti/tutti.sqlite', ...over };
+	return {
+		agentTargets: [], maxParallelRuns: 4, developerConfirmation: true, autoAcceptDefault: false, storePath: '.tutti/tutti.sqlite',
+		worktreeCopy: undefined, worktreeSetup: undefined, worktreeSetupTimeoutSeconds: undefined, ...over,
+	};
 }
 
 describe('extension/tuttiSettings', () => {
@@ -11,20 +14,31 @@ describe('extension/tuttiSettings', () => {
 		const target = { id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hi'] };
 		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: false }));
 		assert.deepEqual(problems, []);
-		assert.deepEqual(config, { agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: false });
+		assert.deepEqual(config, { agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: false, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
 	});
 
 	it('reports an invalid setting by name and uses its default, keeping the valid ones', () => {
 		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: [{ id: 'x', adapter: 'command' }], maxParallelRuns: 0 }));
-		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true });
+		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
 		assert.equal(problems.length, 2);
 		assert.match(problems[0]!, /^tutti\.agentTargets: .*argv/);
 		assert.match(problems[1]!, /^tutti\.maxParallelRuns: /);
 	});
 
 	it('uses the defaults for unset settings', () => {
-		const { config } = hostConfigFromSettings({ agentTargets: undefined, maxParallelRuns: undefined, developerConfirmation: undefined, autoAcceptDefault: undefined, storePath: undefined });
-		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true });
+		const { config } = hostConfigFromSettings(settings({ agentTargets: undefined, maxParallelRuns: undefined, developerConfirmation: undefined, autoAcceptDefault: undefined, storePath: undefined }));
+		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
+	});
+
+	it('takes the worktree settings and refuses copying .tutti/, .git/ or outside the workspace', () => {
+		const { config, problems } = hostConfigFromSettings(settings({ worktreeCopy: ['.env', '.env.*'], worktreeSetup: ['npm', 'ci'], worktreeSetupTimeoutSeconds: 120 }));
+		assert.deepEqual(problems, []);
+		assert.deepEqual([config.worktreeCopy, config.worktreeSetup, config.worktreeSetupTimeoutSeconds], [['.env', '.env.*'], ['npm', 'ci'], 120]);
+		for (const bad of ['.tutti/config.json', '.git/config', '../secrets', '/etc/passwd']) {
+			const refused = hostConfigFromSettings(settings({ worktreeCopy: [bad] }));
+			assert.deepEqual(refused.config.worktreeCopy, [], bad);
+			assert.match(refused.problems[0] ?? '', /^tutti\.worktreeCopy: /, bad);
+		}
 	});
 
 	it('places the store in .tutti/ of the folder, and refuses other folders with a warning', () => {

@@ -1,5 +1,5 @@
 // Runs git with an argument array (never a shell string) and returns its output; a failure names the command.
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 
 export interface GitResult {
 	stdout: string;
@@ -41,4 +41,13 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
 	const result = await gitExit(cwd, args, options);
 	if (result.exitCode !== 0) { throw new GitError(args, result.exitCode, result.stderr || result.stdout); }
 	return { stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Whether `dir` is inside a git work tree (checked once when the Host starts; no git on PATH counts as no). */
+export function isGitWorkTree(dir: string): boolean {
+	try {
+		return execFileSync('git', ['rev-parse', '--is-inside-work-tree'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim() === 'true';
+	} catch {
+		return false;
+	}
 }

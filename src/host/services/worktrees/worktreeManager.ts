@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join, resolve } from 'node:path';
 import { DomainError } from '../../../core/errors.js';
 import { git, GitError } from './git.js';
+import { copyFiles, filesToCopy, noPreparation, runSetup, type TreePreparation } from './treePreparation.js';
 import { worktreeBranch, worktreeRelativePath, worktreesFolder, worktreeTaskIdProblem } from './worktreePaths.js';
 
 export interface WorktreeState {
@@ -18,6 +19,21 @@ export interface WorktreeState {
 	bases: Record<string, string>;
 	/** taskId → the issue whose task owns `.tutti/worktrees/<taskId>`. */
 	owners: Record<string, string>;
+	/** taskId → true once worktreeCopy and worktreeSetup have run in its tree (they run once per tree). */
+	prepared: Record<string, boolean>;
+}
+
+/** worktreeSetup failed: the Run fails before its agent starts. */
+export class WorktreeSetupError extends Error {
+	constructor(readonly exitCode: number | null, readonly tail: string, why: string) {
+		super(`worktree setup failed (${why})${tail.trim() !== '' ? `:\n${tail.trim()}` : ''}`);
+		this.name = 'WorktreeSetupError';
+	}
+}
+
+export interface EnsureOptions {
+	/** Where worktreeSetup's output is appended (the Run's stderr log). */
+	setupLogFile?: string;
 }
 
 export interface Worktree {
@@ -38,11 +54,13 @@ function refused(message: string, hint: string, details: Record<string, unknown>
 export class WorktreeManager {
 	readonly #workspace: string;
 	readonly #stateFile: string;
+	readonly #preparation: TreePreparation;
 	#chain: Promise<unknown> = Promise.resolve();
 
-	constructor(workspace: string) {
+	constructor(workspace: string, preparation: TreePreparation = noPreparation) {
 		this.#workspace = resolve(workspace);
 		this.#stateFile = join(this.#workspace, `${worktreesFolder}.json`);
+		this.#preparation = preparation;
 	}
 
 	/** The worktree folder of a task (absolute), whether or not it exists. */
@@ -53,9 +71,9 @@ export class WorktreeManager {
 	readState(): WorktreeState {
 		try {
 			const value = JSON.parse(readFileSync(this.#stateFile, 'utf8')) as Partial<WorktreeState>;
-			return { bases: { ...(value.bases ?? {}) }, owners: { ...(value.owners ?? {}) } };
+			return { bases: { ...(value.bases ?? {}) }, owners: { ...(value.owners ?? {}) }, prepared: { ...(value.prepared ?? {}) } };
 		} catch {
-			return { bases: {}, owners: {} };
+			return { bases: {}, owners: {}, prepared: {} };
 		}
 	}
 
@@ -71,8 +89,24 @@ export class WorktreeManager {
 	 * rework supersedes), else a new tree for `chain[0]` from the issue's base commit. `targetId` names the
 	 * setting in errors.
 	 */
-	ensure(issueId: string, chain: readonly string[], targetId: string): Promise<Worktree> {
-		return this.#serial(() => this.#ensure(issueId, chain, targetId));
+	ensure(issueId: string, chain: readonly string[], targetId: string, options: EnsureOptions = {}): Promise<Worktree> {
+		return this.#serial(async () => {
+			const tree = await this.#ensure(issueId, chain, targetId);
+			await this.#prepare(tree, options);
+			return tree;
+		});
+	}
+
+	/** worktreeCopy then worktreeSetup, once per tree (a failed setup runs again at the next launch). */
+	async #prepare(tree: Worktree, options: EnsureOptions): Promise<void> {
+		const { copy, setup, setupTimeoutMs } = this.#preparation;
+		if (this.readState().prepared[tree.taskId] === true || (copy.length === 0 && setup.length === 0)) { return; }
+		copyFiles(this.#workspace, tree.absolutePath, await filesToCopy(this.#workspace, copy));
+		const result = await runSetup(tree.absolutePath, setup, setupTimeoutMs, options.setupLogFile ?? null);
+		if (!result.ok) { throw new WorktreeSetupError(result.exitCode, result.tail, result.why); }
+		const state = this.readState();
+		state.prepared[tree.taskId] = true;
+		this.#writeState(state);
 	}
 
 	async #ensure(issueId: string, chain: readonly string[], targetId: string): Promise<Worktree> {
@@ -163,6 +197,7 @@ export class WorktreeManager {
 			}
 			const next = this.readState();
 			delete next.owners[taskId];
+			delete next.prepared[taskId];
 			this.#writeState(next);
 			return { path: absolutePath, branch: worktreeBranch(taskId) };
 		});
