@@ -103,7 +103,7 @@ export const runDto = z.object({
 	agentSessionId: z.string(),
 	status: taskStatus,
 	outcome: runOutcome.nullable(),
-	/** "Completed in 2m 03s", "Failed after 2m 03s — …", "Interrupted after 2m 03s — you stopped this"; null while running. */
+	/** "Completed in 2m 03s", "Failed after 2m 03s — …", "Interrupted after 2m 03s — you stopped this", "Ended without a result after 2m 03s"; null while running. */
 	outcomeLabel: z.string().nullable(),
 	exitCode: z.number().int().nullable(),
 	summary: z.string(),

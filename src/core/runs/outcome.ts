@@ -1,5 +1,6 @@
 // How a settled Run reads to the developer (SPEC §8): "Completed in 2m 03s", "Interrupted after 2m 03s — you
-// stopped this", "Failed after 2m 03s — the agent stopped while this was in progress".
+// stopped this", "Failed after 2m 03s — the agent stopped while this was in progress", and for a claude/codex Turn
+// that exited without its final result, "Ended without a result after 2m 03s".
 import type { Run, RunOutcome, StopNote } from '../model.js';
 import { stopTookEffect } from './stopRules.js';
 
@@ -41,6 +42,9 @@ function effectiveOutcome(run: LabelledRun, stopNotes: readonly Pick<StopNote, '
 	}
 }
 
+/** The error message of a Run whose claude/codex Turn exited 0 without a result line (its label says so first). */
+export const noResultMessage = 'the agent exited without a final result (its stream has no result line)';
+
 /** First line of an error, at most 160 characters. */
 function errorSummary(message: string): string {
 	const line = message.trim().split('\n')[0]!.trim();
@@ -56,6 +60,7 @@ export function outcomeLabel(run: LabelledRun, stopNotes: readonly Pick<StopNote
 		case 'success': return `Completed in ${took}`;
 		case 'cancellation': return `Interrupted after ${took} — you stopped this`;
 		case 'failure': {
+			if (run.errorMessage === noResultMessage) { return `Ended without a result after ${took}`; }
 			const why = errorSummary(run.errorMessage);
 			return `Failed after ${took} — ${why || 'the agent stopped while this was in progress'}`;
 		}

@@ -44,11 +44,19 @@ export function personStopDecidesRun(stopEvents: readonly AnsweredStopEvent[], r
 	return stopEvents.some((e) => covers(e, run) && stopTookEffect(e.answer));
 }
 
+/**
+ * How a claude/codex Turn's structured stream ended: its final result line was a success (`ok`), an error (`error`),
+ * or never came (`missing`). Command targets have no stream: their exit code alone decides.
+ */
+export type TurnResult = 'ok' | 'error' | 'missing';
+
 export interface RunEnd {
 	/** The process exit code; null when it died by a signal or never reported one. */
 	exitCode: number | null;
 	/** Set when the process could not be started at all. */
 	spawnError?: string | null;
+	/** The end of the Turn's stream (claude/codex); absent for command targets. */
+	turnResult?: TurnResult;
 	stopEvents: readonly AnsweredStopEvent[];
 	/** The Run; events for other Runs are ignored. Omit only when `stopEvents` are already this Run's. */
 	runId?: string;
@@ -56,9 +64,14 @@ export interface RunEnd {
 	endedAtUnixMs?: number;
 }
 
+/** Why a failed Run failed: its process (exit code, signal, spawn error), an error result, or no result at all. */
+export type RunFailure = 'process' | 'agent_error' | 'no_result';
+
 export interface RunVerdict {
 	status: Extract<RunStatus, 'completed' | 'failed' | 'canceled'>;
 	outcome: RunOutcome;
+	/** Set for a failure only. */
+	failure: RunFailure | null;
 	/**
 	 * A covering person's Stop has no answer yet (and none took): the verdict is provisional (a failure). The
 	 * Host should settle only once the answer lands, then decide again ("a turn that ends before its Stop's
@@ -68,18 +81,26 @@ export interface RunVerdict {
 }
 
 /**
- * The verdict for a Run whose process ended: exit code 0 (and it started) → completed/success — the agent's own
- * verdict stands; otherwise canceled/cancellation only if a person's Stop that took effect covers the Run (any
- * covering event: a later press that did nothing never erases an earlier one that took); otherwise failed/failure.
+ * The verdict for a Run whose process ended:
+ * - exit code 0 (and it started) with a successful result line, or without a stream (command targets) →
+ *   completed/success: the agent's own verdict stands, even after a Stop;
+ * - otherwise — a non-zero exit, a signal, a spawn error, or exit 0 whose stream ends in an error result or in no
+ *   result line at all (Claude Code answers SIGINT before the response opened with exit 0 and no result) —
+ *   canceled/cancellation only if a person's Stop that took effect covers the Run (any covering event: a later press
+ *   that did nothing never erases an earlier one that took); otherwise failed/failure, saying why.
  */
 export function decideRunOutcome(end: RunEnd): RunVerdict {
 	const events = end.runId === undefined ? end.stopEvents : end.stopEvents.filter((e) => e.runId === end.runId);
 	const run: StoppedRun = { runId: end.runId ?? '', completedAtUnixMs: end.endedAtUnixMs ?? 0 };
 	const relevant = events.map((e) => ({ ...e, runId: run.runId }));
-	if (end.exitCode === 0 && !end.spawnError) { return { status: 'completed', outcome: 'success', awaitingStopAnswer: false }; }
-	if (personStopDecidesRun(relevant, run)) { return { status: 'canceled', outcome: 'cancellation', awaitingStopAnswer: false }; }
+	const exitedCleanly = end.exitCode === 0 && !end.spawnError;
+	if (exitedCleanly && (end.turnResult === undefined || end.turnResult === 'ok')) {
+		return { status: 'completed', outcome: 'success', failure: null, awaitingStopAnswer: false };
+	}
+	if (personStopDecidesRun(relevant, run)) { return { status: 'canceled', outcome: 'cancellation', failure: null, awaitingStopAnswer: false }; }
 	const unanswered = relevant.some((e) => covers(e, run) && e.answer === null);
-	return { status: 'failed', outcome: 'failure', awaitingStopAnswer: unanswered };
+	const failure: RunFailure = !exitedCleanly ? 'process' : end.turnResult === 'error' ? 'agent_error' : 'no_result';
+	return { status: 'failed', outcome: 'failure', failure, awaitingStopAnswer: unanswered };
 }
 
 /**

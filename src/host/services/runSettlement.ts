@@ -4,7 +4,8 @@
 import type { TurnFacts } from '../../agents/adapter.js';
 import { runSubmitId } from '../../core/ids.js';
 import type { Issue, Run, RunOutcome, Task } from '../../core/model.js';
-import { decideRunOutcome, personStopDecidesRun } from '../../core/runs/stopRules.js';
+import { noResultMessage } from '../../core/runs/outcome.js';
+import { decideRunOutcome, type RunFailure, type TurnResult } from '../../core/runs/stopRules.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
@@ -43,6 +44,19 @@ export function exitMessage(exit: RunExit): string {
 	if (exit.exitCode !== null && exit.exitCode !== 0) { return `exited with code ${exit.exitCode}`; }
 	if (exit.exitCode === null) { return 'ended without an exit code'; }
 	return '';
+}
+
+/** What a failed Run's error says: its process end, the agent's error result, or that no result came. */
+function failureMessage(failure: RunFailure | null, exit: RunExit, facts: TurnFacts | null): string {
+	switch (failure) {
+		case null: return '';
+		case 'process': return exitMessage(exit) || 'the agent stopped while this was in progress';
+		case 'no_result': return noResultMessage;
+		case 'agent_error': {
+			const detail = (facts?.result?.text.trim() || facts?.errors.join('; ')) ?? '';
+			return `the agent reported an error${detail ? `: ${detail.slice(0, 500)}` : ''}`;
+		}
+	}
 }
 
 function taskAfter(task: Task, outcome: RunOutcome, now: number): Task {
@@ -100,8 +114,13 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 	if (ending.kind === 'exit') {
 		const exit = ending.exit;
 		const stopEvents = runRepository.stopEvents(tx, runId);
+		// A claude/codex Turn's stream decides with its exit: exit 0 ending in an error result or in no result line is
+		// not a success (Claude Code answers SIGINT before the response opened with exit 0 and no result line).
+		const facts = ending.facts;
+		const turnResult: TurnResult | undefined = facts ? (facts.result === null ? 'missing' : facts.result.ok ? 'ok' : 'error') : undefined;
 		const verdict = decideRunOutcome({
 			exitCode: exit.exitCode, spawnError: exit.spawnError ?? null, stopEvents, runId, endedAtUnixMs: exit.endedAtUnixMs,
+			...(turnResult !== undefined ? { turnResult } : {}),
 		});
 		if (verdict.awaitingStopAnswer) {
 			// A person's Stop from before a restart whose answer was never recorded: nothing proves it took.
@@ -111,20 +130,7 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		}
 		outcome = verdict.outcome;
 		exitCode = exit.exitCode;
-		errorMessage = outcome === 'failure' ? exitMessage(exit) || 'the agent stopped while this was in progress' : '';
-		// A claude/codex Turn whose stream ends in an error result failed, even when the process exited 0 — unless a
-		// person's Stop that took covers it: Claude Code answers SIGINT with exit 0 and no result line (before the
-		// response opened) or an error result, and that unfinished Turn is the developer's cancellation.
-		const facts = ending.facts;
-		if (outcome === 'success' && facts && facts.result?.ok !== true
-			&& personStopDecidesRun(stopEvents, { runId, completedAtUnixMs: exit.endedAtUnixMs })) {
-			outcome = 'cancellation';
-			errorMessage = '';
-		} else if (outcome === 'success' && facts?.result?.ok === false) {
-			outcome = 'failure';
-			const detail = facts.result.text.trim() || facts.errors.join('; ');
-			errorMessage = `the agent reported an error${detail ? `: ${detail.slice(0, 500)}` : ''}`;
-		}
+		errorMessage = failureMessage(verdict.failure, exit, facts ?? null);
 		if (exit.startedAtUnixMs > 0 && !exit.spawnError) { startedAt = exit.startedAtUnixMs; }
 		if (exit.endedAtUnixMs > 0) { completedAt = Math.max(exit.endedAtUnixMs, startedAt); }
 		// The process existed and reported: the launch was delivered (unless it could not start at all).

@@ -1,14 +1,16 @@
 // End to end through the real Host and the real Claude Code CLI as a worker: a task on a claude target runs a Bash
 // tool call and its Run completes with the usage of its stream; and the developer's Stop (`tutti run stop`) pressed
 // before the turn opens, during a tool call, and twice — the Run ends "Interrupted after …" with the Stop answers in
-// its stopNotes, and a later press never overwrites an answer that took. One scripted model server per agent process
+// its stopNotes, and a later press never overwrites an answer that took; an agent's stop before the turn opens (claude
+// exits 0 without a result) is a failure, never a success. One scripted model server per agent process
 // (one target each).
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AgentTargetConfig } from '../../../src/core/runs/runProcessPort.js';
 import type { Result } from '../../../src/protocol/controlPlane.js';
 import type { RunDto } from '../../../src/protocol/dto.js';
-import { expectOk, type HostHandle, runGet } from '../../integration/harness.js';
+import { expectOk, fenceOf, type HostHandle, managedIssue, runGet, taskSpec } from '../../integration/harness.js';
 import { makeTempDir, type TempDir, waitFor } from '../agentKit.js';
 import { pidsWithArg } from '../codexKit.js';
 import type { Script } from '../modelServer/script.js';
@@ -38,12 +40,15 @@ describe('e2e: claude workers through the Host', function () {
 		// (a) the first response's headers come only after 10 s: the Stop lands before the turn opens. (Not longer: the
 		// server's pending timer would keep mocha alive after the suite.)
 		servers.early = await startScriptedServer({ script: { turns: [{ blocks: [{ type: 'text', text: 'too late' }], delay_ms: 10_000 }] } });
+		// (a') the same, ended by an agent's `plan issue stop` (a Host Stop, not the developer's).
+		servers.agentStop = await startScriptedServer({ script: { turns: [{ blocks: [{ type: 'text', text: 'too late' }], delay_ms: 10_000 }] } });
 		// (b) a slow Bash tool call is running when the Stop lands.
 		servers.tool = await startScriptedServer({ script: toolThenDone('toolu_sleep', `sleep ${sleepMarker}`, 'slept') });
 		// (c) the same, pressed twice at once and once more after the Run settled.
 		servers.twice = await startScriptedServer({ script: toolThenDone('toolu_twice', `sleep ${twiceMarker}`, 'slept') });
 		const targets = Object.entries(servers).map(([name, s]) => claudeTarget(`claude-${name}`, s.url, targetHome(dir, name), { allowedTools: ['Bash'] }));
-		host = await startAgentHost(targets, { maxParallelRuns: 8 });
+		const ok: AgentTargetConfig = { id: 'ok', adapter: 'command', argv: [process.execPath, '-e', 'process.exit(0)'] };
+		host = await startAgentHost([...targets, ok], { maxParallelRuns: 8 });
 	});
 	after(async () => {
 		killLeftovers(host, [sleepMarker, twiceMarker]);
@@ -75,6 +80,23 @@ describe('e2e: claude workers through the Host', function () {
 		interrupted(run);
 		assert.deepEqual(run.stopNotes.map((n) => [n.eventId, n.reason, n.answer]), [[answer.eventId, 'person', 'took']]);
 		assert.equal(servers.early!.modelRequests().length, 1);
+	});
+
+	it("an agent's plan issue stop before the turn opens: claude exits without a result, so the Run failed (never a success)", async () => {
+		const h = host!;
+		const issue = await managedIssue(h, 'Stopped by its source agent');
+		await issue.addTasks(taskSpec('a', 'claude-agentStop'), taskSpec('x', 'ok'));
+		const { runIds: [runId] } = await issue.scheduleOk(['a', 'x']);
+		await servers.agentStop!.waitForModelRequests(1);
+		// x settles at once: its checkpoint is the one the source agent stops the issue from.
+		expectOk(await issue.stop('the goal is abandoned', fenceOf(await issue.waitActive('task_settled', 'x'))));
+		const run = await settledRun(h, runId!);
+		assert.deepEqual([run.status, run.outcome], ['failed', 'failure'], JSON.stringify(run));
+		assert.deepEqual(run.stopNotes.map((n) => n.reason), ['host']);
+		const log = await runLog(h, runId!);
+		const results = log.split('\n').filter((l) => l.includes('"type":"result"'));
+		assert.ok(results.every((l) => l.includes('"is_error":true')), `any result line is an error: ${results.join('\n')}`);
+		assert.match(run.outcomeLabel ?? '', results.length === 0 ? /^Ended without a result after \d/ : /^Failed after \d.* — the agent reported an error/);
 	});
 
 	it('a task on a claude target runs a Bash tool call; the Run completes with its usage', async () => {

@@ -1,6 +1,7 @@
 // A claude-target worker Run over real processes, with a stand-in `claude` executable that speaks stream-json:
 // the adapter's argv, stdin /dev/null, the TUTTI_* environment and `tutti` on PATH reach the process, and the
-// Run settles from the Turn facts in its stdout.log (summary, usage, provider session id; is_error → failure).
+// Run settles from the Turn facts in its stdout.log (summary, usage, provider session id; is_error → failure; exit 0
+// without a result line → failure).
 import { strict as assert } from 'node:assert';
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +34,7 @@ const report = { args, stdin, tutti, env, sawCredential: Object.values(process.e
 const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
 out({ type: 'system', subtype: 'init', session_id: sid });
 out({ type: 'assistant', session_id: sid, message: { content: [{ type: 'text', text: 'checking' }] } });
+if (args.some((a) => a.includes('END WITHOUT A RESULT'))) { process.exit(0); }
 const failing = args.some((a) => a.includes('PLEASE FAIL'));
 out({ type: 'result', subtype: failing ? 'error_during_execution' : 'success', is_error: failing, session_id: sid,
 	result: failing ? 'model overloaded' : JSON.stringify(report), usage: { input_tokens: 11, output_tokens: 7 } });
@@ -115,5 +117,15 @@ describe('claude-target worker Runs over real processes (stand-in claude)', func
 		const run = await settledRunOf(issueId);
 		assert.deepEqual([run.status, run.outcome, run.exitCode], ['failed', 'failure', 0]);
 		assert.equal(run.errorMessage, 'the agent reported an error: model overloaded');
+	});
+
+	it('exit 0 without a result line settles failed: "Ended without a result", not a success', async () => {
+		const issueId = (await call('issue/create', { title: 'claude' })).issueId;
+		await call('task/add', { issueId, taskId: 'a', title: 'a', content: 'END WITHOUT A RESULT', agentTargetId: 'cc' });
+		const run = await settledRunOf(issueId);
+		assert.deepEqual([run.status, run.outcome, run.exitCode], ['failed', 'failure', 0], run.outcomeLabel ?? '');
+		assert.match(run.outcomeLabel ?? '', /^Ended without a result after \d/);
+		assert.equal(run.summary, 'checking', 'what the agent said is kept as the summary');
+		assert.equal((await call('issue/get', { issueId })).tasks[0]?.status, 'failed');
 	});
 });

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { formatDuration, outcomeLabel, runDurationMs } from '../../../../src/core/runs/outcome.js';
+import { formatDuration, noResultMessage, outcomeLabel, runDurationMs } from '../../../../src/core/runs/outcome.js';
 import { run } from '../builders.js';
 
 const ended = (over: Parameters<typeof run>[1]): ReturnType<typeof run> => run('R1', { startedAtUnixMs: 10_000, completedAtUnixMs: 10_000 + 123_400, ...over });
@@ -42,6 +42,10 @@ describe('core/runs/outcome', () => {
 		assert.equal(outcomeLabel(ended({ status: 'failed', outcome: 'failure', errorMessage: 'exited with code 2\nstack…' })), 'Failed after 2m 03s — exited with code 2');
 		const long = outcomeLabel(ended({ status: 'failed', outcome: 'failure', errorMessage: 'x'.repeat(500) }))!;
 		assert.ok(long.length < 200 && long.endsWith('…'));
+	});
+
+	it('a failure without a result line → "Ended without a result after 2m 03s"', () => {
+		assert.equal(outcomeLabel(ended({ status: 'failed', outcome: 'failure', errorMessage: noResultMessage })), 'Ended without a result after 2m 03s');
 	});
 
 	it('null while the Run has not settled', () => {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import {
 	answerForInterrupt, archiveStopReason, decideRunOutcome, mergeStopAnswer, personStopCoversRun, personStopDecidesRun, stopTookEffect, type AnsweredStopEvent,
+	type TurnResult,
 } from '../../../../src/core/runs/stopRules.js';
 import { stopAnswers } from '../../../../src/core/model.js';
 import type { StopAnswer } from '../../../../src/core/model.js';
@@ -38,14 +39,14 @@ describe('core/runs/stopRules', () => {
 
 	describe('decideRunOutcome', () => {
 		it('exit 0 → completed/success: the agent\'s own verdict stands even after a Stop', () => {
-			assert.deepEqual(decideRunOutcome({ exitCode: 0, stopEvents: [stop('took')] }), { status: 'completed', outcome: 'success', awaitingStopAnswer: false });
+			assert.deepEqual(decideRunOutcome({ exitCode: 0, stopEvents: [stop('took')] }), { status: 'completed', outcome: 'success', failure: null, awaitingStopAnswer: false });
 		});
 
 		it('cancellation ONLY if a covering person\'s Stop took effect', () => {
-			assert.deepEqual(decideRunOutcome({ exitCode: null, stopEvents: [stop('took')] }), { status: 'canceled', outcome: 'cancellation', awaitingStopAnswer: false });
+			assert.deepEqual(decideRunOutcome({ exitCode: null, stopEvents: [stop('took')] }), { status: 'canceled', outcome: 'cancellation', failure: null, awaitingStopAnswer: false });
 			assert.equal(decideRunOutcome({ exitCode: 130, stopEvents: [stop('end-owed')] }).outcome, 'cancellation');
 			for (const answer of ['declined', 'interrupt-unconfirmed', 'no-effect'] as const) {
-				assert.deepEqual(decideRunOutcome({ exitCode: 1, stopEvents: [stop(answer)] }), { status: 'failed', outcome: 'failure', awaitingStopAnswer: false }, answer);
+				assert.deepEqual(decideRunOutcome({ exitCode: 1, stopEvents: [stop(answer)] }), { status: 'failed', outcome: 'failure', failure: 'process', awaitingStopAnswer: false }, answer);
 			}
 			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [stop('took', { reason: 'host' })] }).outcome, 'failure', 'a host stop is never the person\'s cancellation');
 			assert.equal(decideRunOutcome({ exitCode: 1, stopEvents: [] }).outcome, 'failure');
@@ -67,6 +68,28 @@ describe('core/runs/stopRules', () => {
 			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [stop('took', { requestedAtUnixMs: 9_000 })], runId: 'R1', endedAtUnixMs: 5_000 }).outcome, 'failure');
 		});
 
+		it('a claude/codex Turn: exit 0 is a success only with a successful result line; no result or an error result is a failure, or the person\'s cancellation when their Stop took', () => {
+			const table: [TurnResult | undefined, StopAnswer | 'none', string, string | null][] = [
+				[undefined, 'none', 'success', null], // a command target: the exit code alone decides
+				['ok', 'none', 'success', null],
+				['ok', 'took', 'success', null], // the agent's own verdict stands
+				['missing', 'none', 'failure', 'no_result'],
+				['missing', 'declined', 'failure', 'no_result'],
+				['missing', 'took', 'cancellation', null],
+				['error', 'none', 'failure', 'agent_error'],
+				['error', 'no-effect', 'failure', 'agent_error'],
+				['error', 'end-owed', 'cancellation', null],
+			];
+			for (const [turnResult, answer, outcome, failure] of table) {
+				const stopEvents = answer === 'none' ? [] : [stop(answer)];
+				const verdict = decideRunOutcome({ exitCode: 0, stopEvents, ...(turnResult !== undefined ? { turnResult } : {}) });
+				assert.deepEqual([verdict.outcome, verdict.failure], [outcome, failure], `${String(turnResult)} / ${answer}`);
+			}
+			assert.equal(decideRunOutcome({ exitCode: 0, turnResult: 'missing', stopEvents: [stop('took', { reason: 'host' })] }).failure, 'no_result', 'a host stop is never the person\'s');
+			assert.equal(decideRunOutcome({ exitCode: 1, turnResult: 'ok', stopEvents: [] }).failure, 'process', 'a non-zero exit fails whatever the stream said');
+			assert.equal(decideRunOutcome({ exitCode: 0, turnResult: 'missing', stopEvents: [stop(null)] }).awaitingStopAnswer, true, 'decided again when the answer lands');
+		});
+
 		it('a spawn error is a failure unless a person\'s Stop took (cancelled before launch)', () => {
 			assert.equal(decideRunOutcome({ exitCode: 0, spawnError: 'ENOENT', stopEvents: [] }).outcome, 'failure');
 			assert.equal(decideRunOutcome({ exitCode: null, spawnError: 'ENOENT', stopEvents: [stop('took')] }).outcome, 'cancellation');
@@ -74,7 +97,7 @@ describe('core/runs/stopRules', () => {
 
 		it('an unanswered covering Stop makes the verdict provisional (decide again when the answer lands)', () => {
 			const pending = decideRunOutcome({ exitCode: null, stopEvents: [stop(null)] });
-			assert.deepEqual(pending, { status: 'failed', outcome: 'failure', awaitingStopAnswer: true });
+			assert.deepEqual(pending, { status: 'failed', outcome: 'failure', failure: 'process', awaitingStopAnswer: true });
 			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [stop(null), stop('took')] }).awaitingStopAnswer, false);
 			assert.equal(decideRunOutcome({ exitCode: null, stopEvents: [stop(null, { reason: 'host' })] }).awaitingStopAnswer, false);
 		});
