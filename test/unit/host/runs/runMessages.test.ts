@@ -55,6 +55,7 @@ describe('queued messages to a Run', () => {
 		h.runs.exit(runId, { exitCode: 0 });
 		await h.idle();
 		const refused = await rejects(messages.send({ runId, text: 'late' }, user), 'invalid_input');
-		assert.match(refused.message, /is completed; messages are queued only for a running agent/);
+		// Exit 0 with nothing on stdout (no result line): the Run settled failed.
+		assert.match(refused.message, /is failed; messages are queued only for a running agent/);
 	});
 });
