@@ -1,4 +1,8 @@
-// Reads the facts of src/core/next/facts.ts from the store in one read.
+// Reads the facts of src/core/next/facts.ts from the store in one read. Identity fails closed here too: an
+// execution or checkpoint whose id is not the one it derives is refused (`identity_mismatch`), so no wait, resume
+// or Stop hook answer is derived from it.
+import { rejection } from '../../core/hints.js';
+import { verifyCheckpointIdentity, verifyExecutionIdentity } from '../../core/ids.js';
 import type { IssueFacts, SessionFacts } from '../../core/next/facts.js';
 import type { Reader } from '../tx.js';
 import { checkpointRepository } from './checkpointRepository.js';
@@ -47,6 +51,9 @@ function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 	if (issue === undefined) { return undefined; }
 	const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issueId) : undefined;
 	const checkpoints = execution ? checkpointRepository.listByExecution(r, execution.executionId) : [];
+	const problem = (execution ? verifyExecutionIdentity(execution, { issueId }) : null)
+		?? checkpoints.reduce<string | null>((found, c) => found ?? verifyCheckpointIdentity(c, { issueId }), null);
+	if (problem !== null) { throw rejection('identity_mismatch', `Refused: ${problem}.`, { issueId }); }
 	const active = checkpoints.find((c) => c.status === 'active');
 	const tasks = taskRepository.listByIssue(r, issueId);
 	const lastChange = Math.max(issue.updatedAtUnixMs, execution?.updatedAtUnixMs ?? 0, ...tasks.map((t) => t.updatedAtUnixMs), ...checkpoints.map((c) => c.updatedAtUnixMs));

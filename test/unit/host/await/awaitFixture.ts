@@ -1,5 +1,7 @@
-// Store rows for the await/hook tests: a managed issue with its execution and tasks, written directly.
+// Store rows for the await/hook tests: a managed issue with its execution (under the id the Host derives) and tasks,
+// written directly.
 import type { Caller } from '../../../../src/protocol/controlPlane.js';
+import { executionIdFor } from '../../../../src/core/ids.js';
 import type { Execution, Task } from '../../../../src/core/model.js';
 import { executionRepository } from '../../../../src/store/repositories/executionRepository.js';
 import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
@@ -14,7 +16,7 @@ export async function managedFixture(h: ServiceHarness, issueId = 'iss-1'): Prom
 	await h.managedIssue(issueId, 'src');
 	const now = h.clock.now();
 	const execution: Execution = {
-		executionId: `exec-${issueId}`, issueId, sourceSessionId: 'src', status: 'running', graphRevision: 1, activeCheckpointId: '',
+		executionId: executionIdFor(issueId), issueId, sourceSessionId: 'src', status: 'running', graphRevision: 1, activeCheckpointId: '',
 		lastOrchestratorActivityAtUnixMs: now, watchdogDueAtUnixMs: 0, reviewMode: 'self', archiveReason: '',
 		completedAtUnixMs: 0, archivedAtUnixMs: 0, createdAtUnixMs: now, updatedAtUnixMs: now,
 	};

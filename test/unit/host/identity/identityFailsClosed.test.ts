@@ -5,12 +5,18 @@ import { DomainError } from '../../../../src/core/errors.js';
 import { RunQueries } from '../../../../src/host/services/runQueries.js';
 import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
 import { sessionRepository } from '../../../../src/store/repositories/sessionRepository.js';
+import type { Store } from '../../../../src/store/database.js';
 import type { Row } from '../../../../src/store/tx.js';
 import { PlanKit, taskSpec, user, type ManagedIssueDriver } from '../plan/planKit.js';
+import { rejects, ServiceHarness } from '../services/serviceHarness.js';
 
 /** Every row of every table, in a stable order: equal dumps = the store is unchanged. */
 function dump(kit: PlanKit): Record<string, Row[]> {
-	return kit.store.read((r) => {
+	return dumpStore(kit.store);
+}
+
+function dumpStore(store: Store): Record<string, Row[]> {
+	return store.read((r) => {
 		const tables = r.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").map((row) => String(row['name']));
 		return Object.fromEntries(tables.map((table) => [table, r.all(`SELECT * FROM "${table}" ORDER BY rowid`)]));
 	});
@@ -96,5 +102,32 @@ describe('identity fails closed (executions, checkpoints, Runs read back from th
 		await kit.settle(runId, 'success');
 		assert.equal((await issue.accept('a')).taskStatus, 'completed');
 		assert.equal(kit.store.read((r) => issueRepository.get(r, issue.issueId))?.issueId, issue.issueId);
+	});
+});
+
+describe('identity fails closed in the bounded waits and agent resume', () => {
+	let h: ServiceHarness;
+	beforeEach(async () => { h = await ServiceHarness.open({ realPlan: true }); });
+	afterEach(async () => { await h.close(); });
+
+	it('a tampered active checkpoint is refused by plan issue await, await-review, next-action and agent resume, and nothing changes', async () => {
+		const source = await h.session('source');
+		const created = await h.call('plan/create', { title: 'Goal', content: 'x', requestId: 'c1' }, source.caller);
+		assert.equal(created.executionId, `tutti-execution:${created.issueId}`, 'the real plan service derives the execution id');
+		const waits = [
+			() => h.call('await/checkpoint', { issueId: created.issueId, waitMs: 1 }, source.caller),
+			() => h.call('await/review', { issueId: created.issueId, waitMs: 1 }, source.caller),
+			() => h.call('await/next-action', { issueId: created.issueId, waitMs: 1 }, source.caller),
+			() => h.call('agent/resume', {}, source.caller),
+		];
+		for (const wait of waits) { assert.equal((await wait()).ok, true, 'an untampered store answers'); }
+		const changed = await h.store.transaction((tx) => tx.run("UPDATE checkpoints SET kind = 'watchdog' WHERE status = 'active'"));
+		assert.equal(changed, 1);
+		for (const wait of waits) {
+			const before = dumpStore(h.store);
+			const e = await rejects(wait(), 'identity_mismatch');
+			assert.match(e.message, /checkpointId is ".*initial-schedule" but must be ".*watchdog:1"/);
+			assert.deepEqual(dumpStore(h.store), before);
+		}
 	});
 });
