@@ -22,9 +22,21 @@ export interface PanelEffects {
 	warn(message: string): void;
 }
 
+/** The coalescing timer, injectable so tests step it by hand. */
+export interface CoalesceTimer {
+	setTimeout(fn: () => void, ms: number): unknown;
+	clearTimeout(handle: unknown): void;
+}
+
+const systemTimer: CoalesceTimer = {
+	setTimeout: (fn, ms) => setTimeout(fn, ms),
+	clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 export interface IssuePanelControllerOptions {
 	/** Store changes arriving within this window become one snapshot (default 30 ms). */
 	readonly coalesceMs?: number;
+	readonly timer?: CoalesceTimer;
 }
 
 const noKnownIds: KnownIds = { taskIds: new Set(), runIds: new Set() };
@@ -35,6 +47,7 @@ export class IssuePanelController implements Disposable {
 	readonly #port: PanelWebviewPort;
 	readonly #effects: PanelEffects;
 	readonly #coalesceMs: number;
+	readonly #timers: CoalesceTimer;
 	readonly #onDidPostSnapshot = new Emitter<PanelSnapshot>();
 	readonly #apiSubscription: Disposable;
 	/** Fires after each snapshot is handed to the webview (tests and the handshake check use it). */
@@ -43,7 +56,7 @@ export class IssuePanelController implements Disposable {
 	#seq = 0;
 	#ready = false;
 	#dirty = false;
-	#timer: ReturnType<typeof setTimeout> | undefined;
+	#timer: unknown;
 	#known: KnownIds = noKnownIds;
 	#last: PanelSnapshot | null = null;
 	#disposed = false;
@@ -55,6 +68,7 @@ export class IssuePanelController implements Disposable {
 		this.#effects = effects;
 		this.#view = { ...view };
 		this.#coalesceMs = options.coalesceMs ?? 30;
+		this.#timers = options.timer ?? systemTimer;
 		this.#apiSubscription = api.onDidChange(() => this.refresh());
 	}
 
@@ -109,7 +123,7 @@ export class IssuePanelController implements Disposable {
 	/** Schedules one snapshot for everything that changed within the coalescing window. */
 	refresh(): void {
 		if (this.#disposed || this.#timer !== undefined) { return; }
-		this.#timer = setTimeout(() => {
+		this.#timer = this.#timers.setTimeout(() => {
 			this.#timer = undefined;
 			void this.postSnapshot();
 		}, this.#coalesceMs);
@@ -174,7 +188,7 @@ export class IssuePanelController implements Disposable {
 	dispose(): void {
 		if (this.#disposed) { return; }
 		this.#disposed = true;
-		if (this.#timer !== undefined) { clearTimeout(this.#timer); }
+		if (this.#timer !== undefined) { this.#timers.clearTimeout(this.#timer); }
 		this.#apiSubscription.dispose();
 		this.#onDidPostSnapshot.dispose();
 	}

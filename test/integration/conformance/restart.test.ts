@@ -1,10 +1,10 @@
 // Conformance: Runs survive a Host restart, and kill -9 during a write workload loses no acknowledged command.
 import { strict as assert } from 'node:assert';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-	addOps, expectError, expectOk, HostHandle, issueGet, managedIssue, manualIssue, methods, openSession, requestId, sleep, startHost,
-	taskIn, taskSpec, type CliResult,
+	addOps, expectError, expectOk, HostHandle, issueGet, managedIssue, manualIssue, methods, openSession, requestId, startHost,
+	taskIn, taskSpec, type CliResult, waitFor,
 } from '../harness.js';
 
 describe('conformance: restart and crash', function () {
@@ -33,7 +33,8 @@ describe('conformance: restart and crash', function () {
 		await host.stop();
 		// p finishes while no Host is running; its supervisor records the exit.
 		issue.openGate('p', 0);
-		await sleep(300);
+		const exitOfP = join(host.workspace, '.tutti', 'runs', runOf(before, 'p'), 'exit.json');
+		await waitFor(() => existsSync(exitOfP) || undefined, { what: 'the exit record of p, written with no Host running' });
 		await host.start();
 
 		const afterP = await issue.waitActive('task_settled', 'p');
@@ -134,13 +135,19 @@ describe('conformance: restart and crash', function () {
 			}
 		};
 
+		const acknowledged = (): number => acknowledgedTasks.size + acknowledgedIssues.size + acknowledgedPlanTasks.size;
+		const progress = (more: number, what: string): Promise<true> => {
+			const target = acknowledged() + more;
+			return waitFor(() => acknowledged() >= target || undefined, { what, timeoutMs: 60_000 });
+		};
 		for (let round = 0; round < 3; round++) {
 			stopped = false;
 			const lanes = Promise.all([taskLane('a'), taskLane('b'), createLane(), mutateLane()]);
-			await sleep(300 + Math.floor(Math.random() * 900));
+			// The crash lands after a random amount of acknowledged work, mid-workload (commands are in flight).
+			await progress(1 + Math.floor(Math.random() * 8), `round ${round}: writes before the crash`);
 			await host.kill9();
 			await host.start();
-			await sleep(300);
+			await progress(1, `round ${round}: a write acknowledged by the restarted Host`);
 			stopped = true;
 			await lanes;
 

@@ -2,7 +2,7 @@
 // (Stop outcome and answer, failure exit codes, run log), through the real CLI.
 import { strict as assert } from 'node:assert';
 import {
-	expectError, expectOk, issueGet, manualIssue, methods, runGet, sleep, standardTargets, shareHost, waitFor,
+	expectError, expectOk, issueGet, manualIssue, methods, runGet, standardTargets, shareHost, waitFor,
 	type HostHandle,
 } from '../harness.js';
 
@@ -44,7 +44,8 @@ describe('conformance: manual issues and Runs', function () {
 			const ids = await runningIds();
 			return ids.length === maxParallelRuns ? ids : undefined;
 		}, { what: 'the dispatcher to fill its capacity' });
-		await sleep(300);
+		// A gated Run never ends by itself, so a third Run started over capacity would still be running at every later
+		// observe() (each asserts the bound) until this test opens a gate: no waiting is needed to see it.
 		assert.deepEqual((await runningIds()).sort(), [...firstWave].sort(), 'no third Run starts while two run');
 
 		// Finish the running tasks one at a time; the dispatcher refills from what is ready.
@@ -117,7 +118,10 @@ describe('conformance: manual issues and Runs', function () {
 		const log = await host.cli(['run', 'log', '--run-id', failed.latestRunId, '--stream', 'stderr'], { asUser: true });
 		assert.equal(log.code, 0, log.stderr);
 		assert.match(log.stdout, /boom/);
-		await sleep(300);
+		// A task added now is started by a dispatcher pass that reads the issue after f failed and starts every ready
+		// task of it: once h has run, that pass has passed g over.
+		await addTask(issueId, 'h', 'ok');
+		await waitFor(async () => (await issueGet(host, issueId)).tasks.find((t) => t.taskId === 'h')!.status === 'completed', { what: 'h to complete' });
 		const g = (await issueGet(host, issueId)).tasks.find((t) => t.taskId === 'g')!;
 		assert.equal(g.status, 'not_started');
 		assert.equal(g.latestRunId, '');

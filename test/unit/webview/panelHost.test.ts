@@ -3,7 +3,7 @@ import { strict as assert } from 'node:assert';
 import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../../src/protocol/dto.js';
 import type { PanelSnapshot, ToWebview } from '../../../src/protocol/webview.js';
 import { commandIds } from '../../../src/extension/commands/ids.js';
-import { IssuePanelController, type PanelEffects, type PanelWebviewPort } from '../../../src/extension/panels/issuePanelController.js';
+import { type CoalesceTimer, IssuePanelController, type PanelEffects, type PanelWebviewPort } from '../../../src/extension/panels/issuePanelController.js';
 import { contentSecurityPolicy, issuePanelHtml } from '../../../src/extension/panels/issuePanelHtml.js';
 import { panelActionFor } from '../../../src/extension/panels/panelActions.js';
 import type { PanelHostApi } from '../../../src/extension/panels/panelHostApi.js';
@@ -55,14 +55,32 @@ class FakeEffects implements PanelEffects {
 	warn(message: string): void { this.warnings.push(message); }
 }
 
-const settle = (ms = 5): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** The coalescing window, ended by hand: fire() runs what is pending and lets the snapshot it builds be posted. */
+class ManualTimer implements CoalesceTimer {
+	readonly pending: { fn: () => void; ms: number }[] = [];
+	setTimeout(fn: () => void, ms: number): unknown {
+		const entry = { fn, ms };
+		this.pending.push(entry);
+		return entry;
+	}
+	clearTimeout(handle: unknown): void {
+		const i = this.pending.indexOf(handle as { fn: () => void; ms: number });
+		if (i >= 0) { this.pending.splice(i, 1); }
+	}
+	async fire(): Promise<void> {
+		for (const { fn } of this.pending.splice(0)) { fn(); }
+		// The fakes answer without I/O: one turn of the event loop finishes every snapshot the timers started.
+		await new Promise((r) => setImmediate(r));
+	}
+}
 
-function setup(): { api: FakeApi; web: FakeWebview; fx: FakeEffects; panel: IssuePanelController } {
+function setup(): { api: FakeApi; web: FakeWebview; fx: FakeEffects; panel: IssuePanelController; timer: ManualTimer } {
 	const api = new FakeApi();
 	const web = new FakeWebview();
 	const fx = new FakeEffects();
-	const panel = new IssuePanelController('i1', api, web, fx, { selectedTaskId: null, showHistory: false }, { coalesceMs: 1 });
-	return { api, web, fx, panel };
+	const timer = new ManualTimer();
+	const panel = new IssuePanelController('i1', api, web, fx, { selectedTaskId: null, showHistory: false }, { coalesceMs: 30, timer });
+	return { api, web, fx, panel, timer };
 }
 
 describe('issue panel host', () => {
@@ -73,7 +91,7 @@ describe('issue panel host', () => {
 
 		it('posts nothing before ready, then a full snapshot on ready', async () => {
 			ctx.api.change();
-			await settle();
+			await ctx.timer.fire();
 			assert.equal(ctx.web.posted.length, 0, 'no eager post before the handshake');
 			await ctx.panel.receive({ type: 'ready', protocol: 1 });
 			const [s] = ctx.web.snapshots();
@@ -90,7 +108,8 @@ describe('issue panel host', () => {
 		it('coalesces a burst of store changes into one snapshot with a higher seq', async () => {
 			await ctx.panel.receive({ type: 'ready', protocol: 1 });
 			for (let i = 0; i < 20; i++) { ctx.api.change(); }
-			await settle(20);
+			assert.deepEqual(ctx.timer.pending.map((t) => t.ms), [30], 'one coalescing window for the whole burst');
+			await ctx.timer.fire();
 			assert.deepEqual(ctx.web.snapshots().map((s) => s.seq), [1, 2]);
 		});
 
@@ -98,12 +117,12 @@ describe('issue panel host', () => {
 			await ctx.panel.receive({ type: 'ready', protocol: 1 });
 			ctx.web.visible = false;
 			ctx.api.change();
-			await settle(10);
+			await ctx.timer.fire();
 			assert.equal(ctx.web.snapshots().length, 1);
 			assert.equal(ctx.panel.owesSnapshot, true);
 			ctx.web.visible = true;
 			ctx.panel.visibilityChanged();
-			await settle(10);
+			await ctx.timer.fire();
 			assert.equal(ctx.web.snapshots().length, 2);
 		});
 
@@ -111,7 +130,7 @@ describe('issue panel host', () => {
 			await ctx.panel.receive({ type: 'ready', protocol: 1 });
 			await ctx.panel.receive({ type: 'task/select', taskId: 't2' });
 			await ctx.panel.receive({ type: 'history/toggle', show: true });
-			await settle(10);
+			await ctx.timer.fire();
 			const last = ctx.web.snapshots().at(-1)!;
 			assert.deepEqual([last.view.selectedTaskId, last.view.showHistory], ['t2', true]);
 		});
@@ -197,7 +216,7 @@ describe('issue panel host', () => {
 		it('shows a failing command as an error and refreshes', async () => {
 			ctx.fx.failNext = new Error('issue is archived');
 			await ctx.panel.receive({ type: 'issue/pause' });
-			await settle(10);
+			await ctx.timer.fire();
 			assert.deepEqual(ctx.web.errors(), ['issue is archived']);
 			assert.equal(ctx.web.snapshots().length, 2);
 		});
