@@ -36,6 +36,12 @@ export const taskDto = z.object({
 	sortIndex: z.number().int(),
 	supersededAtUnixMs: z.number().int(),
 	supersededByTaskId: z.string(),
+	/** Where the task's latest Run started ('' when it has no Run with recorded commits). */
+	baseCommit: z.string(),
+	/** The result commit of the task's latest successful Run ('' when none, or when it worked in the shared folder). */
+	resultCommit: z.string(),
+	/** The commit the task's acceptance is bound to ('' until accepted). */
+	acceptedCommit: z.string(),
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });
@@ -75,6 +81,12 @@ export const issueDto = z.object({
 	/** The issue is over: completed or archived, or its execution is terminal (a gone source session included). */
 	terminal: z.boolean(),
 	controls: issueControlsDto,
+	/** Code delivery (SPEC §8a): the commit the issue's first worktree started from ('' before any). */
+	baseCommit: z.string(),
+	/** The branch checked out when the base was recorded ('' before any, or on a detached HEAD). */
+	baseBranch: z.string(),
+	/** The last commit `tutti issue integrate` made or moved to ('' until integrated). */
+	integratedCommit: z.string(),
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });
@@ -111,6 +123,14 @@ export const runDto = z.object({
 	usage: usageDto,
 	outputDir: z.string(),
 	executionDirectory: z.string(),
+	/** The Run worked in its own git worktree (false: in the shared folder, where its changes mix with others'). */
+	inWorktree: z.boolean(),
+	/** Where the Run started: its tree's base, or HEAD at launch in the shared folder ('' when not recorded). */
+	baseCommit: z.string(),
+	/** The commit holding the Run's work ('' while running, and always in the shared folder). */
+	resultCommit: z.string(),
+	/** `git diff --numstat baseCommit resultCommit`. */
+	changedFiles: z.array(z.object({ path: z.string(), added: z.number().int(), deleted: z.number().int(), binary: z.boolean() })),
 	stopNotes: z.array(stopNoteDto),
 	createdAtUnixMs: z.number().int(),
 	startedAtUnixMs: z.number().int(),

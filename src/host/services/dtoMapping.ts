@@ -6,6 +6,7 @@ import type { ExecutionStatus, Issue, Run, Task, Wake } from '../../core/model.j
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
 import type { IssueDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../protocol/dto.js';
+import { deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits } from '../../store/repositories/deliveryRepository.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
 import { runRepository, type StopEventRecord } from '../../store/repositories/runRepository.js';
@@ -17,6 +18,8 @@ export interface IssueFacts {
 	/** The managed issue's execution status; null for a manual issue. */
 	readonly executionStatus: ExecutionStatus | null;
 	readonly hasRunningRun: boolean;
+	/** The issue's code delivery facts (absent before its first worktree). */
+	readonly delivery?: IssueDelivery | undefined;
 }
 
 export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
@@ -41,6 +44,9 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 			hasRunningRun: facts.hasRunningRun,
 			hasOpenTask: counts.notStarted + counts.running > 0,
 		}),
+		baseCommit: facts.delivery?.baseCommit ?? '',
+		baseBranch: facts.delivery?.baseBranch ?? '',
+		integratedCommit: facts.delivery?.integratedCommit ?? '',
 		createdAtUnixMs: issue.createdAtUnixMs,
 		updatedAtUnixMs: issue.updatedAtUnixMs,
 	};
@@ -51,10 +57,11 @@ export function readIssueDto(r: Reader, issue: Issue): IssueDto {
 		counts: issueRepository.counts(r, issue.issueId),
 		executionStatus: issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issue.issueId)?.status ?? null : null,
 		hasRunningRun: executionRepository.hasRunningRun(r, issue.issueId),
+		delivery: deliveryRepository.issueDelivery(r, issue.issueId),
 	});
 }
 
-export function toTaskDto(task: Task): TaskDto {
+export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): TaskDto {
 	return {
 		issueId: task.issueId,
 		taskId: task.taskId,
@@ -75,6 +82,9 @@ export function toTaskDto(task: Task): TaskDto {
 		sortIndex: task.sortIndex,
 		supersededAtUnixMs: task.supersededAtUnixMs,
 		supersededByTaskId: task.supersededByTaskId,
+		baseCommit: commits.baseCommit,
+		resultCommit: commits.resultCommit,
+		acceptedCommit: commits.acceptedCommit,
 		createdAtUnixMs: task.createdAtUnixMs,
 		updatedAtUnixMs: task.updatedAtUnixMs,
 	};
@@ -84,12 +94,12 @@ export function toTaskDto(task: Task): TaskDto {
  * Tasks with their readiness under the one core rule. `tasks` is every task of the issue (superseded history
  * included, so dependencies resolve); superseded ones read `task_superseded`.
  */
-export function toTasksWithReadiness(tasks: readonly Task[]): PlanTaskDto[] {
+export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits> = new Map()): PlanTaskDto[] {
 	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents (SPEC §7).
 	const readiness = computeReadiness(tasks);
 	return tasks.map((t) => {
 		const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
-		return { ...toTaskDto(t), ready: state.ready, blockerReason: state.blockerReason };
+		return { ...toTaskDto(t, commits.get(t.taskId)), ready: state.ready, blockerReason: state.blockerReason };
 	});
 }
 
@@ -114,7 +124,7 @@ export function runDurationMs(run: Run, nowUnixMs: number): number {
 	return run.startedAtUnixMs > 0 ? Math.max(0, nowUnixMs - run.startedAtUnixMs) : 0;
 }
 
-export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUnixMs: number): RunDto {
+export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUnixMs: number, commits?: RunCommits): RunDto {
 	const durationMs = runDurationMs(run, nowUnixMs);
 	return {
 		runId: run.runId,
@@ -131,6 +141,10 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 		usage: { ...run.usage },
 		outputDir: run.outputDir,
 		executionDirectory: run.executionDirectory,
+		inWorktree: commits?.inWorktree ?? false,
+		baseCommit: commits?.baseCommit ?? '',
+		resultCommit: commits?.resultCommit ?? '',
+		changedFiles: commits ? commits.changedFiles.map((f) => ({ ...f })) : [],
 		stopNotes: stopEvents.map((e) => ({
 			eventId: e.eventId,
 			reason: e.reason,
@@ -146,5 +160,5 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 }
 
 export function readRunDto(r: Reader, run: Run, nowUnixMs: number): RunDto {
-	return toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs);
+	return toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId));
 }

@@ -11,6 +11,7 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { requireUser } from './callerPolicy.js';
 import type { PlanService } from './contracts.js';
+import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 
@@ -61,7 +62,8 @@ export class IssueService {
 	async get(params: ParsedParams<'issue/get'>): Promise<Result<'issue/get'>> {
 		return this.deps.store.read((r) => {
 			const issue = loadIssue(r, params.issueId);
-			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId)).filter((t) => t.supersededAtUnixMs === 0);
+			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId))
+				.filter((t) => t.supersededAtUnixMs === 0);
 			return { ...readIssueDto(r, issue), tasks };
 		});
 	}

@@ -21,6 +21,18 @@ export interface RunCommits {
 	resultRecordedAtUnixMs: number;
 }
 
+/** A task's code, as its DTO shows it. */
+export interface TaskCommits {
+	/** Where the task's latest Run started ('' before any Run in a worktree or when none was recorded). */
+	baseCommit: string;
+	/** The result of the task's latest successful Run ('' when it has none, or worked in the shared folder). */
+	resultCommit: string;
+	/** The commit the task's acceptance is bound to ('' until accepted). */
+	acceptedCommit: string;
+}
+
+export const noTaskCommits: TaskCommits = { baseCommit: '', resultCommit: '', acceptedCommit: '' };
+
 export interface IssueDelivery {
 	issueId: string;
 	baseCommit: string;
@@ -95,6 +107,23 @@ export const deliveryRepository = {
 	acceptedCommitsOfIssue(r: Reader, issueId: string): Map<string, string> {
 		return new Map(r.all('SELECT task_id, accepted_commit FROM task_acceptances WHERE issue_id = ?', [issueId])
 			.map((row) => [str(row, 'task_id'), str(row, 'accepted_commit')] as const));
+	},
+	/** taskId → its commits, for every task of the issue that has any. */
+	taskCommitsOfIssue(r: Reader, issueId: string): Map<string, TaskCommits> {
+		const commits = new Map<string, TaskCommits>();
+		const rows = r.all(`SELECT r.task_id, r.outcome, c.base_commit, c.result_commit FROM runs r JOIN run_commits c ON c.run_id = r.run_id
+			WHERE r.issue_id = ? ORDER BY r.created_at, r.run_id`, [issueId]);
+		for (const row of rows) {
+			const taskId = str(row, 'task_id');
+			const current = commits.get(taskId) ?? { ...noTaskCommits };
+			current.baseCommit = str(row, 'base_commit');
+			if (str(row, 'outcome') === 'success' && str(row, 'result_commit') !== '') { current.resultCommit = str(row, 'result_commit'); }
+			commits.set(taskId, current);
+		}
+		for (const [taskId, accepted] of this.acceptedCommitsOfIssue(r, issueId)) {
+			commits.set(taskId, { ...(commits.get(taskId) ?? noTaskCommits), acceptedCommit: accepted });
+		}
+		return commits;
 	},
 	/** The issue's base (first call wins: the base is recorded when the issue first needs one). */
 	recordIssueBase(tx: Tx, issueId: string, baseCommit: string, baseBranch: string): void {

@@ -29,6 +29,7 @@ export function issueDtoFor(issueId: string, title = 'An issue'): IssueDto {
 		counts: { notStarted: 0, running: 0, pendingAcceptance: 0, completed: 0, failed: 0, canceled: 0 },
 		executionStatus: null, terminal: false,
 		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false },
+		baseCommit: '', baseBranch: '', integratedCommit: '',
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,
 	};
 }
@@ -38,7 +39,7 @@ export function runDtoFor(runId: string): RunDto {
 		runId, issueId: 'ISSUE', taskId: 'T1', agentTargetId: 'sh', agentSessionId: 's', status: 'completed', outcome: 'success',
 		outcomeLabel: 'Completed in 0m 01s', exitCode: 0, summary: '', errorMessage: '',
 		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-		outputDir: '/tmp/x', executionDirectory: '/tmp', stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 2, durationMs: 1,
+		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 2, durationMs: 1,
 	};
 }
 

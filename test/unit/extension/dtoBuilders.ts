@@ -44,7 +44,7 @@ export function task(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 		issueId: 'I1', taskId, title: `Task ${taskId}`, content: '', status: 'not_started', acceptanceState: '', agentTargetId: 'sh',
 		modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '', dependencyTaskIds: [],
 		parallelizable: true, autoAccept: false, latestRunId: '', sortIndex: 0, supersededAtUnixMs: 0, supersededByTaskId: '',
-		createdAtUnixMs: 1, updatedAtUnixMs: 1, ...over,
+		baseCommit: '', resultCommit: '', acceptedCommit: '', createdAtUnixMs: 1, updatedAtUnixMs: 1, ...over,
 	};
 }
 
@@ -56,7 +56,7 @@ export function run(runId: string, over: Partial<RunDto> = {}): RunDto {
 	return {
 		runId, issueId: 'I1', taskId: 'T1', agentTargetId: 'sh', agentSessionId: 's', status: 'running', outcome: null, outcomeLabel: null,
 		exitCode: null, summary: '', errorMessage: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-		outputDir: '/tmp/x', executionDirectory: '/tmp', stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 0, durationMs: 1,
+		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 0, durationMs: 1,
 		...over,
 	};
 }

@@ -11,7 +11,7 @@ export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 		issueId: 'i1', taskId, title: `Task ${taskId}`, content: `Do ${taskId}`, status: 'not_started', acceptanceState: '',
 		agentTargetId: 'sh', modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '',
 		dependencyTaskIds: [], parallelizable: true, autoAccept: false, latestRunId: '', sortIndex: 0,
-		supersededAtUnixMs: 0, supersededByTaskId: '', createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...over,
+		supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...over,
 	};
 }
 
@@ -80,7 +80,7 @@ export function aRun(runId: string, taskId: string, over: Partial<RunDto> = {}):
 		runId, issueId: 'i1', taskId, agentTargetId: 'sh', agentSessionId: '', status: 'completed', outcome: 'success',
 		outcomeLabel: 'Completed in 0m 05s', exitCode: 0, summary: '', errorMessage: '',
 		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-		outputDir: '', executionDirectory: '', stopNotes: [], createdAtUnixMs: 2_000, startedAtUnixMs: 2_000, completedAtUnixMs: 7_000,
+		outputDir: '', executionDirectory: '', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], stopNotes: [], createdAtUnixMs: 2_000, startedAtUnixMs: 2_000, completedAtUnixMs: 7_000,
 		durationMs: 5_000, ...over,
 	};
 }

@@ -9,6 +9,7 @@ import { readyTaskIds } from '../../../core/graph/blockers.js';
 import type { Checkpoint, Execution, Issue } from '../../../core/model.js';
 import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
+import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
@@ -64,7 +65,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 		},
 		activeCheckpoint: active ? toCheckpointDto(active) : null,
 		checkpoints: open.map(toCheckpointDto),
-		tasks: toTasksWithReadiness(tasks),
+		tasks: toTasksWithReadiness(tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId)),
 		readyTaskIds: ready,
 		allowedActions: actions,
 		recoveryHint: recoveryHint({
