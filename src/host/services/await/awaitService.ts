@@ -18,6 +18,7 @@ import { issueFactsRepository } from '../../../store/repositories/issueFactsRepo
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import type { Reader, Tx } from '../../../store/tx.js';
 import { requireUser } from '../callerPolicy.js';
+import { requireExecutionIdentity } from '../identityChecks.js';
 import { toAgentResponse } from './agentResponses.js';
 import { Heartbeats } from './heartbeats.js';
 
@@ -147,6 +148,7 @@ export class AwaitService {
 				throw rejection('issue_not_found', `Issue ${params.issueId} does not exist.`, { issueId: params.issueId });
 			}
 			const execution = executionRepository.getByIssue(tx, params.issueId);
+			if (execution) { requireExecutionIdentity(execution, params.issueId); }
 			if (execution?.status !== 'completed') {
 				throw rejection('inactive_execution', `Issue ${params.issueId} is not complete; Finish is offered only after completion.`, { issueId: params.issueId });
 			}

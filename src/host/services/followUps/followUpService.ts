@@ -10,6 +10,7 @@ import { finishRepository } from '../../../store/repositories/finishRepository.j
 import { followUpRepository } from '../../../store/repositories/followUpRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import { requireUser } from '../callerPolicy.js';
+import { requireExecutionIdentity } from '../identityChecks.js';
 
 export interface FollowUpServiceDeps {
 	store: Store;
@@ -32,6 +33,7 @@ export class FollowUpService {
 				throw rejection('issue_not_found', `Issue ${params.issueId} does not exist.`, { issueId: params.issueId });
 			}
 			const execution = executionRepository.getByIssue(tx, params.issueId);
+			if (execution) { requireExecutionIdentity(execution, params.issueId); }
 			if (execution?.status !== 'completed') {
 				throw rejection('inactive_execution', `Issue ${params.issueId} is not a completed managed issue; a follow-up is offered only after completion.`, { issueId: params.issueId });
 			}

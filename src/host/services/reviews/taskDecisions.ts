@@ -20,7 +20,7 @@ import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Reader, Tx } from '../../../store/tx.js';
 import { requireUser } from '../callerPolicy.js';
-import { requireRunIdentity } from '../identityChecks.js';
+import { requireExecutionIdentity, requireRunIdentity } from '../identityChecks.js';
 import { nextIssueStatus } from '../issueStatus.js';
 import { reviewOnlyTaskIds } from '../plan/reviewOnly.js';
 import { appendDecisionCheckpoint } from './decisionCheckpoint.js';
@@ -105,6 +105,7 @@ function recordDecision(
 /** The managed execution a decision is handed to (none for manual issues and ended executions). */
 function liveExecution(tx: Tx, issue: Issue): Execution | undefined {
 	const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(tx, issue.issueId) : undefined;
+	if (execution) { requireExecutionIdentity(execution, issue.issueId); }
 	return execution && !settlementSuppressed(execution.status) ? execution : undefined;
 }
 

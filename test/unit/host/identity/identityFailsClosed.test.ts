@@ -64,6 +64,22 @@ describe('identity fails closed (executions, checkpoints, Runs read back from th
 		await refused(kit, () => issue.get(user), /executionId/);
 	});
 
+	it("the developer's decision on an issue carrying another issue's execution is refused", async () => {
+		await issue.schedule(['a']);
+		await kit.settle(await issue.runOf('a'), 'success');
+		const other = await kit.managedIssue();
+		await kit.store.transaction((tx) => {
+			issueRepository.insert(tx, {
+				issueId: 'parked', title: 'Parked', content: '', status: 'open', planningSource: 'manual', sourceSessionId: '',
+				dispatchPaused: false, autoAcceptDefault: true, createdAtUnixMs: 1, updatedAtUnixMs: 1,
+			});
+			tx.run('UPDATE executions SET issue_id = ? WHERE issue_id = ?', ['parked', issue.issueId]);
+			tx.run('UPDATE executions SET issue_id = ? WHERE issue_id = ?', [issue.issueId, other.issueId]);
+		});
+		await refused(kit, () => issue.accept('a'), /executionId is ".*" but must be "tutti-execution:/);
+		await refused(kit, () => issue.requestChanges('a', 'again'), /executionId/);
+	});
+
 	it('a checkpoint whose id is not the one its kind derives is refused by the fenced commands and by get', async () => {
 		const fence = await issue.fence();
 		await tamper(kit, "UPDATE checkpoints SET kind = 'all_tasks_terminal' WHERE checkpoint_id = ?", [fence.checkpointId]);
@@ -105,7 +121,7 @@ describe('identity fails closed (executions, checkpoints, Runs read back from th
 	});
 });
 
-describe('identity fails closed in the bounded waits and agent resume', () => {
+describe('identity fails closed in the bounded waits, agent resume, Finish and follow-up', () => {
 	let h: ServiceHarness;
 	beforeEach(async () => { h = await ServiceHarness.open({ realPlan: true }); });
 	afterEach(async () => { await h.close(); });
@@ -127,6 +143,29 @@ describe('identity fails closed in the bounded waits and agent resume', () => {
 			const before = dumpStore(h.store);
 			const e = await rejects(wait(), 'identity_mismatch');
 			assert.match(e.message, /checkpointId is ".*initial-schedule" but must be ".*watchdog:1"/);
+			assert.deepEqual(dumpStore(h.store), before);
+		}
+	});
+
+	it("an issue carrying another issue's execution is refused by the developer's Finish and follow-up, and nothing changes", async () => {
+		const source = await h.session('source');
+		const mine = await h.call('plan/create', { title: 'Mine', content: 'x', requestId: 'c1' }, source.caller);
+		const other = await h.call('plan/create', { title: 'Other', content: 'y', requestId: 'c2' }, source.caller);
+		await h.store.transaction((tx) => {
+			issueRepository.insert(tx, {
+				issueId: 'parked', title: 'Parked', content: '', status: 'open', planningSource: 'manual', sourceSessionId: '',
+				dispatchPaused: false, autoAcceptDefault: true, createdAtUnixMs: 1, updatedAtUnixMs: 1,
+			});
+			tx.run('UPDATE executions SET issue_id = ? WHERE issue_id = ?', ['parked', mine.issueId]);
+			tx.run('UPDATE executions SET issue_id = ? WHERE issue_id = ?', [mine.issueId, other.issueId]);
+		});
+		for (const action of [
+			() => h.call('issue/finish', { issueId: mine.issueId }),
+			() => h.call('issue/followUp', { issueId: mine.issueId, text: 'next' }),
+		]) {
+			const before = dumpStore(h.store);
+			const e = await rejects(action(), 'identity_mismatch');
+			assert.match(e.message, new RegExp(`executionId is "${other.executionId}" but must be "${mine.executionId}"`));
 			assert.deepEqual(dumpStore(h.store), before);
 		}
 	});
