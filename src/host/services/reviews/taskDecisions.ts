@@ -8,6 +8,7 @@
 //   `changes_requested` checkpoint carrying the note goes to the source agent.
 // Either checkpoint is active at once (with its main wake) when the developer's review was the only step owed
 // (decisionCheckpoint.ts), else it queues behind the active one.
+import { bindAcceptance } from '../delivery/acceptanceBinding.js';
 import { settlementSuppressed } from '../../../core/execution/backlog.js';
 import { rejection } from '../../../core/hints.js';
 import { acceptedCheckpointId, changesRequestedCheckpointId } from '../../../core/ids.js';
@@ -137,7 +138,10 @@ export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, 
 		const execution = liveExecution(tx, issue);
 		const checkpointId = decideAndHandOver(tx, issue, task, execution ? {
 			checkpointId: acceptedCheckpointId(execution.executionId, task.latestRunId), kind: 'task_accepted', creationReason: 'developer_accepted', note,
-		} : null, () => { taskRepository.update(tx, accepted); }, now);
+		} : null, () => {
+			taskRepository.update(tx, accepted);
+			bindAcceptance(tx, issue.issueId, task.taskId, task.latestRunId, now);
+		}, now);
 		const decision = recordDecision(tx, ctx, issue, task, { decision: 'accepted', note, checkpointId }, now);
 		return resultOf(decision, accepted, false);
 	});
