@@ -283,8 +283,8 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['finish'], method: 'issue/finish', summary: 'record Finish on a completed issue: nothing more is offered to its agent (developer action)',
-		flags: [issueId],
-		examples: ['tutti finish --issue-id ISSUE --as-user --json'],
+		flags: [issueId, { name: 'remove-worktrees', param: 'removeWorktrees', kind: 'bool', valueName: '[bool]', description: "also remove the issue's worktrees and tutti/<task> branches (after `tutti issue integrate`; refused while a tree has uncommitted changes)" }],
+		examples: ['tutti finish --issue-id ISSUE --as-user --json', 'tutti finish --issue-id ISSUE --remove-worktrees --as-user --json'],
 	},
 	{
 		path: ['follow-up'], method: 'issue/followUp', summary: "pick a follow-up on a completed issue: the agent's next-action starts it (developer action)",

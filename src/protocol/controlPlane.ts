@@ -249,8 +249,12 @@ export const methods = {
 	},
 	/** Developer action: Finish after a completed issue (nothing more is offered to the agent). */
 	'issue/finish': {
-		params: z.strictObject({ issueId: id }),
-		result: z.object({ issueId: z.string(), finishedAtUnixMs: z.number().int(), replayed: z.boolean() }),
+		params: z.strictObject({ issueId: id, removeWorktrees: z.boolean().optional() }),
+		result: z.object({
+			issueId: z.string(), finishedAtUnixMs: z.number().int(), replayed: z.boolean(),
+			/** With removeWorktrees: the trees and branches removed (the issue must be integrated first). */
+			removedWorktrees: z.array(z.object({ taskId: z.string(), path: z.string(), branch: z.string() })).optional(),
+		}),
 	},
 	/** Developer action: a follow-up after a completed issue; `tutti next-action` offers it once (`next` = the command it hands the agent). */
 	'issue/followUp': {

@@ -6,6 +6,7 @@
 //   acceptTask:        (issueId, taskId) | ({ issueId, taskId })
 //   requestChanges:    (issueId, taskId, note?) on a task; (issueId, undefined, note) on the goal at Goal Review
 //   confirmGoal:       (issueId)
+//   integrateIssue:    (issueId)
 //   openTaskChanges:   (issueId, taskId)
 //   newIssue:          ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null })
 //   newAgentTerminal:  ({ issueId?, agentTargetId? })
@@ -23,6 +24,7 @@ export const commandIds = {
 	requestChanges: 'tutti.requestChanges',
 	confirmGoal: 'tutti.confirmGoal',
 	finishIssue: 'tutti.finishIssue',
+	integrateIssue: 'tutti.integrateIssue',
 	followUpIssue: 'tutti.followUpIssue',
 	openTaskChanges: 'tutti.openTaskChanges',
 	newAgentTerminal: 'tutti.newAgentTerminal',

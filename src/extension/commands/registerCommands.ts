@@ -8,6 +8,7 @@ import { issueVerb, newIssue, openIssue } from './issueActions.js';
 import { acceptTask, confirmGoal, finishIssue, followUpIssue, requestChanges } from './reviewActions.js';
 import { newAgentTerminal, openRunOutput, stopRun } from './runActions.js';
 import { openTaskChanges } from './taskChanges.js';
+import { integrateIssue } from './deliveryActions.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
 
 type Handler = (...args: unknown[]) => unknown;
@@ -25,6 +26,7 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.requestChanges]: (...args) => requestChanges(ctx, args),
 		[commandIds.confirmGoal]: (...args) => confirmGoal(ctx, args),
 		[commandIds.finishIssue]: (...args) => finishIssue(ctx, args),
+		[commandIds.integrateIssue]: (...args) => integrateIssue(ctx, args),
 		[commandIds.followUpIssue]: (...args) => followUpIssue(ctx, args),
 		[commandIds.openTaskChanges]: (...args) => openTaskChanges(ctx, args),
 		[commandIds.newAgentTerminal]: (...args) => newAgentTerminal(ctx, args),

@@ -1,10 +1,11 @@
-// "Open changes" for a task: the uncommitted changes of the directory its latest Run worked in (a worktree, when
-// the task ran in one), in VS Code's multi-file diff view, through the built-in Git extension's API.
+// "Open changes" for a task: its latest Run's own diff (changes/taskDiff.ts decides which), in VS Code's multi-file
+// diff view, through the built-in Git extension's API (git: URIs at a commit).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type ActionContext, runAction } from './actionContext.js';
 import { type CommandArgs, taskRefOf } from './commandArgs.js';
 import { pickIssue } from './pickers.js';
+import { taskDiffPlan } from '../changes/taskDiff.js';
 
 /** The slice of the Git extension's API (vscode.git, getAPI(1)) used here. */
 interface GitChange {
@@ -12,7 +13,7 @@ interface GitChange {
 }
 interface GitRepository {
 	readonly rootUri: vscode.Uri;
-	diffWithHEAD(): Promise<GitChange[]>;
+	diffWith(ref: string): Promise<GitChange[]>;
 }
 interface GitApi {
 	openRepository(root: vscode.Uri): Promise<GitRepository | null>;
@@ -48,19 +49,35 @@ export function openTaskChanges(ctx: ActionContext, args: CommandArgs): Promise<
 			throw new Error(`task ${taskId} has not run yet, so it has no changes`);
 		}
 		const run = await client.call('run/get', { runId: task.latestRunId });
-		const dir = path.resolve(ctx.services.workspace ?? '', run.executionDirectory);
+		const plan = taskDiffPlan(task.title, run);
+		if (plan.kind === 'none') {
+			void vscode.window.showInformationMessage(`Tutti: ${plan.why}.`);
+			return 0;
+		}
+		const workspace = ctx.services.workspace ?? '';
 		const git = await gitApi();
+		if (plan.kind === 'files') {
+			// The commits live in the workspace's repository (worktrees share its objects).
+			const at = (file: string, sha: string): vscode.Uri => git.toGitUri(vscode.Uri.file(path.join(workspace, file)), sha);
+			const right = plan.right;
+			await vscode.commands.executeCommand('vscode.changes', plan.title, plan.files.map((file) => {
+				const resource = vscode.Uri.file(path.join(workspace, file));
+				return [resource, at(file, plan.left), right.kind === 'commit' ? at(file, right.sha) : resource];
+			}));
+			return plan.files.length;
+		}
+		const dir = path.resolve(workspace, plan.dir);
 		const repository = await git.openRepository(vscode.Uri.file(dir));
 		if (repository === null) {
 			throw new Error(`${dir} (where task ${taskId} ran) is not in a git repository, so there is no diff to show`);
 		}
-		const changes = await repository.diffWithHEAD();
+		const changes = await repository.diffWith(plan.left);
 		if (changes.length === 0) {
-			void vscode.window.showInformationMessage(`Tutti: no uncommitted changes in ${dir} (where "${task.title}" ran).`);
+			void vscode.window.showInformationMessage(`Tutti: no changes in ${dir} since "${task.title}" started.`);
 			return 0;
 		}
-		await vscode.commands.executeCommand('vscode.changes', `Changes of "${task.title}"`,
-			changes.map((c) => [c.uri, git.toGitUri(c.uri, 'HEAD'), c.uri]));
+		await vscode.commands.executeCommand('vscode.changes', plan.title,
+			changes.map((c) => [c.uri, git.toGitUri(c.uri, plan.left), c.uri]));
 		return changes.length;
 	});
 }

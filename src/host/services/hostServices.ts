@@ -77,6 +77,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	// Agents Tutti launches get a Stop hook through launch flags only; it runs the Host's own `tutti` shim.
 	const hook = deps.cliScript !== '' ? { stopHookCommand: stopHookCommand([join(deps.tuttiDir, 'bin', 'tutti')]) } : {};
 	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
+	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config));
 	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
 	const runs = disposables.add(new RunService({
 		workspace: deps.workspace,
@@ -90,7 +91,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		observer: { onRunSettled: (tx, settled) => { late.plan?.onRunSettled(tx, settled); } },
 		log,
 		onSettled: () => { late.dispatcher?.trigger(); late.wakes?.trigger(); },
-		worktrees: new WorktreeManager(deps.workspace, preparationOf(deps.config)),
+		worktrees,
 		...hook,
 	}));
 	const admission: RunAdmission = runs;
@@ -127,7 +128,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
-	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock });
+	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	/** A decision made while no agent is waiting names the exact command that hands the source session back (SPEC §7). */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
@@ -184,7 +185,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'await/next-action': (params, caller) => awaiting.nextAction(params, caller),
 		'agent/resume': (params, caller) => awaiting.resume(params, caller),
 		'session/state': (params, caller) => awaiting.sessionState(params, caller),
-		'issue/finish': (params, caller) => awaiting.finish(params, caller),
+		'issue/finish': async (params, caller) => {
+			const finished = await awaiting.finish(params, caller);
+			return params.removeWorktrees === true ? { ...finished, removedWorktrees: await integration.removeWorktrees(params.issueId) } : finished;
+		},
 		'issue/followUp': (params, caller) => followUps.record(params, caller),
 		'hook/stop': (_params, caller) => stopHook.stop(caller),
 	};

@@ -13,11 +13,13 @@ import { requireUser } from '../callerPolicy.js';
 import { loadIssue } from '../issueService.js';
 import { workspaceIdentity } from './gitIdentity.js';
 import { integrate } from './integration.js';
+import type { WorktreeManager } from '../worktrees/worktreeManager.js';
 
 export interface IntegrationServiceDeps {
 	workspace: string;
 	store: Store;
 	clock: Clock;
+	worktrees: WorktreeManager;
 }
 
 function accepted(task: Task): boolean {
@@ -34,6 +36,16 @@ export class IntegrationService {
 		const next = this.#chain.then(() => this.#integrate(params), () => this.#integrate(params));
 		this.#chain = next.then(() => undefined, () => undefined);
 		return next;
+	}
+
+	/** After Finish: the issue's trees and branches go, once integrated (`tutti finish --remove-worktrees`). */
+	async removeWorktrees(issueId: string): Promise<{ taskId: string; path: string; branch: string }[]> {
+		const integrated = this.deps.store.read((r) => deliveryRepository.issueDelivery(r, issueId)?.integratedCommit ?? '');
+		if (integrated === '') {
+			throw rejection('not_integrable', `Issue ${issueId} has not been integrated, so its worktrees hold the only copy of its work; nothing was removed.`,
+				{ issueId }, { issueId });
+		}
+		return this.deps.worktrees.removeIssueTrees(issueId, integrated);
 	}
 
 	async #integrate(params: ParsedParams<'issue/integrate'>): Promise<Result<'issue/integrate'>> {

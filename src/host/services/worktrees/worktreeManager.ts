@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DomainError } from '../../../core/errors.js';
-import { git, GitError } from './git.js';
+import { git, GitError, gitExit } from './git.js';
 import { copyFiles, filesToCopy, noPreparation, runSetup, type TreePreparation } from './treePreparation.js';
 import { worktreeBranch, worktreeRelativePath, worktreesFolder, worktreeTaskIdProblem } from './worktreePaths.js';
 
@@ -200,6 +200,46 @@ export class WorktreeManager {
 			delete next.prepared[taskId];
 			this.#writeState(next);
 			return { path: absolutePath, branch: worktreeBranch(taskId) };
+		});
+	}
+
+	/**
+	 * Removes every tree of the issue and its branch, once `integratedCommit` contains the branch's work. Refuses
+	 * (removing nothing) when a tree has uncommitted changes or a branch holds work that was not integrated.
+	 */
+	removeIssueTrees(issueId: string, integratedCommit: string): Promise<{ taskId: string; path: string; branch: string }[]> {
+		return this.#serial(async () => {
+			const state = this.readState();
+			const taskIds = Object.keys(state.owners).filter((t) => state.owners[t] === issueId).sort();
+			const problems: string[] = [];
+			for (const taskId of taskIds) {
+				const absolutePath = this.pathOf(taskId);
+				if (existsSync(absolutePath)) {
+					const status = (await git(absolutePath, ['status', '--porcelain', '--untracked-files=all'])).stdout.trim();
+					if (status !== '') { problems.push(`${absolutePath} has uncommitted changes (${status.split('\n').slice(0, 5).map((l) => l.trim()).join(', ')})`); }
+				}
+				const head = await gitExit(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${worktreeBranch(taskId)}`]);
+				if (head.exitCode === 0 && (await gitExit(this.#workspace, ['merge-base', '--is-ancestor', head.stdout.trim(), integratedCommit])).exitCode !== 0) {
+					problems.push(`branch ${worktreeBranch(taskId)} has commits that were not integrated`);
+				}
+			}
+			if (problems.length > 0) {
+				throw new DomainError('dirty_workspace', `The worktrees of issue ${issueId} were not removed: ${problems.join('; ')}.`,
+					`Commit or discard those changes (or integrate again with \`tutti issue integrate --issue-id ${issueId} --as-user\`), then run \`tutti finish --issue-id ${issueId} --remove-worktrees --as-user\` again.`,
+					{ issueId, problems });
+			}
+			const removed: { taskId: string; path: string; branch: string }[] = [];
+			for (const taskId of taskIds) {
+				const absolutePath = this.pathOf(taskId);
+				if (existsSync(absolutePath)) { await git(this.#workspace, ['worktree', 'remove', absolutePath]); }
+				await gitExit(this.#workspace, ['branch', '-D', '--', worktreeBranch(taskId)]);
+				const next = this.readState();
+				delete next.owners[taskId];
+				delete next.prepared[taskId];
+				this.#writeState(next);
+				removed.push({ taskId, path: absolutePath, branch: worktreeBranch(taskId) });
+			}
+			return removed;
 		});
 	}
 
