@@ -139,7 +139,10 @@ describe('restart: two command workers settle exactly once', function () {
 		await stopHost();
 		await startHost();
 		await services.whenIdle();
-		await sleep(200);
+		// Whatever a poll of the new runner would see, seen now; then whatever that started, finished.
+		runner.checkNow();
+		await new Promise((resolve) => setImmediate(resolve));
+		await services.whenIdle();
 		assert.deepEqual([runOf(runA), runOf(runB)], before, 'a later Host start changes nothing');
 		assert.equal(settlements.length, 2, 'nothing is settled twice');
 		assert.deepEqual(store.read((r) => taskRepository.listByIssue(r, 'i1').map((t) => t.status)), ['pending_acceptance', 'pending_acceptance']);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ProcessRunner } from '../../../src/host/runs/processRunner.js';
 import { processIsAlive } from '../../../src/supervisor/processTable.js';
 import { readPidRecord } from '../../../src/supervisor/runFiles.js';
-import { buildSupervisor, exitOf, killAllRuns, makeTempDir, recordExits, repoRoot, sleep, tsxNodeArgs, waitFor } from './runTestKit.js';
+import { buildSupervisor, exitOf, killAllRuns, makeTempDir, recordExits, repoRoot, tsxNodeArgs, waitFor } from './runTestKit.js';
 
 describe('Run survival across a Host crash (real processes)', function () {
 	this.timeout(40_000);
@@ -49,14 +49,19 @@ describe('Run survival across a Host crash (real processes)', function () {
 
 		const exits = recordExits(runner);
 		runner.adopt('r-survivor');
-		await sleep(200);
+		// adopt() checks on the next immediate; then check again by hand, as a poll would.
+		await new Promise((resolve) => setImmediate(resolve));
+		runner.checkNow();
 		assert.equal(exits.length, 0, 'no exit while the agent still runs');
 
 		writeFileSync(goFile, 'go');
 		const exit = await exitOf(exits, 'r-survivor');
 		assert.equal(exit.exitCode, 7);
 		assert.equal(exit.clientSubmitId, 'issue-run:r-survivor');
-		await sleep(300);
+		runner.checkNow();
+		runner.adopt('r-survivor');
+		await new Promise((resolve) => setImmediate(resolve));
+		runner.checkNow('r-survivor');
 		assert.equal(exits.length, 1);
 	});
 });

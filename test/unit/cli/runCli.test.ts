@@ -136,10 +136,17 @@ describe('tutti CLI against a control-plane server', () => {
 		assert.equal(once.stdout, 'line', 'one slice (the fake serves 4 bytes per request)');
 
 		api.log.runEnded = false;
-		setTimeout(() => { api.log.text += 'line three\n'; api.log.runEnded = true; }, 50);
-		const followed = await run(['run', 'log', '--run-id', 'R-1', '--follow'], env);
+		// The Run writes its last line and ends while follow waits for more (its first pause).
+		const pauses: number[] = [];
+		const followed = await run(['run', 'log', '--run-id', 'R-1', '--follow'], env, {
+			sleep: async (ms) => {
+				pauses.push(ms);
+				if (!api.log.runEnded) { api.log.text += 'line three\n'; api.log.runEnded = true; }
+			},
+		});
 		assert.equal(followed.code, 0);
 		assert.equal(followed.stdout, 'line one\nline two\nline three\n');
+		assert.ok(pauses.length >= 1, 'follow waited for more output before the Run ended');
 	});
 
 	it('finds the Host through the discovery file when TUTTI_IPC_HOOK is not set', async () => {

@@ -18,6 +18,8 @@ export class FullDisk {
 	readonly #fdatasync = fsModule.fdatasync;
 	/** When set, the write succeeds but the following fdatasync fails (the bytes are in the file, not durable). */
 	failSyncOnly = false;
+	/** How many writes or syncs were refused so far (each failed attempt of the store leaves at least one). */
+	refusals = 0;
 
 	install(): void {
 		const realWriteSync = this.#writeSync as (...a: unknown[]) => number;
@@ -29,12 +31,14 @@ export class FullDisk {
 				if (typeof length === 'number' && length > 1) {
 					realWriteSync(fd, buffer, offset, Math.floor(length / 2), position);
 				}
+				this.refusals++;
 				throw enospc();
 			}
 			return realWriteSync(...args);
 		}) as typeof nodeFs.writeSync;
 		fsModule.fdatasync = ((fd: number, callback: (err: NodeJS.ErrnoException | null) => void) => {
 			if (this.full && this.failSyncOnly) {
+				this.refusals++;
 				setImmediate(() => callback(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })));
 				return;
 			}

@@ -67,7 +67,8 @@ describe('Store after a journal write failure', () => {
 		await assert.rejects(store.transaction((tx) => insertIssue(tx, 'refused-2')), (e: unknown) => e instanceof StoreError && e.code === 'store_io');
 		await eventually(() => !store.read(issueIds).includes('refused-1'), 'the reload that drops the refused write');
 		assert.deepEqual(store.read(issueIds), ['kept-1']);
-		await new Promise((resolve) => setTimeout(resolve, 200)); // several recovery attempts fail meanwhile
+		const refusedSoFar = disk.refusals;
+		await eventually(() => disk.refusals >= refusedSoFar + 3, 'three more refused writes: recovery attempts failing on the full disk');
 		assert.ok(store.stats().unavailable, 'writes are still refused while the disk is full');
 		assert.match(store.stats().lastRecoveryError ?? '', /ENOSPC/);
 
@@ -106,7 +107,8 @@ describe('Store after a journal write failure', () => {
 		disk.full = true;
 		await store.transaction((tx) => insertIssue(tx, 'refused-1')).catch(() => undefined);
 		await eventually(() => store.version > versionBefore, 'the reload to bump the version observers poll');
-		await new Promise((resolve) => setTimeout(resolve, 150));
+		const refusedSoFar = disk.refusals;
+		await eventually(() => disk.refusals >= refusedSoFar + 2, 'two more refused writes: recovery attempts failing on the full disk');
 		assert.deepEqual(resumed, [], 'not resumed while the disk is full');
 		disk.full = false;
 		await eventually(() => resumed.length === 1, 'the resume event');

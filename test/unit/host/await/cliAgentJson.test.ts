@@ -17,16 +17,21 @@ describe('CLI agent JSON and hook stop', () => {
 		assert.equal(waitMsFrom({ TUTTI_AWAIT_TIMEOUT_MS: '250' }), 250);
 		assert.equal(waitMsFrom({ TUTTI_AWAIT_TIMEOUT_MS: '900000' }), 45_000);
 		const t = io({ TUTTI_AWAIT_TIMEOUT_MS: '250', TUTTI_KEEPALIVE_MS: '10' });
+		// The Host answers once the CLI has printed two keep-alive lines while it waited.
+		const keptAlive = new Promise<void>((resolve) => {
+			const write = t.stderr;
+			t.stderr = (line) => { write(line); if (t.err.length >= 2) { resolve(); } };
+		});
 		let sent: Record<string, unknown> = {};
 		const code = await runAgentJson(t, 'await/review', { issueId: 'i' }, async (p) => {
 			sent = p;
-			await new Promise((r) => setTimeout(r, 60));
+			await keptAlive;
 			return { ok: true, resultJson: '{"ok":true,"state":"waiting"}' };
 		}, 'tutti await-review --issue-id i');
 		assert.equal(code, 0);
 		assert.deepEqual(sent, { issueId: 'i', waitMs: 250 });
 		assert.deepEqual(t.out, ['{"ok":true,"state":"waiting"}\n']);
-		assert.ok(t.err.length >= 1 && t.err.every((l) => /^tutti: still waiting/.test(l)));
+		assert.ok(t.err.length >= 2 && t.err.every((l) => /^tutti: still waiting/.test(l)), t.err.join(''));
 	});
 
 	it('turns a transport failure into one valid agent failure whose recovery is the same command (exit 1)', async () => {
