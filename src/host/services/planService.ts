@@ -26,6 +26,7 @@ export function createPlanService(deps: ServiceDeps & { admission: RunAdmission;
 		ids: deps.ids,
 		config: deps.config,
 		admission: deps.admission,
+		processes: deps.runs,
 		log: deps.log ?? stderrLog,
 	};
 	return {

@@ -1,9 +1,11 @@
 // The recoverable archive flow of an execution (digest §1.5 stop/archive, troubleshooting "Stopping a Tutti
 // source Turn…"): requested → canceling_runs → archiving → completed. The first transaction pauses dispatch and
-// cancels checkpoints, open wakes and open reviewer reviews (stored as canceled, never deleted); Runs are stopped
-// only after it commits, holding nothing; the last transaction marks the execution and the issue archived.
+// cancels checkpoints, open wakes and open reviewer reviews (stored as canceled, never deleted); Runs and then the
+// exact Turns of the canceled wakes (main and reviewer) are stopped only after it commits, holding nothing; the last
+// transaction marks the execution and the issue archived.
 import type { Execution, Issue } from '../../../core/model.js';
 import { archiveStopReason } from '../../../core/runs/stopRules.js';
+import { turnsToInterrupt } from '../../../core/wakes/canceledTurns.js';
 import { type ArchiveOperation, archiveRepository } from '../../../store/repositories/archiveRepository.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
@@ -12,6 +14,7 @@ import type { PlanMutationKey } from '../../../store/repositories/planMutationRe
 import { planMutationRepository } from '../../../store/repositories/planMutationRepository.js';
 import { reviewRepository } from '../../../store/repositories/reviewRepository.js';
 import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
+import { turnRepository } from '../../../store/repositories/turnRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../../store/tx.js';
 import type { PlanContext } from './planContext.js';
@@ -61,8 +64,25 @@ function updateStoredStatus(tx: Tx, op: ArchiveOperation, issueId: string, statu
 }
 
 /**
+ * The Turns of the execution's canceled wakes that have not settled — a dispatched main wake's, a running reviewer's —
+ * are interrupted: a canceled wake does not stop its agent by itself. That includes the Turn of an agent that stopped
+ * its own issue (the Turn was for the checkpoint the stop canceled).
+ */
+async function interruptCanceledTurns(ctx: PlanContext, executionId: string): Promise<void> {
+	const processIds = ctx.store.read((r) => {
+		const wakes = wakeRepository.listByExecution(r, executionId);
+		const turns = wakes.flatMap((w) => turnRepository.bySubmitId(r, w.clientSubmitId) ?? []);
+		return turnsToInterrupt(wakes, turns);
+	});
+	const results = await Promise.all(processIds.map((id) => ctx.processes.interrupt(id)));
+	results.forEach((result, i) => {
+		if (result === 'still_running') { ctx.log(`archive of ${executionId}: the canceled Turn ${processIds[i]} survived its interrupt`); }
+	});
+}
+
+/**
  * After commit: stop the issue's running Runs (a person's Stop events when the developer asked for the archive, the
- * Host's otherwise), then finish the archive. A failure is
+ * Host's otherwise) and the Turns of its canceled wakes, then finish the archive. A failure is
  * recorded (`failed`, attempt count, last error) and retried by restart recovery. Returns the final status.
  */
 export async function continueArchive(ctx: PlanContext, operationId: string): Promise<ArchiveOperation['status']> {
@@ -76,9 +96,10 @@ export async function continueArchive(ctx: PlanContext, operationId: string): Pr
 	const { issueId } = started;
 	try {
 		await ctx.admission.stopRunsOfIssue(issueId, archiveStopReason(started.op.requestedBy));
+		await interruptCanceledTurns(ctx, started.op.executionId);
 	} catch (e) {
 		const message = (e as Error).message;
-		ctx.log(`archive ${operationId}: stopping the runs of issue ${issueId} failed: ${message}`);
+		ctx.log(`archive ${operationId}: stopping the runs and Turns of issue ${issueId} failed: ${message}`);
 		return ctx.store.transaction((tx) => {
 			const op = archiveRepository.get(tx, operationId);
 			if (!op || op.status === 'completed') { return op?.status ?? 'failed'; }

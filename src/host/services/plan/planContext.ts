@@ -9,6 +9,7 @@ import { checkpointRepository } from '../../../store/repositories/checkpointRepo
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import type { Reader } from '../../../store/tx.js';
+import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import type { HostConfig } from '../../config.js';
 import { requireCheckpointIdentity, requireExecutionIdentity } from '../identityChecks.js';
 import type { RunAdmission } from '../contracts.js';
@@ -22,6 +23,8 @@ export interface PlanContext {
 	ids: IdSource;
 	config: HostConfig;
 	admission: RunAdmission;
+	/** Interrupts an agent Turn's process group by its runner id (an archive stops the exact Turns it cancels). */
+	processes: Pick<RunProcessPort, 'interrupt'>;
 	log(line: string): void;
 }
 

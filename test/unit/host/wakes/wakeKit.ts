@@ -99,6 +99,7 @@ export class WakeKit {
 		return createPlan({
 			store: this.store, clock: this.clock, ids: this.quietIds, config: this.config,
 			admission: { admit: () => { throw new Error('not used by create'); }, launch: unused, stopRunsOfIssue: unused },
+			processes: { interrupt: unused },
 			log: (line) => { this.logs.push(line); },
 		}, params, user);
 	}
