@@ -21,12 +21,15 @@ import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
 import { AwaitService, type WaitTimer } from './await/awaitService.js';
 import { preparationOf } from './worktrees/treePreparation.js';
-import { WorktreeManager } from './worktrees/worktreeManager.js';
 import { IntegrationService } from './delivery/integrationService.js';
 import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
 import { SourceSessionStop } from './sourceSessions/sourceSessionStop.js';
 import { WakeService } from './wakes/wakeService.js';
+import { TurnLifecycle } from '../turns/turnLifecycle.js';
+import { RunMessageService } from './messages/runMessageService.js';
+import { WorktreeManager } from './worktrees/worktreeManager.js';
+import { WorktreeService } from './worktrees/worktreeService.js';
 import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 
@@ -79,19 +82,21 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
 	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config));
 	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
+	// One owner of every agent Turn's process (worker Runs, source wakes, reviewer wakes).
+	const turns = new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook });
 	const runs = disposables.add(new RunService({
 		workspace: deps.workspace,
+		worktrees,
 		endpoint: deps.endpoint,
 		store: deps.store,
 		clock: deps.clock,
 		ids: deps.ids,
 		runs: deps.runs,
 		config: deps.config,
-		sessions,
+		turns,
 		observer: { onRunSettled: (tx, settled) => { late.plan?.onRunSettled(tx, settled); } },
 		log,
 		onSettled: () => { late.dispatcher?.trigger(); late.wakes?.trigger(); },
-		worktrees,
 		...hook,
 	}));
 	const admission: RunAdmission = runs;
@@ -109,7 +114,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	});
 	const wakes: WakeService = disposables.add(new WakeService({
 		workspace: deps.workspace, endpoint: deps.endpoint, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs,
-		config: deps.config, log, drainInbox: async () => { await sourceStop.drain(); },
+		config: deps.config, turns, log, drainInbox: async () => { await sourceStop.drain(); },
 		...(deps.wakeTickMs !== undefined ? { tickMs: deps.wakeTickMs } : {}),
 		...(deps.wakeLeaseMs !== undefined ? { leaseMs: deps.wakeLeaseMs } : {}),
 		...hook,
@@ -123,6 +128,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason),
 	});
 	const runQueries = new RunQueries({ store: deps.store, clock: deps.clock, runs: deps.runs });
+	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
+	const worktreeService = new WorktreeService({ store: deps.store, worktrees });
 	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config, workChanged });
 	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
 
@@ -175,10 +182,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'run/stop': (params, caller) => runs.stop(params, caller),
 		'run/log': (params) => runQueries.log(params),
 		'run/report': (params) => runs.report(params),
-		'run/send': (params, caller) => runs.send(params, caller),
-		'run/queue': (params) => runs.queue(params),
-		'run/resume-queue': (params, caller) => runs.resumeQueue(params, caller),
-		'worktree/remove': (params, caller) => runs.removeWorktree(params, caller),
+		'run/send': (params, caller) => runMessages.send(params, caller),
+		'run/queue': (params) => runMessages.queue(params),
+		'run/resume-queue': (params, caller) => runMessages.resumeQueue(params, caller),
+		'worktree/remove': (params, caller) => worktreeService.remove(params, caller),
 		'issue/integrate': (params, caller) => integration.integrate(params, caller),
 		'await/review': (params, caller) => awaiting.review(params, caller),
 		'await/checkpoint': (params, caller) => awaiting.checkpoint(params, caller),

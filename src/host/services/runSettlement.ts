@@ -4,11 +4,11 @@
 import type { TurnFacts } from '../../agents/adapter.js';
 import { runSubmitId } from '../../core/ids.js';
 import type { Issue, Run, RunOutcome, Task } from '../../core/model.js';
-import { noResultMessage } from '../../core/runs/outcome.js';
-import { decideRunOutcome, type RunFailure, type TurnResult } from '../../core/runs/stopRules.js';
+import { runTurnOutcome } from '../../core/turns/turnOutcome.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
+import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
@@ -35,29 +35,6 @@ export interface SettlementContext {
 }
 
 const runStatusFor: Record<RunOutcome, Run['status']> = { success: 'completed', failure: 'failed', cancellation: 'canceled' };
-
-/** The factual error text of a process end (empty for a clean exit). */
-export function exitMessage(exit: RunExit): string {
-	if (exit.spawnError) { return exit.spawnError; }
-	if (exit.signal === 'lost') { return 'the agent process ended without recording an exit (killed or crashed)'; }
-	if (exit.signal) { return `killed by ${exit.signal}`; }
-	if (exit.exitCode !== null && exit.exitCode !== 0) { return `exited with code ${exit.exitCode}`; }
-	if (exit.exitCode === null) { return 'ended without an exit code'; }
-	return '';
-}
-
-/** What a failed Run's error says: its process end, the agent's error result, or that no result came. */
-function failureMessage(failure: RunFailure | null, exit: RunExit, facts: TurnFacts | null): string {
-	switch (failure) {
-		case null: return '';
-		case 'process': return exitMessage(exit) || 'the agent stopped while this was in progress';
-		case 'no_result': return noResultMessage;
-		case 'agent_error': {
-			const detail = (facts?.result?.text.trim() || facts?.errors.join('; ')) ?? '';
-			return `the agent reported an error${detail ? `: ${detail.slice(0, 500)}` : ''}`;
-		}
-	}
-}
 
 function taskAfter(task: Task, outcome: RunOutcome, now: number): Task {
 	switch (outcome) {
@@ -114,14 +91,7 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 	if (ending.kind === 'exit') {
 		const exit = ending.exit;
 		const stopEvents = runRepository.stopEvents(tx, runId);
-		// A claude/codex Turn's stream decides with its exit: exit 0 ending in an error result or in no result line is
-		// not a success (Claude Code answers SIGINT before the response opened with exit 0 and no result line).
-		const facts = ending.facts;
-		const turnResult: TurnResult | undefined = facts ? (facts.result === null ? 'missing' : facts.result.ok ? 'ok' : 'error') : undefined;
-		const verdict = decideRunOutcome({
-			exitCode: exit.exitCode, spawnError: exit.spawnError ?? null, stopEvents, runId, endedAtUnixMs: exit.endedAtUnixMs,
-			...(turnResult !== undefined ? { turnResult } : {}),
-		});
+		const verdict = runTurnOutcome(runId, exit, stopEvents, ending.facts ?? null);
 		if (verdict.awaitingStopAnswer) {
 			// A person's Stop from before a restart whose answer was never recorded: nothing proves it took.
 			for (const e of stopEvents) {
@@ -129,8 +99,8 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 			}
 		}
 		outcome = verdict.outcome;
+		errorMessage = verdict.errorMessage;
 		exitCode = exit.exitCode;
-		errorMessage = failureMessage(verdict.failure, exit, facts ?? null);
 		if (exit.startedAtUnixMs > 0 && !exit.spawnError) { startedAt = exit.startedAtUnixMs; }
 		if (exit.endedAtUnixMs > 0) { completedAt = Math.max(exit.endedAtUnixMs, startedAt); }
 		// The process existed and reported: the launch was delivered (unless it could not start at all).
@@ -146,7 +116,7 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 	const facts = ending.kind === 'exit' ? ending.facts ?? null : null;
 	if (facts) {
 		if (facts.providerSessionId !== '') {
-			tx.run('UPDATE agent_sessions SET provider_session_id = ? WHERE session_id = ?', [facts.providerSessionId, run.agentSessionId]);
+			sessionRepository.updateProviderSessionId(tx, run.agentSessionId, facts.providerSessionId);
 		}
 	}
 	const settledRun: Run = {

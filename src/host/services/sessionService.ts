@@ -8,7 +8,6 @@ import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.j
 import type { Store } from '../../store/database.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
-import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import { findAgentTarget } from './agentTargets.js';
 import { requireUser } from './callerPolicy.js';
@@ -71,14 +70,5 @@ export class SessionService {
 			sessionRepository.insert(tx, session, hash);
 		});
 		return { sessionId: session.sessionId, token, role: session.role };
-	}
-
-	/**
-	 * Inside a transaction: gives the session a fresh token (the previous one stops working) and returns it.
-	 * The raw token leaves this function only towards the agent's environment.
-	 */
-	rotateToken(tx: Tx, sessionId: string, token: string = mintToken()): string {
-		sessionRepository.updateTokenHash(tx, sessionId, tokenHash(token));
-		return token;
 	}
 }

@@ -15,7 +15,7 @@ import type { Tx } from '../../../store/tx.js';
 import { appendCheckpoint, insertMainWake, refreshPreparedWakes } from '../plan/checkpointSteps.js';
 import { reviewOnlyTaskIds } from '../plan/reviewOnly.js';
 import { watchdogIntervalMs } from '../plan/planContext.js';
-import { runnableExecutionStatuses } from './wakeQueries.js';
+import { runnableExecutionStatuses } from '../../../store/repositories/wakeDeliveryRepository.js';
 
 export type WatchdogAction = 'none' | 'next_wake' | 'watchdog_checkpoint' | 'delivery_pending' | 'awaiting_developer';
 

@@ -9,7 +9,6 @@ import type { Issue, Task } from '../../../../src/core/model.js';
 import type { HostConfig } from '../../../../src/host/config.js';
 import { RunService } from '../../../../src/host/services/runService.js';
 import type { SettledRun } from '../../../../src/host/services/runSettlement.js';
-import { SessionService } from '../../../../src/host/services/sessionService.js';
 import { Store } from '../../../../src/store/database.js';
 import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../../../src/store/repositories/launchIntentRepository.js';
@@ -52,7 +51,6 @@ describe('host services: Run admission, Stops before launch, host deference', ()
 		const observed: string[] = [];
 		const service = new RunService({
 			workspace, endpoint: '/tmp/x.sock', store, clock, ids, runs, config,
-			sessions: new SessionService({ store, clock, ids, config, userCredential: 'u' }),
 			observer: { onRunSettled: (_tx, s) => { observed.push(`${s.run.runId}:${s.run.outcome}`); } },
 			log: () => undefined,
 			onSettled: (s) => { settled.push(s); },

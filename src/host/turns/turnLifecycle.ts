@@ -1,0 +1,175 @@
+// The one owner of an agent Turn's process, from launch to exit, for worker Runs (their first Turn and the Turns of
+// queued messages), source-session wakes and independent-reviewer wakes alike: the launch spec with its TUTTI_*
+// environment and a freshly rotated session token, the Stop hook flags, the exit record, and the Turn facts read
+// back from the agent's stdout. What a Turn's end means (exit → outcome) and when a Turn may start are pure rules in
+// src/core/turns; the Run and wake services settle in their own transactions with them.
+import { adapterFor as builtInAdapterFor } from '../../agents/command.js';
+import type { AgentAdapter, TurnFacts } from '../../agents/adapter.js';
+import { stopHookLaunchArgs } from '../../agents/stopHook.js';
+import { type Disposable } from '../../core/lifecycle.js';
+import { sessionRepository } from '../../store/repositories/sessionRepository.js';
+import type { Tx } from '../../store/tx.js';
+import type { HostConfig } from '../config.js';
+import type { AgentTargetConfig, AgentTurnInput, InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../core/runs/runProcessPort.js';
+import { mintToken, tokenHash } from '../services/sessionService.js';
+
+/** How much of a Turn's stdout is read for its facts (in 1 MiB slices). */
+export const maxFactsBytes = 32 * 1024 * 1024;
+const factsSliceBytes = 1_048_576;
+
+export interface TurnLifecycleDeps {
+	/** TUTTI_IPC_HOOK for agents. */
+	endpoint: string;
+	runs: RunProcessPort;
+	config: HostConfig;
+	log(line: string): void;
+	/** The adapter of a target (default: src/agents/command.ts `adapterFor`); tests pass fakes. */
+	adapterFor?: (target: AgentTargetConfig) => AgentAdapter;
+	/** The shell command of the agents' Stop hook (`<shim> hook stop`); absent: agents get no hook. */
+	stopHookCommand?: string;
+}
+
+/** Whose Turn it is: the session and issue, and for a worker also its task and Run. */
+export interface TurnIdentity {
+	sessionId: string;
+	issueId: string;
+	worker?: { taskId: string; runId: string };
+}
+
+/** One Turn process to start. */
+export interface TurnStart {
+	/** The runner id (directory `.tutti/runs/<processId>`). */
+	processId: string;
+	identity: TurnIdentity;
+	target: AgentTargetConfig;
+	/** Absolute working directory. */
+	cwd: string;
+	/** Written to stdin (command targets read their task there); claude/codex read the Turn's prompt instead. */
+	stdinText: string;
+	turn?: AgentTurnInput;
+	/** The session's token, rotated by `issueToken` in the transaction that allowed this launch. */
+	token: string;
+}
+
+export type TurnStartResult =
+	| { started: true }
+	/** `exit`: the exit record the runner left (e.g. a spawn failure), null when there is none. */
+	| { started: false; exit: RunExit | null; message: string };
+
+export class TurnLifecycle {
+	readonly #d: TurnLifecycleDeps;
+	readonly #adapterFor: (target: AgentTargetConfig) => AgentAdapter;
+
+	constructor(deps: TurnLifecycleDeps) {
+		this.#d = deps;
+		this.#adapterFor = deps.adapterFor ?? builtInAdapterFor;
+	}
+
+	/** The configured agent target, if it still exists. */
+	target(targetId: string): AgentTargetConfig | undefined {
+		return this.#d.config.agentTargets.find((t) => t.id === targetId);
+	}
+
+	/**
+	 * Inside the transaction that allows a launch: gives the session a fresh token (the previous one stops working)
+	 * and returns it. The raw token leaves the Host only towards the agent's environment; the store keeps its hash.
+	 */
+	issueToken(tx: Tx, sessionId: string): string {
+		const token = mintToken();
+		sessionRepository.updateTokenHash(tx, sessionId, tokenHash(token));
+		return token;
+	}
+
+	/** Adapter flags of the Stop hook (absent when the Host runs without one). */
+	stopHookArgs(adapter: AgentTargetConfig['adapter']): string[] | undefined {
+		return this.#d.stopHookCommand === undefined ? undefined : stopHookLaunchArgs(adapter, this.#d.stopHookCommand);
+	}
+
+	/** Starts the Turn's process; a failure to start is returned with the exit record the runner left, if any. */
+	async start(start: TurnStart): Promise<TurnStartResult> {
+		const spec: RunLaunchSpec = {
+			runId: start.processId,
+			issueId: start.identity.issueId,
+			taskId: start.identity.worker?.taskId ?? '',
+			target: start.target,
+			cwd: start.cwd,
+			stdinText: start.stdinText,
+			...(start.turn !== undefined ? { turn: start.turn } : {}),
+			env: this.#environment(start.identity, start.token),
+		};
+		try {
+			await this.#d.runs.launch(spec);
+			return { started: true };
+		} catch (e) {
+			return { started: false, exit: this.exitRecord(start.processId), message: (e as Error).message };
+		}
+	}
+
+	/** What every agent process gets: the Host's socket, its session's own token and ids; never the user credential. */
+	#environment(identity: TurnIdentity, token: string): Record<string, string> {
+		return {
+			TUTTI_IPC_HOOK: this.#d.endpoint,
+			TUTTI_SESSION_TOKEN: token,
+			TUTTI_SESSION_ID: identity.sessionId,
+			TUTTI_ISSUE_ID: identity.issueId,
+			...(identity.worker ? { TUTTI_TASK_ID: identity.worker.taskId, TUTTI_RUN_ID: identity.worker.runId } : {}),
+		};
+	}
+
+	/**
+	 * The facts of a claude/codex Turn, read from its captured stdout (at most `maxFactsBytes`) — never inside a
+	 * transaction. Null for command targets and when nothing can be read (the Turn then settles from its exit alone).
+	 */
+	facts(processId: string, target: AgentTargetConfig | undefined): TurnFacts | null {
+		if (!target || target.adapter === 'command') { return null; }
+		try {
+			const adapter = this.#adapterFor(target);
+			if (!adapter.parseTurnFacts) { return null; }
+			let text = '';
+			let offset = 0;
+			for (;;) {
+				const slice = this.#d.runs.readLog(processId, 'stdout', offset, factsSliceBytes);
+				text += slice.data;
+				if (slice.nextOffset <= offset || slice.nextOffset >= slice.size || slice.nextOffset >= maxFactsBytes) { break; }
+				offset = slice.nextOffset;
+			}
+			return adapter.parseTurnFacts(text);
+		} catch (e) {
+			this.#d.log(`reading the facts of Turn ${processId} failed (it settles from its exit alone): ${(e as Error).message}`);
+			return null;
+		}
+	}
+
+	/** The exit record on disk, or null (none yet, or unreadable). */
+	exitRecord(processId: string): RunExit | null {
+		try {
+			return this.#d.runs.exitRecord(processId);
+		} catch {
+			return null;
+		}
+	}
+
+	/** Whether the Turn's process was started (it is alive, or left an exit record that is not a spawn failure). */
+	accepted(processId: string): boolean {
+		try {
+			if (this.#d.runs.isAlive(processId)) { return true; }
+			const exit = this.#d.runs.exitRecord(processId);
+			return exit !== null && !exit.spawnError;
+		} catch {
+			return false;
+		}
+	}
+
+	/** Re-attaches a Turn launched by an earlier Host: alive, its exit is awaited; dead without a record, the runner records it lost. */
+	adopt(processId: string): void {
+		this.#d.runs.adopt(processId);
+	}
+
+	interrupt(processId: string): Promise<InterruptResult> {
+		return this.#d.runs.interrupt(processId);
+	}
+
+	onExit(listener: (exit: RunExit) => void): Disposable {
+		return this.#d.runs.onExit(listener);
+	}
+}
