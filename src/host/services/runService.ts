@@ -8,20 +8,17 @@ import type { TurnFacts } from '../../agents/adapter.js';
 import { runSubmitId } from '../../core/ids.js';
 import { type Disposable, DisposableStore } from '../../core/lifecycle.js';
 import type { Issue, Task } from '../../core/model.js';
-import type { Clock, IdSource } from '../../core/ports.js';
 import { restartLaunchBlocker } from '../../core/turns/launchGate.js';
 import { turnCompleted } from '../../core/turns/turnOutcome.js';
 import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
-import type { Store } from '../../store/database.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Tx } from '../../store/tx.js';
-import type { HostConfig } from '../config.js';
-import type { RunExit, RunProcessPort } from '../../core/runs/runProcessPort.js';
+import type { RunExit } from '../../core/runs/runProcessPort.js';
 import { RunStops, type StopResult } from '../turns/runStops.js';
 import { launchWorkerRun, type QueuedTurnContext, startQueuedTurn } from '../turns/runTurns.js';
-import { TurnLifecycle } from '../turns/turnLifecycle.js';
+import { TurnLifecycle, type TurnServiceDeps } from '../turns/turnLifecycle.js';
 import { requireUser } from './callerPolicy.js';
 import type { AdmittedRun, RunAdmission, SettlementObserver } from './contracts.js';
 import { readQueue } from './messages/queueFile.js';
@@ -33,28 +30,15 @@ import { WorktreeManager } from './worktrees/worktreeManager.js';
 
 export type { StopResult } from '../turns/runStops.js';
 
-export interface RunServiceDeps {
-	workspace: string;
-	/** TUTTI_IPC_HOOK for agents. */
-	endpoint: string;
-	store: Store;
-	clock: Clock;
-	ids: IdSource;
-	runs: RunProcessPort;
-	config: HostConfig;
+export interface RunServiceDeps extends TurnServiceDeps {
 	/** Managed issues' settlement hook (the plan service), called inside the settlement transaction. */
 	observer: SettlementObserver;
-	log(line: string): void;
 	/** After a settlement committed (the dispatcher is triggered from here). */
 	onSettled(settled: SettledRun): void;
 	/** Git worktrees of isolated tasks (default: one over `workspace`). */
 	worktrees?: WorktreeManager;
 	/** A new claude session id (default: a random UUID); tests pin it. */
 	newProviderSessionId?: () => string;
-	/** The shell command of the agents' Stop hook (`<shim> hook stop`); absent: agents get no hook. */
-	stopHookCommand?: string;
-	/** The Turn lifecycle shared with the wake service (default: one over these deps). */
-	turns?: TurnLifecycle;
 }
 
 export class RunService implements RunAdmission, Disposable {

@@ -7,6 +7,8 @@ import { adapterFor as builtInAdapterFor } from '../../agents/command.js';
 import type { AgentAdapter, TurnFacts } from '../../agents/adapter.js';
 import { stopHookLaunchArgs } from '../../agents/stopHook.js';
 import { type Disposable } from '../../core/lifecycle.js';
+import type { Clock, IdSource } from '../../core/ports.js';
+import type { Store } from '../../store/database.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
@@ -27,6 +29,16 @@ export interface TurnLifecycleDeps {
 	adapterFor?: (target: AgentTargetConfig) => AgentAdapter;
 	/** The shell command of the agents' Stop hook (`<shim> hook stop`); absent: agents get no hook. */
 	stopHookCommand?: string;
+}
+
+/** What a service that starts Turns is built over (the Run service and the wake service). */
+export interface TurnServiceDeps extends TurnLifecycleDeps {
+	workspace: string;
+	store: Store;
+	clock: Clock;
+	ids: IdSource;
+	/** The Turn lifecycle both services share (default: one over these deps). */
+	turns?: TurnLifecycle;
 }
 
 /** Whose Turn it is: the session and issue, and for a worker also its task and Run. */

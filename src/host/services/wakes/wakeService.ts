@@ -6,14 +6,11 @@
 // A wake Turn's exit settles the Turn and moves its wake to `turn_settled` — the checkpoint is NOT resolved.
 // Reviewer wakes (independent Goal Review) go the same way to the reviewer session.
 import { type Disposable, DisposableStore, toDisposable } from '../../../core/lifecycle.js';
-import type { Clock, IdSource } from '../../../core/ports.js';
-import type { Store } from '../../../store/database.js';
 import { listDeliverableWakeIds, listDueWatchdogExecutionIds, listNonRunnableWithOpenWakes } from '../../../store/repositories/wakeDeliveryRepository.js';
 import { turnRepository } from '../../../store/repositories/turnRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
-import type { HostConfig } from '../../config.js';
-import type { RunExit, RunProcessPort } from '../../../core/runs/runProcessPort.js';
-import { TurnLifecycle } from '../../turns/turnLifecycle.js';
+import type { RunExit } from '../../../core/runs/runProcessPort.js';
+import { TurnLifecycle, type TurnServiceDeps } from '../../turns/turnLifecycle.js';
 import {
 	claimWakeInTx, type DeliveryResult, finalizeWakeInTx, rotateWakeInTx, settleWakeTurnInTx, updateOwnLeaseInTx, type WakeClaim, type WakeTurnContext, wakeTurnTarget,
 } from '../../turns/wakeTurn.js';
@@ -22,16 +19,7 @@ import { fireWatchdog } from './watchdog.js';
 
 export type { DeliveryResult } from '../../turns/wakeTurn.js';
 
-export interface WakeServiceDeps {
-	workspace: string;
-	/** TUTTI_IPC_HOOK for source agents. */
-	endpoint: string;
-	store: Store;
-	clock: Clock;
-	ids: IdSource;
-	runs: RunProcessPort;
-	config: HostConfig;
-	log(line: string): void;
+export interface WakeServiceDeps extends TurnServiceDeps {
 	/** Drains durable source-session Stop markers; runs first in every pass (before any wake dispatch). */
 	drainInbox?(): Promise<void>;
 	/** Lease length of a claimed wake (default 60 s). */
@@ -42,10 +30,6 @@ export interface WakeServiceDeps {
 	tickMs?: number;
 	/** Lease owner id (default: minted). */
 	owner?: string;
-	/** The shell command of the agents' Stop hook (`<shim> hook stop`); absent: source agents get no hook. */
-	stopHookCommand?: string;
-	/** The Turn lifecycle shared with the Run service (default: one over these deps). */
-	turns?: TurnLifecycle;
 }
 
 const defaultLeaseMs = 60_000;
