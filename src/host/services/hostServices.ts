@@ -106,7 +106,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	late.dispatcher = activeDispatcher;
 	const workChanged = (): void => { activeDispatcher.trigger(); late.wakes?.trigger(); };
 
-	const archiveContext = { store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, admission, processes: deps.runs, log };
+	const archiveContext = { store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, admission, processes: turns, log };
 	const sourceStop = new SourceSessionStop({
 		plan: archiveContext,
 		interruptSessionTurns: (sessionId) => wakes.interruptSessionTurns(sessionId),
