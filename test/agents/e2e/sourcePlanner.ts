@@ -3,9 +3,11 @@
 //   wake prompt (marker line)        → `tutti plan issue get --issue-id <marker.issueId> --json`
 //   tool_result of `plan issue get`  → by the active checkpoint's kind: initial_schedule → mutate (add the planned
 //                                      tasks); task_failed/task_canceled → mutate (rework into `<id>-fixed` with the
-//                                      fixed content); task_settled → schedule readyTaskIds, else acknowledge;
-//                                      all_tasks_terminal → complete
-//   tool_result of `mutate`          → schedule its addedTaskIds at its checkpointId and graphRevision
+//                                      fixed content); task_settled / task_accepted → schedule readyTaskIds, else
+//                                      acknowledge when allowedActions has it, else end the turn (only the
+//                                      developer can move); all_tasks_terminal → complete
+//   tool_result of `mutate`          → schedule its addedTaskIds (those planned without dependencies) at its
+//                                      checkpointId and graphRevision
 //   tool_result of anything else     → end the turn with a short text
 // A tool_result that carries no JSON, or a CLI error envelope, ends the turn with the error text (visible in the
 // log). Every decision is recorded in `actions` for the test's assertions.
@@ -19,6 +21,8 @@ export interface PlannedTask {
 	title: string;
 	content: string;
 	agentTargetId: string;
+	dependencyTaskIds?: string[];
+	autoAccept?: boolean;
 }
 
 export interface PlannerAction {
@@ -105,8 +109,12 @@ export function sourcePlanner(plan: { tasks: PlannedTask[]; fixedContent: string
 				return bash(on, tutti('plan', 'issue', 'mutate', ...fence(issueId, checkpointId, revision, 'mutate'), '--operations-json', JSON.stringify(ops)));
 			}
 			case 'task_settled':
+			case 'task_accepted': {
 				if (ready.length > 0) { return bash(on, tutti('plan', 'issue', 'schedule', ...fence(issueId, checkpointId, revision, 'schedule'), '--task-ids-json', JSON.stringify(ready))); }
+				const allowed = Array.isArray(snapshot.allowedActions) ? snapshot.allowedActions.map(String) : [];
+				if (!allowed.includes('acknowledge')) { return end(on, 'Nothing is mine to do until the developer decides; ending my turn.'); }
 				return bash(on, tutti('plan', 'issue', 'acknowledge', ...fence(issueId, checkpointId, revision, 'acknowledge')));
+			}
 			case 'all_tasks_terminal':
 				return bash(on, tutti('plan', 'issue', 'complete', ...fence(issueId, checkpointId, revision, 'complete'), '--decision', 'goal_satisfied'));
 			default:
@@ -126,7 +134,8 @@ export function sourcePlanner(plan: { tasks: PlannedTask[]; fixedContent: string
 		if (verb === 'get') { return onSnapshot(result); }
 		if (verb === 'mutate') {
 			const issueId = /--issue-id (\S+)/.exec(command)?.[1] ?? '';
-			const added = Array.isArray(result.addedTaskIds) ? result.addedTaskIds.map(String) : [];
+			const waits = (id: string): boolean => (plan.tasks.find((t) => t.taskId === id)?.dependencyTaskIds ?? []).length > 0;
+			const added = (Array.isArray(result.addedTaskIds) ? result.addedTaskIds.map(String) : []).filter((id) => !waits(id));
 			return bash('mutate', tutti('plan', 'issue', 'schedule', ...fence(issueId, String(result.checkpointId), Number(result.graphRevision), 'schedule'),
 				'--task-ids-json', JSON.stringify(added)));
 		}
