@@ -6,7 +6,9 @@ import { type CliError, cliError } from './cliError.js';
 import { type ResolvedEndpoint, readUserToken } from './discovery.js';
 
 /** Mirrors `maxBodyBytes` in src/protocol/controlPlane.ts (kept as a literal so the CLI never loads zod; tested). */
-export const requestBodyCapBytes = 1_048_576;
+export const requestBodyCapBytes = 8_388_608;
+/** The cap in words, for errors: the same sentence as the Host's. */
+export const requestCapText = `the Host's request cap of ${requestBodyCapBytes} bytes (8 MiB, a plan of about 5,000 tasks)`;
 
 export interface HttpReply {
 	status: number;
@@ -103,7 +105,7 @@ export const noHostHint = 'open the folder in VS Code with Tutti, or run `tutti 
 export async function callHost(options: CallOptions): Promise<CallOutcome> {
 	const body = JSON.stringify(options.params);
 	if (Buffer.byteLength(body) > requestBodyCapBytes) {
-		return { ok: false, error: cliError('invalid_input', `the request is larger than ${requestBodyCapBytes} bytes`, 'send less: split large --operations-json or --content into several commands') };
+		return { ok: false, error: cliError('invalid_input', `the request is ${Buffer.byteLength(body)} bytes, over ${requestCapText}`, 'send less: split large --operations-json or --content into several commands') };
 	}
 	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 	const now = options.now ?? Date.now;

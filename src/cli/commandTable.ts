@@ -29,6 +29,19 @@ export interface FlagSpec {
 	valueName?: string;
 	required?: boolean;
 	choices?: readonly string[];
+	/** Only with these methods (a command whose alternative flag calls another method refuses it with that one). */
+	methods?: readonly Method[];
+	/**
+	 * The value may also come from stdin (`--<name> -`) or from a file (`--<file> PATH`): the two flags fill the same
+	 * param, exactly one of them is given, and the text gets the same checks and the same request cap.
+	 */
+	file?: string;
+}
+
+/** A flag that makes the command call another method (`plan issue get --full` → plan/get). */
+export interface AlternativeMethod {
+	flag: string;
+	method: Method;
 }
 
 export interface CommandSpec {
@@ -43,6 +56,8 @@ export interface CommandSpec {
 	details?: string;
 	/** Not listed in help (used by Tutti's own processes). */
 	hidden?: boolean;
+	/** Flags that call another method instead of `method`; at most one of them per call. */
+	alternatives?: readonly AlternativeMethod[];
 }
 
 const issueId: FlagSpec = { name: 'issue-id', param: 'issueId', kind: 'string', valueName: '<id>', required: true, description: 'the issue' };
@@ -70,7 +85,8 @@ const launchFlags: readonly FlagSpec[] = [
 	autoAccept,
 ];
 
-const operationsHelp = `--operations-json is one JSON array; each entry is {"kind", "taskId"?, "task"?} and nothing else
+const operationsHelp = `--operations-json is one JSON array (or --operations-json - to read it from stdin, --operations-file PATH from a
+file: a plan of thousands of tasks fits, up to the Host's 8 MiB request cap); each entry is {"kind", "taskId"?, "task"?} and nothing else
 ("op" and "replacement" are not supported):
   add        task.taskId, task.title and task.agentTargetId are required
   update     taskId + task with at least one field; only not_started tasks
@@ -106,8 +122,13 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti issue create --title "Fix the login flow" --content "Users are logged out after 5 min" --as-user --json'],
 	},
 	{
-		path: ['issue', 'get'], method: 'issue/get', summary: 'show an issue with its tasks', flags: [issueId],
-		examples: ['tutti issue get --issue-id ISSUE --json'],
+		path: ['issue', 'get'], method: 'issue/get', summary: 'show an issue with its tasks',
+		flags: [
+			issueId,
+			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'only this task' },
+			{ name: 'status', param: 'status', kind: 'choice', choices: ['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled'], valueName: '<status>', description: 'only the tasks in this status' },
+		],
+		examples: ['tutti issue get --issue-id ISSUE --json', 'tutti issue get --issue-id ISSUE --status running --json', 'tutti issue get --issue-id ISSUE --task-id build --json'],
 	},
 	{
 		path: ['issue', 'integrate'], method: 'issue/integrate', summary: "merge the issue's accepted task commits into a branch (developer action)",
@@ -178,24 +199,45 @@ export const commandTable: readonly CommandSpec[] = [
 		],
 	},
 	{
-		path: ['plan', 'issue', 'get'], method: 'plan/get', summary: 'the managed snapshot: checkpoint, graphRevision, tasks, readyTaskIds, allowedActions',
-		flags: [issueId],
-		details: 'Run this once at every wake and use only its activeCheckpoint, graphRevision, readyTaskIds, blockerReason and allowedActions.',
-		examples: ['tutti plan issue get --issue-id ISSUE --json'],
+		path: ['plan', 'issue', 'get'], method: 'plan/getCompact',
+		summary: 'the managed snapshot, compact: checkpoint, graphRevision, readyTaskIds, allowedActions and the tasks you act on now',
+		flags: [
+			issueId,
+			{ name: 'since-revision', param: 'sinceRevision', kind: 'nonNegativeInt', valueName: '<n>', methods: ['plan/getCompact'], description: 'list the tasks changed after this taskRevision (default: the one your last get returned)' },
+			{ name: 'full', param: null, kind: 'bool', description: 'the complete snapshot: every task in full, history included (large on big plans)' },
+			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', methods: ['plan/getTask'], description: 'that one task in full, with its latest outcomeLabel and resultCommit' },
+		],
+		alternatives: [{ flag: 'full', method: 'plan/get' }, { flag: 'task-id', method: 'plan/getTask' }],
+		details: 'Run this once at every wake and use its activeCheckpoint, graphRevision, readyTaskIds and allowedActions.\n'
+			+ 'The default answer stays small at any plan size: tasks holds the checkpoint\'s subject task, the running tasks, the tasks\n'
+			+ 'changed since you last read (taskRevision; --since-revision N to choose) and the ready tasks listed, at most 50\n'
+			+ '(omittedTaskCount counts the rest); readyTaskIds lists the first 50 ready tasks (readyCount counts them all).\n'
+			+ 'Use --task-id T for one task in full and --full only when you need every task.',
+		examples: [
+			'tutti plan issue get --issue-id ISSUE --json',
+			'tutti plan issue get --issue-id ISSUE --task-id build --json',
+			'tutti plan issue get --issue-id ISSUE --since-revision 0 --json',
+			'tutti plan issue get --issue-id ISSUE --full --json',
+		],
 	},
 	{
 		path: ['plan', 'issue', 'schedule'], method: 'plan/schedule', summary: 'start Runs for ready tasks at the active checkpoint',
-		flags: [...fenceFlags, { name: 'task-ids-json', param: 'taskIds', kind: 'jsonStringArray', valueName: '<json>', required: true, description: 'a non-empty JSON array of task ids from readyTaskIds' }],
-		examples: ["tutti plan issue schedule --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --task-ids-json '[\"build\",\"lint\"]' --request-id sched-1 --json"],
+		flags: [...fenceFlags, { name: 'task-ids-json', param: 'taskIds', kind: 'jsonStringArray', valueName: '<json>', required: true, file: 'task-ids-file', description: 'a non-empty JSON array of task ids from readyTaskIds (- reads it from stdin)' }],
+		examples: [
+			"tutti plan issue schedule --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --task-ids-json '[\"build\",\"lint\"]' --request-id sched-1 --json",
+			'tutti plan issue schedule --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --task-ids-file ready.json --request-id sched-2 --json',
+		],
 	},
 	{
 		path: ['plan', 'issue', 'mutate'], method: 'plan/mutate', summary: 'add, update, rework or supersede tasks at the active checkpoint',
-		flags: [...fenceFlags, { name: 'operations-json', param: 'operationsJson', kind: 'string', valueName: '<json>', required: true, description: 'a JSON array of operations (see below)' }],
+		flags: [...fenceFlags, { name: 'operations-json', param: 'operationsJson', kind: 'string', valueName: '<json>', required: true, file: 'operations-file', description: 'a JSON array of operations (see below); - reads it from stdin' }],
 		details: operationsHelp,
 		examples: [
 			`tutti plan issue mutate --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --request-id mut-1 --json --operations-json '[{"kind":"add","task":{"taskId":"docs","title":"Write docs","agentTargetId":"sh","dependencyTaskIds":["build"]}}]'`,
 			`tutti plan issue mutate --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 4 --request-id mut-2 --json --operations-json '[{"kind":"rework","taskId":"test","task":{"taskId":"test-2","title":"Test again"}}]'`,
 			`tutti plan issue mutate --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 5 --request-id mut-3 --json --operations-json '[{"kind":"supersede","taskId":"docs"}]'`,
+			'tutti plan issue mutate --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 1 --request-id mut-4 --json --operations-file plan.json',
+			'tutti plan issue mutate --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 1 --request-id mut-5 --json --operations-json - < plan.json',
 		],
 	},
 	{

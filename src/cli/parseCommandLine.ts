@@ -16,10 +16,20 @@ export type Invocation =
 		asUser: boolean;
 		/** `run log --follow` */
 		follow: boolean;
+		/** A flag's value still to be read from stdin or a file (`--operations-json -`, `--operations-file PATH`); see applyInput. */
+		input?: PendingInput;
 	}
 	| { kind: 'host'; workspace: string; json: boolean }
 	| { kind: 'help'; text: string }
 	| { kind: 'error'; error: CliError; exitCode: ExitCode; json: boolean; helpText?: string };
+
+/** Where a flag's value is read from, before the call: stdin or a file. */
+export interface PendingInput {
+	flag: FlagSpec;
+	/** The param it fills (flag.param). */
+	param: string;
+	source: { kind: 'stdin' } | { kind: 'file'; path: string };
+}
 
 type Picked = { kind: 'spec'; spec: CommandSpec; opts: Record<string, unknown> } | { kind: 'host'; opts: Record<string, unknown> };
 
@@ -72,17 +82,42 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
 
 function toCall(spec: CommandSpec, opts: Record<string, unknown>, json: boolean): Invocation {
 	const command = commandName(spec.path);
+	const chosen = (spec.alternatives ?? []).filter((a) => opts[attributeName(a.flag)] !== undefined && opts[attributeName(a.flag)] !== false);
+	if (chosen.length > 1) {
+		return invalid(json, `${chosen.map((a) => `--${a.flag}`).join(' and ')} cannot be combined: give one of them`, command);
+	}
+	const method = chosen[0]?.method ?? spec.method;
 	const params: Record<string, unknown> = {};
+	let input: PendingInput | undefined;
 	for (const flag of spec.flags) {
+		const raw = opts[attributeName(flag.name)];
+		const fromFile = flag.file === undefined ? undefined : opts[attributeName(flag.file)];
+		if (flag.methods !== undefined && !flag.methods.includes(method)) {
+			if (raw !== undefined && chosen[0] !== undefined) {
+				return invalid(json, `--${flag.name} cannot be combined with --${chosen[0].flag}`, command);
+			}
+			continue;
+		}
 		if (flag.param === null) {
 			continue;
 		}
-		const raw = opts[attributeName(flag.name)];
+		if (fromFile !== undefined) {
+			if (raw !== undefined) {
+				return invalid(json, `give either --${flag.name} or --${flag.file}, not both`, command);
+			}
+			input = { flag, param: flag.param, source: { kind: 'file', path: String(fromFile) } };
+			continue;
+		}
 		if (raw === undefined) {
 			if (flag.required) {
 				// Checked here rather than by commander, so that a mistyped flag is reported as unknown first.
-				return invalid(json, `required option '${flagLabel(flag)}' not specified`, command);
+				const or = flag.file === undefined ? '' : ` (or --${flag.file} <path>)`;
+				return invalid(json, `required option '${flagLabel(flag)}'${or} not specified`, command);
 			}
+			continue;
+		}
+		if (flag.file !== undefined && raw === '-') {
+			input = { flag, param: flag.param, source: { kind: 'stdin' } };
 			continue;
 		}
 		const converted = convert(flag, raw);
@@ -91,7 +126,37 @@ function toCall(spec: CommandSpec, opts: Record<string, unknown>, json: boolean)
 		}
 		params[flag.param] = converted.value;
 	}
-	return { kind: 'call', command, method: spec.method, params, json, asUser: opts['asUser'] === true, follow: opts['follow'] === true };
+	return {
+		kind: 'call', command, method, params, json, asUser: opts['asUser'] === true, follow: opts['follow'] === true,
+		...(input !== undefined ? { input } : {}),
+	};
+}
+
+/** Where a pending input came from, for messages: `--operations-json -` (stdin) or `--operations-file plan.json`. */
+export function inputLabel(input: PendingInput): string {
+	return input.source.kind === 'stdin' ? `--${input.flag.name} - (stdin)` : `--${input.flag.file ?? input.flag.name} ${input.source.path}`;
+}
+
+/**
+ * The call with its pending input filled in from `text` (read from stdin or the file), under the same checks as the
+ * flag's inline value; an empty text is refused with a message saying how to send it.
+ */
+export function applyInput(invocation: Extract<Invocation, { kind: 'call' }>, text: string): Invocation {
+	const { input, ...call } = invocation;
+	if (input === undefined) {
+		return invocation;
+	}
+	if (text.trim() === '') {
+		const how = input.source.kind === 'stdin'
+			? `pipe the JSON into it, for example \`${invocation.command} … --${input.flag.name} - < plan.json\``
+			: 'write the JSON into that file first';
+		return invalid(call.json, `${inputLabel(input)} is empty: ${how}`, invocation.command);
+	}
+	const converted = convert(input.flag, text);
+	if (!converted.ok) {
+		return invalid(call.json, `${inputLabel(input)}: ${converted.problem}`, invocation.command);
+	}
+	return { ...call, params: { ...call.params, [input.param]: converted.value } };
 }
 
 type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
@@ -206,6 +271,9 @@ function buildProgram(first: string | undefined, output: { stdout: string; stder
 			.description(spec.summary);
 		for (const flag of spec.flags) {
 			leaf.addOption(optionFor(flag));
+			if (flag.file !== undefined) {
+				leaf.addOption(new Option(`--${flag.file} <path>`, `read ${flagLabel(flag)} from this file instead`));
+			}
 		}
 		leaf.option('--json', commonFlagHelp.json).option('--as-user', commonFlagHelp.asUser);
 		const examples = `\nExamples:\n${spec.examples.map((e) => `  ${e}`).join('\n')}`;

@@ -7,7 +7,8 @@ import { hookConnectTimeoutMs, runStopHook } from './hookStop.js';
 import { type Env, resolveEndpoint } from './discovery.js';
 import { type HostEntry, loadHostEntry } from './hostEntry.js';
 import { formatHuman } from './humanOutput.js';
-import { type Invocation, parseCommandLine } from './parseCommandLine.js';
+import { readInput } from './inputText.js';
+import { type Invocation, applyInput, parseCommandLine } from './parseCommandLine.js';
 
 export interface CliIo {
 	env: Env;
@@ -19,6 +20,8 @@ export interface CliIo {
 	drainStdin?: () => Promise<void>;
 	/** Overrides how `tutti host` finds the Host bundle (tests). */
 	loadHost?: () => HostEntry | null;
+	/** stdin for `--operations-json -` (tests; default: process.stdin). */
+	stdin?: () => NodeJS.ReadableStream;
 }
 
 const defaultConnectTimeoutMs = 20_000;
@@ -39,13 +42,30 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 				return report(io, invocation.json, invocation.error, invocation.exitCode);
 			case 'host':
 				return await runHost(io, invocation.workspace, invocation.json);
-			case 'call':
+			case 'call': {
 				json = invocation.json;
-				return await runCall(io, invocation, argv);
+				const ready = await withInput(io, invocation);
+				if (ready.kind === 'error') {
+					return report(io, ready.json, ready.error, ready.exitCode);
+				}
+				return ready.kind === 'call' ? await runCall(io, ready, argv) : 1;
+			}
 		}
 	} catch (error) {
 		return report(io, json, cliError('internal', `the tutti CLI failed: ${error instanceof Error ? error.message : String(error)}`, 'report this exact error'), 1);
 	}
+}
+
+/** The call with a value read from stdin or a file filled in (`--operations-json -`, `--operations-file PATH`). */
+async function withInput(io: CliIo, invocation: Extract<Invocation, { kind: 'call' }>): Promise<Invocation> {
+	if (invocation.input === undefined) {
+		return invocation;
+	}
+	const read = await readInput(invocation.input, io.cwd, io.stdin ?? (() => process.stdin));
+	if (!read.ok) {
+		return { kind: 'error', json: invocation.json, exitCode: 2, error: read.error };
+	}
+	return applyInput(invocation, read.text);
 }
 
 async function runCall(io: CliIo, invocation: Extract<Invocation, { kind: 'call' }>, argv: readonly string[]): Promise<ExitCode> {

@@ -19,6 +19,8 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'task/delete': 'tutti issue task delete',
 	'plan/create': 'tutti plan issue create',
 	'plan/get': 'tutti plan issue get',
+	'plan/getCompact': 'tutti plan issue get',
+	'plan/getTask': 'tutti plan issue get',
 	'plan/schedule': 'tutti plan issue schedule',
 	'plan/mutate': 'tutti plan issue mutate',
 	'plan/acknowledge': 'tutti plan issue acknowledge',

@@ -143,7 +143,8 @@ export class ControlPlaneServer implements Disposable {
 			res.once('finish', () => req.socket.destroy());
 			return this.#send(res, 413, {
 				ok: false,
-				error: wireError('invalid_input', `the request body is larger than ${this.#bodyCap} bytes`, `send less, as \`${methodCommands[name]} --help\` shows`),
+				error: wireError('invalid_input', `the request body is larger than the Host's request cap of ${this.#bodyCap} bytes${this.#bodyCap === maxBodyBytes ? ' (8 MiB, a plan of about 5,000 tasks)' : ''}`,
+					`send less: split it into several commands, as \`${methodCommands[name]} --help\` shows`),
 			}, { connection: 'close' });
 		}
 		let raw: unknown;

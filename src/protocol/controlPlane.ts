@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { agentResponse } from './agentResponse.js';
 import {
-	agentTargetDto, executionStatus, issueDto, issueWithTasksDto, planSnapshotDto, runDto, sessionRole, taskDto, taskStatus,
+	agentTargetDto, compactPlanSnapshotDto, executionStatus, issueDto, issueWithTasksDto, planSnapshotDto, planTaskViewDto, runDto, sessionRole,
+	taskDto, taskStatus,
 } from './dto.js';
 
 export const protocolVersion = 1;
@@ -117,7 +118,8 @@ export const methods = {
 		params: z.strictObject({ title: z.string().min(1).max(500), content: text(100_000).optional(), autoAccept: z.boolean().optional() }),
 		result: issueDto,
 	},
-	'issue/get': { params: z.strictObject({ issueId: id }), result: issueWithTasksDto },
+	/** `taskId` / `status`: only that task, or only the tasks in that status (the counts stay the issue's). */
+	'issue/get': { params: z.strictObject({ issueId: id, taskId: id.optional(), status: taskStatus.optional() }), result: issueWithTasksDto },
 	'issue/list': { params: z.strictObject({}), result: z.object({ issues: z.array(issueDto) }) },
 	'issue/update': {
 		params: z.strictObject({
@@ -159,14 +161,22 @@ export const methods = {
 			reviewTargetId: id.optional() }),
 		result: z.object({ issueId: z.string(), executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(), sourceSessionId: z.string(), replayed: z.boolean() }),
 	},
+	/** The complete snapshot (`plan issue get --full`; the extension's view). */
 	'plan/get': { params: z.strictObject({ issueId: id }), result: planSnapshotDto },
+	/** The compact snapshot (`plan issue get`): what the agent acts on now and what changed since it last read. */
+	'plan/getCompact': {
+		params: z.strictObject({ issueId: id, sinceRevision: z.number().int().nonnegative().optional() }),
+		result: compactPlanSnapshotDto,
+	},
+	/** One task in full (`plan issue get --task-id`). */
+	'plan/getTask': { params: z.strictObject({ issueId: id, taskId: id }), result: planTaskViewDto },
 	'plan/schedule': {
 		params: z.strictObject({ ...fenced, taskIds: z.array(id).min(1).max(1000) }),
 		result: z.object({ executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(), runIds: z.array(z.string()), replayed: z.boolean() }),
 	},
 	'plan/mutate': {
 		/** The raw `--operations-json` text: the Host parses it strictly so every client gets the same message. */
-		params: z.strictObject({ ...fenced, operationsJson: z.string().min(1).max(1_000_000) }),
+		params: z.strictObject({ ...fenced, operationsJson: z.string().min(1).max(8_388_608) }),
 		result: z.object({
 			executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(),
 			addedTaskIds: z.array(z.string()), updatedTaskIds: z.array(z.string()), supersededTaskIds: z.array(z.string()), replayed: z.boolean(),
@@ -298,4 +308,5 @@ export const wireReply = z.union([
 
 /** Bearer token header. `TUTTI_SESSION_TOKEN` for agents, the user credential for `--as-user`. */
 export const authHeader = 'authorization';
-export const maxBodyBytes = 1_048_576;
+/** The request cap: 8 MiB fits a plan of about 5,000 tasks in one `plan issue mutate`. */
+export const maxBodyBytes = 8_388_608;

@@ -204,6 +204,69 @@ export const planSnapshotDto = z.object({
 });
 export type PlanSnapshotDto = z.infer<typeof planSnapshotDto>;
 
+/**
+ * A task as the compact snapshot shows it: what the agent acts on, nothing more (`--task-id` gives the whole task).
+ * Empty facts are left out: blockerReason only while a not-started task is held back (or task_superseded), no latestRunId before its first Run, no
+ * outcomeLabel before a Run settled, no resultCommit unless a successful Run recorded one.
+ */
+export const slimTaskDto = z.object({
+	taskId: z.string(),
+	/** At most 160 characters (longer titles end with …). */
+	title: z.string(),
+	status: taskStatus,
+	blockerReason: blockerReason.optional(),
+	/** At most 20; `moreDependencies` counts the rest. */
+	dependencyTaskIds: z.array(z.string()),
+	moreDependencies: z.number().int().positive().optional(),
+	latestRunId: z.string().optional(),
+	outcomeLabel: z.string().optional(),
+	resultCommit: z.string().optional(),
+});
+export type SlimTaskDto = z.infer<typeof slimTaskDto>;
+
+/** The execution facts a compact snapshot carries. */
+export const executionBriefDto = executionDto.pick({ executionId: true, status: true, graphRevision: true, activeCheckpointId: true });
+
+/**
+ * `tutti plan issue get` without `--full`: what the source agent acts on now, flat in the graph's size. `tasks` holds
+ * the active checkpoint's subject task, the running tasks, the tasks changed since `sinceRevision` and the ready
+ * tasks of `readyTaskIds`, in that order of precedence, at most 50 (`omittedTaskCount` counts the rest).
+ */
+export const compactPlanSnapshotDto = z.object({
+	issueId: z.string(),
+	title: z.string(),
+	dispatchPaused: z.boolean(),
+	execution: executionBriefDto,
+	activeCheckpoint: checkpointDto.nullable(),
+	/** Active and pending checkpoints, by sequence, at most 50 (`omittedCheckpointCount` counts the rest). */
+	checkpoints: z.array(checkpointDto),
+	omittedCheckpointCount: z.number().int(),
+	allowedActions: z.array(planAction),
+	recoveryHint: z.string(),
+	/** The first 50 ready tasks in backlog order; `readyCount` counts them all. */
+	readyTaskIds: z.array(z.string()),
+	readyCount: z.number().int(),
+	/** Active (not superseded) tasks by status. */
+	counts: statusCountsDto,
+	/** The issue's task change counter now (not graphRevision: every task write moves it, a Run settling too). */
+	taskRevision: z.number().int(),
+	/** `tasks` includes the tasks written after this revision: `--since-revision`, else the revision this session last read. */
+	sinceRevision: z.number().int(),
+	tasks: z.array(slimTaskDto),
+	omittedTaskCount: z.number().int(),
+	independentReview: planSnapshotDto.shape.independentReview,
+});
+export type CompactPlanSnapshotDto = z.infer<typeof compactPlanSnapshotDto>;
+
+/** `tutti plan issue get --task-id T`: that one task in full (its commits included), with its latest Run's label. */
+export const planTaskViewDto = z.object({
+	issueId: z.string(),
+	execution: executionBriefDto,
+	taskRevision: z.number().int(),
+	task: planTaskDto.extend({ outcomeLabel: z.string().nullable() }),
+});
+export type PlanTaskViewDto = z.infer<typeof planTaskViewDto>;
+
 export const agentTargetDto = z.object({
 	id: z.string(),
 	adapter: z.enum(['command', 'claude', 'codex']),

@@ -27,7 +27,8 @@ export const mutationOperation = z.strictObject({
 });
 export type MutationOperation = z.infer<typeof mutationOperation>;
 
-export const mutationOperations = z.array(mutationOperation).min(1).max(1000);
+/** Up to 5,000 operations: a whole plan of that size in one mutate (it fits the 8 MiB request cap). */
+export const mutationOperations = z.array(mutationOperation).min(1).max(5000);
 
 /** The actionable message for any malformed entry (troubleshooting doc: name `kind` and `task`). */
 export const operationsShapeMessage =

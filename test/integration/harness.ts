@@ -451,13 +451,19 @@ export class ManagedIssue {
 		return this.host.cli(args, { token: this.source.token, ...options });
 	}
 
-	getRaw(token = this.source.token): Promise<CliResult> {
-		return this.host.cli(['plan', 'issue', 'get', '--issue-id', this.issueId, '--json'], { token });
+	/** `plan issue get` as the agent runs it (compact), or with `--full`. */
+	getRaw(token = this.source.token, view: 'compact' | 'full' = 'compact'): Promise<CliResult> {
+		return this.host.cli(['plan', 'issue', 'get', '--issue-id', this.issueId, ...(view === 'full' ? ['--full'] : []), '--json'], { token });
 	}
 
-	/** `plan issue get`, validated against the protocol's snapshot schema. */
+	/** `plan issue get --full`, validated against the protocol's snapshot schema. */
 	async get(): Promise<PlanSnapshotDto> {
-		return methods['plan/get'].result.parse(expectOk(await this.getRaw()));
+		return methods['plan/get'].result.parse(expectOk(await this.getRaw(this.source.token, 'full')));
+	}
+
+	/** `plan issue get` (compact), validated against the protocol's compact snapshot schema. */
+	async getCompact(): Promise<Result<'plan/getCompact'>> {
+		return methods['plan/getCompact'].result.parse(expectOk(await this.getRaw()));
 	}
 
 	async #fence(fence: Fence): Promise<string[]> {

@@ -14,6 +14,7 @@ import { callerLabel } from './callerPolicy.js';
 import type { PlanService, RunAdmission, ServiceDeps } from './contracts.js';
 import { Dispatcher } from './dispatcher.js';
 import { IssueService } from './issueService.js';
+import { getCompactPlan, readPlanTask } from './plan/compactSnapshot.js';
 import { createPlanService } from './planService.js';
 import { RunQueries } from './runQueries.js';
 import { RunService } from './runService.js';
@@ -165,6 +166,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'task/delete': (params) => tasks.delete(params),
 		'plan/create': (params, caller) => thenWake(activePlan.create(params, caller)),
 		'plan/get': (params, caller) => activePlan.get(params, caller),
+		'plan/getCompact': (params, caller) => getCompactPlan({ store: deps.store, clock: deps.clock, log }, params, caller),
+		'plan/getTask': async (params, caller) => deps.store.read((r) => readPlanTask(r, params, caller)),
 		'plan/schedule': (params, caller) => thenWake(activePlan.schedule(params, caller)),
 		'plan/mutate': (params, caller) => thenWake(activePlan.mutate(params, caller)),
 		'plan/acknowledge': (params, caller) => thenWake(activePlan.acknowledge(params, caller)),

@@ -58,12 +58,19 @@ export class IssueService {
 		});
 	}
 
-	/** `issue/get`: the issue with its active tasks and their readiness (superseded history is left to `plan issue get`). */
+	/**
+	 * `issue/get`: the issue with its active tasks and their readiness (superseded history is left to `plan issue get`);
+	 * `taskId` keeps that one task (task_not_found when it has none such), `status` the tasks in that status.
+	 */
 	async get(params: ParsedParams<'issue/get'>): Promise<Result<'issue/get'>> {
 		return this.deps.store.read((r) => {
 			const issue = loadIssue(r, params.issueId);
 			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId))
-				.filter((t) => t.supersededAtUnixMs === 0);
+				.filter((t) => t.supersededAtUnixMs === 0
+					&& (params.taskId === undefined || t.taskId === params.taskId) && (params.status === undefined || t.status === params.status));
+			if (params.taskId !== undefined && tasks.length === 0 && params.status === undefined) {
+				throw rejection('task_not_found', `issue get: issue ${issue.issueId} has no active task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
+			}
 			return { ...readIssueDto(r, issue), tasks };
 		});
 	}

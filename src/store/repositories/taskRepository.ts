@@ -41,6 +41,12 @@ function dependenciesOf(r: Reader, issueId: string): Map<string, string[]> {
 	return deps;
 }
 
+/**
+ * Every insert and update stamps the row with the issue's task change counter + 1 (migration 10), so "what changed
+ * since revision N" is the rows above N. One bound parameter: the issue id.
+ */
+const nextChangeRevision = '(SELECT coalesce(max(change_revision), 0) + 1 FROM tasks WHERE issue_id = ?)';
+
 function writeDependencies(tx: Tx, task: Task): void {
 	tx.run('DELETE FROM task_dependencies WHERE issue_id = ? AND task_id = ?', [task.issueId, task.taskId]);
 	task.dependencyTaskIds.forEach((dep, position) => {
@@ -70,12 +76,12 @@ export const taskRepository = {
 		tx.run(
 			`INSERT INTO tasks (issue_id, task_id, title, content, status, sort_index, agent_target_id, model_plan_id, model,
 			 permission_mode_id, reasoning_effort, execution_directory, parallelizable, auto_accept, acceptance_state,
-			 latest_run_id, superseded_at, superseded_by_task_id, created_at, updated_at)
-			 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			 latest_run_id, superseded_at, superseded_by_task_id, created_at, updated_at, change_revision)
+			 VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,${nextChangeRevision})`,
 			[task.issueId, task.taskId, task.title, task.content, task.status, task.sortIndex, task.agentTargetId, task.modelPlanId,
 				task.model, task.permissionModeId, task.reasoningEffort, task.executionDirectory, flag(task.parallelizable),
 				flag(task.autoAccept), task.acceptanceState, task.latestRunId, task.supersededAtUnixMs, task.supersededByTaskId,
-				task.createdAtUnixMs, task.updatedAtUnixMs],
+				task.createdAtUnixMs, task.updatedAtUnixMs, task.issueId],
 		);
 		writeDependencies(tx, task);
 	},
@@ -84,14 +90,25 @@ export const taskRepository = {
 		tx.run(
 			`UPDATE tasks SET title = ?, content = ?, status = ?, sort_index = ?, agent_target_id = ?, model_plan_id = ?, model = ?,
 			 permission_mode_id = ?, reasoning_effort = ?, execution_directory = ?, parallelizable = ?, auto_accept = ?,
-			 acceptance_state = ?, latest_run_id = ?, superseded_at = ?, superseded_by_task_id = ?, updated_at = ?
+			 acceptance_state = ?, latest_run_id = ?, superseded_at = ?, superseded_by_task_id = ?, updated_at = ?,
+			 change_revision = ${nextChangeRevision}
 			 WHERE issue_id = ? AND task_id = ?`,
 			[task.title, task.content, task.status, task.sortIndex, task.agentTargetId, task.modelPlanId, task.model,
 				task.permissionModeId, task.reasoningEffort, task.executionDirectory, flag(task.parallelizable), flag(task.autoAccept),
 				task.acceptanceState, task.latestRunId, task.supersededAtUnixMs, task.supersededByTaskId, task.updatedAtUnixMs,
-				task.issueId, task.taskId],
+				task.issueId, task.issueId, task.taskId],
 		);
 		writeDependencies(tx, task);
+	},
+	/** The issue's task change counter: the highest change revision of its tasks (0 without tasks). */
+	taskRevision(r: Reader, issueId: string): number {
+		const row = r.get('SELECT coalesce(max(change_revision), 0) AS revision FROM tasks WHERE issue_id = ?', [issueId]);
+		return row ? num(row, 'revision') : 0;
+	},
+	/** Ids of the issue's tasks written after change revision `since`, in backlog order. */
+	changedSince(r: Reader, issueId: string, since: number): string[] {
+		return r.all('SELECT task_id FROM tasks WHERE issue_id = ? AND change_revision > ? ORDER BY sort_index, task_id', [issueId, since])
+			.map((row) => str(row, 'task_id'));
 	},
 	/** Only for a manual issue's task that never ran (the service checks); managed issues never delete. */
 	delete(tx: Tx, issueId: string, taskId: string): void {

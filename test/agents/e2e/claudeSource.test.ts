@@ -53,7 +53,7 @@ describe('e2e: a claude source session started by Tutti plans, schedules, rework
 			'--request-id', 'e2e-create-1', '--auto-accept', '--source-target', 'claude-src', '--json'], { asUser: true }));
 		h.track(created.issueId);
 		assert.equal(created.checkpointId, `tutti-execution:${created.issueId}:checkpoint:initial-schedule`);
-		const get = async (): Promise<PlanSnapshotDto> => expectOk<PlanSnapshotDto>(await h.cli(['plan', 'issue', 'get', '--issue-id', created.issueId, '--json'], { asUser: true }));
+		const get = async (): Promise<PlanSnapshotDto> => expectOk<PlanSnapshotDto>(await h.cli(['plan', 'issue', 'get', '--issue-id', created.issueId, '--full', '--json'], { asUser: true }));
 		const done = await waitFor(async () => {
 			const snapshot = await get();
 			const ended = planner.actions.at(-1)?.on === 'complete';

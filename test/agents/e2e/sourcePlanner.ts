@@ -94,11 +94,13 @@ export function sourcePlanner(plan: { tasks: PlannedTask[]; fixedContent: string
 		const kind = String(cp.kind);
 		const revision = Number(execution.graphRevision);
 		const ready = Array.isArray(snapshot.readyTaskIds) ? snapshot.readyTaskIds.map(String) : [];
-		const tasks = Array.isArray(snapshot.tasks) ? snapshot.tasks : [];
+		// The compact snapshot lists only some tasks; its counts say whether the plan has any.
+		const counts = isObject(snapshot.counts) ? Object.values(snapshot.counts).map(Number) : [];
+		const taskCount = counts.reduce((sum, n) => sum + n, 0);
 		const on = `get:${kind}`;
 		switch (kind) {
 			case 'initial_schedule': {
-				if (tasks.length > 0) { return bash(on, tutti('plan', 'issue', 'schedule', ...fence(issueId, checkpointId, revision, 'schedule'), '--task-ids-json', JSON.stringify(ready))); }
+				if (taskCount > 0) { return bash(on, tutti('plan', 'issue', 'schedule', ...fence(issueId, checkpointId, revision, 'schedule'), '--task-ids-json', JSON.stringify(ready))); }
 				const ops = plan.tasks.map((task) => ({ kind: 'add', task }));
 				return bash(on, tutti('plan', 'issue', 'mutate', ...fence(issueId, checkpointId, revision, 'mutate'), '--operations-json', JSON.stringify(ops)));
 			}

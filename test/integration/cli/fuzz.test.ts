@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { commandTable } from '../../../src/cli/commandTable.js';
 import { parseCommandLine } from '../../../src/cli/parseCommandLine.js';
@@ -63,6 +64,7 @@ describe('fuzz: command line', () => {
 				let stdout = '';
 				const code = await runCli([...argv, '--json'], {
 					env, cwd: base, stdout: (t) => { stdout += t; }, stderr: () => undefined, loadHost: () => null, sleep: async () => undefined,
+					stdin: () => Readable.from([]),
 				});
 				assert.ok(code === 0 || code === 1 || code === 2, `exit ${code}`);
 				if (code !== 0) {

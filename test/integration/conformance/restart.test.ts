@@ -121,7 +121,7 @@ describe('conformance: restart and crash', function () {
 					if (g.code !== 0) {
 						continue;
 					}
-					const s = methods['plan/get'].result.parse(g.json);
+					const s = methods['plan/getCompact'].result.parse(g.json);
 					fence = { checkpointId: s.activeCheckpoint!.checkpointId, revision: s.execution.graphRevision };
 				}
 				const taskId = `m-${seq++}`;

@@ -65,7 +65,7 @@ describe('a managed source session started by Tutti', function () {
 		// `complete` ends the source's part: the execution is completed (or waits for the developer's Goal Review
 		// confirmation, when that step is configured) and no checkpoint is left to wake the source.
 		const done = await waitFor(async () => {
-			const snapshot = expectOk<PlanSnapshotDto>(await runCli(host, ['plan', 'issue', 'get', '--issue-id', created.issueId, '--json'], { asUser: true }));
+			const snapshot = expectOk<PlanSnapshotDto>(await runCli(host, ['plan', 'issue', 'get', '--issue-id', created.issueId, '--full', '--json'], { asUser: true }));
 			const finished = readLog().some((e) => e.commands.includes('complete'));
 			return finished && snapshot.activeCheckpoint === null && ['completed', 'pending_goal_review'].includes(snapshot.execution?.status ?? '') ? snapshot : undefined;
 		}, { timeoutMs: 90_000, intervalMs: 200, what: 'the source agent to complete the plan' });
@@ -84,7 +84,7 @@ describe('a managed source session started by Tutti', function () {
 			'plan', 'issue', 'create', '--title', `Sleepy ${n}`, '--content', 'Never planned.', '--request-id', `sleepy-${n}`, '--source-target', 'sleepy', '--json',
 		], { asUser: true }));
 		const created = await create(1);
-		const get = async (): Promise<PlanSnapshotDto> => expectOk<PlanSnapshotDto>(await runCli(host, ['plan', 'issue', 'get', '--issue-id', created.issueId, '--json'], { asUser: true }));
+		const get = async (): Promise<PlanSnapshotDto> => expectOk<PlanSnapshotDto>(await runCli(host, ['plan', 'issue', 'get', '--issue-id', created.issueId, '--full', '--json'], { asUser: true }));
 		await waitFor(async () => (await get()).activeWake?.status === 'dispatched', { what: 'the wake Turn to start', timeoutMs: 20_000 });
 		const stopped = expectOk<Result<'session/stop'>>(await runCli(host, ['session', 'stop', '--session-id', created.sourceSessionId, '--json'], { asUser: true }));
 		assert.deepEqual(stopped.archivedExecutionIds, [created.executionId]);

@@ -17,8 +17,10 @@ function sampleArgs(flag: FlagSpec): string[] {
 	}
 }
 
+/** Every flag of the command's own method ('all'; not the ones that switch to an alternative method), or only the required ones. */
 function argvFor(spec: CommandSpec, which: 'all' | 'required'): string[] {
-	const flags = spec.flags.filter((f) => which === 'all' || f.required);
+	const switches = new Set((spec.alternatives ?? []).map((a) => a.flag));
+	const flags = spec.flags.filter((f) => which === 'all' ? !switches.has(f.name) && (f.methods === undefined || f.methods.includes(spec.method)) : f.required);
 	return [...spec.path, ...flags.flatMap(sampleArgs)];
 }
 
@@ -44,12 +46,27 @@ describe('tutti command line → control-plane call', () => {
 				const parsed = methods[spec.method].params.safeParse(call.params);
 				assert.ok(parsed.success, `${name} (${which}) produced params the schema rejects: ${JSON.stringify(call.params)}`);
 				for (const flag of spec.flags.filter((f) => which === 'all' || f.required)) {
-					if (flag.param !== null) {
+					if (flag.param !== null && (flag.methods === undefined || flag.methods.includes(spec.method))) {
 						assert.ok(flag.param in call.params, `${name}: --${flag.name} did not reach params.${flag.param}`);
 					}
 				}
 			}
 		});
+
+		for (const alternative of spec.alternatives ?? []) {
+			it(`${name} --${alternative.flag}: calls ${alternative.method} with params it accepts, and refuses the other method's flags`, () => {
+				const flag = spec.flags.find((f) => f.name === alternative.flag)!;
+				const required = spec.flags.filter((f) => f.required).flatMap(sampleArgs);
+				const call = expectCall(parseCommandLine([...spec.path, ...required, ...sampleArgs(flag), '--json']));
+				assert.equal(call.method, alternative.method);
+				assert.ok(methods[alternative.method].params.safeParse(call.params).success, JSON.stringify(call.params));
+				for (const other of spec.flags.filter((f) => f.methods !== undefined && !f.methods.includes(alternative.method) && f !== flag)) {
+					const error = expectError(parseCommandLine([...spec.path, ...required, ...sampleArgs(flag), ...sampleArgs(other), '--json']));
+					assert.equal(error.exitCode, 2);
+					assert.match(error.error.message, new RegExp(`--${other.name}`));
+				}
+			});
+		}
 
 		it(`${name}: each required flag is required (exit 2, names the flag)`, () => {
 			for (const flag of spec.flags.filter((f) => f.required)) {
@@ -99,7 +116,11 @@ describe('tutti command line → control-plane call', () => {
 			[['issue', 'task', 'update', '--issue-id', 'X', '--task-id', 'a', '--auto-accept'], 'task/update', { issueId: 'X', taskId: 'a', autoAccept: true }],
 			[['issue', 'task', 'delete', '--issue-id', 'X', '--task-id', 'a'], 'task/delete', { issueId: 'X', taskId: 'a' }],
 			[['plan', 'issue', 'create', '--title', 'T', '--content', 'C', '--request-id', 'R', '--json'], 'plan/create', { title: 'T', content: 'C', requestId: 'R' }],
-			[['plan', 'issue', 'get', '--issue-id', 'X', '--json'], 'plan/get', { issueId: 'X' }],
+			[['plan', 'issue', 'get', '--issue-id', 'X', '--json'], 'plan/getCompact', { issueId: 'X' }],
+			[['plan', 'issue', 'get', '--issue-id', 'X', '--since-revision', '7'], 'plan/getCompact', { issueId: 'X', sinceRevision: 7 }],
+			[['plan', 'issue', 'get', '--issue-id', 'X', '--full', '--json'], 'plan/get', { issueId: 'X' }],
+			[['plan', 'issue', 'get', '--issue-id', 'X', '--task-id', 'a'], 'plan/getTask', { issueId: 'X', taskId: 'a' }],
+			[['issue', 'get', '--issue-id', 'X', '--task-id', 'a', '--status', 'running'], 'issue/get', { issueId: 'X', taskId: 'a', status: 'running' }],
 			[['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--task-ids-json', '["a","b"]', '--request-id', 'R'],
 				'plan/schedule', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, taskIds: ['a', 'b'], requestId: 'R' }],
 			[['plan', 'issue', 'mutate', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--operations-json', '[{"op":"x"}]', '--request-id', 'R'],

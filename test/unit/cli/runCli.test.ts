@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CliIo, runCli, shellCommand } from '../../../src/cli/runCli.js';
+import { requestBodyCapBytes } from '../../../src/cli/client.js';
 import { createFakeHostApi, type FakeHostApi, sourceToken, special, userToken } from '../control-plane/fakeHostApi.js';
 import { makeTempDir, startTestServer, type TestServer } from '../control-plane/serverTestKit.js';
 
@@ -118,9 +119,9 @@ describe('tutti CLI against a control-plane server', () => {
 	});
 
 	it('refuses a request over the body cap before sending it', async () => {
-		const out = await run(['issue', 'create', '--title', 'T', '--content', 'x'.repeat(1_100_000), '--json'], env);
+		const out = await run(['issue', 'create', '--title', 'T', '--content', 'x'.repeat(requestBodyCapBytes + 1), '--json'], env);
 		assert.equal(out.code, 2);
-		assert.match(envelope(out).message, /larger than 1048576 bytes/);
+		assert.match(envelope(out).message, /over the Host's request cap of 8388608 bytes \(8 MiB, a plan of about 5,000 tasks\)/);
 		assert.equal(api.calls.length, 0);
 	});
 

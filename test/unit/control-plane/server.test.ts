@@ -118,11 +118,12 @@ describe('control-plane server', () => {
 		}
 	});
 
-	it('answers a body over 1 MiB with 413 JSON, and keeps serving', async () => {
-		const big = JSON.stringify({ issueId: 'x'.repeat(1_048_576) });
+	it('answers a body over the 8 MiB cap with 413 JSON naming the cap, and keeps serving', async () => {
+		const big = JSON.stringify({ issueId: 'x'.repeat(8_388_608) });
 		const reply = await request(t.socketPath, { path: '/v1/issue/get', headers: { authorization: `Bearer ${userToken}` }, body: big });
 		assert.equal(reply.status, 413);
 		assert.equal(errorOf(reply.json).reasonCode, 'invalid_input');
+		assert.match(errorOf(reply.json).message, /request cap of 8388608 bytes \(8 MiB, a plan of about 5,000 tasks\)/);
 		assert.equal(api.calls.length, 0);
 		const after = await call(t.socketPath, 'issue/list', {}, userToken);
 		assert.equal(after.status, 200);
@@ -140,7 +141,7 @@ describe('control-plane server', () => {
 			const chunk = 'y'.repeat(64 * 1024);
 			let sent = 0;
 			const pump = (): void => {
-				while (sent < 40 && !socket.destroyed) {
+				while (sent < 140 && !socket.destroyed) {
 					sent++;
 					if (!socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`)) {
 						socket.once('drain', pump);

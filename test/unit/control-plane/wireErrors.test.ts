@@ -25,7 +25,8 @@ describe('wire errors', () => {
 
 describe('method ↔ command', () => {
 	it('names, for every method, the CLI command that calls it', () => {
-		const byMethod = new Map(commandTable.map((spec) => [spec.method, `tutti ${spec.path.join(' ')}`]));
+		const byMethod = new Map(commandTable.flatMap((spec) => [spec.method, ...(spec.alternatives ?? []).map((a) => a.method)]
+			.map((method) => [method, `tutti ${spec.path.join(' ')}`] as const)));
 		for (const method of Object.keys(methods) as Method[]) {
 			if (method === 'hello') {
 				continue; // no command of its own

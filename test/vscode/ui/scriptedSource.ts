@@ -56,9 +56,9 @@ export class ScriptedSource {
 		return this.asSource(['plan', 'issue', 'schedule', ...this.fence('schedule'), '--task-ids-json', JSON.stringify(taskIds)]);
 	}
 
-	/** The task's status in the plan snapshot. */
+	/** The task's status (`plan issue get --task-id`: the compact snapshot lists only the tasks the agent acts on). */
 	taskStatus(taskId: string): string | undefined {
-		const tasks = this.get()['tasks'] as { taskId: string; status: string }[];
-		return tasks.find((t) => t.taskId === taskId)?.status;
+		const view = this.asSource(['plan', 'issue', 'get', '--issue-id', this.issueId, '--task-id', taskId]);
+		return (view['task'] as { status?: string } | undefined)?.status;
 	}
 }

@@ -1,12 +1,13 @@
-// `plan issue get` (digest §1.6): the execution, its active checkpoint and pending backlog, every task with its
-// readiness (superseded history included, never ready), readyTaskIds, allowedActions and the recovery hint.
+// `plan issue get --full` (digest §1.6): the execution, its active checkpoint and pending backlog, every task with its
+// readiness (superseded history included, never ready), readyTaskIds, allowedActions and the recovery hint. The
+// compact default (compactSnapshot.ts) derives from the same facts.
 // One pass over the tasks and one over the issue's Runs, so it stays fast at 1,000 tasks.
 import { allowedActions } from '../../../core/execution/allowedActions.js';
 import { hasLaterPending } from '../../../core/execution/backlog.js';
 import { recoveryHint } from '../../../core/execution/recoveryHint.js';
 import { reviewOnlyOwed } from '../../../core/execution/reviewOwed.js';
 import { readyTaskIds } from '../../../core/graph/blockers.js';
-import type { Checkpoint, Execution, Issue } from '../../../core/model.js';
+import type { Checkpoint, Execution, Issue, PlanAction, Task } from '../../../core/model.js';
 import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
@@ -18,7 +19,7 @@ import { toTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
 import { requireCheckpointIdentity } from '../identityChecks.js';
 import { currentReview } from '../reviews/independentReview.js';
 
-function toCheckpointDto(c: Checkpoint): CheckpointDto {
+export function toCheckpointDto(c: Checkpoint): CheckpointDto {
 	return {
 		checkpointId: c.checkpointId,
 		kind: c.kind,
@@ -33,7 +34,18 @@ function toCheckpointDto(c: Checkpoint): CheckpointDto {
 	};
 }
 
-export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution): PlanSnapshotDto {
+/** What the full and the compact snapshot both derive: checkpoints, tasks, readiness, actions and the hint. */
+export interface PlanFacts {
+	open: Checkpoint[];
+	active: Checkpoint | null;
+	tasks: Task[];
+	readyTaskIds: string[];
+	allowedActions: PlanAction[];
+	recoveryHint: string;
+	independentReview: PlanSnapshotDto['independentReview'];
+}
+
+export function readPlanFacts(r: Reader, issue: Issue, execution: Execution): PlanFacts {
 	const open = checkpointRepository.listOpen(r, execution.executionId);
 	for (const checkpoint of open) { requireCheckpointIdentity(checkpoint, issue.issueId); }
 	const active = open.find((c) => c.status === 'active') ?? null;
@@ -48,24 +60,11 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 		anyTaskReady: ready.length > 0,
 		dispatchPaused: issue.dispatchPaused,
 	});
-	const wake = active ? wakeRepository.latest(r, active.checkpointId, 'main') : undefined;
 	const review = active ? currentReview(r, active) : undefined;
 	return {
-		issueId: issue.issueId,
-		title: issue.title,
-		dispatchPaused: issue.dispatchPaused,
-		execution: {
-			executionId: execution.executionId,
-			status: execution.status,
-			graphRevision: execution.graphRevision,
-			activeCheckpointId: execution.activeCheckpointId,
-			reviewMode: execution.reviewMode,
-			archiveReason: execution.archiveReason,
-			watchdogDueAtUnixMs: execution.watchdogDueAtUnixMs,
-		},
-		activeCheckpoint: active ? toCheckpointDto(active) : null,
-		checkpoints: open.map(toCheckpointDto),
-		tasks: toTasksWithReadiness(tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId)),
+		open,
+		active,
+		tasks,
 		readyTaskIds: ready,
 		allowedActions: actions,
 		recoveryHint: recoveryHint({
@@ -83,12 +82,37 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 				tasks: tasks.map((t) => ({ taskId: t.taskId, status: t.status, superseded: t.supersededAtUnixMs > 0, dependencyTaskIds: t.dependencyTaskIds })),
 			}),
 		}),
+		independentReview: review ? {
+			reviewId: review.reviewId, checkpointId: review.checkpointId, status: review.status, verdict: review.verdict, summary: review.summary,
+			failureReason: review.failureReason, disagreementReason: review.disagreementReason,
+		} : undefined,
+	};
+}
+
+export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution): PlanSnapshotDto {
+	const facts = readPlanFacts(r, issue, execution);
+	const { active } = facts;
+	const wake = active ? wakeRepository.latest(r, active.checkpointId, 'main') : undefined;
+	return {
+		issueId: issue.issueId,
+		title: issue.title,
+		dispatchPaused: issue.dispatchPaused,
+		execution: {
+			executionId: execution.executionId,
+			status: execution.status,
+			graphRevision: execution.graphRevision,
+			activeCheckpointId: execution.activeCheckpointId,
+			reviewMode: execution.reviewMode,
+			archiveReason: execution.archiveReason,
+			watchdogDueAtUnixMs: execution.watchdogDueAtUnixMs,
+		},
+		activeCheckpoint: active ? toCheckpointDto(active) : null,
+		checkpoints: facts.open.map(toCheckpointDto),
+		tasks: toTasksWithReadiness(facts.tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId)),
+		readyTaskIds: facts.readyTaskIds,
+		allowedActions: facts.allowedActions,
+		recoveryHint: facts.recoveryHint,
 		activeWake: wake ? toWakeDto(wake) : null,
-		...(review ? {
-			independentReview: {
-				reviewId: review.reviewId, checkpointId: review.checkpointId, status: review.status, verdict: review.verdict, summary: review.summary,
-				failureReason: review.failureReason, disagreementReason: review.disagreementReason,
-			},
-		} : {}),
+		...(facts.independentReview ? { independentReview: facts.independentReview } : {}),
 	};
 }

@@ -1,0 +1,144 @@
+// `plan issue get` (SPEC §8b): the compact snapshot the source agent reads at every wake, flat in the graph's size,
+// and `--task-id T`, one task in full. The source session's last read is remembered (plan_reads) so the next
+// compact snapshot lists only the tasks changed since.
+import { clipDependencies, clipTitle, compactLimits, selectCompactTasks } from '../../../core/execution/compactSnapshot.js';
+import { computeReadiness } from '../../../core/graph/blockers.js';
+import { rejection } from '../../../core/hints.js';
+import type { Execution, Issue, Task } from '../../../core/model.js';
+import { outcomeLabel } from '../../../core/runs/outcome.js';
+import type { Caller, ParsedParams } from '../../../protocol/controlPlane.js';
+import type { CompactPlanSnapshotDto, PlanTaskViewDto, SlimTaskDto } from '../../../protocol/dto.js';
+import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
+import { issueRepository } from '../../../store/repositories/issueRepository.js';
+import { planReadRepository } from '../../../store/repositories/planReadRepository.js';
+import { runRepository } from '../../../store/repositories/runRepository.js';
+import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import type { Reader } from '../../../store/tx.js';
+import { toTasksWithReadiness } from '../dtoMapping.js';
+import { loadManaged, type PlanContext } from './planContext.js';
+import { readPlanFacts, toCheckpointDto } from './planSnapshot.js';
+
+/** The plan's readers: the source session and the developer; any other session is wrong_source_session. */
+function loadReadable(r: Reader, issueId: string, caller: Caller, command: string): { issue: Issue; execution: Execution } {
+	const managed = loadManaged(r, issueId, command);
+	if (caller.kind === 'session' && caller.sessionId !== managed.execution.sourceSessionId) {
+		throw rejection('wrong_source_session', `${command}: issue ${issueId} belongs to a different source session.`, { issueId });
+	}
+	return managed;
+}
+
+/** The latest Run's label ('' before one settled). */
+function latestOutcomeLabel(r: Reader, task: Task): string {
+	const run = task.latestRunId === '' ? undefined : runRepository.get(r, task.latestRunId);
+	return run ? outcomeLabel(run, runRepository.stopEvents(r, run.runId)) ?? '' : '';
+}
+
+/** `resultCommit`: the task's result commit (of its latest successful Run; '' when it has none). */
+function toSlimTask(r: Reader, task: Task, blockerReason: SlimTaskDto['blockerReason'] | '', resultCommit: string): SlimTaskDto {
+	const { dependencyTaskIds, more } = clipDependencies(task.dependencyTaskIds);
+	const label = latestOutcomeLabel(r, task);
+	return {
+		taskId: task.taskId,
+		title: clipTitle(task.title),
+		status: task.status,
+		...(blockerReason && blockerReason !== 'task_not_started' ? { blockerReason } : {}),
+		dependencyTaskIds,
+		...(more > 0 ? { moreDependencies: more } : {}),
+		...(task.latestRunId ? { latestRunId: task.latestRunId } : {}),
+		...(label ? { outcomeLabel: label } : {}),
+		...(resultCommit ? { resultCommit } : {}),
+	};
+}
+
+export interface CompactRead {
+	snapshot: CompactPlanSnapshotDto;
+	/** The source session that read it (undefined for the developer): its last read moves to snapshot.taskRevision. */
+	readerSessionId: string | undefined;
+}
+
+export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCompact'>, caller: Caller): CompactRead {
+	const { issue, execution } = loadReadable(r, params.issueId, caller, 'get');
+	const readerSessionId = caller.kind === 'session' ? caller.sessionId : undefined;
+	const since = params.sinceRevision ?? (readerSessionId ? planReadRepository.lastRead(r, readerSessionId, issue.issueId) : undefined) ?? 0;
+	const facts = readPlanFacts(r, issue, execution);
+	const readiness = computeReadiness(facts.tasks);
+	const byId = new Map(facts.tasks.map((t) => [t.taskId, t]));
+	const listedReady = facts.readyTaskIds.slice(0, compactLimits.readyTaskIds);
+	const selection = selectCompactTasks({
+		subjectTaskId: facts.active?.subjectTaskId ?? '',
+		runningTaskIds: facts.tasks.filter((t) => t.status === 'running' && t.supersededAtUnixMs === 0).map((t) => t.taskId),
+		changedTaskIds: taskRepository.changedSince(r, issue.issueId, since),
+		readyTaskIds: listedReady,
+	});
+	const listedCheckpoints = facts.open.slice(0, compactLimits.checkpoints);
+	const commits = deliveryRepository.taskCommitsOfIssue(r, issue.issueId);
+	const snapshot: CompactPlanSnapshotDto = {
+		issueId: issue.issueId,
+		title: issue.title,
+		dispatchPaused: issue.dispatchPaused,
+		execution: {
+			executionId: execution.executionId,
+			status: execution.status,
+			graphRevision: execution.graphRevision,
+			activeCheckpointId: execution.activeCheckpointId,
+		},
+		activeCheckpoint: facts.active ? toCheckpointDto(facts.active) : null,
+		checkpoints: listedCheckpoints.map(toCheckpointDto),
+		omittedCheckpointCount: facts.open.length - listedCheckpoints.length,
+		allowedActions: facts.allowedActions,
+		recoveryHint: facts.recoveryHint,
+		readyTaskIds: listedReady,
+		readyCount: facts.readyTaskIds.length,
+		counts: issueRepository.counts(r, issue.issueId),
+		taskRevision: taskRepository.taskRevision(r, issue.issueId),
+		sinceRevision: since,
+		tasks: selection.taskIds.flatMap((id) => {
+			const task = byId.get(id);
+			return task ? [toSlimTask(r, task, readiness.get(id)?.blockerReason ?? '', commits.get(id)?.resultCommit ?? '')] : [];
+		}),
+		omittedTaskCount: selection.omittedTaskCount,
+		...(facts.independentReview ? { independentReview: facts.independentReview } : {}),
+	};
+	return { snapshot, readerSessionId };
+}
+
+/** `plan issue get --task-id T`: the task with its readiness and commits, and its latest Run's label. */
+export function readPlanTask(r: Reader, params: ParsedParams<'plan/getTask'>, caller: Caller): PlanTaskViewDto {
+	const { issue, execution } = loadReadable(r, params.issueId, caller, 'get');
+	const tasks = taskRepository.listByIssue(r, issue.issueId);
+	const task = toTasksWithReadiness(tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId)).find((t) => t.taskId === params.taskId);
+	if (!task) {
+		throw rejection('task_not_found', `get: issue ${issue.issueId} has no task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
+	}
+	const label = latestOutcomeLabel(r, tasks.find((t) => t.taskId === params.taskId)!);
+	return {
+		issueId: issue.issueId,
+		execution: {
+			executionId: execution.executionId,
+			status: execution.status,
+			graphRevision: execution.graphRevision,
+			activeCheckpointId: execution.activeCheckpointId,
+		},
+		taskRevision: taskRepository.taskRevision(r, issue.issueId),
+		task: { ...task, outcomeLabel: label === '' ? null : label },
+	};
+}
+
+/**
+ * The compact snapshot, remembering the source session's read. Remembering is best effort: a store that refuses
+ * writes (full disk) still answers the read, and the same changes are listed again next time.
+ */
+export async function getCompactPlan(ctx: Pick<PlanContext, 'store' | 'clock' | 'log'>, params: ParsedParams<'plan/getCompact'>, caller: Caller): Promise<CompactPlanSnapshotDto> {
+	const { snapshot, readerSessionId } = ctx.store.read((r) => readCompactSnapshot(r, params, caller));
+	if (readerSessionId !== undefined) {
+		const known = ctx.store.read((r) => planReadRepository.lastRead(r, readerSessionId, snapshot.issueId));
+		if (known === undefined || known < snapshot.taskRevision) {
+			try {
+				await ctx.store.transaction((tx) => planReadRepository.recordRead(tx, readerSessionId, snapshot.issueId, snapshot.taskRevision, ctx.clock.now()));
+			} catch (error) {
+				ctx.log(`plan get: could not remember session ${readerSessionId}'s read of ${snapshot.issueId}: ${error instanceof Error ? error.message : String(error)}`);
+			}
+		}
+	}
+	return snapshot;
+}
