@@ -29,7 +29,7 @@ const hints: Record<ReasonCode, HintBuilder> = {
 	stale_graph_revision: (n) =>
 		`Run \`${n.get}\` once and use the returned graphRevision; never increment or guess it.`,
 	task_not_found: (n) =>
-		`Run \`${n.get}\` and use a taskId from its tasks (active tasks only).`,
+		`Run \`${n.get}\` and use a taskId from its readyTaskIds or tasks (every task: add --full).`,
 	task_not_started: (n) =>
 		`Only not-started tasks can be scheduled or updated: rework a failed or canceled ${n.task} into a new taskId with \`tutti plan issue mutate\` (kind "rework"), then schedule the replacement with the graphRevision the mutation returns; running and completed tasks cannot be changed.`,
 	task_superseded: (n) =>
@@ -37,7 +37,7 @@ const hints: Record<ReasonCode, HintBuilder> = {
 	missing_agent_target: (n) =>
 		`Choose a target from \`tutti agent list --json\` and set it on ${n.task} with \`tutti plan issue mutate\` (kind "update" or "rework" with task.agentTargetId); a sparse rework inherits the old task's target.`,
 	dependency_unsatisfied: (n) =>
-		`Run \`${n.get}\` and schedule only tasks whose ready field is true; a dependency must be completed and accepted, and a failed or canceled one needs a rework first.`,
+		`Run \`${n.get}\` and schedule only tasks listed in readyTaskIds; a dependency must be completed and accepted, and a failed or canceled one needs a rework first.`,
 	dispatch_paused: (n) =>
 		`Run \`${resumeCommand(n.issue)}\` (or the compat form \`${resumeCompatCommand(n.issue)}\`), then retry with the same checkpoint and graphRevision.`,
 	budget_unavailable: () =>

@@ -172,7 +172,7 @@ export function wakePrompt(input: WakePromptInput): string {
 		'',
 		'1. First read the execution snapshot, once:',
 		getCommand(input.issueId),
-		'Use only its activeCheckpoint, graphRevision, readyTaskIds, blockerReason and allowedActions.',
+		'Use only its activeCheckpoint, graphRevision, readyTaskIds, blockerReason and allowedActions. It is compact: tasks lists the subject, running, changed and ready tasks (at most 50); add --task-id <task-id> for one task in full.',
 		'',
 		'2. To start the next tasks (exactly this set, all or none), list ids from readyTaskIds:',
 		scheduleCommand(f, ['<task-id>']),
