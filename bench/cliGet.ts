@@ -49,7 +49,7 @@ const repoRoot = resolve(__dirname, '..');
 /** The floor: one POST over the socket with node:http, printing the result as one JSON line (what the CLI does). */
 const minimalClientSource = `const http = require('node:http');
 const body = JSON.stringify({ issueId: process.argv[2] });
-const req = http.request({ socketPath: process.env.TUTTI_IPC_HOOK, path: '/v1/plan/get', method: 'POST', headers: {
+const req = http.request({ socketPath: process.env.TUTTI_IPC_HOOK, path: '/v1/plan/getCompact', method: 'POST', headers: {
 	'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: 'Bearer ' + process.env.TUTTI_SESSION_TOKEN } }, (res) => {
 	const chunks = [];
 	res.on('data', (c) => chunks.push(c));

@@ -197,7 +197,7 @@ async function runDemo(keep: boolean): Promise<number> {
 			'--auto-accept', '--developer-confirmation=false'], sourceEnv);
 		process.stdout.write(`${dim(elapsed(startedAt))}  source session ${session.sessionId} owns managed issue ${created.issueId}\n`);
 		const orchestrator = await runOrchestrator(created.issueId, sourceEnv, startedAt);
-		const final = await cliJson<PlanSnapshotDto>(['plan', 'issue', 'get', '--issue-id', created.issueId], sourceEnv);
+		const final = await cliJson<PlanSnapshotDto>(['plan', 'issue', 'get', '--issue-id', created.issueId, '--full'], sourceEnv);
 		await summarize(final, sourceEnv, startedAt, workspace);
 		const completed = final.execution.status === 'completed';
 		process.stdout.write(completed && orchestrator.code === 0

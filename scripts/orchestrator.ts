@@ -78,7 +78,7 @@ class Orchestrator {
 	}
 
 	async #get(): Promise<PlanSnapshotDto> {
-		return await this.#cli(['plan', 'issue', 'get', '--issue-id', this.#options.issueId]) as PlanSnapshotDto;
+		return await this.#cli(['plan', 'issue', 'get', '--issue-id', this.#options.issueId, '--full']) as PlanSnapshotDto;
 	}
 
 	#fence(snapshot: PlanSnapshotDto, revision = snapshot.execution.graphRevision): string[] {

@@ -65,7 +65,7 @@ async function storeView(host: HostHandle, issueId: string, manualId: string): P
 	const [list, manual, plan] = await Promise.all([
 		host.cli(['issue', 'list', '--json'], { asUser: true }),
 		host.cli(['issue', 'get', '--issue-id', manualId, '--json'], { asUser: true }),
-		host.cli(['plan', 'issue', 'get', '--issue-id', issueId, '--json'], { asUser: true }),
+		host.cli(['plan', 'issue', 'get', '--issue-id', issueId, '--full', '--json'], { asUser: true }),
 	]);
 	return [list, manual, plan].map((r) => JSON.stringify(expectOk(r))).join('\n');
 }

@@ -43,9 +43,9 @@ export async function call(host: HostHandle, method: string, params: unknown, ca
 	}
 }
 
-/** `tutti plan issue get` through the real CLI, validated. */
+/** `tutti plan issue get --full` through the real CLI, validated. */
 export async function cliPlanGet(host: HostHandle, issueId: string): Promise<PlanSnapshotDto> {
-	return methods['plan/get'].result.parse(expectOk(await host.cli(['plan', 'issue', 'get', '--issue-id', issueId, '--json'], { asUser: true })));
+	return methods['plan/get'].result.parse(expectOk(await host.cli(['plan', 'issue', 'get', '--issue-id', issueId, '--full', '--json'], { asUser: true })));
 }
 
 /** `tutti run list` through the real CLI, validated. */

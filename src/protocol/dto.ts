@@ -206,7 +206,8 @@ export type PlanSnapshotDto = z.infer<typeof planSnapshotDto>;
 
 /**
  * A task as the compact snapshot shows it: what the agent acts on, nothing more (`--task-id` gives the whole task).
- * Empty facts are left out: blockerReason only while a not-started task is held back (or task_superseded), no latestRunId before its first Run, no
+ * Empty facts are left out: blockerReason only while a not-started task is held back (or task_superseded), no
+ * dependencyTaskIds without dependencies, no latestRunId before its first Run, no
  * outcomeLabel before a Run settled, no resultCommit unless a successful Run recorded one.
  */
 export const slimTaskDto = z.object({
@@ -216,7 +217,7 @@ export const slimTaskDto = z.object({
 	status: taskStatus,
 	blockerReason: blockerReason.optional(),
 	/** At most 20; `moreDependencies` counts the rest. */
-	dependencyTaskIds: z.array(z.string()),
+	dependencyTaskIds: z.array(z.string()).optional(),
 	moreDependencies: z.number().int().positive().optional(),
 	latestRunId: z.string().optional(),
 	outcomeLabel: z.string().optional(),

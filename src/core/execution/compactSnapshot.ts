@@ -13,6 +13,8 @@ export const compactLimits = {
 	dependencies: 20,
 	/** Characters of a slim task's title. */
 	titleChars: 160,
+	/** Ready ids in the recovery hint's example schedule command (readyTaskIds has the list). */
+	hintReadyIds: 10,
 } as const;
 
 export interface CompactSelectionInput {

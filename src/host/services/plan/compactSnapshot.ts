@@ -42,7 +42,7 @@ function toSlimTask(r: Reader, task: Task, blockerReason: SlimTaskDto['blockerRe
 		title: clipTitle(task.title),
 		status: task.status,
 		...(blockerReason && blockerReason !== 'task_not_started' ? { blockerReason } : {}),
-		dependencyTaskIds,
+		...(dependencyTaskIds.length > 0 ? { dependencyTaskIds } : {}),
 		...(more > 0 ? { moreDependencies: more } : {}),
 		...(task.latestRunId ? { latestRunId: task.latestRunId } : {}),
 		...(label ? { outcomeLabel: label } : {}),
@@ -60,7 +60,7 @@ export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCom
 	const { issue, execution } = loadReadable(r, params.issueId, caller, 'get');
 	const readerSessionId = caller.kind === 'session' ? caller.sessionId : undefined;
 	const since = params.sinceRevision ?? (readerSessionId ? planReadRepository.lastRead(r, readerSessionId, issue.issueId) : undefined) ?? 0;
-	const facts = readPlanFacts(r, issue, execution);
+	const facts = readPlanFacts(r, issue, execution, { hintReadyIds: compactLimits.hintReadyIds });
 	const readiness = computeReadiness(facts.tasks);
 	const byId = new Map(facts.tasks.map((t) => [t.taskId, t]));
 	const listedReady = facts.readyTaskIds.slice(0, compactLimits.readyTaskIds);

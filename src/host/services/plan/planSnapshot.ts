@@ -45,7 +45,8 @@ export interface PlanFacts {
 	independentReview: PlanSnapshotDto['independentReview'];
 }
 
-export function readPlanFacts(r: Reader, issue: Issue, execution: Execution): PlanFacts {
+/** `hintReadyIds`: at most this many ready ids in the recovery hint's schedule command (default: all). */
+export function readPlanFacts(r: Reader, issue: Issue, execution: Execution, options: { hintReadyIds?: number } = {}): PlanFacts {
 	const open = checkpointRepository.listOpen(r, execution.executionId);
 	for (const checkpoint of open) { requireCheckpointIdentity(checkpoint, issue.issueId); }
 	const active = open.find((c) => c.status === 'active') ?? null;
@@ -72,7 +73,7 @@ export function readPlanFacts(r: Reader, issue: Issue, execution: Execution): Pl
 			execution,
 			activeCheckpoint: active,
 			dispatchPaused: issue.dispatchPaused,
-			readyTaskIds: ready,
+			readyTaskIds: options.hintReadyIds === undefined ? ready : ready.slice(0, options.hintReadyIds),
 			canAcknowledge: actions.includes('acknowledge'),
 			awaitingAcceptanceTaskIds: tasks.filter((t) => t.supersededAtUnixMs === 0 && t.status === 'pending_acceptance').map((t) => t.taskId),
 			reviewOnlyTaskIds: reviewOnlyOwed({

@@ -38,12 +38,14 @@ describe('plan issue get: the compact snapshot', () => {
 		assert.equal(s.sinceRevision, 0, 'a session that never read sees what changed since the start');
 		assert.equal(s.tasks.length, 50);
 		assert.equal(s.omittedTaskCount, 70, '120 tasks changed since 0, 50 shown');
-		assert.deepEqual(s.tasks[0], { taskId: 'r000', title: 'Task r000', status: 'not_started', dependencyTaskIds: [] });
+		assert.deepEqual(s.tasks[0], { taskId: 'r000', title: 'Task r000', status: 'not_started' });
 		assert.equal(s.execution.graphRevision, 2);
 		assert.deepEqual(Object.keys(s.execution).sort(), ['activeCheckpointId', 'executionId', 'graphRevision', 'status']);
 		assert.equal(s.activeCheckpoint?.kind, 'initial_schedule');
 		assert.deepEqual(s.allowedActions.includes('schedule'), true);
 		assert.ok(!('activeWake' in s), 'the wake prompt is not repeated');
+		const hinted = /--task-ids-json '(\[[^']*\])'/.exec(s.recoveryHint)?.[1];
+		assert.deepEqual(JSON.parse(hinted ?? '[]'), Array.from({ length: 10 }, (_, i) => `r${pad(i)}`), 'the hint\'s example names 10 ready tasks, not 100');
 	});
 
 	it('remembers what the session read: the next get lists only what changed since, and the ready tasks', async () => {
@@ -64,7 +66,7 @@ describe('plan issue get: the compact snapshot', () => {
 		assert.equal(settled.activeCheckpoint?.subjectTaskId, 'r010');
 		assert.deepEqual(settled.tasks.slice(0, 2).map((t) => [t.taskId, t.status]), [['r010', 'pending_acceptance'], ['r011', 'running']]);
 		assert.deepEqual(settled.tasks[0], {
-			taskId: 'r010', title: 'Task r010', status: 'pending_acceptance', dependencyTaskIds: [], latestRunId: run, outcomeLabel: 'Completed in 2.0s',
+			taskId: 'r010', title: 'Task r010', status: 'pending_acceptance', latestRunId: run, outcomeLabel: 'Completed in 2.0s',
 		});
 		assert.equal(settled.readyCount, 98);
 		assert.equal(settled.counts.running, 1);
