@@ -18,6 +18,7 @@ export const demoJs = join(repoRoot, 'dist', 'demo.js');
 
 const readyTimeoutMs = 20_000;
 const stopTimeoutMs = 10_000;
+const killExitTimeoutMs = 60_000;
 
 export interface AgentTarget {
 	id: string;
@@ -200,7 +201,11 @@ export class HostHandle {
 			return;
 		}
 		child.kill('SIGKILL');
-		await waitExit(child, stopTimeoutMs);
+		// Only its exit closes its socket and store lease: a Host still in an fsync (uninterruptible on a loaded disk)
+		// takes as long as the disk does to die, and a start() before that meets it still serving.
+		if (!(await waitExit(child, killExitTimeoutMs))) {
+			throw new Error(`the Host (pid ${child.pid ?? '?'}) did not exit within ${killExitTimeoutMs / 1000}s of SIGKILL`);
+		}
 	}
 
 	/** Stops the Host if it runs (SIGTERM) and starts it again on the same workspace. */
