@@ -9,6 +9,8 @@ export interface WakeClaimFacts {
 	wake: Wake | undefined;
 	execution: Pick<Execution, 'executionId' | 'status' | 'sourceSessionId' | 'activeCheckpointId'> | undefined;
 	issue: Pick<Issue, 'dispatchPaused'> | undefined;
+	/** The execution's source session has a Stop marker not drained yet (its archive follows): no new Turn. */
+	stopPending: boolean;
 	/** A reviewer wake's review (undefined: none, or a main wake). */
 	review: { active: boolean; reviewSessionId: string; checkpointId: string } | undefined;
 	/** A main wake: an independent reviewer holds its checkpoint. */
@@ -41,7 +43,7 @@ export function decideWakeClaim(f: WakeClaimFacts): WakeClaimDecision {
 	const skip = { kind: 'skip', result: 'skipped' } as const;
 	if (!wake) { return skip; }
 	const claimable = wake.status === 'prepared' || (wake.status === 'leased' && wake.leaseExpiresAtUnixMs <= f.nowUnixMs);
-	if (!claimable || !execution || !issue || isTerminalExecution(execution.status) || issue.dispatchPaused) { return skip; }
+	if (!claimable || !execution || !issue || isTerminalExecution(execution.status) || issue.dispatchPaused || f.stopPending) { return skip; }
 	// The independent reviewer: its wake goes to its own reviewer session while its review is open; meanwhile the
 	// checkpoint's main wake is held (stays prepared).
 	if (wake.targetKind === 'reviewer' && !review?.active) { return skip; }
@@ -76,10 +78,15 @@ export interface WakeFinalizeFacts {
 	execution: Pick<Execution, 'status'> | undefined;
 	issue: Pick<Issue, 'dispatchPaused'> | undefined;
 	checkpoint: Pick<Checkpoint, 'status'> | undefined;
+	/** The execution's source session has a Stop marker not drained yet: the gate is closed. */
+	stopPending: boolean;
 }
 
 export type WakeFinalizeDecision =
-	/** Our lease expired and another owner started the Turn again: interrupt ours. */
+	/**
+	 * Our process must not run: our lease expired and another owner started the Turn again, or the wake was canceled
+	 * while its Turn was being started (an archive). Interrupt ours.
+	 */
 	| { kind: 'stale' }
 	/** Nothing to finalize (resolved meanwhile, or recovered by another owner). */
 	| { kind: 'done'; result: 'delivered' | 'skipped' }
@@ -89,16 +96,17 @@ export type WakeFinalizeDecision =
 	/** The final CAS: the wake is dispatched (turn_settled when its Turn already ended). */
 	| { kind: 'dispatch'; turnSettled: boolean };
 
-/** The final dispatch CAS: only the still-live lease owner, and only while the pause gate is open. */
+/** The final dispatch CAS: only the still-live lease owner, and only while the pause gate (and no source Stop) is open. */
 export function decideWakeFinalize(f: WakeFinalizeFacts): WakeFinalizeDecision {
 	if (!f.turn || f.turn.processId !== f.processId) { return { kind: 'stale' }; }
 	const turnSettled = f.turn.state === 'settled';
 	const wake = f.wake;
+	if (wake?.status === 'canceled' && !turnSettled) { return { kind: 'stale' }; }
 	if (!wake || wake.status !== 'leased' || wake.leaseOwner !== f.owner) {
 		return { kind: 'done', result: wake?.status === 'acknowledged' || wake?.status === 'turn_settled' ? 'delivered' : 'skipped' };
 	}
 	const gateOpen = wake.leaseExpiresAtUnixMs > f.nowUnixMs && !!f.execution && !!f.issue && !f.issue.dispatchPaused
-		&& !isTerminalExecution(f.execution.status) && f.checkpoint?.status === 'active';
+		&& !isTerminalExecution(f.execution.status) && f.checkpoint?.status === 'active' && !f.stopPending;
 	if (!gateOpen) { return turnSettled ? { kind: 'rotate' } : { kind: 'cancel' }; }
 	return { kind: 'dispatch', turnSettled };
 }

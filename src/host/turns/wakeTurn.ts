@@ -3,7 +3,8 @@
 // src/core/turns/wakeClaim.ts and src/core/turns/turnOutcome.ts, and the process side is the TurnLifecycle's.
 //   claim    — lease (owner + expiry) the wake, bind its Turn `tutti-execution-wake:<wakeId>` (unique submit id),
 //              rotate the session's token and describe the Turn to start; or recover a Turn already accepted;
-//   finalize — the CAS by the still-live lease owner that re-checks the pause gate → dispatched;
+//   finalize — the CAS by the still-live lease owner that re-checks the pause gate (and a pending source-session Stop)
+//              → dispatched; a wake canceled meanwhile (an archive) has its just-started Turn interrupted;
 //   rotate   — the gate lost: cancel the wake, settle its Turn canceled, prepare the next sequence;
 //   settle   — the Turn's process ended: settle the Turn; a dispatched wake becomes turn_settled (the checkpoint is
 //              NOT resolved); a reviewer Turn that ends without a verdict fails its review.
@@ -15,6 +16,7 @@ import { decideWakeClaim, decideWakeFinalize } from '../../core/turns/wakeClaim.
 import { wakeTurnOutcome } from '../../core/turns/turnOutcome.js';
 import { checkpointRepository } from '../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
+import { inboxRepository } from '../../store/repositories/inboxRepository.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { activeReviewerStatuses, reviewerReviewRepository } from '../../store/repositories/reviewerReviewRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
@@ -63,6 +65,7 @@ export function claimWakeInTx(ctx: WakeTurnContext, tx: Tx, wakeId: string, now:
 		wake,
 		execution,
 		issue,
+		stopPending: !!execution && inboxRepository.hasUndrainedStop(tx, execution.sourceSessionId),
 		review: review ? { active: activeReviewerStatuses.includes(review.status), reviewSessionId: review.reviewSessionId, checkpointId: review.checkpointId } : undefined,
 		reviewerHolds: wake?.targetKind === 'main' && reviewerHolds(tx, wake.checkpointId),
 		checkpoint: wake ? checkpointRepository.get(tx, wake.checkpointId) : undefined,
@@ -140,6 +143,7 @@ export function finalizeWakeInTx(ctx: WakeTurnContext, tx: Tx, wakeId: string, s
 		nowUnixMs: now, owner: ctx.owner, processId, wake, turn,
 		execution, issue: execution ? issueRepository.get(tx, execution.issueId) : undefined,
 		checkpoint: wake ? checkpointRepository.get(tx, wake.checkpointId) : undefined,
+		stopPending: !!execution && inboxRepository.hasUndrainedStop(tx, execution.sourceSessionId),
 	});
 	if (decision.kind === 'stale') { return 'stale'; }
 	if (turn?.state === 'prepared') { turnRepository.markRunning(tx, submitId); }

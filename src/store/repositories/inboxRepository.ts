@@ -36,6 +36,10 @@ export const inboxRepository = {
 	listUndrained(r: Reader): InboxMarker[] {
 		return r.all('SELECT * FROM source_activity_inbox WHERE drained_at = 0 ORDER BY created_at, mutation_id').map(markerFromRow);
 	},
+	/** The session has a Stop marker not drained yet (its executions are about to be archived: no wake may start). */
+	hasUndrainedStop(r: Reader, sessionId: string): boolean {
+		return r.get("SELECT 1 AS x FROM source_activity_inbox WHERE session_id = ? AND entity_kind = 'stop' AND drained_at = 0 LIMIT 1", [sessionId]) !== undefined;
+	},
 	insert(tx: Tx, m: InboxMarker): void {
 		tx.run(
 			'INSERT INTO source_activity_inbox (mutation_id, session_id, entity_kind, entity_id, created_at, drained_at) VALUES (?,?,?,?,?,?)',

@@ -157,7 +157,7 @@ export class WakeService implements Disposable {
 		const final = await this.#d.store.transaction((tx) => finalizeWakeInTx(this.#ctx, tx, wakeId, claim.submitId, claim.processId, this.#d.clock.now()));
 		if (final === 'cancel') { return this.#cancelAccepted(wakeId, claim.processId, claim.submitId); }
 		if (final === 'stale') {
-			// Our lease expired and another owner started the Turn again: our process must not run alongside it.
+			// Our lease expired and another owner started the Turn again, or the wake was canceled meanwhile: ours must not run.
 			await this.#turns.interrupt(claim.processId);
 			return 'skipped';
 		}

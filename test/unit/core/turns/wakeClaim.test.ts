@@ -11,6 +11,7 @@ const claimable: WakeClaimFacts = {
 	wake: mainWake,
 	execution: execution(),
 	issue: { dispatchPaused: false },
+	stopPending: false,
 	review: undefined,
 	reviewerHolds: false,
 	checkpoint: checkpoint(),
@@ -36,6 +37,8 @@ describe('core/turns/wakeClaim', () => {
 		['a missing issue', { issue: undefined }, skipped],
 		['a terminal execution', { execution: execution({ status: 'orphaned_source' }) }, skipped],
 		['a paused issue', { issue: { dispatchPaused: true } }, skipped],
+		['a source session whose Stop marker is not drained yet', { stopPending: true }, skipped],
+		['a reviewer wake while the source session\'s Stop is not drained yet', { ...reviewerFacts, stopPending: true }, skipped],
 		['a main wake held by the independent reviewer', { reviewerHolds: true }, skipped],
 		['a reviewer wake of an open review is leased', reviewerFacts, { kind: 'lease' }],
 		['a reviewer wake without its review', { ...reviewerFacts, review: undefined }, skipped],
@@ -67,7 +70,7 @@ describe('core/turns/wakeClaim', () => {
 	const leased = { status: 'leased', leaseOwner: 'me', leaseExpiresAtUnixMs: now + 1 } as const;
 	const finalizable: WakeFinalizeFacts = {
 		nowUnixMs: now, owner: 'me', processId: 'turn-a1', wake: leased, turn: { processId: 'turn-a1', state: 'running' },
-		execution: { status: 'awaiting_main' }, issue: { dispatchPaused: false }, checkpoint: { status: 'active' },
+		execution: { status: 'awaiting_main' }, issue: { dispatchPaused: false }, checkpoint: { status: 'active' }, stopPending: false,
 	};
 	const finals: [string, Partial<WakeFinalizeFacts>, WakeFinalizeDecision][] = [
 		['our lease, gate open: dispatched', {}, { kind: 'dispatch', turnSettled: false }],
@@ -84,6 +87,11 @@ describe('core/turns/wakeClaim', () => {
 		['archived meanwhile', { execution: { status: 'archived' } }, { kind: 'cancel' }],
 		['the execution is gone', { execution: undefined }, { kind: 'cancel' }],
 		['the checkpoint was resolved meanwhile', { checkpoint: { status: 'resolved' } }, { kind: 'cancel' }],
+		['a source-session Stop landed meanwhile, the Turn runs: cancel it', { stopPending: true }, { kind: 'cancel' }],
+		['a source-session Stop landed meanwhile, the Turn ended: rotate', { stopPending: true, turn: { processId: 'turn-a1', state: 'settled' } }, { kind: 'rotate' }],
+		['the wake was canceled while its Turn started (an archive): interrupt it', { wake: { ...leased, status: 'canceled', leaseOwner: '' } }, { kind: 'stale' }],
+		['the wake was canceled and its Turn already ended: nothing to interrupt', { wake: { ...leased, status: 'canceled', leaseOwner: '' }, turn: { processId: 'turn-a1', state: 'settled' } },
+			{ kind: 'done', result: 'skipped' }],
 	];
 	for (const [name, over, expected] of finals) {
 		it(`decideWakeFinalize: ${name}`, () => { assert.deepEqual(decideWakeFinalize({ ...finalizable, ...over }), expected); });

@@ -1,7 +1,7 @@
 // Source-session Stop (digest §1.7 item 27): a durable inbox marker, then the archive of EVERY nonterminal execution
 // of that source session, drained before any wake dispatch — also across a restart.
 import { strict as assert } from 'node:assert';
-import { mainWakeId } from '../../../../src/core/ids.js';
+import { mainWakeId, wakeSubmitId } from '../../../../src/core/ids.js';
 import { archiveRepository } from '../../../../src/store/repositories/archiveRepository.js';
 import { inboxRepository } from '../../../../src/store/repositories/inboxRepository.js';
 import { rejects } from '../services/serviceHarness.js';
@@ -80,5 +80,68 @@ describe('source-session Stop', () => {
 		const ops = after.store.read((r) => archiveRepository.listUnfinished(r));
 		assert.equal(ops.length, 0, 'the archive operations completed');
 		assert.ok((after.store.read((r) => inboxRepository.get(r, 'inbox-crash'))?.drainedAtUnixMs ?? 0) > 0);
+	});
+
+	/** Writes an undrained Stop marker of the session, as `session/stop` does before it interrupts and drains. */
+	async function stopMarker(sessionId: string, mutationId = 'inbox-stop'): Promise<void> {
+		await kit.store.transaction((tx) => {
+			inboxRepository.insert(tx, { mutationId, sessionId, entityKind: 'stop', entityId: '', createdAtUnixMs: kit.clock.now(), drainedAtUnixMs: 0 });
+		});
+	}
+
+	/** Starts delivering `wakeId` and holds its Turn's launch; resolves once the launch is in flight. */
+	async function deliverHeld(wakeId: string): Promise<{ delivery: Promise<string>; release: () => void }> {
+		let release!: () => void;
+		kit.runs.holdLaunch = new Promise((r) => { release = r; });
+		const launch = kit.runs.launch.bind(kit.runs);
+		const launching = new Promise<void>((resolve) => {
+			kit.runs.launch = (spec) => { resolve(); return launch(spec); };
+		});
+		const delivery = kit.wakes.deliver(wakeId);
+		await launching;
+		kit.runs.holdLaunch = undefined;
+		assert.equal(kit.wake(wakeId).status, 'leased', 'claimed; the Turn is being accepted');
+		return { delivery, release };
+	}
+
+	it('a wake is not claimed while its source session has a Stop marker that is not drained yet', async () => {
+		const created = await kit.managedQuiet();
+		const wakeId = mainWakeId(created.checkpointId, 1);
+		await stopMarker(created.sourceSessionId);
+		assert.equal(await kit.wakes.deliver(wakeId), 'skipped');
+		assert.equal(kit.wake(wakeId).status, 'prepared');
+		assert.deepEqual(kit.turnLaunches(), [], 'no Turn for a stopped source session');
+	});
+
+	it('finalize refuses a session whose Stop marker landed while its Turn was accepted: that Turn is canceled', async () => {
+		const created = await kit.managedQuiet();
+		const wakeId = mainWakeId(created.checkpointId, 1);
+		const { delivery, release } = await deliverHeld(wakeId);
+		await stopMarker(created.sourceSessionId);
+		release();
+		assert.equal(await delivery, 'rotated');
+		const [accepted] = kit.turnLaunches();
+		assert.ok(accepted && kit.runs.interrupts.includes(accepted), 'the accepted Turn was interrupted');
+		assert.equal(kit.wake(wakeId).status, 'canceled');
+		assert.equal(kit.turn(wakeSubmitId(wakeId))?.outcome, 'cancellation');
+		await kit.tick();
+		assert.equal(kit.execution(created.executionId).status, 'archived', 'the marker drained');
+		assert.deepEqual(kit.turnLaunches(), [accepted], 'never another Turn');
+	});
+
+	it('an archive that cancels a wake whose Turn is being launched interrupts that Turn once it started', async () => {
+		const created = await kit.managedQuiet();
+		const wakeId = mainWakeId(created.checkpointId, 1);
+		const { delivery, release } = await deliverHeld(wakeId);
+		await kit.call('session/stop', { sessionId: created.sourceSessionId });
+		assert.equal(kit.execution(created.executionId).status, 'archived');
+		assert.equal(kit.wake(wakeId).status, 'canceled');
+		release();
+		await delivery;
+		await kit.idle();
+		const [accepted] = kit.turnLaunches();
+		assert.ok(accepted);
+		assert.equal(kit.runs.alive.has(accepted), false, 'the canceled wake\'s Turn does not keep running');
+		assert.equal(kit.turn(wakeSubmitId(wakeId))?.state, 'settled');
 	});
 });
