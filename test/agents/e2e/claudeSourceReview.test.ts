@@ -45,7 +45,7 @@ describe('e2e: auto-accept off — the claude source waits for the developer, wh
 		const created = expectOk<Result<'plan/create'>>(await h.cli(['plan', 'issue', 'create', '--title', 'Reviewed', '--content', 'a then b.',
 			'--request-id', 'e2e-review-1', '--auto-accept=false', '--source-target', 'claude-src', '--json'], { asUser: true }));
 		h.track(created.issueId);
-		const get = async (): Promise<PlanSnapshotDto> => expectOk<PlanSnapshotDto>(await h.cli(['plan', 'issue', 'get', '--issue-id', created.issueId, '--json'], { asUser: true }));
+		const get = async (): Promise<PlanSnapshotDto> => expectOk<PlanSnapshotDto>(await h.cli(['plan', 'issue', 'get', '--issue-id', created.issueId, '--full', '--json'], { asUser: true }));
 		const did = (): string[] => planner.actions.map((a) => `${a.on} → ${a.did.startsWith('end:') ? 'end' : /^tutti plan issue (\w+)/.exec(a.did)?.[1]}`);
 
 		await waitFor(() => (planner.actions.some((a) => a.on === 'get:task_settled' && a.did.startsWith('end:')) ? true : undefined),

@@ -52,7 +52,7 @@ describe('a managed source session started by Tutti', function () {
 		return JSON.parse(readFileSync(exitFile, 'utf8')) as { signal: string | null; exitCode: number | null };
 	};
 	const snapshotOf = async (issueId: string): Promise<PlanSnapshotDto> =>
-		expectOk<PlanSnapshotDto>(await runCli(host, ['plan', 'issue', 'get', '--issue-id', issueId, '--json'], { asUser: true }));
+		expectOk<PlanSnapshotDto>(await runCli(host, ['plan', 'issue', 'get', '--issue-id', issueId, '--full', '--json'], { asUser: true }));
 
 	it('receives the initial wake as its prompt and drives the plan to completion through the CLI', async () => {
 		const created = expectOk<Result<'plan/create'>>(await runCli(host, [
