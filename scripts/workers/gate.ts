@@ -1,6 +1,6 @@
 // The gate worker: a `command` target for tests that waits until a test opens its gate file, then exits
 // with the code written in it. Lets a test decide exactly when and how each Run settles.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Opening this file (for the issue) releases every gated Run of that issue. */
@@ -21,6 +21,17 @@ export function gateFile(gateDir: string, issueId: string, taskId: string): stri
 /** The marker the worker writes once its process is running. */
 export function gateStartedFile(gateDir: string, issueId: string, taskId: string): string {
 	return `${gateFile(gateDir, issueId, taskId)}.started`;
+}
+
+/**
+ * Opens a gate with `code`. Written whole under another name and renamed into place: a worker polling the gate never
+ * reads it half-written (an empty file reads as exit 0, so a gate opened with 3 could have exited 0).
+ */
+export function writeGate(file: string, code: number): void {
+	mkdirSync(join(file, '..'), { recursive: true });
+	const partial = `${file}.${process.pid}.partial`;
+	writeFileSync(partial, String(code));
+	renameSync(partial, file);
 }
 
 function exitCodeIn(file: string): number | null {

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { gateFile, gateIssueDir, gateStartedFile, releaseAllName } from '../../scripts/workers/gate.js';
+import { gateFile, gateIssueDir, gateStartedFile, releaseAllName, writeGate } from '../../scripts/workers/gate.js';
 export { methods } from '../../src/protocol/controlPlane.js';
 import { errorOf, parseJsonOutput, type CliError } from '../../scripts/workers/tuttiCli.js';
 import { methods, type Result } from '../../src/protocol/controlPlane.js';
@@ -221,8 +221,7 @@ export class HostHandle {
 
 	/** Opens (with `code`, default 0) the gate of a `gate` task's Run. */
 	openGate(issueId: string, taskId: string, code = 0): void {
-		mkdirSync(gateIssueDir(this.gateDir, issueId), { recursive: true });
-		writeFileSync(gateFile(this.gateDir, issueId, taskId), String(code));
+		writeGate(gateFile(this.gateDir, issueId, taskId), code);
 	}
 
 	/** Whether the `gate` worker of a task has started its process. */
@@ -232,8 +231,7 @@ export class HostHandle {
 
 	/** Releases every gated Run of an issue (exit 0), so no test leaves work running. */
 	releaseIssue(issueId: string): void {
-		mkdirSync(gateIssueDir(this.gateDir, issueId), { recursive: true });
-		writeFileSync(join(gateIssueDir(this.gateDir, issueId), releaseAllName), '0');
+		writeGate(join(gateIssueDir(this.gateDir, issueId), releaseAllName), 0);
 	}
 
 	/** Remembers an issue so releaseAll() can open its gates. */

@@ -2,9 +2,8 @@
 // `gate` target, docs after lint; build and lint scheduled), its graph's nodes in the webview, Pause (banner + dispatchPaused=true in
 // `tutti plan issue get`) and Resume, Stop of a running Run ("Interrupted after …"), and Accept of a task in
 // pending_acceptance. Screenshots at each stage. Every wait is bounded.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { gateFile, gateStartedFile, releaseAllName } from '../../../scripts/workers/gate.js';
+import { existsSync } from 'node:fs';
+import { gateFile, gateStartedFile, releaseAllName, writeGate } from '../../../scripts/workers/gate.js';
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
 import type { Workbench } from '../harness/workbench.js';
@@ -18,9 +17,7 @@ const taskIds = ['build', 'lint', 'docs'] as const;
 const scheduledIds = ['build', 'lint'] as const;
 
 function openGate(gateDir: string, issueId: string, taskId: string, exitCode: number): void {
-	const file = gateFile(gateDir, issueId, taskId);
-	mkdirSync(dirname(file), { recursive: true });
-	writeFileSync(file, String(exitCode));
+	writeGate(gateFile(gateDir, issueId, taskId), exitCode);
 }
 
 /** Clears the notifications and closes the bottom panel, so a screenshot shows the board and the issue panel. */
