@@ -1,13 +1,55 @@
-// Layer rules: dependencies point one way (see ../shared/STYLE.md).
+// Lint is the layer table (the import table in ../shared/STYLE.md): dependencies point one way. Each layer lists
+// what it MAY import; every other layer and every other package is refused by `no-restricted-imports`.
+// test/unit/lint/layers.test.ts lints a probe import for every forbidden edge and expects it refused.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
-const vscodeOnly = { group: ['vscode'], message: "Only src/extension may import 'vscode'." };
-const noCli = { group: ['**/cli/**', '../cli/*'], message: 'The CLI is a client; core and store never import it.' };
-const noStore = { group: ['**/store/**', 'sql.js'], message: 'core is pure: no store, no sql.js.' };
-const noNode = { group: ['node:*', 'fs', 'path', 'child_process', 'net', 'http'], message: 'core is pure: no node I/O.' };
-const noDomain = { group: ['**/core/**', '**/store/**', '**/host/**', '**/control-plane/**', 'sql.js'], message: 'The CLI imports protocol only.' };
+/** The layers: folders of src/ (webview/ sits beside src/). */
+const layers = ['core', 'protocol', 'store', 'host', 'agents', 'supervisor', 'control-plane', 'cli', 'ipc', 'extension'];
+const node = ['node:[a-z_/]+'];
+/** Protocol is zod: a layer that may import protocol may use zod's own helpers on its schemas. */
+const zod = ['zod'];
+
+/**
+ * What each layer may import besides itself. `host` is the headless Host's composition root: besides the table's
+ * core, protocol and store it wires the agent adapters, the Run supervisor and the control-plane server (as
+ * src/extension wires everything for VS Code). `ipc` is node-only: where the Host's socket is and one POST over
+ * it, shared by every client (cli, supervisor, extension) and the Host, so the CLI still reaches only protocol
+ * and node:* through it.
+ */
+const table = {
+	core: { layers: [], packages: [] },
+	protocol: { layers: [], packages: zod },
+	store: { layers: ['core'], packages: ['sql\\.js', ...node] },
+	host: { layers: ['core', 'protocol', 'store', 'ipc', 'agents', 'supervisor', 'control-plane'], packages: [...node, ...zod] },
+	agents: { layers: ['core', 'protocol', 'store'], packages: [...node, ...zod] },
+	supervisor: { layers: ['core', 'protocol', 'store', 'ipc'], packages: [...node, ...zod] },
+	'control-plane': { layers: ['core', 'protocol', 'ipc'], packages: [...node, ...zod] },
+	cli: { layers: ['protocol', 'ipc'], packages: ['commander', ...node, ...zod] },
+	ipc: { layers: [], packages: node },
+};
+
+/** A relative import that reaches into one of `names` (a path segment `name/`, any depth of `../`). */
+const relativeInto = (names) => `^\\.{1,2}/(?:.*/)?(?:${names.join('|')})/`;
+/** A bare (package) import other than `allowed` (each a regex for the whole name, subpaths allowed). */
+const packageOtherThan = (allowed) => allowed.length === 0 ? '^[^.]' : `^(?!(?:${allowed.join('|')})(?:/|$))[^.]`;
+
+const layerRules = Object.entries(table).map(([layer, may]) => {
+	const forbidden = layers.filter((other) => other !== layer && !may.layers.includes(other));
+	const allowed = [`src/${layer}`, ...may.layers.map((l) => `src/${l}`), ...may.packages.map((p) => p.replace(/\\/g, ''))].join(', ');
+	const message = `src/${layer} may import only ${allowed} (the layer table).`;
+	return {
+		files: [`src/${layer}/**/*.ts`],
+		rules: {
+			'no-restricted-imports': ['error', { patterns: [
+				{ regex: relativeInto(forbidden), message, caseSensitive: true },
+				{ regex: packageOtherThan(may.packages), message, caseSensitive: true },
+			] }],
+		},
+	};
+});
+
+const webviewMessage = 'webview/ is browser code: src/protocol (and zod), the DOM and the UI kit only (the layer table).';
 
 export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**', 'media/**'] },
@@ -17,15 +59,19 @@ export default tseslint.config(
 		rules: {
 			'@typescript-eslint/no-explicit-any': 'error',
 			'@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-			'no-restricted-imports': ['error', { patterns: [vscodeOnly] }],
+			'no-restricted-imports': ['error', { patterns: [{ group: ['vscode'], message: "Only src/extension may import 'vscode'." }] }],
 		},
 	},
-	{ files: ['src/core/**/*.ts'], rules: restrict([vscodeOnly, noCli, noStore, noNode]) },
-	{ files: ['src/store/**/*.ts'], rules: restrict([vscodeOnly, noCli]) },
-	{ files: ['src/protocol/**/*.ts'], rules: restrict([vscodeOnly, noCli, noStore]) },
-	{ files: ['src/cli/**/*.ts'], rules: restrict([vscodeOnly, noDomain]) },
-	{ files: ['src/host/**/*.ts', 'src/control-plane/**/*.ts', 'src/agents/**/*.ts', 'src/supervisor/**/*.ts'], rules: restrict([vscodeOnly, noCli]) },
-	{ files: ['webview/**/*.ts'], rules: restrict([vscodeOnly, noDomain, { group: ['node:*'], message: 'The webview is browser code: protocol, DOM and the UI kit only.' }]) },
+	...layerRules,
+	{
+		files: ['webview/**/*.ts'],
+		rules: {
+			'no-restricted-imports': ['error', { patterns: [
+				{ regex: '^\\.{1,2}/(?:.*/)?src/(?!protocol/)', message: webviewMessage, caseSensitive: true },
+				{ regex: packageOtherThan(['zod', '@dagrejs/dagre', '@vscode/webview-ui-toolkit']), message: webviewMessage, caseSensitive: true },
+			] }],
+		},
+	},
 	{ files: ['src/extension/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
 	{ files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'], rules: { '@typescript-eslint/no-non-null-assertion': 'off', 'no-restricted-imports': 'off' } },
 );

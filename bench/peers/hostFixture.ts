@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { userTokenPathForSocket } from '../../src/protocol/endpointPaths.js';
+import { userTokenPathForSocket } from '../../src/ipc/endpointPaths.js';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 export const cliScript = join(repoRoot, 'dist', 'cli.js');

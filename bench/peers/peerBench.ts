@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { userTokenPathForSocket } from '../../src/protocol/endpointPaths.js';
+import { userTokenPathForSocket } from '../../src/ipc/endpointPaths.js';
 import { fmtMs, median } from '../stats.js';
 import { ensureBenchPackages } from './benchPackages.js';
 import { cliScript } from './hostFixture.js';

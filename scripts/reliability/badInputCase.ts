@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import * as net from 'node:net';
 import fc from 'fast-check';
 import { commandTable } from '../../src/cli/commandTable.js';
-import { userTokenPathForSocket } from '../../src/protocol/endpointPaths.js';
+import { userTokenPathForSocket } from '../../src/ipc/endpointPaths.js';
 import { parsePersistedState, parseToHost, parseToWebview } from '../../src/protocol/webview.js';
 import { expectOk, requestId, standardTargets, startHost, type HostHandle } from '../../test/integration/harness.js';
 import { call, CaseResult, prng, sleep } from './kit.js';

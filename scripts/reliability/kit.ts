@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { interpretReply, post } from '../../src/cli/client.js';
-import { userTokenPathForSocket } from '../../src/protocol/endpointPaths.js';
+import { userTokenPathForSocket } from '../../src/ipc/endpointPaths.js';
 import type { PlanSnapshotDto, RunDto } from '../../src/protocol/dto.js';
 import { expectOk, methods, type HostHandle } from '../../test/integration/harness.js';
 

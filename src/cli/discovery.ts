@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import {
 	type EndpointEnvironment, discoveryDirFor, endpointEnvironmentFrom, parseDiscoveryRecord, userTokenPathForSocket, workspaceKey,
-} from '../protocol/endpointPaths.js';
+} from '../ipc/endpointPaths.js';
 
 export interface ResolvedEndpoint {
 	socketPath: string;

@@ -2,7 +2,7 @@
 // server listens: written after listen, removed on dispose (only if it still names this process).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type DiscoveryRecord, parseDiscoveryRecord } from '../protocol/endpointPaths.js';
+import { type DiscoveryRecord, parseDiscoveryRecord } from '../ipc/endpointPaths.js';
 import { ensurePrivateDirectory, removeQuietly, writePrivateFile } from './privateFiles.js';
 
 export function writeDiscoveryFile(file: string, record: DiscoveryRecord): void {

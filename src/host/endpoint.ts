@@ -7,7 +7,7 @@ import { DomainError } from '../core/errors.js';
 import { ensurePrivateDirectory, writePrivateFile } from '../control-plane/privateFiles.js';
 import {
 	type EndpointEnvironment, type EndpointPaths, discoveryDirFor, endpointEnvironmentFrom, endpointPathsFor, fitsSunPath,
-} from '../protocol/endpointPaths.js';
+} from '../ipc/endpointPaths.js';
 
 /** The endpoint environment of this process (`env` defaults to `process.env`). */
 export function endpointEnvironment(env: NodeJS.ProcessEnv = process.env): EndpointEnvironment {

@@ -2,7 +2,7 @@
 // (both come from src/protocol/endpointPaths.ts, the same derivation the Host and the CLI use).
 import * as fs from 'node:fs';
 import { endpointEnvironment } from '../../host/endpoint.js';
-import { endpointPathsFor, parseDiscoveryRecord, userTokenPathForSocket } from '../../protocol/endpointPaths.js';
+import { endpointPathsFor, parseDiscoveryRecord, userTokenPathForSocket } from '../../ipc/endpointPaths.js';
 
 export interface OwnerEndpoint {
 	readonly socketPath: string;

@@ -8,7 +8,7 @@ import { writeDiscoveryFile } from '../../../src/control-plane/discoveryFile.js'
 import { endpointEnvironment, prepareEndpoint, writeUserCredential } from '../../../src/host/endpoint.js';
 import {
 	type EndpointEnvironment, endpointEnvironmentFrom, endpointPathsFor, fitsSunPath, maxSocketPathBytes, parseDiscoveryRecord, workspaceKey,
-} from '../../../src/protocol/endpointPaths.js';
+} from '../../../src/ipc/endpointPaths.js';
 import { makeTempDir } from './serverTestKit.js';
 
 const linux = (over: Partial<EndpointEnvironment> = {}): EndpointEnvironment => ({ tmpDir: '/tmp', uid: 1000, platform: 'linux', ...over });

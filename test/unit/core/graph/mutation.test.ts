@@ -2,8 +2,14 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { applyMutationGraph, type MutationContext, type MutationResult } from '../../../../src/core/graph/mutation.js';
 import type { Task } from '../../../../src/core/model.js';
+import type { MutationOperation as CoreMutationOperation } from '../../../../src/core/graph/mutationOperation.js';
 import { mutationOperations, type MutationOperation } from '../../../../src/protocol/operations.js';
 import { done, task } from '../builders.js';
+
+// Compile-time (npm run typecheck): the wire schema's type and core's plain type are the same shape both ways,
+// so neither can gain a field the other does not know.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+export const schemaMatchesCore: Same<MutationOperation, CoreMutationOperation> = true;
 
 const NOW = 1_700_000_000_000;
 const ctx: MutationContext = { nowUnixMs: NOW, issueId: 'I1', nextSortIndex: 10 };

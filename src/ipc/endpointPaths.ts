@@ -1,6 +1,5 @@
-// Where a workspace's Host listens and how clients find it: pure path derivation shared by the Host and the CLI.
-// The one exception to "protocol imports zod only": node:crypto and node:path (no I/O), so that the Host and the
-// CLI derive byte-identical paths from one implementation instead of two that could drift apart.
+// Where a workspace's Host listens and how clients find it: pure path derivation shared by the Host and every
+// client (node:crypto and node:path, no I/O), so that they derive byte-identical paths from one implementation.
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 
