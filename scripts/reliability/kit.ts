@@ -3,7 +3,8 @@
 // `plan issue get` snapshots, and a small result record each case fills in.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { interpretReply, post } from '../../src/cli/client.js';
+import { interpretReply } from '../../src/cli/client.js';
+import { postToHost } from '../../src/ipc/postToHost.js';
 import { userTokenPathForSocket } from '../../src/ipc/endpointPaths.js';
 import type { PlanSnapshotDto, RunDto } from '../../src/protocol/dto.js';
 import { expectOk, methods, type HostHandle } from '../../test/integration/harness.js';
@@ -31,7 +32,7 @@ export async function call(host: HostHandle, method: string, params: unknown, ca
 		token = caller.token;
 	}
 	try {
-		const reply = await post(host.socket, method, JSON.stringify(params), token, timeoutMs);
+		const reply = await postToHost({ socketPath: host.socket, method, body: JSON.stringify(params), token, timeoutMs });
 		const outcome = interpretReply(reply);
 		if (outcome.ok) {
 			return { ok: true, result: JSON.parse(outcome.resultJson) as unknown };

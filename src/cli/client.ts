@@ -1,7 +1,7 @@
 // One control-plane request over the Unix socket, and the retrying call the commands use: while the Host is
 // briefly away (a window reload) connection failures are retried with backoff up to a deadline (SPEC §10).
 import * as fs from 'node:fs';
-import * as http from 'node:http';
+import { type HostReply, postToHost } from '../ipc/postToHost.js';
 import { type CliError, cliError } from './cliError.js';
 import { type ResolvedEndpoint, readUserToken } from './discovery.js';
 
@@ -9,11 +9,6 @@ import { type ResolvedEndpoint, readUserToken } from './discovery.js';
 export const requestBodyCapBytes = 8_388_608;
 /** The cap in words, for errors: the same sentence as the Host's. */
 export const requestCapText = `the Host's request cap of ${requestBodyCapBytes} bytes (8 MiB, a plan of about 5,000 tasks)`;
-
-export interface HttpReply {
-	status: number;
-	body: string;
-}
 
 export type CallOutcome =
 	/** The result as JSON text (parse it only when needed: a 1,000-task snapshot is half a megabyte). */
@@ -23,34 +18,11 @@ export type CallOutcome =
 /** Errors that mean "nothing was sent": safe to retry any command. */
 const connectFailures = new Set(['ENOENT', 'ECONNREFUSED', 'EAGAIN', 'ENOTSOCK']);
 
-/** POST /v1/<method>; rejects with the socket error (its `code` tells connect failures apart). */
-export function post(socketPath: string, method: string, body: string, token: string | undefined, timeoutMs: number): Promise<HttpReply> {
-	return new Promise((resolve, reject) => {
-		const headers: Record<string, string | number> = {
-			'content-type': 'application/json',
-			'content-length': Buffer.byteLength(body),
-			'connection': 'close',
-		};
-		if (token) {
-			headers['authorization'] = `Bearer ${token}`;
-		}
-		const req = http.request({ socketPath, path: `/v1/${method}`, method: 'POST', headers, agent: false, host: 'tutti' }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-			res.on('error', reject);
-		});
-		req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`no reply within ${Math.round(timeoutMs / 1000)} s`), { code: 'ETIMEDOUT' })));
-		req.on('error', reject);
-		req.end(body);
-	});
-}
-
 /** What the server's JSON.stringify({ok:true,result}) always starts with. */
 const successPrefix = '{"ok":true,"result":';
 
 /** A reply body → the outcome; anything that is not the protocol's envelope is an `internal` error. */
-export function interpretReply(reply: HttpReply): CallOutcome {
+export function interpretReply(reply: HostReply): CallOutcome {
 	if (reply.status === 200 && reply.body.startsWith(successPrefix) && reply.body.endsWith('}')) {
 		// The Host validated and serialised the result; pass its text through without a parse/stringify round.
 		return { ok: true, resultJson: reply.body.slice(successPrefix.length, -1) };
@@ -129,7 +101,7 @@ export async function callHost(options: CallOptions): Promise<CallOutcome> {
 			}
 		}
 		try {
-			return interpretReply(await post(endpoint.socketPath, options.method, body, token, options.requestTimeoutMs ?? 120_000));
+			return interpretReply(await postToHost({ socketPath: endpoint.socketPath, method: options.method, body, token, timeoutMs: options.requestTimeoutMs ?? 120_000 }));
 		} catch (error) {
 			const code = (error as NodeJS.ErrnoException).code ?? '';
 			if (!connectFailures.has(code)) {

@@ -1,9 +1,9 @@
 // Best-effort notice to the Host that a Run started or exited (`POST /v1/run/report`). Nothing depends on it:
-// the Host's runner also watches the Run directory, so every failure here is ignored. Deliberately imports
-// nothing from src/protocol (that would bundle zod into every supervisor); the header is `authHeader` there.
-import { request } from 'node:http';
+// the Host's runner also watches the Run directory, so every failure here is ignored. Goes through src/ipc (node
+// only), never src/protocol: that would bundle zod into every supervisor.
+import { postToHost } from '../ipc/postToHost.js';
 
-export function reportToHost(
+export async function reportToHost(
 	env: Readonly<Record<string, string | undefined>>,
 	runId: string,
 	event: 'started' | 'exited',
@@ -11,29 +11,10 @@ export function reportToHost(
 ): Promise<void> {
 	const socketPath = env.TUTTI_IPC_HOOK;
 	const token = env.TUTTI_SESSION_TOKEN;
-	if (!socketPath || !token) { return Promise.resolve(); }
-	const body = JSON.stringify({ runId, event });
-	return new Promise((resolve) => {
-		let done = false;
-		const finish = (): void => { if (!done) { done = true; resolve(); } };
-		try {
-			const req = request({
-				socketPath,
-				path: '/v1/run/report',
-				method: 'POST',
-				headers: {
-					'content-type': 'application/json',
-					'content-length': Buffer.byteLength(body),
-					authorization: `Bearer ${token}`,
-				},
-				timeout: timeoutMs,
-			}, (res) => { res.resume(); res.on('end', finish); res.on('error', finish); });
-			req.on('timeout', () => { req.destroy(); finish(); });
-			req.on('error', finish);
-			req.end(body);
-		} catch {
-			finish();
-		}
-		setTimeout(finish, timeoutMs + 100).unref();
-	});
+	if (!socketPath || !token) { return; }
+	try {
+		await postToHost({ socketPath, method: 'run/report', body: JSON.stringify({ runId, event }), token, timeoutMs });
+	} catch {
+		// Best effort: the runner sees the Run directory anyway.
+	}
 }

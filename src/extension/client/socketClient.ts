@@ -2,8 +2,8 @@
 // owner over its control-plane socket, as the developer (the 0600 user credential next to the socket).
 // Replies are validated with the same method table the server uses.
 import * as fs from 'node:fs';
-import * as http from 'node:http';
-import { authHeader, methods, wireReply, type Method, type Params, type Result } from '../../protocol/controlPlane.js';
+import { type HostReply, postToHost } from '../../ipc/postToHost.js';
+import { methods, wireReply, type Method, type Params, type Result } from '../../protocol/controlPlane.js';
 import { type CallOptions, HostCallError, type HostClient, notAvailable } from './hostClient.js';
 
 export interface SocketEndpoint {
@@ -12,24 +12,6 @@ export interface SocketEndpoint {
 }
 
 const requestTimeoutMs = 60_000;
-
-function post(socketPath: string, method: string, body: string, token: string | undefined): Promise<{ status: number; body: string }> {
-	return new Promise((resolve, reject) => {
-		const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' };
-		if (token) {
-			headers[authHeader] = `Bearer ${token}`;
-		}
-		const req = http.request({ socketPath, path: `/v1/${method}`, method: 'POST', headers, agent: false, host: 'tutti' }, (res) => {
-			const chunks: Buffer[] = [];
-			res.on('data', (chunk: Buffer) => chunks.push(chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-			res.on('error', reject);
-		});
-		req.setTimeout(requestTimeoutMs, () => req.destroy(new Error(`the Host did not answer ${method} within ${requestTimeoutMs / 1000} s`)));
-		req.on('error', reject);
-		req.end(body);
-	});
-}
 
 function readToken(file: string): string | undefined {
 	try {
@@ -59,9 +41,9 @@ export class SocketClient implements HostClient {
 		}
 		// Re-read every call: a restarted owner writes a new credential.
 		const token = options?.sessionToken ?? readToken(this.endpoint.userTokenPath);
-		let reply: { status: number; body: string };
+		let reply: HostReply;
 		try {
-			reply = await post(this.endpoint.socketPath, method, JSON.stringify(params ?? {}), token);
+			reply = await postToHost({ socketPath: this.endpoint.socketPath, method, body: JSON.stringify(params ?? {}), token, timeoutMs: requestTimeoutMs });
 		} catch (error) {
 			throw new HostCallError('host_unavailable', `cannot reach the Tutti Host that owns this folder (${(error as Error).message})`,
 				'the window that owns the store may have closed; Tutti takes over when it can', true);

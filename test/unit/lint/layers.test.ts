@@ -5,10 +5,9 @@
 // written into src/ where a concurrent build, typecheck or lint would pick it up.
 import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = path.resolve(__dirname, '../../..');
 
 interface Probe {
 	/** The probe's path, relative to the repository root. */

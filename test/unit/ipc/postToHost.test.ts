@@ -1,0 +1,63 @@
+// The one POST every client sends: the request it writes, and a wall-clock bound that holds however the Host
+// behaves (silent after accepting, or trickling a reply that never ends).
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { postToHost } from '../../../src/ipc/postToHost.js';
+
+describe('postToHost', () => {
+	let dir: string;
+	let server: http.Server;
+	const intervals: NodeJS.Timeout[] = [];
+
+	beforeEach(() => {
+		dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-post-'));
+	});
+	afterEach(async () => {
+		for (const interval of intervals.splice(0)) { clearInterval(interval); }
+		server.closeAllConnections();
+		await new Promise<void>((resolve) => server.close(() => resolve()));
+		fs.rmSync(dir, { recursive: true, force: true });
+	});
+
+	function listen(handler: http.RequestListener): Promise<string> {
+		const socketPath = path.join(dir, 'cp.sock');
+		server = http.createServer(handler);
+		return new Promise((resolve) => server.listen(socketPath, () => resolve(socketPath)));
+	}
+
+	it('POSTs the body to /v1/<method> with the bearer token and returns status and body', async () => {
+		const seen: { url?: string; method?: string; auth?: string; body?: string } = {};
+		const socketPath = await listen((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', () => {
+				Object.assign(seen, { url: req.url, method: req.method, auth: req.headers.authorization, body: Buffer.concat(chunks).toString('utf8') });
+				res.writeHead(409, { 'content-type': 'application/json' }).end('{"ok":false}');
+			});
+		});
+		const reply = await postToHost({ socketPath, method: 'await/review', body: '{"issueId":"I1"}', token: 'tok', timeoutMs: 10_000 });
+		assert.deepEqual(reply, { status: 409, body: '{"ok":false}' });
+		assert.deepEqual(seen, { url: '/v1/await/review', method: 'POST', auth: 'Bearer tok', body: '{"issueId":"I1"}' });
+	});
+
+	it('rejects with ETIMEDOUT when the Host accepts and never answers', async () => {
+		const socketPath = await listen(() => { /* never answers */ });
+		await assert.rejects(postToHost({ socketPath, method: 'hello', body: '{}', timeoutMs: 300 }), { code: 'ETIMEDOUT' });
+	});
+
+	it('rejects with ETIMEDOUT when the Host keeps the reply open by trickling bytes (the bound is wall clock, not idle time)', async () => {
+		const socketPath = await listen((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			intervals.push(setInterval(() => res.write(' '), 50));
+		});
+		await assert.rejects(postToHost({ socketPath, method: 'hello', body: '{}', timeoutMs: 300 }), { code: 'ETIMEDOUT' });
+	});
+
+	it('rejects with the connect error when nothing listens', async () => {
+		server = http.createServer();
+		await assert.rejects(postToHost({ socketPath: path.join(dir, 'absent.sock'), method: 'hello', body: '{}', timeoutMs: 10_000 }), { code: 'ENOENT' });
+	});
+});
