@@ -117,9 +117,12 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti agent list --json'],
 	},
 	{
-		path: ['issue', 'create'], method: 'issue/create', summary: 'create a manual issue (developer action)',
+		path: ['issue', 'create'], method: 'issue/create', summary: 'create a manual issue (the developer or any agent session)',
 		flags: [title(true), content(false), autoAccept],
-		examples: ['tutti issue create --title "Fix the login flow" --content "Users are logged out after 5 min" --as-user --json'],
+		examples: [
+			'tutti issue create --title "Fix the login flow" --content "Users are logged out after 5 min" --as-user --json',
+			'tutti issue create --title "Flaky login test" --content "Seen while working on the session timeout" --json',
+		],
 	},
 	{
 		path: ['issue', 'get'], method: 'issue/get', summary: 'show an issue with its tasks',

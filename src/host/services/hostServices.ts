@@ -154,7 +154,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'session/open': (params, caller) => sessions.open(params, caller),
 		'session/stop': (params, caller) => sourceStop.stop(params, caller),
 		'agent/list': async () => ({ agentTargets: listAgentTargets(deps.config, deps.workspace) }),
-		'issue/create': (params, caller) => issues.create(params, caller),
+		'issue/create': (params) => issues.create(params),
 		'issue/get': (params) => issues.get(params),
 		'issue/list': () => issues.list(),
 		'issue/update': (params, caller) => issues.update(params, caller),

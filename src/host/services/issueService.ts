@@ -36,9 +36,11 @@ export function loadIssue(r: Reader, issueId: string): Issue {
 export class IssueService {
 	constructor(private readonly deps: IssueServiceDeps) {}
 
-	/** `issue/create` (developer only): a manual issue. Its tasks auto-accept unless `autoAccept:false`. */
-	async create(params: ParsedParams<'issue/create'>, caller: Caller): Promise<Result<'issue/create'>> {
-		requireUser(caller, 'issue create');
+	/**
+	 * `issue/create`: a manual issue, by the developer or any agent session (SPEC §5; a reviewer session is refused
+	 * earlier by its read-only allowlist). Its tasks auto-accept unless `autoAccept:false`.
+	 */
+	async create(params: ParsedParams<'issue/create'>): Promise<Result<'issue/create'>> {
 		const now = this.deps.clock.now();
 		const issue: Issue = {
 			issueId: this.deps.ids.next('issue'),

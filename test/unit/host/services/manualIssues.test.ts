@@ -25,6 +25,17 @@ describe('host services: manual issues and their tasks', () => {
 		await rejects(h.call('issue/get', { issueId: 'missing' }), 'issue_not_found');
 	});
 
+	it('issue create: any agent session may create a manual issue; a reviewer session stays read-only', async () => {
+		for (const role of ['worker', 'source'] as const) {
+			const { caller } = await h.session(role);
+			const created = await h.call('issue/create', { title: `by a ${role}` }, caller);
+			assert.equal(created.planningSource, 'manual');
+			assert.equal((await h.call('issue/get', { issueId: created.issueId })).title, `by a ${role}`);
+		}
+		const reviewer = await h.session('reviewer');
+		await rejects(h.call('issue/create', { title: 'by a reviewer' }, reviewer.caller), 'forbidden');
+	});
+
 	it('task add: optional id (generated), defaults, dependency order and launch settings', async () => {
 		const a = await h.call('task/add', { issueId, title: 'A', agentTargetId: 'ok' });
 		assert.ok(a.taskId.length > 0);

@@ -43,7 +43,6 @@ describe('host services: sessions and authentication', () => {
 
 		const cases: [string, () => Promise<unknown>][] = [
 			['session/open', () => h.call('session/open', { role: 'worker' }, agent)],
-			['issue/create', () => h.call('issue/create', { title: 'x' }, agent)],
 			['issue/pause', () => h.call('issue/pause', { issueId }, agent)],
 			['issue/resume', () => h.call('issue/resume', { issueId }, agent)],
 			['issue/stop', () => h.call('issue/stop', { issueId }, agent)],
@@ -57,7 +56,8 @@ describe('host services: sessions and authentication', () => {
 			});
 		}
 
-		it('generic reads and manual task writers are open to agent sessions', async () => {
+		it('generic reads, manual issue creation and manual task writers are open to agent sessions', async () => {
+			await h.call('issue/create', { title: 'by an agent' }, agent);
 			await h.call('issue/get', { issueId }, agent);
 			await h.call('issue/list', {}, agent);
 			await h.call('agent/list', {}, agent);
