@@ -60,6 +60,7 @@ export interface CallOptions {
 	/** Re-resolved before every attempt (a restarted Host may have written a new discovery file). */
 	resolve: () => ResolvedEndpoint | null;
 	method: string;
+	/** The params, or a function of the milliseconds left before `deadlineMs` (evaluated for each attempt). */
 	params: unknown;
 	asUser: boolean;
 	sessionToken: string | undefined;
@@ -68,6 +69,11 @@ export interface CallOptions {
 	/** The exact command line to repeat, for hints. */
 	sameCommand: string;
 	requestTimeoutMs?: number;
+	/**
+	 * Absolute time (in `now()` terms) by which the call gives up, whatever the Host does: connection retries stop and
+	 * a request in flight is abandoned. With it, a missing endpoint is waited for like a Host that is away.
+	 */
+	deadlineMs?: number;
 	sleep?: (ms: number) => Promise<void>;
 	now?: () => number;
 }
@@ -75,52 +81,67 @@ export interface CallOptions {
 export const noHostHint = 'open the folder in VS Code with Tutti, or run `tutti host --workspace DIR`';
 
 export async function callHost(options: CallOptions): Promise<CallOutcome> {
-	const body = JSON.stringify(options.params);
-	if (Buffer.byteLength(body) > requestBodyCapBytes) {
-		return { ok: false, error: cliError('invalid_input', `the request is ${Buffer.byteLength(body)} bytes, over ${requestCapText}`, 'send less: split large --operations-json or --content into several commands') };
-	}
 	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 	const now = options.now ?? Date.now;
-	const deadline = now() + options.connectTimeoutMs;
+	const callDeadline = options.deadlineMs ?? Infinity;
+	const connectDeadline = Math.min(now() + options.connectTimeoutMs, callDeadline);
+	const bodyFor = (): string => JSON.stringify(typeof options.params === 'function'
+		? (options.params as (remainingMs: number) => unknown)(callDeadline - now())
+		: options.params);
+	const firstBytes = Buffer.byteLength(bodyFor());
+	if (firstBytes > requestBodyCapBytes) {
+		return { ok: false, error: cliError('invalid_input', `the request is ${firstBytes} bytes, over ${requestCapText}`, 'send less: split large --operations-json or --content into several commands') };
+	}
 	let endpoint = options.resolve();
-	if (endpoint === null) {
-		return { ok: false, error: cliError('host_unavailable', 'no Tutti Host is running for this folder (TUTTI_IPC_HOOK is not set and no discovery file matches)', noHostHint) };
+	if (endpoint === null && options.deadlineMs === undefined) {
+		return { ok: false, error: noEndpoint() };
 	}
 	let delay = 100;
 	for (;;) {
-		let token = options.sessionToken;
-		if (options.asUser) {
-			// Re-read every attempt: a restarted Host writes a new credential. Without a socket either, the
-			// connect below fails with ENOENT and is retried like any other absence of the Host.
-			token = readUserToken(endpoint.userTokenPath) ?? undefined;
-			if (token === undefined && fs.existsSync(endpoint.socketPath)) {
-				return {
-					ok: false, error: cliError('unauthenticated', `--as-user needs the user credential ${endpoint.userTokenPath}, which is missing or unreadable`,
-						'run the command as the user who runs the Host (the credential is only readable by that user)'),
-				};
+		let code = 'ENOENT';
+		if (endpoint !== null) {
+			let token = options.sessionToken;
+			if (options.asUser) {
+				// Re-read every attempt: a restarted Host writes a new credential. Without a socket either, the
+				// connect below fails with ENOENT and is retried like any other absence of the Host.
+				token = readUserToken(endpoint.userTokenPath) ?? undefined;
+				if (token === undefined && fs.existsSync(endpoint.socketPath)) {
+					return {
+						ok: false, error: cliError('unauthenticated', `--as-user needs the user credential ${endpoint.userTokenPath}, which is missing or unreadable`,
+							'run the command as the user who runs the Host (the credential is only readable by that user)'),
+					};
+				}
+			}
+			const timeoutMs = Math.max(1, Math.min(options.requestTimeoutMs ?? 120_000, callDeadline - now()));
+			try {
+				return interpretReply(await postToHost({ socketPath: endpoint.socketPath, method: options.method, body: bodyFor(), token, timeoutMs }));
+			} catch (error) {
+				code = (error as NodeJS.ErrnoException).code ?? '';
+				if (!connectFailures.has(code)) {
+					return {
+						ok: false, error: cliError('host_unavailable',
+							`the connection to the Host broke before it answered (${code || (error as Error).message}); the command may or may not have taken effect`,
+							`check the state (for example \`tutti plan issue get --issue-id ISSUE --json\`), then run the same command again if needed: \`${options.sameCommand}\``, true),
+					};
+				}
 			}
 		}
-		try {
-			return interpretReply(await postToHost({ socketPath: endpoint.socketPath, method: options.method, body, token, timeoutMs: options.requestTimeoutMs ?? 120_000 }));
-		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code ?? '';
-			if (!connectFailures.has(code)) {
-				return {
-					ok: false, error: cliError('host_unavailable',
-						`the connection to the Host broke before it answered (${code || (error as Error).message}); the command may or may not have taken effect`,
-						`check the state (for example \`tutti plan issue get --issue-id ISSUE --json\`), then run the same command again if needed: \`${options.sameCommand}\``, true),
-				};
+		if (now() + delay > connectDeadline) {
+			if (endpoint === null) {
+				return { ok: false, error: noEndpoint() };
 			}
-			if (now() + delay > deadline) {
-				const waited = options.connectTimeoutMs >= 1000 ? `${Math.round(options.connectTimeoutMs / 1000)} s` : `${options.connectTimeoutMs} ms`;
-				return {
-					ok: false, error: cliError('host_unavailable', `cannot reach the Tutti Host at ${endpoint.socketPath} (${code}) after ${waited}`,
-						`when the Host is back (${noHostHint}), run the same command again: \`${options.sameCommand}\``, true),
-				};
-			}
-			await sleep(delay);
-			delay = Math.min(delay * 2, 1000);
-			endpoint = options.resolve() ?? endpoint;
+			const waited = options.connectTimeoutMs >= 1000 ? `${Math.round(options.connectTimeoutMs / 1000)} s` : `${options.connectTimeoutMs} ms`;
+			return {
+				ok: false, error: cliError('host_unavailable', `cannot reach the Tutti Host at ${endpoint.socketPath} (${code}) after ${waited}`,
+					`when the Host is back (${noHostHint}), run the same command again: \`${options.sameCommand}\``, true),
+			};
 		}
+		await sleep(delay);
+		delay = Math.min(delay * 2, 1000);
+		endpoint = options.resolve() ?? endpoint;
 	}
+}
+
+function noEndpoint(): CliError {
+	return cliError('host_unavailable', 'no Tutti Host is running for this folder (TUTTI_IPC_HOOK is not set and no discovery file matches)', noHostHint);
 }

@@ -1,7 +1,7 @@
 // The `tutti` process: parse argv, find the Host, call it, print the result or the error, return the exit code.
 import * as path from 'node:path';
 import { type CliError, type ExitCode, cliError, errorEnvelope, exitCodeFor, humanError } from './cliError.js';
-import { runAgentJson, agentJsonMethods } from './agentJson.js';
+import { type AgentCall, runAgentJson, agentJsonMethods } from './agentJson.js';
 import { callHost, type CallOutcome } from './client.js';
 import { hookConnectTimeoutMs, runStopHook } from './hookStop.js';
 import { type Env, resolveEndpoint } from './discovery.js';
@@ -88,7 +88,14 @@ async function runCall(io: CliIo, invocation: Extract<Invocation, { kind: 'call'
 		return runStopHook({ env: io.env, stdout: io.stdout, ...(io.drainStdin ? { drainStdin: io.drainStdin } : {}) }, hookCall);
 	}
 	if (agentJsonMethods.has(invocation.method)) {
-		return runAgentJson(io, invocation.method, invocation.params, call, shellCommand(argv));
+		// A long poll passes its deadline: connection retries and the request both end by then.
+		const agentCall: AgentCall = (params, deadlineMs) => callHost({
+			resolve: () => resolveEndpoint(io.env, io.cwd), method: invocation.method, params, asUser: invocation.asUser,
+			sessionToken: io.env['TUTTI_SESSION_TOKEN'] || undefined, sameCommand: shellCommand(argv), sleep: io.sleep,
+			connectTimeoutMs: deadlineMs === undefined ? connectTimeout(io.env) : Math.max(0, deadlineMs - Date.now()),
+			...(deadlineMs === undefined ? {} : { deadlineMs }),
+		});
+		return runAgentJson(io, invocation.method, invocation.params, agentCall, shellCommand(argv));
 	}
 	if (invocation.follow) {
 		return follow(io, invocation, call);

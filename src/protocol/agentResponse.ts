@@ -31,6 +31,8 @@ export const agentResponse = z.object({
 	waited_seconds: z.number().int().nonnegative().optional(),
 	wait_timeout_seconds: z.number().int().positive().optional(),
 	message: z.string().optional(),
+	/** Set by the CLI on the waiting response it prints itself while the Host cannot be reached. */
+	retryable: z.boolean().optional(),
 	/** The developer's note (changes requested). */
 	note: z.string().optional(),
 	/** Whether the session is waiting in a live call, working, or idle (agent resume). */

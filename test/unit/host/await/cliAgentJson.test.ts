@@ -1,7 +1,7 @@
 // The CLI side of the agent-facing commands: one JSON document on stdout, keep-alive lines on stderr, exit codes;
 // and `tutti hook stop` failing open on every problem.
 import { strict as assert } from 'node:assert';
-import { cliFailureResponse, runAgentJson, waitMsFrom } from '../../../../src/cli/agentJson.js';
+import { cliFailureResponse, hostAnswerSlackMs, runAgentJson, waitMsFrom } from '../../../../src/cli/agentJson.js';
 import { hookOutput, runStopHook } from '../../../../src/cli/hookStop.js';
 import { responseProblems } from '../../../../src/protocol/agentResponse.js';
 
@@ -24,7 +24,7 @@ describe('CLI agent JSON and hook stop', () => {
 		});
 		let sent: Record<string, unknown> = {};
 		const code = await runAgentJson(t, 'await/review', { issueId: 'i' }, async (p) => {
-			sent = p;
+			sent = typeof p === 'function' ? p(60_000) : p;
 			await keptAlive;
 			return { ok: true, resultJson: '{"ok":true,"state":"waiting"}' };
 		}, 'tutti await-review --issue-id i');
@@ -34,14 +34,48 @@ describe('CLI agent JSON and hook stop', () => {
 		assert.ok(t.err.length >= 2 && t.err.every((l) => /^tutti: still waiting/.test(l)), t.err.join(''));
 	});
 
-	it('turns a transport failure into one valid agent failure whose recovery is the same command (exit 1)', async () => {
-		const t = io();
-		const code = await runAgentJson(t, 'await/next-action', { issueId: 'i' }, async () => ({ ok: false, error: { reasonCode: 'host_unavailable', message: 'no Host', hint: 'start it' } }), 'tutti next-action --issue-id i');
-		assert.equal(code, 1);
-		assert.equal(t.out.length, 1);
-		const doc = JSON.parse(t.out[0]!) as Record<string, unknown>;
-		assert.deepEqual(responseProblems(doc as never), []);
-		assert.deepEqual(doc, cliFailureResponse('host_unavailable', 'no Host', 'start it Then run the command in recovery.next.', 'tutti next-action --issue-id i'));
+	it('shrinks the Host\'s wait by the time reaching it took, so its answer comes before the call\'s deadline', async () => {
+		const t = io({ TUTTI_AWAIT_TIMEOUT_MS: '20000', TUTTI_KEEPALIVE_MS: '0' });
+		const sent: unknown[] = [];
+		let deadline: number | undefined;
+		await runAgentJson(t, 'await/checkpoint', { issueId: 'i' }, async (p, deadlineMs) => {
+			deadline = deadlineMs;
+			assert.equal(typeof p, 'function');
+			const at = p as (remainingMs: number) => Record<string, unknown>;
+			sent.push(at(20_000 + hostAnswerSlackMs), at(9_000 + hostAnswerSlackMs), at(hostAnswerSlackMs - 1));
+			return { ok: true, resultJson: '{"ok":true}' };
+		}, 'tutti plan issue await --issue-id i');
+		assert.equal(typeof deadline, 'number');
+		assert.deepEqual(sent, [{ issueId: 'i', waitMs: 20_000 }, { issueId: 'i', waitMs: 9_000 }, { issueId: 'i', waitMs: 0 }]);
+	});
+
+	it('a long poll that cannot reach the Host prints the waiting response, retryable, with the same command (exit 0)', async () => {
+		for (const method of ['await/review', 'await/checkpoint', 'await/next-action']) {
+			const t = io();
+			const code = await runAgentJson(t, method, { issueId: 'i' }, async () => ({ ok: false, error: { reasonCode: 'host_unavailable', message: 'no Host', hint: 'start it', retryable: true } }), 'tutti next-action --issue-id i');
+			assert.equal(code, 0, method);
+			assert.equal(t.out.length, 1);
+			const doc = JSON.parse(t.out[0]!) as Record<string, unknown>;
+			assert.deepEqual(responseProblems(doc as never), [], method);
+			assert.equal(doc['state'], 'waiting');
+			assert.equal(doc['retryable'], true);
+			assert.equal(doc['advance_allowed'], false);
+			assert.equal(doc['issue_id'], 'i');
+			assert.equal(doc['next'], 'tutti next-action --issue-id i');
+		}
+	});
+
+	it('turns other failures, and a transport failure of agent resume, into one valid agent failure whose recovery is the same command (exit 1)', async () => {
+		const cases: Array<[string, string]> = [['agent/resume', 'host_unavailable'], ['await/next-action', 'unauthenticated']];
+		for (const [method, reasonCode] of cases) {
+			const t = io();
+			const code = await runAgentJson(t, method, { issueId: 'i' }, async () => ({ ok: false, error: { reasonCode, message: 'no Host', hint: 'start it' } }), 'tutti next-action --issue-id i');
+			assert.equal(code, 1, method);
+			assert.equal(t.out.length, 1);
+			const doc = JSON.parse(t.out[0]!) as Record<string, unknown>;
+			assert.deepEqual(responseProblems(doc as never), []);
+			assert.deepEqual(doc, cliFailureResponse(reasonCode, 'no Host', 'start it Then run the command in recovery.next.', 'tutti next-action --issue-id i'));
+		}
 	});
 
 	it('hook stop prints the block, the release note, or {} — and {} on every failure', async () => {
