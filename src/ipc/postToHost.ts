@@ -1,7 +1,7 @@
 // The one request every client sends the Host: `POST /v1/<method>` over its socket, JSON body, optional bearer
 // token. Node only (no zod, no protocol): the CLI, the supervisor, the extension's viewer client and tests share
 // it, and each reads the reply its own way (the CLI passes the result text through, the extension validates it).
-import * as http from 'node:http';
+import { request as httpRequest } from 'node:http';
 
 export interface HostReply {
 	status: number;
@@ -34,7 +34,7 @@ export function postToHost(request: HostRequest): Promise<HostReply> {
 		if (request.token) {
 			headers['authorization'] = `Bearer ${request.token}`;
 		}
-		const req = http.request({ socketPath: request.socketPath, path: `/v1/${request.method}`, method: 'POST', headers, agent: false, host: 'tutti' }, (res) => {
+		const req = httpRequest({ socketPath: request.socketPath, path: `/v1/${request.method}`, method: 'POST', headers, agent: false, host: 'tutti' }, (res) => {
 			const chunks: Buffer[] = [];
 			res.on('data', (chunk: Buffer) => chunks.push(chunk));
 			res.on('end', () => { clearTimeout(deadline); resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }); });
