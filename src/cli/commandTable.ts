@@ -264,7 +264,7 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti plan issue stop --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --request-id stop-1 --reason "goal abandoned by the developer" --json'],
 	},
 	{
-		path: ['plan', 'issue', 'resume'], method: 'plan/resume', summary: 'resume dispatch of a paused managed issue, then print the snapshot', flags: [issueId],
+		path: ['plan', 'issue', 'resume'], method: 'plan/resume', summary: 'resume dispatch of a paused managed issue, then print the compact snapshot (as plan issue get)', flags: [issueId],
 		examples: ['tutti plan issue resume --issue-id ISSUE --json'],
 	},
 	{

@@ -202,7 +202,8 @@ export const methods = {
 		params: z.strictObject({ ...fenced, reason: z.string().min(1).max(10_000) }),
 		result: z.object({ executionId: z.string(), issueId: z.string(), operationId: z.string(), requestId: z.string(), status: z.string(), reason: z.string(), replayed: z.boolean() }),
 	},
-	'plan/resume': { params: z.strictObject({ issueId: id }), result: planSnapshotDto },
+	/** Answers the compact snapshot, like `plan issue get`. */
+	'plan/resume': { params: z.strictObject({ issueId: id }), result: compactPlanSnapshotDto },
 
 	// Developer confirmation (SPEC §7): developer only; an agent token is refused (forbidden).
 	'review/accept': { params: z.strictObject({ issueId: id, taskId: id, note: text(10_000).optional() }), result: reviewDecisionResult },

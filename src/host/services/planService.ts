@@ -6,6 +6,7 @@ import type { PlanService, RunAdmission, ServiceDeps } from './contracts.js';
 import { acknowledgePlan } from './plan/acknowledgePlan.js';
 import { completePlan } from './plan/completePlan.js';
 import { createPlan } from './plan/createPlan.js';
+import { getCompactPlan } from './plan/compactSnapshot.js';
 import { getPlan } from './plan/getPlan.js';
 import { mutatePlan } from './plan/mutatePlan.js';
 import { resumeAsCaller, setPausedByUser } from './plan/pausePlan.js';
@@ -39,7 +40,7 @@ export function createPlanService(deps: ServiceDeps & { admission: RunAdmission;
 		stop: (params, caller) => stopPlan(ctx, params, caller),
 		resume: async (params, caller: Caller) => {
 			await resumeAsCaller(ctx, params.issueId, caller);
-			return getPlan(ctx, params.issueId, caller);
+			return getCompactPlan(ctx, { issueId: params.issueId }, caller);
 		},
 		setPausedByUser: (issueId, paused) => setPausedByUser(ctx, issueId, paused),
 		repairOnStart: () => repairPlans(ctx),

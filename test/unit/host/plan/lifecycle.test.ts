@@ -125,8 +125,8 @@ describe('plan service: complete, stop, pause and resume', () => {
 		const resumed = await kit.plan.resume({ issueId: issue.issueId }, issue.source);
 		assert.equal(resumed.dispatchPaused, false, 'resume is idempotent and returns the snapshot');
 		assert.deepEqual(resumed.activeCheckpoint, before.activeCheckpoint, 'continues from the same checkpoint and revision');
-		assert.deepEqual(resumed.activeWake, before.activeWake);
 		assert.ok(resumed.allowedActions.includes('schedule'));
+		assert.deepEqual((await issue.get()).activeWake, before.activeWake, 'and keeps the wake');
 		const r = await issue.schedule(['b']);
 
 		await kit.plan.setPausedByUser(issue.issueId, true);
