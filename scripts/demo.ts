@@ -1,9 +1,11 @@
-// `npm run demo`: a real managed orchestration, headless, in a temporary workspace.
+// `npm run demo`: a real managed orchestration, headless, in a temporary git repository.
 // Starts the Host (`node dist/cli.js host`), opens a source session, creates the managed issue, runs the scripted
 // orchestrator (dist/orchestrator.js, CLI only), shows live progress and prints the graph, outcomes and durations.
+// Every task runs in its own worktree and builds on its parents' commits; the demo ends with `tutti issue
+// integrate` and prints the integrated tree and its log: the whole path from an issue to code on a branch.
 // `node dist/demo.js worker <name>` runs one of the worker programs the demo's command targets point at.
 // Flags: --keep (keep the temporary workspace and print its path).
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,8 +54,25 @@ function childEnv(runtimeDir: string, extra: Record<string, string> = {}): NodeJ
 	return env;
 }
 
+/** A scratch git repository with one commit: the branch the demo's work is integrated into. */
+function initRepository(workspace: string): void {
+	const git = (...args: string[]): string => execFileSync('git', args, { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	git('init', '-q', '-b', 'main');
+	git('config', 'user.name', 'Tutti demo');
+	git('config', 'user.email', 'demo@tutti.localhost');
+	writeFileSync(join(workspace, 'README.md'), '# Corpus analysis\n\nA scratch repository for the Tutti demo.\n');
+	writeFileSync(join(workspace, '.gitignore'), '.tutti/\n');
+	git('add', '-A');
+	git('commit', '-q', '-m', 'Start the corpus analysis');
+}
+
+function gitOutput(workspace: string, args: string[]): string {
+	return execFileSync('git', args, { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trimEnd();
+}
+
 function writeConfig(workspace: string): void {
-	const agentTargets = demoTargetIds.map((id) => ({ id, adapter: 'command', argv: [process.execPath, demoJs, 'worker', id] }));
+	// Each task in its own worktree (`.tutti/worktrees/<taskId>`), starting from its parents' accepted commits.
+	const agentTargets = demoTargetIds.map((id) => ({ id, adapter: 'command', argv: [process.execPath, demoJs, 'worker', id], isolation: 'worktree' }));
 	mkdirSync(join(workspace, '.tutti'), { recursive: true });
 	writeFileSync(join(workspace, '.tutti', 'config.json'), JSON.stringify({ agentTargets, maxParallelRuns: 4 }, null, '\t'));
 }
@@ -138,7 +157,7 @@ function graphLines(snapshot: PlanSnapshotDto, runs: Map<string, RunDto>): strin
 	return [...current.map(line), ...history.map(line)];
 }
 
-async function summarize(snapshot: PlanSnapshotDto, env: NodeJS.ProcessEnv, startedAt: number, workspace: string): Promise<void> {
+async function summarize(snapshot: PlanSnapshotDto, env: NodeJS.ProcessEnv, startedAt: number): Promise<void> {
 	const runs = new Map<string, RunDto>();
 	await Promise.all(snapshot.tasks.filter((t) => t.latestRunId).map(async (t) => {
 		runs.set(t.latestRunId, await cliJson<RunDto>(['run', 'get', '--run-id', t.latestRunId], env));
@@ -157,11 +176,13 @@ async function summarize(snapshot: PlanSnapshotDto, env: NodeJS.ProcessEnv, star
 		`${bold('Runs')}: ${runs.size} (${Object.entries(outcomes).map(([k, n]) => `${n} ${k}`).join(', ')}), ${formatMs(runTime)} of agent work`,
 		`${bold('Total')}: ${formatMs(Date.now() - startedAt)}`,
 	];
-	const report = join(workspace, 'demo-output', 'REPORT.md');
-	if (existsSync(report)) {
-		out.push('', bold('demo-output/REPORT.md'), ...readFileSync(report, 'utf8').split('\n').slice(0, 6).map((l) => dim(`  ${l}`)));
-	}
 	process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** The head of the report the last task wrote, as it stands on main after integration. */
+function reportLines(workspace: string): string[] {
+	const report = join(workspace, 'demo-output', 'REPORT.md');
+	return existsSync(report) ? ['', bold('demo-output/REPORT.md (on main)'), ...readFileSync(report, 'utf8').split('\n').slice(0, 6).map((l) => dim(`  ${l}`))] : [];
 }
 
 async function runDemo(keep: boolean): Promise<number> {
@@ -177,6 +198,7 @@ async function runDemo(keep: boolean): Promise<number> {
 	const runtimeDir = join(base, 'rt');
 	mkdirSync(workspace);
 	mkdirSync(runtimeDir, { mode: 0o700 });
+	initRepository(workspace);
 	writeConfig(workspace);
 	let host: HostProcess | undefined;
 	const budget = setTimeout(() => {
@@ -198,12 +220,32 @@ async function runDemo(keep: boolean): Promise<number> {
 		process.stdout.write(`${dim(elapsed(startedAt))}  source session ${session.sessionId} owns managed issue ${created.issueId}\n`);
 		const orchestrator = await runOrchestrator(created.issueId, sourceEnv, startedAt);
 		const final = await cliJson<PlanSnapshotDto>(['plan', 'issue', 'get', '--issue-id', created.issueId, '--full'], sourceEnv);
-		await summarize(final, sourceEnv, startedAt, workspace);
+		await summarize(final, sourceEnv, startedAt);
 		const completed = final.execution.status === 'completed';
-		process.stdout.write(completed && orchestrator.code === 0
-			? `\n${bold('Demo passed')}: the execution completed.\n`
-			: `\nDemo FAILED: execution ${final.execution.status}, orchestrator exit ${orchestrator.code} ${orchestrator.summary}\n`);
-		return completed && orchestrator.code === 0 ? 0 : 1;
+		let integrated = false;
+		if (completed) {
+			// The developer's step: the accepted commits become code on main.
+			const result = await cliJson<{ integratedCommit: string; mergedTaskIds: string[]; fastForward: boolean; into: string }>(
+				['issue', 'integrate', '--issue-id', created.issueId, '--as-user'], userEnv);
+			integrated = gitOutput(workspace, ['rev-parse', 'main']) === result.integratedCommit;
+			process.stdout.write([
+				'',
+				`${dim(elapsed(startedAt))}  ${bold('tutti issue integrate')}: ${result.mergedTaskIds.length} tasks into ${result.into} `
+					+ `(${result.fastForward ? 'fast-forward' : 'merge commit'} ${result.integratedCommit.slice(0, 10)})`,
+				'',
+				bold(`git log --oneline --graph main`),
+				...gitOutput(workspace, ['log', '--oneline', '--graph', '--max-count=16', 'main']).split('\n').map((l) => dim(`  ${l}`)),
+				'',
+				bold('The integrated tree (git ls-tree -r --name-only main)'),
+				...gitOutput(workspace, ['ls-tree', '-r', '--name-only', 'main']).split('\n').map((l) => dim(`  ${l}`)),
+				...reportLines(workspace),
+				'',
+			].join('\n'));
+		}
+		process.stdout.write(completed && integrated && orchestrator.code === 0
+			? `\n${bold('Demo passed')}: the execution completed and its work is on main.\n`
+			: `\nDemo FAILED: execution ${final.execution.status}, integrated ${integrated}, orchestrator exit ${orchestrator.code} ${orchestrator.summary}\n`);
+		return completed && integrated && orchestrator.code === 0 ? 0 : 1;
 	} catch (error) {
 		process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
 		return 1;

@@ -45,6 +45,9 @@ function effectiveOutcome(run: LabelledRun, stopNotes: readonly Pick<StopNote, '
 /** The error message of a Run whose claude/codex Turn exited 0 without a result line (its label says so first). */
 export const noResultMessage = 'the agent exited without a final result (its stream has no result line)';
 
+/** How the error of a Run refused before its agent started begins (its label is that error). */
+export const couldNotStart = 'Could not start: ';
+
 /** First line of an error, at most 160 characters. */
 function errorSummary(message: string): string {
 	const line = message.trim().split('\n')[0]!.trim();
@@ -62,6 +65,8 @@ export function outcomeLabel(run: LabelledRun, stopNotes: readonly Pick<StopNote
 		case 'failure': {
 			if (run.errorMessage === noResultMessage) { return `Ended without a result after ${took}`; }
 			const why = errorSummary(run.errorMessage);
+			// Refused before its agent started (a worktree setup that failed, parents that conflict): said as such.
+			if (run.startedAtUnixMs === 0 && why.startsWith(couldNotStart)) { return why.replace(/:$/, ''); }
 			return `Failed after ${took} — ${why || 'the agent stopped while this was in progress'}`;
 		}
 		default: return null;

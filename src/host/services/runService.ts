@@ -25,6 +25,7 @@ import { readQueue } from './messages/queueFile.js';
 import { currentTurnProcessId, runIdOfProcess } from './messages/turnProcesses.js';
 import { admitRunsInTx } from './runAdmission.js';
 import { loadRun } from './runQueries.js';
+import { type RunDeliveryDeps, recordRunResult } from './delivery/runDelivery.js';
 import { type RunEnding, type SettledRun, settleRunInTx } from './runSettlement.js';
 import { WorktreeManager } from './worktrees/worktreeManager.js';
 
@@ -49,6 +50,7 @@ export class RunService implements RunAdmission, Disposable {
 	readonly #turns: TurnLifecycle;
 	readonly #ctx: QueuedTurnContext;
 	readonly #stops: RunStops;
+	readonly #delivery: RunDeliveryDeps;
 	/** Background work (exit handling, follow-up settlements) for whenIdle(). */
 	readonly #background = new Set<Promise<unknown>>();
 	#disposed = false;
@@ -58,6 +60,7 @@ export class RunService implements RunAdmission, Disposable {
 		const settlement = { now: () => deps.clock.now(), observer: deps.observer, log: deps.log };
 		this.#turns = deps.turns ?? new TurnLifecycle(deps);
 		const worktrees = deps.worktrees ?? new WorktreeManager(deps.workspace);
+		this.#delivery = { workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees };
 		this.#ctx = {
 			workspace: deps.workspace, store: deps.store, clock: deps.clock, turns: this.#turns, worktrees, settlement,
 			leaseOwner: deps.ids.next('host'), log: deps.log,
@@ -129,8 +132,10 @@ export class RunService implements RunAdmission, Disposable {
 				// handling already started the next Turn, this exit is no longer the Run's and settles nothing.
 				if (delivered || this.#currentProcess(runId) !== exit.runId) { return; }
 			}
+			// A worktree Run's result is a commit, made and recorded before it settles (idempotent after a kill -9).
+			const { unresolvedPaths } = await recordRunResult(this.#delivery, runId);
 			const settled = await this.#d.store.transaction((tx) => (this.#stops.holdExit(runId, exit, facts)
-				? null : settleRunInTx(this.#ctx.settlement, tx, runId, { kind: 'exit', exit: this.#runExitOf(runId, exit), facts })));
+				? null : settleRunInTx(this.#ctx.settlement, tx, runId, { kind: 'exit', exit: this.#runExitOf(runId, exit), facts, unresolvedMergePaths: unresolvedPaths })));
 			if (settled) { this.#afterSettle(settled); }
 		} catch (e) {
 			this.#d.log(`settling run ${runId} failed (it stays running until the next check): ${(e as Error).message}`);

@@ -15,11 +15,16 @@ import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
 import type { SettlementObserver } from './contracts.js';
 import { nextIssueStatus } from './issueStatus.js';
+import { bindAcceptance } from './delivery/acceptanceBinding.js';
 
 /** How a Run ended: its process exited (exit record), or it never got a process. */
 export type RunEnding =
 	/** `facts`: the Turn's facts from a claude/codex stream (null: a command target, or nothing readable). */
-	| { kind: 'exit'; exit: RunExit; facts?: TurnFacts | null }
+	| {
+		kind: 'exit'; exit: RunExit; facts?: TurnFacts | null;
+		/** A worktree Run that ended with its parents' merge unresolved in these paths: it failed. */
+		unresolvedMergePaths?: readonly string[];
+	}
 	| { kind: 'not_launched'; outcome: Extract<RunOutcome, 'failure' | 'cancellation'>; message: string };
 
 export interface SettledRun {
@@ -100,6 +105,11 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		}
 		outcome = verdict.outcome;
 		errorMessage = verdict.errorMessage;
+		const unresolved = ending.unresolvedMergePaths ?? [];
+		if (outcome === 'success' && unresolved.length > 0) {
+			outcome = 'failure';
+			errorMessage = `ended with the merge of its parents unresolved in ${unresolved.join(', ')}`;
+		}
 		exitCode = exit.exitCode;
 		if (exit.startedAtUnixMs > 0 && !exit.spawnError) { startedAt = exit.startedAtUnixMs; }
 		if (exit.endedAtUnixMs > 0) { completedAt = Math.max(exit.endedAtUnixMs, startedAt); }
@@ -137,6 +147,8 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 	if (task.latestRunId === runId && task.status === 'running') {
 		settledTask = taskAfter(task, outcome, now);
 		taskRepository.update(tx, settledTask);
+		// Auto-accept binds the acceptance to the Run's result commit, as the developer's Accept does.
+		if (settledTask.acceptanceState === 'auto_checked') { bindAcceptance(tx, issue.issueId, task.taskId, runId, now); }
 	}
 	let settledIssue = issue;
 	const status = nextIssueStatus(issue, issueRepository.counts(tx, issue.issueId), false);

@@ -25,7 +25,8 @@ import { appendQueueEntry, readQueue } from '../services/messages/queueFile.js';
 import { deriveQueueState, nextDeliverable } from '../services/messages/queueState.js';
 import { currentTurnProcessId, nextTurnProcessId } from '../services/messages/turnProcesses.js';
 import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx } from '../services/runSettlement.js';
-import type { WorktreeManager } from '../services/worktrees/worktreeManager.js';
+import { type WorktreeManager, WorktreeSetupError } from '../services/worktrees/worktreeManager.js';
+import { conflictPrompt, type MergeConflictNote, prepareRunTree, recordSharedFolderBase } from '../services/delivery/runDelivery.js';
 import { reworkChain } from '../services/worktrees/worktreePaths.js';
 import type { TurnIdentity, TurnLifecycle } from './turnLifecycle.js';
 
@@ -34,6 +35,8 @@ const launchLeaseMs = 60_000;
 
 export interface WorkerTurnContext {
 	workspace: string;
+	/** The directory of a Run's files (its worktree setup output goes to its stderr log there). */
+	runDir(runId: string): string;
 	store: Store;
 	clock: Clock;
 	turns: TurnLifecycle;
@@ -115,17 +118,27 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 		return;
 	}
 	let directory = target.cwd ?? task.executionDirectory;
+	let conflict: MergeConflictNote | null = null;
+	const delivery = { workspace: ctx.workspace, store: ctx.store, clock: ctx.clock, worktrees: ctx.worktrees };
 	if (target.isolation === 'worktree') {
 		// Outside any transaction: git may take a while. A Stop of this Run waits in the Run's chain meanwhile.
 		try {
 			const supersededBy = ctx.store.read((r) => new Map(taskRepository.listByIssue(r, run.issueId).map((t) => [t.taskId, t.supersededByTaskId] as const)));
-			const tree = await ctx.worktrees.ensure(run.issueId, reworkChain(run.taskId, supersededBy), target.id);
-			directory = join(tree.relativePath, directory);
+			const prepared = await prepareRunTree(delivery, run, task, target, reworkChain(run.taskId, supersededBy), join(ctx.runDir(runId), 'stderr.log'));
+			if (!prepared.ok) {
+				await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: prepared.message });
+				return;
+			}
+			conflict = prepared.conflict;
+			directory = join(prepared.tree.relativePath, directory);
 		} catch (e) {
 			const why = e instanceof DomainError ? `${e.message} ${e.hint}` : (e as Error).message;
-			await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: `cannot start the agent: ${why}` });
+			const message = e instanceof WorktreeSetupError ? `Could not start: ${e.message}` : `cannot start the agent: ${why}`;
+			await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message });
 			return;
 		}
+	} else {
+		await recordSharedFolderBase(delivery, run).catch((e: unknown) => { ctx.log(`recording where run ${runId} started failed: ${(e as Error).message}`); });
 	}
 	const where = resolveRunDirectory(ctx.workspace, directory);
 	if ('error' in where) {
@@ -134,6 +147,9 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 	}
 	const structured = target.adapter !== 'command';
 	const turn = structured ? workerTurnInput(task, target, { issueId: run.issueId, taskId: run.taskId, runId }, ctx.newProviderSessionId) : undefined;
+	// Parents that conflict and an agent told to resolve them: the paths and what to do come first.
+	const before = conflict !== null ? conflictPrompt(conflict) : '';
+	if (turn && before !== '') { turn.prompt = `${before}\n${turn.prompt}`; }
 	const hook = ctx.turns.stopHookArgs(target.adapter);
 	if (turn && hook) { turn.extraArgs = hook; }
 	const recordDirectory = target.isolation === 'worktree' && directory !== run.executionDirectory;
@@ -152,7 +168,7 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 	const started = await ctx.turns.start({
 		processId: runId, identity: workerIdentity(run, runId), target, cwd: where.cwd,
 		// claude/codex read their prompt from the Turn (stdin is /dev/null); command targets read the task on stdin.
-		stdinText: structured ? '' : task.content,
+		stdinText: structured ? '' : `${before}${task.content}`,
 		...(turn !== undefined ? { turn } : {}),
 		token,
 	});
@@ -180,7 +196,6 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 
 /** What the next queued Turn needs from the Run's exit handling. */
 export interface QueuedTurnContext extends WorkerTurnContext {
-	runDir(runId: string): string;
 	/** The exit of a later Turn process, as the Run's own exit. */
 	runExitOf(runId: string, exit: RunExit): RunExit;
 	/** Background work the Host waits for (never re-enter the Run's chain from here). */

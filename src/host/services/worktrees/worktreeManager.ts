@@ -34,6 +34,8 @@ export class WorktreeSetupError extends Error {
 export interface EnsureOptions {
 	/** Where worktreeSetup's output is appended (the Run's stderr log). */
 	setupLogFile?: string;
+	/** A new tree starts here (its parents' commits) instead of at the issue's base commit. */
+	startCommit?: string;
 }
 
 export interface Worktree {
@@ -91,7 +93,7 @@ export class WorktreeManager {
 	 */
 	ensure(issueId: string, chain: readonly string[], targetId: string, options: EnsureOptions = {}): Promise<Worktree> {
 		return this.#serial(async () => {
-			const tree = await this.#ensure(issueId, chain, targetId);
+			const tree = await this.#ensure(issueId, chain, targetId, options.startCommit);
 			await this.#prepare(tree, options);
 			return tree;
 		});
@@ -109,10 +111,8 @@ export class WorktreeManager {
 		this.#writeState(state);
 	}
 
-	async #ensure(issueId: string, chain: readonly string[], targetId: string): Promise<Worktree> {
-		const taskId = chain[0];
-		if (taskId === undefined) { throw new Error('ensure needs a task id'); }
-		await this.#requireGit(targetId);
+	/** The nearest existing tree of the chain that belongs to the issue, or null when a launch would create one. */
+	existingTree(issueId: string, chain: readonly string[]): Worktree | null {
 		const state = this.readState();
 		for (const id of chain) {
 			if (state.owners[id] === issueId && existsSync(this.pathOf(id))) {
@@ -122,6 +122,16 @@ export class WorktreeManager {
 				};
 			}
 		}
+		return null;
+	}
+
+	async #ensure(issueId: string, chain: readonly string[], targetId: string, startCommit?: string): Promise<Worktree> {
+		const taskId = chain[0];
+		if (taskId === undefined) { throw new Error('ensure needs a task id'); }
+		await this.#requireGit(targetId);
+		const state = this.readState();
+		const existing = this.existingTree(issueId, chain);
+		if (existing !== null) { return existing; }
 		const problem = worktreeTaskIdProblem(taskId);
 		if (problem !== null) {
 			throw refused(`Agent target '${targetId}' uses "isolation":"worktree", but ${problem}.`,
@@ -159,13 +169,13 @@ export class WorktreeManager {
 			// An existing branch (its tree was removed earlier) keeps its commits: the tree comes back on it.
 			await git(this.#workspace, branchExists
 				? ['worktree', 'add', absolutePath, branch]
-				: ['worktree', 'add', '-b', branch, absolutePath, baseCommit]);
+				: ['worktree', 'add', '-b', branch, absolutePath, startCommit ?? baseCommit]);
 		} catch (e) {
 			throw refused(`Could not create the worktree ${absolutePath} for task ${taskId}: ${(e as Error).message}`,
 				`Check \`git -C ${this.#workspace} worktree list\` and \`git branch --list ${branch}\`, fix the conflict, then schedule the task again.`,
 				{ issueId, taskId, path: absolutePath });
 		}
-		return { relativePath: worktreeRelativePath(taskId), absolutePath, branch, taskId, baseCommit, created: true };
+		return { relativePath: worktreeRelativePath(taskId), absolutePath, branch, taskId, baseCommit: startCommit ?? baseCommit, created: true };
 	}
 
 	/** Removes the task's tree (its branch and commits stay). Refuses when the tree has uncommitted changes. */

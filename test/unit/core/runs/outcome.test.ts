@@ -48,6 +48,16 @@ describe('core/runs/outcome', () => {
 		assert.equal(outcomeLabel(ended({ status: 'failed', outcome: 'failure', errorMessage: noResultMessage })), 'Ended without a result after 2m 03s');
 	});
 
+	it('a Run refused before its agent started reads "Could not start: …" (never "Failed after 0.0s")', () => {
+		const refused = { status: 'failed' as const, outcome: 'failure' as const, startedAtUnixMs: 0 };
+		assert.equal(outcomeLabel(ended({ ...refused, errorMessage: 'Could not start: merging a and b conflicts in README.md, src/x.ts' })),
+			'Could not start: merging a and b conflicts in README.md, src/x.ts');
+		assert.equal(outcomeLabel(ended({ ...refused, errorMessage: 'Could not start: worktree setup failed (exit 3):\nnpm ERR! boom' })),
+			'Could not start: worktree setup failed (exit 3)');
+		// A Run that started says how long it ran, whatever its message.
+		assert.match(outcomeLabel(ended({ status: 'failed', outcome: 'failure', errorMessage: 'Could not start: x' }))!, /^Failed after 2m 03s — /);
+	});
+
 	it('null while the Run has not settled', () => {
 		assert.equal(outcomeLabel(run('R1', { status: 'running' })), null);
 		assert.equal(outcomeLabel(run('R1', { status: 'not_started' })), null);

@@ -1,0 +1,140 @@
+// Code delivery around a Run (SPEC §8a), the two git steps of a worker Run, both outside any transaction:
+// - before its agent starts (`prepareRunTree`): the issue's base is recorded when it first needs one; a worktree
+//   Run's tree starts from its parents' accepted commits (one merge commit of several), a rework's tree first
+//   merges in the parent commits it lacks; conflicting parents fail the Run before launch ("fail") or leave the
+//   tree in the conflicted merge with the paths for the agent ("agent"); the Run's base commit is recorded.
+// - when it ends (`recordRunResult`): what the agent left becomes its result commit (resultCommit.ts), recorded
+//   once with the files it changed; a merge left unresolved is reported so that the Run fails.
+import { resolve } from 'node:path';
+import { effectiveOnMergeConflict } from '../../../core/runs/targetDefaults.js';
+import type { AgentTargetConfig } from '../../../core/runs/runProcessPort.js';
+import type { Run, Task } from '../../../core/model.js';
+import type { Store } from '../../../store/database.js';
+import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
+import { runRepository } from '../../../store/repositories/runRepository.js';
+import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import { gitExit } from '../worktrees/git.js';
+import type { Worktree, WorktreeManager } from '../worktrees/worktreeManager.js';
+import { changedFiles } from './changedFiles.js';
+import { workspaceIdentity } from './gitIdentity.js';
+import { commitResult } from './resultCommit.js';
+import { enterConflict, mergeMissingParents, newTreeBase, type ParentCommit, type TaskBase } from './taskBase.js';
+
+export interface RunDeliveryDeps {
+	workspace: string;
+	store: Store;
+	clock: { now(): number };
+	worktrees: WorktreeManager;
+}
+
+export interface MergeConflictNote {
+	paths: string[];
+	/** The task (or the tree's own task) whose work the parent's conflicts with. */
+	withTaskId: string;
+	parentTaskId: string;
+}
+
+export type PreparedTree =
+	| { ok: true; tree: Worktree; baseCommit: string; conflict: MergeConflictNote | null }
+	| { ok: false; message: string };
+
+/** HEAD of the workspace and the branch checked out ('' when detached); null outside git or before a first commit. */
+async function workspaceHead(workspace: string): Promise<{ commit: string; branch: string } | null> {
+	const head = await gitExit(workspace, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+	if (head.exitCode !== 0) { return null; }
+	const branch = await gitExit(workspace, ['symbolic-ref', '--short', '-q', 'HEAD']);
+	return { commit: head.stdout.trim(), branch: branch.exitCode === 0 ? branch.stdout.trim() : '' };
+}
+
+/** The parents of `task` that bring a commit: its dependencies accepted with an accepted commit (worktree work). */
+function parentCommits(deps: RunDeliveryDeps, task: Task): ParentCommit[] {
+	return deps.store.read((r) => task.dependencyTaskIds
+		.map((taskId) => ({ taskId, commit: deliveryRepository.acceptedCommit(r, task.issueId, taskId) }))
+		.filter((p) => p.commit !== ''));
+}
+
+/** Where a Run in the shared folder starts: HEAD at launch (nothing outside git). */
+export async function recordSharedFolderBase(deps: RunDeliveryDeps, run: Run): Promise<void> {
+	const head = await workspaceHead(deps.workspace).catch(() => null);
+	if (head === null) { return; }
+	await deps.store.transaction((tx) => { deliveryRepository.recordRunBase(tx, run.runId, false, head.commit); });
+}
+
+export function conflictPrompt(conflict: MergeConflictNote): string {
+	return [
+		`Before your task: merging the work of task ${conflict.parentTaskId} into this tree conflicts with ${conflict.withTaskId} in:`,
+		...conflict.paths.map((p) => `  - ${p}`),
+		'Resolve each of these files (keep both sides\' intent), then `git add` them and `git commit` to conclude the merge.',
+		'The Run fails if it ends with the merge unresolved. Then do the task below.',
+		'',
+	].join('\n');
+}
+
+/** The worktree a worker Run starts in, built on its parents (see the file comment). */
+export async function prepareRunTree(deps: RunDeliveryDeps, run: Run, task: Task, target: AgentTargetConfig, chain: readonly string[], setupLogFile: string): Promise<PreparedTree> {
+	const identity = await workspaceIdentity(deps.workspace);
+	let issueBase = deps.store.read((r) => deliveryRepository.issueDelivery(r, run.issueId));
+	if (issueBase === undefined) {
+		const head = await workspaceHead(deps.workspace);
+		if (head !== null) {
+			await deps.store.transaction((tx) => { deliveryRepository.recordIssueBase(tx, run.issueId, head.commit, head.branch); });
+			issueBase = deps.store.read((r) => deliveryRepository.issueDelivery(r, run.issueId));
+		}
+	}
+	const parents = parentCommits(deps, task);
+	const existing = deps.worktrees.existingTree(run.issueId, chain);
+	let base: TaskBase;
+	let tree: Worktree;
+	if (existing !== null) {
+		base = await mergeMissingParents(existing.absolutePath, task.taskId, parents, identity);
+		tree = await deps.worktrees.ensure(run.issueId, chain, target.id, { setupLogFile });
+	} else {
+		base = issueBase === undefined ? { kind: 'ready', commit: '', mergeCommit: false }
+			: await newTreeBase(deps.workspace, task.taskId, issueBase.baseCommit, parents, identity);
+		const start = base.kind === 'ready' ? base.commit : base.cleanCommit;
+		tree = await deps.worktrees.ensure(run.issueId, chain, target.id, { setupLogFile, ...(start !== '' ? { startCommit: start } : {}) });
+	}
+	const head = (await gitExit(tree.absolutePath, ['rev-parse', 'HEAD'])).stdout.trim();
+	let conflict: MergeConflictNote | null = null;
+	if (base.kind === 'conflict') {
+		if (effectiveOnMergeConflict(target) === 'fail') {
+			return {
+				ok: false,
+				message: `Could not start: merging ${base.otherTaskId} and ${base.conflicting.taskId} conflicts in ${base.paths.join(', ')}`,
+			};
+		}
+		const paths = await enterConflict(tree.absolutePath, task.taskId, base.conflicting, identity);
+		conflict = { paths: paths.length > 0 ? paths : base.paths, withTaskId: base.otherTaskId, parentTaskId: base.conflicting.taskId };
+	}
+	await deps.store.transaction((tx) => { deliveryRepository.recordRunBase(tx, run.runId, true, head); });
+	return { ok: true, tree, baseCommit: head, conflict };
+}
+
+/** The outcome of recording a Run's result: the paths of a merge it left unresolved (empty when none). */
+export interface RecordedResult {
+	unresolvedPaths: string[];
+}
+
+/**
+ * A worktree Run ended: commit what it left (once, idempotent across a Host kill -9) and record the result with its
+ * changed files. Nothing for a Run in the shared folder or one whose result is recorded already.
+ */
+export async function recordRunResult(deps: RunDeliveryDeps, runId: string): Promise<RecordedResult> {
+	const facts = deps.store.read((r) => {
+		const commits = deliveryRepository.runCommits(r, runId);
+		if (commits?.inWorktree !== true || commits.resultRecordedAtUnixMs !== 0) { return undefined; }
+		const run = runRepository.get(r, runId);
+		const task = run ? taskRepository.get(r, run.issueId, run.taskId) : undefined;
+		return run && task ? { commits, run, task } : undefined;
+	});
+	if (facts === undefined) { return { unresolvedPaths: [] }; }
+	const treePath = resolve(deps.workspace, facts.run.executionDirectory);
+	const result = await commitResult({
+		treePath, title: facts.task.title, issueId: facts.run.issueId, taskId: facts.run.taskId, runId,
+		identity: await workspaceIdentity(deps.workspace),
+	});
+	const files = await changedFiles(deps.workspace, facts.commits.baseCommit, result.commit);
+	await deps.store.transaction((tx) => { deliveryRepository.recordRunResult(tx, runId, result.commit, files, deps.clock.now()); });
+	return { unresolvedPaths: result.kind === 'unresolved_merge' ? result.paths : [] };
+}
+
