@@ -137,8 +137,6 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 			await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message });
 			return;
 		}
-	} else {
-		await recordSharedFolderBase(delivery, run).catch((e: unknown) => { ctx.log(`recording where run ${runId} started failed: ${(e as Error).message}`); });
 	}
 	const where = resolveRunDirectory(ctx.workspace, directory);
 	if ('error' in where) {
@@ -172,6 +170,10 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 		...(turn !== undefined ? { turn } : {}),
 		token,
 	});
+	if (target.isolation !== 'worktree') {
+		// HEAD as the agent starts in the shared folder (after the start, so launches keep their order).
+		await recordSharedFolderBase(delivery, run).catch((e: unknown) => { ctx.log(`recording where run ${runId} started failed: ${(e as Error).message}`); });
+	}
 	if (!started.started) {
 		if (started.exit) {
 			await ctx.onExit(started.exit);
