@@ -15,6 +15,16 @@ function git(cwd: string, ...args: string[]): string {
 	return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
+/** The harness workspace as a git repository on `main` with one commit holding `files` (and .tutti/ ignored). */
+function commitWorkspace(workspace: string, files: Record<string, string>): void {
+	git(workspace, 'init', '-q', '-b', 'main');
+	git(workspace, 'config', 'user.name', 'Dev One');
+	git(workspace, 'config', 'user.email', 'dev@example.test');
+	for (const [path, text] of Object.entries({ ...files, '.gitignore': '.tutti/\n' })) { writeFileSync(join(workspace, path), text); }
+	git(workspace, 'add', '-A');
+	git(workspace, 'commit', '-q', '-m', 'initial');
+}
+
 describe('a diamond of worktree tasks builds on its parents and integrates (real git)', function () {
 	this.timeout(60_000);
 	let h: ServiceHarness;
@@ -22,13 +32,7 @@ describe('a diamond of worktree tasks builds on its parents and integrates (real
 
 	async function open(config: Partial<HostConfig> = {}): Promise<string> {
 		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], ...config } });
-		git(h.workspace, 'init', '-q', '-b', 'main');
-		git(h.workspace, 'config', 'user.name', 'Dev One');
-		git(h.workspace, 'config', 'user.email', 'dev@example.test');
-		writeFileSync(join(h.workspace, 'README.md'), 'hello\n');
-		writeFileSync(join(h.workspace, '.gitignore'), '.tutti/\n');
-		git(h.workspace, 'add', '-A');
-		git(h.workspace, 'commit', '-q', '-m', 'initial');
+		commitWorkspace(h.workspace, { 'README.md': 'hello\n' });
 		return (await h.call('issue/create', { title: 'Diamond' })).issueId;
 	}
 
@@ -99,11 +103,7 @@ describe('parents that conflict never start an agent on a broken tree in silence
 
 	async function open(onMergeConflict: 'fail' | 'agent'): Promise<string> {
 		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree', onMergeConflict })] } });
-		git(h.workspace, 'init', '-q', '-b', 'main');
-		writeFileSync(join(h.workspace, 'shared.txt'), 'base\n');
-		writeFileSync(join(h.workspace, '.gitignore'), '.tutti/\n');
-		git(h.workspace, 'add', '-A');
-		git(h.workspace, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '-m', 'initial');
+		commitWorkspace(h.workspace, { 'shared.txt': 'base\n' });
 		const issueId = (await h.call('issue/create', { title: 'Conflicting parents' })).issueId;
 		for (const [taskId, deps] of [['a', []], ['b', []], ['d', ['a', 'b']]] as const) {
 			await h.call('task/add', { issueId, taskId, title: `Task ${taskId}`, agentTargetId: 'iso', dependencyTaskIds: [...deps], autoAccept: true });
@@ -153,11 +153,7 @@ describe('a result commit survives a Host that dies between the commit and its r
 
 	it('exactly one result commit, and it is the one recorded', async () => {
 		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
-		git(h.workspace, 'init', '-q', '-b', 'main');
-		writeFileSync(join(h.workspace, 'README.md'), 'hello\n');
-		writeFileSync(join(h.workspace, '.gitignore'), '.tutti/\n');
-		git(h.workspace, 'add', '-A');
-		git(h.workspace, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '-m', 'initial');
+		commitWorkspace(h.workspace, { 'README.md': 'hello\n' });
 		const issueId = (await h.call('issue/create', { title: 'Crash point' })).issueId;
 		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept: true });
 		await h.idle();
