@@ -85,6 +85,9 @@ describe('security: tokens and developer actions', function () {
 			[['goal', 'request-changes', '--issue-id', issue.issueId, '--note', 'redo'], 'goal/requestChanges', { issueId: issue.issueId, note: 'redo' }],
 			[['worktree', 'remove', '--issue-id', manual, '--task-id', 't'], 'worktree/remove', { issueId: manual, taskId: 't' }],
 			[['finish', '--issue-id', issue.issueId], 'issue/finish', { issueId: issue.issueId }],
+			[['finish', '--issue-id', issue.issueId, '--remove-worktrees'], 'issue/finish', { issueId: issue.issueId, removeWorktrees: true }],
+			[['issue', 'integrate', '--issue-id', manual], 'issue/integrate', { issueId: manual }],
+			[['issue', 'integrate', '--issue-id', manual, '--into', 'main', '--accepted-only'], 'issue/integrate', { issueId: manual, into: 'main', acceptedOnly: true }],
 		];
 		for (let i = 0; i < actions.length; i += 3) {
 			const results = await Promise.all(actions.slice(i, i + 3).map(([words]) => host.cli([...words, '--json'], { token: worker.token })));
