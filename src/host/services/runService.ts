@@ -133,7 +133,11 @@ export class RunService implements RunAdmission, Disposable {
 				if (delivered || this.#currentProcess(runId) !== exit.runId) { return; }
 			}
 			// A worktree Run's result is a commit, made and recorded before it settles (idempotent after a kill -9).
-			const { unresolvedPaths } = await recordRunResult(this.#delivery, runId);
+			// A tree git cannot commit in (removed by hand, a lock left by a crashed git) never keeps the Run running.
+			const { unresolvedPaths } = await recordRunResult(this.#delivery, runId).catch((e: unknown) => {
+				this.#d.log(`recording the result commit of run ${runId} failed (it settles without one): ${(e as Error).message}`);
+				return { unresolvedPaths: [] };
+			});
 			const settled = await this.#d.store.transaction((tx) => (this.#stops.holdExit(runId, exit, facts)
 				? null : settleRunInTx(this.#ctx.settlement, tx, runId, { kind: 'exit', exit: this.#runExitOf(runId, exit), facts, unresolvedMergePaths: unresolvedPaths })));
 			if (settled) { this.#afterSettle(settled); }

@@ -4,7 +4,7 @@
 // and one integration puts all four files on the base branch with the developer's own files exactly as they were.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import { commitResult } from '../../../src/host/services/delivery/resultCommit.js';
@@ -171,5 +171,27 @@ describe('a result commit survives a Host that dies between the commit and its r
 		assert.equal(run.resultCommit, crashed.commit);
 		assert.equal(git(launch.cwd, 'rev-list', '--count', `${base}..HEAD`), '1', 'one result commit, not two');
 		assert.deepEqual(run.changedFiles.map((f) => f.path), ['a.txt']);
+	});
+});
+
+describe('a Run whose tree git cannot commit in still settles (real git)', function () {
+	this.timeout(60_000);
+	let h: ServiceHarness;
+	afterEach(async () => { await h.close(); });
+
+	it('its tree removed by hand: the Run settles, without a result commit', async () => {
+		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
+		commitWorkspace(h.workspace, { 'README.md': 'hello\n' });
+		const issueId = (await h.call('issue/create', { title: 'Tree gone' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept: true });
+		await h.idle();
+		const launch = h.runs.launches.find((l) => l.taskId === 'a')!;
+		rmSync(launch.cwd, { recursive: true, force: true });
+		h.runs.exit(launch.runId, { exitCode: 0 });
+		await h.idle();
+		const run = await h.call('run/get', { runId: launch.runId });
+		assert.equal(run.status, 'completed', `settled (logs: ${h.logs.join(' | ')})`);
+		assert.equal(run.resultCommit, '');
+		assert.ok(h.logs.some((l) => /recording the result commit of run .* failed/.test(l)));
 	});
 });
