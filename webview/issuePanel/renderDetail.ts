@@ -3,7 +3,7 @@
 import { button, linkButton, textArea } from '../shared/components.js';
 import { type ElementNode, h } from '../shared/vnode.js';
 import { noteMaxLength } from './renderHeader.js';
-import type { DetailModel, RelatedTask, RunModel } from './viewModel.js';
+import type { DetailModel, RelatedTask, ReviewChangesModel, RunModel } from './viewModel.js';
 
 function relatedList(items: readonly RelatedTask[], why: string): ElementNode {
 	return h('ul', { class: 'related' }, ...items.map((t) => h('li', {},
@@ -25,6 +25,19 @@ function run(r: RunModel): ElementNode {
 			button({ label: 'Open output', action: 'run/openOutput', ariaLabel: `Open the output of run ${r.runId}`, data: { 'run-id': r.runId } })));
 }
 
+/** The files the latest Run changed, above Accept / Request changes, with the button that opens their diff. */
+function reviewChanges(c: ReviewChangesModel, title: string, data: Readonly<Record<string, string>>): ElementNode {
+	return h('div', { id: 'review-changes' },
+		c.kind === 'files'
+			? h('ul', { class: 'changed-files', 'aria-label': `Files changed by task ${title}` }, ...c.files.map((f) => h('li', {},
+				h('code', { class: 'changed-path' }, f.path),
+				h('span', { class: 'changed-counts', 'aria-hidden': 'true' }, f.countsLabel),
+				h('span', { class: 'visually-hidden' }, `, ${f.countsSpoken}`))))
+			: h('p', { class: `muted review-${c.kind}` }, c.message),
+		c.kind === 'noChanges' || c.kind === 'notRecorded' ? null
+			: button({ label: 'Open Diff', action: 'task/openChanges', ariaLabel: `Open the diff of task ${title}`, data }));
+}
+
 export function renderDetail(d: DetailModel | null): ElementNode {
 	if (!d) {
 		return h('div', { id: 'task-detail', class: 'empty' }, h('p', {}, 'Select a task in the graph (click, or Enter / Space) to see its content, runs and controls.'));
@@ -43,6 +56,7 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 		d.blocker ? h('p', { id: 'blocker', class: 'notice' }, `Blocked: ${d.blocker}`) : null,
 		d.canAccept || d.canRequestChanges ? h('section', { id: 'acceptance', class: 'callout', 'aria-label': 'Acceptance' },
 			h('p', {}, 'This task is waiting for you to accept its result or request changes.'),
+			d.changes ? reviewChanges(d.changes, d.title, data) : null,
 			d.canAccept ? button({ label: 'Accept', action: 'task/accept', appearance: 'primary', ariaLabel: `Accept task ${d.title}`, data }) : null,
 			d.canRequestChanges ? h('div', { class: 'note-form' },
 				textArea({ id: 'task-note', label: 'What needs to change', maxLength: noteMaxLength, draftKey: `task:${d.taskId}` }),

@@ -118,6 +118,19 @@ export interface RunModel {
 	readonly executionDirectory: string;
 }
 
+export interface ChangedFileModel {
+	readonly path: string;
+	/** "+12 −3", or "binary". */
+	readonly countsLabel: string;
+	/** The counts in words, for screen readers ("12 lines added, 3 deleted", "binary file"). */
+	readonly countsSpoken: string;
+}
+
+/** What the latest settled Run changed, as the Host recorded it (SPEC §8a), for the review block. */
+export type ReviewChangesModel =
+	| { readonly kind: 'files'; readonly files: readonly ChangedFileModel[] }
+	| { readonly kind: 'sharedFolder' | 'noChanges' | 'notRecorded'; readonly message: string };
+
 export interface RelatedTask {
 	readonly taskId: string;
 	readonly title: string;
@@ -143,6 +156,8 @@ export interface DetailModel {
 	readonly canAccept: boolean;
 	readonly canRequestChanges: boolean;
 	readonly canOpenChanges: boolean;
+	/** The latest Run's changes, once it has settled; null while it runs or before any Run. */
+	readonly changes: ReviewChangesModel | null;
 }
 
 export interface PanelModel {
@@ -304,6 +319,29 @@ function runModel(r: RunDto): RunModel {
 	};
 }
 
+function plural(n: number, one: string, many: string): string {
+	return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** Drawn from the Run's recorded facts only: where it worked, its result commit and `git diff --numstat`. */
+export function reviewChanges(r: RunDto | undefined): ReviewChangesModel | null {
+	if (!r || isNonterminalRun(r)) { return null; }
+	if (!r.inWorktree) { return { kind: 'sharedFolder', message: 'Worked in the shared folder: its changes may include other changes' }; }
+	if (r.changedFiles.length > 0) {
+		return {
+			kind: 'files',
+			files: r.changedFiles.map((f) => ({
+				path: f.path,
+				countsLabel: f.binary ? 'binary' : `+${formatCount(f.added)} \u2212${formatCount(f.deleted)}`,
+				countsSpoken: f.binary ? 'binary file' : `${plural(f.added, 'line', 'lines')} added, ${formatCount(f.deleted)} deleted`,
+			})),
+		};
+	}
+	return r.resultCommit === ''
+		? { kind: 'notRecorded', message: 'Its result is not recorded yet' }
+		: { kind: 'noChanges', message: 'No files changed' };
+}
+
 function related(t: PanelTask | undefined, taskId: string): RelatedTask {
 	return { taskId, title: t?.title ?? taskId, statusLabel: t ? taskStatusLabel[t.status] : 'Unknown task' };
 }
@@ -343,6 +381,7 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 		canAccept: open && t.status === 'pending_acceptance',
 		canRequestChanges: open && t.status === 'pending_acceptance',
 		canOpenChanges: runs.some((r) => r.executionDirectory !== '' && !isNonterminalRun(r)),
+		changes: reviewChanges(runs[0]),
 	};
 }
 

@@ -177,6 +177,30 @@ describe('panel rendering', () => {
 			assert.equal(accept.attrs['data-task-id'], 't1');
 		});
 
+		it('lists the changed files with their counts above Accept, and Open Diff posts the task\'s open-changes message', () => {
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance' })]), {
+				runs: [aRun('r1', 't1', { inWorktree: true, baseCommit: 'b0', resultCommit: 'r9', executionDirectory: '/wt/t1', changedFiles: [
+					{ path: 'src/a.ts', added: 12, deleted: 3, binary: false }, { path: 'logo.png', added: 0, deleted: 0, binary: true },
+				] })],
+			});
+			const tree = render(s, 't1');
+			const list = findAll(tree, (n) => n.kind === 'element' && n.tag === 'ul' && n.attrs['class'] === 'changed-files')[0]!;
+			assert.deepEqual(list.children.map((li) => textContent(li)), ['src/a.ts+12 \u22123, 12 lines added, 3 deleted', 'logo.pngbinary, binary file']);
+			const html = renderToString(tree);
+			assert.ok(html.indexOf('changed-files') < html.indexOf('data-action="task/accept"'), 'the files come before Accept');
+			const diff = findAll(tree, (n) => n.attrs['data-action'] === 'task/openChanges' && n.attrs['aria-label'] === 'Open the diff of task Task t1');
+			assert.equal(diff.length, 1);
+			assert.equal(diff[0]!.attrs['data-task-id'], 't1');
+		});
+
+		it('says "No files changed" (and offers no diff) in the review block when the Run changed nothing', () => {
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance' })]), {
+				runs: [aRun('r1', 't1', { inWorktree: true, baseCommit: 'b0', resultCommit: 'b0' })],
+			});
+			const review = findAll(render(s, 't1'), (n) => n.attrs['id'] === 'review-changes')[0]!;
+			assert.equal(textContent(review), 'No files changed');
+		});
+
 		it('renders Stop run and Open output per Run, carrying data-run-id', () => {
 			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), {
 				runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null }), aRun('r0', 't1', { createdAtUnixMs: 1 })],

@@ -152,6 +152,51 @@ describe('panel view model', () => {
 			assert.equal(derivePanelModel(s, select('t0')).detail!.canOpenChanges, false);
 		});
 
+		describe('review changes (the latest Run\'s, as the Host recorded them)', () => {
+			const pending = (...runs: ReturnType<typeof aRun>[]): PanelSnapshot => manual([aTask('t1', { status: 'pending_acceptance' })], { runs });
+			const worktreeRun = { inWorktree: true, baseCommit: 'b0', resultCommit: 'r9', executionDirectory: '/wt/t1' };
+
+			it('lists the files the latest Run changed with their +/− counts, binary files as "binary"', () => {
+				const s = pending(
+					aRun('r1', 't1', { ...worktreeRun, createdAtUnixMs: 1, changedFiles: [{ path: 'old.txt', added: 9, deleted: 9, binary: false }] }),
+					aRun('r2', 't1', { ...worktreeRun, createdAtUnixMs: 5, changedFiles: [
+						{ path: 'src/a.ts', added: 12, deleted: 3, binary: false },
+						{ path: 'img/logo.png', added: 0, deleted: 0, binary: true },
+						{ path: 'one.txt', added: 1, deleted: 0, binary: false },
+					] }));
+				assert.deepEqual(derivePanelModel(s, select('t1')).detail!.changes, {
+					kind: 'files',
+					files: [
+						{ path: 'src/a.ts', countsLabel: '+12 \u22123', countsSpoken: '12 lines added, 3 deleted' },
+						{ path: 'img/logo.png', countsLabel: 'binary', countsSpoken: 'binary file' },
+						{ path: 'one.txt', countsLabel: '+1 \u22120', countsSpoken: '1 line added, 0 deleted' },
+					],
+				});
+			});
+
+			it('says a Run in the shared folder may include other changes, instead of a file list', () => {
+				const s = pending(aRun('r1', 't1', { inWorktree: false, baseCommit: 'b0', resultCommit: '', changedFiles: [] }));
+				assert.deepEqual(derivePanelModel(s, select('t1')).detail!.changes,
+					{ kind: 'sharedFolder', message: 'Worked in the shared folder: its changes may include other changes' });
+			});
+
+			it('says "No files changed" for a worktree Run whose result is its base', () => {
+				const s = pending(aRun('r1', 't1', { ...worktreeRun, resultCommit: 'b0', changedFiles: [] }));
+				assert.deepEqual(derivePanelModel(s, select('t1')).detail!.changes, { kind: 'noChanges', message: 'No files changed' });
+			});
+
+			it('does not call a worktree Run without a recorded result "No files changed"', () => {
+				const s = pending(aRun('r1', 't1', { ...worktreeRun, resultCommit: '', changedFiles: [] }));
+				assert.equal(derivePanelModel(s, select('t1')).detail!.changes?.kind, 'notRecorded');
+			});
+
+			it('shows nothing before a Run or while the latest one runs', () => {
+				assert.equal(derivePanelModel(pending(), select('t1')).detail!.changes, null);
+				const running = pending(aRun('r1', 't1', { ...worktreeRun, status: 'running', outcome: null, outcomeLabel: null, resultCommit: '' }));
+				assert.equal(derivePanelModel(running, select('t1')).detail!.changes, null);
+			});
+		});
+
 		it('shows no blocker for a managed task that already ran (task_not_started only means "cannot schedule again")', () => {
 			const s = aManagedSnapshot([aPlanTask('t1', { status: 'pending_acceptance', blockerReason: 'task_not_started' })]);
 			assert.equal(derivePanelModel(s, select('t1')).detail!.blocker, null);
