@@ -33,11 +33,11 @@ export function codexTarget(id: string, serverUrl: string, home: string): AgentT
 	};
 }
 
-/** Starts a real Host whose `.tutti/config.json` has these targets (claude/codex included). */
-export function startAgentHost(agentTargets: AgentTargetConfig[], extra: { maxParallelRuns?: number; developerConfirmation?: boolean } = {}): Promise<HostHandle> {
+/** Starts a real Host whose `.tutti/config.json` has these targets (claude/codex included), on `workspace` when given. */
+export function startAgentHost(agentTargets: AgentTargetConfig[], extra: { maxParallelRuns?: number; developerConfirmation?: boolean; workspace?: string } = {}): Promise<HostHandle> {
 	// The harness types its config for command targets; the Host itself validates every adapter.
 	const config = { agentTargets, maxParallelRuns: extra.maxParallelRuns ?? 4, ...(extra.developerConfirmation !== undefined ? { developerConfirmation: extra.developerConfirmation } : {}) };
-	return startHost({ config: () => config as unknown as HostConfig });
+	return startHost({ config: () => config as unknown as HostConfig, ...(extra.workspace !== undefined ? { workspace: extra.workspace } : {}) });
 }
 
 /** Kills every Run process of the Host's workspace and any tool process carrying `markers` (Claude's Bash runs under setsid). */
