@@ -195,3 +195,32 @@ describe('a Run whose tree git cannot commit in still settles (real git)', funct
 		assert.ok(h.logs.some((l) => /recording the result commit of run .* failed/.test(l)));
 	});
 });
+
+describe('an exit seen twice records one result before either settles (real git)', function () {
+	this.timeout(60_000);
+	let h: ServiceHarness;
+	afterEach(async () => { await h.close(); });
+
+	it("the runner's exit event and the supervisor's run/report at once: the auto-acceptance binds to the result commit", async () => {
+		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
+		commitWorkspace(h.workspace, { 'README.md': 'hello\n' });
+		const issueId = (await h.call('issue/create', { title: 'Twice' })).issueId;
+		for (let i = 0; i < 4; i += 1) {
+			await h.call('task/add', { issueId, taskId: `t${i}`, title: `Write t${i}.txt`, agentTargetId: 'iso', autoAccept: true });
+		}
+		await h.idle();
+		const launches = h.runs.launches.filter((l) => l.taskId.startsWith('t'));
+		assert.equal(launches.length, 4);
+		for (const launch of launches) { writeFileSync(join(launch.cwd, `${launch.taskId}.txt`), 'x\n'); }
+		await Promise.all(launches.map(async (launch) => {
+			h.runs.exit(launch.runId, { exitCode: 0 });
+			await h.call('run/report', { runId: launch.runId, event: 'exited' });
+		}));
+		await h.idle();
+		for (const task of (await h.call('issue/get', { issueId })).tasks) {
+			assert.equal(task.status, 'completed');
+			assert.notEqual(task.resultCommit, '', `${task.taskId} has its result commit`);
+			assert.equal(task.acceptedCommit, task.resultCommit, `${task.taskId}: the acceptance is bound to it`);
+		}
+	});
+});
