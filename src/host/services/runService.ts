@@ -25,7 +25,7 @@ import { readQueue } from './messages/queueFile.js';
 import { currentTurnProcessId, runIdOfProcess } from './messages/turnProcesses.js';
 import { admitRunsInTx } from './runAdmission.js';
 import { loadRun } from './runQueries.js';
-import { type RecordedResult, type RunDeliveryDeps, recordRunResult } from './delivery/runDelivery.js';
+import { RunResultRecorder } from './delivery/runDelivery.js';
 import { type RunEnding, type SettledRun, settleRunInTx } from './runSettlement.js';
 import { WorktreeManager } from './worktrees/worktreeManager.js';
 
@@ -50,9 +50,7 @@ export class RunService implements RunAdmission, Disposable {
 	readonly #turns: TurnLifecycle;
 	readonly #ctx: QueuedTurnContext;
 	readonly #stops: RunStops;
-	readonly #delivery: RunDeliveryDeps;
-	/** Result recordings in flight per Run (see #recordResult). */
-	readonly #resultRecordings = new Map<string, Promise<RecordedResult>>();
+	readonly #results: RunResultRecorder;
 	/** Background work (exit handling, follow-up settlements) for whenIdle(). */
 	readonly #background = new Set<Promise<unknown>>();
 	#disposed = false;
@@ -62,7 +60,7 @@ export class RunService implements RunAdmission, Disposable {
 		const settlement = { now: () => deps.clock.now(), observer: deps.observer, log: deps.log };
 		this.#turns = deps.turns ?? new TurnLifecycle(deps);
 		const worktrees = deps.worktrees ?? new WorktreeManager(deps.workspace);
-		this.#delivery = { workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees };
+		this.#results = new RunResultRecorder({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees }, deps.log);
 		this.#ctx = {
 			workspace: deps.workspace, store: deps.store, clock: deps.clock, turns: this.#turns, worktrees, settlement,
 			leaseOwner: deps.ids.next('host'), log: deps.log,
@@ -135,30 +133,13 @@ export class RunService implements RunAdmission, Disposable {
 				if (delivered || this.#currentProcess(runId) !== exit.runId) { return; }
 			}
 			// A worktree Run's result is a commit, made and recorded before it settles (idempotent after a kill -9).
-			const { unresolvedPaths } = await this.#recordResult(runId);
+			const { unresolvedPaths } = await this.#results.record(runId);
 			const settled = await this.#d.store.transaction((tx) => (this.#stops.holdExit(runId, exit, facts)
 				? null : settleRunInTx(this.#ctx.settlement, tx, runId, { kind: 'exit', exit: this.#runExitOf(runId, exit), facts, unresolvedMergePaths: unresolvedPaths })));
 			if (settled) { this.#afterSettle(settled); }
 		} catch (e) {
 			this.#d.log(`settling run ${runId} failed (it stays running until the next check): ${(e as Error).message}`);
 		}
-	}
-
-	/**
-	 * A worktree Run's result commit, made and recorded before it settles. The same exit arrives twice (the runner's
-	 * event and the supervisor's run/report): both wait for one recording, so neither settles (and binds an
-	 * auto-acceptance) before the result is recorded. A tree git cannot commit in (removed by hand, a lock left by a
-	 * crashed git) never keeps the Run running: it settles without a result.
-	 */
-	#recordResult(runId: string): Promise<RecordedResult> {
-		const inFlight = this.#resultRecordings.get(runId);
-		if (inFlight) { return inFlight; }
-		const recording = recordRunResult(this.#delivery, runId).catch((e: unknown): RecordedResult => {
-			this.#d.log(`recording the result commit of run ${runId} failed (it settles without one): ${(e as Error).message}`);
-			return { unresolvedPaths: [] };
-		}).finally(() => { this.#resultRecordings.delete(runId); });
-		this.#resultRecordings.set(runId, recording);
-		return recording;
 	}
 
 	/** The runner id of the Run's current Turn process (the Run id until a queued message started another Turn). */

@@ -138,3 +138,26 @@ export async function recordRunResult(deps: RunDeliveryDeps, runId: string): Pro
 	return { unresolvedPaths: result.kind === 'unresolved_merge' ? result.paths : [] };
 }
 
+
+/**
+ * A worktree Run's result, recorded before it settles, one recording per Run at a time: the same exit arrives twice
+ * (the runner's event and the supervisor's run/report) and both wait for the one recording, so neither settles (and
+ * binds an auto-acceptance) before the result is recorded. A tree git cannot commit in (removed by hand, a lock left
+ * by a crashed git) never keeps the Run running: it settles without a result.
+ */
+export class RunResultRecorder {
+	readonly #inFlight = new Map<string, Promise<RecordedResult>>();
+
+	constructor(private readonly deps: RunDeliveryDeps, private readonly log: (line: string) => void) {}
+
+	record(runId: string): Promise<RecordedResult> {
+		const inFlight = this.#inFlight.get(runId);
+		if (inFlight) { return inFlight; }
+		const recording = recordRunResult(this.deps, runId).catch((e: unknown): RecordedResult => {
+			this.log(`recording the result commit of run ${runId} failed (it settles without one): ${(e as Error).message}`);
+			return { unresolvedPaths: [] };
+		}).finally(() => { this.#inFlight.delete(runId); });
+		this.#inFlight.set(runId, recording);
+		return recording;
+	}
+}
