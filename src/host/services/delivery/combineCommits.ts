@@ -23,18 +23,12 @@ export async function resolveCommit(repo: string, rev: string): Promise<string> 
 	return (await git(repo, ['rev-parse', '--verify', '--end-of-options', `${rev}^{commit}`])).stdout.trim();
 }
 
-/** The commits of `commits` (full shas, order kept) that no other of them contains. */
+/** The commits of `commits` (full shas, order kept) that no other of them contains: one `git merge-base --independent`. */
 export async function headsOf(repo: string, commits: readonly string[]): Promise<string[]> {
 	const unique = [...new Set(commits)];
-	const heads: string[] = [];
-	for (const c of unique) {
-		let contained = false;
-		for (const other of unique) {
-			if (other !== c && await isAncestor(repo, c, other)) { contained = true; break; }
-		}
-		if (!contained) { heads.push(c); }
-	}
-	return heads;
+	if (unique.length <= 1) { return unique; }
+	const independent = new Set((await git(repo, ['merge-base', '--independent', ...unique])).stdout.split('\n').map((l) => l.trim()).filter((l) => l !== ''));
+	return unique.filter((c) => independent.has(c));
 }
 
 interface TwoWay { clean: boolean; tree: string; paths: string[] }

@@ -2,6 +2,7 @@
 // issue's base branch) by fast-forward or one merge commit (integration.ts). Tasks not accepted yet are refused
 // with not_integrable unless `acceptedOnly`; tasks that worked in the shared folder have no commit to merge.
 // Integrations run one at a time; the store records the integrated commit after git moved the branch.
+import { dependencySatisfied } from '../../../core/graph/blockers.js';
 import { rejection } from '../../../core/hints.js';
 import type { Task } from '../../../core/model.js';
 import type { Clock } from '../../../core/ports.js';
@@ -22,9 +23,8 @@ export interface IntegrationServiceDeps {
 	worktrees: WorktreeManager;
 }
 
-function accepted(task: Task): boolean {
-	return task.status === 'completed' && (task.acceptanceState === 'user_accepted' || task.acceptanceState === 'auto_checked');
-}
+/** Accepted = what satisfies a dependency edge (completed, accepted by the developer or automatically): the core rule. */
+const accepted = (task: Task): boolean => dependencySatisfied(task);
 
 export class IntegrationService {
 	#chain: Promise<unknown> = Promise.resolve();

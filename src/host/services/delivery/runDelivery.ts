@@ -16,7 +16,7 @@ import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { gitExit } from '../worktrees/git.js';
 import type { Worktree, WorktreeManager } from '../worktrees/worktreeManager.js';
 import { changedFiles } from './changedFiles.js';
-import { workspaceIdentity } from './gitIdentity.js';
+import { fallbackIdentity, workspaceIdentity } from './gitIdentity.js';
 import { commitResult } from './resultCommit.js';
 import { enterConflict, mergeMissingParents, newTreeBase, type ParentCommit, type TaskBase } from './taskBase.js';
 
@@ -55,9 +55,9 @@ function parentCommits(deps: RunDeliveryDeps, task: Task): ParentCommit[] {
 
 /** Where a Run in the shared folder starts: HEAD at launch (nothing outside git). */
 export async function recordSharedFolderBase(deps: RunDeliveryDeps, run: Run): Promise<void> {
-	const head = await workspaceHead(deps.workspace).catch(() => null);
-	if (head === null) { return; }
-	await deps.store.transaction((tx) => { deliveryRepository.recordRunBase(tx, run.runId, false, head.commit); });
+	const head = await gitExit(deps.workspace, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => null);
+	if (head === null || head.exitCode !== 0) { return; }
+	await deps.store.transaction((tx) => { deliveryRepository.recordRunBase(tx, run.runId, false, head.stdout.trim()); });
 }
 
 export function conflictPrompt(conflict: MergeConflictNote): string {
@@ -72,16 +72,19 @@ export function conflictPrompt(conflict: MergeConflictNote): string {
 
 /** The worktree a worker Run starts in, built on its parents (see the file comment). */
 export async function prepareRunTree(deps: RunDeliveryDeps, run: Run, task: Task, target: AgentTargetConfig, chain: readonly string[], setupLogFile: string): Promise<PreparedTree> {
-	const identity = await workspaceIdentity(deps.workspace);
 	let issueBase = deps.store.read((r) => deliveryRepository.issueDelivery(r, run.issueId));
 	if (issueBase === undefined) {
 		const head = await workspaceHead(deps.workspace);
 		if (head !== null) {
-			await deps.store.transaction((tx) => { deliveryRepository.recordIssueBase(tx, run.issueId, head.commit, head.branch); });
+			// An issue whose trees were made before the store recorded bases keeps the base they were made from.
+			const legacyBase = deps.worktrees.readState().bases[run.issueId];
+			await deps.store.transaction((tx) => { deliveryRepository.recordIssueBase(tx, run.issueId, legacyBase ?? head.commit, head.branch); });
 			issueBase = deps.store.read((r) => deliveryRepository.issueDelivery(r, run.issueId));
 		}
 	}
 	const parents = parentCommits(deps, task);
+	// Only a merge commits anything: no parent, no identity to look up.
+	const identity = parents.length > 0 ? await workspaceIdentity(deps.workspace) : fallbackIdentity;
 	const existing = deps.worktrees.existingTree(run.issueId, chain);
 	let base: TaskBase;
 	let tree: Worktree;

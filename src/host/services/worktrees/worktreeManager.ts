@@ -147,7 +147,8 @@ export class WorktreeManager {
 					: `Move ${absolutePath} out of the way, then schedule the task again.`,
 				{ issueId, taskId, path: absolutePath });
 		}
-		let baseCommit = state.bases[issueId];
+		// The caller's start commit (its parents' work, or the issue base the store recorded) makes a HEAD lookup moot.
+		let baseCommit = startCommit ?? state.bases[issueId];
 		if (baseCommit === undefined) {
 			try {
 				baseCommit = (await git(this.#workspace, ['rev-parse', '--verify', 'HEAD^{commit}'])).stdout.trim();
@@ -158,7 +159,8 @@ export class WorktreeManager {
 		}
 		const branch = worktreeBranch(taskId);
 		const intent = this.readState();
-		intent.bases[issueId] = baseCommit;
+		// Without a start commit from the caller the base is the issue's; with one it may be a parent's, never the issue's.
+		if (startCommit === undefined) { intent.bases[issueId] = baseCommit; }
 		intent.owners[taskId] = issueId;
 		this.#writeState(intent);
 		const branchExists = await git(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then(() => true, () => false);
@@ -169,13 +171,13 @@ export class WorktreeManager {
 			// An existing branch (its tree was removed earlier) keeps its commits: the tree comes back on it.
 			await git(this.#workspace, branchExists
 				? ['worktree', 'add', absolutePath, branch]
-				: ['worktree', 'add', '-b', branch, absolutePath, startCommit ?? baseCommit]);
+				: ['worktree', 'add', '-b', branch, absolutePath, baseCommit]);
 		} catch (e) {
 			throw refused(`Could not create the worktree ${absolutePath} for task ${taskId}: ${(e as Error).message}`,
 				`Check \`git -C ${this.#workspace} worktree list\` and \`git branch --list ${branch}\`, fix the conflict, then schedule the task again.`,
 				{ issueId, taskId, path: absolutePath });
 		}
-		return { relativePath: worktreeRelativePath(taskId), absolutePath, branch, taskId, baseCommit: startCommit ?? baseCommit, created: true };
+		return { relativePath: worktreeRelativePath(taskId), absolutePath, branch, taskId, baseCommit, created: true };
 	}
 
 	/** Removes the task's tree (its branch and commits stay). Refuses when the tree has uncommitted changes. */
