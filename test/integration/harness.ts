@@ -9,6 +9,7 @@ import { gateFile, gateIssueDir, gateStartedFile, releaseAllName, writeGate } fr
 export { methods } from '../../src/protocol/controlPlane.js';
 import { errorOf, parseJsonOutput, type CliError } from '../../scripts/workers/tuttiCli.js';
 import { methods, type Result } from '../../src/protocol/controlPlane.js';
+import { killAllRuns } from './runs/runTestKit.js';
 import type { PlanSnapshotDto, PlanTaskDto, RunDto } from '../../src/protocol/dto.js';
 
 export const repoRoot = resolve(__dirname, '..', '..');
@@ -252,6 +253,8 @@ export class HostHandle {
 			await this.stop();
 		} finally {
 			await this.kill9();
+			// Supervisors outlive the Host by design: one still writing its Run's files would make the removal fail.
+			killAllRuns(join(this.workspace, '.tutti'));
 			rmSync(this.base, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 		}
 	}
