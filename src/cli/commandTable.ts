@@ -225,7 +225,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['plan', 'issue', 'schedule'], method: 'plan/schedule', summary: 'start Runs for ready tasks at the active checkpoint',
-		flags: [...fenceFlags, { name: 'task-ids-json', param: 'taskIds', kind: 'jsonStringArray', valueName: '<json>', required: true, file: 'task-ids-file', description: 'a non-empty JSON array of task ids from readyTaskIds (- reads it from stdin)' }],
+		flags: [...fenceFlags, { name: 'task-ids-json', param: 'taskIds', kind: 'jsonStringArray', valueName: '<json>', required: true, file: 'task-ids-file', description: 'a non-empty JSON array of task ids from readyTaskIds, at most 10,000 (- reads it from stdin)' }],
 		examples: [
 			"tutti plan issue schedule --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --task-ids-json '[\"build\",\"lint\"]' --request-id sched-1 --json",
 			'tutti plan issue schedule --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --task-ids-file ready.json --request-id sched-2 --json',

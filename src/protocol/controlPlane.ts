@@ -31,6 +31,13 @@ const fenced = {
 	requestId,
 };
 
+/**
+ * Task ids one `plan issue schedule` may name: every task of a 5,000-task plan and twice that, while 10,000 ids of the
+ * longest length (200 characters) still fit in the 8 MiB request cap (`maxBodyBytes`).
+ */
+export const maxScheduleTaskIds = 10_000;
+const scheduleCapMessage = `at most 10,000 task ids per schedule (10,000 ids of up to 200 characters fit in the Host's 8 MiB request cap); schedule the rest at a later checkpoint`;
+
 /** A Run's message queue: paused is derived from person Stops and later Resumes (SPEC §8). */
 const runQueueResult = z.object({
 	runId: z.string(),
@@ -171,7 +178,7 @@ export const methods = {
 	/** One task in full (`plan issue get --task-id`). */
 	'plan/getTask': { params: z.strictObject({ issueId: id, taskId: id }), result: planTaskViewDto },
 	'plan/schedule': {
-		params: z.strictObject({ ...fenced, taskIds: z.array(id).min(1).max(1000) }),
+		params: z.strictObject({ ...fenced, taskIds: z.array(id).min(1).max(maxScheduleTaskIds, { error: scheduleCapMessage }) }),
 		result: z.object({ executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(), runIds: z.array(z.string()), replayed: z.boolean() }),
 	},
 	'plan/mutate': {

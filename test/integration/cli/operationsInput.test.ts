@@ -53,6 +53,21 @@ describe('CLI: operations from stdin and from a file', function () {
 		assert.equal(methods['plan/schedule'].result.parse(expectOk(fromFile)).runIds.length, 1);
 	});
 
+	it('a schedule of all 5,000 tasks of a plan goes through --task-ids-file to the Host\'s own rules; 10,001 ids are refused naming the cap', async () => {
+		const issue = await managedIssue(host);
+		const taskIds = Array.from({ length: 5000 }, (_, i) => `t${i}`);
+		writeFileSync(join(host.workspace, 'plan5k.json'), JSON.stringify(addOps(...taskIds.map((id) => taskSpec(id)))));
+		expectOk(await mutate(issue, ['--operations-file', 'plan5k.json']));
+		writeFileSync(join(host.workspace, 'all.json'), JSON.stringify(taskIds));
+		const all = expectError(await issue.cli(['plan', 'issue', 'schedule', ...await fence(issue), '--task-ids-file', 'all.json']), 'capacity_exhausted', 1);
+		assert.match(all.message, /5000 new Run\(s\) with 0 already running exceeds maxParallelRuns/);
+		writeFileSync(join(host.workspace, 'over.json'), JSON.stringify(Array.from({ length: 10_001 }, (_, i) => `t${i}`)));
+		const over = expectError(await issue.cli(['plan', 'issue', 'schedule', ...await fence(issue), '--task-ids-file', 'over.json']), 'invalid_input', 2);
+		assert.match(over.message, /at most 10,000 task ids per schedule/);
+		const first = methods['plan/schedule'].result.parse(expectOk(await issue.cli(['plan', 'issue', 'schedule', ...await fence(issue), '--task-ids-json', '-'], { input: '["t0","t1"]' })));
+		assert.equal(first.runIds.length, 2);
+	});
+
 	it('bad JSON from stdin gets the same strict answer as on the command line, and changes nothing', async () => {
 		const issue = await managedIssue(host);
 		const inline = expectError(await mutate(issue, ['--operations-json', '[{"op":"add"}']), 'invalid_mutation_operation', 2);
