@@ -292,6 +292,16 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti run log --run-id RUN', 'tutti run log --run-id RUN --stream stderr --follow', 'tutti run log --run-id RUN --offset 0 --max-bytes 65536 --json'],
 	},
 	{
+		path: ['run', 'transcript'], method: 'run/transcript', summary: "print a Run's readable transcript: what the agent said, ran and edited",
+		flags: [
+			runId,
+			{ name: 'offset', param: 'offset', kind: 'nonNegativeInt', valueName: '<bytes>', description: 'start at this byte of the Run\'s stdout' },
+			{ name: 'max-bytes', param: 'maxBytes', kind: 'positiveInt', valueName: '<bytes>', description: 'read at most this many bytes of stdout per request' },
+		],
+		details: 'One line per entry: assistant text, `$ command` for commands, the file for edits, errors and the final result. `--json` gives the entries and the offset to continue from (`nextOffset`); `done` is true once the Run has ended and everything was read. The raw output is `tutti run log`.',
+		examples: ['tutti run transcript --run-id RUN', 'tutti run transcript --run-id RUN --offset 0 --json'],
+	},
+	{
 		path: ['run', 'report'], method: 'run/report', summary: "a Run supervisor's report that its process started or exited", hidden: true,
 		flags: [runId, { name: 'event', param: 'event', kind: 'choice', choices: ['started', 'exited'], valueName: '<event>', required: true, description: 'started or exited' }],
 		examples: ['tutti run report --run-id RUN --event exited --json'],

@@ -4,6 +4,8 @@ export function formatHuman(method: string, result: unknown): string {
 	switch (method) {
 		case 'run/log':
 			return typeof r['data'] === 'string' ? r['data'] : '';
+		case 'run/transcript':
+			return transcriptText(r['entries']);
 		case 'issue/list':
 			return table(r['issues'], ['issueId', 'status', 'planningSource', 'title'], 'no issues');
 		case 'run/list':
@@ -25,4 +27,14 @@ function table(rows: unknown, columns: readonly string[], empty: string): string
 	}));
 	const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i]!.length)));
 	return cells.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+const transcriptMarks: Readonly<Record<string, string>> = { assistant: '', tool: '', edit: 'edited ', error: 'error: ', user: 'you: ', result: 'result: ', output: '' };
+
+function transcriptText(entries: unknown): string {
+	if (!Array.isArray(entries) || entries.length === 0) { return ''; }
+	return entries.map((e) => {
+		const entry = (typeof e === 'object' && e !== null ? e : {}) as Record<string, unknown>;
+		return `${transcriptMarks[String(entry['kind'])] ?? ''}${String(entry['text'] ?? '')}`;
+	}).join('\n') + '\n';
 }

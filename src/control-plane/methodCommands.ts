@@ -37,6 +37,7 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'run/list': 'tutti run list',
 	'run/stop': 'tutti run stop',
 	'run/log': 'tutti run log',
+	'run/transcript': 'tutti run transcript',
 	'run/report': 'tutti run report',
 	'run/send': 'tutti run send',
 	'run/queue': 'tutti run queue',

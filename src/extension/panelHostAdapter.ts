@@ -9,6 +9,7 @@ export function panelHostApi(services: ExtensionServices): PanelHostApi {
 		issue: (issueId) => services.client().call('issue/get', { issueId }),
 		planSnapshot: (issueId) => services.client().call('plan/get', { issueId }),
 		runs: (issueId) => services.client().call('run/list', { issueId }),
+		transcript: (runId, offset) => services.client().call('run/transcript', { runId, offset }),
 		onDidChange: (listener) => services.changes.onDidChange(() => listener()),
 		now: () => Date.now(),
 	};

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { agentResponse } from './agentResponse.js';
 import {
-	agentTargetDto, compactPlanSnapshotDto, executionStatus, issueDto, issueWithTasksDto, planSnapshotDto, planTaskViewDto, runDto, sessionRole,
+	agentTargetDto, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto, planSnapshotDto, planTaskViewDto, runDto, sessionRole,
 	taskDto, taskStatus,
 } from './dto.js';
 
@@ -236,6 +236,14 @@ export const methods = {
 	'run/log': {
 		params: z.strictObject({ runId: id, stream: z.enum(['stdout', 'stderr']).default('stdout'), offset: z.number().int().nonnegative().default(0), maxBytes: z.number().int().positive().max(1_048_576).default(262_144) }),
 		result: z.object({ runId: z.string(), data: z.string(), nextOffset: z.number().int(), done: z.boolean() }),
+	},
+	/**
+	 * A readable transcript of the Run's stdout from `offset` (whole lines only; a partial last line waits for the rest):
+	 * assistant text, tool calls, files edited, errors, the developer's messages, the final result.
+	 */
+	'run/transcript': {
+		params: z.strictObject({ runId: id, offset: z.number().int().nonnegative().default(0), maxBytes: z.number().int().positive().max(1_048_576).default(262_144) }),
+		result: z.object({ runId: z.string(), entries: z.array(transcriptEntryDto), nextOffset: z.number().int(), done: z.boolean() }),
 	},
 	/** From a Run's supervisor: its process started or exited (the exit record on disk stays authoritative). */
 	'run/report': {

@@ -107,6 +107,15 @@ export const stopNoteDto = z.object({
 	answeredAtUnixMs: z.number().int(),
 });
 
+/** One line of a Run's readable transcript (src/agents/transcript.ts). */
+export const transcriptEntryDto = z.object({
+	kind: z.enum(['assistant', 'tool', 'edit', 'error', 'user', 'result', 'output']),
+	text: z.string(),
+	/** The tool's name for `tool` and `edit` entries ('' otherwise). */
+	tool: z.string(),
+});
+export type TranscriptEntryDto = z.infer<typeof transcriptEntryDto>;
+
 export const runDto = z.object({
 	runId: z.string(),
 	issueId: z.string(),

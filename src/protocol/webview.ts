@@ -2,7 +2,7 @@
 // Validate on receipt, every time, on both sides: webview input is untrusted, and the webview checks the Host's
 // snapshots too (version skew after an update shows as an error, not as a broken graph).
 import { z } from 'zod';
-import { issueWithTasksDto, planSnapshotDto, runDto } from './dto.js';
+import { issueWithTasksDto, planSnapshotDto, runDto, transcriptEntryDto } from './dto.js';
 
 export const webviewProtocolVersion = 1;
 
@@ -49,6 +49,18 @@ export const snapshotView = panelViewState.extend({
 });
 export type SnapshotView = z.infer<typeof snapshotView>;
 
+/** The live transcript of the selected task's latest Run: its newest entries (at most `transcriptMaxEntries`). */
+export const transcriptMaxEntries = 300;
+export const panelTranscript = z.object({
+	runId: id,
+	entries: z.array(transcriptEntryDto).max(transcriptMaxEntries),
+	/** Entries read before the ones listed (not shown; `Open output` has everything). */
+	omittedCount: z.number().int().nonnegative(),
+	/** The Run has ended and its whole output was read. */
+	done: z.boolean(),
+});
+export type PanelTranscript = z.infer<typeof panelTranscript>;
+
 /** Host → webview: always a complete snapshot (hidden webviews keep only the newest message; no deltas). */
 export const toWebview = z.discriminatedUnion('type', [
 	z.object({
@@ -60,6 +72,8 @@ export const toWebview = z.discriminatedUnion('type', [
 		plan: planSnapshotDto.nullable(),
 		runs: z.array(runDto),
 		view: snapshotView,
+		/** The selected task's latest Run, read as a transcript; null when no task is selected or it has no Run. */
+		transcript: panelTranscript.nullable().optional(),
 	}),
 	z.object({ type: z.literal('error'), message: z.string().max(10_000) }),
 ]);

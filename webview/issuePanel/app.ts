@@ -161,7 +161,15 @@ export class IssuePanelApp {
 		const focusKey = active && container.contains(active) ? active.closest('[data-focus-key]')?.getAttribute('data-focus-key') ?? null : null;
 		const open = new Set<string>();
 		for (const d of container.querySelectorAll('details[open][data-details-key]')) { open.add(d.getAttribute('data-details-key') ?? ''); }
+		// A live transcript follows its newest line while the reader is at the bottom, and stays put otherwise.
+		const log = container.querySelector<HTMLElement>('ol.transcript');
+		const logScroll = log ? { runId: log.closest('[data-run-id]')?.getAttribute('data-run-id') ?? '', top: log.scrollTop, atBottom: log.scrollTop + log.clientHeight >= log.scrollHeight - 4 } : null;
 		container.replaceChildren(toDom(node, this.#doc));
+		const newLog = container.querySelector<HTMLElement>('ol.transcript');
+		if (newLog) {
+			const sameRun = logScroll !== null && logScroll.runId === (newLog.closest('[data-run-id]')?.getAttribute('data-run-id') ?? '');
+			newLog.scrollTop = sameRun && !logScroll.atBottom ? logScroll.top : newLog.scrollHeight;
+		}
 		for (const d of container.querySelectorAll<HTMLDetailsElement>('details[data-details-key]')) {
 			if (open.has(d.getAttribute('data-details-key') ?? '')) { d.open = true; }
 		}

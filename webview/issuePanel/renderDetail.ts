@@ -1,9 +1,10 @@
-// The selected task's detail pane (pure VNodes): content, launch settings, blocker, acceptance controls, runs
-// with outcome labels, durations, usage and Stop notes with their answers, and the replacement link.
+// The selected task's detail pane (pure VNodes). It leads with what the developer decides on — the latest Run's
+// outcome, times, usage, summary and changed files with Open Diff — then Accept / Request changes, the live
+// transcript, the Runs with Stop notes; content, dependencies and launch settings follow, collapsed.
 import { button, linkButton, textArea } from '../shared/components.js';
 import { type ElementNode, h } from '../shared/vnode.js';
 import { noteMaxLength } from './renderHeader.js';
-import type { DetailModel, RelatedTask, ReviewChangesModel, RunModel } from './viewModel.js';
+import type { DetailModel, LatestRunModel, RelatedTask, ReviewChangesModel, RunModel, TranscriptModel } from './viewModel.js';
 
 function relatedList(items: readonly RelatedTask[], why: string): ElementNode {
 	return h('ul', { class: 'related' }, ...items.map((t) => h('li', {},
@@ -38,6 +39,34 @@ function reviewChanges(c: ReviewChangesModel, title: string, data: Readonly<Reco
 			: button({ label: 'Open Diff', action: 'task/openChanges', ariaLabel: `Open the diff of task ${title}`, data }));
 }
 
+function latestRun(d: DetailModel, r: LatestRunModel, data: Readonly<Record<string, string>>): ElementNode {
+	return h('section', { id: 'latest-run', class: `status-${r.status}`, 'aria-label': 'Latest run', 'data-run-id': r.runId },
+		h('p', { class: 'latest-outcome' }, h('span', { class: 'run-outcome' }, r.outcomeLabel)),
+		h('p', { class: 'muted latest-facts' }, `${r.timesLabel} · ${r.usageLabel}`),
+		r.summary ? h('p', { class: 'run-summary' }, r.summary) : null,
+		r.errorMessage ? h('p', { class: 'run-error' }, r.errorMessage) : null,
+		d.changes ? reviewChanges(d.changes, d.title, data) : null,
+		!d.changes && d.canOpenChanges ? button({ label: 'Open changes', action: 'task/openChanges', ariaLabel: `Open the changes of task ${d.title} in the diff view`, data }) : null);
+}
+
+function transcript(t: TranscriptModel): ElementNode {
+	return h('section', { id: 'transcript', 'aria-label': 'Transcript', 'data-run-id': t.runId },
+		h('div', { class: 'transcript-head' },
+			h('h3', {}, 'Transcript'),
+			t.live ? h('span', { class: 'live-badge' }, 'live') : null,
+			button({ label: 'Open raw output', action: 'run/openOutput', ariaLabel: `Open the raw output of run ${t.runId}`, data: { 'run-id': t.runId } })),
+		t.omittedLabel ? h('p', { class: 'muted' }, t.omittedLabel) : null,
+		t.entries.length
+			? h('ol', { class: 'transcript', role: 'log', 'aria-label': `Transcript of run ${t.runId}` }, ...t.entries.map((e) => h('li', { class: `t-entry t-${e.kind}` },
+				h('span', { class: 't-label' }, e.label),
+				h('span', { class: 't-text' }, e.text))))
+			: h('p', { class: 'muted' }, t.live ? 'Waiting for the agent\u2019s first output…' : 'The Run wrote nothing readable.'));
+}
+
+function collapsed(key: string, summary: string, ...body: (ElementNode | null)[]): ElementNode {
+	return h('details', { class: 'detail-section', 'data-details-key': key }, h('summary', {}, summary), ...body);
+}
+
 export function renderDetail(d: DetailModel | null): ElementNode {
 	if (!d) {
 		return h('div', { id: 'task-detail', class: 'empty' }, h('p', {}, 'Select a task in the graph (click, or Enter / Space) to see its content, runs and controls.'));
@@ -54,23 +83,19 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 		d.superseded && !d.replacedBy ? h('p', { class: 'notice' }, 'Superseded (no replacement).') : null,
 		d.replaces.length ? h('div', { id: 'replaces' }, h('p', {}, 'Replaces:'), relatedList(d.replaces, 'Go to the superseded task')) : null,
 		d.blocker ? h('p', { id: 'blocker', class: 'notice' }, `Blocked: ${d.blocker}`) : null,
+		d.latest ? latestRun(d, d.latest, data) : null,
 		d.canAccept || d.canRequestChanges ? h('section', { id: 'acceptance', class: 'callout', 'aria-label': 'Acceptance' },
 			h('p', {}, 'This task is waiting for you to accept its result or request changes.'),
-			d.changes ? reviewChanges(d.changes, d.title, data) : null,
 			d.canAccept ? button({ label: 'Accept', action: 'task/accept', appearance: 'primary', ariaLabel: `Accept task ${d.title}`, data }) : null,
 			d.canRequestChanges ? h('div', { class: 'note-form' },
 				textArea({ id: 'task-note', label: 'What needs to change', maxLength: noteMaxLength, draftKey: `task:${d.taskId}` }),
 				button({ label: 'Request changes', action: 'task/requestChanges', ariaLabel: `Request changes to task ${d.title} with the note above`, data }),
 				h('p', { class: 'form-error', role: 'alert', 'data-error-for': `task:${d.taskId}` })) : null) : null,
-		h('h3', {}, 'Content'),
-		d.content ? h('pre', { class: 'content' }, d.content) : h('p', { class: 'muted' }, 'No content.'),
-		h('h3', {}, 'Launch settings'),
-		h('dl', { class: 'facts' }, ...d.launch.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
-		h('h3', {}, `Dependencies (${d.dependencies.length})`),
-		d.dependencies.length ? relatedList(d.dependencies, 'Go to dependency') : h('p', { class: 'muted' }, 'None.'),
+		d.transcript ? transcript(d.transcript) : null,
 		h('h3', {}, `Runs (${d.runs.length})`),
 		d.runs.length ? h('ol', { class: 'runs' }, ...d.runs.map(run)) : h('p', { class: 'muted' }, 'No runs yet.'),
-		h('h3', {}, 'Usage'),
-		h('p', { id: 'task-usage' }, d.usageLabel),
-		d.canOpenChanges ? button({ label: 'Open changes', action: 'task/openChanges', ariaLabel: `Open the changes of task ${d.title} in the diff view`, data }) : null);
-}
+		h('p', { id: 'task-usage', class: 'muted' }, `All runs: ${d.usageLabel}`),
+		collapsed('content', 'Content', d.content ? h('pre', { class: 'content' }, d.content) : h('p', { class: 'muted' }, 'No content.')),
+		collapsed('dependencies', `Dependencies (${d.dependencies.length})`,
+			d.dependencies.length ? relatedList(d.dependencies, 'Go to dependency') : h('p', { class: 'muted' }, 'None.')),
+		collapsed('launch', 'Launch settings', h('dl', { class: 'facts' }, ...d.launch.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))));}

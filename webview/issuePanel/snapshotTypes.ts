@@ -1,10 +1,12 @@
 // The wire types the panel reads, named once (all inferred from the zod schemas in src/protocol).
-import type { PanelSnapshot } from '../../src/protocol/webview.js';
+import type { PanelSnapshot, PanelTranscript } from '../../src/protocol/webview.js';
 import type {
-	CheckpointDto, IssueControlsDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto,
+	CheckpointDto, IssueControlsDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
 } from '../../src/protocol/dto.js';
 
-export type { CheckpointDto, IssueControlsDto, IssueWithTasksDto, PanelSnapshot, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto };
+export type {
+	CheckpointDto, IssueControlsDto, IssueWithTasksDto, PanelSnapshot, PanelTranscript, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
+};
 export type TaskStatus = TaskDto['status'];
 export type ExecutionStatus = PlanSnapshotDto['execution']['status'];
 export type CheckpointKind = CheckpointDto['kind'];

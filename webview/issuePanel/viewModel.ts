@@ -3,11 +3,12 @@
 // controls apply, a wake prompt's marker — are the Host's, sent in the snapshot; nothing here re-derives them.
 // No DOM; tested in plain mocha.
 import {
-	blockerLabel, checkpointKindLabel, executionStatusLabel, formatCount, formatDuration, stopAnswerLabel,
+	blockerLabel, checkpointKindLabel, executionStatusLabel, formatClock, formatCount, formatDuration, stopAnswerLabel,
 	stopReasonLabel, taskStatusLabel, truncate,
 } from './format.js';
 import type {
-	CheckpointDto, CheckpointKind, ExecutionStatus, IssueControlsDto, PanelSnapshot, PlanTaskDto, RunDto, TaskDto, TaskStatus, WakeDto,
+	CheckpointDto, CheckpointKind, ExecutionStatus, IssueControlsDto, PanelSnapshot, PanelTranscript, PlanTaskDto, RunDto, TaskDto, TaskStatus,
+	TranscriptEntryDto, WakeDto,
 } from './snapshotTypes.js';
 
 export interface PanelUi {
@@ -131,6 +132,36 @@ export type ReviewChangesModel =
 	| { readonly kind: 'files'; readonly files: readonly ChangedFileModel[] }
 	| { readonly kind: 'sharedFolder' | 'noChanges' | 'notRecorded'; readonly message: string };
 
+/** The latest Run's facts the developer decides on, above Accept / Request changes. */
+export interface LatestRunModel {
+	readonly runId: string;
+	readonly outcomeLabel: string;
+	readonly status: TaskStatus;
+	readonly nonterminal: boolean;
+	readonly stopping: boolean;
+	/** "Started 14:02:11Z · ended 14:04:13Z" (or "· still running"). */
+	readonly timesLabel: string;
+	readonly usageLabel: string;
+	readonly summary: string;
+	readonly errorMessage: string;
+}
+
+export interface TranscriptEntryModel {
+	readonly kind: TranscriptEntryDto['kind'];
+	/** What kind of line it is, in words ("Agent", "Ran", "Edited", …). */
+	readonly label: string;
+	readonly text: string;
+}
+
+/** The live transcript of the latest Run (the Host reads it from the Run's stream; the panel only draws it). */
+export interface TranscriptModel {
+	readonly runId: string;
+	readonly entries: readonly TranscriptEntryModel[];
+	/** "Showing the latest 300 of 1,204 entries", or ''. */
+	readonly omittedLabel: string;
+	readonly live: boolean;
+}
+
 export interface RelatedTask {
 	readonly taskId: string;
 	readonly title: string;
@@ -153,6 +184,9 @@ export interface DetailModel {
 	readonly superseded: boolean;
 	readonly runs: readonly RunModel[];
 	readonly usageLabel: string;
+	/** The latest Run, leading the detail; null before the first Run. */
+	readonly latest: LatestRunModel | null;
+	readonly transcript: TranscriptModel | null;
 	readonly canAccept: boolean;
 	readonly canRequestChanges: boolean;
 	readonly canOpenChanges: boolean;
@@ -342,6 +376,43 @@ export function reviewChanges(r: RunDto | undefined): ReviewChangesModel | null 
 		: { kind: 'noChanges', message: 'No files changed' };
 }
 
+const transcriptLabel: Readonly<Record<TranscriptEntryDto['kind'], string>> = {
+	assistant: 'Agent', tool: 'Ran', edit: 'Edited', error: 'Error', user: 'You', result: 'Result', output: 'Output',
+};
+
+function transcriptModel(t: PanelTranscript | null | undefined, latest: RunDto | undefined): TranscriptModel | null {
+	if (!t || !latest || t.runId !== latest.runId) { return null; }
+	return {
+		runId: t.runId,
+		entries: t.entries.map((e) => ({ kind: e.kind, label: transcriptLabel[e.kind], text: e.text })),
+		omittedLabel: t.omittedCount > 0 ? `Showing the latest ${formatCount(t.entries.length)} of ${formatCount(t.entries.length + t.omittedCount)} entries` : '',
+		live: !t.done,
+	};
+}
+
+function latestRunModel(r: RunDto | undefined): LatestRunModel | null {
+	if (!r) { return null; }
+	const m = runModel(r);
+	const ended = r.completedAtUnixMs > 0 ? `ended ${formatClock(r.completedAtUnixMs)}` : m.nonterminal ? 'still running' : 'end not recorded';
+	const started = r.startedAtUnixMs > 0 ? `Started ${formatClock(r.startedAtUnixMs)}` : 'Not started yet';
+	return {
+		runId: r.runId, outcomeLabel: m.outcomeLabel, status: r.status, nonterminal: m.nonterminal, stopping: m.stopping,
+		timesLabel: r.startedAtUnixMs > 0 ? `${started} · ${ended}` : started,
+		usageLabel: m.usageLabel, summary: r.summary, errorMessage: r.errorMessage,
+	};
+}
+
+/** Launch settings a task set itself (defaults are not repeated): the agent target always, the rest when set. */
+function launchSettings(t: PanelTask): (readonly [string, string])[] {
+	const rows: (readonly [string, string])[] = [['Agent target', t.agentTargetId || '(none)']];
+	if (t.model) { rows.push(['Model', t.model]); }
+	if (t.permissionModeId) { rows.push(['Permission mode', t.permissionModeId]); }
+	if (t.reasoningEffort) { rows.push(['Reasoning effort', t.reasoningEffort]); }
+	if (t.executionDirectory) { rows.push(['Execution directory', t.executionDirectory]); }
+	if (t.autoAccept) { rows.push(['Auto-accept', 'yes']); }
+	return rows;
+}
+
 function related(t: PanelTask | undefined, taskId: string): RelatedTask {
 	return { taskId, title: t?.title ?? taskId, statusLabel: t ? taskStatusLabel[t.status] : 'Unknown task' };
 }
@@ -364,20 +435,15 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 		ready: t.ready,
 		// A task that already ran (or runs) is not blocked: `task_not_started` only says it cannot be scheduled again.
 		blocker: t.blockerReason === '' || t.blockerReason === 'task_not_started' ? null : blockerLabel[t.blockerReason],
-		launch: [
-			['Agent target', t.agentTargetId || '(none)'],
-			['Model', t.model || '(default)'],
-			['Permission mode', t.permissionModeId || '(default)'],
-			['Reasoning effort', t.reasoningEffort || '(default)'],
-			['Execution directory', t.executionDirectory || '(workspace)'],
-			['Auto-accept', t.autoAccept ? 'yes' : 'no'],
-		],
+		launch: launchSettings(t),
 		dependencies: t.dependencyTaskIds.map((d) => related(byId.get(d), d)),
 		replacedBy: t.supersededByTaskId ? related(byId.get(t.supersededByTaskId), t.supersededByTaskId) : null,
 		replaces: tasks.filter((o) => o.supersededByTaskId === t.taskId).map((o) => related(o, o.taskId)),
 		superseded: t.superseded,
 		runs: runs.map(runModel),
 		usageLabel: usageLabel(runs),
+		latest: latestRunModel(runs[0]),
+		transcript: transcriptModel(s.transcript, runs[0]),
 		canAccept: open && t.status === 'pending_acceptance',
 		canRequestChanges: open && t.status === 'pending_acceptance',
 		canOpenChanges: runs.some((r) => r.executionDirectory !== '' && !isNonterminalRun(r)),

@@ -7,6 +7,7 @@ import { type PanelSnapshot, type PanelViewState, parseToHost, type ToWebview } 
 import { type KnownIds, panelActionFor } from './panelActions.js';
 import type { PanelHostApi } from './panelHostApi.js';
 import { buildPanelSnapshot } from './panelSnapshot.js';
+import { TranscriptTail } from './transcriptTail.js';
 
 /** The webview as the controller sees it. */
 export interface PanelWebviewPort {
@@ -36,6 +37,8 @@ const systemTimer: CoalesceTimer = {
 export interface IssuePanelControllerOptions {
 	/** Store changes arriving within this window become one snapshot (default 30 ms). */
 	readonly coalesceMs?: number;
+	/** How often a running Run's transcript is read again while the panel shows it (default 500 ms). */
+	readonly transcriptPollMs?: number;
 	readonly timer?: CoalesceTimer;
 }
 
@@ -60,6 +63,9 @@ export class IssuePanelController implements Disposable {
 	#known: KnownIds = noKnownIds;
 	#last: PanelSnapshot | null = null;
 	#disposed = false;
+	readonly #transcriptPollMs: number;
+	readonly #tail = new TranscriptTail();
+	#tailTimer: unknown;
 
 	constructor(issueId: string, api: PanelHostApi, port: PanelWebviewPort, effects: PanelEffects, view: PanelViewState, options: IssuePanelControllerOptions = {}) {
 		this.issueId = issueId;
@@ -69,6 +75,7 @@ export class IssuePanelController implements Disposable {
 		this.#view = { ...view };
 		this.#coalesceMs = options.coalesceMs ?? 30;
 		this.#timers = options.timer ?? systemTimer;
+		this.#transcriptPollMs = options.transcriptPollMs ?? 500;
 		this.#apiSubscription = api.onDidChange(() => this.refresh());
 	}
 
@@ -145,6 +152,7 @@ export class IssuePanelController implements Disposable {
 			await this.#postError(`Could not read issue ${this.issueId}: ${e instanceof Error ? e.message : String(e)}`);
 			return;
 		}
+		snapshot = { ...snapshot, transcript: await this.#readTranscript(snapshot) };
 		if (this.#disposed) { return; }
 		this.#known = {
 			taskIds: new Set(snapshot.issue.tasks.map((t) => t.taskId)),
@@ -157,6 +165,53 @@ export class IssuePanelController implements Disposable {
 		}
 		this.#last = snapshot;
 		this.#onDidPostSnapshot.fire(snapshot);
+		this.#scheduleTranscript(snapshot);
+	}
+
+	/** The selected task's latest Run, as a transcript read from where the last read stopped; null without one. */
+	async #readTranscript(snapshot: PanelSnapshot): Promise<PanelSnapshot['transcript']> {
+		const taskId = snapshot.view.selectedTaskId;
+		if (taskId === null || !this.#api.transcript) { return null; }
+		const latest = snapshot.runs.filter((r) => r.taskId === taskId)
+			.sort((a, b) => b.createdAtUnixMs - a.createdAtUnixMs || (a.runId < b.runId ? 1 : -1))[0];
+		if (!latest) { return null; }
+		try {
+			return await this.#tail.read({ transcript: this.#api.transcript.bind(this.#api) }, latest.runId);
+		} catch (e) {
+			this.#effects.warn(`Tutti issue panel: could not read the transcript of ${latest.runId}: ${e instanceof Error ? e.message : String(e)}`);
+			return null;
+		}
+	}
+
+	/** While the shown Run still writes, its transcript is read again and re-posted with the last snapshot. */
+	#scheduleTranscript(snapshot: PanelSnapshot): void {
+		if (this.#tailTimer !== undefined || !snapshot.transcript || snapshot.transcript.done) { return; }
+		this.#tailTimer = this.#timers.setTimeout(() => {
+			this.#tailTimer = undefined;
+			void this.#refreshTranscript();
+		}, this.#transcriptPollMs);
+	}
+
+	async #refreshTranscript(): Promise<void> {
+		const last = this.#last;
+		if (this.#disposed || !last || !this.#ready || !this.#port.visible) { return; }
+		const transcript = await this.#readTranscript(last);
+		if (this.#disposed || this.#last !== last) { return; }
+		const before = last.transcript;
+		const changed = !before || !transcript || before.runId !== transcript.runId || before.done !== transcript.done
+			|| before.omittedCount !== transcript.omittedCount || before.entries.length !== transcript.entries.length;
+		if (!changed) {
+			this.#scheduleTranscript(last);
+			return;
+		}
+		const next: PanelSnapshot = { ...last, seq: ++this.#seq, transcript };
+		if (!(await this.#send(next))) {
+			this.#dirty = true;
+			return;
+		}
+		this.#last = next;
+		this.#onDidPostSnapshot.fire(next);
+		this.#scheduleTranscript(next);
 	}
 
 	/** Whether a snapshot is owed to the webview (it was hidden or not ready when one was due). */
@@ -189,6 +244,7 @@ export class IssuePanelController implements Disposable {
 		if (this.#disposed) { return; }
 		this.#disposed = true;
 		if (this.#timer !== undefined) { this.#timers.clearTimeout(this.#timer); }
+		if (this.#tailTimer !== undefined) { this.#timers.clearTimeout(this.#tailTimer); }
 		this.#apiSubscription.dispose();
 		this.#onDidPostSnapshot.dispose();
 	}

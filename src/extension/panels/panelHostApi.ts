@@ -1,6 +1,6 @@
 // What the Issue panel needs from the Host. The extension wires it to the in-process Host's method handlers
 // (src/protocol/hostApi.ts) with caller {kind:'user'}; tests pass a fake. No 'vscode' here, so it stays testable.
-import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../protocol/dto.js';
+import type { IssueWithTasksDto, PlanSnapshotDto, RunDto, TranscriptEntryDto } from '../../protocol/dto.js';
 
 export interface PanelHostApi {
 	/** `issue/get`: the issue with its active tasks, their readiness and its controls. Rejects when the issue is unknown. */
@@ -9,6 +9,8 @@ export interface PanelHostApi {
 	planSnapshot(issueId: string): Promise<PlanSnapshotDto | null>;
 	/** `run/list`: every Run of the issue. */
 	runs(issueId: string): Promise<{ readonly runs: readonly RunDto[] }>;
+	/** Optional `run/transcript` (no live transcript without it): the Run's readable transcript from `offset` (whole lines), and where to go on from. */
+	transcript?(runId: string, offset: number): Promise<{ readonly entries: readonly TranscriptEntryDto[]; readonly nextOffset: number; readonly done: boolean }>;
 	/** Fires after any committed change to the store, from any source (CLI, agents, UI). Coalesced by the panel. */
 	onDidChange(listener: () => void): { dispose(): void };
 	/**

@@ -23,7 +23,7 @@ export function callerLabel(caller: Caller): string {
  * its one verdict. Every other method is refused to a reviewer token, whatever its arguments.
  */
 export const reviewerMethods: ReadonlySet<Method> = new Set<Method>([
-	'hello', 'issue/get', 'issue/list', 'plan/get', 'plan/getCompact', 'plan/getTask', 'run/get', 'run/list', 'run/log', 'agent/resume', 'hook/stop', 'goalReview/verdict',
+	'hello', 'issue/get', 'issue/list', 'plan/get', 'plan/getCompact', 'plan/getTask', 'run/get', 'run/list', 'run/log', 'run/transcript', 'agent/resume', 'hook/stop', 'goalReview/verdict',
 ]);
 
 /** Throws `forbidden` when a reviewer session calls a method outside its allowlist. */

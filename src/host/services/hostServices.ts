@@ -184,6 +184,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'run/list': (params) => runQueries.list(params),
 		'run/stop': (params, caller) => runs.stop(params, caller),
 		'run/log': (params) => runQueries.log(params),
+		'run/transcript': (params) => runQueries.transcript(params),
 		'run/report': (params) => runs.report(params),
 		'run/send': (params, caller) => runMessages.send(params, caller),
 		'run/queue': (params) => runMessages.queue(params),

@@ -1,4 +1,5 @@
-// Read-only run/* handlers: run/get, run/list, run/log.
+// Read-only run/* handlers: run/get, run/list, run/log, run/transcript.
+import { transcriptEntries } from '../../agents/transcript.js';
 import { rejection } from '../../core/hints.js';
 import type { Run } from '../../core/model.js';
 import type { Clock } from '../../core/ports.js';
@@ -45,5 +46,34 @@ export class RunQueries {
 			// Not launched yet (no output files): an empty slice.
 		}
 		return { runId: run.runId, data: slice.data, nextOffset: slice.nextOffset, done: run.status !== 'running' && slice.nextOffset >= slice.size };
+	}
+
+	/**
+	 * The readable transcript of the Run's stdout from `offset`. Whole lines only: a partial last line waits for the
+	 * rest while the Run runs, and is read as it is once the Run has ended. A line longer than `maxBytes` is skipped.
+	 */
+	async transcript(params: ParsedParams<'run/transcript'>): Promise<Result<'run/transcript'>> {
+		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const ended = run.status !== 'running';
+		let slice = { data: '', nextOffset: params.offset, size: 0 };
+		try {
+			slice = readRunLog(this.deps.runs, run.runId, 'stdout', params.offset, params.maxBytes);
+		} catch {
+			// Not launched yet (no output files): nothing to read.
+		}
+		const atEnd = slice.nextOffset >= slice.size;
+		const lastNewline = slice.data.lastIndexOf('\n');
+		let text = slice.data;
+		let nextOffset = slice.nextOffset;
+		if (!(ended && atEnd) && lastNewline < slice.data.length - 1) {
+			if (lastNewline >= 0) {
+				text = slice.data.slice(0, lastNewline + 1);
+				nextOffset = params.offset + Buffer.byteLength(text, 'utf8');
+			} else if (Buffer.byteLength(slice.data, 'utf8') < params.maxBytes) {
+				text = '';
+				nextOffset = params.offset;
+			}
+		}
+		return { runId: run.runId, entries: transcriptEntries(text), nextOffset, done: ended && nextOffset >= slice.size };
 	}
 }

@@ -19,6 +19,14 @@ const echoStdin = 'let s="";process.stdin.on("data",(d)=>{s+=d;}).on("end",()=>{
 const sleeper = 'process.stdout.write("ready\\n"); setInterval(() => {}, 1000);';
 /** Prints ready, then exits 0 once `release.gate` appears in its working directory. */
 const gated = 'process.stdout.write("ready\\n"); setInterval(() => { if (require("fs").existsSync("release.gate")) process.exit(0); }, 50);';
+/** Writes two Claude Code stream-json lines and the start of a third, then finishes that line once `release.gate` appears. */
+const transcriptWriter = [
+	'const w=(s)=>process.stdout.write(s);',
+	'w(JSON.stringify({type:"assistant",message:{id:"m1",content:[{type:"text",text:"Reading the tests"},{type:"tool_use",id:"t1",name:"Bash",input:{command:"npm test"}}]}})+"\\n");',
+	'w(JSON.stringify({type:"assistant",message:{id:"m2",content:[{type:"tool_use",id:"t2",name:"Edit",input:{file_path:"src/a.ts"}}]}})+"\\n");',
+	'w(\'{"type":"result","subtype":"succ\');',
+	'setInterval(() => { if (require("fs").existsSync("release.gate")) { w(\'ess","is_error":false,"result":"All green"}\\n\'); process.exit(0); } }, 50);',
+].join('');
 
 describe('Host services with real Run processes', function () {
 	this.timeout(60_000);
@@ -36,6 +44,7 @@ describe('Host services with real Run processes', function () {
 			{ id: 'sleep', adapter: 'command', argv: [node, '-e', sleeper] },
 			{ id: 'fail', adapter: 'command', argv: [node, '-e', 'process.exit(3)'] },
 			{ id: 'gated', adapter: 'command', argv: [node, '-e', gated] },
+			{ id: 'transcript', adapter: 'command', argv: [node, '-e', transcriptWriter] },
 		],
 		maxParallelRuns: 4,
 		autoAcceptDefault: false,
@@ -110,6 +119,24 @@ describe('Host services with real Run processes', function () {
 		assert.match(log.data, /^got hello for a in .*pkg\n$/);
 		assert.equal(log.done, true);
 		assert.equal((await call('issue/get', { issueId })).status, 'completed');
+	});
+
+	it('run/transcript reads whole lines as the agent writes them: a partial line waits, and is read once finished', async () => {
+		const issueId = (await call('issue/create', { title: 'transcript' })).issueId;
+		await call('task/add', { issueId, taskId: 't', title: 'transcript', agentTargetId: 'transcript' });
+		const runId = await runOf(issueId, 't');
+		await until('the partial third line', async () => ((await call('run/log', { runId })).data.includes('"subtype":"succ') ? true : undefined));
+		const first = await call('run/transcript', { runId });
+		assert.deepEqual(first.entries.map((e) => [e.kind, e.text]), [['assistant', 'Reading the tests'], ['tool', '$ npm test'], ['edit', 'src/a.ts']]);
+		assert.equal(first.done, false, 'the Run still runs');
+		const log = await call('run/log', { runId });
+		assert.ok(first.nextOffset < Buffer.byteLength(log.data), 'the partial result line is not consumed');
+		assert.deepEqual((await call('run/transcript', { runId, offset: first.nextOffset })).entries, [], 'a partial line is not read as output');
+		writeFileSync(join(ws.path, 'release.gate'), '');
+		await settled(runId);
+		const rest = await call('run/transcript', { runId, offset: first.nextOffset });
+		assert.deepEqual(rest.entries.map((e) => [e.kind, e.text]), [['result', 'All green']]);
+		assert.equal(rest.done, true);
 	});
 
 	it('run/stop of a sleeping process: the Stop took and the Run ends canceled', async () => {

@@ -1,7 +1,7 @@
 // The Issue panel's Host side without VS Code: handshake, snapshots, message validation, command routing, CSP.
 import { strict as assert } from 'node:assert';
 import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../../src/protocol/dto.js';
-import type { PanelSnapshot, ToWebview } from '../../../src/protocol/webview.js';
+import { type PanelSnapshot, type ToWebview, transcriptMaxEntries } from '../../../src/protocol/webview.js';
 import { commandIds } from '../../../src/extension/commands/ids.js';
 import { type CoalesceTimer, IssuePanelController, type PanelEffects, type PanelWebviewPort } from '../../../src/extension/panels/issuePanelController.js';
 import { contentSecurityPolicy, issuePanelHtml } from '../../../src/extension/panels/issuePanelHtml.js';
@@ -258,5 +258,69 @@ describe('issue panel host', () => {
 				assert.ok(html.includes(`id="${id}"`), id);
 			}
 		});
+	});
+});
+
+describe('issue panel live transcript', () => {
+	/** A Run's stdout as pages the Host answers: each call returns the next page the test released. */
+	class TranscriptApi extends FakeApi {
+		readonly pages: { entries: { kind: 'assistant' | 'tool'; text: string; tool: string }[]; nextOffset: number; done: boolean }[] = [];
+		readonly reads: [string, number][] = [];
+		async transcript(runId: string, offset: number): Promise<{ entries: { kind: 'assistant' | 'tool'; text: string; tool: string }[]; nextOffset: number; done: boolean }> {
+			this.reads.push([runId, offset]);
+			return this.pages.shift() ?? { entries: [], nextOffset: offset, done: false };
+		}
+	}
+
+	function transcriptSetup(): { api: TranscriptApi; web: FakeWebview; panel: IssuePanelController; timer: ManualTimer } {
+		const api = new TranscriptApi();
+		api.runList = [aRun('r0', 't1', { createdAtUnixMs: 1_000 }), aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, createdAtUnixMs: 5_000 })];
+		const web = new FakeWebview();
+		const timer = new ManualTimer();
+		const panel = new IssuePanelController('i1', api, web, new FakeEffects(), { selectedTaskId: 't1', showHistory: false }, { coalesceMs: 30, transcriptPollMs: 500, timer });
+		return { api, web, panel, timer };
+	}
+
+	it('sends the selected task\'s latest Run as a transcript, then only what the Run wrote since, until it is done', async () => {
+		const { api, web, panel, timer } = transcriptSetup();
+		api.pages.push({ entries: [{ kind: 'assistant', text: 'Looking', tool: '' }], nextOffset: 40, done: false });
+		await panel.receive({ type: 'ready', protocol: 1 });
+		assert.deepEqual(web.snapshots().at(-1)!.transcript, { runId: 'r1', entries: [{ kind: 'assistant', text: 'Looking', tool: '' }], omittedCount: 0, done: false });
+		assert.deepEqual(api.reads.slice(0, 2), [['r1', 0], ['r1', 40]], 'the latest Run, read on from where the first page ended');
+		assert.deepEqual(timer.pending.map((t) => t.ms), [500], 'a running Run is read again');
+		api.pages.push({ entries: [{ kind: 'tool', text: '$ npm test', tool: 'Bash' }], nextOffset: 90, done: true });
+		await timer.fire();
+		const last = web.snapshots().at(-1)!;
+		assert.deepEqual(last.transcript?.entries.map((e) => e.text), ['Looking', '$ npm test']);
+		assert.equal(last.transcript?.done, true);
+		assert.equal(last.seq, web.snapshots().at(-2)!.seq + 1);
+		assert.deepEqual(timer.pending, [], 'nothing more to read once the Run is done');
+		panel.dispose();
+	});
+
+	it('posts nothing when the Run wrote nothing new, and stops reading while the panel is hidden', async () => {
+		const { api, web, panel, timer } = transcriptSetup();
+		await panel.receive({ type: 'ready', protocol: 1 });
+		const posted = web.snapshots().length;
+		await timer.fire();
+		assert.equal(web.snapshots().length, posted, 'no new entries: no new snapshot');
+		assert.equal(timer.pending.length, 1, 'still watching the running Run');
+		web.visible = false;
+		const reads = api.reads.length;
+		await timer.fire();
+		assert.equal(api.reads.length, reads, 'a hidden panel reads nothing');
+		panel.dispose();
+	});
+
+	it('keeps the newest entries and counts the rest', async () => {
+		const { api, web, panel } = transcriptSetup();
+		const many = Array.from({ length: transcriptMaxEntries + 5 }, (_, i) => ({ kind: 'assistant' as const, text: `line ${i}`, tool: '' }));
+		api.pages.push({ entries: many, nextOffset: 10_000, done: true });
+		await panel.receive({ type: 'ready', protocol: 1 });
+		const t = web.snapshots().at(-1)!.transcript!;
+		assert.equal(t.entries.length, transcriptMaxEntries);
+		assert.equal(t.omittedCount, 5);
+		assert.equal(t.entries[0]!.text, 'line 5');
+		panel.dispose();
 	});
 });

@@ -212,6 +212,56 @@ describe('panel rendering', () => {
 			assert.deepEqual(outputs, ['r1', 'r0']);
 		});
 
+		it('leads the detail with the latest Run (outcome, times, usage, summary, files) above Accept; content, dependencies and launch settings collapsed', () => {
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance', content: 'Make it work', model: 'opus' })]), {
+				runs: [aRun('r1', 't1', {
+					summary: 'Added the sum function', startedAtUnixMs: Date.UTC(2026, 11, 1, 14, 2, 11), completedAtUnixMs: Date.UTC(2026, 11, 1, 14, 4, 13),
+					usage: { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 0, cacheWriteTokens: 0 },
+					inWorktree: true, baseCommit: 'b0', resultCommit: 'r9', changedFiles: [{ path: 'src/sum.ts', added: 4, deleted: 0, binary: false }],
+				})],
+			});
+			const tree = render(s, 't1');
+			const latest = findAll(tree, (n) => n.attrs['id'] === 'latest-run')[0]!;
+			const text = textContent(latest);
+			assert.ok(text.startsWith('Completed in 0m 05s'), text);
+			assert.ok(text.includes('Started 14:02:11Z · ended 14:04:13Z · 1,200 in · 300 out'), text);
+			assert.ok(text.includes('Added the sum function'), text);
+			assert.ok(text.includes('src/sum.ts+4 \u22120'), text);
+			const html = renderToString(tree);
+			assert.ok(html.indexOf('id="latest-run"') < html.indexOf('data-action="task/accept"'), 'the evidence comes before Accept');
+			assert.ok(html.indexOf('data-action="task/accept"') < html.indexOf('data-details-key="content"'), 'content follows the decision');
+			const sections = findAll(tree, (n) => n.kind === 'element' && n.tag === 'details').map((n) => n.attrs['data-details-key']);
+			assert.deepEqual(sections, ['content', 'dependencies', 'launch']);
+			const launch = textContent(findAll(tree, (n) => n.attrs['data-details-key'] === 'launch')[0]!);
+			assert.equal(launch, 'Launch settingsAgent targetshModelopus', 'only the settings the task set (and its agent target)');
+		});
+
+		it('draws the transcript of the latest Run with a live badge and the raw output one click away', () => {
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), {
+				runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null })],
+				transcript: { runId: 'r1', omittedCount: 2, done: false, entries: [
+					{ kind: 'assistant', text: 'Running the tests', tool: '' }, { kind: 'tool', text: '$ npm test', tool: 'Bash' }, { kind: 'edit', text: 'src/a.ts', tool: 'Edit' },
+				] },
+			});
+			const tree = render(s, 't1');
+			const section = findAll(tree, (n) => n.attrs['id'] === 'transcript')[0]!;
+			const items = findAll(section, (n) => n.kind === 'element' && n.tag === 'li').map((li) => textContent(li));
+			assert.deepEqual(items, ['AgentRunning the tests', 'Ran$ npm test', 'Editedsrc/a.ts']);
+			const text = textContent(section);
+			assert.ok(text.includes('live'), text);
+			assert.ok(text.includes('Showing the latest 3 of 5 entries'), text);
+			const raw = findAll(section, (n) => n.attrs['data-action'] === 'run/openOutput')[0]!;
+			assert.equal(raw.attrs['data-run-id'], 'r1');
+		});
+
+		it('draws no transcript that belongs to an older Run than the latest', () => {
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), {
+				runs: [aRun('r2', 't1', { createdAtUnixMs: 9_000 }), aRun('r1', 't1')],
+				transcript: { runId: 'r1', omittedCount: 0, done: true, entries: [{ kind: 'assistant', text: 'old', tool: '' }] },
+			});
+			assert.equal(findAll(render(s, 't1'), (n) => n.attrs['id'] === 'transcript').length, 0);
+		});
+
 		it('renders Confirm goal and the goal note at Goal Review', () => {
 			const plan = aManagedSnapshot([]).plan!;
 			const s = aManagedSnapshot([aPlanTask('t1', { status: 'completed' })], {
