@@ -13,6 +13,7 @@ import { readSettings } from './settings/readSettings.js';
 import { hostConfigFromSettings, storeLocation } from './settings/tuttiSettings.js';
 import type { HostConfig } from '../host/config.js';
 import type { StoreLocation } from './settings/tuttiSettings.js';
+import { registerDiffComments } from './review/diffComments.js';
 import { registerStatusBar } from './status/statusBar.js';
 import { installCliShim, publishCliEnvironment } from './terminal/cliEnvironment.js';
 import { TuttiTerminals } from './terminal/tuttiTerminals.js';
@@ -54,6 +55,7 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 	// Disposing the connection closes this window's Host; every acknowledged write is already durable.
 	const connection = own(new HostConnection({ workspace: folder, log: (line) => log.info(line), hostSettings: () => hostSettings(folder ?? '', log) }));
 	const changes = own(new PollingChangeSource({ reader: () => connection.client }));
+	const diffComments = own(registerDiffComments(connection.state.kind === 'noFolder' ? undefined : connection.state.workspace, ctx.workspaceState));
 	const services: ExtensionServices = {
 		extensionUri: ctx.extensionUri,
 		workspace: connection.state.kind === 'noFolder' ? undefined : connection.state.workspace,
@@ -61,12 +63,13 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 		changes,
 		log,
 		client: () => requireClient(connection),
+		reviewComments: diffComments.book,
 		refresh: () => changes.refresh(),
 	};
 	own(followConnection(connection, changes));
 	const terminals = own(new TuttiTerminals(services));
 	const panels = own(registerIssuePanel({ extensionUri: ctx.extensionUri, api: panelHostApi(services) }));
-	own(registerCommands({ services, terminals, panel: { show: (issueId) => { panels.showIssuePanel(issueId); } } }));
+	own(registerCommands({ services, terminals, diffComments, panel: { show: (issueId) => { panels.showIssuePanel(issueId); } } }));
 	own(registerIssueBoard(services));
 	own(registerStatusBar(services));
 	own(restartOnSettingsChange(connection, log));

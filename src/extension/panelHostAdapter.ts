@@ -10,7 +10,12 @@ export function panelHostApi(services: ExtensionServices): PanelHostApi {
 		planSnapshot: (issueId) => services.client().call('plan/get', { issueId }),
 		runs: (issueId) => services.client().call('run/list', { issueId }),
 		transcript: (runId, offset) => services.client().call('run/transcript', { runId, offset }),
-		onDidChange: (listener) => services.changes.onDidChange(() => listener()),
+		reviewComments: (taskId) => services.reviewComments.of(taskId),
+		onDidChange: (listener) => {
+			const store = services.changes.onDidChange(() => listener());
+			const comments = services.reviewComments.onDidChange(() => listener());
+			return { dispose: () => { store.dispose(); comments.dispose(); } };
+		},
 		now: () => Date.now(),
 	};
 }

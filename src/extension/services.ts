@@ -4,6 +4,7 @@ import type * as vscode from 'vscode';
 import type { StoreChangeSource } from './changes/storeChangeSource.js';
 import type { HostClient } from './client/hostClient.js';
 import type { HostConnection } from './connection/hostConnection.js';
+import type { ReviewCommentBook } from './review/reviewCommentBook.js';
 
 export interface ExtensionServices {
 	readonly extensionUri: vscode.Uri;
@@ -16,6 +17,8 @@ export interface ExtensionServices {
 	readonly log: vscode.LogOutputChannel;
 	/** The client for the current Host; throws a clear, user-facing error when there is none. */
 	client(): HostClient;
+	/** Comments on tasks' diffs, sent with Request changes. */
+	readonly reviewComments: ReviewCommentBook;
 	/** Re-reads the store now (call after an action so views update without waiting for the next poll). */
 	refresh(): Promise<void>;
 }

@@ -7,8 +7,10 @@ import { issueWithTasksDto, planSnapshotDto, runDto, transcriptEntryDto } from '
 export const webviewProtocolVersion = 1;
 
 const id = z.string().min(1).max(200);
+/** The longest note the Host takes with Request changes (its `review/requestChanges` limit). */
+export const reviewNoteMaxChars = 10_000;
 /** A developer's note: non-blank, at most 10,000 characters (kept verbatim, not trimmed). */
-export const reviewNote = z.string().max(10_000).refine((s) => s.trim() !== '', { message: 'The note must not be empty.' });
+export const reviewNote = z.string().max(reviewNoteMaxChars).refine((s) => s.trim() !== '', { message: 'The note must not be empty.' });
 
 /** Webview → Host. The panel is bound to one issue, so issue-level messages carry no issue id. */
 export const toHost = z.discriminatedUnion('type', [
@@ -61,6 +63,9 @@ export const panelTranscript = z.object({
 });
 export type PanelTranscript = z.infer<typeof panelTranscript>;
 
+/** A comment the developer wrote on the task's diff, sent with Request changes. */
+export const panelReviewComment = z.object({ path: z.string().max(4_096), line: z.number().int().positive(), text: z.string().max(2_000) });
+
 /** Host → webview: always a complete snapshot (hidden webviews keep only the newest message; no deltas). */
 export const toWebview = z.discriminatedUnion('type', [
 	z.object({
@@ -74,6 +79,8 @@ export const toWebview = z.discriminatedUnion('type', [
 		view: snapshotView,
 		/** The selected task's latest Run, read as a transcript; null when no task is selected or it has no Run. */
 		transcript: panelTranscript.nullable().optional(),
+		/** The selected task's comments on its diff (they go with Request changes). */
+		reviewComments: z.array(panelReviewComment).max(200).optional(),
 	}),
 	z.object({ type: z.literal('error'), message: z.string().max(10_000) }),
 ]);

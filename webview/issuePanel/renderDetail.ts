@@ -89,6 +89,11 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 			d.canAccept ? button({ label: 'Accept', action: 'task/accept', appearance: 'primary', ariaLabel: `Accept task ${d.title}`, data }) : null,
 			d.canRequestChanges ? h('div', { class: 'note-form' },
 				textArea({ id: 'task-note', label: 'What needs to change', maxLength: noteMaxLength, draftKey: `task:${d.taskId}` }),
+				d.reviewComments.length
+					? h('div', { id: 'review-comments' },
+						h('p', {}, `Your ${d.reviewComments.length === 1 ? 'comment' : `${d.reviewComments.length} comments`} on the diff, sent with the note:`),
+						h('ul', { class: 'review-comments' }, ...d.reviewComments.map((c) => h('li', {}, h('code', {}, c.where), ` — ${c.text}`))))
+					: d.changes?.kind === 'files' ? h('p', { class: 'muted' }, 'Tip: comment lines in the diff (Open Diff); your comments are sent with the note.') : null,
 				button({ label: 'Request changes', action: 'task/requestChanges', ariaLabel: `Request changes to task ${d.title} with the note above`, data }),
 				h('p', { class: 'form-error', role: 'alert', 'data-error-for': `task:${d.taskId}` })) : null) : null,
 		d.transcript ? transcript(d.transcript) : null,

@@ -187,6 +187,8 @@ export interface DetailModel {
 	/** The latest Run, leading the detail; null before the first Run. */
 	readonly latest: LatestRunModel | null;
 	readonly transcript: TranscriptModel | null;
+	/** The developer's comments on the diff (`path:line`, text), sent with Request changes. */
+	readonly reviewComments: readonly { readonly where: string; readonly text: string }[];
 	readonly canAccept: boolean;
 	readonly canRequestChanges: boolean;
 	readonly canOpenChanges: boolean;
@@ -444,6 +446,7 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 		usageLabel: usageLabel(runs),
 		latest: latestRunModel(runs[0]),
 		transcript: transcriptModel(s.transcript, runs[0]),
+		reviewComments: (s.reviewComments ?? []).map((c) => ({ where: `${c.path}:${c.line}`, text: c.text })),
 		canAccept: open && t.status === 'pending_acceptance',
 		canRequestChanges: open && t.status === 'pending_acceptance',
 		canOpenChanges: runs.some((r) => r.executionDirectory !== '' && !isNonterminalRun(r)),

@@ -1,6 +1,7 @@
 // What every command handler gets, and the one wrapper that turns a failure into a clear error message.
 import * as vscode from 'vscode';
 import { describeError } from '../client/hostClient.js';
+import type { DiffComments } from '../review/diffComments.js';
 import type { ExtensionServices } from '../services.js';
 import type { TuttiTerminals } from '../terminal/tuttiTerminals.js';
 
@@ -13,6 +14,8 @@ export interface ActionContext {
 	readonly services: ExtensionServices;
 	readonly terminals: TuttiTerminals;
 	readonly panel: IssuePanelPort;
+	/** Comments on tasks' diffs (the buttons of VS Code's comment threads). */
+	readonly diffComments: Pick<DiffComments, 'addComment' | 'deleteComment'>;
 }
 
 /** Runs an action; on failure shows "Tutti: <what failed>: <reason (hint)>" and resolves undefined. */

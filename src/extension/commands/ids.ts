@@ -11,6 +11,7 @@
 //   newIssue:          ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null })
 //   newAgentTerminal:  ({ issueId?, agentTargetId? })
 //   exportIssue:       ({ issueId, format: 'json' | 'markdown', uri? })
+//   addReviewComment:  (vscode.CommentReply), deleteReviewComment: (the comment): the diff's comment buttons
 // The parsing is in commandArgs.ts.
 export const commandIds = {
 	startInFolder: 'tutti.startInFolder',
@@ -32,5 +33,7 @@ export const commandIds = {
 	showStoreLocation: 'tutti.showStoreLocation',
 	exportIssue: 'tutti.exportIssue',
 	refreshBoard: 'tutti.refreshBoard',
+	addReviewComment: 'tutti.review.addComment',
+	deleteReviewComment: 'tutti.review.deleteComment',
 } as const;
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];

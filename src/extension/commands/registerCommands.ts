@@ -34,6 +34,8 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.showStoreLocation]: () => showStoreLocation(ctx),
 		[commandIds.exportIssue]: (...args) => exportIssue(ctx, args),
 		[commandIds.refreshBoard]: () => ctx.services.refresh(),
+		[commandIds.addReviewComment]: (reply) => ctx.diffComments.addComment(reply),
+		[commandIds.deleteReviewComment]: (comment) => ctx.diffComments.deleteComment(comment),
 	};
 }
 

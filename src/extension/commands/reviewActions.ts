@@ -2,6 +2,8 @@
 // next step after completion: Follow Up (the source agent's `tutti next-action` gets it) or Finish.
 // A Host without these methods (an older owner window) answers `not_available`, shown as such: nothing pretends.
 import * as vscode from 'vscode';
+import { noteWithComments } from '../review/reviewCommentBook.js';
+import { reviewNoteMaxChars } from '../../protocol/webview.js';
 import type { IssueDto } from '../../protocol/dto.js';
 import type { ExtensionServices } from '../services.js';
 import { type ActionContext, runAction } from './actionContext.js';
@@ -54,8 +56,14 @@ export function requestChanges(ctx: ActionContext, args: CommandArgs): Promise<u
 		}
 		const client = ctx.services.client();
 		if (task !== undefined) {
-			const decision = await client.call('review/requestChanges', { issueId: task.issueId, taskId: task.taskId, note });
-			void vscode.window.showInformationMessage(`Tutti: changes requested on task ${task.taskId}.`);
+			const comments = ctx.services.reviewComments.of(task.taskId);
+			const fullNote = noteWithComments(note, comments);
+			if (fullNote.length > reviewNoteMaxChars) {
+				throw new Error(`the note with its ${comments.length} comments on the diff is ${fullNote.length.toLocaleString('en-US')} characters, and a note takes at most ${reviewNoteMaxChars.toLocaleString('en-US')}: shorten the note or delete some comments (each comment's trash icon in the diff)`);
+			}
+			const decision = await client.call('review/requestChanges', { issueId: task.issueId, taskId: task.taskId, note: fullNote });
+			ctx.services.reviewComments.clear(task.taskId);
+			void vscode.window.showInformationMessage(`Tutti: changes requested on task ${task.taskId}${comments.length ? ` with ${comments.length} comment${comments.length === 1 ? '' : 's'} on the diff` : ''}.`);
 			return decision;
 		}
 		const decision = await client.call('goal/requestChanges', { issueId: issueId ?? '', note });

@@ -60,6 +60,7 @@ export function openTaskChanges(ctx: ActionContext, args: CommandArgs): Promise<
 			// The commits live in the workspace's repository (worktrees share its objects).
 			const at = (file: string, sha: string): vscode.Uri => git.toGitUri(vscode.Uri.file(path.join(workspace, file)), sha);
 			const right = plan.right;
+			ctx.services.reviewComments.openReview(taskId, plan.files);
 			await vscode.commands.executeCommand('vscode.changes', plan.title, plan.files.map((file) => {
 				const resource = vscode.Uri.file(path.join(workspace, file));
 				return [resource, at(file, plan.left), right.kind === 'commit' ? at(file, right.sha) : resource];
@@ -76,6 +77,7 @@ export function openTaskChanges(ctx: ActionContext, args: CommandArgs): Promise<
 			void vscode.window.showInformationMessage(`Tutti: no changes in ${dir} since "${task.title}" started.`);
 			return 0;
 		}
+		ctx.services.reviewComments.openReview(taskId, changes.map((c) => path.relative(workspace, c.uri.fsPath)));
 		await vscode.commands.executeCommand('vscode.changes', plan.title,
 			changes.map((c) => [c.uri, git.toGitUri(c.uri, plan.left), c.uri]));
 		return changes.length;

@@ -152,7 +152,9 @@ export class IssuePanelController implements Disposable {
 			await this.#postError(`Could not read issue ${this.issueId}: ${e instanceof Error ? e.message : String(e)}`);
 			return;
 		}
-		snapshot = { ...snapshot, transcript: await this.#readTranscript(snapshot) };
+		const selected = snapshot.view.selectedTaskId;
+		const reviewComments = selected !== null && this.#api.reviewComments ? this.#api.reviewComments(selected).map((c) => ({ path: c.path, line: c.line, text: c.text })) : [];
+		snapshot = { ...snapshot, transcript: await this.#readTranscript(snapshot), reviewComments };
 		if (this.#disposed) { return; }
 		this.#known = {
 			taskIds: new Set(snapshot.issue.tasks.map((t) => t.taskId)),

@@ -11,6 +11,8 @@ export interface PanelHostApi {
 	runs(issueId: string): Promise<{ readonly runs: readonly RunDto[] }>;
 	/** Optional `run/transcript` (no live transcript without it): the Run's readable transcript from `offset` (whole lines), and where to go on from. */
 	transcript?(runId: string, offset: number): Promise<{ readonly entries: readonly TranscriptEntryDto[]; readonly nextOffset: number; readonly done: boolean }>;
+	/** Optional: the developer's comments on the task's diff, sent with Request changes. */
+	reviewComments?(taskId: string): readonly { readonly path: string; readonly line: number; readonly text: string }[];
 	/** Fires after any committed change to the store, from any source (CLI, agents, UI). Coalesced by the panel. */
 	onDidChange(listener: () => void): { dispose(): void };
 	/**

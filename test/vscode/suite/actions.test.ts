@@ -94,6 +94,33 @@ describe('actions (commands with arguments)', () => {
 		assert.equal(changed.status, 'failed', 'a change request sends the task to the rework path');
 	});
 
+	it('Comments on a task\'s diff: the thread button records them for that task, Request Changes sends and clears them', async () => {
+		const { services } = await tutti();
+		const client = services.client();
+		const issue = await client.call('issue/create', { title: 'Diff comments', autoAccept: false });
+		const task = await client.call('task/add', { issueId: issue.issueId, title: 'Comment me', agentTargetId: 'sh' });
+		await waitFor('the task waiting for acceptance', async () =>
+			(await client.call('issue/get', { issueId: issue.issueId })).tasks[0]?.status === 'pending_acceptance' ? true : undefined, 30_000);
+		const file = vscode.Uri.file(path.join(services.workspace!, 'src', 'sum.ts'));
+		const other = vscode.comments.createCommentController('suite.threads', 'suite threads');
+		try {
+			const outside = other.createCommentThread(file, new vscode.Range(2, 0, 2, 0), []);
+			await vscode.commands.executeCommand(commandIds.addReviewComment, { thread: outside, text: 'Not in a diff' });
+			assert.deepEqual(services.reviewComments.of(task.taskId), [], 'a file outside every opened diff takes no comment');
+			services.reviewComments.openReview(task.taskId, ['src/sum.ts']);
+			const thread = other.createCommentThread(file, new vscode.Range(2, 0, 2, 0), []);
+			await vscode.commands.executeCommand(commandIds.addReviewComment, { thread, text: 'Handle the empty list' });
+			assert.deepEqual(services.reviewComments.of(task.taskId).map((c) => [c.path, c.line, c.text]), [['src/sum.ts', 3, 'Handle the empty list']]);
+			assert.equal(thread.comments.length, 1, 'the thread shows the comment');
+			await vscode.commands.executeCommand(commandIds.requestChanges, issue.issueId, task.taskId, 'Please fix');
+			assert.equal((await client.call('issue/get', { issueId: issue.issueId })).tasks[0]!.status, 'failed', 'the Host took the request');
+			assert.deepEqual(services.reviewComments.of(task.taskId), [], 'sent comments are cleared');
+			assert.equal(thread.comments.length, 0, 'and leave their thread');
+		} finally {
+			other.dispose();
+		}
+	});
+
 	it('Confirm Goal on an issue that is not at Goal Review reports the Host\'s refusal and changes nothing', async () => {
 		const { services } = await tutti();
 		const client = services.client();
