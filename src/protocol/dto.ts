@@ -141,6 +141,8 @@ export const runDto = z.object({
 	/** `git diff --numstat baseCommit resultCommit`. */
 	changedFiles: z.array(z.object({ path: z.string(), added: z.number().int(), deleted: z.number().int(), binary: z.boolean() })),
 	stopNotes: z.array(stopNoteDto),
+	/** While it runs: the newest line of its transcript (what the agent is doing now); absent otherwise. */
+	activity: transcriptEntryDto.nullable().optional(),
 	createdAtUnixMs: z.number().int(),
 	startedAtUnixMs: z.number().int(),
 	completedAtUnixMs: z.number().int(),

@@ -4,6 +4,7 @@ import { rejection } from '../../core/hints.js';
 import type { Run } from '../../core/model.js';
 import type { Clock } from '../../core/ports.js';
 import type { ParsedParams, Result } from '../../protocol/controlPlane.js';
+import type { RunDto } from '../../protocol/dto.js';
 import type { Store } from '../../store/database.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
@@ -12,6 +13,7 @@ import { readRunDto } from './dtoMapping.js';
 import { requireRunIdentity } from './identityChecks.js';
 import { readRunLog } from './messages/turnLog.js';
 import { loadIssue } from './issueService.js';
+import { latestActivity } from './runActivity.js';
 
 /** The Run, or `run_not_found`; a Run that disagrees with its worker session is refused (`identity_mismatch`). */
 export function loadRun(r: Reader, runId: string): Run {
@@ -25,15 +27,21 @@ export class RunQueries {
 	constructor(private readonly deps: { store: Store; clock: Clock; runs: RunProcessPort }) {}
 
 	async get(params: ParsedParams<'run/get'>): Promise<Result<'run/get'>> {
-		return this.deps.store.read((r) => readRunDto(r, loadRun(r, params.runId), this.deps.clock.now()));
+		return this.#withActivity(this.deps.store.read((r) => readRunDto(r, loadRun(r, params.runId), this.deps.clock.now())));
+	}
+
+	/** A running Run's DTO carries what it is doing now (read outside the store's transaction). */
+	#withActivity(run: RunDto): RunDto {
+		return run.status === 'running' ? { ...run, activity: latestActivity(this.deps.runs, run.runId) } : run;
 	}
 
 	async list(params: ParsedParams<'run/list'>): Promise<Result<'run/list'>> {
-		return this.deps.store.read((r) => {
+		const runs = this.deps.store.read((r) => {
 			const issue = loadIssue(r, params.issueId);
 			const now = this.deps.clock.now();
-			return { runs: runRepository.listByIssue(r, issue.issueId).map((run) => readRunDto(r, run, now)) };
+			return runRepository.listByIssue(r, issue.issueId).map((run) => readRunDto(r, run, now));
 		});
+		return { runs: runs.map((run) => this.#withActivity(run)) };
 	}
 
 	/** A slice of the Run's captured output; `done` once the Run settled and everything was read. */

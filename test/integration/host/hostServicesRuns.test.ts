@@ -132,10 +132,13 @@ describe('Host services with real Run processes', function () {
 		const log = await call('run/log', { runId });
 		assert.ok(first.nextOffset < Buffer.byteLength(log.data), 'the partial result line is not consumed');
 		assert.deepEqual((await call('run/transcript', { runId, offset: first.nextOffset })).entries, [], 'a partial line is not read as output');
+		assert.deepEqual((await call('run/get', { runId })).activity, { kind: 'edit', text: 'src/a.ts', tool: 'Edit' }, 'what it is doing now: its newest whole line');
+		assert.deepEqual((await call('run/list', { issueId })).runs[0]!.activity, { kind: 'edit', text: 'src/a.ts', tool: 'Edit' });
 		writeFileSync(join(ws.path, 'release.gate'), '');
 		await settled(runId);
 		const rest = await call('run/transcript', { runId, offset: first.nextOffset });
 		assert.deepEqual(rest.entries.map((e) => [e.kind, e.text]), [['result', 'All green']]);
+		assert.equal((await call('run/get', { runId })).activity, undefined, 'a settled Run is doing nothing');
 		assert.equal(rest.done, true);
 	});
 
