@@ -27,6 +27,8 @@ await esbuild.build({
 	bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: 'linked', logLevel: 'warning', minify: true,
 	entryPoints: { issuePanel: 'webview/issuePanel/main.ts' },
 	outdir: 'dist/webview',
+	loader: { '.ttf': 'file' },
+	assetNames: '[name]',
 });
 chmodSync('dist/cli.js', 0o755);
 copyFileSync(join(dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');

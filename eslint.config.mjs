@@ -49,7 +49,7 @@ const layerRules = Object.entries(table).map(([layer, may]) => {
 	};
 });
 
-const webviewMessage = 'webview/ is browser code: src/protocol (and zod), the DOM and the UI kit only (the layer table).';
+const webviewMessage = 'webview/ is browser code: src/protocol (and zod), the DOM and the UI kit (with its codicons) only (the layer table).';
 
 export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**', 'media/**'] },
@@ -68,7 +68,7 @@ export default tseslint.config(
 		rules: {
 			'no-restricted-imports': ['error', { patterns: [
 				{ regex: '^\\.{1,2}/(?:.*/)?src/(?!protocol/)', message: webviewMessage, caseSensitive: true },
-				{ regex: packageOtherThan(['zod', '@dagrejs/dagre', '@vscode/webview-ui-toolkit']), message: webviewMessage, caseSensitive: true },
+				{ regex: packageOtherThan(['zod', '@dagrejs/dagre', '@vscode/webview-ui-toolkit', '@vscode/codicons']), message: webviewMessage, caseSensitive: true },
 			] }],
 		},
 	},

@@ -2,7 +2,7 @@
 // Validate on receipt, every time, on both sides: webview input is untrusted, and the webview checks the Host's
 // snapshots too (version skew after an update shows as an error, not as a broken graph).
 import { z } from 'zod';
-import { issueWithTasksDto, planSnapshotDto, runDto, transcriptEntryDto } from './dto.js';
+import { issueWithTasksDto, planSnapshotDto, runDto, taskStatus, transcriptEntryDto } from './dto.js';
 
 export const webviewProtocolVersion = 1;
 
@@ -96,6 +96,15 @@ export const panelPersistedState = z.object({
 	zoom: z.number().finite().min(0.1).max(4),
 	/** Unsent review notes by draft key (`goal`, `task:<taskId>`): the page is rebuilt whenever the panel is hidden. */
 	drafts: z.record(z.string().max(300), z.string().max(10_000)).optional(),
+	/** The graph's own view options (Graph | List, status chips, search, focus, hide completed, list order). */
+	graphView: z.object({
+		mode: z.enum(['graph', 'list']),
+		statusFilter: z.array(taskStatus).max(6),
+		search: z.string().max(200),
+		focusTaskId: id.nullable(),
+		hideCompleted: z.boolean(),
+		listSort: z.enum(['status', 'title', 'plan']),
+	}).optional(),
 });
 export type PanelPersistedState = z.infer<typeof panelPersistedState>;
 

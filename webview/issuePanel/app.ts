@@ -10,16 +10,19 @@ import { setUiValue, uiDisabled, uiValue } from '../shared/ui.js';
 import { renderToString, type VNode } from '../shared/vnode.js';
 import type { VsCodeApi } from '../shared/vscodeApi.js';
 import { isNavKey, nextNodeId } from './graphNavigation.js';
+import { defaultGraphView, type GraphViewOptions, type ListSort, toggleStatus } from './graphOptions.js';
 import { GraphView } from './graphView.js';
 import type { GraphLayout } from './layout.js';
 import { LayoutCache, type RegionName, renderPanel } from './renderPanel.js';
 import type { PanelUi } from './viewModel.js';
+import type { TaskStatus } from './snapshotTypes.js';
 
 const zoomSteps = [0.1, 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4];
 
 interface Regions {
 	readonly header: HTMLElement;
 	readonly toolbar: HTMLElement;
+	readonly graphStatus: HTMLElement;
 	readonly graph: HTMLElement;
 	readonly detail: HTMLElement;
 	readonly error: HTMLElement;
@@ -43,12 +46,15 @@ export class IssuePanelApp {
 	readonly #graph: GraphView;
 	#issueId: string;
 	#ui: PanelUi;
+	#graphView: GraphViewOptions;
 	#zoom: number;
 	#scroll: { left: number; top: number };
 	#restoreScroll = true;
 	#snapshot: PanelSnapshot | null = null;
 	#layout: GraphLayout | null = null;
 	#lastSeq = 0;
+	/** Task ids passing the chips and the search, in plan order (Enter in the search box walks them). */
+	#matches: string[] = [];
 	#scrollFrame = 0;
 
 	constructor(doc: Document, api: VsCodeApi) {
@@ -57,6 +63,7 @@ export class IssuePanelApp {
 		this.#regions = {
 			header: byId(doc, 'header-region'),
 			toolbar: byId(doc, 'toolbar-region'),
+			graphStatus: byId(doc, 'graph-status-region'),
 			graph: byId(doc, 'graph-canvas'),
 			detail: byId(doc, 'detail-region'),
 			error: byId(doc, 'panel-error'),
@@ -68,6 +75,7 @@ export class IssuePanelApp {
 		const restored = parsePersistedState(api.getState());
 		const state: PanelPersistedState | null = restored.ok && restored.value.issueId === this.#issueId ? restored.value : null;
 		this.#ui = { selectedTaskId: state?.selectedTaskId ?? null, showHistory: state?.showHistory ?? false };
+		this.#graphView = state?.graphView ?? defaultGraphView;
 		this.#zoom = state?.zoom ?? 1;
 		this.#scroll = state?.scroll ?? { left: 0, top: 0 };
 		for (const [k, v] of Object.entries(state?.drafts ?? {})) { this.#drafts.set(k, v); }
@@ -101,7 +109,7 @@ export class IssuePanelApp {
 		for (const [k, v] of this.#drafts) { if (v !== '') { drafts[k] = v; } }
 		const state: PanelPersistedState = {
 			issueId: this.#issueId, selectedTaskId: this.#ui.selectedTaskId, showHistory: this.#ui.showHistory,
-			scroll: this.#scroll, zoom: this.#zoom, drafts,
+			scroll: this.#scroll, zoom: this.#zoom, drafts, graphView: { ...this.#graphView, statusFilter: [...this.#graphView.statusFilter] },
 		};
 		this.#api.setState(state);
 	}
@@ -137,12 +145,17 @@ export class IssuePanelApp {
 		if (!this.#snapshot) { return; }
 		// "panel-render" measures (layout + VNodes + DOM) are what a browser benchmark reads.
 		const started = performance.now();
-		const out = renderPanel(this.#snapshot, this.#ui, this.#zoom, this.#cache);
+		const out = renderPanel(this.#snapshot, { ...this.#ui, graphView: this.#graphView }, this.#zoom, this.#cache);
+		this.#matches = out.model.graph.nodes.filter((n) => n.match).map((n) => n.taskId);
 		this.#layout = out.layout;
 		this.#replace('header', this.#regions.header, out.regions.header);
 		this.#replace('toolbar', this.#regions.toolbar, out.regions.toolbar);
-		const graph = out.regions.graph;
-		this.#graph.render(graph, graph.tag === 'svg' ? `${out.layout.key}\u0004${this.#zoom}` : `empty\u0004${renderToString(graph)}`);
+		this.#replace('graphStatus', this.#regions.graphStatus, out.regions.graphStatus);
+		if (this.#graphView.mode === 'graph' && out.model.graph.nodes.length > 0) {
+			this.#graph.renderGraph(out.model.graph, out.layout, this.#zoom);
+		} else {
+			this.#graph.renderOther(out.regions.graph);
+		}
 		this.#replace('detail', this.#regions.detail, out.regions.detail);
 		if (this.#restoreScroll && out.layout.nodes.length > 0) {
 			this.#restoreScroll = false;
@@ -179,6 +192,7 @@ export class IssuePanelApp {
 		if (focusKey !== null) {
 			const target = container.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`);
 			target?.focus({ preventScroll: true });
+			if (target instanceof HTMLInputElement) { target.setSelectionRange(target.value.length, target.value.length); }
 		}
 	}
 
@@ -202,6 +216,12 @@ export class IssuePanelApp {
 				this.#persist();
 				return;
 			}
+			case 'mode/set': return this.#setGraphView({ mode: el.dataset['mode'] === 'list' ? 'list' : 'graph' });
+			case 'filter/status': return this.#setGraphView({ statusFilter: toggleStatus(this.#graphView.statusFilter, (el.dataset['status'] ?? '') as TaskStatus) });
+			case 'focus/set': return this.#setGraphView({ focusTaskId: taskId || this.#ui.selectedTaskId });
+			case 'focus/clear': return this.#setGraphView({ focusTaskId: null });
+			case 'completed/toggle': return this.#setGraphView({ hideCompleted: !this.#graphView.hideCompleted });
+			case 'list/sort': return this.#setGraphView({ listSort: (el.dataset['sort'] ?? 'status') as ListSort });
 			case 'zoom/in': return this.#setZoom(zoomSteps.find((z) => z > this.#zoom + 1e-6) ?? this.#zoom);
 			case 'zoom/out': return this.#setZoom([...zoomSteps].reverse().find((z) => z < this.#zoom - 1e-6) ?? this.#zoom);
 			case 'zoom/reset': return this.#setZoom(1);
@@ -223,6 +243,22 @@ export class IssuePanelApp {
 			}
 			default: return;
 		}
+	}
+
+	#setGraphView(change: Partial<GraphViewOptions>): void {
+		this.#graphView = { ...this.#graphView, ...change };
+		this.#render();
+		this.#persist();
+	}
+
+	/** Enter in the search box: select the next match after the selection (wrapping), and scroll to it. */
+	#nextMatch(backwards: boolean): void {
+		const m = this.#matches;
+		if (m.length === 0) { return; }
+		const at = this.#ui.selectedTaskId !== null ? m.indexOf(this.#ui.selectedTaskId) : -1;
+		const next = at === -1 ? (backwards ? m.length - 1 : 0) : (at + (backwards ? m.length - 1 : 1)) % m.length;
+		this.#select(m[next]!);
+		this.#announce(`Match ${next + 1} of ${m.length}.`);
 	}
 
 	#select(taskId: string): void {
@@ -273,12 +309,30 @@ export class IssuePanelApp {
 	}
 
 	#onKeyDown(e: KeyboardEvent): void {
-		const node = (e.target as Element | null)?.closest<SVGGElement>('g.node[data-task-id]');
+		const target = e.target as Element | null;
+		if (target?.id === 'graph-search') {
+			if (e.key === 'Enter') { e.preventDefault(); this.#nextMatch(e.shiftKey); }
+			if (e.key === 'Escape' && this.#graphView.search !== '') { e.preventDefault(); this.#setGraphView({ search: '' }); }
+			return;
+		}
+		const row = target?.closest<HTMLElement>('#task-list tr[data-task-id]');
+		if (row && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+			e.preventDefault();
+			const sibling = e.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling;
+			sibling?.querySelector<HTMLElement>('button.row-title')?.focus();
+			return;
+		}
+		const node = target?.closest<SVGGElement>('g.node[data-task-id]');
 		if (!node) { return; }
 		const taskId = node.getAttribute('data-task-id') ?? '';
 		if (e.key === 'Enter' || e.key === ' ') {
 			e.preventDefault();
 			this.#select(taskId);
+			return;
+		}
+		if (e.key === '.' && !e.ctrlKey && !e.metaKey && !e.altKey) {
+			e.preventDefault();
+			this.#setGraphView({ focusTaskId: this.#graphView.focusTaskId === taskId ? null : taskId });
 			return;
 		}
 		if (isNavKey(e.key) && this.#layout) {
@@ -303,7 +357,12 @@ export class IssuePanelApp {
 	}
 
 	#onInput(e: Event): void {
-		const el = (e.target as Element | null)?.closest('[data-draft-key]');
+		const target = e.target as HTMLInputElement | null;
+		if (target?.id === 'graph-search') {
+			this.#setGraphView({ search: target.value.slice(0, 200) });
+			return;
+		}
+		const el = target?.closest('[data-draft-key]');
 		if (!el) { return; }
 		const key = el.getAttribute('data-draft-key') ?? '';
 		this.#drafts.set(key, uiValue(el));

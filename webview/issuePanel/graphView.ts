@@ -1,12 +1,17 @@
-// The graph region's DOM. A new graph shape (or zoom) rebuilds the SVG; a snapshot that only changes statuses
-// (the common case: the layout is cached) replaces just the node groups whose markup changed, so 1,000-task graphs
-// stay cheap to update. Also owns the graph's roving tab stop (one node with tabindex 0).
+// The graph region's DOM. A new graph shape (layout key, zoom, level of detail) rebuilds the SVG; a snapshot that
+// only changes statuses, the selection or the highlighting (the common case: the layout is cached) rebuilds just the
+// node groups whose signature changed, without building VNodes for the others, so 1,000-task graphs stay cheap to
+// update. Anything else in the region (the list, an empty state) is replaced when its markup changes. Also owns the
+// graph's roving tab stop (one node with tabindex 0).
 import { toDom } from '../shared/dom.js';
 import { type ElementNode, renderToString } from '../shared/vnode.js';
-import { graphNodeVNodes } from './renderGraph.js';
+import { detailLevel } from './graphOptions.js';
+import type { GraphLayout } from './layout.js';
+import { graphNode, graphNodeSignature, renderGraph, rovingFocusTaskId } from './renderGraph.js';
+import type { GraphModel } from './viewModel.js';
 
 interface DrawnNode {
-	markup: string;
+	signature: string;
 	el: Element;
 }
 
@@ -25,34 +30,59 @@ export class GraphView {
 		return this.#nodes.get(taskId)?.el;
 	}
 
-	/** `shape` identifies everything but the nodes' own content: layout key, zoom, empty state. */
-	render(graph: ElementNode, shape: string): void {
-		const nodes = graphNodeVNodes(graph);
-		const active = this.#doc.activeElement;
-		const focusedTask = active && this.#container.contains(active) ? active.closest('[data-task-id]')?.getAttribute('data-task-id') ?? null : null;
-		const samePlaces = shape === this.#shape && nodes.length === this.#nodes.size && nodes.every(([id]) => this.#nodes.has(id));
+	/** Draws the graph of `model` laid out by `layout` at `zoom`, patching node by node when the shape is unchanged. */
+	renderGraph(model: GraphModel, layout: GraphLayout, zoom: number): void {
+		const level = detailLevel(zoom);
+		const tabStop = rovingFocusTaskId(model);
+		const shape = `graph\u0004${layout.key}\u0004${zoom}`;
+		const focusedTask = this.#focusedTask();
+		const samePlaces = shape === this.#shape && model.nodes.length === this.#nodes.size && model.nodes.every((n) => this.#nodes.has(n.taskId));
 		if (samePlaces) {
-			for (const [id, v] of nodes) {
-				const markup = renderToString(v);
-				const drawn = this.#nodes.get(id)!;
-				if (drawn.markup === markup) { continue; }
-				const el = toDom(v, this.#doc) as Element;
+			const at = new Map(layout.nodes.map((n) => [n.id, n]));
+			for (const n of model.nodes) {
+				const signature = graphNodeSignature(n, level, n.taskId === tabStop, model.highlighting);
+				const drawn = this.#nodes.get(n.taskId)!;
+				const place = at.get(n.taskId);
+				if (drawn.signature === signature || !place) { continue; }
+				const el = toDom(graphNode(n, place, level, n.taskId === tabStop, model.highlighting), this.#doc) as Element;
 				drawn.el.replaceWith(el);
-				this.#nodes.set(id, { markup, el });
+				this.#nodes.set(n.taskId, { signature, el });
 			}
 		} else {
-			this.#container.replaceChildren(toDom(graph, this.#doc));
+			this.#container.replaceChildren(toDom(renderGraph(model, layout, { zoom, focusTaskId: tabStop }), this.#doc));
 			this.#shape = shape;
 			const els = new Map<string, Element>();
 			for (const el of this.#container.querySelectorAll('g[data-task-id]')) { els.set(el.getAttribute('data-task-id') ?? '', el); }
-			this.#nodes = new Map(nodes.flatMap(([id, v]) => {
-				const el = els.get(id);
-				return el ? [[id, { markup: renderToString(v), el }] as const] : [];
+			this.#nodes = new Map(model.nodes.flatMap((n) => {
+				const el = els.get(n.taskId);
+				return el ? [[n.taskId, { signature: graphNodeSignature(n, level, n.taskId === tabStop, model.highlighting), el }] as const] : [];
 			}));
 		}
-		const tabbable = nodes.find(([, v]) => v.kind === 'element' && v.attrs['tabindex'] === 0)?.[0] ?? null;
+		this.#restoreFocus(focusedTask, tabStop);
+	}
+
+	/** Anything but the graph (the list, an empty state): replaced when its markup changes. */
+	renderOther(node: ElementNode): void {
+		const shape = `other\u0004${renderToString(node)}`;
+		if (shape === this.#shape) { return; }
+		const active = this.#doc.activeElement;
+		const focusKey = active && this.#container.contains(active) ? active.closest('[data-focus-key]')?.getAttribute('data-focus-key') ?? null : null;
+		this.#container.replaceChildren(toDom(node, this.#doc));
+		this.#shape = shape;
+		this.#nodes = new Map();
+		if (focusKey !== null) {
+			this.#container.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
+		}
+	}
+
+	#focusedTask(): string | null {
+		const active = this.#doc.activeElement;
+		return active && this.#container.contains(active) ? active.closest('g[data-task-id]')?.getAttribute('data-task-id') ?? null : null;
+	}
+
+	#restoreFocus(focusedTask: string | null, tabStop: string | null): void {
 		const keep = focusedTask !== null ? this.elementFor(focusedTask) : undefined;
-		const next = keep ?? (tabbable !== null ? this.elementFor(tabbable) : undefined);
+		const next = keep ?? (tabStop !== null ? this.elementFor(tabStop) : undefined);
 		if (next) { this.moveRoving(next); }
 		if (keep && this.#doc.activeElement !== keep) { (keep as SVGGElement).focus({ preventScroll: true }); }
 	}

@@ -1,12 +1,16 @@
-// The task graph's layout: dagre, left to right (dependencies flow rightwards; siblings stack in a column, which
-// scrolls naturally). Pure and deterministic; the panel caches it by graph shape so status changes skip it.
+// The task graph's layout, left to right (dependencies flow rightwards; siblings stack in a column, which scrolls
+// naturally): dagre up to `bigGraph` nodes; above it our linear-time layered layout (layeredLayout.ts), because
+// dagre's ordering and positioning take seconds at 1,000 tasks (bench/RESULTS.md). Pure and deterministic; the panel
+// caches it by graph shape so status changes skip it.
 import { graphlib, layout } from '@dagrejs/dagre';
+import { layeredLayout } from './layeredLayout.js';
 
 export const nodeWidth = 200;
 export const nodeHeight = 40;
 const margin = 16;
-/** Above this many nodes, dagre's exhaustive crossing-reduction pass is skipped (it dominates at 1,000 tasks). */
-const bigGraph = 300;
+/** Above this many nodes the layered layout replaces dagre. */
+export const bigGraph = 300;
+export const layoutSpacing = { margin, nodesep: 12, ranksep: 56 } as const;
 
 export interface LayoutInput {
 	readonly nodes: readonly { readonly id: string }[];
@@ -50,7 +54,27 @@ function finite(n: number | undefined): number {
 	return typeof n === 'number' && Number.isFinite(n) ? n : 0;
 }
 
+/** The nodes once each and the edges once each, without self edges or edges to unknown nodes. */
+export function cleanInput(input: LayoutInput): { ids: string[]; edges: { from: string; to: string }[] } {
+	const ids = [...new Set(input.nodes.map((n) => n.id))];
+	const known = new Set(ids);
+	const seen = new Set<string>();
+	const edges: { from: string; to: string }[] = [];
+	for (const e of input.edges) {
+		const k = `${e.from}\u0003${e.to}`;
+		if (e.from === e.to || !known.has(e.from) || !known.has(e.to) || seen.has(k)) { continue; }
+		seen.add(k);
+		edges.push({ from: e.from, to: e.to });
+	}
+	return { ids, edges };
+}
+
 export function layoutGraph(input: LayoutInput): GraphLayout {
+	if (new Set(input.nodes.map((n) => n.id)).size > bigGraph) { return layeredLayout(input); }
+	return dagreLayout(input);
+}
+
+export function dagreLayout(input: LayoutInput): GraphLayout {
 	const key = layoutKey(input);
 	if (input.nodes.length === 0) {
 		return { key, nodes: [], edges: [], width: 0, height: 0 };
@@ -73,7 +97,7 @@ export function layoutGraph(input: LayoutInput): GraphLayout {
 		edges.push(e);
 		g.setEdge(e.from, e.to);
 	}
-	layout(g, { disableOptimalOrderHeuristic: ids.size > bigGraph });
+	layout(g);
 	const nodes: PositionedNode[] = [];
 	let width = 0;
 	let height = 0;

@@ -1,5 +1,6 @@
 // Entry of dist/webview/issuePanel.js (esbuild: platform browser, format esm). The stylesheet import makes esbuild
-// emit dist/webview/issuePanel.css next to it.
+// emit dist/webview/issuePanel.css next to it (with the codicon font beside it, for the toolbar's icons).
+import '@vscode/codicons/dist/codicon.css';
 import './issuePanel.css';
 import { useJitlessValidation } from '../../src/protocol/webview.js';
 import { registerUiKit } from '../shared/ui.js';

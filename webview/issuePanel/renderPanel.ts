@@ -2,14 +2,16 @@
 import { h, type ElementNode } from '../shared/vnode.js';
 import { type GraphLayout, layoutGraph, layoutKey, type LayoutInput } from './layout.js';
 import { renderDetail } from './renderDetail.js';
-import { renderGraph, renderGraphToolbar, rovingFocusTaskId } from './renderGraph.js';
+import { renderGraph, renderGraphStatus, renderGraphToolbar, rovingFocusTaskId } from './renderGraph.js';
 import { renderHeader } from './renderHeader.js';
+import { renderTaskList } from './renderTaskList.js';
 import type { PanelSnapshot } from './snapshotTypes.js';
 import { derivePanelModel, type GraphModel, type PanelModel, type PanelUi } from './viewModel.js';
 
 export interface PanelRegions {
 	readonly header: ElementNode;
 	readonly toolbar: ElementNode;
+	readonly graphStatus: ElementNode;
 	readonly graph: ElementNode;
 	readonly detail: ElementNode;
 }
@@ -30,6 +32,8 @@ export class LayoutCache {
 	}
 }
 
+const emptyLayout: GraphLayout = { key: 'list', nodes: [], edges: [], width: 0, height: 0 };
+
 export interface RenderedPanel {
 	readonly model: PanelModel;
 	readonly layout: GraphLayout;
@@ -38,14 +42,23 @@ export interface RenderedPanel {
 
 export function renderPanel(snapshot: PanelSnapshot, ui: PanelUi, zoom: number, cache: LayoutCache): RenderedPanel {
 	const model = derivePanelModel(snapshot, ui);
-	const layout = cache.layout(layoutInputOf(model.graph));
+	const list = model.graph.options.mode === 'list';
+	// The list needs no layout: the cached one stays for when the graph comes back.
+	const layout = list ? emptyLayout : cache.layout(layoutInputOf(model.graph));
+	let graph: ElementNode | null = null;
 	return {
 		model,
 		layout,
 		regions: {
 			header: renderHeader(model.header, model.controls),
-			toolbar: renderGraphToolbar(model.graph, zoom),
-			graph: renderGraph(model.graph, layout, { zoom, focusTaskId: rovingFocusTaskId(model.graph) }),
+			toolbar: renderGraphToolbar(model.graph, zoom, ui.selectedTaskId),
+			graphStatus: renderGraphStatus(model.graph),
+			// Built on first read: the webview patches the graph from the model and reads this only for the list or
+			// an empty graph (building 1,000 node VNodes per snapshot is what a status change must not cost).
+			get graph(): ElementNode {
+				graph ??= list ? renderTaskList(model.graph) : renderGraph(model.graph, layout, { zoom, focusTaskId: rovingFocusTaskId(model.graph) });
+				return graph;
+			},
 			detail: renderDetail(model.detail),
 		},
 	};
@@ -53,5 +66,5 @@ export function renderPanel(snapshot: PanelSnapshot, ui: PanelUi, zoom: number, 
 
 /** The whole panel as one tree (tests, benchmarks). */
 export function panelTree(r: RenderedPanel): ElementNode {
-	return h('div', { id: 'app' }, r.regions.header, r.regions.toolbar, r.regions.graph, r.regions.detail);
+	return h('div', { id: 'app' }, r.regions.header, r.regions.toolbar, r.regions.graphStatus, r.regions.graph, r.regions.detail);
 }

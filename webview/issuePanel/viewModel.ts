@@ -6,6 +6,9 @@ import {
 	blockerLabel, checkpointKindLabel, executionStatusLabel, formatClock, formatCount, formatDuration, stopAnswerLabel,
 	stopReasonLabel, taskStatusLabel, truncate,
 } from './format.js';
+import {
+	defaultGraphView, type GraphViewOptions, isHighlighting, matchesFilter, scopeTaskIds, sortForList, type StatusChip, statusChips,
+} from './graphOptions.js';
 import type {
 	CheckpointDto, CheckpointKind, ExecutionStatus, IssueControlsDto, PanelSnapshot, PanelTranscript, PlanTaskDto, RunDto, TaskDto, TaskStatus,
 	TranscriptEntryDto, WakeDto,
@@ -14,6 +17,8 @@ import type {
 export interface PanelUi {
 	readonly selectedTaskId: string | null;
 	readonly showHistory: boolean;
+	/** The webview's own graph options (chips, search, focus, hide completed, list); default: none. */
+	readonly graphView?: GraphViewOptions;
 }
 
 export interface PanelTask extends PlanTaskDto {
@@ -79,6 +84,8 @@ export interface GraphNodeModel {
 	readonly superseded: boolean;
 	readonly ready: boolean;
 	readonly selected: boolean;
+	/** Passes the chips and the search while either is on (drawn highlighted; the others dim). */
+	readonly match: boolean;
 	readonly ariaLabel: string;
 }
 
@@ -89,12 +96,32 @@ export interface GraphEdgeModel {
 	readonly kind: 'dependency' | 'replacement';
 }
 
+export interface ListRowModel {
+	readonly taskId: string;
+	readonly title: string;
+	readonly status: TaskStatus;
+	readonly statusLabel: string;
+	readonly ready: boolean;
+	readonly selected: boolean;
+}
+
 export interface GraphModel {
+	/** The tasks in scope (focus, hide completed), in plan order. */
 	readonly nodes: readonly GraphNodeModel[];
 	readonly edges: readonly GraphEdgeModel[];
 	readonly hiddenHistoryCount: number;
 	readonly showHistory: boolean;
 	readonly summary: string;
+	readonly options: GraphViewOptions;
+	/** Counts over the tasks in scope. */
+	readonly chips: readonly StatusChip[];
+	readonly highlighting: boolean;
+	/** Nodes passing the chips and the search (all of them when neither is on). */
+	readonly matchCount: number;
+	readonly focus: { readonly taskId: string; readonly title: string } | null;
+	readonly hiddenCompletedCount: number;
+	/** The list view's rows: the tasks in scope that pass the chips and the search, in the chosen order. */
+	readonly list: readonly ListRowModel[];
 }
 
 export interface StopNoteModel {
@@ -291,14 +318,20 @@ function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
 export const nodeLabelMax = 28;
 
 function graph(tasks: readonly PanelTask[], ui: PanelUi): GraphModel {
-	const visible = tasks.filter((t) => ui.showHistory || !t.superseded);
+	const options = ui.graphView ?? defaultGraphView;
+	const historyVisible = tasks.filter((t) => ui.showHistory || !t.superseded);
+	const dependencyEdges = historyVisible.flatMap((t) => t.dependencyTaskIds.map((d) => ({ from: d, to: t.taskId })));
+	const inScope = scopeTaskIds(historyVisible, dependencyEdges, options);
+	const visible = historyVisible.filter((t) => inScope.has(t.taskId));
 	const ids = new Set(visible.map((t) => t.taskId));
+	const highlighting = isHighlighting(options);
 	const nodes = visible.map((t): GraphNodeModel => {
 		const statusLabel = taskStatusLabel[t.status];
 		const extra = [t.superseded ? 'superseded' : '', t.ready ? 'ready' : '', t.dependencyTaskIds.length ? `${t.dependencyTaskIds.length} dependencies` : 'no dependencies'];
 		return {
 			taskId: t.taskId, title: t.title, label: truncate(t.title, nodeLabelMax), status: t.status, statusLabel,
 			superseded: t.superseded, ready: t.ready, selected: t.taskId === ui.selectedTaskId,
+			match: highlighting && matchesFilter(t, options),
 			ariaLabel: [`Task ${t.title}`, statusLabel, ...extra.filter((e) => e !== '')].join(', '),
 		};
 	});
@@ -311,12 +344,35 @@ function graph(tasks: readonly PanelTask[], ui: PanelUi): GraphModel {
 			edges.push({ from: t.taskId, to: t.supersededByTaskId, kind: 'replacement' });
 		}
 	}
-	const hiddenHistoryCount = ui.showHistory ? 0 : tasks.length - visible.length;
+	const hiddenHistoryCount = ui.showHistory ? 0 : tasks.length - historyVisible.length;
+	const focusTask = options.focusTaskId !== null ? historyVisible.find((t) => t.taskId === options.focusTaskId) : undefined;
+	const inLineage = focusTask ? scopeTaskIds(historyVisible, dependencyEdges, { focusTaskId: focusTask.taskId, hideCompleted: false }) : null;
+	const hiddenCompletedCount = options.hideCompleted
+		? historyVisible.filter((t) => t.status === 'completed' && (inLineage === null || inLineage.has(t.taskId)) && !inScope.has(t.taskId)).length
+		: 0;
 	const counts = new Map<TaskStatus, number>();
 	for (const n of nodes) { counts.set(n.status, (counts.get(n.status) ?? 0) + 1); }
 	const parts = [...counts].map(([status, n]) => `${n} ${taskStatusLabel[status].toLowerCase()}`);
-	const summary = `${nodes.length} tasks${parts.length ? `: ${parts.join(', ')}` : ''}${hiddenHistoryCount ? `; ${hiddenHistoryCount} superseded hidden` : ''}.`;
-	return { nodes, edges, hiddenHistoryCount, showHistory: ui.showHistory, summary };
+	const matchCount = highlighting ? nodes.filter((n) => n.match).length : nodes.length;
+	const scopeNotes = [
+		focusTask ? `focused on ${focusTask.title}` : '',
+		hiddenCompletedCount ? `${hiddenCompletedCount} completed hidden` : '',
+		hiddenHistoryCount ? `${hiddenHistoryCount} superseded hidden` : '',
+		highlighting ? `${matchCount} matching` : '',
+	].filter((n) => n !== '');
+	const summary = `${nodes.length} tasks${parts.length ? `: ${parts.join(', ')}` : ''}${scopeNotes.length ? `; ${scopeNotes.join('; ')}` : ''}.`;
+	const order = new Map(visible.map((t, i) => [t.taskId, i]));
+	const listed = sortForList(visible.filter((t) => matchesFilter(t, options)).map((t) => ({ ...t, order: order.get(t.taskId) ?? 0 })), options.listSort);
+	return {
+		nodes, edges, hiddenHistoryCount, showHistory: ui.showHistory, summary, options,
+		chips: statusChips(visible, options.statusFilter), highlighting, matchCount,
+		focus: focusTask ? { taskId: focusTask.taskId, title: focusTask.title } : null,
+		hiddenCompletedCount,
+		list: listed.map((t) => ({
+			taskId: t.taskId, title: t.title, status: t.status, statusLabel: taskStatusLabel[t.status], ready: t.ready,
+			selected: t.taskId === ui.selectedTaskId,
+		})),
+	};
 }
 
 function usageLabel(runs: readonly RunDto[]): string {

@@ -77,3 +77,32 @@ export function linkButton(label: string, action: string, data: Readonly<Record<
 		...dataAttrs(data),
 	}, label);
 }
+
+export interface IconButtonProps {
+	/** A codicon name (`zoom-in`, `filter`, …): the icon is decoration, `label` is the accessible name and tooltip. */
+	readonly icon: string;
+	readonly label: string;
+	readonly action: string;
+	readonly id?: string;
+	/** A toggle's state (`aria-pressed`); omit for a plain command. */
+	readonly pressed?: boolean;
+	readonly disabled?: boolean;
+	readonly data?: Readonly<Record<string, string>>;
+	/** The keyboard shortcut, shown in the tooltip ("Zoom in (+)"). */
+	readonly shortcut?: string;
+}
+
+/** A toolbar button that shows only a codicon; its name is in aria-label and its tooltip. */
+export function iconButton(p: IconButtonProps): UiNode {
+	return ui('button', {
+		id: p.id,
+		appearance: 'icon',
+		'data-action': p.action,
+		'data-focus-key': `action:${p.action}:${Object.values(p.data ?? {}).join(':')}`,
+		'aria-label': p.label,
+		'aria-pressed': p.pressed === undefined ? null : String(p.pressed),
+		title: p.shortcut ? `${p.label} (${p.shortcut})` : p.label,
+		disabled: p.disabled === true,
+		...dataAttrs(p.data),
+	}, h('span', { class: `codicon codicon-${p.icon}`, 'aria-hidden': 'true' }));
+}

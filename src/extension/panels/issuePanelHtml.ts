@@ -51,6 +51,7 @@ export function issuePanelHtml(p: IssuePanelHtmlInput): string {
 <main id="main-region">
 <section id="graph-region" aria-label="Task graph">
 <div id="toolbar-region"></div>
+<div id="graph-status-region"></div>
 <div id="graph-scroll"><div id="graph-canvas"></div></div>
 </section>
 <aside id="detail-region" aria-label="Task detail"></aside>

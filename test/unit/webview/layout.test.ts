@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { type GraphLayout, layoutGraph, type LayoutInput, layoutKey, type PositionedNode } from '../../../webview/issuePanel/layout.js';
+import { bigGraph, dagreLayout, type GraphLayout, layoutGraph, type LayoutInput, layoutKey, type PositionedNode } from '../../../webview/issuePanel/layout.js';
+import { layeredLayout } from '../../../webview/issuePanel/layeredLayout.js';
 import { LayoutCache } from '../../../webview/issuePanel/renderPanel.js';
 import { aLayeredGraph } from './builders.js';
 
@@ -44,20 +45,43 @@ function checkLayout(input: LayoutInput, l: GraphLayout): void {
 	}
 }
 
-describe('panel graph layout (dagre)', () => {
-	for (const n of [1, 50, 200, 1000]) {
-		it(`lays out ${n} task${n === 1 ? '' : 's'}: finite positions, no overlaps in a rank, dependencies left to right`, function () {
-			this.timeout(120_000);
-			const input = inputFor(n);
-			const l = layoutGraph(input);
-			checkLayout(input, l);
-			assert.equal(l.edges.length, new Set(input.edges.map((e) => `${e.from}>${e.to}`)).size);
-		});
+describe('panel graph layout (dagre up to a few hundred tasks, the layered layout above)', () => {
+	for (const [name, lay, sizes] of [['dagre', dagreLayout, [1, 50, 200]], ['layered', layeredLayout, [1, 50, 200, 1000, 3000]]] as const) {
+		for (const n of sizes) {
+			it(`${name}: lays out ${n} task${n === 1 ? '' : 's'}: finite positions, no overlaps in a rank, dependencies left to right`, function () {
+				this.timeout(120_000);
+				const input = inputFor(n);
+				const l = lay(input);
+				checkLayout(input, l);
+				assert.equal(l.edges.length, new Set(input.edges.map((e) => `${e.from}>${e.to}`)).size);
+			});
+		}
 	}
+
+	it('uses dagre up to the big-graph size and the layered layout above it', () => {
+		const small = inputFor(bigGraph);
+		const big = inputFor(bigGraph + 1);
+		assert.deepEqual(layoutGraph(small), dagreLayout(small));
+		assert.deepEqual(layoutGraph(big), layeredLayout(big));
+		assert.notDeepEqual(layeredLayout(small).nodes, dagreLayout(small).nodes, 'the two layouts differ, so the check above can fail');
+	});
+
+	it('layered: puts every edge\'s ends on the facing sides of its nodes', () => {
+		const input = inputFor(120);
+		const l = layeredLayout(input);
+		const byId = new Map(l.nodes.map((n) => [n.id, n]));
+		for (const e of l.edges) {
+			const a = byId.get(e.from)!;
+			const b = byId.get(e.to)!;
+			assert.deepEqual(e.points[0], { x: a.x + a.width, y: a.y + a.height / 2 });
+			assert.deepEqual(e.points[e.points.length - 1], { x: b.x, y: b.y + b.height / 2 });
+		}
+	});
 
 	it('is deterministic', () => {
 		const input = inputFor(60);
 		assert.deepEqual(layoutGraph(input), layoutGraph(input));
+		assert.deepEqual(layeredLayout(input), layeredLayout(input));
 	});
 
 	it('lays out an empty graph as nothing', () => {
@@ -75,10 +99,21 @@ describe('panel graph layout (dagre)', () => {
 	});
 
 	it('survives a cycle (history edges can close one) with finite positions', () => {
-		const input = { nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }] };
-		const l = layoutGraph(input);
-		assert.equal(l.nodes.length, 3);
-		for (const n of l.nodes) { assert.ok(Number.isFinite(n.x) && Number.isFinite(n.y)); }
+		const input = { nodes: [{ id: 'a' }, { id: 'b' }, { id: 'c' }, { id: 'd' }], edges: [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'b' }, { from: 'c', to: 'd' }] };
+		for (const l of [dagreLayout(input), layeredLayout(input)]) {
+			assert.equal(l.nodes.length, 4);
+			for (const n of l.nodes) { assert.ok(Number.isFinite(n.x) && Number.isFinite(n.y)); }
+			for (const e of l.edges) { for (const p of e.points) { assert.ok(Number.isFinite(p.x) && Number.isFinite(p.y)); } }
+		}
+	});
+
+	it('layered: ignores self edges, duplicate edges and edges to unknown nodes', () => {
+		const l = layeredLayout({
+			nodes: [{ id: 'a' }, { id: 'b' }, { id: 'a' }],
+			edges: [{ from: 'a', to: 'a' }, { from: 'a', to: 'b' }, { from: 'a', to: 'b' }, { from: 'ghost', to: 'b' }],
+		});
+		assert.deepEqual(l.nodes.map((n) => n.id), ['a', 'b']);
+		assert.deepEqual(l.edges.map((e) => `${e.from}>${e.to}`), ['a>b']);
 	});
 
 	it('keys layouts by shape, and the cache reuses a layout while the shape is unchanged', () => {

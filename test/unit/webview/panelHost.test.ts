@@ -254,7 +254,7 @@ describe('issue panel host', () => {
 		});
 
 		it('holds the regions the webview script fills', () => {
-			for (const id of ['app', 'panel-error', 'live', 'header-region', 'toolbar-region', 'graph-scroll', 'graph-canvas', 'detail-region']) {
+			for (const id of ['app', 'panel-error', 'live', 'header-region', 'toolbar-region', 'graph-status-region', 'graph-scroll', 'graph-canvas', 'detail-region']) {
 				assert.ok(html.includes(`id="${id}"`), id);
 			}
 		});

@@ -152,7 +152,8 @@ describe('panel rendering', () => {
 	});
 
 	describe('controls and stable hooks', () => {
-		const actions = (tree: VNode): string[] => attrOf(tree, 'data-action').filter((a) => !a.startsWith('zoom/') && a !== 'task/select' && a !== 'history/toggle');
+		const graphTools = /^(zoom|mode|filter|focus|completed|list)\//;
+		const actions = (tree: VNode): string[] => attrOf(tree, 'data-action').filter((a) => !graphTools.test(a) && a !== 'task/select' && a !== 'history/toggle');
 
 		it('renders Pause and Stop for a running manual issue, and no paused banner', () => {
 			const tree = render(aSnapshot(anIssue([aTask('t1')])));

@@ -36,6 +36,9 @@ export interface Page {
 	readonly keyboard: { press(key: string): Promise<void> };
 	screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
 	title(): Promise<string>;
+	/** Evaluates a JavaScript expression in the page (awaits a promise it returns). */
+	evaluate<R>(expression: string): Promise<R>;
+	reload(options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' | 'commit' }): Promise<unknown>;
 	on(event: 'console', listener: (message: ConsoleMessage) => void): unknown;
 	on(event: 'pageerror', listener: (error: Error) => void): unknown;
 	isClosed(): boolean;
