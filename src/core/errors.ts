@@ -10,7 +10,7 @@ export const reasonCodes = [
 	// developer confirmation (SPEC §7)
 	'review_not_pending', 'acceptance_pending',
 	// code delivery (SPEC §8a)
-	'not_integrable', 'dirty_workspace', 'merge_conflict',
+	'not_integrable', 'dirty_workspace', 'workspace_busy', 'merge_conflict',
 	// generic surface
 	'issue_not_found', 'run_not_found', 'session_not_found', 'agent_target_not_found',
 	'invalid_input', 'unauthenticated', 'forbidden', 'not_managed',

@@ -64,6 +64,8 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`Accept the tasks named in the message (\`tutti review accept --issue-id ${n.issue} --task-id <task-id> --as-user\`), or integrate only what is accepted with \`tutti issue integrate --issue-id ${n.issue} --accepted-only --as-user\`.`,
 	dirty_workspace: (n) =>
 		`Commit or stash the changes to the tracked files named in the message (\`git status\`), then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again; untracked files are never touched.`,
+	workspace_busy: (n) =>
+		`Git is busy in the tree named in the message: finish or abort the merge or rebase in progress there (\`git status\` says which), or, if no git command is running, delete the lock file it names (a crashed git left it); then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again.`,
 	merge_conflict: (n) =>
 		`Nothing was changed. Resolve the conflict in the tasks' work (request changes on one of the tasks named, or merge by hand), then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again.`,
 	issue_not_found: () =>

@@ -9,6 +9,7 @@ import { DomainError } from '../../core/errors.js';
 import { runSubmitId } from '../../core/ids.js';
 import type { Run, StopAnswer, Task } from '../../core/model.js';
 import type { Clock } from '../../core/ports.js';
+import { couldNotStart } from '../../core/runs/outcome.js';
 import { decideRunLaunch } from '../../core/turns/launchGate.js';
 import type { Store } from '../../store/database.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
@@ -114,7 +115,7 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 	const { run, task, token } = gate;
 	const target = ctx.turns.target(run.agentTargetId);
 	if (!target) {
-		await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: `agent target '${run.agentTargetId}' is not configured any more` });
+		await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: `${couldNotStart}agent target '${run.agentTargetId}' is not configured any more` });
 		return;
 	}
 	let directory = target.cwd ?? task.executionDirectory;
@@ -133,14 +134,13 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 			directory = join(prepared.tree.relativePath, directory);
 		} catch (e) {
 			const why = e instanceof DomainError ? `${e.message} ${e.hint}` : (e as Error).message;
-			const message = e instanceof WorktreeSetupError ? `Could not start: ${e.message}` : `cannot start the agent: ${why}`;
-			await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message });
+			await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: `${couldNotStart}${e instanceof WorktreeSetupError ? e.message : why}` });
 			return;
 		}
 	}
 	const where = resolveRunDirectory(ctx.workspace, directory);
 	if ('error' in where) {
-		await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: `cannot start the agent: ${where.error}` });
+		await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: `${couldNotStart}${where.error}` });
 		return;
 	}
 	const structured = target.adapter !== 'command';

@@ -43,12 +43,15 @@ export function commitOnBranch(repo: string, name: string, from: string, files: 
 	}
 }
 
-/** Every file under `dir` (except .git) with its content, plus the index and HEAD: equal snapshots = untouched. */
-export function snapshotTree(dir: string): string {
+/**
+ * Every file under `dir` (except .git, and what `skip` names) with its content, plus the index and HEAD: equal
+ * snapshots = untouched. A workspace's snapshot skips `.tutti` (the Host's own store and trees).
+ */
+export function snapshotTree(dir: string, skip: readonly string[] = []): string {
 	const files: string[] = [];
 	const walk = (d: string): void => {
 		for (const name of readdirSync(d).sort()) {
-			if (name === '.git') { continue; }
+			if (name === '.git' || (d === dir && skip.includes(name))) { continue; }
 			const full = join(d, name);
 			if (statSync(full).isDirectory()) { walk(full); } else { files.push(`${relative(dir, full)}=${readFileSync(full, 'utf8')}`); }
 		}

@@ -4,6 +4,8 @@
 // (the developer's workspace, or another worktree) its tracked files must be clean and that tree moves with it
 // (`git merge --ff-only`, which never overwrites an untracked file: it refuses and nothing changes). A refusal —
 // conflict, dirty tree, untracked file in the way, branch moved meanwhile — changes nothing anywhere.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { git, gitExit } from '../worktrees/git.js';
 import { combineCommits, resolveCommit } from './combineCommits.js';
 import type { GitIdentity } from './gitIdentity.js';
@@ -23,20 +25,40 @@ export interface IntegrateInput {
 export type Integration =
 	| { kind: 'integrated'; integratedCommit: string; fastForward: boolean; previousCommit: string; movedTree: string | null }
 	| { kind: 'no_branch'; into: string }
+	| { kind: 'not_a_repository' }
 	| { kind: 'conflict'; between: [string, string]; paths: string[] }
 	| { kind: 'dirty_tree'; tree: string; files: string[] }
 	| { kind: 'blocked_tree'; tree: string; reason: string };
 
-/** The worktrees (absolute paths) that have `refs/heads/<branch>` checked out. */
-export async function treesWithBranch(repo: string, branch: string): Promise<string[]> {
+/** Every worktree of the repository (absolute paths) with the branch it has checked out ('' when detached). */
+async function worktrees(repo: string): Promise<{ tree: string; branch: string }[]> {
 	const out = (await git(repo, ['worktree', 'list', '--porcelain', '-z'])).stdout;
-	const trees: string[] = [];
-	let current = '';
+	const trees: { tree: string; branch: string }[] = [];
 	for (const field of out.split('\0')) {
-		if (field.startsWith('worktree ')) { current = field.slice('worktree '.length); }
-		if (field === `branch refs/heads/${branch}`) { trees.push(current); }
+		if (field.startsWith('worktree ')) { trees.push({ tree: field.slice('worktree '.length), branch: '' }); }
+		if (field.startsWith('branch refs/heads/') && trees.length > 0) { trees[trees.length - 1]!.branch = field.slice('branch refs/heads/'.length); }
 	}
 	return trees;
+}
+
+/** The worktrees (absolute paths) that have `refs/heads/<branch>` checked out. */
+export async function treesWithBranch(repo: string, branch: string): Promise<string[]> {
+	return (await worktrees(repo)).filter((t) => t.branch === branch).map((t) => t.tree);
+}
+
+/** The branch a rebase in progress in `tree` will move when it ends (its HEAD is detached meanwhile), or null. */
+async function branchBeingRebased(tree: string): Promise<string | null> {
+	for (const dir of ['rebase-merge', 'rebase-apply']) {
+		const path = (await gitExit(tree, ['rev-parse', '--git-path', `${dir}/head-name`])).stdout.trim();
+		if (path === '') { continue; }
+		try {
+			const name = (await readFile(resolve(tree, path), 'utf8')).trim();
+			if (name.startsWith('refs/heads/')) { return name.slice('refs/heads/'.length); }
+		} catch {
+			// No rebase of this kind in progress.
+		}
+	}
+	return null;
 }
 
 /** Tracked files with changes (staged or not) in `tree`; untracked files do not count. */
@@ -63,6 +85,7 @@ async function operationInProgress(tree: string): Promise<string | null> {
 export async function integrate(input: IntegrateInput): Promise<Integration> {
 	const { repo, into } = input;
 	const ref = `refs/heads/${into}`;
+	if ((await gitExit(repo, ['rev-parse', '--git-dir'])).exitCode !== 0) { return { kind: 'not_a_repository' }; }
 	if ((await gitExit(repo, ['check-ref-format', ref])).exitCode !== 0) { return { kind: 'no_branch', into }; }
 	let previous: string;
 	try {
@@ -70,12 +93,17 @@ export async function integrate(input: IntegrateInput): Promise<Integration> {
 	} catch {
 		return { kind: 'no_branch', into };
 	}
+	const all = await worktrees(repo);
+	for (const { tree } of all) {
+		// A rebase detaches HEAD and moves the branch when it ends: integrating meanwhile would be overwritten.
+		if ((await branchBeingRebased(tree)) === into) { return { kind: 'blocked_tree', tree, reason: `a rebase of ${into} is in progress there` }; }
+	}
 	const combined = await combineCommits(repo, [previous, ...input.commits], `Integrate ${input.title.replace(/\s+/g, ' ').trim()}`, input.identity);
 	if (combined.kind === 'conflict') { return combined; }
 	const integratedCommit = combined.commit;
 	const fastForward = !combined.mergeCommit;
 	if (integratedCommit === previous) { return { kind: 'integrated', integratedCommit, fastForward: true, previousCommit: previous, movedTree: null }; }
-	const trees = await treesWithBranch(repo, into);
+	const trees = all.filter((t) => t.branch === into).map((t) => t.tree);
 	for (const tree of trees) {
 		const busy = await operationInProgress(tree);
 		if (busy !== null) { return { kind: 'blocked_tree', tree, reason: `${busy} is in progress there` }; }

@@ -67,7 +67,7 @@ export class IntegrationService {
 		}
 		const into = params.into ?? plan.delivery.baseBranch;
 		if (into === '') {
-			throw rejection('invalid_input', `Issue ${issueId} started from a detached HEAD, so it has no base branch to integrate into.`,
+			throw rejection('invalid_input', `Issue ${issueId} started from a detached HEAD, so it has no base branch to integrate into: name one with --into (\`tutti issue integrate --issue-id ${issueId} --into <branch> --as-user\`). Nothing was changed.`,
 				{ issueId }, { issueId });
 		}
 		const commitToTask = new Map(toMerge.map((t) => [plan.acceptedCommits.get(t.taskId)!, t.taskId] as const));
@@ -77,6 +77,8 @@ export class IntegrationService {
 			identity: await workspaceIdentity(this.deps.workspace),
 		});
 		switch (result.kind) {
+			case 'not_a_repository':
+				throw rejection('invalid_input', `The workspace ${this.deps.workspace} is not a git repository any more (no .git), so there is no branch to integrate issue ${issueId} into. Nothing was changed.`, { issueId }, { into });
 			case 'no_branch':
 				throw rejection('invalid_input', `There is no branch '${into}' to integrate issue ${issueId} into. Nothing was changed.`, { issueId }, { into });
 			case 'conflict': {
@@ -90,7 +92,7 @@ export class IntegrationService {
 					`${into} is checked out in ${result.tree} with uncommitted changes to tracked files: ${result.files.slice(0, 20).join(', ')}${result.files.length > 20 ? ` and ${result.files.length - 20} more` : ''}. Nothing was changed.`,
 					{ issueId }, { into, tree: result.tree, files: result.files });
 			case 'blocked_tree':
-				throw rejection('dirty_workspace', `Could not move ${into} in ${result.tree}: ${result.reason}. Nothing was changed.`,
+				throw rejection('workspace_busy', `Could not move ${into} in ${result.tree}: ${result.reason}. Nothing was changed.`,
 					{ issueId }, { into, tree: result.tree });
 			case 'integrated':
 				break;
