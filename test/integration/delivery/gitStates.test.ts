@@ -118,7 +118,7 @@ describe('git in every state (real git)', function () {
 		write(ws, 'notes.md', 'main\n');
 		sh(ws, 'commit', '-q', '-am', 'main');
 		sh(ws, 'checkout', '-q', 'side');
-		assert.throws(() => sh(ws, 'rebase', 'main'), undefined, 'the rebase stops on its conflict');
+		assert.throws(() => sh(ws, 'rebase', 'main'), Error, 'the rebase stops on its conflict');
 		developerWork();
 		const before = snapshotTree(ws);
 		const side = sh(ws, 'rev-parse', 'side');
