@@ -30,7 +30,7 @@ function task(i: number, deps: string[], status: TaskDto['status']): TaskDto {
 		issueId: 'bench', taskId: `t${i}`, title: `Task ${i}: implement part ${i} of the feature with tests`, content: `Content of task ${i}`,
 		status, acceptanceState: status === 'completed' ? 'user_accepted' : '', agentTargetId: 'claude', modelPlanId: '', model: '',
 		permissionModeId: '', reasoningEffort: '', executionDirectory: '', dependencyTaskIds: deps, parallelizable: true, autoAccept: false,
-		latestRunId: '', sortIndex: i, supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '',
+		latestRunId: '', sortIndex: i, supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '',
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,
 	};
 }

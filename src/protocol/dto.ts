@@ -42,6 +42,11 @@ export const taskDto = z.object({
 	resultCommit: z.string(),
 	/** The commit the task's acceptance is bound to ('' until accepted). */
 	acceptedCommit: z.string(),
+	/**
+	 * Why the task is pending acceptance again: "changed after acceptance" when its branch moved after it was
+	 * accepted (its resultCommit is the new HEAD); '' otherwise.
+	 */
+	reopenedReason: z.string(),
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });
@@ -61,6 +66,8 @@ export const issueControlsDto = z.object({
 	stop: z.boolean(),
 	confirmGoal: z.boolean(),
 	requestGoalChanges: z.boolean(),
+	/** Accepted work is not integrated yet: the panel's Integrate (`tutti issue integrate`). */
+	integrate: z.boolean(),
 });
 export type IssueControlsDto = z.infer<typeof issueControlsDto>;
 
@@ -87,6 +94,8 @@ export const issueDto = z.object({
 	baseBranch: z.string(),
 	/** The last commit `tutti issue integrate` made or moved to ('' until integrated). */
 	integratedCommit: z.string(),
+	/** Tasks pending acceptance again because their branch moved after they were accepted ("changed after acceptance"). */
+	changedAfterAcceptanceTaskIds: z.array(z.string()),
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });

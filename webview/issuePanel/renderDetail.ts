@@ -86,6 +86,8 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 		d.latest ? latestRun(d, d.latest, data) : null,
 		d.canAccept || d.canRequestChanges ? h('section', { id: 'acceptance', class: 'callout', 'aria-label': 'Acceptance' },
 			h('p', {}, 'This task is waiting for you to accept its result or request changes.'),
+			d.reopenedReason !== '' ? h('p', { id: 'reopened-reason', class: 'notice' },
+				`Pending acceptance again: ${d.reopenedReason}. Its branch moved after it was accepted; its result is now the branch's new commit.`) : null,
 			d.canAccept ? button({ label: 'Accept', action: 'task/accept', appearance: 'primary', ariaLabel: `Accept task ${d.title}`, data }) : null,
 			d.canRequestChanges ? h('div', { class: 'note-form' },
 				textArea({ id: 'task-note', label: 'What needs to change', maxLength: noteMaxLength, draftKey: `task:${d.taskId}` }),

@@ -202,6 +202,8 @@ export interface DetailModel {
 	readonly status: TaskStatus;
 	readonly statusLabel: string;
 	readonly acceptanceLabel: string;
+	/** The Host's reason the task awaits acceptance again ("changed after acceptance"); '' when none. */
+	readonly reopenedReason: string;
 	readonly ready: boolean;
 	readonly blocker: string | null;
 	readonly launch: readonly (readonly [string, string])[];
@@ -326,7 +328,7 @@ function graph(tasks: readonly PanelTask[], ui: PanelUi): GraphModel {
 	const ids = new Set(visible.map((t) => t.taskId));
 	const highlighting = isHighlighting(options);
 	const nodes = visible.map((t): GraphNodeModel => {
-		const statusLabel = taskStatusLabel[t.status];
+		const statusLabel = t.reopenedReason !== '' ? `${taskStatusLabel[t.status]} · ${t.reopenedReason}` : taskStatusLabel[t.status];
 		const extra = [t.superseded ? 'superseded' : '', t.ready ? 'ready' : '', t.dependencyTaskIds.length ? `${t.dependencyTaskIds.length} dependencies` : 'no dependencies'];
 		return {
 			taskId: t.taskId, title: t.title, label: truncate(t.title, nodeLabelMax), status: t.status, statusLabel,
@@ -490,6 +492,7 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 		status: t.status,
 		statusLabel: taskStatusLabel[t.status],
 		acceptanceLabel: acceptance,
+		reopenedReason: t.reopenedReason,
 		ready: t.ready,
 		// A task that already ran (or runs) is not blocked: `task_not_started` only says it cannot be scheduled again.
 		blocker: t.blockerReason === '' || t.blockerReason === 'task_not_started' ? null : blockerLabel[t.blockerReason],

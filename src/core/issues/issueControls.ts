@@ -1,5 +1,5 @@
 // What the developer may do to an issue as a whole right now (the board's and the panel's Pause, Resume and Stop,
-// and Confirm goal / Request changes at Goal Review), and whether the issue is over. The Host derives both once per
+// Confirm goal / Request changes at Goal Review, and Integrate), and whether the issue is over. The Host derives both once per
 // issue and sends them in every IssueDto; the UIs draw them and derive nothing (a rule written twice drifts).
 import { isTerminalExecution } from '../execution/allowedActions.js';
 import type { ExecutionStatus, IssueStatus } from '../model.js';
@@ -13,6 +13,8 @@ export interface IssueControlFacts {
 	readonly hasRunningRun: boolean;
 	/** Some active (not superseded) task is not started or running: a manual issue's open work. */
 	readonly hasOpenTask: boolean;
+	/** Some active task was accepted (bound to a commit) after the issue's last integration, or never integrated. */
+	readonly hasUnintegratedAcceptance: boolean;
 }
 
 export interface IssueControls {
@@ -21,9 +23,9 @@ export interface IssueControls {
 	readonly stop: boolean;
 	readonly confirmGoal: boolean;
 	readonly requestGoalChanges: boolean;
+	/** `tutti issue integrate` has accepted work to bring back (also once the issue is completed; never once archived). */
+	readonly integrate: boolean;
 }
-
-const noControls: IssueControls = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false };
 
 /**
  * The issue is over: it is completed or archived, or its execution is terminal (orphaned_source, completed,
@@ -38,10 +40,14 @@ export function isIssueTerminal(issueStatus: IssueStatus, executionStatus: Execu
  * still running (read from the store, never from one Turn's end): for a managed issue an execution at work (its
  * source agent owes the next step; at Goal Review only the developer does, so there is nothing to stop), for a
  * manual one a task not started or running. Confirm goal and Request changes at Goal Review only. A terminal issue
- * offers nothing.
+ * offers none of these. Integrate while accepted work is not integrated yet, completed issues included, archived ones not.
  */
 export function issueControls(facts: IssueControlFacts): IssueControls {
-	if (isIssueTerminal(facts.issueStatus, facts.executionStatus)) { return noControls; }
+	const archived = facts.issueStatus === 'archived' || facts.executionStatus === 'archiving' || facts.executionStatus === 'archived';
+	const integrate = !archived && facts.hasUnintegratedAcceptance;
+	if (isIssueTerminal(facts.issueStatus, facts.executionStatus)) {
+		return { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate };
+	}
 	const paused = facts.dispatchPaused;
 	const goalReview = facts.executionStatus === 'pending_goal_review';
 	const openWork = facts.executionStatus !== null ? !goalReview : facts.hasOpenTask;
@@ -51,5 +57,6 @@ export function issueControls(facts: IssueControlFacts): IssueControls {
 		stop: facts.hasRunningRun || (!paused && openWork),
 		confirmGoal: goalReview,
 		requestGoalChanges: goalReview,
+		integrate,
 	};
 }

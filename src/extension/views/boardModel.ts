@@ -86,6 +86,9 @@ export function needsYouReasons(issue: IssueDto): string[] {
 	if (issue.counts.pendingAcceptance > 0) {
 		reasons.push(`${issue.counts.pendingAcceptance} to accept`);
 	}
+	if (issue.changedAfterAcceptanceTaskIds.length > 0) {
+		reasons.push(`${issue.changedAfterAcceptanceTaskIds.length} changed after acceptance`);
+	}
 	if (issue.executionStatus === 'orphaned_source') {
 		reasons.push('source agent gone');
 	}

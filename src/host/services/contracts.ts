@@ -38,6 +38,12 @@ export interface RunAdmission {
 	 * (`not_started → running`, latestRunId). Throws DomainError (e.g. agent_target_not_found / missing_agent_target).
 	 */
 	admit(tx: Tx, issue: Issue, tasks: readonly Task[]): AdmittedRun[];
+	/**
+	 * Before admitting `taskIds` (never inside a transaction): each worktree parent of theirs whose branch moved after
+	 * its acceptance goes back to pending_acceptance ("changed after acceptance"), so nothing starts from a stale
+	 * acceptance. Returns the ids of the tasks reopened.
+	 */
+	reopenChangedParents(issueId: string, taskIds: readonly string[]): Promise<string[]>;
 	/** After commit only (never inside a transaction): start the admitted Runs from their persisted launch intents. */
 	launch(runIds: readonly string[]): Promise<void>;
 	/** After commit only: stop every running Run of the issue, recording Stop events with this reason. */

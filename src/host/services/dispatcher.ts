@@ -13,13 +13,14 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import type { RunAdmission } from './contracts.js';
+import { hasAcceptedParentCommits } from './delivery/acceptanceChanges.js';
 
 export const defaultMaxParallelRuns = 4;
 
 export interface DispatcherDeps {
 	store: Store;
 	config: HostConfig;
-	admission: Pick<RunAdmission, 'admit' | 'launch'>;
+	admission: Pick<RunAdmission, 'admit' | 'launch' | 'reopenChangedParents'>;
 	log(line: string): void;
 }
 
@@ -85,6 +86,14 @@ export class Dispatcher implements Disposable {
 	}
 
 	async #pass(): Promise<void> {
+		// Nothing starts from a stale acceptance: a parent of a task about to start whose branch moved after its
+		// acceptance goes back to pending_acceptance first, and the selection below no longer finds its dependents ready.
+		const toCheck = this.#d.store.read((r) => this.#select(r)
+			.map(({ issue, tasks }) => ({ issueId: issue.issueId, taskIds: tasks.map((t) => t.taskId) }))
+			.filter(({ issueId, taskIds }) => hasAcceptedParentCommits(r, issueId, taskIds)));
+		for (const { issueId, taskIds } of toCheck) {
+			await this.#d.admission.reopenChangedParents(issueId, taskIds);
+		}
 		// A pass that selects nothing writes nothing, so its transaction journals nothing.
 		const runIds = await this.#d.store.transaction((tx) => {
 			const ids: string[] = [];

@@ -20,6 +20,10 @@ export interface IssueFacts {
 	readonly hasRunningRun: boolean;
 	/** The issue's code delivery facts (absent before its first worktree). */
 	readonly delivery?: IssueDelivery | undefined;
+	/** Some active task's acceptance is newer than the issue's last integration (default: none). */
+	readonly hasUnintegratedAcceptance?: boolean;
+	/** Tasks pending acceptance again after their branch moved (default: none). */
+	readonly changedAfterAcceptanceTaskIds?: readonly string[];
 }
 
 export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
@@ -43,10 +47,12 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 			dispatchPaused: issue.dispatchPaused,
 			hasRunningRun: facts.hasRunningRun,
 			hasOpenTask: counts.notStarted + counts.running > 0,
+			hasUnintegratedAcceptance: facts.hasUnintegratedAcceptance ?? false,
 		}),
 		baseCommit: facts.delivery?.baseCommit ?? '',
 		baseBranch: facts.delivery?.baseBranch ?? '',
 		integratedCommit: facts.delivery?.integratedCommit ?? '',
+		changedAfterAcceptanceTaskIds: [...(facts.changedAfterAcceptanceTaskIds ?? [])],
 		createdAtUnixMs: issue.createdAtUnixMs,
 		updatedAtUnixMs: issue.updatedAtUnixMs,
 	};
@@ -58,7 +64,15 @@ export function readIssueDto(r: Reader, issue: Issue): IssueDto {
 		executionStatus: issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issue.issueId)?.status ?? null : null,
 		hasRunningRun: executionRepository.hasRunningRun(r, issue.issueId),
 		delivery: deliveryRepository.issueDelivery(r, issue.issueId),
+		hasUnintegratedAcceptance: deliveryRepository.hasUnintegratedAcceptance(r, issue.issueId),
+		changedAfterAcceptanceTaskIds: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
 	});
+}
+
+/** The reason the task awaits acceptance again, while the result it was reopened on still awaits the developer. */
+function reopenedReason(task: Task, commits: TaskCommits): string {
+	const change = commits.acceptanceChange;
+	return change !== null && task.status === 'pending_acceptance' && task.supersededAtUnixMs === 0 && change.runId === task.latestRunId ? change.reason : '';
 }
 
 export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): TaskDto {
@@ -85,6 +99,7 @@ export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): Tas
 		baseCommit: commits.baseCommit,
 		resultCommit: commits.resultCommit,
 		acceptedCommit: commits.acceptedCommit,
+		reopenedReason: reopenedReason(task, commits),
 		createdAtUnixMs: task.createdAtUnixMs,
 		updatedAtUnixMs: task.updatedAtUnixMs,
 	};

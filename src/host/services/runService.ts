@@ -25,6 +25,7 @@ import { readQueue } from './messages/queueFile.js';
 import { currentTurnProcessId, runIdOfProcess } from './messages/turnProcesses.js';
 import { admitRunsInTx } from './runAdmission.js';
 import { loadRun } from './runQueries.js';
+import { reopenChangedParents } from './delivery/acceptanceChanges.js';
 import { RunResultRecorder } from './delivery/runDelivery.js';
 import { type RunEnding, type SettledRun, settleRunInTx } from './runSettlement.js';
 import { WorktreeManager } from './worktrees/worktreeManager.js';
@@ -87,6 +88,12 @@ export class RunService implements RunAdmission, Disposable {
 
 	admit(tx: Tx, issue: Issue, tasks: readonly Task[]): AdmittedRun[] {
 		return admitRunsInTx({ clock: this.#d.clock, ids: this.#d.ids, config: this.#d.config, runDir: (id) => this.#d.runs.runDir(id) }, tx, issue, tasks);
+	}
+
+	async reopenChangedParents(issueId: string, taskIds: readonly string[]): Promise<string[]> {
+		const changes = await reopenChangedParents(this.#ctx, issueId, taskIds);
+		for (const c of changes) { this.#d.log(`task ${c.taskId} of issue ${issueId} is pending acceptance again: ${c.reason} (${c.acceptedCommit.slice(0, 10)} → ${c.movedToCommit.slice(0, 10)})`); }
+		return changes.map((c) => c.taskId);
 	}
 
 	async launch(runIds: readonly string[]): Promise<void> {

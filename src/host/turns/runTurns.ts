@@ -27,6 +27,8 @@ import { deriveQueueState, nextDeliverable } from '../services/messages/queueSta
 import { currentTurnProcessId, nextTurnProcessId } from '../services/messages/turnProcesses.js';
 import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx } from '../services/runSettlement.js';
 import { type WorktreeManager, WorktreeSetupError } from '../services/worktrees/worktreeManager.js';
+import { reopenChangedParents } from '../services/delivery/acceptanceChanges.js';
+import { changedAfterAcceptance } from '../../store/repositories/deliveryRepository.js';
 import { conflictPrompt, type MergeConflictNote, prepareRunTree, recordSharedFolderBase } from '../services/delivery/runDelivery.js';
 import { reworkChain } from '../services/worktrees/worktreePaths.js';
 import type { TurnIdentity, TurnLifecycle } from './turnLifecycle.js';
@@ -124,6 +126,16 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 	if (target.isolation === 'worktree') {
 		// Outside any transaction: git may take a while. A Stop of this Run waits in the Run's chain meanwhile.
 		try {
+			// The last guard against a stale acceptance (admission checked it too; a parent's branch may have moved since).
+			const reopened = await reopenChangedParents(delivery, run.issueId, [run.taskId]);
+			if (reopened.length > 0) {
+				const names = reopened.map((c) => c.taskId).join(', ');
+				await ctx.settle(runId, {
+					kind: 'not_launched', outcome: 'failure',
+					message: `Could not start: ${names} ${reopened.length === 1 ? 'was' : 'were'} ${changedAfterAcceptance} (pending acceptance again); accept ${reopened.length === 1 ? 'it' : 'them'} again, then start this task again`,
+				});
+				return;
+			}
 			const supersededBy = ctx.store.read((r) => new Map(taskRepository.listByIssue(r, run.issueId).map((t) => [t.taskId, t.supersededByTaskId] as const)));
 			const prepared = await prepareRunTree(delivery, run, task, target, reworkChain(run.taskId, supersededBy), join(ctx.runDir(runId), 'stderr.log'));
 			if (!prepared.ok) {

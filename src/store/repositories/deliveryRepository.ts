@@ -1,5 +1,6 @@
 // Code delivery facts (migration 008): each worktree Run's base and result commits and changed files, the commit
-// each task's acceptance is bound to, and each issue's base (commit and branch) and integration.
+// each task's acceptance is bound to, and each issue's base (commit and branch) and integration; and (migration 014)
+// each acceptance reopened because the task's branch moved after it.
 import type { Reader, Row, Tx } from '../tx.js';
 import { num, str } from './rowValues.js';
 
@@ -29,9 +30,37 @@ export interface TaskCommits {
 	resultCommit: string;
 	/** The commit the task's acceptance is bound to ('' until accepted). */
 	acceptedCommit: string;
+	/** The latest reopening of the task's acceptance (its branch moved after it), null when none. */
+	acceptanceChange: { runId: string; reason: string } | null;
 }
 
-export const noTaskCommits: TaskCommits = { baseCommit: '', resultCommit: '', acceptedCommit: '' };
+export const noTaskCommits: TaskCommits = { baseCommit: '', resultCommit: '', acceptedCommit: '', acceptanceChange: null };
+
+/** The reason recorded when a task's branch moved after its acceptance. */
+export const changedAfterAcceptance = 'changed after acceptance';
+
+/** An acceptance reopened: the accepted Run's branch had moved from `acceptedCommit` to `movedToCommit`. */
+export interface AcceptanceChange {
+	issueId: string;
+	taskId: string;
+	runId: string;
+	acceptedCommit: string;
+	movedToCommit: string;
+	reason: string;
+	changedAtUnixMs: number;
+}
+
+function acceptanceChangeFromRow(row: Row): AcceptanceChange {
+	return {
+		issueId: str(row, 'issue_id'),
+		taskId: str(row, 'task_id'),
+		runId: str(row, 'run_id'),
+		acceptedCommit: str(row, 'accepted_commit'),
+		movedToCommit: str(row, 'moved_to_commit'),
+		reason: str(row, 'reason'),
+		changedAtUnixMs: num(row, 'changed_at'),
+	};
+}
 
 export interface IssueDelivery {
 	issueId: string;
@@ -84,6 +113,14 @@ export const deliveryRepository = {
 		return tx.run('UPDATE run_commits SET result_commit = ?, changed_files_json = ?, result_recorded_at = ? WHERE run_id = ? AND result_recorded_at = 0',
 			[resultCommit, JSON.stringify(changedFiles), atUnixMs, runId]) === 1;
 	},
+	/**
+	 * The Run's result moved on after it was recorded (its branch gained commits after the task's acceptance): the
+	 * result is now `resultCommit`, with the files changed from the Run's base to it.
+	 */
+	moveRunResult(tx: Tx, runId: string, resultCommit: string, changedFiles: readonly ChangedFileRecord[]): void {
+		tx.run('UPDATE run_commits SET result_commit = ?, changed_files_json = ? WHERE run_id = ? AND in_worktree = 1',
+			[resultCommit, JSON.stringify(changedFiles), runId]);
+	},
 	runCommits(r: Reader, runId: string): RunCommits | undefined {
 		const row = r.get('SELECT * FROM run_commits WHERE run_id = ?', [runId]);
 		return row ? runCommitsFromRow(row) : undefined;
@@ -123,7 +160,39 @@ export const deliveryRepository = {
 		for (const [taskId, accepted] of this.acceptedCommitsOfIssue(r, issueId)) {
 			commits.set(taskId, { ...(commits.get(taskId) ?? noTaskCommits), acceptedCommit: accepted });
 		}
+		for (const [taskId, change] of this.latestAcceptanceChanges(r, issueId)) {
+			commits.set(taskId, { ...(commits.get(taskId) ?? noTaskCommits), acceptanceChange: { runId: change.runId, reason: change.reason } });
+		}
 		return commits;
+	},
+	recordAcceptanceChange(tx: Tx, change: AcceptanceChange): void {
+		tx.run(`INSERT OR IGNORE INTO task_acceptance_changes (issue_id, task_id, run_id, accepted_commit, moved_to_commit, reason, changed_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		[change.issueId, change.taskId, change.runId, change.acceptedCommit, change.movedToCommit, change.reason, change.changedAtUnixMs]);
+	},
+	/** taskId → the latest reopening of its acceptance, for every task of the issue that had one. */
+	latestAcceptanceChanges(r: Reader, issueId: string): Map<string, AcceptanceChange> {
+		const latest = new Map<string, AcceptanceChange>();
+		for (const row of r.all('SELECT * FROM task_acceptance_changes WHERE issue_id = ? ORDER BY changed_at, rowid', [issueId])) {
+			const change = acceptanceChangeFromRow(row);
+			latest.set(change.taskId, change);
+		}
+		return latest;
+	},
+	/**
+	 * Tasks whose reopened acceptance still awaits the developer: the latest reopening is of the task's latest Run,
+	 * and the task (active) is pending acceptance.
+	 */
+	openAcceptanceChanges(r: Reader, issueId: string): string[] {
+		return r.all(`SELECT DISTINCT t.task_id FROM task_acceptance_changes c JOIN tasks t ON t.issue_id = c.issue_id AND t.task_id = c.task_id
+			WHERE c.issue_id = ? AND t.status = 'pending_acceptance' AND t.superseded_at = 0 AND t.latest_run_id = c.run_id ORDER BY t.task_id`, [issueId])
+			.map((row) => str(row, 'task_id'));
+	},
+	/** Some active task was accepted (bound to a commit) after the issue's last integration, or was never integrated. */
+	hasUnintegratedAcceptance(r: Reader, issueId: string): boolean {
+		return r.get(`SELECT 1 AS found FROM task_acceptances a JOIN tasks t ON t.issue_id = a.issue_id AND t.task_id = a.task_id AND t.superseded_at = 0
+			LEFT JOIN issue_delivery d ON d.issue_id = a.issue_id
+			WHERE a.issue_id = ? AND a.accepted_at > COALESCE(d.integrated_at, 0) LIMIT 1`, [issueId]) !== undefined;
 	},
 	/** The issue's base (first call wins: the base is recorded when the issue first needs one). */
 	recordIssueBase(tx: Tx, issueId: string, baseCommit: string, baseBranch: string): void {

@@ -112,6 +112,10 @@ export const reviewRepository = {
 			[d.decisionId, d.issueId, d.taskId, d.runId, d.decision, d.note, d.decidedBy, d.checkpointId, d.reviewEnteredAtUnixMs, d.createdAtUnixMs],
 		);
 	},
+	/** Withdraws the decision on `runId` (its acceptance was reopened: the result it decided on changed since). */
+	deleteDecision(tx: Tx, issueId: string, taskId: string, runId: string): void {
+		tx.run('DELETE FROM review_decisions WHERE issue_id = ? AND task_id = ? AND run_id = ?', [issueId, taskId, runId]);
+	},
 	/** The decision on the result of `runId` of the task, if the developer made one. */
 	decisionFor(r: Reader, issueId: string, taskId: string, runId: string): ReviewDecision | undefined {
 		const row = r.get('SELECT * FROM review_decisions WHERE issue_id = ? AND task_id = ? AND run_id = ?', [issueId, taskId, runId]);

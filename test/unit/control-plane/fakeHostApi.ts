@@ -28,8 +28,8 @@ export function issueDtoFor(issueId: string, title = 'An issue'): IssueDto {
 		autoAcceptDefault: false, taskCount: 0,
 		counts: { notStarted: 0, running: 0, pendingAcceptance: 0, completed: 0, failed: 0, canceled: 0 },
 		executionStatus: null, terminal: false,
-		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false },
-		baseCommit: '', baseBranch: '', integratedCommit: '',
+		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false },
+		baseCommit: '', baseBranch: '', integratedCommit: '', changedAfterAcceptanceTaskIds: [],
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,
 	};
 }

@@ -59,6 +59,10 @@ describe('extension/boardModel', () => {
 			assert.match(item.contextValue, /:needsYou/);
 			assert.match(item.contextValue, /:managed/);
 		});
+		it('says how many tasks changed after their acceptance, as the Host lists them', () => {
+			const item = toBoardIssue({ ...issue('A', { counts: { pendingAcceptance: 1, completed: 1 } }), changedAfterAcceptanceTaskIds: ['a'] }, undefined);
+			assert.deepEqual(item.needsYou, ['1 to accept', '1 changed after acceptance']);
+		});
 		it('names the execution and its active checkpoint in the tooltip', () => {
 			const item = toBoardIssue(managedIssue('A', 'awaiting_main'), execution({ activeCheckpoint: { kind: 'task_settled', sequence: 3, graphRevision: 4 }, pendingCheckpoints: 2 }));
 			assert.match(item.tooltip, /Execution: awaiting main · checkpoint task settled #3 \(revision 4\) · 2 pending/);
@@ -82,7 +86,7 @@ describe('extension/boardModel', () => {
 			assert.deepEqual(orphaned.needsYou, ['source agent gone']);
 		});
 		it('draws exactly the controls the Host sent, whatever the counts say', () => {
-			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false } };
+			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false } };
 			assert.deepEqual(boardActions(sent), { canPause: false, canResume: true, canStop: false });
 			assert.equal(toBoardIssue(sent, undefined).contextValue, 'issue:resume');
 		});

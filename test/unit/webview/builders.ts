@@ -5,13 +5,14 @@ import type { ExecutionStatus, Issue, Task, Wake } from '../../../src/core/model
 import { toIssueDto, toTasksWithReadiness, toWakeDto } from '../../../src/host/services/dtoMapping.js';
 import type { CheckpointDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../../src/protocol/dto.js';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
+import type { TaskCommits } from '../../../src/store/repositories/deliveryRepository.js';
 
 export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 	return {
 		issueId: 'i1', taskId, title: `Task ${taskId}`, content: `Do ${taskId}`, status: 'not_started', acceptanceState: '',
 		agentTargetId: 'sh', modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '',
 		dependencyTaskIds: [], parallelizable: true, autoAccept: false, latestRunId: '', sortIndex: 0,
-		supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...over,
+		supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...over,
 	};
 }
 
@@ -39,7 +40,12 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 		issueId: 'i1', title: 'Ship the feature', content: 'The goal', status: 'in_progress', planningSource: 'manual',
 		sourceSessionId: '', dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...fields,
 	};
-	const withReadiness = toTasksWithReadiness(tasks as Task[]).filter((t) => t.supersededAtUnixMs === 0);
+	// The commits and a reopened acceptance as the store would hold them, mapped back by the Host's own mapping.
+	const commits = new Map<string, TaskCommits>(tasks.map((t) => [t.taskId, {
+		baseCommit: t.baseCommit, resultCommit: t.resultCommit, acceptedCommit: t.acceptedCommit,
+		acceptanceChange: t.reopenedReason !== '' ? { runId: t.latestRunId, reason: t.reopenedReason } : null,
+	}]));
+	const withReadiness = toTasksWithReadiness(tasks as Task[], commits).filter((t) => t.supersededAtUnixMs === 0);
 	return { ...toIssueDto(issue, { counts, executionStatus, hasRunningRun }), tasks: withReadiness };
 }
 

@@ -58,20 +58,20 @@ describe('panel view model', () => {
 		});
 
 		it('offers nothing for a finished issue or an archived execution', () => {
-			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false };
+			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false };
 			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' }))), none);
 			assert.deepEqual(issueControls(managedIn('archived')), none);
 		});
 
 		it('offers nothing, and no review, for an issue whose source session is gone (as the board)', () => {
 			const m = derivePanelModel(managedIn('orphaned_source'), select('t1'));
-			assert.deepEqual(m.controls, { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false });
+			assert.deepEqual(m.controls, { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false });
 			assert.equal(m.header.terminal, true);
 			assert.deepEqual([m.detail!.canAccept, m.detail!.canRequestChanges], [false, false]);
 		});
 
 		it('draws exactly the controls and terminality the Host sent, whatever the tasks and the execution say', () => {
-			const sent: IssueControlsDto = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true };
+			const sent: IssueControlsDto = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true, integrate: false };
 			const s = managedIn('awaiting_main');
 			const m = derivePanelModel({ ...s, issue: { ...s.issue, controls: sent, terminal: true } }, select('t1'));
 			assert.deepEqual(m.controls, sent);
@@ -98,6 +98,15 @@ describe('panel view model', () => {
 			const s = manual([aTask('t1', { status: 'pending_acceptance' })]);
 			const d = derivePanelModel(s, select('t1')).detail!;
 			assert.deepEqual([d.canAccept, d.canRequestChanges], [true, true]);
+		});
+
+		it('shows the Host\'s reason when a task is pending acceptance again, in the detail and on its graph node', () => {
+			const s = manual([aTask('t1', { status: 'pending_acceptance', reopenedReason: 'changed after acceptance' }), aTask('t2')]);
+			const m = derivePanelModel(s, select('t1'));
+			assert.equal(m.detail!.reopenedReason, 'changed after acceptance');
+			assert.equal(m.graph.nodes.find((n) => n.taskId === 't1')!.statusLabel, 'Awaiting acceptance · changed after acceptance');
+			assert.equal(m.graph.nodes.find((n) => n.taskId === 't2')!.statusLabel, 'Not started');
+			assert.equal(derivePanelModel(s, select('t2')).detail!.reopenedReason, '');
 		});
 
 		it('offers neither for other statuses or for superseded history', () => {

@@ -10,6 +10,7 @@ import { executionRepository } from '../../../store/repositories/executionReposi
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Tx } from '../../../store/tx.js';
+import { hasAcceptedParentCommits } from '../delivery/acceptanceChanges.js';
 import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from './checkpointSteps.js';
 import { callerSessionId, type FencedState, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
@@ -53,6 +54,11 @@ export async function schedulePlan(ctx: PlanContext, params: ParsedParams<'plan/
 	const identity = requestIdentity('schedule', callerSessionId(caller), params.issueId, params.requestId, {
 		checkpointId: params.checkpointId, expectedGraphRevision: params.expectedGraphRevision, taskIds: params.taskIds,
 	});
+	// Nothing starts from a stale acceptance: a parent whose branch moved after its acceptance is pending acceptance
+	// again before the readiness check below (which then refuses its dependents, naming the blocker).
+	if (ctx.store.read((r) => hasAcceptedParentCommits(r, params.issueId, params.taskIds))) {
+		await ctx.admission.reopenChangedParents(params.issueId, params.taskIds);
+	}
 	const outcome = await ctx.store.transaction((tx) => {
 		const replay = replayOf<ScheduleResult>(tx, identity);
 		if (replay) { return { result: replay, launch: [] as string[] }; }

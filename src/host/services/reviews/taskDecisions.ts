@@ -14,6 +14,7 @@ import { rejection } from '../../../core/hints.js';
 import { acceptedCheckpointId, changesRequestedCheckpointId } from '../../../core/ids.js';
 import type { Checkpoint, Execution, Issue, Task } from '../../../core/model.js';
 import type { Caller, Result } from '../../../protocol/controlPlane.js';
+import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import { type ReviewDecision, type ReviewDecisionKind, reviewDecisionId, reviewRepository } from '../../../store/repositories/reviewRepository.js';
@@ -136,7 +137,9 @@ export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, 
 		const now = ctx.clock.now();
 		const accepted: Task = { ...task, status: 'completed', acceptanceState: 'user_accepted', updatedAtUnixMs: now };
 		const execution = liveExecution(tx, issue);
-		const checkpointId = decideAndHandOver(tx, issue, task, execution ? {
+		// One task_accepted checkpoint per Run: accepting again a result reopened after it changed adds none.
+		const handOver = execution !== undefined && !checkpointRepository.get(tx, acceptedCheckpointId(execution.executionId, task.latestRunId));
+		const checkpointId = decideAndHandOver(tx, issue, task, execution && handOver ? {
 			checkpointId: acceptedCheckpointId(execution.executionId, task.latestRunId), kind: 'task_accepted', creationReason: 'developer_accepted', note,
 		} : null, () => {
 			taskRepository.update(tx, accepted);

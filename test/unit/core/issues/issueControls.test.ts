@@ -3,7 +3,7 @@ import { describe, it } from 'mocha';
 import { type IssueControlFacts, isIssueTerminal, issueControls } from '../../../../src/core/issues/issueControls.js';
 import { executionStatuses } from '../../../../src/core/model.js';
 
-const open: IssueControlFacts = { issueStatus: 'in_progress', executionStatus: null, dispatchPaused: false, hasRunningRun: false, hasOpenTask: true };
+const open: IssueControlFacts = { issueStatus: 'in_progress', executionStatus: null, dispatchPaused: false, hasRunningRun: false, hasOpenTask: true, hasUnintegratedAcceptance: false };
 
 /** [pause, resume, stop, confirmGoal, requestGoalChanges] */
 function row(facts: Partial<IssueControlFacts>): [boolean, boolean, boolean, boolean, boolean] {
@@ -44,5 +44,17 @@ describe('core/issues/issueControls', () => {
 		}
 		assert.deepEqual(row({ issueStatus: 'completed', hasRunningRun: true }), none);
 		assert.deepEqual(row({ issueStatus: 'archived', executionStatus: 'awaiting_main' }), none);
+	});
+
+	it('Integrate while accepted work is not integrated: on an open or a completed issue, never an archived one', () => {
+		const integrate = (facts: Partial<IssueControlFacts>): boolean => issueControls({ ...open, ...facts }).integrate;
+		assert.equal(integrate({}), false, 'nothing accepted since the last integration');
+		assert.equal(integrate({ hasUnintegratedAcceptance: true }), true);
+		assert.equal(integrate({ hasUnintegratedAcceptance: true, issueStatus: 'completed' }), true, 'a completed issue is what one integrates');
+		assert.equal(integrate({ hasUnintegratedAcceptance: true, executionStatus: 'completed' }), true);
+		assert.equal(integrate({ hasUnintegratedAcceptance: true, issueStatus: 'archived' }), false);
+		for (const executionStatus of ['archiving', 'archived'] as const) {
+			assert.equal(integrate({ hasUnintegratedAcceptance: true, executionStatus }), false, executionStatus);
+		}
 	});
 });

@@ -42,6 +42,11 @@ export class FakeAdmission implements RunAdmission {
 
 	constructor(private readonly clock: FakeClock) {}
 
+	/** No git in these tests: no parent's branch ever moves. */
+	reopenChangedParents(): Promise<string[]> {
+		return Promise.resolve([]);
+	}
+
 	admit(tx: Tx, issue: Issue, tasks: readonly Task[]): AdmittedRun[] {
 		const now = this.clock.now();
 		return tasks.map((task) => {

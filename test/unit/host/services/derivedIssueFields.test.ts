@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'mocha';
 import { executionRepository } from '../../../../src/store/repositories/executionRepository.js';
 import { WakeKit } from '../wakes/wakeKit.js';
 
-const noControls = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false };
+const noControls = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false };
 
 describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () => {
 	let k: WakeKit;
@@ -25,7 +25,7 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		]);
 		assert.equal(got.executionStatus, null);
 		assert.equal(got.terminal, false);
-		assert.deepEqual(got.controls, { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false });
+		assert.deepEqual(got.controls, { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false });
 		const listed = (await k.call('issue/list', {})).issues.find((i) => i.issueId === issueId)!;
 		assert.deepEqual(listed.controls, got.controls, 'issue/list sends the same controls');
 	});
@@ -35,7 +35,7 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		const listed = (await k.call('issue/list', {})).issues.find((i) => i.issueId === issueId)!;
 		assert.equal(listed.executionStatus, 'awaiting_schedule');
 		assert.equal(listed.terminal, false);
-		assert.deepEqual(listed.controls, { pause: true, resume: false, stop: true, confirmGoal: false, requestGoalChanges: false });
+		assert.deepEqual(listed.controls, { pause: true, resume: false, stop: true, confirmGoal: false, requestGoalChanges: false, integrate: false });
 	});
 
 	it('an issue whose source session is gone is terminal: no Pause, no Stop, no review, wherever it is read', async () => {
