@@ -5,7 +5,8 @@ import { iconButton } from '../shared/components.js';
 import { type ElementNode, findAll, h, svg, type VNode } from '../shared/vnode.js';
 import { detailLevel } from './graphOptions.js';
 import type { GraphLayout, Point } from './layout.js';
-import type { GraphModel, GraphNodeModel } from './viewModel.js';
+import { truncate } from './format.js';
+import { type GraphModel, type GraphNodeModel, nodeLabelMax } from './viewModel.js';
 
 export interface GraphRenderOptions {
 	readonly zoom: number;
@@ -82,7 +83,9 @@ export function graphNode(n: GraphNodeModel, at: { x: number; y: number; width: 
 		'node', `status-${n.status}`, level === 'blocks' ? 'block' : '', n.superseded ? 'superseded' : '', n.selected ? 'selected' : '',
 		n.ready ? 'ready' : '', highlighting ? (n.match ? 'match' : 'dim') : '',
 	].filter((c) => c !== '');
-	const statusLine = `${n.statusLabel}${n.ready ? ' · ready' : ''}${n.superseded ? ' · superseded' : ''}`;
+	const statusLine = n.activity !== ''
+		? truncate(`${n.statusLabel} · ${n.activity}`, nodeLabelMax + 4)
+		: `${n.statusLabel}${n.ready ? ' · ready' : ''}${n.superseded ? ' · superseded' : ''}`;
 	const body: VNode[] = level === 'blocks'
 		? [svg('rect', { class: 'node-box', width: at.width, height: at.height, rx: 6, ry: 6 })]
 		: [
@@ -102,7 +105,7 @@ export function graphNode(n: GraphNodeModel, at: { x: number; y: number; width: 
 		'aria-label': n.ariaLabel,
 		'aria-current': n.selected ? 'true' : null,
 	},
-	svg('title', {}, `${n.title} (${n.statusLabel})`),
+	svg('title', {}, `${n.title} (${n.statusLabel})${n.activity !== '' ? `\n${n.activity}` : ''}`),
 	...body);
 }
 

@@ -87,6 +87,8 @@ export interface GraphNodeModel {
 	/** Passes the chips and the search while either is on (drawn highlighted; the others dim). */
 	readonly match: boolean;
 	readonly ariaLabel: string;
+	/** While it runs: what its agent is doing now (the newest transcript line the Host read), '' otherwise. */
+	readonly activity: string;
 }
 
 export interface GraphEdgeModel {
@@ -319,7 +321,16 @@ function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
 
 export const nodeLabelMax = 28;
 
-function graph(tasks: readonly PanelTask[], ui: PanelUi): GraphModel {
+/** What each running task's agent is doing now, from the Run the Host says is running (the newest line of its transcript). */
+function activityByTask(runs: readonly RunDto[]): Map<string, string> {
+	const out = new Map<string, string>();
+	for (const r of runs) {
+		if (r.status === 'running' && r.activity) { out.set(r.taskId, `${transcriptLabel[r.activity.kind]}: ${r.activity.text}`); }
+	}
+	return out;
+}
+
+function graph(tasks: readonly PanelTask[], ui: PanelUi, activity: ReadonlyMap<string, string> = new Map()): GraphModel {
 	const options = ui.graphView ?? defaultGraphView;
 	const historyVisible = tasks.filter((t) => ui.showHistory || !t.superseded);
 	const dependencyEdges = historyVisible.flatMap((t) => t.dependencyTaskIds.map((d) => ({ from: d, to: t.taskId })));
@@ -335,6 +346,7 @@ function graph(tasks: readonly PanelTask[], ui: PanelUi): GraphModel {
 			superseded: t.superseded, ready: t.ready, selected: t.taskId === ui.selectedTaskId,
 			match: highlighting && matchesFilter(t, options),
 			ariaLabel: [`Task ${t.title}`, statusLabel, ...extra.filter((e) => e !== '')].join(', '),
+			activity: t.status === 'running' ? activity.get(t.taskId) ?? '' : '',
 		};
 	});
 	const edges: GraphEdgeModel[] = [];
@@ -515,5 +527,5 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 
 export function derivePanelModel(s: PanelSnapshot, ui: PanelUi): PanelModel {
 	const tasks = panelTasks(s).sort((a, b) => a.sortIndex - b.sortIndex || a.createdAtUnixMs - b.createdAtUnixMs);
-	return { header: header(s, tasks), controls: s.issue.controls, graph: graph(tasks, ui), detail: detail(s, tasks, ui) };
+	return { header: header(s, tasks), controls: s.issue.controls, graph: graph(tasks, ui, activityByTask(s.runs)), detail: detail(s, tasks, ui) };
 }

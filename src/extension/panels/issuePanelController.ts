@@ -39,6 +39,8 @@ export interface IssuePanelControllerOptions {
 	readonly coalesceMs?: number;
 	/** How often a running Run's transcript is read again while the panel shows it (default 500 ms). */
 	readonly transcriptPollMs?: number;
+	/** While Runs run, how often the snapshot is rebuilt so their activity lines stay current (default 2 s). */
+	readonly activityRefreshMs?: number;
 	readonly timer?: CoalesceTimer;
 }
 
@@ -66,6 +68,8 @@ export class IssuePanelController implements Disposable {
 	readonly #transcriptPollMs: number;
 	readonly #tail = new TranscriptTail();
 	#tailTimer: unknown;
+	readonly #activityRefreshMs: number;
+	#activityTimer: unknown;
 
 	constructor(issueId: string, api: PanelHostApi, port: PanelWebviewPort, effects: PanelEffects, view: PanelViewState, options: IssuePanelControllerOptions = {}) {
 		this.issueId = issueId;
@@ -76,6 +80,7 @@ export class IssuePanelController implements Disposable {
 		this.#coalesceMs = options.coalesceMs ?? 30;
 		this.#timers = options.timer ?? systemTimer;
 		this.#transcriptPollMs = options.transcriptPollMs ?? 500;
+		this.#activityRefreshMs = options.activityRefreshMs ?? 2_000;
 		this.#apiSubscription = api.onDidChange(() => this.refresh());
 	}
 
@@ -168,6 +173,16 @@ export class IssuePanelController implements Disposable {
 		this.#last = snapshot;
 		this.#onDidPostSnapshot.fire(snapshot);
 		this.#scheduleTranscript(snapshot);
+		this.#scheduleActivity(snapshot);
+	}
+
+	/** A running Run's activity line changes without a store change: rebuild the snapshot now and then while one runs. */
+	#scheduleActivity(snapshot: PanelSnapshot): void {
+		if (this.#activityTimer !== undefined || !snapshot.runs.some((r) => r.status === 'running')) { return; }
+		this.#activityTimer = this.#timers.setTimeout(() => {
+			this.#activityTimer = undefined;
+			if (this.#port.visible) { this.refresh(); }
+		}, this.#activityRefreshMs);
 	}
 
 	/** The selected task's latest Run, as a transcript read from where the last read stopped; null without one. */
@@ -247,6 +262,7 @@ export class IssuePanelController implements Disposable {
 		this.#disposed = true;
 		if (this.#timer !== undefined) { this.#timers.clearTimeout(this.#timer); }
 		if (this.#tailTimer !== undefined) { this.#timers.clearTimeout(this.#tailTimer); }
+		if (this.#activityTimer !== undefined) { this.#timers.clearTimeout(this.#activityTimer); }
 		this.#apiSubscription.dispose();
 		this.#onDidPostSnapshot.dispose();
 	}

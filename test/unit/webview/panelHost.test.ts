@@ -67,6 +67,12 @@ class ManualTimer implements CoalesceTimer {
 		const i = this.pending.indexOf(handle as { fn: () => void; ms: number });
 		if (i >= 0) { this.pending.splice(i, 1); }
 	}
+	/** Runs only the timers of `ms` (the transcript's, the activity refresh's), leaving the others pending. */
+	async fireOnly(ms: number): Promise<void> {
+		const due = this.pending.filter((t) => t.ms === ms);
+		for (const t of due) { this.pending.splice(this.pending.indexOf(t), 1); t.fn(); }
+		await new Promise((r) => setImmediate(r));
+	}
 	async fire(): Promise<void> {
 		for (const { fn } of this.pending.splice(0)) { fn(); }
 		// The fakes answer without I/O: one turn of the event loop finishes every snapshot the timers started.
@@ -277,7 +283,7 @@ describe('issue panel live transcript', () => {
 		api.runList = [aRun('r0', 't1', { createdAtUnixMs: 1_000 }), aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, createdAtUnixMs: 5_000 })];
 		const web = new FakeWebview();
 		const timer = new ManualTimer();
-		const panel = new IssuePanelController('i1', api, web, new FakeEffects(), { selectedTaskId: 't1', showHistory: false }, { coalesceMs: 30, transcriptPollMs: 500, timer });
+		const panel = new IssuePanelController('i1', api, web, new FakeEffects(), { selectedTaskId: 't1', showHistory: false }, { coalesceMs: 30, transcriptPollMs: 500, activityRefreshMs: 2_000, timer });
 		return { api, web, panel, timer };
 	}
 
@@ -287,14 +293,14 @@ describe('issue panel live transcript', () => {
 		await panel.receive({ type: 'ready', protocol: 1 });
 		assert.deepEqual(web.snapshots().at(-1)!.transcript, { runId: 'r1', entries: [{ kind: 'assistant', text: 'Looking', tool: '' }], omittedCount: 0, done: false });
 		assert.deepEqual(api.reads.slice(0, 2), [['r1', 0], ['r1', 40]], 'the latest Run, read on from where the first page ended');
-		assert.deepEqual(timer.pending.map((t) => t.ms), [500], 'a running Run is read again');
+		assert.deepEqual(timer.pending.map((t) => t.ms).sort(), [2_000, 500], 'a running Run is read again (and its activity refreshed)');
 		api.pages.push({ entries: [{ kind: 'tool', text: '$ npm test', tool: 'Bash' }], nextOffset: 90, done: true });
-		await timer.fire();
+		await timer.fireOnly(500);
 		const last = web.snapshots().at(-1)!;
 		assert.deepEqual(last.transcript?.entries.map((e) => e.text), ['Looking', '$ npm test']);
 		assert.equal(last.transcript?.done, true);
 		assert.equal(last.seq, web.snapshots().at(-2)!.seq + 1);
-		assert.deepEqual(timer.pending, [], 'nothing more to read once the Run is done');
+		assert.deepEqual(timer.pending.map((t) => t.ms), [2_000], 'nothing more to read once the Run is done');
 		panel.dispose();
 	});
 
@@ -302,13 +308,28 @@ describe('issue panel live transcript', () => {
 		const { api, web, panel, timer } = transcriptSetup();
 		await panel.receive({ type: 'ready', protocol: 1 });
 		const posted = web.snapshots().length;
-		await timer.fire();
+		await timer.fireOnly(500);
 		assert.equal(web.snapshots().length, posted, 'no new entries: no new snapshot');
-		assert.equal(timer.pending.length, 1, 'still watching the running Run');
+		assert.deepEqual(timer.pending.map((t) => t.ms).sort(), [2_000, 500], 'still watching the running Run');
 		web.visible = false;
 		const reads = api.reads.length;
-		await timer.fire();
+		await timer.fireOnly(500);
 		assert.equal(api.reads.length, reads, 'a hidden panel reads nothing');
+		panel.dispose();
+	});
+
+	it('rebuilds the snapshot now and then while a Run runs (its activity line changes without a store change), not once none runs', async () => {
+		const { api, web, panel, timer } = transcriptSetup();
+		await panel.receive({ type: 'ready', protocol: 1 });
+		const posted = web.snapshots().length;
+		await timer.fireOnly(2_000);
+		await timer.fireOnly(30);
+		assert.equal(web.snapshots().length, posted + 1, 'a fresh snapshot');
+		api.runList = [aRun('r1', 't1')];
+		for (const ms of [2_000, 30, 500]) { await timer.fireOnly(ms); }
+		await timer.fireOnly(2_000);
+		await timer.fireOnly(30);
+		assert.deepEqual(timer.pending.filter((t) => t.ms === 2_000), [], 'no Run runs: no more activity refreshes');
 		panel.dispose();
 	});
 

@@ -255,6 +255,21 @@ describe('panel rendering', () => {
 			assert.equal(raw.attrs['data-run-id'], 'r1');
 		});
 
+		it('a running node shows what its agent is doing now (the Host\'s activity line); others show their status', () => {
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' }), aTask('t2', { status: 'running' }), aTask('t3', { status: 'completed' })]), {
+				runs: [
+					aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, activity: { kind: 'tool', text: '$ npm test -- --watch=false', tool: 'Bash' } }),
+					aRun('r2', 't2', { status: 'running', outcome: null, outcomeLabel: null }),
+					aRun('r3', 't3', { activity: { kind: 'assistant', text: 'stale', tool: '' } }),
+				],
+			});
+			const statusOf = (taskId: string): string => textContent(findAll(render(s), (n) => n.kind === 'element' && n.attrs['data-task-id'] === taskId && n.tag === 'g')[0]!);
+			assert.ok(statusOf('t1').includes('Running · Ran: $ npm test'), statusOf('t1'));
+			assert.ok(statusOf('t1').includes('$ npm test -- --watch=false'), 'the hover title has the whole line');
+			assert.ok(statusOf('t2').endsWith('Running'), statusOf('t2'));
+			assert.ok(!statusOf('t3').includes('stale'), 'a settled Run says nothing about now');
+		});
+
 		it('draws no transcript that belongs to an older Run than the latest', () => {
 			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), {
 				runs: [aRun('r2', 't1', { createdAtUnixMs: 9_000 }), aRun('r1', 't1')],
