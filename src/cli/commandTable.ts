@@ -407,6 +407,49 @@ export const commandTable: readonly CommandSpec[] = [
 		path: ['run', 'resume-queue'], method: 'run/resume-queue', summary: 'resume a Run\'s message queue paused by a Stop (developer action)', flags: [runId],
 		examples: ['tutti run resume-queue --run-id RUN --as-user --json'],
 	},
+	// Approvals (issue 14): a tool call an agent may not make without asking waits for the developer's answer.
+	{
+		path: ['approval', 'list'], method: 'approval/list', summary: "list tool calls waiting for your answer (or an issue's approvals, with their answers)",
+		flags: [
+			{ name: 'issue-id', param: 'issueId', kind: 'string', valueName: '<id>', description: "every approval of this issue, answered ones included (default: every pending one)" },
+			{ name: 'status', param: 'status', kind: 'choice', choices: ['pending', 'allowed', 'denied', 'expired', 'canceled'], valueName: '<status>', description: 'only approvals in this status' },
+		],
+		details: 'A claude agent whose tool call is outside its allowedTools asks through `tutti mcp`; the call waits until you answer.\n'
+			+ 'A request whose Run ended shows as expired; one whose Run was stopped as canceled.',
+		examples: ['tutti approval list --json', 'tutti approval list --issue-id ISSUE --json', 'tutti approval list --issue-id ISSUE --status denied'],
+	},
+	{
+		path: ['approval', 'answer'], method: 'approval/answer', summary: "answer an agent's tool call: allow it (once or for the rest of the task) or deny it (developer action)",
+		flags: [
+			{ name: 'approval-id', param: 'approvalId', kind: 'string', valueName: '<id>', required: true, description: 'the request (an approvalId from `tutti approval list`)' },
+			{ name: 'allow', param: 'allow', kind: 'bool', valueName: '[bool]', description: 'let the tool call run' },
+			{ name: 'deny', param: 'deny', kind: 'bool', valueName: '[bool]', description: 'refuse it; the agent receives --message' },
+			{ name: 'for-task', param: 'forTask', kind: 'bool', valueName: '[bool]', description: 'with --allow: also allow later calls of this tool in the same task without asking (recorded on each)' },
+			{ name: 'message', param: 'message', kind: 'string', valueName: '<text>', description: 'with --deny: what the agent is told (e.g. what to do instead)' },
+		],
+		details: 'Give exactly one of --allow and --deny. A request is answered once: a second answer is refused (approval_answered) and reports the first.\n'
+			+ 'Only the developer answers (an agent token is refused).',
+		examples: [
+			'tutti approval answer --approval-id APPROVAL --allow --as-user --json',
+			'tutti approval answer --approval-id APPROVAL --allow --for-task --as-user',
+			'tutti approval answer --approval-id APPROVAL --deny --message "Do not push; open a pull request instead" --as-user --json',
+		],
+	},
+	{
+		path: ['approval', 'request'], method: 'approval/request', summary: "ask the developer about one tool call of a Run (what `tutti mcp` sends)", hidden: true,
+		flags: [
+			runId,
+			{ name: 'tool', param: 'tool', kind: 'string', valueName: '<name>', required: true, description: 'the tool' },
+			{ name: 'input', param: 'input', kind: 'string', valueName: '<text>', description: 'its input' },
+			{ name: 'tool-use-id', param: 'toolUseId', kind: 'string', valueName: '<id>', description: "the agent's id of the call" },
+		],
+		examples: ['tutti approval request --run-id RUN --tool Bash --input "git push" --json'],
+	},
+	{
+		path: ['approval', 'wait'], method: 'approval/wait', summary: 'wait (at most 45 s per call) for the answer to a request (what `tutti mcp` sends)', hidden: true,
+		flags: [{ name: 'approval-id', param: 'approvalId', kind: 'string', valueName: '<id>', required: true, description: 'the request' }],
+		examples: ['tutti approval wait --approval-id APPROVAL --json'],
+	},
 	{
 		path: ['worktree', 'remove'], method: 'worktree/remove', summary: "remove a task's git worktree (refused with uncommitted changes; the branch stays)",
 		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose worktree to remove' }],
@@ -428,6 +471,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
 	'goal': "the developer's decision at Goal Review",
 	'goal-review': "the independent reviewer's verdict at Goal Review",
 	'worktree': 'git worktrees of isolated tasks',
+	'approval': "agents' tool calls that wait for your answer",
 	'hook': "hooks of the agents Tutti launches (run by the agent CLI, not by hand)",
 };
 

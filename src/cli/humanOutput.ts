@@ -10,6 +10,8 @@ export function formatHuman(method: string, result: unknown): string {
 			return table(r['issues'], ['issueId', 'status', 'planningSource', 'title'], 'no issues');
 		case 'run/list':
 			return table(r['runs'], ['runId', 'taskId', 'status', 'outcomeLabel'], 'no runs');
+		case 'approval/list':
+			return table(r['approvals'], ['approvalId', 'status', 'tool', 'runId', 'answerLabel'], 'no approvals');
 		case 'agent/list':
 			return table(r['agentTargets'], ['id', 'adapter', 'found', 'detail'], 'no agent targets');
 		default:

@@ -52,4 +52,8 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'issue/finish': 'tutti finish',
 	'issue/followUp': 'tutti follow-up',
 	'hook/stop': 'tutti hook stop',
+	'approval/request': 'tutti approval request',
+	'approval/wait': 'tutti approval wait',
+	'approval/list': 'tutti approval list',
+	'approval/answer': 'tutti approval answer',
 };

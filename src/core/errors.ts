@@ -9,6 +9,8 @@ export const reasonCodes = [
 	'tutti_issue_managed',
 	// developer confirmation (SPEC §7)
 	'review_not_pending', 'acceptance_pending',
+	// approvals (SPEC §8b)
+	'approval_not_found', 'approval_answered',
 	// code delivery (SPEC §8a)
 	'not_integrable', 'dirty_workspace', 'workspace_busy', 'merge_conflict',
 	// generic surface

@@ -60,6 +60,10 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`Run \`tutti issue get --issue-id ${n.issue} --json\` and decide only on a task whose status is pending_acceptance, or on the goal while \`${n.get}\` shows execution.status pending_goal_review awaiting your confirmation.`,
 	acceptance_pending: (n) =>
 		`The developer has not decided on every task awaiting acceptance yet: wait with \`tutti await-review --issue-id ${n.issue} --json\` (run it again while it reports waiting), then run the command it returns.`,
+	approval_not_found: () =>
+		'Run `tutti approval list --json` and use an approvalId it lists.',
+	approval_answered: () =>
+		'A request is answered once and the agent already has that answer: run `tutti approval list --json` to see it; a later call of the tool asks again.',
 	not_integrable: (n) =>
 		`Accept the tasks named in the message (\`tutti review accept --issue-id ${n.issue} --task-id <task-id> --as-user\`), or integrate only what is accepted with \`tutti issue integrate --issue-id ${n.issue} --accepted-only --as-user\`.`,
 	dirty_workspace: (n) =>

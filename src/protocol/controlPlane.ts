@@ -2,6 +2,7 @@
 // Shared by the server (src/control-plane) and the client (src/cli). Validate on receipt, every time.
 import { z } from 'zod';
 import { agentResponse } from './agentResponse.js';
+import { approvalMethods } from './approvals.js';
 import {
 	agentTargetDto, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto, planSnapshotDto, planTaskViewDto, runDto, sessionRole,
 	taskDto, taskStatus,
@@ -103,6 +104,7 @@ export const deliveryMethods = {
 
 export const methods = {
 	...runAgentMethods,
+	...approvalMethods,
 	...deliveryMethods,
 	'hello': {
 		params: z.strictObject({ client: text(100), protocol: z.number().int() }),

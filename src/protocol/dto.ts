@@ -1,5 +1,6 @@
 // Wire shapes shared by the Host, the CLI and (later) the webview. zod v4; types are inferred.
 import { z } from 'zod';
+import { approvalDto } from './approvals.js';
 
 export const taskStatus = z.enum(['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled']);
 export const runOutcome = z.enum(['success', 'failure', 'cancellation']);
@@ -152,6 +153,8 @@ export const runDto = z.object({
 	stopNotes: z.array(stopNoteDto),
 	/** While it runs: the newest line of its transcript (what the agent is doing now); absent otherwise. */
 	activity: transcriptEntryDto.nullable().optional(),
+	/** The tool calls this Run asked the developer about, each with its answer and who gave it (approval requests). */
+	approvals: z.array(approvalDto).optional(),
 	createdAtUnixMs: z.number().int(),
 	startedAtUnixMs: z.number().int(),
 	completedAtUnixMs: z.number().int(),

@@ -88,6 +88,9 @@ describe('security: tokens and developer actions', function () {
 			[['finish', '--issue-id', issue.issueId, '--remove-worktrees'], 'issue/finish', { issueId: issue.issueId, removeWorktrees: true }],
 			[['issue', 'integrate', '--issue-id', manual], 'issue/integrate', { issueId: manual }],
 			[['issue', 'integrate', '--issue-id', manual, '--into', 'main', '--accepted-only'], 'issue/integrate', { issueId: manual, into: 'main', acceptedOnly: true }],
+			[['approval', 'answer', '--approval-id', 'approval-any', '--allow'], 'approval/answer', { approvalId: 'approval-any', allow: true }],
+			[['approval', 'answer', '--approval-id', 'approval-any', '--allow', '--for-task'], 'approval/answer', { approvalId: 'approval-any', allow: true, forTask: true }],
+			[['approval', 'answer', '--approval-id', 'approval-any', '--deny', '--message', 'no'], 'approval/answer', { approvalId: 'approval-any', deny: true, message: 'no' }],
 		];
 		for (let i = 0; i < actions.length; i += 3) {
 			const results = await Promise.all(actions.slice(i, i + 3).map(([words]) => host.cli([...words, '--json'], { token: worker.token })));

@@ -11,6 +11,7 @@ import { executionRepository } from '../../store/repositories/executionRepositor
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
 import { runRepository, type StopEventRecord } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
+import { readRunApprovals } from './approvals/approvalDtos.js';
 
 /** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
 export interface IssueFacts {
@@ -175,5 +176,7 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 }
 
 export function readRunDto(r: Reader, run: Run, nowUnixMs: number): RunDto {
-	return toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId));
+	const dto = toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId));
+	const approvals = readRunApprovals(r, run.runId);
+	return approvals.length > 0 ? { ...dto, approvals } : dto;
 }

@@ -33,6 +33,7 @@ import { WorktreeManager } from './worktrees/worktreeManager.js';
 import { WorktreeService } from './worktrees/worktreeService.js';
 import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
+import { ApprovalService } from './approvals/approvalService.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
@@ -135,6 +136,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
+	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
 	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
@@ -202,6 +204,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		},
 		'issue/followUp': (params, caller) => followUps.record(params, caller),
 		'hook/stop': (_params, caller) => stopHook.stop(caller),
+		'approval/request': (params, caller) => approvals.request(params, caller),
+		'approval/wait': (params, caller) => approvals.wait(params, caller),
+		'approval/list': (params) => approvals.list(params),
+		'approval/answer': (params, caller) => approvals.answer(params, caller),
 	};
 
 	const api: HostApi = {

@@ -8,6 +8,7 @@ import { runTurnOutcome } from '../../core/turns/turnOutcome.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
+import { approvalRepository } from '../../store/repositories/approvalRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
@@ -141,6 +142,8 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		updatedAtUnixMs: now,
 	};
 	runRepository.update(tx, settledRun);
+	// Requests the agent no longer waits for: expired (a Stop already canceled its own).
+	approvalRepository.closeOpenOfRun(tx, runId, 'expired', 'The request expired: its Run ended before an answer.', now);
 	turnRepository.settle(tx, submitId, outcome, now);
 
 	let settledTask = task;

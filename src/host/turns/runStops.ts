@@ -10,6 +10,7 @@ import { answerForInterrupt, mergeStopAnswer, personStopCoversRun } from '../../
 import type { Store } from '../../store/database.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
+import { approvalRepository } from '../../store/repositories/approvalRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
 import { type SettledRun, type SettlementContext, settleRunInTx } from '../services/runSettlement.js';
@@ -89,6 +90,8 @@ export class RunStops {
 					return 'deferred' as const;
 				}
 				runRepository.insertStopEvent(tx, { eventId, runId, reason, requestedAtUnixMs: now, answer: null, answeredAtUnixMs: 0 });
+				// Nobody answers a request of a Run being stopped: its agent is told at once (the MCP call ends with a denial).
+				approvalRepository.closeOpenOfRun(tx, runId, 'canceled', reason === 'person' ? 'The request was canceled: the developer stopped this Run.' : 'The request was canceled: Tutti stopped this Run.', now);
 				return 'pending' as const;
 			});
 			if (recorded === 'answered') { return { runId, eventId, answer: 'no-effect' }; }

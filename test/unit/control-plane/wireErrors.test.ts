@@ -11,6 +11,7 @@ describe('wire errors', () => {
 		const expected: Record<string, number> = {
 			invalid_input: 400, invalid_mutation_operation: 400, unauthenticated: 401, forbidden: 403, internal: 500,
 			execution_not_found: 404, task_not_found: 404, issue_not_found: 404, run_not_found: 404, session_not_found: 404, agent_target_not_found: 404,
+			approval_not_found: 404,
 		};
 		for (const reasonCode of reasonCodes) {
 			assert.equal(statusForReason(reasonCode), expected[reasonCode] ?? 409, reasonCode);

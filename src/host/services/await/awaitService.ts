@@ -42,7 +42,7 @@ export interface AwaitServiceDeps {
 	pollMs?: number;
 }
 
-function storeTimer(store: Store): WaitTimer {
+export function storeTimer(store: Store): WaitTimer {
 	return {
 		now: () => Date.now(),
 		pause: (ms) => new Promise<void>((resolve) => {

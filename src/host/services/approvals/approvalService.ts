@@ -1,0 +1,134 @@
+// The Host side of approvals (issue 14): `tutti mcp` asks for a Run's tool call (approval/request) and waits for the
+// answer in bounded calls (approval/wait, ≤ 45 s each, like the await calls); the developer lists and answers them
+// (approval/list, approval/answer). Rules are in src/core/approvals; rows in the store; Stop and settlement close
+// the open requests of their Run in their own transactions (approvalRepository.closeOpenOfRun).
+import { type Approval, answerFields, approvalInputMaxChars, shownStatus } from '../../../core/approvals/approvalRules.js';
+import { rejection } from '../../../core/hints.js';
+import type { Clock, IdSource } from '../../../core/ports.js';
+import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
+import type { Store } from '../../../store/database.js';
+import { approvalRepository } from '../../../store/repositories/approvalRepository.js';
+import type { Reader } from '../../../store/tx.js';
+import { type WaitTimer, awaitTimeoutMs, storeTimer } from '../await/awaitService.js';
+import { requireUser } from '../callerPolicy.js';
+import { loadRun } from '../runQueries.js';
+import { isRunRunning, toApprovalDto, withPermission } from './approvalDtos.js';
+
+export interface ApprovalServiceDeps {
+	store: Store;
+	clock: Clock;
+	ids: IdSource;
+	timer?: WaitTimer;
+	/** How often a waiting call re-reads the store (a commit wakes it sooner). */
+	pollMs?: number;
+}
+
+type WithPermission = Result<'approval/wait'>;
+
+function loadApproval(r: Reader, approvalId: string): Approval {
+	const approval = approvalRepository.get(r, approvalId);
+	if (!approval) { throw rejection('approval_not_found', `Approval ${approvalId} does not exist.`); }
+	return approval;
+}
+
+/** Only the Run's own worker session asks and waits (the developer may wait too, e.g. from a test or a script). */
+function requireRunSession(caller: Caller, sessionId: string, what: string): void {
+	if (caller.kind === 'user' || caller.sessionId === sessionId) { return; }
+	throw rejection('forbidden', `${what} belongs to another agent session; only the Run's own agent asks and waits for it.`);
+}
+
+export class ApprovalService {
+	readonly #timer: WaitTimer;
+	readonly #pollMs: number;
+
+	constructor(private readonly deps: ApprovalServiceDeps) {
+		this.#timer = deps.timer ?? storeTimer(deps.store);
+		this.#pollMs = deps.pollMs ?? 500;
+	}
+
+	/** A tool call of a running Run: answered at once by an allow-for-task of the same tool and task, else pending. */
+	async request(params: ParsedParams<'approval/request'>, caller: Caller): Promise<WithPermission> {
+		const inputJson = JSON.stringify(params.input ?? null);
+		if (inputJson.length > approvalInputMaxChars) {
+			throw rejection('invalid_input', `The tool input is ${inputJson.length} characters of JSON; an approval request carries at most ${approvalInputMaxChars}.`);
+		}
+		const toolUseId = params.toolUseId ?? '';
+		return this.deps.store.transaction((tx) => {
+			const run = loadRun(tx, params.runId);
+			requireRunSession(caller, run.agentSessionId, `Run ${run.runId}`);
+			if (toolUseId !== '') {
+				const earlier = approvalRepository.byToolUse(tx, run.runId, toolUseId);
+				if (earlier) { return withPermission(tx, earlier); }
+			}
+			const now = this.deps.clock.now();
+			const base: Approval = {
+				approvalId: this.deps.ids.next('approval'), issueId: run.issueId, taskId: run.taskId, runId: run.runId, sessionId: run.agentSessionId,
+				toolUseId, tool: params.tool, input: params.input ?? null, requestedAtUnixMs: now, status: 'pending', answer: '', answeredBy: '',
+				answeredAtUnixMs: 0, message: '', updatedInput: null, grantedByApprovalId: '',
+			};
+			const grant = run.status === 'running' ? approvalRepository.taskGrant(tx, run.issueId, run.taskId, params.tool) : undefined;
+			const approval: Approval = run.status !== 'running'
+				? { ...base, status: 'expired', answeredBy: 'host', answeredAtUnixMs: Math.max(1, now), message: 'The request expired: its Run is no longer running.' }
+				: grant
+					? { ...base, status: 'allowed', answer: 'task_grant', answeredBy: 'task_grant', answeredAtUnixMs: Math.max(1, now), grantedByApprovalId: grant.approvalId }
+					: base;
+			approvalRepository.insert(tx, approval);
+			return withPermission(tx, approval);
+		});
+	}
+
+	/** Waits at most `waitMs` (≤ 45 s) for the answer; `permission` is null while the request is still pending. */
+	async wait(params: ParsedParams<'approval/wait'>, caller: Caller): Promise<WithPermission> {
+		const bound = Math.min(params.waitMs ?? awaitTimeoutMs, awaitTimeoutMs);
+		const started = this.#timer.now();
+		for (;;) {
+			const current = this.deps.store.read((r) => {
+				const approval = loadApproval(r, params.approvalId);
+				requireRunSession(caller, approval.sessionId, `Approval ${approval.approvalId}`);
+				return withPermission(r, approval);
+			});
+			const elapsed = this.#timer.now() - started;
+			if (current.permission !== null || elapsed >= bound) { return current; }
+			await this.#timer.pause(Math.min(this.#pollMs, bound - elapsed));
+		}
+	}
+
+	async list(params: ParsedParams<'approval/list'>): Promise<Result<'approval/list'>> {
+		return this.deps.store.read((r) => {
+			const rows = params.issueId !== undefined ? approvalRepository.listByIssue(r, params.issueId) : approvalRepository.listPending(r);
+			const running = new Map<string, boolean>();
+			const shown = rows.map((a) => toApprovalDto(a, isRunRunning(r, a.runId, running)));
+			const wanted = params.status ?? (params.issueId === undefined ? 'pending' : undefined);
+			return { approvals: wanted === undefined ? shown : shown.filter((a) => a.status === wanted) };
+		});
+	}
+
+	/** Developer only. A request is answered once: a second answer is refused and reports the first. */
+	async answer(params: ParsedParams<'approval/answer'>, caller: Caller): Promise<Result<'approval/answer'>> {
+		requireUser(caller, 'approval answer');
+		const allow = params.allow === true;
+		if (allow === (params.deny === true)) {
+			throw rejection('invalid_input', 'Give exactly one of --allow and --deny.');
+		}
+		if (!allow && params.forTask === true) {
+			throw rejection('invalid_input', '--for-task goes with --allow (it allows this tool for the rest of the task); a denial is for this call only.');
+		}
+		if (!allow && params.updatedInput !== undefined) {
+			throw rejection('invalid_input', 'An edited input (updatedInput) goes with an allow only.');
+		}
+		return this.deps.store.transaction((tx) => {
+			const approval = loadApproval(tx, params.approvalId);
+			const running = isRunRunning(tx, approval.runId);
+			if (shownStatus(approval, running) !== 'pending') {
+				const first = toApprovalDto(approval, running);
+				throw rejection('approval_answered', `Approval ${approval.approvalId} (${approval.tool}) was already answered: ${first.answerLabel}.`, {}, { approval: first });
+			}
+			const fields = answerFields({
+				allow, forTask: params.forTask === true, message: params.message ?? '',
+				...(params.updatedInput !== undefined ? { updatedInput: params.updatedInput } : {}),
+			}, this.deps.clock.now());
+			approvalRepository.answer(tx, approval.approvalId, fields);
+			return { approval: toApprovalDto({ ...approval, ...fields }, running) };
+		});
+	}
+}
