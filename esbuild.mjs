@@ -10,6 +10,8 @@ const entries = [
 	{ in: 'src/cli/main.ts', out: 'cli', banner: '#!/usr/bin/env node' },
 	{ in: 'src/supervisor/main.ts', out: 'supervisor' },
 	{ in: 'src/host/main.ts', out: 'host' },
+	// `tutti mcp` (the MCP SDK): loaded by dist/cli.js only for that command.
+	{ in: 'src/cli/mcp/main.ts', out: 'mcp' },
 	{ in: 'scripts/demo.ts', out: 'demo' },
 	{ in: 'scripts/orchestrator.ts', out: 'orchestrator' },
 	{ in: 'src/extension/extension.ts', out: 'extension' },

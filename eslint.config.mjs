@@ -25,7 +25,7 @@ const table = {
 	agents: { layers: ['core', 'protocol', 'store'], packages: [...node, ...zod] },
 	supervisor: { layers: ['core', 'protocol', 'store', 'ipc'], packages: [...node, ...zod] },
 	'control-plane': { layers: ['core', 'protocol', 'ipc'], packages: [...node, ...zod] },
-	cli: { layers: ['protocol', 'ipc'], packages: ['commander', ...node, ...zod] },
+	cli: { layers: ['protocol', 'ipc'], packages: ['commander', '@modelcontextprotocol/sdk', ...node, ...zod] },
 	ipc: { layers: [], packages: node },
 };
 

@@ -20,6 +20,8 @@ export type Invocation =
 		input?: PendingInput;
 	}
 	| { kind: 'host'; workspace: string; json: boolean }
+	/** `tutti mcp`: the permission-prompt MCP server on stdio (for the claude Runs Tutti starts). */
+	| { kind: 'mcp' }
 	| { kind: 'help'; text: string }
 	| { kind: 'error'; error: CliError; exitCode: ExitCode; json: boolean; helpText?: string };
 
@@ -31,7 +33,7 @@ export interface PendingInput {
 	source: { kind: 'stdin' } | { kind: 'file'; path: string };
 }
 
-type Picked = { kind: 'spec'; spec: CommandSpec; opts: Record<string, unknown> } | { kind: 'host'; opts: Record<string, unknown> };
+type Picked = { kind: 'spec'; spec: CommandSpec; opts: Record<string, unknown> } | { kind: 'host'; opts: Record<string, unknown> } | { kind: 'mcp' };
 
 const programFooter = `
 Every command takes --json and --help. Exit codes: 0 success, 2 invalid input, 1 any other error; with --json a
@@ -70,6 +72,9 @@ export function parseCommandLine(argv: readonly string[]): Invocation {
 	}
 	if (picked === undefined) {
 		return invalid(json, 'no command given', 'tutti');
+	}
+	if (picked.kind === 'mcp') {
+		return { kind: 'mcp' };
 	}
 	if (picked.kind === 'host') {
 		if (typeof picked.opts['workspace'] !== 'string') {
@@ -215,7 +220,7 @@ function attributeName(flagName: string): string {
 
 /** The longest known command (or group) that argv starts with, for "run `… --help`" hints. */
 export function nearestCommand(argv: readonly string[]): string {
-	const known = new Set<string>(['host', ...Object.keys(groupSummaries), ...commandTable.map((s) => s.path.join(' '))]);
+	const known = new Set<string>(['host', 'mcp', ...Object.keys(groupSummaries), ...commandTable.map((s) => s.path.join(' '))]);
 	const words: string[] = [];
 	for (const token of argv) {
 		const next = [...words, token].join(' ');
@@ -243,7 +248,7 @@ function buildProgram(first: string | undefined, output: { stdout: string; stder
 		.showSuggestionAfterError(true)
 		.addHelpText('after', programFooter);
 	const mine = commandTable.filter((spec) => spec.path[0] === first);
-	const specs = mine.length > 0 ? mine : first === 'host' ? [] : commandTable;
+	const specs = mine.length > 0 ? mine : first === 'host' || first === 'mcp' ? [] : commandTable;
 	if (first === 'host' || mine.length === 0) {
 		program.command('host')
 			.description('run the Host for a workspace headless, in the foreground; prints {"ready":true,"socket":…,"pid":…} once it accepts requests')
@@ -251,6 +256,14 @@ function buildProgram(first: string | undefined, output: { stdout: string; stder
 			.option('--json', 'accepted for symmetry (the host always prints JSON lines)')
 			.addHelpText('after', '\nExamples:\n  tutti host --workspace .\n  tutti host --workspace /path/to/repo &')
 			.action((opts: Record<string, unknown>) => pick({ kind: 'host', opts }));
+	}
+	if (first === 'mcp' || mine.length === 0) {
+		program.command('mcp')
+			.description("the permission prompt MCP server (stdio) of a claude Run: asks the developer about tool calls outside its allowedTools")
+			.addHelpText('after', '\nClaude Code starts it for the Runs Tutti launches (--mcp-config, --permission-prompt-tool mcp__tutti__approve);\n'
+				+ 'it reads TUTTI_IPC_HOOK, TUTTI_SESSION_TOKEN and TUTTI_RUN_ID from its environment. Answer with `tutti approval answer`.\n\nExamples:\n'
+				+ '  claude -p --mcp-config \'{"mcpServers":{"tutti":{"command":"tutti","args":["mcp"]}}}\' --permission-prompt-tool mcp__tutti__approve -- "…"')
+			.action(() => pick({ kind: 'mcp' }));
 	}
 	const groups = new Map<string, Command>();
 	const groupFor = (path: readonly string[]): Command => {

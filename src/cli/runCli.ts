@@ -6,6 +6,7 @@ import { callHost, type CallOutcome } from './client.js';
 import { hookConnectTimeoutMs, runStopHook } from './hookStop.js';
 import { type Env, resolveEndpoint } from './discovery.js';
 import { type HostEntry, loadHostEntry } from './hostEntry.js';
+import { type McpEntry, loadMcpEntry } from './mcpEntry.js';
 import { formatHuman } from './humanOutput.js';
 import { readInput } from './inputText.js';
 import { type Invocation, applyInput, parseCommandLine } from './parseCommandLine.js';
@@ -18,6 +19,8 @@ export interface CliIo {
 	sleep?: (ms: number) => Promise<void>;
 	/** Drains stdin for `tutti hook stop` (tests; default: process.stdin). */
 	drainStdin?: () => Promise<void>;
+	/** Overrides how `tutti mcp` finds the MCP bundle (tests). */
+	loadMcp?: () => McpEntry | null;
 	/** Overrides how `tutti host` finds the Host bundle (tests). */
 	loadHost?: () => HostEntry | null;
 	/** stdin for `--operations-json -` (tests; default: process.stdin). */
@@ -42,6 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
 				return report(io, invocation.json, invocation.error, invocation.exitCode);
 			case 'host':
 				return await runHost(io, invocation.workspace, invocation.json);
+			case 'mcp':
+				return await runMcp(io);
 			case 'call': {
 				json = invocation.json;
 				const ready = await withInput(io, invocation);
@@ -140,6 +145,14 @@ async function runHost(io: CliIo, workspace: string, json: boolean): Promise<Exi
 	}
 	const code = await entry.runHostCommand({ workspace: path.resolve(io.cwd, workspace), env: io.env, stdout: io.stdout, stderr: io.stderr });
 	return code === 0 ? 0 : code === 2 ? 2 : 1;
+}
+
+async function runMcp(io: CliIo): Promise<ExitCode> {
+	const entry = (io.loadMcp ?? loadMcpEntry)();
+	if (entry === null) {
+		return report(io, false, cliError('internal', 'the MCP bundle (mcp.js next to cli.js) is missing', 'rebuild with `npm run build`'), 1);
+	}
+	return (await entry.runMcpCommand({ env: io.env, cwd: io.cwd, stderr: io.stderr })) === 0 ? 0 : 1;
 }
 
 function report(io: CliIo, json: boolean, error: CliError, exitCode: ExitCode): ExitCode {

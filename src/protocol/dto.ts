@@ -301,4 +301,10 @@ export const agentTargetDto = z.object({
 	isolation: z.enum(['none', 'worktree']),
 	/** What a worktree task does when its parents' commits conflict. */
 	onMergeConflict: z.enum(['fail', 'agent']),
+	/**
+	 * How a tool call outside the allowed tools is handled: `ask` (claude: an approval request you answer),
+	 * `allowed-tools-only` (claude: denied without asking), `sandbox` (codex and command: never asked per call; codex
+	 * runs under its sandbox setting).
+	 */
+	approvals: z.enum(['ask', 'allowed-tools-only', 'sandbox']).optional(),
 });

@@ -43,6 +43,12 @@ export interface AgentTargetConfig {
 	 * command targets, `agent` for claude and codex.
 	 */
 	onMergeConflict?: 'fail' | 'agent';
+	/**
+	 * claude only. `ask`: a tool call outside allowedTools waits for the developer's answer (an approval request,
+	 * through `tutti mcp`); `allowed-tools-only`: it is denied as Claude Code does by itself. Default (targetDefaults.ts):
+	 * `ask` for claude targets.
+	 */
+	approvals?: 'ask' | 'allowed-tools-only';
 }
 
 export interface RunLaunchSpec {

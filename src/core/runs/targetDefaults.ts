@@ -12,6 +12,19 @@ export function effectiveOnMergeConflict(target: Pick<AgentTargetConfig, 'adapte
 	return target.onMergeConflict ?? (target.adapter === 'command' ? 'fail' : 'agent');
 }
 
+/** How a target's agent gets permission for a tool call outside its allowed tools (issue 14). */
+export type EffectiveApprovals = 'ask' | 'allowed-tools-only' | 'sandbox';
+
+/**
+ * claude: `ask` unless the target says `allowed-tools-only`. codex: `sandbox` — the pinned `codex exec` cannot route
+ * an approval to another program (test/agents/codexApprovals.test.ts pins it), so it runs under its sandbox setting
+ * and is never asked per call. command targets have no tools to approve (`sandbox` too: nothing is asked).
+ */
+export function effectiveApprovals(target: Pick<AgentTargetConfig, 'adapter' | 'approvals'>): EffectiveApprovals {
+	if (target.adapter !== 'claude') { return 'sandbox'; }
+	return target.approvals ?? 'ask';
+}
+
 /** The targets with their workspace-dependent defaults written out (the Host resolves them once at start). */
 export function withTargetDefaults(targets: readonly AgentTargetConfig[], gitWorkspace: boolean): AgentTargetConfig[] {
 	return targets.map((t) => ({ ...t, isolation: effectiveIsolation(t, gitWorkspace), onMergeConflict: effectiveOnMergeConflict(t) }));

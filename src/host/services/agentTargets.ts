@@ -6,7 +6,7 @@ import { rejection } from '../../core/hints.js';
 import type { Result } from '../../protocol/controlPlane.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
-import { effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
+import { effectiveApprovals, effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
 
 type AgentTargetDto = Result<'agent/list'>['agentTargets'][number];
 
@@ -75,13 +75,22 @@ function describe(target: AgentTargetConfig, workspace: string, pathVariable: st
 	const found = path !== null
 		? (target.shell === true ? `runs through the shell; ${name} found` : `found ${name}`)
 		: (name.includes('/') ? `${name} is not an executable file` : `${name} is not on PATH`);
-	const detail = target.isolation === 'worktree' ? `${found}; each task runs in its own git worktree (.tutti/worktrees/<taskId>)` : found;
+	const placed = target.isolation === 'worktree' ? `${found}; each task runs in its own git worktree (.tutti/worktrees/<taskId>)` : found;
+	const detail = `${placed}; ${approvalsDetail[effectiveApprovals(target)](target.adapter)}`;
 	return { id: target.id, adapter: target.adapter, found: path !== null, path: path ?? '', detail, ...placement(target) };
 }
 
+const approvalsDetail: Record<ReturnType<typeof effectiveApprovals>, (adapter: AgentTargetConfig['adapter']) => string> = {
+	'ask': () => 'tool calls outside allowedTools ask you (tutti approval list)',
+	'allowed-tools-only': () => 'tool calls outside allowedTools are denied without asking',
+	'sandbox': (adapter) => adapter === 'codex'
+		? 'not asked per tool call: codex exec cannot route approvals to Tutti, it runs under its sandbox setting'
+		: 'not asked per tool call',
+};
+
 /** The Host resolved the workspace-dependent defaults at start (targetDefaults.ts); a target seen before that runs in place. */
-function placement(target: AgentTargetConfig): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict'> {
-	return { isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target) };
+function placement(target: AgentTargetConfig): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals'> {
+	return { isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target), approvals: effectiveApprovals(target) };
 }
 
 /** `agent/list`: every configured target, in configuration order, with whether its executable was found. */

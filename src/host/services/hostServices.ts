@@ -81,11 +81,13 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	// Agents Tutti launches get a Stop hook through launch flags only; it runs the Host's own `tutti` shim.
 	const hook = deps.cliScript !== '' ? { stopHookCommand: stopHookCommand([join(deps.tuttiDir, 'bin', 'tutti')]) } : {};
+	// claude workers ask the developer about tool calls outside allowedTools through `tutti mcp` (the same shim).
+	const mcp = deps.cliScript !== '' ? { mcpCommand: join(deps.tuttiDir, 'bin', 'tutti') } : {};
 	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
 	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config));
 	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
 	// One owner of every agent Turn's process (worker Runs, source wakes, reviewer wakes).
-	const turns = new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook });
+	const turns = new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook, ...mcp });
 	const runs = disposables.add(new RunService({
 		workspace: deps.workspace,
 		worktrees,

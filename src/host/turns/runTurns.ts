@@ -161,7 +161,8 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 	const before = conflict !== null ? conflictPrompt(conflict) : '';
 	if (turn && before !== '') { turn.prompt = `${before}\n${turn.prompt}`; }
 	const hook = ctx.turns.stopHookArgs(target.adapter);
-	if (turn && hook) { turn.extraArgs = hook; }
+	const approvals = ctx.turns.approvalArgs(target);
+	if (turn && (hook || approvals)) { turn.extraArgs = [...(hook ?? []), ...(approvals ?? [])]; }
 	const recordDirectory = target.isolation === 'worktree' && directory !== run.executionDirectory;
 	if (recordDirectory || turn?.newProviderSessionId !== undefined) {
 		// Where the Run works (a resume goes back there) and the claude session id known before the stream.
@@ -259,7 +260,8 @@ export async function startQueuedTurn(ctx: QueuedTurnContext, runId: string, exi
 	const processId = nextTurnProcessId(runId, entries);
 	const turn: AgentTurnInput = { prompt: next.text, resumeProviderSessionId: providerSessionId, ...turnLaunchSettings(task, target) };
 	const hook = ctx.turns.stopHookArgs(target.adapter);
-	if (hook) { turn.extraArgs = hook; }
+	const approvals = ctx.turns.approvalArgs(target);
+	if (hook || approvals) { turn.extraArgs = [...(hook ?? []), ...(approvals ?? [])]; }
 	// Durable before the process starts: after a restart the Run's current process is this one (at most once).
 	appendQueueEntry(dir, { type: 'delivered', messageId: next.messageId, atUnixMs: ctx.clock.now(), turnProcessId: processId });
 	const started = await ctx.turns.start({ processId, identity: workerIdentity(run, runId), target, cwd: where.cwd, stdinText: '', turn, token });

@@ -6,6 +6,8 @@
 import { adapterFor as builtInAdapterFor } from '../../agents/command.js';
 import type { AgentAdapter, TurnFacts } from '../../agents/adapter.js';
 import { stopHookLaunchArgs } from '../../agents/stopHook.js';
+import { claudeApprovalArgs } from '../../agents/approvalLaunch.js';
+import { effectiveApprovals } from '../../core/runs/targetDefaults.js';
 import { type Disposable } from '../../core/lifecycle.js';
 import type { Clock, IdSource } from '../../core/ports.js';
 import type { Store } from '../../store/database.js';
@@ -29,6 +31,8 @@ export interface TurnLifecycleDeps {
 	adapterFor?: (target: AgentTargetConfig) => AgentAdapter;
 	/** The shell command of the agents' Stop hook (`<shim> hook stop`); absent: agents get no hook. */
 	stopHookCommand?: string;
+	/** The `tutti` executable (the shim) that claude runs as `tutti mcp` for approvals; absent: no approvals. */
+	mcpCommand?: string;
 }
 
 /** What a service that starts Turns is built over (the Run service and the wake service). */
@@ -95,6 +99,15 @@ export class TurnLifecycle {
 	/** Adapter flags of the Stop hook (absent when the Host runs without one). */
 	stopHookArgs(adapter: AgentTargetConfig['adapter']): string[] | undefined {
 		return this.#d.stopHookCommand === undefined ? undefined : stopHookLaunchArgs(adapter, this.#d.stopHookCommand);
+	}
+
+	/**
+	 * claude worker Turns of a target with approvals `ask`: the flags that route a tool call outside allowedTools to the
+	 * developer (`tutti mcp`); undefined otherwise.
+	 */
+	approvalArgs(target: AgentTargetConfig): string[] | undefined {
+		if (this.#d.mcpCommand === undefined || target.adapter !== 'claude' || effectiveApprovals(target) !== 'ask') { return undefined; }
+		return claudeApprovalArgs(this.#d.mcpCommand);
 	}
 
 	/** Starts the Turn's process; a failure to start is returned with the exit record the runner left, if any. */

@@ -39,6 +39,8 @@ describe('agent target config', () => {
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', bogus: 1 }] }), /bogus/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', env: { 'A=B': 'c' } }] }), /Invalid key in record[\s\S]*agentTargets\[0\]\.env\["A=B"\]/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude' }, { id: 'x', adapter: 'codex' }] }), /duplicate agent target id "x"/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'codex', approvals: 'ask' }] }), /"approvals" is for claude targets/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', approvals: 'sometimes' }] }), /approvals/);
 	});
 
 	it('agent list reports whether each executable was found, by path or on PATH, and where', () => {
@@ -53,14 +55,19 @@ describe('agent target config', () => {
 					{ id: 'cc', adapter: 'claude' },
 					{ id: 'cx', adapter: 'codex', path: join(dir, 'mycodex') },
 					{ id: 'cx2', adapter: 'codex', isolation: 'worktree' },
+					{ id: 'quiet', adapter: 'claude', approvals: 'allowed-tools-only' },
 				],
 			}), 'config.json');
 			const listed = listAgentTargets(config, '/ws', dir);
 			assert.deepEqual(listed.map((t) => [t.id, t.found, t.path]), [
-				['cc', true, join(dir, 'claude')], ['cx', true, join(dir, 'mycodex')], ['cx2', false, ''],
+				['cc', true, join(dir, 'claude')], ['cx', true, join(dir, 'mycodex')], ['cx2', false, ''], ['quiet', true, join(dir, 'claude')],
 			]);
 			assert.match(listed[2]!.detail, /codex is not on PATH; each task runs in its own git worktree/);
-			assert.equal(listed[0]!.detail, 'found claude');
+			// Approvals: claude asks by default; codex is never asked per call (its sandbox setting decides), and says so.
+			assert.deepEqual(listed.map((t) => t.approvals), ['ask', 'sandbox', 'sandbox', 'allowed-tools-only']);
+			assert.equal(listed[0]!.detail, 'found claude; tool calls outside allowedTools ask you (tutti approval list)');
+			assert.match(listed[1]!.detail, /not asked per tool call: codex exec cannot route approvals to Tutti, it runs under its sandbox setting$/);
+			assert.match(listed[3]!.detail, /tool calls outside allowedTools are denied without asking$/);
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}

@@ -1,0 +1,23 @@
+// `tutti mcp` runs the permission-prompt MCP server from the separate bundle dist/mcp.js (src/cli/mcp/main.ts), loaded
+// only for that command: the CLI bundle itself never contains the MCP SDK (start-up cost of every other command).
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import type { Env } from './discovery.js';
+
+/** What src/cli/mcp/main.ts exports (structurally). */
+export interface McpEntry {
+	runMcpCommand(io: { env: Env; cwd: string; stderr: (text: string) => void }): Promise<number>;
+}
+
+/** dist/mcp.js next to dist/cli.js; from source (tsx), src/cli/mcp/main.ts. Null when neither exists. */
+export function loadMcpEntry(): McpEntry | null {
+	const candidates = [path.join(__dirname, 'mcp.js'), path.join(__dirname, 'mcp', 'main.ts')];
+	const file = candidates.find((candidate) => fs.existsSync(candidate));
+	if (file === undefined) {
+		return null;
+	}
+	const loaded: unknown = createRequire(__filename)(file);
+	const entry = loaded as Partial<McpEntry> | null;
+	return entry !== null && typeof entry === 'object' && typeof entry.runMcpCommand === 'function' ? (entry as McpEntry) : null;
+}
