@@ -1,7 +1,8 @@
-// Migration 12 (the 12th number, applied after 014 in landing order): approval requests (issue 14). A tool call an agent may not make without asking becomes one row,
-// answered once by the developer (allow once, allow for the rest of the task, deny with a message), or closed by the
-// Host when its Run is stopped (canceled) or ends (expired). `(run_id, tool_use_id)` is unique when the agent names
-// its tool call, so a request resent after a Host restart finds its row. Forward-only; never edit a shipped migration.
+// Migration 012 (applied after 014: migrations apply in landing order): approval requests (issue 14). A tool call
+// an agent may not make without asking becomes one row, answered once by the developer (allow once, allow for the
+// rest of the task, deny with a message), or closed by the Host when its Run is stopped (canceled) or ends (expired).
+// `(run_id, tool_use_id)` is unique when the agent names its tool call, so a request resent after a Host restart
+// finds its row. Forward-only; never edit a shipped migration.
 export const migration012 = `
 CREATE TABLE approvals (
   approval_id TEXT PRIMARY KEY CHECK (length(approval_id) > 0),
