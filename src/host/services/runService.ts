@@ -30,6 +30,8 @@ import { RunResultRecorder } from './delivery/runDelivery.js';
 import { type RunEnding, type SettledRun, settleRunInTx } from './runSettlement.js';
 import { WorktreeManager } from './worktrees/worktreeManager.js';
 
+/** A settlement the store refused is tried again this often, this many times (two minutes in all). */
+const settleRetry = { everyMs: 2_000, attempts: 60 } as const;
 export type { StopResult } from '../turns/runStops.js';
 
 export interface RunServiceDeps extends TurnServiceDeps {
@@ -140,9 +142,12 @@ export class RunService implements RunAdmission, Disposable {
 				if (delivered || this.#currentProcess(runId) !== exit.runId) { return; }
 			}
 			// A worktree Run's result is a commit, made and recorded before it settles (idempotent after a kill -9).
-			const { unresolvedPaths } = await this.#results.record(runId);
+			const { unresolvedPaths, recordError } = await this.#results.record(runId);
 			const settled = await this.#d.store.transaction((tx) => (this.#stops.holdExit(runId, exit, facts)
-				? null : settleRunInTx(this.#ctx.settlement, tx, runId, { kind: 'exit', exit: this.#runExitOf(runId, exit), facts, unresolvedMergePaths: unresolvedPaths })));
+				? null : settleRunInTx(this.#ctx.settlement, tx, runId, {
+					kind: 'exit', exit: this.#runExitOf(runId, exit), facts, unresolvedMergePaths: unresolvedPaths,
+					...(recordError !== undefined ? { resultRecordError: recordError } : {}),
+				})));
 			if (settled) { this.#afterSettle(settled); }
 		} catch (e) {
 			this.#d.log(`settling run ${runId} failed (it stays running until the next check): ${(e as Error).message}`);
@@ -169,12 +174,21 @@ export class RunService implements RunAdmission, Disposable {
 		return { ...exit, runId, clientSubmitId: runSubmitId(runId) };
 	}
 
-	async #settle(runId: string, ending: RunEnding): Promise<void> {
+	/**
+	 * Settles a Run that ended without an exit to read (refused before launch, …). The store may refuse the write for
+	 * a while (a full disk): then it is tried again every few seconds, for a bounded time, so the Run is not left
+	 * "running" with nothing behind it.
+	 */
+	async #settle(runId: string, ending: RunEnding, attempt = 0): Promise<void> {
 		try {
 			const settled = await this.#d.store.transaction((tx) => settleRunInTx(this.#ctx.settlement, tx, runId, ending));
 			if (settled) { this.#afterSettle(settled); }
 		} catch (e) {
-			this.#d.log(`settling run ${runId} failed: ${(e as Error).message}`);
+			const retry = !this.#disposed && attempt < settleRetry.attempts;
+			this.#d.log(`settling run ${runId} failed${retry ? `; trying again in ${settleRetry.everyMs / 1000} s` : ''}: ${(e as Error).message}`);
+			if (retry) {
+				setTimeout(() => { void this.#serial(runId, () => this.#settle(runId, ending, attempt + 1)); }, settleRetry.everyMs).unref();
+			}
 		}
 	}
 

@@ -25,6 +25,8 @@ export type RunEnding =
 		kind: 'exit'; exit: RunExit; facts?: TurnFacts | null;
 		/** A worktree Run that ended with its parents' merge unresolved in these paths: it failed. */
 		unresolvedMergePaths?: readonly string[];
+		/** The worktree Run's result could not be committed (RunResultRecorder): a success is not one. */
+		resultRecordError?: string;
 	}
 	| { kind: 'not_launched'; outcome: Extract<RunOutcome, 'failure' | 'cancellation'>; message: string };
 
@@ -110,6 +112,10 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		if (outcome === 'success' && unresolved.length > 0) {
 			outcome = 'failure';
 			errorMessage = `ended with the merge of its parents unresolved in ${unresolved.join(', ')}`;
+		}
+		if (outcome === 'success' && ending.resultRecordError !== undefined) {
+			outcome = 'failure';
+			errorMessage = `its result could not be committed: ${ending.resultRecordError}`;
 		}
 		exitCode = exit.exitCode;
 		if (exit.startedAtUnixMs > 0 && !exit.spawnError) { startedAt = exit.startedAtUnixMs; }

@@ -179,7 +179,7 @@ describe('a Run whose tree git cannot commit in still settles (real git)', funct
 	let h: ServiceHarness;
 	afterEach(async () => { await h.close(); });
 
-	it('its tree removed by hand: the Run settles, without a result commit', async () => {
+	it('its tree removed by hand: the Run settles failed, saying its result could not be committed (never "completed" with nothing to show)', async () => {
 		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
 		commitWorkspace(h.workspace, { 'README.md': 'hello\n' });
 		const issueId = (await h.call('issue/create', { title: 'Tree gone' })).issueId;
@@ -190,7 +190,8 @@ describe('a Run whose tree git cannot commit in still settles (real git)', funct
 		h.runs.exit(launch.runId, { exitCode: 0 });
 		await h.idle();
 		const run = await h.call('run/get', { runId: launch.runId });
-		assert.equal(run.status, 'completed', `settled (logs: ${h.logs.join(' | ')})`);
+		assert.equal(run.status, 'failed', `settled (logs: ${h.logs.join(' | ')})`);
+		assert.match(run.errorMessage, /^its result could not be committed: /);
 		assert.equal(run.resultCommit, '');
 		assert.ok(h.logs.some((l) => /recording the result commit of run .* failed/.test(l)));
 	});

@@ -3,9 +3,11 @@
 // a repository at all. Each case ends in a clear refusal or a recovery that names what to do, and the developer's
 // files, index and HEAD are exactly as they were (snapshotTree before and after).
 import { strict as assert } from 'node:assert';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, it } from 'mocha';
+import { afterEach, beforeEach, describe, it } from 'mocha';
 import type { DomainError } from '../../../src/core/errors.js';
 import { commandTarget, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
 import { sh, snapshotTree as snapshotDir, write } from './gitRepoKit.js';
@@ -182,5 +184,104 @@ describe('git in every state (real git)', function () {
 		assert.match(run.errorMessage, /git init/);
 		const e = await refusal(h.call('issue/integrate', { issueId, acceptedOnly: true }));
 		assert.match(e.message, /is not a git repository any more/);
+	});
+
+	describe('a full disk (the workspace on a small tmpfs; needs root to mount it)', () => {
+		let mount = '';
+		beforeEach(function () {
+			mount = mkdtempSync(join(tmpdir(), 'tutti-fulldisk-'));
+			try {
+				execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mount], { stdio: 'ignore' });
+			} catch {
+				rmSync(mount, { recursive: true, force: true });
+				mount = '';
+				console.warn('      (skipped: mounting a tmpfs needs root, and this process may not mount)');
+				this.skip();
+			}
+		});
+		afterEach(async () => {
+			if (mount === '') { return; }
+			try { rmSync(join(mount, 'ballast'), { force: true }); } catch { /* already gone */ }
+			await h.close();
+			execFileSync('umount', ['-l', mount]);
+			rmSync(mount, { recursive: true, force: true });
+		});
+
+		/** Fills the disk to its last byte with a ballast file; `free()` removes it. */
+		function fill(): () => void {
+			const ballast = join(mount, 'ballast');
+			try { execFileSync('dd', ['if=/dev/zero', `of=${ballast}`, 'bs=4k'], { stdio: 'ignore' }); } catch { /* dd ends with ENOSPC */ }
+			return () => rmSync(ballast, { force: true });
+		}
+
+		async function openOnMount(): Promise<void> {
+			h = await ServiceHarness.open({ dir: join(mount, 'h'), config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
+			const ws = h.workspace;
+			sh(ws, 'init', '-q', '-b', 'main');
+			sh(ws, 'config', 'user.name', 'Dev One');
+			sh(ws, 'config', 'user.email', 'dev@example.test');
+			write(ws, '.gitignore', '.tutti/\n');
+			write(ws, 'README.md', 'hello\n');
+			sh(ws, 'add', '-A');
+			sh(ws, 'commit', '-q', '-m', 'initial');
+			developerWork();
+		}
+
+		async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+			const deadline = Date.now() + 30_000;
+			for (;;) {
+				const v = await probe();
+				if (v !== undefined) { return v; }
+				if (Date.now() > deadline) { throw new Error(`timed out waiting for ${what} (logs: ${h.logs.join(' | ')})`); }
+				await new Promise((r) => setTimeout(r, 100));
+			}
+		}
+
+		it('during a result commit: the Run fails saying the disk is full, its work stays in its tree, the developer\'s files untouched', async () => {
+			await openOnMount();
+			const { issueId } = await h.call('issue/create', { title: 'Full disk' });
+			await h.call('task/add', { issueId, taskId: 'a', title: 'Task a', agentTargetId: 'iso' });
+			await h.idle();
+			const launch = h.runs.launches.find((l) => l.taskId === 'a')!;
+			writeFileSync(join(launch.cwd, 'work.txt'), 'y'.repeat(100_000));
+			const before = snapshotTree(h.workspace);
+			const free = fill();
+			h.runs.exit(launch.runId, { exitCode: 0 });
+			await h.idle();
+			free();
+			const run = await until('the Run to settle', async () => {
+				const r = await h.call('run/get', { runId: launch.runId });
+				return r.status === 'running' ? undefined : r;
+			});
+			assert.equal(run.status, 'failed');
+			assert.equal(run.resultCommit, '');
+			assert.match(run.errorMessage, /its result could not be committed: the disk is full: free some space/);
+			assert.equal(readFileSync(join(launch.cwd, 'work.txt'), 'utf8').length, 100_000, 'the work is still in its tree');
+			assert.equal(snapshotTree(h.workspace), before, 'the developer\'s files untouched');
+		});
+
+		it('during a worktree creation: the Run could not start, saying so, once the store can write again; the developer\'s files untouched', async () => {
+			await openOnMount();
+			const { issueId } = await h.call('issue/create', { title: 'Full disk' });
+			const before = snapshotTree(h.workspace);
+			const free = fill();
+			let added = true;
+			await h.call('task/add', { issueId, taskId: 'a', title: 'Task a', agentTargetId: 'iso' }).catch((e: DomainError) => {
+				added = false;
+				assert.equal(e.reasonCode, 'store_unavailable', e.message);
+			});
+			await h.idle();
+			free();
+			if (!added) { return; } // The store refused the write itself, cleanly: nothing else to check.
+			const run = await until('the Run to settle', async () => {
+				const runId = (await h.call('issue/get', { issueId })).tasks[0]?.latestRunId ?? '';
+				const r = runId === '' ? undefined : await h.call('run/get', { runId });
+				return r && r.status !== 'running' ? r : undefined;
+			});
+			assert.equal(run.status, 'failed');
+			assert.match(run.outcomeLabel ?? '', /^Could not start/);
+			assert.match(run.errorMessage, /No space left|disk is full|ENOSPC|Out of diskspace/i);
+			assert.equal(snapshotTree(h.workspace), before, 'the developer\'s files untouched');
+		});
 	});
 });

@@ -116,6 +116,16 @@ export async function prepareRunTree(deps: RunDeliveryDeps, run: Run, task: Task
 /** The outcome of recording a Run's result: the paths of a merge it left unresolved (empty when none). */
 export interface RecordedResult {
 	unresolvedPaths: string[];
+	/** Why the result could not be committed (a full disk, a tree removed by hand); absent when it was, or none was owed. */
+	recordError?: string;
+}
+
+/** The reason a result commit failed, in one line for the Run's error (a full disk is named as such). */
+export function resultRecordError(e: unknown): string {
+	const text = e instanceof Error ? e.message : String(e);
+	if (/ENOSPC|No space left|Out of diskspace|disk quota/i.test(text)) { return 'the disk is full: free some space, then request changes or run the task again (its work stays in its worktree)'; }
+	const line = text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? 'unknown error';
+	return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
 /**
@@ -157,8 +167,8 @@ export class RunResultRecorder {
 		const inFlight = this.#inFlight.get(runId);
 		if (inFlight) { return inFlight; }
 		const recording = recordRunResult(this.deps, runId).catch((e: unknown): RecordedResult => {
-			this.log(`recording the result commit of run ${runId} failed (it settles without one): ${(e as Error).message}`);
-			return { unresolvedPaths: [] };
+			this.log(`recording the result commit of run ${runId} failed (it settles failed, without one): ${(e as Error).message}`);
+			return { unresolvedPaths: [], recordError: resultRecordError(e) };
 		}).finally(() => { this.#inFlight.delete(runId); });
 		this.#inFlight.set(runId, recording);
 		return recording;
