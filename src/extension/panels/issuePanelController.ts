@@ -166,14 +166,19 @@ export class IssuePanelController implements Disposable {
 			runIds: new Set(snapshot.runs.map((r) => r.runId)),
 		};
 		this.#port.setTitle(`Tutti: ${snapshot.issue.title}`);
+		if (await this.#postDrawn(snapshot)) { this.#scheduleActivity(snapshot); }
+	}
+
+	/** Posts a complete snapshot; once the webview has it, it is the last one and its transcript is watched. */
+	async #postDrawn(snapshot: PanelSnapshot): Promise<boolean> {
 		if (!(await this.#send(snapshot))) {
 			this.#dirty = true;
-			return;
+			return false;
 		}
 		this.#last = snapshot;
 		this.#onDidPostSnapshot.fire(snapshot);
 		this.#scheduleTranscript(snapshot);
-		this.#scheduleActivity(snapshot);
+		return true;
 	}
 
 	/** A running Run's activity line changes without a store change: rebuild the snapshot now and then while one runs. */
@@ -221,14 +226,7 @@ export class IssuePanelController implements Disposable {
 			this.#scheduleTranscript(last);
 			return;
 		}
-		const next: PanelSnapshot = { ...last, seq: ++this.#seq, transcript };
-		if (!(await this.#send(next))) {
-			this.#dirty = true;
-			return;
-		}
-		this.#last = next;
-		this.#onDidPostSnapshot.fire(next);
-		this.#scheduleTranscript(next);
+		await this.#postDrawn({ ...last, seq: ++this.#seq, transcript });
 	}
 
 	/** Whether a snapshot is owed to the webview (it was hidden or not ready when one was due). */

@@ -20,9 +20,9 @@ describe('git in every state (real git)', function () {
 	let h: ServiceHarness;
 	afterEach(async () => { await h.close(); });
 
-	/** A Host over a git workspace on `main` holding README.md and the developer's own uncommitted and untracked work. */
-	async function open(): Promise<void> {
-		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
+	/** A Host (its folder under `dir` when given) over a git workspace on `main` holding README.md and notes.md. */
+	async function open(dir?: string): Promise<void> {
+		h = await ServiceHarness.open({ ...(dir !== undefined ? { dir } : {}), config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
 		const ws = h.workspace;
 		sh(ws, 'init', '-q', '-b', 'main');
 		sh(ws, 'config', 'user.name', 'Dev One');
@@ -215,15 +215,7 @@ describe('git in every state (real git)', function () {
 		}
 
 		async function openOnMount(): Promise<void> {
-			h = await ServiceHarness.open({ dir: join(mount, 'h'), config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
-			const ws = h.workspace;
-			sh(ws, 'init', '-q', '-b', 'main');
-			sh(ws, 'config', 'user.name', 'Dev One');
-			sh(ws, 'config', 'user.email', 'dev@example.test');
-			write(ws, '.gitignore', '.tutti/\n');
-			write(ws, 'README.md', 'hello\n');
-			sh(ws, 'add', '-A');
-			sh(ws, 'commit', '-q', '-m', 'initial');
+			await open(join(mount, 'h'));
 			developerWork();
 		}
 
