@@ -4,7 +4,8 @@
 // Every task runs in its own worktree and builds on its parents' commits; the demo ends with `tutti issue
 // integrate` and prints the integrated tree and its log: the whole path from an issue to code on a branch.
 // `node dist/demo.js worker <name>` runs one of the worker programs the demo's command targets point at.
-// Flags: --keep (keep the temporary workspace and print its path).
+// Flags: --keep (keep the temporary workspace and print its path); --ui (the same demo in VS Code in the browser:
+// code-server from the test harness with the packaged extension; see scripts/demoUi.ts).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import type { PlanSnapshotDto, PlanTaskDto, RunDto } from '../src/protocol/dto.j
 import { demoIssue, demoTargetIds } from './workers/demoPlan.js';
 import { describeFailure, runTuttiCli } from './workers/tuttiCli.js';
 import { runWorker } from './workers/workerMain.js';
+import { runDemoUi } from './demoUi.js';
 
 const demoBudgetMs = 110_000;
 const hostReadyMs = 20_000;
@@ -24,16 +26,16 @@ const demoJs = __filename;
 
 const color = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: string, text: string): string => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
-const dim = (text: string): string => paint('2', text);
-const bold = (text: string): string => paint('1', text);
+export const dim = (text: string): string => paint('2', text);
+export const bold = (text: string): string => paint('1', text);
 
-interface HostProcess {
+export interface HostProcess {
 	child: ChildProcess;
 	socket: string;
 	pid: number;
 }
 
-function elapsed(startedAt: number): string {
+export function elapsed(startedAt: number): string {
 	return `${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s`;
 }
 
@@ -42,7 +44,7 @@ function formatMs(ms: number): string {
 }
 
 /** Environment for every child: inherited, minus the caller's own Tutti session, plus an isolated runtime dir. */
-function childEnv(runtimeDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+export function childEnv(runtimeDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: runtimeDir, ...extra };
 	for (const name of Object.keys(env)) {
 		if (name.startsWith('TUTTI_') && !(name in extra)) {
@@ -55,7 +57,7 @@ function childEnv(runtimeDir: string, extra: Record<string, string> = {}): NodeJ
 }
 
 /** A scratch git repository with one commit: the branch the demo's work is integrated into. */
-function initRepository(workspace: string): void {
+export function initRepository(workspace: string): void {
 	const git = (...args: string[]): string => execFileSync('git', args, { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 	git('init', '-q', '-b', 'main');
 	git('config', 'user.name', 'Tutti demo');
@@ -70,14 +72,19 @@ function gitOutput(workspace: string, args: string[]): string {
 	return execFileSync('git', args, { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trimEnd();
 }
 
-function writeConfig(workspace: string): void {
+/** The demo's command targets: each runs one of the worker programs of this file. */
+export function demoAgentTargets(): { id: string; adapter: 'command'; argv: string[]; isolation: 'worktree' }[] {
 	// Each task in its own worktree (`.tutti/worktrees/<taskId>`), starting from its parents' accepted commits.
-	const agentTargets = demoTargetIds.map((id) => ({ id, adapter: 'command', argv: [process.execPath, demoJs, 'worker', id], isolation: 'worktree' }));
+	return demoTargetIds.map((id) => ({ id, adapter: 'command', argv: [process.execPath, demoJs, 'worker', id], isolation: 'worktree' }));
+}
+
+export function writeConfig(workspace: string): void {
+	const agentTargets = demoAgentTargets();
 	mkdirSync(join(workspace, '.tutti'), { recursive: true });
 	writeFileSync(join(workspace, '.tutti', 'config.json'), JSON.stringify({ agentTargets, maxParallelRuns: 4 }, null, '\t'));
 }
 
-function startHost(workspace: string, env: NodeJS.ProcessEnv): Promise<HostProcess> {
+export function startHost(workspace: string, env: NodeJS.ProcessEnv): Promise<HostProcess> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [cliJs, 'host', '--workspace', workspace], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
 		let stderr = '';
@@ -105,7 +112,7 @@ function startHost(workspace: string, env: NodeJS.ProcessEnv): Promise<HostProce
 	});
 }
 
-function stopHost(host: HostProcess): Promise<void> {
+export function stopHost(host: HostProcess): Promise<void> {
 	return new Promise((resolve) => {
 		if (host.child.exitCode !== null || host.child.signalCode !== null) {
 			resolve();
@@ -120,7 +127,7 @@ function stopHost(host: HostProcess): Promise<void> {
 	});
 }
 
-async function cliJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
+export async function cliJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
 	const outcome = await runTuttiCli(cliJs, [...args, '--json'], env);
 	if (outcome.code !== 0 || outcome.error) {
 		throw new Error(describeFailure(args, outcome));
@@ -129,9 +136,10 @@ async function cliJson<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
 }
 
 /** Runs the orchestrator, echoing each progress line with the demo's clock. */
-function runOrchestrator(issueId: string, env: NodeJS.ProcessEnv, startedAt: number): Promise<{ code: number; summary: string }> {
+export function runOrchestrator(issueId: string, env: NodeJS.ProcessEnv, startedAt: number, onChild?: (child: ChildProcess) => void): Promise<{ code: number; summary: string }> {
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, [orchestratorJs, '--issue-id', issueId, '--cli', cliJs], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		onChild?.(child);
 		let summary = '';
 		child.stdout!.setEncoding('utf8').on('data', (chunk: string) => { summary += chunk; });
 		createInterface({ input: child.stderr! }).on('line', (line) => {
@@ -157,7 +165,7 @@ function graphLines(snapshot: PlanSnapshotDto, runs: Map<string, RunDto>): strin
 	return [...current.map(line), ...history.map(line)];
 }
 
-async function summarize(snapshot: PlanSnapshotDto, env: NodeJS.ProcessEnv, startedAt: number): Promise<void> {
+export async function summarize(snapshot: PlanSnapshotDto, env: NodeJS.ProcessEnv, startedAt: number): Promise<void> {
 	const runs = new Map<string, RunDto>();
 	await Promise.all(snapshot.tasks.filter((t) => t.latestRunId).map(async (t) => {
 		runs.set(t.latestRunId, await cliJson<RunDto>(['run', 'get', '--run-id', t.latestRunId], env));
@@ -264,7 +272,9 @@ async function runDemo(keep: boolean): Promise<number> {
 
 async function main(): Promise<void> {
 	const args = process.argv.slice(2);
-	process.exitCode = args[0] === 'worker' ? await runWorker(args[1]) : await runDemo(args.includes('--keep'));
+	process.exitCode = args[0] === 'worker' ? await runWorker(args[1])
+		: args.includes('--ui') ? await runDemoUi({ keep: args.includes('--keep'), headless: args.includes('--headless') })
+			: await runDemo(args.includes('--keep'));
 }
 
 void main();
