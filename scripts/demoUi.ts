@@ -34,8 +34,8 @@ function harness(): HarnessManifest | null {
 	try {
 		return readHarnessManifest();
 	} catch (error) {
-		process.stderr.write(`demo --ui: ${error instanceof Error ? error.message : String(error)}\n` +
-			`The UI demo runs VS Code (code-server) from the test harness; install it once with:\n  ${installCommand}\n`);
+		process.stderr.write(`demo --ui runs VS Code (code-server) from the test harness, which is not ready: ${error instanceof Error ? error.message : String(error)}\n` +
+			`Install it once with: ${installCommand}\n`);
 		return null;
 	}
 }
