@@ -15,7 +15,7 @@ import { resolveEndpoint } from '../src/cli/discovery.js';
 import type { PlanSnapshotDto } from '../src/protocol/dto.js';
 import { launchBrowser, type Browser } from '../test/vscode/harness/browser.js';
 import { codeServerDirs, codeServerEnv, installVsix, startCodeServer, type CodeServer } from '../test/vscode/harness/codeServer.js';
-import { installCommand, readHarnessManifest, type HarnessManifest } from '../test/vscode/harness/manifest.js';
+import { readHarnessManifest, type HarnessManifest } from '../test/vscode/harness/manifest.js';
 import { packageVsix } from '../test/vscode/harness/vsix.js';
 import { workbenchUrl } from '../test/vscode/harness/workbenchUrl.js';
 import { bold, childEnv, cliJson, demoAgentTargets, dim, elapsed, initRepository, runOrchestrator, startHost, stopHost, summarize, writeConfig } from './demo.js';
@@ -29,13 +29,12 @@ export interface DemoUiOptions {
 	readonly headless: boolean;
 }
 
-/** The harness, or null after saying which command installs it. */
+/** The harness, or null after saying which command installs it (the manifest's error names it). */
 function harness(): HarnessManifest | null {
 	try {
 		return readHarnessManifest();
 	} catch (error) {
-		process.stderr.write(`demo --ui runs VS Code (code-server) from the test harness, which is not ready: ${error instanceof Error ? error.message : String(error)}\n` +
-			`Install it once with: ${installCommand}\n`);
+		process.stderr.write(`demo --ui runs VS Code (code-server) from the test harness, which is not ready: ${error instanceof Error ? error.message : String(error)}\n`);
 		return null;
 	}
 }
