@@ -4,6 +4,7 @@
 //   validate  — zod check of the snapshot message (the webview does it on every receipt).
 // The browser adds DOM building (createElementNS) and paint on top; measure that in the webview itself (see the
 // note printed at the end). Run: node --import tsx bench/panelRender.ts
+import type { Attention } from '../src/core/attention/attention.js';
 import type { Issue, Task } from '../src/core/model.js';
 import { toIssueDto, toTasksWithReadiness } from '../src/host/services/dtoMapping.js';
 import { toWebview, type PanelSnapshot } from '../src/protocol/webview.js';
@@ -56,10 +57,14 @@ export function benchSnapshot(n: number): PanelSnapshot {
 	return {
 		type: 'snapshot', seq: 1, plan: null, runs: [],
 		// As the Host sends it: readiness and controls derived by its mapping.
-		issue: { ...toIssueDto(issue, { counts, executionStatus: null, hasRunningRun: counts.running > 0 }), tasks: toTasksWithReadiness(tasks as Task[]) },
+		issue: { ...toIssueDto(issue, { counts, executionStatus: null, hasRunningRun: counts.running > 0, attention: benchAttention }), tasks: toTasksWithReadiness(tasks as Task[]) },
 		view: { selectedTaskId: 't1', showHistory: false, nowUnixMs: 1, agentWaiting: null },
 	};
 }
+
+const benchAttention: Attention = {
+	state: 'agent_working', label: 'Agent working', reasons: [], activity: 'Working', sinceUnixMs: 0, stalled: false, handBackCommand: '', sourceAgent: null,
+};
 
 export function benchPanelRender(sizes: readonly number[] = [50, 200, 1_000]): PanelRenderRow[] {
 	return sizes.map((n) => {

@@ -72,6 +72,45 @@ export const issueControlsDto = z.object({
 });
 export type IssueControlsDto = z.infer<typeof issueControlsDto>;
 
+/** SPEC §9 "One state, everywhere": the Host's one attention state (src/core/attention/attention.ts); every UI draws it. */
+export const attentionState = z.enum(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done']);
+export type AttentionStateDto = z.infer<typeof attentionState>;
+
+export const needsYouReasonDto = z.object({
+	kind: z.enum(['task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked']),
+	/** Short: "2 tasks to accept", "goal review", "source agent idle". */
+	label: z.string(),
+	taskIds: z.array(z.string()),
+	/** A failure or a stall (the warning colour). */
+	failure: z.boolean(),
+});
+export type NeedsYouReasonDto = z.infer<typeof needsYouReasonDto>;
+
+export const attentionDto = z.object({
+	state: attentionState,
+	/** One line: "Needs you: 2 tasks to accept · goal review", "Agent working: …", "Waiting on the source agent". */
+	label: z.string(),
+	reasons: z.array(needsYouReasonDto),
+	/** agent_working: what is being done now. */
+	activity: z.string(),
+	/** waiting_on_agent: since when (0 otherwise). */
+	sinceUnixMs: z.number().int(),
+	/** A failure or a stall is among the reasons: the only case for the warning colour. */
+	stalled: z.boolean(),
+	/** Source agent idle in the developer's terminal: the complete command to paste ('' otherwise). */
+	handBackCommand: z.string(),
+	/** Managed issues: the source agent's side (null for manual issues). */
+	sourceAgent: z.object({
+		activity: z.enum(['waiting', 'working', 'idle', 'gone']),
+		waitingIn: z.enum(['', 'await-review', 'plan issue await', 'next-action']),
+		waitingSinceUnixMs: z.number().int(),
+	}).nullable(),
+});
+export type AttentionDto = z.infer<typeof attentionDto>;
+
+export const taskAttentionDto = z.object({ state: attentionState, label: z.string() });
+export type TaskAttentionDto = z.infer<typeof taskAttentionDto>;
+
 export const issueDto = z.object({
 	issueId: z.string(),
 	title: z.string(),
@@ -89,6 +128,8 @@ export const issueDto = z.object({
 	/** The issue is over: completed or archived, or its execution is terminal (a gone source session included). */
 	terminal: z.boolean(),
 	controls: issueControlsDto,
+	/** The one attention state the board, badge, status bar, panel and notifications draw (SPEC §9). */
+	attention: attentionDto,
 	/** Code delivery (SPEC §8a): the commit the issue's first worktree started from ('' before any). */
 	baseCommit: z.string(),
 	/** The branch checked out when the base was recorded ('' before any, or on a detached HEAD). */
@@ -102,7 +143,7 @@ export const issueDto = z.object({
 });
 export type IssueDto = z.infer<typeof issueDto>;
 /** `issue/get`: the issue with its active tasks, each with its readiness. */
-export const issueWithTasksDto = issueDto.extend({ tasks: z.array(planTaskDto) });
+export const issueWithTasksDto = issueDto.extend({ tasks: z.array(planTaskDto.extend({ attention: taskAttentionDto.optional() })) });
 export type IssueWithTasksDto = z.infer<typeof issueWithTasksDto>;
 
 export const usageDto = z.object({

@@ -1,17 +1,19 @@
 // Core model → wire DTOs (src/protocol/dto.ts). What the UIs draw but must not re-derive (an issue's terminality and
 // controls, a task's readiness, a wake's marker) is derived here from the core rules.
+import type { Attention } from '../../core/attention/attention.js';
 import { computeReadiness } from '../../core/graph/blockers.js';
 import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
 import type { ExecutionStatus, Issue, Run, Task, Wake } from '../../core/model.js';
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
-import type { IssueDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../protocol/dto.js';
+import type { AttentionDto, IssueDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../protocol/dto.js';
 import { deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits } from '../../store/repositories/deliveryRepository.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
 import { runRepository, type StopEventRecord } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
+import { type AttentionReadContext, readIssueAttention } from './attention/readAttention.js';
 
 /** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
 export interface IssueFacts {
@@ -25,6 +27,8 @@ export interface IssueFacts {
 	readonly hasUnintegratedAcceptance?: boolean;
 	/** Tasks pending acceptance again after their branch moved (default: none). */
 	readonly changedAfterAcceptanceTaskIds?: readonly string[];
+	/** The issue's one attention state (src/core/attention/attention.ts). */
+	readonly attention: Attention;
 }
 
 export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
@@ -50,6 +54,7 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 			hasOpenTask: counts.notStarted + counts.running > 0,
 			hasUnintegratedAcceptance: facts.hasUnintegratedAcceptance ?? false,
 		}),
+		attention: toAttentionDto(facts.attention),
 		baseCommit: facts.delivery?.baseCommit ?? '',
 		baseBranch: facts.delivery?.baseBranch ?? '',
 		integratedCommit: facts.delivery?.integratedCommit ?? '',
@@ -59,8 +64,20 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 	};
 }
 
-export function readIssueDto(r: Reader, issue: Issue): IssueDto {
+/** The core's attention as its wire shape (copies, so no array is shared). */
+export function toAttentionDto(a: Attention): AttentionDto {
+	return {
+		state: a.state, label: a.label,
+		reasons: a.reasons.map((r) => ({ kind: r.kind, label: r.label, taskIds: [...r.taskIds], failure: r.failure })),
+		activity: a.activity, sinceUnixMs: a.sinceUnixMs, stalled: a.stalled, handBackCommand: a.handBackCommand,
+		sourceAgent: a.sourceAgent === null ? null : { ...a.sourceAgent },
+	};
+}
+
+/** `context`: the clock and the await heartbeats the attention state reads. */
+export function readIssueDto(r: Reader, issue: Issue, context: AttentionReadContext): IssueDto {
 	return toIssueDto(issue, {
+		attention: readIssueAttention(r, issue, context),
 		counts: issueRepository.counts(r, issue.issueId),
 		executionStatus: issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issue.issueId)?.status ?? null : null,
 		hasRunningRun: executionRepository.hasRunningRun(r, issue.issueId),

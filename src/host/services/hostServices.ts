@@ -127,9 +127,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	/** A plan command may have prepared a wake (or unpaused one): run a wake pass after it. */
 	const thenWake = <T>(p: Promise<T>): Promise<T> => p.finally(() => { wakes.trigger(); });
 
+	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const issues = new IssueService({
 		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged,
-		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason),
+		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason), contacts: awaiting.heartbeats,
 	});
 	const runQueries = new RunQueries({ store: deps.store, clock: deps.clock, runs: deps.runs });
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
@@ -137,7 +138,6 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config, workChanged });
 	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
 
-	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
 	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees });

@@ -12,6 +12,8 @@ import type { Reader } from '../../store/tx.js';
 import { requireUser } from './callerPolicy.js';
 import type { PlanService } from './contracts.js';
 import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
+import type { AttentionReadContext, SourceContactLookup } from './attention/readAttention.js';
+import { readTaskAttentions } from './attention/readAttention.js';
 import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 
@@ -24,6 +26,8 @@ export interface IssueServiceDeps {
 	workChanged(): void;
 	/** Stops every running Run of the issue (after commit; records Stop events first). */
 	stopRunsOfIssue(issueId: string, reason: 'person' | 'host'): Promise<void>;
+	/** The await calls' heartbeats, for the attention state (absent: no session is known to wait). */
+	contacts?: SourceContactLookup;
 }
 
 /** The issue, or `issue_not_found`. */
@@ -35,6 +39,10 @@ export function loadIssue(r: Reader, issueId: string): Issue {
 
 export class IssueService {
 	constructor(private readonly deps: IssueServiceDeps) {}
+
+	#attention(): AttentionReadContext {
+		return { nowUnixMs: this.deps.clock.now(), contacts: this.deps.contacts };
+	}
 
 	/**
 	 * `issue/create`: a manual issue, by the developer or any agent session (SPEC §5; a reviewer session is refused
@@ -56,7 +64,7 @@ export class IssueService {
 		};
 		return this.deps.store.transaction((tx) => {
 			issueRepository.insert(tx, issue);
-			return readIssueDto(tx, issue);
+			return readIssueDto(tx, issue, this.#attention());
 		});
 	}
 
@@ -73,12 +81,19 @@ export class IssueService {
 			if (params.taskId !== undefined && tasks.length === 0 && params.status === undefined) {
 				throw rejection('task_not_found', `issue get: issue ${issue.issueId} has no active task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
 			}
-			return { ...readIssueDto(r, issue), tasks };
+			const attentions = readTaskAttentions(r, issue, this.#attention());
+			return {
+				...readIssueDto(r, issue, this.#attention()),
+				tasks: tasks.map((t) => {
+					const attention = attentions.get(t.taskId);
+					return attention ? { ...t, attention: { state: attention.state, label: attention.label } } : t;
+				}),
+			};
 		});
 	}
 
 	async list(): Promise<Result<'issue/list'>> {
-		return this.deps.store.read((r) => ({ issues: issueRepository.list(r).map((i) => readIssueDto(r, i)) }));
+		return this.deps.store.read((r) => ({ issues: issueRepository.list(r).map((i) => readIssueDto(r, i, this.#attention())) }));
 	}
 
 	/**
@@ -106,7 +121,7 @@ export class IssueService {
 				updatedAtUnixMs: this.deps.clock.now(),
 			};
 			issueRepository.update(tx, next);
-			return readIssueDto(tx, next);
+			return readIssueDto(tx, next, this.#attention());
 		});
 		if (params.dispatchPaused === false) { this.deps.workChanged(); }
 		return dto;
@@ -149,6 +164,6 @@ export class IssueService {
 	}
 
 	#read(issueId: string): IssueDto {
-		return this.deps.store.read((r) => readIssueDto(r, loadIssue(r, issueId)));
+		return this.deps.store.read((r) => readIssueDto(r, loadIssue(r, issueId), this.#attention()));
 	}
 }

@@ -4,6 +4,8 @@ import type { ExecutionStatus, Issue } from '../../../src/core/model.js';
 import { toIssueDto } from '../../../src/host/services/dtoMapping.js';
 import type { IssueDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto } from '../../../src/protocol/dto.js';
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
+import type { Attention } from '../../../src/core/attention/attention.js';
+import { attentionFor, tasksFromCounts } from '../attentionFixture.js';
 
 type Counts = IssueDto['counts'];
 
@@ -17,17 +19,20 @@ export interface IssueFields extends Partial<Omit<Issue, 'issueId'>> {
 	executionStatus?: ExecutionStatus | null;
 	/** Some Run of the issue is running; by default, when a task is running. */
 	hasRunningRun?: boolean;
+	/** The attention state (default: the core rule over facts made from the counts). */
+	attention?: Attention;
 }
 
 /** An IssueDto as `issue/list` returns it (the Host's mapping derives terminal and controls). */
 export function issue(issueId: string, over: IssueFields = {}): IssueDto {
 	const c = counts(over.counts);
-	const { counts: _counts, executionStatus = null, hasRunningRun = c.running > 0, ...fields } = over;
+	const { counts: _counts, executionStatus = null, hasRunningRun = c.running > 0, attention, ...fields } = over;
 	const model: Issue = {
 		issueId, title: `Issue ${issueId}`, content: '', status: 'open', planningSource: 'manual', sourceSessionId: '',
 		dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: 1, updatedAtUnixMs: 1, ...fields,
 	};
-	return toIssueDto(model, { counts: c, executionStatus, hasRunningRun });
+	const derived = attention ?? attentionFor({ issueStatus: model.status, executionStatus, dispatchPaused: model.dispatchPaused, tasks: tasksFromCounts(c) });
+	return toIssueDto(model, { counts: c, executionStatus, hasRunningRun, attention: derived });
 }
 
 /** A managed issue (planning source `tutti`) whose execution is in `status`. */

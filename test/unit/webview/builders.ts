@@ -6,6 +6,8 @@ import { toIssueDto, toTasksWithReadiness, toWakeDto } from '../../../src/host/s
 import type { CheckpointDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../../src/protocol/dto.js';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
 import type { TaskCommits } from '../../../src/store/repositories/deliveryRepository.js';
+import type { Attention } from '../../../src/core/attention/attention.js';
+import { attentionFor } from '../attentionFixture.js';
 
 export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 	return {
@@ -25,6 +27,8 @@ export interface IssueFields extends Partial<Pick<Issue, 'title' | 'status' | 'p
 	executionStatus?: ExecutionStatus | null;
 	/** Some Run of the issue is running; by default, when a task is running. */
 	hasRunningRun?: boolean;
+	/** The attention state (default: the core rule over these tasks). */
+	attention?: Attention;
 }
 
 /** The issue as `issue/get` returns it: counts, terminality, controls and readiness derived by the Host's mapping. */
@@ -35,7 +39,7 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 		notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'),
 		completed: count('completed'), failed: count('failed'), canceled: count('canceled'),
 	};
-	const { executionStatus = null, hasRunningRun = counts.running > 0, ...fields } = over;
+	const { executionStatus = null, hasRunningRun = counts.running > 0, attention, ...fields } = over;
 	const issue: Issue = {
 		issueId: 'i1', title: 'Ship the feature', content: 'The goal', status: 'in_progress', planningSource: 'manual',
 		sourceSessionId: '', dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...fields,
@@ -46,7 +50,8 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 		acceptanceChange: t.reopenedReason !== '' ? { runId: t.latestRunId, reason: t.reopenedReason } : null,
 	}]));
 	const withReadiness = toTasksWithReadiness(tasks as Task[], commits).filter((t) => t.supersededAtUnixMs === 0);
-	return { ...toIssueDto(issue, { counts, executionStatus, hasRunningRun }), tasks: withReadiness };
+	const derived = attention ?? attentionFor({ issueStatus: issue.status, executionStatus, dispatchPaused: issue.dispatchPaused, tasks: active.map((t) => ({ taskId: t.taskId, title: t.title, status: t.status })) });
+	return { ...toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived }), tasks: withReadiness };
 }
 
 /** A main wake of the active checkpoint, as the Host maps it (marker and body read from the prompt). */

@@ -20,6 +20,7 @@ import type { Reader, Tx } from '../../../store/tx.js';
 import { requireUser } from '../callerPolicy.js';
 import { requireExecutionIdentity } from '../identityChecks.js';
 import { toAgentResponse } from './agentResponses.js';
+import type { WaitingCall } from '../../../core/attention/attention.js';
 import { Heartbeats } from './heartbeats.js';
 
 /** One call's bound (advertised as wait_timeout_seconds). */
@@ -87,11 +88,11 @@ export class AwaitService {
 	}
 
 	review(params: ParsedParams<'await/review'>, caller: Caller): Promise<AgentResponse> {
-		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForReview(facts, params.taskId));
+		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForReview(facts, params.taskId), undefined, 'await-review');
 	}
 
 	checkpoint(params: ParsedParams<'await/checkpoint'>, caller: Caller): Promise<AgentResponse> {
-		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForCheckpoint(facts));
+		return this.#wait(caller, params.issueId, params.waitMs, (facts) => owedForCheckpoint(facts), undefined, 'plan issue await');
 	}
 
 	/** A follow-up it returns is recorded as taken in the same transaction, so no later call offers it again. */
@@ -102,7 +103,7 @@ export class AwaitService {
 				const followUp = facts.pendingFollowUp;
 				return followUp !== undefined && followUp !== null && followUpRepository.consume(tx, followUp.followUpId, this.deps.clock.now());
 			},
-		});
+		}, 'next-action');
 	}
 
 	/** Read-only: the exact command the session owes now, or no `next`. */
@@ -178,7 +179,7 @@ export class AwaitService {
 	 * `claim` (optional): an answer it applies to is re-derived inside a write transaction where the call records
 	 * that it took it, so it is offered once.
 	 */
-	async #wait(caller: Caller, issueId: string, waitMs: number | undefined, derive: (facts: IssueFacts) => Owed, claim?: Claim): Promise<AgentResponse> {
+	async #wait(caller: Caller, issueId: string, waitMs: number | undefined, derive: (facts: IssueFacts) => Owed, claim: Claim | undefined, call: WaitingCall): Promise<AgentResponse> {
 		const bound = Math.min(waitMs ?? awaitTimeoutMs, awaitTimeoutMs);
 		const started = this.#timer.now();
 		const sessionId = caller.kind === 'session' ? caller.sessionId : undefined;
@@ -205,11 +206,11 @@ export class AwaitService {
 				if (!isWaiting || elapsed >= bound) {
 					return toAgentResponse(owed, { nowUnixMs: this.deps.clock.now(), waitBoundMs: bound, issueId, ...(sessionId ? { sessionId } : {}) });
 				}
-				if (sessionId !== undefined) { this.heartbeats.beat(sessionId, this.deps.clock.now()); }
+				if (sessionId !== undefined) { this.heartbeats.beat(sessionId, this.deps.clock.now(), call); }
 				await this.#timer.pause(Math.min(this.#pollMs, bound - elapsed));
 			}
 		} finally {
-			if (sessionId !== undefined) { this.heartbeats.clear(sessionId); }
+			if (sessionId !== undefined) { this.heartbeats.clear(sessionId, this.deps.clock.now()); }
 		}
 	}
 }

@@ -1,25 +1,44 @@
 // Heartbeats of live await calls (in memory: a heartbeat only means something while a call is running).
 // A session is "waiting" with a fresh heartbeat, "idle" with none and no change for 2 minutes, else "working".
+// For the attention state (src/core/attention/attention.ts) it also keeps which call the session waits in, since
+// when (across the back-to-back calls of one wait), and when the session was last in touch through such a call.
+import type { WaitingCall } from '../../../core/attention/attention.js';
+import type { SourceContact, SourceContactLookup } from '../attention/readAttention.js';
 
 export const heartbeatFreshMs = 5_000;
 export const idleAfterMs = 120_000;
 
 export type SessionActivity = 'waiting' | 'working' | 'idle';
 
-export class Heartbeats {
-	readonly #beats = new Map<string, number>();
+interface Beat {
+	/** The latest heartbeat (or the call's end, once it returned). */
+	last: number;
+	/** When this wait began: kept across back-to-back calls of the same kind. */
+	since: number;
+	call: WaitingCall | '';
+	/** A call is in progress. */
+	live: boolean;
+}
 
-	beat(sessionId: string, nowUnixMs: number): void {
-		this.#beats.set(sessionId, nowUnixMs);
+export class Heartbeats implements SourceContactLookup {
+	readonly #beats = new Map<string, Beat>();
+
+	beat(sessionId: string, nowUnixMs: number, call: WaitingCall | '' = ''): void {
+		const prev = this.#beats.get(sessionId);
+		const continues = prev !== undefined && prev.call === call && (prev.live || nowUnixMs - prev.last < heartbeatFreshMs);
+		this.#beats.set(sessionId, { last: nowUnixMs, since: continues ? prev.since : nowUnixMs, call, live: true });
 	}
 
-	/** Every await return clears it (a killed agent must not look patient). */
-	clear(sessionId: string): void {
-		this.#beats.delete(sessionId);
+	/** Every await return clears it (a killed agent must not look patient); `nowUnixMs` is when the call returned. */
+	clear(sessionId: string, nowUnixMs?: number): void {
+		const prev = this.#beats.get(sessionId);
+		if (prev === undefined) { return; }
+		this.#beats.set(sessionId, { ...prev, live: false, last: nowUnixMs ?? prev.last });
 	}
 
 	lastBeat(sessionId: string): number {
-		return this.#beats.get(sessionId) ?? 0;
+		const beat = this.#beats.get(sessionId);
+		return beat?.live === true ? beat.last : 0;
 	}
 
 	/** `lastChangeUnixMs`: the latest change of the session's issue (or the session's creation). */
@@ -27,5 +46,16 @@ export class Heartbeats {
 		const beat = this.lastBeat(sessionId);
 		if (beat > 0 && nowUnixMs - beat < heartbeatFreshMs) { return 'waiting'; }
 		return nowUnixMs - lastChangeUnixMs >= idleAfterMs ? 'idle' : 'working';
+	}
+
+	/**
+	 * Whether the session waits in a bounded call now and since when. A call that just returned still counts for
+	 * the fresh period, so the moment between two back-to-back calls of one wait does not read as "not waiting".
+	 */
+	contact(sessionId: string, nowUnixMs: number): SourceContact {
+		const beat = this.#beats.get(sessionId);
+		if (beat === undefined) { return { waitingIn: '', waitingSinceUnixMs: 0, lastContactUnixMs: 0 }; }
+		const waiting = beat.call !== '' && nowUnixMs - beat.last < heartbeatFreshMs;
+		return { waitingIn: waiting ? beat.call : '', waitingSinceUnixMs: waiting ? beat.since : 0, lastContactUnixMs: beat.last };
 	}
 }

@@ -1,0 +1,302 @@
+// One attention state per issue and per task (SPEC §9 "One state, everywhere"): needs you · agent working · waiting
+// on agent · paused · planned · done. Derived once, here, from the same facts and the same "what is owed next"
+// derivation that serves `tutti agent resume` (src/core/next/owed.ts); the Host sends it in every IssueDto and the
+// board, the view badge, the status bar, the panel and notifications draw it and derive nothing. Pure.
+import { agentResumeCommand } from '../next/commands.js';
+import type { IssueFacts } from '../next/facts.js';
+import { owedOnIssue } from '../next/owed.js';
+import type { RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
+
+export const attentionStates = ['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done'] as const;
+export type AttentionState = (typeof attentionStates)[number];
+
+export const needsYouReasonKinds = [
+	'task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked',
+] as const;
+export type NeedsYouReasonKind = (typeof needsYouReasonKinds)[number];
+
+export interface NeedsYouReason {
+	readonly kind: NeedsYouReasonKind;
+	/** Short, for a list or a badge: "2 tasks to accept", "goal review", "source agent idle". */
+	readonly label: string;
+	/** The tasks the reason is about (empty when it is about the issue). */
+	readonly taskIds: readonly string[];
+	/** A failure or a stall (the only reasons drawn in the warning colour). */
+	readonly failure: boolean;
+}
+
+/** Which bounded call a source agent is waiting in (its CLI spelling). */
+export type WaitingCall = 'await-review' | 'plan issue await' | 'next-action';
+
+/** What the developer should know about the issue's source agent (managed issues only). */
+export interface SourceAgentAttention {
+	/** `waiting`: in a bounded call now; `working`: a Turn or its own work in progress; `idle`: owes a step and is not at it. */
+	readonly activity: 'waiting' | 'working' | 'idle' | 'gone';
+	/** The call it waits in ('' unless waiting). */
+	readonly waitingIn: WaitingCall | '';
+	/** Since when it waits in that call (0 unless waiting). */
+	readonly waitingSinceUnixMs: number;
+}
+
+export interface Attention {
+	readonly state: AttentionState;
+	/** One line for a chip, a tooltip or a notification: "Needs you: 2 tasks to accept · goal review". */
+	readonly label: string;
+	/** Why the developer is needed, most urgent first (needs_you only; empty otherwise). */
+	readonly reasons: readonly NeedsYouReason[];
+	/** agent_working: what is being done now ("Working on Add login"); '' otherwise. */
+	readonly activity: string;
+	/** waiting_on_agent: since when; 0 otherwise. */
+	readonly sinceUnixMs: number;
+	/** A failure or a stall is among the reasons: the only case for the warning colour. */
+	readonly stalled: boolean;
+	/** The complete command that hands the source session back (source agent idle only; '' otherwise). */
+	readonly handBackCommand: string;
+	/** Managed issues: the source agent's side; null for manual issues. */
+	readonly sourceAgent: SourceAgentAttention | null;
+}
+
+export interface TaskAttention {
+	readonly state: AttentionState;
+	/** "Awaiting your acceptance", "Failed: nobody is acting on it", "Working on it". */
+	readonly label: string;
+}
+
+/** A task's latest Run, as far as attention cares. */
+export interface AttentionRun {
+	readonly runId: string;
+	readonly status: RunStatus;
+	readonly outcome: RunOutcome | null;
+	/** The Run failed because its parents' work conflicts (a merge the developer has to settle). */
+	readonly mergeConflict: boolean;
+	/** The latest activity line of a running Run ('' when none is known). */
+	readonly activity: string;
+}
+
+/** The source session's facts the Host holds beside the store (heartbeats live in memory). */
+export interface SourceSessionFacts {
+	readonly sessionId: string;
+	/** Tutti starts this session's Turns itself (it was launched from an agent target): it is woken, not handed back. */
+	readonly wakesDelivered: boolean;
+	/** A bounded call it waits in now ('' when none). */
+	readonly waitingIn: WaitingCall | '';
+	readonly waitingSinceUnixMs: number;
+	/** When it last waited in (or returned from) a bounded call; 0 = never since the Host started. */
+	readonly lastContactUnixMs: number;
+	/** A Turn of this session is running (a wake being worked on). */
+	readonly turnRunning: boolean;
+	/** The active checkpoint's main wake, if any. */
+	readonly activeWake: { readonly status: WakeStatus; readonly sinceUnixMs: number } | null;
+}
+
+export interface AttentionInput {
+	/** The facts "what is owed next" is derived from (one read). */
+	readonly facts: IssueFacts;
+	readonly dispatchPaused: boolean;
+	/** Each task's latest Run (absent: none). */
+	readonly latestRuns: ReadonlyMap<string, AttentionRun>;
+	/** The source session of a managed issue (null: manual issue, or a source session that no longer exists). */
+	readonly source: SourceSessionFacts | null;
+	readonly nowUnixMs: number;
+	/** Filled by budgets (SPEC §8b): the issue's budget is reached. */
+	readonly budgetReached?: { readonly label: string } | null;
+	/** Filled by approvals: the agents' questions waiting for the developer. */
+	readonly approvalsAsked?: { readonly count: number; readonly taskIds: readonly string[] } | null;
+}
+
+/** A source agent with no bounded call and no change for this long is idle (the session's own idle rule). */
+export const sourceIdleAfterMs = 120_000;
+
+/** Owed states in which the source agent has a step to take now (not a wait). */
+const sourceStepStates: ReadonlySet<string> = new Set(['checkpoint', 'changes_requested', 'routed']);
+
+/** Checkpoints the source agent makes itself (its own call): it is at work, not unaware. */
+const ownCheckpointKinds: ReadonlySet<string> = new Set(['initial_schedule']);
+
+const wakeInFlight: ReadonlySet<WakeStatus> = new Set(['prepared', 'leased', 'dispatched', 'turn_settled']);
+
+function plural(n: number, one: string, many = `${one}s`): string {
+	return `${n} ${n === 1 ? one : many}`;
+}
+
+interface Context {
+	readonly input: AttentionInput;
+	readonly live: IssueFacts['tasks'];
+	readonly managed: boolean;
+	readonly sourceGone: boolean;
+	/** The source agent owes a step and nobody sees it taken: the developer must hand the session back. */
+	readonly sourceIdle: boolean;
+	readonly sourceWorking: boolean;
+}
+
+function isTerminalIssue(facts: IssueFacts): boolean {
+	const status = facts.execution?.status;
+	return facts.issueStatus === 'completed' || facts.issueStatus === 'archived'
+		|| status === 'completed' || status === 'archiving' || status === 'archived';
+}
+
+/** Whether the source agent is taking the step it owes, by the facts Tutti has. */
+function sourceOnStep(input: AttentionInput): { idle: boolean; working: boolean } {
+	const source = input.source;
+	const facts = input.facts;
+	const owed = owedOnIssue(facts);
+	const stepOwed = owed.kind === 'failure' || sourceStepStates.has(owed.state);
+	if (source === null) { return { idle: stepOwed && facts.execution !== null, working: false }; }
+	if (source.turnRunning) { return { idle: false, working: true }; }
+	if (!stepOwed || source.waitingIn !== '') { return { idle: false, working: false }; }
+	if (source.wakesDelivered) {
+		const wake = source.activeWake;
+		return { idle: wake === null || !wakeInFlight.has(wake.status), working: false };
+	}
+	const checkpoint = facts.activeCheckpoint;
+	const unaware = checkpoint !== null && !ownCheckpointKinds.has(checkpoint.kind) && source.lastContactUnixMs < checkpoint.createdAtUnixMs;
+	const quiet = input.nowUnixMs - Math.max(facts.lastChangeUnixMs, source.lastContactUnixMs) >= sourceIdleAfterMs;
+	return unaware || quiet ? { idle: true, working: false } : { idle: false, working: true };
+}
+
+function context(input: AttentionInput): Context {
+	const facts = input.facts;
+	const managed = facts.execution !== null;
+	const sourceGone = facts.execution?.status === 'orphaned_source';
+	const step = managed && !sourceGone ? sourceOnStep(input) : { idle: false, working: false };
+	return { input, live: facts.tasks.filter((t) => !t.superseded), managed, sourceGone, sourceIdle: step.idle, sourceWorking: step.working };
+}
+
+/** A failed task nobody acts on: a manual issue's (only the developer reruns it), or a managed one's whose source agent is gone or idle. */
+function failureUnowned(ctx: Context): boolean {
+	return !ctx.managed || ctx.sourceGone || ctx.sourceIdle;
+}
+
+function failedTasks(ctx: Context): { conflicts: string[]; unowned: string[] } {
+	const conflicts: string[] = [];
+	const unowned: string[] = [];
+	for (const t of ctx.live) {
+		if (t.status !== 'failed') { continue; }
+		if (ctx.input.latestRuns.get(t.taskId)?.mergeConflict === true) {
+			conflicts.push(t.taskId);
+		} else if (failureUnowned(ctx)) {
+			unowned.push(t.taskId);
+		}
+	}
+	return { conflicts, unowned };
+}
+
+function reasonsOf(ctx: Context): NeedsYouReason[] {
+	const { input } = ctx;
+	const reasons: NeedsYouReason[] = [];
+	if (ctx.sourceGone) {
+		reasons.push({ kind: 'source_gone', label: 'source agent gone', taskIds: [], failure: true });
+	}
+	if (input.facts.execution?.status === 'pending_goal_review') {
+		reasons.push({ kind: 'goal_review', label: 'goal review', taskIds: [], failure: false });
+	}
+	const review = ctx.live.filter((t) => t.status === 'pending_acceptance').map((t) => t.taskId);
+	if (review.length > 0) {
+		reasons.push({ kind: 'task_awaiting_acceptance', label: `${plural(review.length, 'task')} to accept`, taskIds: review, failure: false });
+	}
+	const failed = failedTasks(ctx);
+	if (failed.conflicts.length > 0) {
+		reasons.push({ kind: 'merge_conflict', label: `${plural(failed.conflicts.length, 'merge conflict')}`, taskIds: failed.conflicts, failure: true });
+	}
+	if (failed.unowned.length > 0) {
+		reasons.push({ kind: 'failed_run', label: `${failed.unowned.length} failed`, taskIds: failed.unowned, failure: true });
+	}
+	if (ctx.sourceIdle) {
+		reasons.push({ kind: 'source_idle', label: 'source agent idle', taskIds: [], failure: true });
+	}
+	if (input.budgetReached) {
+		reasons.push({ kind: 'budget_reached', label: input.budgetReached.label, taskIds: [], failure: true });
+	}
+	if (input.approvalsAsked && input.approvalsAsked.count > 0) {
+		reasons.push({ kind: 'approval_asked', label: `${plural(input.approvalsAsked.count, 'approval')} asked`, taskIds: [...input.approvalsAsked.taskIds], failure: false });
+	}
+	return reasons;
+}
+
+function sourceAgentOf(ctx: Context): SourceAgentAttention | null {
+	if (!ctx.managed) { return null; }
+	const source = ctx.input.source;
+	if (ctx.sourceGone || source === null) { return { activity: 'gone', waitingIn: '', waitingSinceUnixMs: 0 }; }
+	if (source.waitingIn !== '') { return { activity: 'waiting', waitingIn: source.waitingIn, waitingSinceUnixMs: source.waitingSinceUnixMs }; }
+	return { activity: ctx.sourceIdle ? 'idle' : 'working', waitingIn: '', waitingSinceUnixMs: 0 };
+}
+
+function runningActivity(ctx: Context): string {
+	const running = ctx.live.filter((t) => t.status === 'running');
+	if (running.length === 0) { return ''; }
+	const first = running[0]!;
+	const line = ctx.input.latestRuns.get(first.taskId)?.activity ?? '';
+	const lead = line !== '' ? `${first.title}: ${line}` : `Working on ${first.title}`;
+	return running.length === 1 ? lead : `${lead} (+${running.length - 1} more)`;
+}
+
+const base = { reasons: [], activity: '', sinceUnixMs: 0, stalled: false, handBackCommand: '' } as const;
+
+/** The issue's one attention state. */
+export function issueAttention(input: AttentionInput): Attention {
+	const ctx = context(input);
+	const sourceAgent = sourceAgentOf(ctx);
+	if (isTerminalIssue(input.facts)) {
+		const stopped = input.facts.issueStatus === 'archived' || input.facts.execution?.status === 'archived' || input.facts.execution?.status === 'archiving';
+		return { ...base, state: 'done', label: stopped ? 'Stopped' : 'Done', sourceAgent };
+	}
+	const reasons = reasonsOf(ctx);
+	if (reasons.length > 0) {
+		const source = input.source;
+		return {
+			...base, state: 'needs_you', label: `Needs you: ${reasons.map((r) => r.label).join(' · ')}`, reasons,
+			stalled: reasons.some((r) => r.failure),
+			handBackCommand: ctx.sourceIdle && source !== null && !source.wakesDelivered ? agentResumeCommand(source.sessionId) : '',
+			sourceAgent,
+		};
+	}
+	if (input.dispatchPaused) {
+		const running = ctx.live.filter((t) => t.status === 'running').length;
+		return { ...base, state: 'paused', label: running > 0 ? `Paused · ${plural(running, 'Run')} still running` : 'Paused', sourceAgent };
+	}
+	const activity = runningActivity(ctx);
+	if (activity !== '') {
+		return { ...base, state: 'agent_working', label: `Agent working: ${activity}`, activity, sourceAgent };
+	}
+	if (ctx.sourceWorking) {
+		const kind = input.facts.activeCheckpoint?.kind;
+		const doing = kind === undefined ? 'Source agent at work' : `Source agent working on the ${kind.replace(/_/g, ' ')} checkpoint`;
+		return { ...base, state: 'agent_working', label: `Agent working: ${doing}`, activity: doing, sourceAgent };
+	}
+	const wake = input.source?.wakesDelivered === true ? input.source.activeWake : null;
+	if (wake !== null && wake !== undefined && wakeInFlight.has(wake.status)) {
+		return { ...base, state: 'waiting_on_agent', label: 'Waiting on the source agent', sinceUnixMs: wake.sinceUnixMs, sourceAgent };
+	}
+	const openWork = ctx.live.some((t) => t.status === 'not_started' || t.status === 'running');
+	if (!ctx.managed && !openWork && ctx.live.length > 0) {
+		return { ...base, state: 'done', label: 'Done', sourceAgent };
+	}
+	return { ...base, state: 'planned', label: 'Planned', sourceAgent };
+}
+
+/** Each live task's attention state (superseded tasks are history: done). */
+export function taskAttentions(input: AttentionInput): Map<string, TaskAttention> {
+	const ctx = context(input);
+	const terminal = isTerminalIssue(input.facts);
+	const out = new Map<string, TaskAttention>();
+	for (const t of input.facts.tasks) {
+		out.set(t.taskId, taskAttentionOf(ctx, t.status, t.superseded || terminal, input.latestRuns.get(t.taskId)));
+	}
+	return out;
+}
+
+function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: AttentionRun | undefined): TaskAttention {
+	if (over && status !== 'running') { return { state: 'done', label: 'Done' }; }
+	switch (status) {
+		case 'pending_acceptance': return { state: 'needs_you', label: 'Awaiting your acceptance' };
+		case 'running': return { state: 'agent_working', label: run?.activity ? run.activity : 'Working on it' };
+		case 'failed':
+			if (run?.mergeConflict === true) { return { state: 'needs_you', label: 'Failed: its parents\' work conflicts' }; }
+			return failureUnowned(ctx)
+				? { state: 'needs_you', label: 'Failed: nobody is acting on it' }
+				: { state: 'waiting_on_agent', label: 'Failed: the source agent decides what next' };
+		case 'not_started': return ctx.input.dispatchPaused ? { state: 'paused', label: 'Paused' } : { state: 'planned', label: 'Planned' };
+		case 'completed': return { state: 'done', label: 'Done' };
+		case 'canceled': return { state: 'done', label: 'Canceled' };
+	}
+}

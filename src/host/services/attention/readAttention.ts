@@ -1,0 +1,109 @@
+// Reads what the attention rule (src/core/attention/attention.ts) needs for one issue, in the same read as the issue
+// itself: the "owed next" facts, each task's latest Run, the source session (its wakes, its Turns) and what the
+// await calls' heartbeats say about it (in memory, passed in). The rule itself is pure and lives in the core.
+import {
+	type Attention, type AttentionInput, type AttentionRun, issueAttention, type SourceSessionFacts, type TaskAttention, taskAttentions,
+	type WaitingCall,
+} from '../../../core/attention/attention.js';
+import type { Issue, Run } from '../../../core/model.js';
+import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
+import { runRepository } from '../../../store/repositories/runRepository.js';
+import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
+import { turnRepository } from '../../../store/repositories/turnRepository.js';
+import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
+import type { Reader } from '../../../store/tx.js';
+
+/** What the await calls' heartbeats say about a session (src/host/services/await/heartbeats.ts). */
+export interface SourceContact {
+	readonly waitingIn: WaitingCall | '';
+	readonly waitingSinceUnixMs: number;
+	readonly lastContactUnixMs: number;
+}
+
+export interface SourceContactLookup {
+	contact(sessionId: string, nowUnixMs: number): SourceContact;
+}
+
+export interface AttentionReadContext {
+	readonly nowUnixMs: number;
+	/** Absent: no heartbeat is known (a session then counts as not waiting and never seen). */
+	readonly contacts?: SourceContactLookup | undefined;
+}
+
+const noContact: SourceContact = { waitingIn: '', waitingSinceUnixMs: 0, lastContactUnixMs: 0 };
+
+/**
+ * A Run that failed on its parents' conflicting work: refused before launch ("Could not start: merging … conflicts
+ * in …", runDelivery.ts) or ended with the merge unresolved (runSettlement.ts).
+ */
+export function isMergeConflictFailure(errorMessage: string): boolean {
+	return /^Could not start: merging .* conflicts in /.test(errorMessage) || errorMessage.startsWith('ended with the merge of its parents unresolved');
+}
+
+function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, string>): Map<string, AttentionRun> {
+	const out = new Map<string, AttentionRun>();
+	for (const run of runs) {
+		if (latestRunIds.get(run.taskId) !== run.runId) { continue; }
+		out.set(run.taskId, {
+			runId: run.runId, status: run.status, outcome: run.outcome,
+			mergeConflict: run.status === 'failed' && isMergeConflictFailure(run.errorMessage),
+			activity: '',
+		});
+	}
+	return out;
+}
+
+function sourceFacts(r: Reader, issue: Issue, activeCheckpointId: string, context: AttentionReadContext): SourceSessionFacts | null {
+	if (issue.planningSource !== 'tutti' || issue.sourceSessionId === '') { return null; }
+	const session = sessionRepository.get(r, issue.sourceSessionId);
+	if (session === undefined) { return null; }
+	const contact = context.contacts?.contact(session.sessionId, context.nowUnixMs) ?? noContact;
+	const wake = activeCheckpointId === '' ? undefined : wakeRepository.latest(r, activeCheckpointId);
+	return {
+		sessionId: session.sessionId,
+		wakesDelivered: session.role === 'source' && session.agentTargetId !== '',
+		waitingIn: contact.waitingIn,
+		waitingSinceUnixMs: contact.waitingSinceUnixMs,
+		lastContactUnixMs: contact.lastContactUnixMs,
+		turnRunning: turnRepository.openOfSession(r, session.sessionId).some((t) => t.state === 'running'),
+		activeWake: wake ? { status: wake.status, sinceUnixMs: wake.dispatchedAtUnixMs > 0 ? wake.dispatchedAtUnixMs : wake.createdAtUnixMs } : null,
+	};
+}
+
+/** The rule's input for one issue; undefined when its facts cannot be read (an identity the store refuses). */
+export function readAttentionInput(r: Reader, issue: Issue, context: AttentionReadContext): AttentionInput | undefined {
+	let facts;
+	try {
+		facts = issueFactsRepository.ofIssue(r, issue.issueId);
+	} catch {
+		return undefined;
+	}
+	if (facts === undefined) { return undefined; }
+	const runs = runRepository.listByIssue(r, issue.issueId);
+	const latestIds = new Map<string, string>();
+	const ordered = [...runs].sort((a, b) => a.createdAtUnixMs - b.createdAtUnixMs || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+	for (const run of ordered) { latestIds.set(run.taskId, run.runId); }
+	return {
+		facts,
+		dispatchPaused: issue.dispatchPaused,
+		latestRuns: latestRuns(runs, latestIds),
+		source: sourceFacts(r, issue, facts.activeCheckpoint?.checkpointId ?? '', context),
+		nowUnixMs: context.nowUnixMs,
+	};
+}
+
+/** When the facts cannot be read: said plainly, nothing guessed. */
+export const unreadableAttention: Attention = {
+	state: 'needs_you', label: 'Needs you: this issue\'s facts could not be read', reasons: [], activity: '', sinceUnixMs: 0,
+	stalled: true, handBackCommand: '', sourceAgent: null,
+};
+
+export function readIssueAttention(r: Reader, issue: Issue, context: AttentionReadContext): Attention {
+	const input = readAttentionInput(r, issue, context);
+	return input === undefined ? unreadableAttention : issueAttention(input);
+}
+
+export function readTaskAttentions(r: Reader, issue: Issue, context: AttentionReadContext): Map<string, TaskAttention> {
+	const input = readAttentionInput(r, issue, context);
+	return input === undefined ? new Map() : taskAttentions(input);
+}

@@ -1,0 +1,221 @@
+// The one attention state per issue and task (src/core/attention/attention.ts): a table of situations and the state,
+// reasons and hand-back command the developer is shown for each. Expected values are written out by hand.
+import { strict as assert } from 'node:assert';
+import {
+	type AttentionInput, type AttentionRun, issueAttention, type SourceSessionFacts, sourceIdleAfterMs, taskAttentions,
+} from '../../../../src/core/attention/attention.js';
+import type { IssueFacts, TaskFacts } from '../../../../src/core/next/facts.js';
+
+const now = 1_800_000_000_000;
+const minute = 60_000;
+
+function task(taskId: string, status: TaskFacts['status'], extra: Partial<TaskFacts> = {}): TaskFacts {
+	return { taskId, title: `Title ${taskId}`, status, acceptanceState: '', superseded: false, updatedAtUnixMs: now - minute, ...extra };
+}
+
+function managedFacts(extra: Partial<IssueFacts> = {}): IssueFacts {
+	return {
+		issueId: 'iss', issueStatus: 'in_progress',
+		execution: { status: 'running', createdAtUnixMs: now - 60 * minute, updatedAtUnixMs: now - minute, completedAtUnixMs: 0 },
+		activeCheckpoint: null, lastCheckpointResolvedAtUnixMs: 0, goalReviewRequestedAtUnixMs: 0,
+		tasks: [], changeRequests: [], finishedAtUnixMs: 0, lastChangeUnixMs: now - minute, ...extra,
+	};
+}
+
+function manualFacts(extra: Partial<IssueFacts> = {}): IssueFacts {
+	return managedFacts({ issueStatus: 'open', execution: null, ...extra });
+}
+
+/** A source agent in the developer's terminal (Tutti cannot wake it), last seen a minute ago, not waiting. */
+function terminalSource(extra: Partial<SourceSessionFacts> = {}): SourceSessionFacts {
+	return { sessionId: 'src1', wakesDelivered: false, waitingIn: '', waitingSinceUnixMs: 0, lastContactUnixMs: now - minute, turnRunning: false, activeWake: null, ...extra };
+}
+
+function input(facts: IssueFacts, extra: Partial<AttentionInput> = {}): AttentionInput {
+	return { facts, dispatchPaused: false, latestRuns: new Map(), source: facts.execution ? terminalSource() : null, nowUnixMs: now, ...extra };
+}
+
+function failedRun(runId: string, mergeConflict = false): AttentionRun {
+	return { runId, status: 'failed', outcome: 'failure', mergeConflict, activity: '' };
+}
+
+const checkpoint = (kind: string, createdAtUnixMs: number): IssueFacts['activeCheckpoint'] => ({ checkpointId: 'cp', kind, createdAtUnixMs, subjectTaskId: 'a' });
+
+describe('attention: one state per issue', () => {
+	const rows: { name: string; in: AttentionInput; state: string; reasons: string[]; label: string; handBack?: string; stalled?: boolean }[] = [
+		{
+			name: 'a task awaiting acceptance (source waiting in await-review)',
+			in: input(managedFacts({ tasks: [task('a', 'pending_acceptance')] }), { source: terminalSource({ waitingIn: 'await-review', waitingSinceUnixMs: now - 5 * minute }) }),
+			state: 'needs_you', reasons: ['task_awaiting_acceptance'], label: 'Needs you: 1 task to accept', stalled: false,
+		},
+		{
+			name: 'Goal Review confirmation',
+			in: input(managedFacts({ execution: { status: 'pending_goal_review', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, tasks: [task('a', 'completed')] })),
+			state: 'needs_you', reasons: ['goal_review'], label: 'Needs you: goal review', stalled: false,
+		},
+		{
+			name: 'a failed Run of a manual issue (nobody but the developer owns it)',
+			in: input(manualFacts({ tasks: [task('a', 'failed'), task('b', 'completed')] }), { latestRuns: new Map([['a', failedRun('r1')]]) }),
+			state: 'needs_you', reasons: ['failed_run'], label: 'Needs you: 1 failed', stalled: true,
+		},
+		{
+			name: 'a merge conflict',
+			in: input(manualFacts({ tasks: [task('a', 'failed')] }), { latestRuns: new Map([['a', failedRun('r1', true)]]) }),
+			state: 'needs_you', reasons: ['merge_conflict'], label: 'Needs you: 1 merge conflict', stalled: true,
+		},
+		{
+			name: 'the stalled issue: source agent idle in a terminal with a checkpoint it never saw (was "Running" / "idle")',
+			in: input(managedFacts({ execution: { status: 'awaiting_main', createdAtUnixMs: 0, updatedAtUnixMs: now - minute, completedAtUnixMs: 0 }, activeCheckpoint: checkpoint('task_settled', now - minute), tasks: [task('a', 'completed'), task('b', 'not_started')] }),
+				{ source: terminalSource({ lastContactUnixMs: now - 10 * minute }) }),
+			state: 'needs_you', reasons: ['source_idle'], label: 'Needs you: source agent idle', handBack: 'tutti agent resume --session-id src1', stalled: true,
+		},
+		{
+			name: 'a failed Run of a managed issue whose source agent is idle: nobody owns it',
+			in: input(managedFacts({ execution: { status: 'awaiting_main', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, activeCheckpoint: checkpoint('task_failed', now - 3 * minute), tasks: [task('a', 'failed')] }),
+				{ latestRuns: new Map([['a', failedRun('r1')]]), source: terminalSource({ lastContactUnixMs: now - 10 * minute }) }),
+			state: 'needs_you', reasons: ['failed_run', 'source_idle'], label: 'Needs you: 1 failed · source agent idle', handBack: 'tutti agent resume --session-id src1', stalled: true,
+		},
+		{
+			name: 'the source session is gone',
+			in: input(managedFacts({ execution: { status: 'orphaned_source', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, tasks: [task('a', 'not_started')] })),
+			state: 'needs_you', reasons: ['source_gone'], label: 'Needs you: source agent gone', stalled: true,
+		},
+		{
+			name: 'a budget reached (typed slot)',
+			in: input(manualFacts({ tasks: [task('a', 'not_started')] }), { budgetReached: { label: 'budget reached ($5.00)' } }),
+			state: 'needs_you', reasons: ['budget_reached'], label: 'Needs you: budget reached ($5.00)', stalled: true,
+		},
+		{
+			name: 'an approval asked (typed slot)',
+			in: input(manualFacts({ tasks: [task('a', 'running')] }), { approvalsAsked: { count: 2, taskIds: ['a'] } }),
+			state: 'needs_you', reasons: ['approval_asked'], label: 'Needs you: 2 approvals asked', stalled: false,
+		},
+		{
+			name: 'a Run in progress, with its latest activity line',
+			in: input(managedFacts({ tasks: [task('a', 'running')] }), {
+				latestRuns: new Map([['a', { runId: 'r1', status: 'running', outcome: null, mergeConflict: false, activity: 'Editing src/login.ts' }]]),
+				source: terminalSource({ waitingIn: 'plan issue await', waitingSinceUnixMs: now - minute }),
+			}),
+			state: 'agent_working', reasons: [], label: 'Agent working: Title a: Editing src/login.ts',
+		},
+		{
+			name: 'a failed Run the waiting source agent owns is not the developer\'s',
+			in: input(managedFacts({ activeCheckpoint: checkpoint('task_failed', now - minute), tasks: [task('a', 'failed'), task('b', 'running')] }), {
+				latestRuns: new Map([['a', failedRun('r1')]]), source: terminalSource({ lastContactUnixMs: now }),
+			}),
+			state: 'agent_working', reasons: [], label: 'Agent working: Working on Title b',
+		},
+		{
+			name: 'a source Turn in progress (Tutti woke it)',
+			in: input(managedFacts({ execution: { status: 'awaiting_main', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, activeCheckpoint: checkpoint('task_settled', now - minute), tasks: [task('a', 'completed')] }),
+				{ source: terminalSource({ wakesDelivered: true, turnRunning: true, activeWake: { status: 'dispatched', sinceUnixMs: now - minute } }) }),
+			state: 'agent_working', reasons: [], label: 'Agent working: Source agent working on the task settled checkpoint',
+		},
+		{
+			name: 'a wake delivered that the source agent has not answered yet',
+			in: input(managedFacts({ execution: { status: 'awaiting_main', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, activeCheckpoint: checkpoint('task_settled', now - 2 * minute), tasks: [task('a', 'completed')] }),
+				{ source: terminalSource({ wakesDelivered: true, activeWake: { status: 'turn_settled', sinceUnixMs: now - 2 * minute } }) }),
+			state: 'waiting_on_agent', reasons: [], label: 'Waiting on the source agent',
+		},
+		{
+			name: 'a failed wake: the woken agent is idle, with nothing to paste (Tutti wakes it)',
+			in: input(managedFacts({ execution: { status: 'awaiting_main', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, activeCheckpoint: checkpoint('task_settled', now - 2 * minute), tasks: [task('a', 'completed')] }),
+				{ source: terminalSource({ wakesDelivered: true, activeWake: { status: 'failed', sinceUnixMs: now - 2 * minute } }) }),
+			state: 'needs_you', reasons: ['source_idle'], label: 'Needs you: source agent idle', handBack: '', stalled: true,
+		},
+		{
+			name: 'a terminal source agent that picked its checkpoint up recently is working',
+			in: input(managedFacts({ execution: { status: 'awaiting_main', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, activeCheckpoint: checkpoint('task_settled', now - 2 * minute), tasks: [task('a', 'completed')], lastChangeUnixMs: now - 2 * minute }),
+				{ source: terminalSource({ lastContactUnixMs: now - minute }) }),
+			state: 'agent_working', reasons: [], label: 'Agent working: Source agent working on the task settled checkpoint',
+		},
+		{
+			name: '... and idle once it stayed quiet for the idle period',
+			in: input(managedFacts({ execution: { status: 'awaiting_main', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, activeCheckpoint: checkpoint('task_settled', now - 5 * minute), tasks: [task('a', 'completed')], lastChangeUnixMs: now - 5 * minute }),
+				{ source: terminalSource({ lastContactUnixMs: now - sourceIdleAfterMs }) }),
+			state: 'needs_you', reasons: ['source_idle'], label: 'Needs you: source agent idle', handBack: 'tutti agent resume --session-id src1', stalled: true,
+		},
+		{
+			name: 'paused (a needs-you reason wins over paused; paused wins over working)',
+			in: input(manualFacts({ tasks: [task('a', 'running'), task('b', 'not_started')] }), { dispatchPaused: true }),
+			state: 'paused', reasons: [], label: 'Paused · 1 Run still running',
+		},
+		{
+			name: 'planned: a manual issue with work not started',
+			in: input(manualFacts({ tasks: [task('a', 'not_started')] })),
+			state: 'planned', reasons: [], label: 'Planned',
+		},
+		{
+			name: 'planned: a managed issue whose source agent waits for its next checkpoint and nothing runs',
+			in: input(managedFacts({ tasks: [task('a', 'not_started')] }), { source: terminalSource({ waitingIn: 'plan issue await', waitingSinceUnixMs: now - minute }) }),
+			state: 'planned', reasons: [], label: 'Planned',
+		},
+		{
+			name: 'done: a completed execution',
+			in: input(managedFacts({ issueStatus: 'completed', execution: { status: 'completed', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now }, tasks: [task('a', 'pending_acceptance')] })),
+			state: 'done', reasons: [], label: 'Done',
+		},
+		{
+			name: 'done: a manual issue whose tasks all completed',
+			in: input(manualFacts({ tasks: [task('a', 'completed'), task('b', 'canceled')] })),
+			state: 'done', reasons: [], label: 'Done',
+		},
+		{
+			name: 'done: an archived (stopped) issue',
+			in: input(managedFacts({ issueStatus: 'archived', execution: { status: 'archived', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, tasks: [task('a', 'failed')] })),
+			state: 'done', reasons: [], label: 'Stopped',
+		},
+	];
+
+	for (const row of rows) {
+		it(row.name, () => {
+			const a = issueAttention(row.in);
+			assert.equal(a.state, row.state);
+			assert.deepEqual(a.reasons.map((r) => r.kind), row.reasons);
+			assert.equal(a.label, row.label);
+			if (row.handBack !== undefined) { assert.equal(a.handBackCommand, row.handBack); }
+			if (row.stalled !== undefined) { assert.equal(a.stalled, row.stalled); }
+		});
+	}
+
+	it('says which call the source agent waits in, and since when', () => {
+		const a = issueAttention(input(managedFacts({ tasks: [task('a', 'pending_acceptance')] }), { source: terminalSource({ waitingIn: 'await-review', waitingSinceUnixMs: now - 5 * minute }) }));
+		assert.deepEqual(a.sourceAgent, { activity: 'waiting', waitingIn: 'await-review', waitingSinceUnixMs: now - 5 * minute });
+		assert.equal(a.handBackCommand, '');
+	});
+
+	it('a wake in flight reads waiting on agent since the wake\'s time', () => {
+		const a = issueAttention(input(managedFacts({ activeCheckpoint: checkpoint('task_settled', now - 2 * minute), tasks: [task('a', 'completed')] }),
+			{ source: terminalSource({ wakesDelivered: true, activeWake: { status: 'prepared', sinceUnixMs: now - 90_000 } }) }));
+		assert.equal(a.state, 'waiting_on_agent');
+		assert.equal(a.sinceUnixMs, now - 90_000);
+	});
+});
+
+describe('attention: one state per task', () => {
+	it('draws each task from the same facts', () => {
+		const facts = manualFacts({
+			tasks: [
+				task('review', 'pending_acceptance'), task('run', 'running'), task('fail', 'failed'), task('conflict', 'failed'),
+				task('todo', 'not_started'), task('ok', 'completed'), task('old', 'failed', { superseded: true }),
+			],
+		});
+		const states = taskAttentions(input(facts, { latestRuns: new Map([['fail', failedRun('r1')], ['conflict', failedRun('r2', true)]]) }));
+		assert.deepEqual(Object.fromEntries([...states].map(([id, a]) => [id, `${a.state}: ${a.label}`])), {
+			review: 'needs_you: Awaiting your acceptance',
+			run: 'agent_working: Working on it',
+			fail: 'needs_you: Failed: nobody is acting on it',
+			conflict: 'needs_you: Failed: its parents\' work conflicts',
+			todo: 'planned: Planned',
+			ok: 'done: Done',
+			old: 'done: Done',
+		});
+	});
+
+	it('a managed failure the source agent is acting on waits on the agent; paused work reads paused', () => {
+		const facts = managedFacts({ activeCheckpoint: checkpoint('task_failed', now - minute), tasks: [task('fail', 'failed'), task('todo', 'not_started')] });
+		const states = taskAttentions(input(facts, { dispatchPaused: true, latestRuns: new Map([['fail', failedRun('r1')]]), source: terminalSource({ lastContactUnixMs: now }) }));
+		assert.equal(states.get('fail')?.state, 'waiting_on_agent');
+		assert.equal(states.get('todo')?.state, 'paused');
+	});
+});
