@@ -29,6 +29,8 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('command/copy'), text: z.string().min(1).max(10_000) }),
 	z.strictObject({ type: z.literal('run/openOutput'), runId: id }),
 	z.strictObject({ type: z.literal('task/openChanges'), taskId: id }),
+	/** Show the source agent terminal (the one Tutti opened for its session), to paste a hand-back command. */
+	z.strictObject({ type: z.literal('agent/showTerminal') }),
 ]);
 export type ToHost = z.infer<typeof toHost>;
 export type ToHostType = ToHost['type'];
@@ -48,6 +50,11 @@ export const snapshotView = panelViewState.extend({
 	 * null when the Host cannot tell; the panel then reads the active wake's delivery state.
 	 */
 	agentWaiting: z.boolean().nullable(),
+	/**
+	 * The hand-back command the Host returned for the developer's last Accept, Request changes or Confirm in this
+	 * panel (no agent was waiting to hear it), until the source agent is seen again. Absent/null: none.
+	 */
+	handBack: z.object({ command: z.string().min(1), decision: z.string() }).nullable().optional(),
 });
 export type SnapshotView = z.infer<typeof snapshotView>;
 

@@ -1,5 +1,8 @@
-// The execution header (pure VNodes): status, progress, paused banner, issue controls, goal review, the tasks that
-// need the developer, active checkpoint and backlog, the hand-back command, and wake history by checkpoint.
+// The issue header (pure VNodes), calm: the title and progress, then ONE line with the Host's attention state — and,
+// when the source agent must be handed back, the complete command with Copy and Open agent terminal beside it —,
+// the issue controls, Goal Review, the tasks that need the developer, and the orchestration details (active
+// checkpoint, backlog, recovery hint, wake history) collapsed. No text is said twice; Copy sits only beside a
+// complete command.
 import { badge, button, linkButton, textArea } from '../shared/components.js';
 import { type Child, type ElementNode, h } from '../shared/vnode.js';
 import type { CheckpointSummary, HeaderModel, IssueControls } from './viewModel.js';
@@ -29,16 +32,19 @@ function goalReview(c: IssueControls): ElementNode | null {
 			h('p', { class: 'form-error', role: 'alert', 'data-error-for': 'goal' })) : null);
 }
 
-function handBack(m: HeaderModel): ElementNode | null {
-	if (!m.handBack) { return null; }
-	const commands = m.handBack.commands;
-	return h('section', { id: 'hand-back', class: 'callout', 'aria-labelledby': 'hand-back-title' },
-		h('h2', { id: 'hand-back-title' }, 'No agent is waiting'),
-		h('p', {}, commands.length ? 'Hand the session back: paste this command into the source agent\'s terminal (Tutti never types into it).' : 'What the source agent owes next:'),
-		...commands.map((cmd, i) => h('div', { class: 'command-row' },
-			h('code', { class: 'command', 'data-command-index': i }, cmd),
-			button({ label: 'Copy', action: 'command/copy', ariaLabel: `Copy command ${i + 1}`, data: { text: cmd } }))),
-		h('p', { class: 'hint' }, m.handBack.hint));
+/** The one status line: the state, the source agent's side, and the hand-back command when one is owed. */
+function attentionLine(m: HeaderModel): ElementNode {
+	const a = m.attention;
+	const handBack = m.handBack;
+	return h('div', { id: 'attention-line', class: `attention attention-${a.state}${a.stalled ? ' stalled' : ''}`, role: 'status' },
+		h('span', { id: 'issue-status', class: `status-chip attention-${a.state}${a.stalled ? ' stalled' : ''}`, title: m.statusLabel }, a.label),
+		m.sourceAgent !== null && !(handBack !== null && m.sourceAgent === handBack.why)
+			? h('span', { id: 'agent-state', class: 'muted' }, m.sourceAgent) : null,
+		handBack ? h('span', { id: 'hand-back', class: 'command-row' },
+			h('span', { class: 'hand-back-why' }, `${handBack.why} — `),
+			h('code', { class: 'command', 'data-command-index': 0 }, handBack.command),
+			button({ label: 'Copy hand-back command', action: 'command/copy', ariaLabel: 'Copy the hand-back command', data: { text: handBack.command } }),
+			m.managed ? button({ label: 'Open agent terminal', action: 'agent/showTerminal', ariaLabel: 'Open the source agent\'s terminal' }) : null) : null);
 }
 
 function wakeHistory(m: HeaderModel): ElementNode | null {
@@ -54,32 +60,39 @@ function wakeHistory(m: HeaderModel): ElementNode | null {
 					h('details', { 'data-details-key': `wake:${w.wakeId}` }, h('summary', {}, 'Prompt'), h('pre', { class: 'prompt' }, w.body)))))))));
 }
 
-export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
-	const facts: Child[] = [];
-	if (m.managed) {
-		facts.push(
-			h('dt', {}, 'Active checkpoint'),
-			h('dd', { id: 'active-checkpoint' }, m.activeCheckpoint ? checkpointLine(m.activeCheckpoint) : 'None'),
-			h('dt', {}, 'Pending backlog'),
-			h('dd', { id: 'backlog' }, m.backlog.length === 0 ? 'Empty' : h('ol', { class: 'backlog' }, ...m.backlog.map((b) => h('li', { 'data-checkpoint-id': b.checkpointId }, checkpointLine(b))))),
-			h('dt', {}, 'Source agent'),
-			h('dd', { id: 'agent-state' }, m.agentState === 'waiting' ? 'Waiting for its next checkpoint' : m.agentState === 'working' ? 'Working on a checkpoint wake' : 'Idle (not waiting)'),
-		);
+/** Checkpoint, backlog, recovery hint and wake history: for the curious, collapsed. */
+function orchestration(m: HeaderModel): ElementNode | null {
+	if (!m.managed) { return null; }
+	const facts: Child[] = [
+		h('dt', {}, 'Execution'),
+		h('dd', { id: 'execution-status' }, m.statusLabel),
+		h('dt', {}, 'Active checkpoint'),
+		h('dd', { id: 'active-checkpoint' }, m.activeCheckpoint ? checkpointLine(m.activeCheckpoint) : 'None'),
+		h('dt', {}, 'Pending backlog'),
+		h('dd', { id: 'backlog' }, m.backlog.length === 0 ? 'Empty' : h('ol', { class: 'backlog' }, ...m.backlog.map((b) => h('li', { 'data-checkpoint-id': b.checkpointId }, checkpointLine(b))))),
+	];
+	if (m.recoveryHint !== '') {
+		facts.push(h('dt', {}, 'Source agent\'s next step'), h('dd', { id: 'recovery-hint' }, m.recoveryHint));
 	}
+	return h('details', { id: 'orchestration', 'data-details-key': 'orchestration' },
+		h('summary', {}, 'Orchestration details'),
+		h('dl', { id: 'execution-facts', class: 'facts' }, ...facts),
+		wakeHistory(m));
+}
+
+export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 	return h('div', { id: 'issue-header' },
 		h('div', { class: 'title-row' },
 			h('h1', { id: 'issue-title', title: m.title }, m.title),
-			h('span', { id: 'issue-status', class: `status-chip exec-${m.executionStatus ?? 'manual'}` }, m.statusLabel),
-			h('span', { id: 'issue-progress', class: 'muted' }, `${m.progress.completed}/${m.progress.total} tasks completed`),
-			h('span', { class: 'muted' }, m.managed ? 'Managed by a source agent' : 'Manual')),
-		m.paused && !m.terminal ? h('div', { id: 'paused-banner', class: 'banner', role: 'status' },
-			'Paused: no new work starts. Runs already running continue until they end or you stop them.') : null,
+			h('span', { id: 'issue-progress', class: 'muted' }, `${m.progress.completed}/${m.progress.total} tasks completed · ${m.managed ? 'managed by a source agent' : 'manual'}`)),
+		attentionLine(m),
+		m.paused && !m.terminal ? h('p', { id: 'paused-note', class: 'muted' }, 'No new work starts; Runs already running continue until they end or you stop them.') : null,
 		controls(c, m.title),
 		goalReview(c),
 		m.needsYou.length ? h('section', { id: 'needs-you', 'aria-labelledby': 'needs-you-title' },
-			h('h2', { id: 'needs-you-title' }, 'Needs you ', badge(String(m.needsYou.length), `${m.needsYou.length} tasks awaiting acceptance`)),
-			h('ul', {}, ...m.needsYou.map((t) => h('li', {}, linkButton(t.title, 'task/select', { 'task-id': t.taskId }, `Open task ${t.title} (awaiting acceptance)`))))) : null,
-		m.managed ? h('dl', { id: 'execution-facts', class: 'facts' }, ...facts) : null,
-		handBack(m),
-		wakeHistory(m));
+			h('h2', { id: 'needs-you-title' }, 'Tasks that need you ', badge(String(m.needsYou.length), `${m.needsYou.length} task${m.needsYou.length === 1 ? '' : 's'}`)),
+			h('ul', {}, ...m.needsYou.map((t) => h('li', {},
+				linkButton(t.title, 'task/select', { 'task-id': t.taskId }, `Open task ${t.title}${t.why ? ` (${t.why})` : ''}`),
+				t.why ? h('span', { class: 'muted' }, ` — ${t.why}`) : null)))) : null,
+		orchestration(m));
 }

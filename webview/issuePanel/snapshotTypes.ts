@@ -1,11 +1,11 @@
 // The wire types the panel reads, named once (all inferred from the zod schemas in src/protocol).
 import type { PanelSnapshot, PanelTranscript } from '../../src/protocol/webview.js';
 import type {
-	CheckpointDto, IssueControlsDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
+	AttentionStateDto, CheckpointDto, IssueControlsDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
 } from '../../src/protocol/dto.js';
 
 export type {
-	CheckpointDto, IssueControlsDto, IssueWithTasksDto, PanelSnapshot, PanelTranscript, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
+	AttentionStateDto, CheckpointDto, IssueControlsDto, IssueWithTasksDto, PanelSnapshot, PanelTranscript, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
 };
 export type TaskStatus = TaskDto['status'];
 export type ExecutionStatus = PlanSnapshotDto['execution']['status'];

@@ -10,7 +10,7 @@ import {
 	defaultGraphView, type GraphViewOptions, isHighlighting, matchesFilter, scopeTaskIds, sortForList, type StatusChip, statusChips,
 } from './graphOptions.js';
 import type {
-	CheckpointDto, CheckpointKind, ExecutionStatus, IssueControlsDto, PanelSnapshot, PanelTranscript, PlanTaskDto, RunDto, TaskDto, TaskStatus,
+	AttentionStateDto, CheckpointDto, CheckpointKind, ExecutionStatus, IssueControlsDto, PanelSnapshot, PanelTranscript, PlanTaskDto, RunDto, TaskDto, TaskStatus,
 	TranscriptEntryDto, WakeDto,
 } from './snapshotTypes.js';
 
@@ -47,14 +47,20 @@ export interface WakeSummary {
 	readonly body: string;
 }
 
+/** A complete command the developer pastes into the source agent's terminal (Tutti never types into it). */
 export interface HandBackModel {
-	/** The recovery hint, verbatim. */
-	readonly hint: string;
-	/** Every command the hint spells (backticked), in order; the first is the one to hand back. */
-	readonly commands: readonly string[];
+	readonly command: string;
+	/** Why it is shown: "Source agent idle", or "After your Accept: no agent was waiting". */
+	readonly why: string;
 }
 
-export type AgentState = 'waiting' | 'working' | 'idle';
+/** The Host's attention state for the issue, as the header's one line draws it. */
+export interface HeaderAttention {
+	readonly state: AttentionStateDto;
+	readonly label: string;
+	/** A failure or a stall: the only case drawn in the warning colour. */
+	readonly stalled: boolean;
+}
 
 export interface HeaderModel {
 	readonly issueId: string;
@@ -68,11 +74,15 @@ export interface HeaderModel {
 	readonly activeCheckpoint: CheckpointSummary | null;
 	readonly backlog: readonly CheckpointSummary[];
 	readonly wakeHistory: readonly { readonly checkpoint: CheckpointSummary; readonly wakes: readonly WakeSummary[] }[];
-	readonly needsYou: readonly { readonly taskId: string; readonly title: string }[];
+	/** The tasks the Host says need the developer, with the Host's words for each. */
+	readonly needsYou: readonly { readonly taskId: string; readonly title: string; readonly why: string }[];
 	readonly goalReview: boolean;
-	/** Managed issues only. */
-	readonly agentState: AgentState | null;
+	readonly attention: HeaderAttention;
+	/** Managed issues: the source agent in one line ("Source agent waiting in await-review since 14:03:05Z"); null for manual ones. */
+	readonly sourceAgent: string | null;
 	readonly handBack: HandBackModel | null;
+	/** The recovery hint of the plan (orchestration details; its commands are examples, so no Copy beside them). */
+	readonly recoveryHint: string;
 }
 
 export interface GraphNodeModel {
@@ -262,14 +272,6 @@ export function summarizeWake(w: WakeDto): WakeSummary {
 	return { wakeId: w.wakeId, wakeSequence: w.wakeSequence, status: w.status, compact, body: w.body };
 }
 
-function agentState(s: PanelSnapshot): AgentState | null {
-	if (!s.plan) { return null; }
-	if (s.view.agentWaiting === true) { return 'waiting'; }
-	const wake = s.plan.activeWake;
-	if (wake && (wake.status === 'leased' || wake.status === 'dispatched')) { return 'working'; }
-	return 'idle';
-}
-
 /** The commands a hint spells between backticks, in order, without duplicates. */
 export function commandsInHint(hint: string): string[] {
 	const out: string[] = [];
@@ -280,10 +282,27 @@ export function commandsInHint(hint: string): string[] {
 	return out;
 }
 
-function handBack(s: PanelSnapshot, state: AgentState | null, terminal: boolean): HandBackModel | null {
-	if (!s.plan || terminal || state !== 'idle') { return null; }
-	if (s.plan.activeCheckpoint === null && !s.plan.dispatchPaused) { return null; }
-	return { hint: s.plan.recoveryHint, commands: commandsInHint(s.plan.recoveryHint) };
+/** The source agent's side of the Host's attention state, in one line. */
+function sourceAgentLine(s: PanelSnapshot): string | null {
+	const agent = s.issue.attention.sourceAgent;
+	if (agent === null) { return null; }
+	switch (agent.activity) {
+		case 'waiting': return `Source agent waiting in ${agent.waitingIn} since ${formatClock(agent.waitingSinceUnixMs)}`;
+		case 'working': return 'Source agent working';
+		case 'idle': return 'Source agent idle';
+		case 'gone': return 'Source agent gone';
+	}
+}
+
+/** The Host's hand-back command: the idle source agent's, else the one returned for the developer's last decision here. */
+function handBack(s: PanelSnapshot): HandBackModel | null {
+	const attention = s.issue.attention;
+	if (attention.handBackCommand !== '') { return { command: attention.handBackCommand, why: 'Source agent idle' }; }
+	const after = s.view.handBack;
+	if (after !== null && after !== undefined && !s.issue.terminal) {
+		return { command: after.command, why: `After your ${after.decision}: no agent was waiting to hear it` };
+	}
+	return null;
 }
 
 function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
@@ -291,8 +310,9 @@ function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
 	const plan = s.plan;
 	const checkpoints = plan ? [...plan.checkpoints].sort((a, b) => a.sequence - b.sequence) : [];
 	const active = plan?.activeCheckpoint ? summarizeCheckpoint(plan.activeCheckpoint) : null;
-	const state = agentState(s);
-	const issueStatusLabel = { open: 'Open', in_progress: 'In progress', completed: 'Completed', archived: 'Archived' }[s.issue.status];
+	const attention = s.issue.attention;
+	const titles = new Map(tasks.map((t) => [t.taskId, t]));
+	const issueTasks = new Map(s.issue.tasks.map((t) => [t.taskId, t]));
 	const grouped = checkpoints.map((c) => ({
 		checkpoint: summarizeCheckpoint(c),
 		wakes: plan?.activeWake && plan.activeWake.checkpointId === c.checkpointId ? [summarizeWake(plan.activeWake)] : [],
@@ -304,7 +324,7 @@ function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
 		issueId: s.issue.issueId,
 		title: s.issue.title,
 		managed: plan !== null,
-		statusLabel: plan ? executionStatusLabel[plan.execution.status] : issueStatusLabel,
+		statusLabel: plan ? executionStatusLabel[plan.execution.status] : { open: 'Open', in_progress: 'In progress', completed: 'Completed', archived: 'Archived' }[s.issue.status],
 		executionStatus: plan ? plan.execution.status : null,
 		paused: s.issue.dispatchPaused,
 		terminal,
@@ -312,10 +332,14 @@ function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
 		activeCheckpoint: active,
 		backlog: checkpoints.filter((c) => c.status === 'pending').map(summarizeCheckpoint),
 		wakeHistory: grouped,
-		needsYou: tasks.filter((t) => !t.superseded && t.status === 'pending_acceptance').map((t) => ({ taskId: t.taskId, title: t.title })),
+		needsYou: attention.reasons.flatMap((r) => r.taskIds).filter((id, i, all) => all.indexOf(id) === i).map((taskId) => ({
+			taskId, title: titles.get(taskId)?.title ?? taskId, why: issueTasks.get(taskId)?.attention?.label ?? '',
+		})),
 		goalReview: s.issue.controls.confirmGoal,
-		agentState: state,
-		handBack: handBack(s, state, terminal),
+		attention: { state: attention.state, label: attention.label, stalled: attention.stalled },
+		sourceAgent: sourceAgentLine(s),
+		handBack: handBack(s),
+		recoveryHint: plan && !terminal ? plan.recoveryHint : '',
 	};
 }
 

@@ -10,6 +10,7 @@
 //   openTaskChanges:   (issueId, taskId)
 //   newIssue:          ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null })
 //   newAgentTerminal:  ({ issueId?, agentTargetId? })
+//   showAgentTerminal: (issueId)
 //   exportIssue:       ({ issueId, format: 'json' | 'markdown', uri? })
 //   addReviewComment:  (vscode.CommentReply), deleteReviewComment: (the comment): the diff's comment buttons
 // The parsing is in commandArgs.ts.
@@ -29,6 +30,7 @@ export const commandIds = {
 	followUpIssue: 'tutti.followUpIssue',
 	openTaskChanges: 'tutti.openTaskChanges',
 	newAgentTerminal: 'tutti.newAgentTerminal',
+	showAgentTerminal: 'tutti.showAgentTerminal',
 	openRunOutput: 'tutti.openRunOutput',
 	showStoreLocation: 'tutti.showStoreLocation',
 	exportIssue: 'tutti.exportIssue',

@@ -48,7 +48,6 @@ export function newIssue(ctx: ActionContext, commandArgs: CommandArgs): Promise<
 		if (mode === 'manual') {
 			const issue = await client.call('issue/create', { title: title.trim(), ...(content ? { content } : {}) });
 			await revealOnBoard(ctx);
-			void vscode.window.showInformationMessage(`Tutti: created issue "${issue.title}".`);
 			return { issueId: issue.issueId, managed: false };
 		}
 		const target = args.agentTargetId !== undefined ? args.agentTargetId : await pickAgentTarget(ctx.services);
@@ -61,7 +60,6 @@ export function newIssue(ctx: ActionContext, commandArgs: CommandArgs): Promise<
 		const plan = await client.call('plan/create', { title: title.trim(), content, requestId: `vscode-${randomUUID()}` }, { sessionToken: session.token });
 		await ctx.terminals.open({ session: { sessionId: session.sessionId, token: session.token, issueId: plan.issueId } });
 		await revealOnBoard(ctx);
-		void vscode.window.showInformationMessage(`Tutti: created managed issue "${title.trim()}"; its source agent works from the "Tutti agent" terminal.`);
 		return { issueId: plan.issueId, managed: true, sourceSessionId: session.sessionId };
 	});
 }

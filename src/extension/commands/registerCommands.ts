@@ -6,7 +6,7 @@ import type { ActionContext } from './actionContext.js';
 import { type CommandId, commandIds } from './ids.js';
 import { issueVerb, newIssue, openIssue } from './issueActions.js';
 import { acceptTask, confirmGoal, finishIssue, followUpIssue, requestChanges } from './reviewActions.js';
-import { newAgentTerminal, openRunOutput, stopRun } from './runActions.js';
+import { newAgentTerminal, openRunOutput, showAgentTerminal, stopRun } from './runActions.js';
 import { openTaskChanges } from './taskChanges.js';
 import { integrateIssue } from './deliveryActions.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
@@ -30,6 +30,7 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.followUpIssue]: (...args) => followUpIssue(ctx, args),
 		[commandIds.openTaskChanges]: (...args) => openTaskChanges(ctx, args),
 		[commandIds.newAgentTerminal]: (...args) => newAgentTerminal(ctx, args),
+		[commandIds.showAgentTerminal]: (...args) => showAgentTerminal(ctx, args),
 		[commandIds.openRunOutput]: (...args) => openRunOutput(ctx, args),
 		[commandIds.showStoreLocation]: () => showStoreLocation(ctx),
 		[commandIds.exportIssue]: (...args) => exportIssue(ctx, args),

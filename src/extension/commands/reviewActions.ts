@@ -1,9 +1,9 @@
 // Developer confirmation: Accept Task, Request Changes (a task, or the goal at Goal Review), Confirm Goal, and the
 // next step after completion: Follow Up (the source agent's `tutti next-action` gets it) or Finish.
 // A Host without these methods (an older owner window) answers `not_available`, shown as such: nothing pretends.
-import * as vscode from 'vscode';
 import { noteWithComments } from '../review/reviewCommentBook.js';
 import { reviewNoteMaxChars } from '../../protocol/webview.js';
+// No success notification: the board and the panel show the result (and a hand-back command, when one is owed).
 import type { IssueDto } from '../../protocol/dto.js';
 import type { ExtensionServices } from '../services.js';
 import { type ActionContext, runAction } from './actionContext.js';
@@ -31,7 +31,6 @@ export function acceptTask(ctx: ActionContext, args: CommandArgs): Promise<unkno
 			return undefined;
 		}
 		const decision = await ctx.services.client().call('review/accept', { issueId: task.issueId, taskId: task.taskId });
-		void vscode.window.showInformationMessage(`Tutti: accepted task ${task.taskId}.`);
 		return decision;
 	});
 }
@@ -63,11 +62,9 @@ export function requestChanges(ctx: ActionContext, args: CommandArgs): Promise<u
 			}
 			const decision = await client.call('review/requestChanges', { issueId: task.issueId, taskId: task.taskId, note: fullNote });
 			ctx.services.reviewComments.clear(task.taskId);
-			void vscode.window.showInformationMessage(`Tutti: changes requested on task ${task.taskId}${comments.length ? ` with ${comments.length} comment${comments.length === 1 ? '' : 's'} on the diff` : ''}.`);
 			return decision;
 		}
 		const decision = await client.call('goal/requestChanges', { issueId: issueId ?? '', note });
-		void vscode.window.showInformationMessage('Tutti: changes requested on the goal; the source agent gets your note.');
 		return decision;
 	});
 }
@@ -79,7 +76,6 @@ export function confirmGoal(ctx: ActionContext, args: CommandArgs): Promise<unkn
 			return undefined;
 		}
 		const decision = await ctx.services.client().call('goal/confirm', { issueId });
-		void vscode.window.showInformationMessage('Tutti: goal confirmed.');
 		return decision;
 	});
 }
@@ -96,7 +92,6 @@ export function finishIssue(ctx: ActionContext, args: CommandArgs): Promise<unkn
 			return undefined;
 		}
 		const finished = await ctx.services.client().call('issue/finish', { issueId });
-		void vscode.window.showInformationMessage('Tutti: finished; the source agent may exit.');
 		return finished;
 	});
 }
@@ -113,7 +108,6 @@ export function followUpIssue(ctx: ActionContext, args: CommandArgs): Promise<un
 			return undefined;
 		}
 		const followUp = await ctx.services.client().call('issue/followUp', { issueId, text });
-		void vscode.window.showInformationMessage('Tutti: follow-up sent to the source agent.');
 		return followUp;
 	});
 }

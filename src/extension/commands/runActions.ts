@@ -11,8 +11,10 @@ export function stopRun(ctx: ActionContext, args: CommandArgs): Promise<unknown>
 			return undefined;
 		}
 		const result = await ctx.services.client().call('run/stop', { runId });
-		const said = result.answer === 'took' ? 'stopped' : `Stop answered "${result.answer}"`;
-		void vscode.window.showInformationMessage(`Tutti: Run ${runId} ${said}.`);
+		// A Stop that took shows on the board and in the panel; any other answer is news.
+		if (result.answer !== 'took') {
+			void vscode.window.showWarningMessage(`Tutti: Stop answered "${result.answer}" for Run ${runId}.`);
+		}
 		return result;
 	});
 }
@@ -39,5 +41,19 @@ export function newAgentTerminal(ctx: ActionContext, args: CommandArgs): Promise
 		}
 		const issueId = issueIdOf(args);
 		return ctx.terminals.open({ ...(agentTargetId ? { agentTargetId } : {}), ...(issueId ? { issueId } : {}) });
+	});
+}
+
+/** `(issueId)`: shows the agent terminal Tutti opened for the issue's source session, to paste a hand-back command. */
+export function showAgentTerminal(ctx: ActionContext, args: CommandArgs): Promise<vscode.Terminal | undefined> {
+	return runAction(ctx, 'Open Agent Terminal', async () => {
+		const issueId = issueIdOf(args);
+		const terminal = issueId === undefined ? undefined : ctx.terminals.agentTerminalOf(issueId);
+		if (terminal === undefined) {
+			void vscode.window.showInformationMessage('Tutti: no agent terminal of this issue is open in this window; paste the command where its source agent runs.');
+			return undefined;
+		}
+		terminal.show();
+		return terminal;
 	});
 }

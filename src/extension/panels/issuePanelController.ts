@@ -8,6 +8,7 @@ import { type KnownIds, panelActionFor } from './panelActions.js';
 import type { PanelHostApi } from './panelHostApi.js';
 import { buildPanelSnapshot } from './panelSnapshot.js';
 import { TranscriptTail } from './transcriptTail.js';
+import { commandIds } from '../commands/ids.js';
 
 /** The webview as the controller sees it. */
 export interface PanelWebviewPort {
@@ -44,6 +45,20 @@ export interface IssuePanelControllerOptions {
 	readonly timer?: CoalesceTimer;
 }
 
+/** The decisions whose result may carry a hand-back command, by the words the panel says them with. */
+const decisionNames: Readonly<Partial<Record<string, string>>> = {
+	[commandIds.acceptTask]: 'Accept',
+	[commandIds.requestChanges]: 'Request changes',
+	[commandIds.confirmGoal]: 'Confirm',
+};
+
+/** The `handBackCommand` a decision's result carries (the Host returns one when no agent was waiting to hear it). */
+export function handBackOf(result: unknown): string | undefined {
+	if (typeof result !== 'object' || result === null) { return undefined; }
+	const command = (result as { handBackCommand?: unknown }).handBackCommand;
+	return typeof command === 'string' && command !== '' ? command : undefined;
+}
+
 const noKnownIds: KnownIds = { taskIds: new Set(), runIds: new Set() };
 
 export class IssuePanelController implements Disposable {
@@ -64,6 +79,8 @@ export class IssuePanelController implements Disposable {
 	#timer: unknown;
 	#known: KnownIds = noKnownIds;
 	#last: PanelSnapshot | null = null;
+	/** The hand-back command the Host returned for this panel's last decision, until the source agent is seen again. */
+	#handBack: { command: string; decision: string } | null = null;
 	#disposed = false;
 	readonly #transcriptPollMs: number;
 	readonly #tail = new TranscriptTail();
@@ -114,10 +131,15 @@ export class IssuePanelController implements Disposable {
 				this.#effects.warn(`Tutti issue panel: ${action.message}`);
 				await this.#postError(action.message);
 				return;
-			case 'command':
-				await this.#attempt(() => this.#effects.executeCommand(action.command, action.args));
+			case 'command': {
+				const result = await this.#attempt(() => this.#effects.executeCommand(action.command, action.args));
+				const returned = handBackOf(result);
+				if (returned !== undefined) {
+					this.#handBack = { command: returned, decision: decisionNames[action.command] ?? 'decision' };
+				}
 				this.refresh();
 				return;
+			}
 		}
 	}
 
@@ -152,7 +174,13 @@ export class IssuePanelController implements Disposable {
 		const seq = ++this.#seq;
 		let snapshot: PanelSnapshot;
 		try {
-			snapshot = await buildPanelSnapshot(this.#api, this.issueId, this.#view, seq);
+			snapshot = await buildPanelSnapshot(this.#api, this.issueId, this.#view, seq, this.#handBack);
+			// The source agent is in touch again (it waits in a call, works, or Tutti wakes it): the command is spent.
+			const agent = snapshot.issue.attention.sourceAgent?.activity;
+			if (this.#handBack !== null && (agent === 'waiting' || agent === 'working' || snapshot.issue.terminal)) {
+				this.#handBack = null;
+				snapshot = { ...snapshot, view: { ...snapshot.view, handBack: null } };
+			}
 		} catch (e) {
 			await this.#postError(`Could not read issue ${this.issueId}: ${e instanceof Error ? e.message : String(e)}`);
 			return;
@@ -232,11 +260,12 @@ export class IssuePanelController implements Disposable {
 	/** Whether a snapshot is owed to the webview (it was hidden or not ready when one was due). */
 	get owesSnapshot(): boolean { return this.#dirty; }
 
-	async #attempt(fn: () => PromiseLike<unknown>): Promise<void> {
+	async #attempt(fn: () => PromiseLike<unknown>): Promise<unknown> {
 		try {
-			await fn();
+			return await fn();
 		} catch (e) {
 			await this.#postError(e instanceof Error ? e.message : String(e));
+			return undefined;
 		}
 	}
 

@@ -20,7 +20,7 @@ export interface KnownIds {
  * The action for a message. Arguments, by command:
  * pauseIssue/resumeIssue/stopIssue/confirmGoal(issueId) · stopRun/openRunOutput(runId) · acceptTask(issueId, taskId) ·
  * requestChanges(issueId, taskId, note) for a task, requestChanges(issueId, undefined, note) for the goal ·
- * openTaskChanges(issueId, taskId).
+ * openTaskChanges(issueId, taskId) · showAgentTerminal(issueId).
  */
 export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | null): PanelAction {
 	const task = (taskId: string, make: () => PanelAction): PanelAction =>
@@ -44,6 +44,7 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'task/accept': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.acceptTask, args: [issueId, msg.taskId] }));
 		case 'task/requestChanges': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.requestChanges, args: [issueId, msg.taskId, msg.note] }));
 		case 'task/openChanges': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.openTaskChanges, args: [issueId, msg.taskId] }));
+		case 'agent/showTerminal': return { kind: 'command', command: commandIds.showAgentTerminal, args: [issueId] };
 		default: return assertNever(msg);
 	}
 }

@@ -3,7 +3,7 @@
 import { type PanelSnapshot, type PanelViewState, toWebview } from '../../protocol/webview.js';
 import type { PanelHostApi } from './panelHostApi.js';
 
-export async function buildPanelSnapshot(api: PanelHostApi, issueId: string, view: PanelViewState, seq: number): Promise<PanelSnapshot> {
+export async function buildPanelSnapshot(api: PanelHostApi, issueId: string, view: PanelViewState, seq: number, handBack: { command: string; decision: string } | null = null): Promise<PanelSnapshot> {
 	const issue = await api.issue(issueId);
 	const [plan, runs] = await Promise.all([
 		issue.planningSource === 'tutti' ? api.planSnapshot(issueId) : Promise.resolve(null),
@@ -20,6 +20,7 @@ export async function buildPanelSnapshot(api: PanelHostApi, issueId: string, vie
 			showHistory: view.showHistory,
 			nowUnixMs: Math.max(0, Math.floor(api.now?.() ?? Date.now())),
 			agentWaiting: api.agentWaiting?.(issueId) ?? null,
+			handBack,
 		},
 	};
 	const checked = toWebview.safeParse(snapshot);

@@ -1,10 +1,19 @@
-// The status bar item ("2 running · 1 needs you") and the notification shown when an issue starts needing the
-// developer, with a button that opens that issue (or the board when several do).
+// The status bar item ("1 needs you · 2 agent working") and the notification shown when an issue starts needing the
+// developer, with a button that opens that issue (or the board when several do). Both draw the Host's attention
+// state (boardModel.ts) and derive nothing. `tutti.notifications` (all / needsYou / off) says which are shown.
 import * as vscode from 'vscode';
 import { DisposableStore, type Disposable } from '../../core/lifecycle.js';
 import { commandIds } from '../commands/ids.js';
 import type { ExtensionServices } from '../services.js';
-import { type BoardModel, buildBoard, needsYouMessage, newlyNeedingYou, statusSummary } from '../views/boardModel.js';
+import {
+	type BoardIssue, type BoardModel, buildBoard, needsYouMessage, newlyDone, newlyNeedingYou, statusIcon, statusSummary,
+} from '../views/boardModel.js';
+
+export type NotificationLevel = 'all' | 'needsYou' | 'off';
+
+export function notificationLevel(value: unknown): NotificationLevel {
+	return value === 'all' || value === 'off' ? value : 'needsYou';
+}
 
 export function registerStatusBar(services: ExtensionServices): Disposable {
 	const store = new DisposableStore();
@@ -28,23 +37,35 @@ export function registerStatusBar(services: ExtensionServices): Disposable {
 			return;
 		}
 		const model = buildBoard(current.issues, current.executions);
-		const icon = model.runningRunCount > 0 ? '$(sync~spin)' : model.needsYouCount > 0 ? '$(bell-dot)' : '$(check)';
-		item.text = `${icon} Tutti: ${statusSummary(model)}${state.kind === 'viewer' ? ' (viewer)' : ''}`;
-		item.tooltip = `${model.runningRunCount} Run${model.runningRunCount === 1 ? '' : 's'} running · ${model.needsYouCount} issue${model.needsYouCount === 1 ? ' needs' : 's need'} you — click for the board`;
-		item.backgroundColor = model.needsYouCount > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
-		item.accessibilityInformation = { label: `Tutti: ${statusSummary(model)}` };
+		const summary = statusSummary(model);
+		item.text = `$(${statusIcon(model)}) Tutti: ${summary}${state.kind === 'viewer' ? ' (viewer)' : ''}`;
+		const lines = model.groups.flatMap((g) => g.issues).filter((i) => i.group !== 'done').map((i) => `${i.title}: ${i.stateLabel}`);
+		item.tooltip = [...lines.slice(0, 8), lines.length > 8 ? `… and ${lines.length - 8} more` : '', 'Click for the board'].filter((l) => l !== '').join('\n');
+		// The warning colour only for a failure or a stall, never for a review that simply waits for the developer.
+		item.backgroundColor = model.stalled ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+		item.accessibilityInformation = { label: `Tutti: ${summary}` };
 		item.show();
-		notify(newlyNeedingYou(previous, model));
+		const level = notificationLevel(vscode.workspace.getConfiguration('tutti').get('notifications'));
+		if (level !== 'off') {
+			notify(newlyNeedingYou(previous, model));
+		}
+		if (level === 'all') {
+			for (const done of newlyDone(previous, model)) {
+				void vscode.window.showInformationMessage(`Tutti: "${done.title}" is done.`);
+			}
+		}
 		previous = model;
 	};
 
-	const notify = (items: ReturnType<typeof newlyNeedingYou>): void => {
+	const notify = (items: readonly BoardIssue[]): void => {
 		if (items.length === 0) {
 			return;
 		}
 		const single = items.length === 1 ? items[0] : undefined;
 		const button = single ? 'Open Issue' : 'Show Board';
-		void vscode.window.showInformationMessage(needsYouMessage(items), button).then((choice) => {
+		const message = needsYouMessage(items);
+		const shown = items.some((i) => i.stalled) ? vscode.window.showWarningMessage(message, button) : vscode.window.showInformationMessage(message, button);
+		void shown.then((choice) => {
 			if (choice === 'Open Issue' && single) {
 				void vscode.commands.executeCommand(commandIds.openIssue, single.issueId);
 			} else if (choice === 'Show Board') {

@@ -57,6 +57,13 @@ export class TuttiTerminals implements Disposable {
 		return terminal;
 	}
 
+	/** The agent terminal opened for the issue's source session, if it is still open (this window's). */
+	agentTerminalOf(issueId: string): vscode.Terminal | undefined {
+		const name = `Tutti agent · ${issueId}`;
+		return [...this.#open].find((t) => t.name === name && t.exitStatus === undefined)
+			?? vscode.window.terminals.find((t) => t.name === name && t.exitStatus === undefined);
+	}
+
 	async #openSession(options: AgentTerminalOptions): Promise<AgentSessionRef> {
 		const opened = await this.services.client().call('session/open', {
 			role: 'source',

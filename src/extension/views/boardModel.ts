@@ -1,19 +1,30 @@
 // The issue board as plain data: which group each issue is in, its progress, badges, what needs the developer and
 // which actions apply. The Host derives whether an issue is terminal and which controls apply (IssueDto); the board
 // draws them. No vscode import, so it is unit-tested (test/unit/extension/boardModel.test.ts).
-import type { IssueDto } from '../../protocol/dto.js';
+import type { AttentionStateDto, IssueDto } from '../../protocol/dto.js';
 import type { ExecutionSummary } from '../changes/workspaceState.js';
 
-export type BoardGroupId = 'needsYou' | 'running' | 'paused' | 'planned' | 'done';
+export type BoardGroupId = 'needsYou' | 'agentWorking' | 'waitingOnAgent' | 'paused' | 'planned' | 'done';
 
-export const boardGroupOrder: readonly BoardGroupId[] = ['needsYou', 'running', 'paused', 'planned', 'done'];
+export const boardGroupOrder: readonly BoardGroupId[] = ['needsYou', 'agentWorking', 'waitingOnAgent', 'paused', 'planned', 'done'];
 
 export const boardGroupLabels: Readonly<Record<BoardGroupId, string>> = {
 	needsYou: 'Needs you',
-	running: 'Running',
+	agentWorking: 'Agent working',
+	waitingOnAgent: 'Waiting on agent',
 	paused: 'Paused',
 	planned: 'Planned',
 	done: 'Done',
+};
+
+/** The Host's attention state, as the board's group (one to one). */
+export const groupOfState: Readonly<Record<AttentionStateDto, BoardGroupId>> = {
+	needs_you: 'needsYou',
+	agent_working: 'agentWorking',
+	waiting_on_agent: 'waitingOnAgent',
+	paused: 'paused',
+	planned: 'planned',
+	done: 'done',
 };
 
 export interface BoardActions {
@@ -33,6 +44,12 @@ export interface BoardIssue {
 	readonly badges: readonly string[];
 	/** Why the developer is needed (empty when not). */
 	readonly needsYou: readonly string[];
+	/** The kinds of the reasons (stable while only a count changes): what a notification is shown once for. */
+	readonly reasonKinds: readonly string[];
+	/** The Host's one line for the issue's state ("Needs you: 1 task to accept", "Agent working: …"). */
+	readonly stateLabel: string;
+	/** A failure or a stall: the only case drawn in the warning colour. */
+	readonly stalled: boolean;
 	readonly runningRuns: number;
 	readonly actions: BoardActions;
 	/** One line next to the title. */
@@ -55,47 +72,21 @@ export interface BoardModel {
 	readonly groups: readonly BoardGroup[];
 	/** Issues that need the developer (the view badge). */
 	readonly needsYouCount: number;
+	/** Issues in each attention state. */
+	readonly stateCounts: Readonly<Record<BoardGroupId, number>>;
+	/** Some issue that needs the developer has a failure or a stall among its reasons. */
+	readonly stalled: boolean;
 	/** Tasks running across the workspace (one Run each). */
 	readonly runningRunCount: number;
 }
-
-/** A managed issue whose source agent is at work (a wake or Runs in flight), not waiting for its first schedule. */
-const workingExecution: ReadonlySet<IssueDto['executionStatus']> = new Set(['running', 'awaiting_main']);
 
 function plural(n: number, one: string, many: string = `${one}s`): string {
 	return `${n} ${n === 1 ? one : many}`;
 }
 
-/**
- * Over, with nothing left for the developer. The Host says whether an issue is terminal; an orphaned execution is
- * terminal too, but it needs the developer (its source agent is gone), so it stays out of Done.
- */
-function isDone(issue: IssueDto): boolean {
-	return issue.terminal && issue.executionStatus !== 'orphaned_source';
-}
-
-/** Why the developer is needed, most urgent first. */
+/** Why the developer is needed, as the Host says it (most urgent first). */
 export function needsYouReasons(issue: IssueDto): string[] {
-	if (isDone(issue)) {
-		return [];
-	}
-	const reasons: string[] = [];
-	if (issue.controls.confirmGoal) {
-		reasons.push('goal review');
-	}
-	if (issue.counts.pendingAcceptance > 0) {
-		reasons.push(`${issue.counts.pendingAcceptance} to accept`);
-	}
-	if (issue.changedAfterAcceptanceTaskIds.length > 0) {
-		reasons.push(`${issue.changedAfterAcceptanceTaskIds.length} changed after acceptance`);
-	}
-	if (issue.executionStatus === 'orphaned_source') {
-		reasons.push('source agent gone');
-	}
-	if (issue.planningSource === 'manual' && issue.counts.failed > 0) {
-		reasons.push(`${issue.counts.failed} failed`);
-	}
-	return reasons;
+	return issue.attention.state === 'needs_you' ? issue.attention.reasons.map((r) => r.label) : [];
 }
 
 /** The Host's controls, drawn as the board's Pause, Resume and Stop. */
@@ -104,33 +95,10 @@ export function boardActions(issue: IssueDto): BoardActions {
 }
 
 export function boardGroupOf(issue: IssueDto): BoardGroupId {
-	if (isDone(issue)) {
-		return 'done';
-	}
-	if (needsYouReasons(issue).length > 0) {
-		return 'needsYou';
-	}
-	if (issue.dispatchPaused) {
-		return 'paused';
-	}
-	if (issue.counts.running > 0 || issue.status === 'in_progress' || workingExecution.has(issue.executionStatus)) {
-		return 'running';
-	}
-	return 'planned';
+	return groupOfState[issue.attention.state];
 }
 
-function badgesOf(issue: IssueDto, needsYou: readonly string[]): string[] {
-	const badges = [...needsYou];
-	if (issue.planningSource === 'tutti' && issue.counts.failed > 0) {
-		badges.push(`${issue.counts.failed} failed`);
-	}
-	if (issue.dispatchPaused && !isDone(issue)) {
-		badges.push('paused');
-	}
-	return badges;
-}
-
-function tooltipOf(issue: IssueDto, execution: ExecutionSummary | undefined, progress: string, badges: readonly string[]): string {
+function tooltipOf(issue: IssueDto, execution: ExecutionSummary | undefined, progress: string): string {
 	const c = issue.counts;
 	const lines = [
 		issue.title,
@@ -142,9 +110,7 @@ function tooltipOf(issue: IssueDto, execution: ExecutionSummary | undefined, pro
 		const pending = execution?.pendingCheckpoints ?? 0;
 		lines.push(`Execution: ${issue.executionStatus.replace(/_/g, ' ')}${cp ? ` · checkpoint ${cp.kind.replace(/_/g, ' ')} #${cp.sequence} (revision ${cp.graphRevision})` : ''}${pending > 0 ? ` · ${pending} pending` : ''}`);
 	}
-	if (badges.length > 0) {
-		lines.push(badges.join(' · '));
-	}
+	lines.push(issue.attention.label);
 	return lines.join('\n');
 }
 
@@ -153,7 +119,7 @@ export function toBoardIssue(issue: IssueDto, execution: ExecutionSummary | unde
 	const total = issue.taskCount;
 	const progressLabel = `${done}/${total}`;
 	const needsYou = needsYouReasons(issue);
-	const badges = badgesOf(issue, needsYou);
+	const badges = needsYou;
 	const actions = boardActions(issue);
 	const running = issue.counts.running;
 	const flags = [
@@ -163,11 +129,12 @@ export function toBoardIssue(issue: IssueDto, execution: ExecutionSummary | unde
 		issue.planningSource === 'tutti' ? 'managed' : '',
 		needsYou.length > 0 ? 'needsYou' : '',
 	].filter((f) => f !== '');
-	const description = [
-		total === 0 ? 'no tasks' : `${progressLabel} tasks`,
-		running > 0 ? `${running} running` : '',
-		...badges,
-	].filter((part) => part !== '').join(' · ');
+	const attention = issue.attention;
+	// The state's own words: the reasons when it needs you, what is being done when an agent works.
+	const stateWords = attention.state === 'needs_you' ? needsYou.join(' · ')
+		: attention.state === 'agent_working' ? attention.activity
+			: attention.state === 'done' || attention.state === 'planned' ? '' : attention.label;
+	const description = [total === 0 ? 'no tasks' : `${progressLabel} tasks`, stateWords].filter((part) => part !== '').join(' · ');
 	return {
 		issueId: issue.issueId,
 		title: issue.title,
@@ -176,10 +143,13 @@ export function toBoardIssue(issue: IssueDto, execution: ExecutionSummary | unde
 		progress: { done, total, label: progressLabel },
 		badges,
 		needsYou,
+		reasonKinds: attention.state === 'needs_you' ? attention.reasons.map((r) => r.kind) : [],
+		stateLabel: attention.label,
+		stalled: attention.stalled,
 		runningRuns: running,
 		actions,
 		description,
-		tooltip: tooltipOf(issue, execution, progressLabel, badges),
+		tooltip: tooltipOf(issue, execution, progressLabel),
 		contextValue: ['issue', ...flags].join(':'),
 		updatedAtUnixMs: issue.updatedAtUnixMs,
 	};
@@ -195,18 +165,36 @@ export function buildBoard(issues: readonly IssueDto[], executions: ReadonlyMap<
 			.filter((item) => item.group === id)
 			.sort((a, b) => b.updatedAtUnixMs - a.updatedAtUnixMs || a.issueId.localeCompare(b.issueId)),
 	}));
+	const stateCounts = Object.fromEntries(boardGroupOrder.map((id) => [id, items.filter((item) => item.group === id).length])) as Record<BoardGroupId, number>;
 	return {
 		groups,
-		needsYouCount: items.filter((item) => item.needsYou.length > 0).length,
+		needsYouCount: stateCounts.needsYou,
+		stateCounts,
+		stalled: items.some((item) => item.group === 'needsYou' && item.stalled),
 		runningRunCount: items.reduce((sum, item) => sum + item.runningRuns, 0),
 	};
 }
 
-/** The status bar text: "$(sync~spin) 2 running · 1 needs you" style, without the icon. */
+/** The status bar text, from the attention states: "1 needs you · 2 agent working", or "nothing needs you". */
 export function statusSummary(model: BoardModel): string {
-	const parts = [model.runningRunCount > 0 ? `${model.runningRunCount} running` : '', model.needsYouCount > 0 ? `${model.needsYouCount} need${model.needsYouCount === 1 ? 's' : ''} you` : ''];
+	const c = model.stateCounts;
+	const parts = [
+		c.needsYou > 0 ? `${c.needsYou} need${c.needsYou === 1 ? 's' : ''} you` : '',
+		c.agentWorking > 0 ? `${c.agentWorking} agent working` : '',
+		c.waitingOnAgent > 0 ? `${c.waitingOnAgent} waiting on agent` : '',
+		c.paused > 0 ? `${c.paused} paused` : '',
+	];
 	const text = parts.filter((p) => p !== '').join(' · ');
-	return text === '' ? 'idle' : text;
+	return text === '' ? 'nothing needs you' : text;
+}
+
+/** The status bar's codicon: a stall or failure, something that needs you, an agent at work, or all quiet. */
+export function statusIcon(model: BoardModel): string {
+	if (model.stalled) { return 'warning'; }
+	if (model.stateCounts.needsYou > 0) { return 'bell-dot'; }
+	if (model.stateCounts.agentWorking > 0) { return 'sync~spin'; }
+	if (model.stateCounts.waitingOnAgent > 0) { return 'watch'; }
+	return 'check';
 }
 
 /**
@@ -217,14 +205,21 @@ export function newlyNeedingYou(previous: BoardModel | undefined, next: BoardMod
 	const seen = new Set<string>();
 	for (const group of previous?.groups ?? []) {
 		for (const item of group.issues) {
-			for (const reason of item.needsYou) {
-				seen.add(`${item.issueId}\u0000${reason.replace(/^\d+ /, '')}`);
+			for (const kind of item.reasonKinds) {
+				seen.add(`${item.issueId}\u0000${kind}`);
 			}
 		}
 	}
 	return next.groups
 		.flatMap((group) => group.issues)
-		.filter((item) => item.needsYou.some((reason) => !seen.has(`${item.issueId}\u0000${reason.replace(/^\d+ /, '')}`)));
+		.filter((item) => item.reasonKinds.some((kind) => !seen.has(`${item.issueId}\u0000${kind}`)));
+}
+
+/** Issues that are done now and were on the board, not done, before (the `all` notifications level). */
+export function newlyDone(previous: BoardModel | undefined, next: BoardModel): BoardIssue[] {
+	if (previous === undefined) { return []; }
+	const before = new Map(previous.groups.flatMap((g) => g.issues).map((i) => [i.issueId, i.group]));
+	return next.groups.flatMap((g) => g.issues).filter((i) => i.group === 'done' && before.has(i.issueId) && before.get(i.issueId) !== 'done');
 }
 
 /** "Issue X needs you: goal review · 2 to accept". */

@@ -1,5 +1,5 @@
-// The sidebar issue board: a TreeView of the board model (boardModel.ts), grouped Needs you · Running · Paused ·
-// Planned · Done, with a view badge counting the issues that need the developer. Rebuilt on every store change.
+// The sidebar issue board: a TreeView of the board model (boardModel.ts), grouped Needs you · Agent working · Waiting on agent · Paused ·
+// Planned · Done (the Host's attention state, drawn), with a view badge counting the issues that need the developer. Rebuilt on every store change.
 import * as vscode from 'vscode';
 import { DisposableStore, type Disposable } from '../../core/lifecycle.js';
 import { commandIds } from '../commands/ids.js';
@@ -13,21 +13,28 @@ export type BoardNode =
 	| { readonly kind: 'group'; readonly group: BoardGroup }
 	| { readonly kind: 'issue'; readonly item: BoardIssue };
 
+// The warning colour is for failures and stalls only: a review that waits for the developer is not a failure.
+const warning = new vscode.ThemeColor('notificationsWarningIcon.foreground');
+
 const groupIcons: Readonly<Record<BoardGroupId, vscode.ThemeIcon>> = {
-	needsYou: new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('notificationsWarningIcon.foreground')),
-	running: new vscode.ThemeIcon('sync~spin'),
+	needsYou: new vscode.ThemeIcon('bell-dot'),
+	agentWorking: new vscode.ThemeIcon('sync~spin'),
+	waitingOnAgent: new vscode.ThemeIcon('watch'),
 	paused: new vscode.ThemeIcon('debug-pause'),
 	planned: new vscode.ThemeIcon('circle-large-outline'),
-	done: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+	done: new vscode.ThemeIcon('pass'),
 };
 
 const issueIcons: Readonly<Record<BoardGroupId, vscode.ThemeIcon>> = {
-	needsYou: new vscode.ThemeIcon('report', new vscode.ThemeColor('notificationsWarningIcon.foreground')),
-	running: new vscode.ThemeIcon('play-circle', new vscode.ThemeColor('charts.blue')),
-	paused: new vscode.ThemeIcon('debug-pause', new vscode.ThemeColor('charts.yellow')),
+	needsYou: new vscode.ThemeIcon('bell'),
+	agentWorking: new vscode.ThemeIcon('play-circle', new vscode.ThemeColor('charts.blue')),
+	waitingOnAgent: new vscode.ThemeIcon('watch'),
+	paused: new vscode.ThemeIcon('debug-pause'),
 	planned: new vscode.ThemeIcon('circle-outline'),
 	done: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
 };
+
+const stalledIcon = new vscode.ThemeIcon('warning', warning);
 
 class IssueBoardProvider implements vscode.TreeDataProvider<BoardNode> {
 	readonly #changed = new vscode.EventEmitter<BoardNode | undefined>();
@@ -73,10 +80,10 @@ class IssueBoardProvider implements vscode.TreeDataProvider<BoardNode> {
 		item.id = `issue:${issue.issueId}`;
 		item.description = issue.description;
 		item.tooltip = issue.tooltip;
-		item.iconPath = issueIcons[issue.group];
+		item.accessibilityInformation = { label: `${issue.title}, ${issue.stateLabel}, ${issue.description}` };
+		item.iconPath = issue.stalled ? stalledIcon : issueIcons[issue.group];
 		item.contextValue = issue.contextValue;
 		item.command = { command: commandIds.openIssue, title: 'Open Issue', arguments: [issue.issueId] };
-		item.accessibilityInformation = { label: `${issue.title}, ${issue.description}` };
 		return item;
 	}
 

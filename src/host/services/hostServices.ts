@@ -58,12 +58,16 @@ export interface HostServicesOptions {
 	awaitTimer?: WaitTimer;
 }
 
-/** Every handler first checks the reviewer allowlist (a reviewer token may only read and give its verdict). */
-function withReviewerAllowlist(handlers: MethodHandlers): MethodHandlers {
+/**
+ * Every handler first checks the reviewer allowlist (a reviewer token may only read and give its verdict), and notes
+ * that an agent session is in touch (the attention state reads whether a source agent has seen its checkpoint).
+ */
+function withReviewerAllowlist(handlers: MethodHandlers, touched: (sessionId: string) => void): MethodHandlers {
 	const guarded: Record<string, unknown> = {};
 	for (const [method, handler] of Object.entries(handlers) as [Method, (params: unknown, caller: Caller) => Promise<unknown>][]) {
 		guarded[method] = async (params: unknown, caller: Caller) => {
 			requireReviewerCapability(caller, method);
+			if (caller.kind === 'session') { touched(caller.sessionId); }
 			return handler(params, caller);
 		};
 	}
@@ -215,7 +219,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const api: HostApi = {
 		workspace: deps.workspace,
 		authenticate: (token) => sessions.authenticate(token),
-		handlers: withReviewerAllowlist(handlers),
+		handlers: withReviewerAllowlist(handlers, (sessionId) => { awaiting.heartbeats.touch(sessionId, deps.clock.now()); }),
 	};
 
 	let started = false;

@@ -4,6 +4,7 @@ import {
 } from '../../../src/extension/views/boardModel.js';
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
 import { execution, issue, managedIssue } from './dtoBuilders.js';
+import type { IssueDto } from '../../../src/protocol/dto.js';
 
 const none = new Map<string, ExecutionSummary>();
 
@@ -12,13 +13,15 @@ describe('extension/boardModel', () => {
 		it('puts a fresh issue with tasks not started under Planned', () => {
 			assert.equal(boardGroupOf(issue('A', { counts: { notStarted: 2 } })), 'planned');
 		});
-		it('puts an issue with a running task under Running, and an in-progress one too', () => {
-			assert.equal(boardGroupOf(issue('A', { counts: { running: 1 } })), 'running');
-			assert.equal(boardGroupOf(issue('A', { status: 'in_progress', counts: { notStarted: 1, completed: 1 } })), 'running');
+		it('puts an issue with a running task under Agent working', () => {
+			assert.equal(boardGroupOf(issue('A', { counts: { running: 1 } })), 'agentWorking');
 		});
-		it('puts a managed issue whose source agent is working under Running, and one awaiting its first schedule under Planned', () => {
-			assert.equal(boardGroupOf(managedIssue('A', 'awaiting_main')), 'running');
-			assert.equal(boardGroupOf(managedIssue('A', 'awaiting_schedule')), 'planned');
+		it('draws exactly the state the Host sent, whatever the counts say', () => {
+			const sent = (state: IssueDto['attention']['state']): IssueDto => ({ ...issue('A', { counts: { running: 1 } }), attention: { ...issue('A').attention, state, label: state } });
+			assert.deepEqual(
+				(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done'] as const).map((state) => boardGroupOf(sent(state))),
+				['needsYou', 'agentWorking', 'waitingOnAgent', 'paused', 'planned', 'done'],
+			);
 		});
 		it('puts a paused issue under Paused even while a Run still runs', () => {
 			assert.equal(boardGroupOf(issue('A', { dispatchPaused: true, counts: { running: 1 } })), 'paused');
@@ -28,11 +31,6 @@ describe('extension/boardModel', () => {
 			assert.equal(boardGroupOf(managedIssue('A', 'pending_goal_review')), 'needsYou');
 			assert.equal(boardGroupOf(managedIssue('A', 'orphaned_source')), 'needsYou');
 			assert.equal(boardGroupOf(issue('A', { counts: { failed: 1, completed: 1 } })), 'needsYou');
-		});
-		it('leaves a managed issue with a failed task to its source agent (badge only, not Needs you)', () => {
-			const item = toBoardIssue(managedIssue('A', 'awaiting_main', { counts: { failed: 1 } }), undefined);
-			assert.equal(item.group, 'running');
-			assert.deepEqual(item.badges, ['1 failed']);
 		});
 		it('puts completed and archived issues (or executions) under Done, whatever else they count', () => {
 			assert.equal(boardGroupOf(issue('A', { status: 'completed', counts: { pendingAcceptance: 1 } })), 'done');
@@ -47,15 +45,15 @@ describe('extension/boardModel', () => {
 		it('shows progress as completed / active tasks (the DTO already excludes superseded tasks)', () => {
 			const item = toBoardIssue(issue('A', { counts: { completed: 3, running: 1, notStarted: 1 } }), undefined);
 			assert.deepEqual(item.progress, { done: 3, total: 5, label: '3/5' });
-			assert.equal(item.description, '3/5 tasks · 1 running');
+			assert.equal(item.description, '3/5 tasks · Working on t1');
 		});
 		it('says "no tasks" for an empty issue', () => {
 			assert.equal(toBoardIssue(issue('A'), undefined).description, 'no tasks');
 		});
 		it('lists the reasons it needs you as badges, goal review first', () => {
 			const item = toBoardIssue(managedIssue('A', 'pending_goal_review', { counts: { pendingAcceptance: 2, completed: 1 } }), undefined);
-			assert.deepEqual(item.needsYou, ['goal review', '2 to accept']);
-			assert.match(item.description, /goal review · 2 to accept$/);
+			assert.deepEqual(item.needsYou, ['goal review', '2 tasks to accept']);
+			assert.match(item.description, /goal review · 2 tasks to accept$/);
 			assert.match(item.contextValue, /:needsYou/);
 			assert.match(item.contextValue, /:managed/);
 		});
@@ -105,12 +103,12 @@ describe('extension/boardModel', () => {
 				issue('acc', { counts: { pendingAcceptance: 1 } }),
 				issue('done', { status: 'completed', counts: { completed: 1 } }),
 			], none);
-			assert.deepEqual(board.groups.map((g) => g.label), ['Needs you', 'Running', 'Paused', 'Planned', 'Done']);
+			assert.deepEqual(board.groups.map((g) => g.label), ['Needs you', 'Agent working', 'Waiting on agent', 'Paused', 'Planned', 'Done']);
 			assert.deepEqual(board.groups[1]!.issues.map((i) => i.issueId), ['new', 'old']);
 			assert.equal(board.needsYouCount, 1);
 			assert.equal(board.runningRunCount, 3);
-			assert.equal(statusSummary(board), '3 running · 1 needs you');
-			assert.equal(statusSummary(buildBoard([], none)), 'idle');
+			assert.equal(statusSummary(board), '1 needs you · 2 agent working');
+			assert.equal(statusSummary(buildBoard([], none)), 'nothing needs you');
 		});
 	});
 
@@ -133,7 +131,7 @@ describe('extension/boardModel', () => {
 		it('words the message for one and for several issues', () => {
 			const board = buildBoard([issue('A', { title: 'Fix login', counts: { pendingAcceptance: 1 } }), issue('B', { title: 'Docs', counts: { failed: 1 } })], none);
 			const items = board.groups[0]!.issues;
-			assert.equal(needsYouMessage([items.find((i) => i.issueId === 'A')!]), 'Tutti: "Fix login" needs you: 1 to accept');
+			assert.equal(needsYouMessage([items.find((i) => i.issueId === 'A')!]), 'Tutti: "Fix login" needs you: 1 task to accept');
 			assert.match(needsYouMessage(items), /^Tutti: 2 issues need you: /);
 		});
 	});

@@ -106,7 +106,7 @@ describe('issue panel host', () => {
 			assert.equal(s.issue.issueId, 'i1');
 			assert.equal(s.plan, null);
 			assert.deepEqual(s.runs.map((r) => r.runId), ['r1']);
-			assert.deepEqual(s.view, { selectedTaskId: null, showHistory: false, nowUnixMs: 42_000, agentWaiting: null });
+			assert.deepEqual(s.view, { selectedTaskId: null, showHistory: false, nowUnixMs: 42_000, agentWaiting: null, handBack: null });
 			assert.equal(ctx.web.title, 'Tutti: Ship the feature');
 			assert.equal(ctx.panel.lastSnapshot?.seq, 1);
 		});

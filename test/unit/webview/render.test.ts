@@ -155,16 +155,17 @@ describe('panel rendering', () => {
 		const graphTools = /^(zoom|mode|filter|focus|completed|list)\//;
 		const actions = (tree: VNode): string[] => attrOf(tree, 'data-action').filter((a) => !graphTools.test(a) && a !== 'task/select' && a !== 'history/toggle');
 
-		it('renders Pause and Stop for a running manual issue, and no paused banner', () => {
+		it('renders Pause and Stop for a running manual issue, and no paused note', () => {
 			const tree = render(aSnapshot(anIssue([aTask('t1')])));
 			assert.deepEqual(actions(tree), ['issue/pause', 'issue/stop']);
-			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'paused-banner').length, 0);
+			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'paused-note').length, 0);
 		});
 
-		it('renders Resume and the paused banner (id paused-banner) when paused', () => {
+		it('renders Resume, the Paused state and what pausing means (id paused-note) when paused', () => {
 			const tree = render(aSnapshot(anIssue([aTask('t1')], { dispatchPaused: true })));
 			assert.deepEqual(actions(tree), ['issue/resume']);
-			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'paused-banner').length, 1);
+			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'paused-note').length, 1);
+			assert.equal(textContent(findAll(tree, (n) => n.attrs['id'] === 'issue-status')[0]!), 'Paused');
 		});
 
 		it('renders Accept / Request changes with a note field for a task pending acceptance', () => {
@@ -289,12 +290,23 @@ describe('panel rendering', () => {
 			assert.ok(actions(tree).includes('goal/requestChanges'));
 		});
 
-		it('renders the hand-back command with a copy button carrying the exact text', () => {
+		it('renders the hand-back command in the one status line, Copy and Open agent terminal beside it', () => {
 			const s = aManagedSnapshot([aPlanTask('t1', { ready: true })]);
-			const tree = render(s);
-			const copy = findAll(tree, (n) => n.attrs['data-action'] === 'command/copy')[0]!;
-			assert.equal(copy.attrs['data-text'], 'tutti plan issue schedule --issue-id i1 --checkpoint-id c3 --expected-graph-revision 2 --task-id t1 --request-id r1 --json');
-			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'hand-back').length, 1);
+			const tree = render({ ...s, view: { ...s.view, handBack: { command: 'tutti agent resume --session-id s1', decision: 'Accept' } } });
+			const line = findAll(tree, (n) => n.attrs['id'] === 'attention-line')[0]!;
+			const copy = findAll(line, (n) => n.attrs['data-action'] === 'command/copy');
+			assert.deepEqual(copy.map((c) => c.attrs['data-text']), ['tutti agent resume --session-id s1']);
+			assert.equal(findAll(line, (n) => n.attrs['data-action'] === 'agent/showTerminal').length, 1);
+		});
+
+		it('puts Copy only beside complete commands: the recovery hint\'s example commands have none, collapsed in the details', () => {
+			const tree = render(aManagedSnapshot([aPlanTask('t1', { ready: true })]));
+			assert.equal(findAll(tree, (n) => n.attrs['data-action'] === 'command/copy').length, 0);
+			const details = findAll(tree, (n) => n.attrs['id'] === 'orchestration')[0]!;
+			assert.equal(details.kind === 'element' && details.tag, 'details');
+			assert.equal(details.attrs['open'], undefined);
+			assert.equal(findAll(details, (n) => n.attrs['id'] === 'recovery-hint').length, 1);
+			assert.equal(findAll(details, (n) => n.attrs['id'] === 'active-checkpoint').length, 1);
 		});
 
 		it('gives every button an accessible name', () => {

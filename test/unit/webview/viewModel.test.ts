@@ -4,6 +4,7 @@ import type { IssueControlsDto } from '../../../src/protocol/dto.js';
 import {
 	commandsInHint, derivePanelModel, panelTasks, summarizeWake, type IssueControls,
 } from '../../../webview/issuePanel/viewModel.js';
+import { attentionFor } from '../attentionFixture.js';
 import { aCheckpoint, aManagedSnapshot, aPlanTask, aRun, aSnapshot, aTask, aWake, anIssue, type IssueFields } from './builders.js';
 
 const ui = { selectedTaskId: null, showHistory: false };
@@ -253,7 +254,7 @@ describe('panel view model', () => {
 			assert.deepEqual(h.activeCheckpoint && [h.activeCheckpoint.kind, h.activeCheckpoint.sequence, h.activeCheckpoint.graphRevision], ['task_settled', 3, 4]);
 			assert.deepEqual(h.backlog.map((c) => c.sequence), [4]);
 			assert.deepEqual(h.wakeHistory.map((g) => [g.checkpoint.sequence, g.wakes.map((w) => w.compact)]), [[3, ['Task settled · revision 4']], [4, []]]);
-			assert.equal(h.agentState, 'working');
+			assert.equal(h.sourceAgent, 'Source agent working');
 		});
 
 		it('reads a wake without a marker as plain text', () => {
@@ -269,23 +270,40 @@ describe('panel view model', () => {
 		it('shows the paused state and the tasks that need the developer', () => {
 			const h = derivePanelModel(manual([aTask('t1', { status: 'pending_acceptance', title: 'Review me' })], {}, true), ui).header;
 			assert.equal(h.paused, true);
-			assert.deepEqual(h.needsYou, [{ taskId: 't1', title: 'Review me' }]);
+			assert.deepEqual(h.needsYou.map((t) => [t.taskId, t.title]), [['t1', 'Review me']]);
 		});
 
-		it('shows the hand-back command when no agent is waiting', () => {
-			const h = derivePanelModel(aManagedSnapshot([aPlanTask('t1', { ready: true })]), ui).header;
-			assert.equal(h.agentState, 'idle');
-			assert.deepEqual(h.handBack?.commands, ['tutti plan issue schedule --issue-id i1 --checkpoint-id c3 --expected-graph-revision 2 --task-id t1 --request-id r1 --json']);
+		it('draws the Host\'s attention in one line, and the hand-back command when the source agent is idle', () => {
+			const idle = attentionFor({
+				issueStatus: 'in_progress', executionStatus: 'awaiting_main', dispatchPaused: false, tasks: [{ taskId: 't1', status: 'completed' }],
+				activeCheckpoint: { kind: 'task_settled', createdAtUnixMs: 900 }, source: { sessionId: 's1', lastContactUnixMs: 100 },
+			});
+			const s = aManagedSnapshot([aPlanTask('t1', { status: 'completed' })]);
+			const h = derivePanelModel({ ...s, issue: { ...s.issue, attention: { ...idle, reasons: idle.reasons.map((r) => ({ ...r, taskIds: [...r.taskIds] })), sourceAgent: idle.sourceAgent && { ...idle.sourceAgent } } } }, ui).header;
+			assert.deepEqual(h.attention, { state: 'needs_you', label: 'Needs you: source agent idle', stalled: true });
+			assert.deepEqual(h.handBack, { command: 'tutti agent resume --session-id s1', why: 'Source agent idle' });
+			assert.equal(h.sourceAgent, 'Source agent idle');
 		});
 
-		it('hides it while an agent waits or works on a wake, for manual issues and for finished executions', () => {
-			const waiting = aManagedSnapshot([aPlanTask('t1')], {}, { view: { selectedTaskId: null, showHistory: false, nowUnixMs: 0, agentWaiting: true } });
-			assert.equal(derivePanelModel(waiting, ui).header.handBack, null);
-			assert.equal(derivePanelModel(waiting, ui).header.agentState, 'waiting');
-			const wake = aWake('', { checkpointId: aCheckpoint(3).checkpointId, status: 'leased' });
-			assert.equal(derivePanelModel(aManagedSnapshot([aPlanTask('t1')], { activeWake: wake }), ui).header.handBack, null);
+		it('says which call the source agent waits in, and since when', () => {
+			const s = aManagedSnapshot([aPlanTask('t1', { status: 'pending_acceptance' })]);
+			const waiting = { ...s.issue.attention, sourceAgent: { activity: 'waiting' as const, waitingIn: 'await-review' as const, waitingSinceUnixMs: Date.UTC(2026, 0, 1, 14, 3, 5) } };
+			const h = derivePanelModel({ ...s, issue: { ...s.issue, attention: waiting } }, ui).header;
+			assert.equal(h.sourceAgent, 'Source agent waiting in await-review since 14:03:05Z');
+			assert.equal(h.handBack, null);
+		});
+
+		it('shows the hand-back command the Host returned for the developer\'s last decision', () => {
+			const s = aManagedSnapshot([aPlanTask('t1', { status: 'completed' })]);
+			const after = { ...s, view: { ...s.view, handBack: { command: 'tutti agent resume --session-id s1', decision: 'Accept' } } };
+			assert.deepEqual(derivePanelModel(after, ui).header.handBack, { command: 'tutti agent resume --session-id s1', why: 'After your Accept: no agent was waiting to hear it' });
+			assert.equal(derivePanelModel(s, ui).header.handBack, null);
+		});
+
+		it('shows no hand-back command for manual issues and finished executions', () => {
 			assert.equal(derivePanelModel(manual(), ui).header.handBack, null);
 			assert.equal(derivePanelModel(managedIn('completed'), ui).header.handBack, null);
+			assert.equal(derivePanelModel(manual(), ui).header.sourceAgent, null);
 		});
 
 		it('extracts only tutti commands from a hint, once each', () => {

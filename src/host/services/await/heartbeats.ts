@@ -18,6 +18,8 @@ interface Beat {
 	call: WaitingCall | '';
 	/** A call is in progress. */
 	live: boolean;
+	/** The session's latest call of any kind (`touch`). */
+	touched: number;
 }
 
 export class Heartbeats implements SourceContactLookup {
@@ -26,14 +28,20 @@ export class Heartbeats implements SourceContactLookup {
 	beat(sessionId: string, nowUnixMs: number, call: WaitingCall | '' = ''): void {
 		const prev = this.#beats.get(sessionId);
 		const continues = prev !== undefined && prev.call === call && (prev.live || nowUnixMs - prev.last < heartbeatFreshMs);
-		this.#beats.set(sessionId, { last: nowUnixMs, since: continues ? prev.since : nowUnixMs, call, live: true });
+		this.#beats.set(sessionId, { last: nowUnixMs, since: continues ? prev.since : nowUnixMs, call, live: true, touched: Math.max(prev?.touched ?? 0, nowUnixMs) });
+	}
+
+	/** Any call the session made: it is in touch (read by the attention state's "has it seen its checkpoint"). */
+	touch(sessionId: string, nowUnixMs: number): void {
+		const prev = this.#beats.get(sessionId);
+		this.#beats.set(sessionId, prev ? { ...prev, touched: Math.max(prev.touched, nowUnixMs) } : { last: 0, since: 0, call: '', live: false, touched: nowUnixMs });
 	}
 
 	/** Every await return clears it (a killed agent must not look patient); `nowUnixMs` is when the call returned. */
 	clear(sessionId: string, nowUnixMs?: number): void {
 		const prev = this.#beats.get(sessionId);
 		if (prev === undefined) { return; }
-		this.#beats.set(sessionId, { ...prev, live: false, last: nowUnixMs ?? prev.last });
+		this.#beats.set(sessionId, { ...prev, live: false, last: nowUnixMs ?? prev.last, touched: Math.max(prev.touched, nowUnixMs ?? 0) });
 	}
 
 	lastBeat(sessionId: string): number {
@@ -55,7 +63,7 @@ export class Heartbeats implements SourceContactLookup {
 	contact(sessionId: string, nowUnixMs: number): SourceContact {
 		const beat = this.#beats.get(sessionId);
 		if (beat === undefined) { return { waitingIn: '', waitingSinceUnixMs: 0, lastContactUnixMs: 0 }; }
-		const waiting = beat.call !== '' && nowUnixMs - beat.last < heartbeatFreshMs;
-		return { waitingIn: waiting ? beat.call : '', waitingSinceUnixMs: waiting ? beat.since : 0, lastContactUnixMs: beat.last };
+		const waiting = beat.call !== '' && beat.last > 0 && nowUnixMs - beat.last < heartbeatFreshMs;
+		return { waitingIn: waiting ? beat.call : '', waitingSinceUnixMs: waiting ? beat.since : 0, lastContactUnixMs: Math.max(beat.last, beat.touched) };
 	}
 }
