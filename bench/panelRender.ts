@@ -63,7 +63,7 @@ export function benchSnapshot(n: number): PanelSnapshot {
 }
 
 const benchAttention: Attention = {
-	state: 'agent_working', label: 'Agent working', reasons: [], activity: 'Working', sinceUnixMs: 0, stalled: false, handBackCommand: '', sourceAgent: null,
+	state: 'agent_working', label: 'Agent working', reasons: [], activity: 'Working', sinceUnixMs: 0, stalled: false, handBackCommand: '', sourceAgent: null, runs: [],
 };
 
 export function benchPanelRender(sizes: readonly number[] = [50, 200, 1_000]): PanelRenderRow[] {

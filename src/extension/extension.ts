@@ -18,6 +18,7 @@ import { registerStatusBar } from './status/statusBar.js';
 import { installCliShim, publishCliEnvironment } from './terminal/cliEnvironment.js';
 import { TuttiTerminals } from './terminal/tuttiTerminals.js';
 import { registerIssueBoard } from './views/issueBoardView.js';
+import { registerRunsView } from './views/runsView.js';
 
 /** What activate() returns (`vscode.extensions.getExtension(id).exports`): the services, for tests and scripts. */
 export interface TuttiExtensionApi {
@@ -71,6 +72,7 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 	const panels = own(registerIssuePanel({ extensionUri: ctx.extensionUri, api: panelHostApi(services) }));
 	own(registerCommands({ services, terminals, diffComments, panel: { show: (issueId) => { panels.showIssuePanel(issueId); } } }));
 	own(registerIssueBoard(services));
+	own(registerRunsView(services));
 	own(registerStatusBar(services));
 	own(restartOnSettingsChange(connection, log));
 	if (services.workspace !== undefined) {

@@ -105,6 +105,11 @@ export const attentionDto = z.object({
 		waitingIn: z.enum(['', 'await-review', 'plan issue await', 'next-action']),
 		waitingSinceUnixMs: z.number().int(),
 	}).nullable(),
+	/** Runs that need attention (SPEC §9): each live task's latest Run that failed, was stopped, or waits for review. */
+	runs: z.array(z.object({
+		runId: z.string(), taskId: z.string(), taskTitle: z.string(), kind: z.enum(['failed', 'stopped', 'waiting']),
+		label: z.string(), needsYou: z.boolean(),
+	})),
 });
 export type AttentionDto = z.infer<typeof attentionDto>;
 

@@ -54,6 +54,20 @@ export interface Attention {
 	readonly handBackCommand: string;
 	/** Managed issues: the source agent's side; null for manual issues. */
 	readonly sourceAgent: SourceAgentAttention | null;
+	/** The Runs that need attention (latest Run of a live task that failed, was stopped, or waits for review). */
+	readonly runs: readonly RunAttention[];
+}
+
+/** A Run the developer should see (SPEC §9 "a view for runs needing attention"): its task's latest, failed, stopped or waiting. */
+export interface RunAttention {
+	readonly runId: string;
+	readonly taskId: string;
+	readonly taskTitle: string;
+	readonly kind: 'failed' | 'stopped' | 'waiting';
+	/** "Failed: nobody is acting on it", "Stopped", "Waiting for your review". */
+	readonly label: string;
+	/** The developer must act on it (it is among the issue's needs-you reasons). */
+	readonly needsYou: boolean;
 }
 
 export interface TaskAttention {
@@ -230,6 +244,24 @@ function runningActivity(ctx: Context): string {
 	return running.length === 1 ? lead : `${lead} (+${running.length - 1} more)`;
 }
 
+function runsOf(ctx: Context): RunAttention[] {
+	const out: RunAttention[] = [];
+	for (const t of ctx.live) {
+		const run = ctx.input.latestRuns.get(t.taskId);
+		if (run === undefined) { continue; }
+		const task = taskAttentionOf(ctx, t.status, false, run);
+		const common = { runId: run.runId, taskId: t.taskId, taskTitle: t.title };
+		if (t.status === 'failed' && run.outcome === 'failure') {
+			out.push({ ...common, kind: 'failed', label: task.label, needsYou: task.state === 'needs_you' });
+		} else if (run.outcome === 'cancellation' && t.status !== 'running' && t.status !== 'completed') {
+			out.push({ ...common, kind: 'stopped', label: 'Stopped', needsYou: false });
+		} else if (t.status === 'pending_acceptance') {
+			out.push({ ...common, kind: 'waiting', label: 'Waiting for your review', needsYou: true });
+		}
+	}
+	return out;
+}
+
 const base = { reasons: [], activity: '', sinceUnixMs: 0, stalled: false, handBackCommand: '' } as const;
 
 /** The issue's one attention state. */
@@ -238,8 +270,9 @@ export function issueAttention(input: AttentionInput): Attention {
 	const sourceAgent = sourceAgentOf(ctx);
 	if (isTerminalIssue(input.facts)) {
 		const stopped = input.facts.issueStatus === 'archived' || input.facts.execution?.status === 'archived' || input.facts.execution?.status === 'archiving';
-		return { ...base, state: 'done', label: stopped ? 'Stopped' : 'Done', sourceAgent };
+		return { ...base, state: 'done', label: stopped ? 'Stopped' : 'Done', sourceAgent, runs: [] };
 	}
+	const runs = runsOf(ctx);
 	const reasons = reasonsOf(ctx);
 	if (reasons.length > 0) {
 		const source = input.source;
@@ -248,30 +281,31 @@ export function issueAttention(input: AttentionInput): Attention {
 			stalled: reasons.some((r) => r.failure),
 			handBackCommand: ctx.sourceIdle && source !== null && !source.wakesDelivered ? agentResumeCommand(source.sessionId) : '',
 			sourceAgent,
+			runs,
 		};
 	}
 	if (input.dispatchPaused) {
 		const running = ctx.live.filter((t) => t.status === 'running').length;
-		return { ...base, state: 'paused', label: running > 0 ? `Paused · ${plural(running, 'Run')} still running` : 'Paused', sourceAgent };
+		return { ...base, state: 'paused', label: running > 0 ? `Paused · ${plural(running, 'Run')} still running` : 'Paused', sourceAgent, runs };
 	}
 	const activity = runningActivity(ctx);
 	if (activity !== '') {
-		return { ...base, state: 'agent_working', label: `Agent working: ${activity}`, activity, sourceAgent };
+		return { ...base, state: 'agent_working', label: `Agent working: ${activity}`, activity, sourceAgent, runs };
 	}
 	if (ctx.sourceWorking) {
 		const kind = input.facts.activeCheckpoint?.kind;
 		const doing = kind === undefined ? 'Source agent at work' : `Source agent working on the ${kind.replace(/_/g, ' ')} checkpoint`;
-		return { ...base, state: 'agent_working', label: `Agent working: ${doing}`, activity: doing, sourceAgent };
+		return { ...base, state: 'agent_working', label: `Agent working: ${doing}`, activity: doing, sourceAgent, runs };
 	}
 	const wake = input.source?.wakesDelivered === true ? input.source.activeWake : null;
 	if (wake !== null && wake !== undefined && wakeInFlight.has(wake.status)) {
-		return { ...base, state: 'waiting_on_agent', label: 'Waiting on the source agent', sinceUnixMs: wake.sinceUnixMs, sourceAgent };
+		return { ...base, state: 'waiting_on_agent', label: 'Waiting on the source agent', sinceUnixMs: wake.sinceUnixMs, sourceAgent, runs };
 	}
 	const openWork = ctx.live.some((t) => t.status === 'not_started' || t.status === 'running');
 	if (!ctx.managed && !openWork && ctx.live.length > 0) {
-		return { ...base, state: 'done', label: 'Done', sourceAgent };
+		return { ...base, state: 'done', label: 'Done', sourceAgent, runs };
 	}
-	return { ...base, state: 'planned', label: 'Planned', sourceAgent };
+	return { ...base, state: 'planned', label: 'Planned', sourceAgent, runs };
 }
 
 /** Each live task's attention state (superseded tasks are history: done). */

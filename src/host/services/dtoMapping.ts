@@ -71,6 +71,7 @@ export function toAttentionDto(a: Attention): AttentionDto {
 		reasons: a.reasons.map((r) => ({ kind: r.kind, label: r.label, taskIds: [...r.taskIds], failure: r.failure })),
 		activity: a.activity, sinceUnixMs: a.sinceUnixMs, stalled: a.stalled, handBackCommand: a.handBackCommand,
 		sourceAgent: a.sourceAgent === null ? null : { ...a.sourceAgent },
+		runs: a.runs.map((r) => ({ ...r })),
 	};
 }
 

@@ -27,7 +27,7 @@ function managed(fixture: Omit<AttentionFixture, 'issueStatus' | 'dispatchPaused
 }
 
 function toDto(a: ReturnType<typeof attentionFor>): PanelSnapshot['issue']['attention'] {
-	return { ...a, reasons: a.reasons.map((r) => ({ ...r, taskIds: [...r.taskIds] })), sourceAgent: a.sourceAgent ? { ...a.sourceAgent } : null };
+	return { ...a, reasons: a.reasons.map((r) => ({ ...r, taskIds: [...r.taskIds] })), sourceAgent: a.sourceAgent ? { ...a.sourceAgent } : null, runs: a.runs.map((r) => ({ ...r })) };
 }
 
 const rows: Row[] = [

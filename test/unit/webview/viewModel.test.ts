@@ -279,7 +279,7 @@ describe('panel view model', () => {
 				activeCheckpoint: { kind: 'task_settled', createdAtUnixMs: 900 }, source: { sessionId: 's1', lastContactUnixMs: 100 },
 			});
 			const s = aManagedSnapshot([aPlanTask('t1', { status: 'completed' })]);
-			const h = derivePanelModel({ ...s, issue: { ...s.issue, attention: { ...idle, reasons: idle.reasons.map((r) => ({ ...r, taskIds: [...r.taskIds] })), sourceAgent: idle.sourceAgent && { ...idle.sourceAgent } } } }, ui).header;
+			const h = derivePanelModel({ ...s, issue: { ...s.issue, attention: { ...idle, reasons: idle.reasons.map((r) => ({ ...r, taskIds: [...r.taskIds] })), sourceAgent: idle.sourceAgent && { ...idle.sourceAgent }, runs: [] } } }, ui).header;
 			assert.deepEqual(h.attention, { state: 'needs_you', label: 'Needs you: source agent idle', stalled: true });
 			assert.deepEqual(h.handBack, { command: 'tutti agent resume --session-id s1', why: 'Source agent idle' });
 			assert.equal(h.sourceAgent, 'Source agent idle');

@@ -95,7 +95,7 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 /** When the facts cannot be read: said plainly, nothing guessed. */
 export const unreadableAttention: Attention = {
 	state: 'needs_you', label: 'Needs you: this issue\'s facts could not be read', reasons: [], activity: '', sinceUnixMs: 0,
-	stalled: true, handBackCommand: '', sourceAgent: null,
+	stalled: true, handBackCommand: '', sourceAgent: null, runs: [],
 };
 
 export function readIssueAttention(r: Reader, issue: Issue, context: AttentionReadContext): Attention {

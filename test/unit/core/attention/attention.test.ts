@@ -192,6 +192,29 @@ describe('attention: one state per issue', () => {
 	});
 });
 
+describe('attention: the Runs that need attention', () => {
+	it('lists each live task\'s latest Run that failed, was stopped or waits for review, and says which need the developer', () => {
+		const run = (runId: string, status: AttentionRun['status'], outcome: AttentionRun['outcome']): AttentionRun => ({ runId, status, outcome, mergeConflict: false, activity: '' });
+		const facts = managedFacts({
+			activeCheckpoint: checkpoint('task_failed', now - minute),
+			tasks: [task('f', 'failed'), task('s', 'canceled'), task('w', 'pending_acceptance'), task('ok', 'completed'), task('r', 'running'), task('old', 'failed', { superseded: true })],
+		});
+		const latestRuns = new Map([
+			['f', run('rf', 'failed', 'failure')], ['s', run('rs', 'canceled', 'cancellation')], ['w', run('rw', 'pending_acceptance', 'success')],
+			['ok', run('rok', 'completed', 'success')], ['r', run('rr', 'running', null)], ['old', run('rold', 'failed', 'failure')],
+		]);
+		const owned = issueAttention(input(facts, { latestRuns, source: terminalSource({ lastContactUnixMs: now }) }));
+		assert.deepEqual(owned.runs.map((r) => [r.runId, r.kind, r.label, r.needsYou]), [
+			['rf', 'failed', 'Failed: the source agent decides what next', false],
+			['rs', 'stopped', 'Stopped', false],
+			['rw', 'waiting', 'Waiting for your review', true],
+		]);
+		const idle = issueAttention(input(facts, { latestRuns, source: terminalSource({ lastContactUnixMs: now - 10 * minute }) }));
+		assert.deepEqual(idle.runs.map((r) => [r.runId, r.needsYou]), [['rf', true], ['rs', false], ['rw', true]]);
+		assert.deepEqual(idle.reasons.map((r) => r.kind), ['task_awaiting_acceptance', 'failed_run', 'source_idle']);
+	});
+});
+
 describe('attention: one state per task', () => {
 	it('draws each task from the same facts', () => {
 		const facts = manualFacts({
