@@ -17,6 +17,7 @@ import { IssueService } from './issueService.js';
 import { getCompactPlan, readPlanTask } from './plan/compactSnapshot.js';
 import { createPlanService } from './planService.js';
 import { RunQueries } from './runQueries.js';
+import { activityLine, latestActivity } from './runActivity.js';
 import { RunService } from './runService.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
@@ -135,6 +136,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const issues = new IssueService({
 		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged,
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason), contacts: awaiting.heartbeats,
+		runActivity: (runId) => activityLine(latestActivity(deps.runs, runId)),
 	});
 	const runQueries = new RunQueries({ store: deps.store, clock: deps.clock, runs: deps.runs });
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });

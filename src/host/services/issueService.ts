@@ -28,6 +28,8 @@ export interface IssueServiceDeps {
 	stopRunsOfIssue(issueId: string, reason: 'person' | 'host'): Promise<void>;
 	/** The await calls' heartbeats, for the attention state (absent: no session is known to wait). */
 	contacts?: SourceContactLookup;
+	/** A running Run's latest activity line, for the attention state ('' when none). */
+	runActivity?: (runId: string) => string;
 }
 
 /** The issue, or `issue_not_found`. */
@@ -41,7 +43,7 @@ export class IssueService {
 	constructor(private readonly deps: IssueServiceDeps) {}
 
 	#attention(): AttentionReadContext {
-		return { nowUnixMs: this.deps.clock.now(), contacts: this.deps.contacts };
+		return { nowUnixMs: this.deps.clock.now(), contacts: this.deps.contacts, runActivity: this.deps.runActivity };
 	}
 
 	/**

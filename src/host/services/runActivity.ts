@@ -21,3 +21,11 @@ export function latestActivity(runs: Pick<RunProcessPort, 'readLog' | 'runDir'>,
 		return null;
 	}
 }
+
+/** The entry in one short line for a status: "Editing src/a.ts", "$ npm test", the assistant's first words. */
+export function activityLine(entry: TranscriptEntry | null): string {
+	if (entry === null) { return ''; }
+	const text = entry.text.replace(/\s+/g, ' ').trim();
+	const line = entry.kind === 'edit' ? `Editing ${text}` : text;
+	return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}

@@ -134,6 +134,8 @@ describe('Host services with real Run processes', function () {
 		assert.deepEqual((await call('run/transcript', { runId, offset: first.nextOffset })).entries, [], 'a partial line is not read as output');
 		assert.deepEqual((await call('run/get', { runId })).activity, { kind: 'edit', text: 'src/a.ts', tool: 'Edit' }, 'what it is doing now: its newest whole line');
 		assert.deepEqual((await call('run/list', { issueId })).runs[0]!.activity, { kind: 'edit', text: 'src/a.ts', tool: 'Edit' });
+		const attention = (await call('issue/list', {})).issues.find((i) => i.issueId === issueId)!.attention;
+		assert.deepEqual([attention.state, attention.activity], ['agent_working', 'transcript: Editing src/a.ts'], 'the board and the panel say what it is doing now');
 		writeFileSync(join(ws.path, 'release.gate'), '');
 		await settled(runId);
 		const rest = await call('run/transcript', { runId, offset: first.nextOffset });

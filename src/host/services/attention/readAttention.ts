@@ -28,6 +28,8 @@ export interface AttentionReadContext {
 	readonly nowUnixMs: number;
 	/** Absent: no heartbeat is known (a session then counts as not waiting and never seen). */
 	readonly contacts?: SourceContactLookup | undefined;
+	/** A running Run's latest activity line ('' when none is known). */
+	readonly runActivity?: ((runId: string) => string) | undefined;
 }
 
 const noContact: SourceContact = { waitingIn: '', waitingSinceUnixMs: 0, lastContactUnixMs: 0 };
@@ -40,14 +42,14 @@ export function isMergeConflictFailure(errorMessage: string): boolean {
 	return /^Could not start: merging .* conflicts in /.test(errorMessage) || errorMessage.startsWith('ended with the merge of its parents unresolved');
 }
 
-function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, string>): Map<string, AttentionRun> {
+function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, string>, context: AttentionReadContext): Map<string, AttentionRun> {
 	const out = new Map<string, AttentionRun>();
 	for (const run of runs) {
 		if (latestRunIds.get(run.taskId) !== run.runId) { continue; }
 		out.set(run.taskId, {
 			runId: run.runId, status: run.status, outcome: run.outcome,
 			mergeConflict: run.status === 'failed' && isMergeConflictFailure(run.errorMessage),
-			activity: '',
+			activity: run.status === 'running' ? context.runActivity?.(run.runId) ?? '' : '',
 		});
 	}
 	return out;
@@ -86,7 +88,7 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 	return {
 		facts,
 		dispatchPaused: issue.dispatchPaused,
-		latestRuns: latestRuns(runs, latestIds),
+		latestRuns: latestRuns(runs, latestIds, context),
 		source: sourceFacts(r, issue, facts.activeCheckpoint?.checkpointId ?? '', context),
 		nowUnixMs: context.nowUnixMs,
 	};
