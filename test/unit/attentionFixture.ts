@@ -13,6 +13,7 @@ export interface AttentionFixture {
 	source?: Partial<SourceSessionFacts> | null;
 	activeCheckpoint?: { kind: string; createdAtUnixMs: number } | null;
 	nowUnixMs?: number;
+	changedAfterAcceptance?: readonly string[];
 }
 
 export function attentionFor(f: AttentionFixture): Attention {
@@ -33,6 +34,7 @@ export function attentionFor(f: AttentionFixture): Attention {
 			? { sessionId: 's1', wakesDelivered: false, waitingIn: '', waitingSinceUnixMs: 0, lastContactUnixMs: now, turnRunning: false, activeWake: null, ...f.source }
 			: null,
 		nowUnixMs: now,
+		...(f.changedAfterAcceptance ? { changedAfterAcceptance: f.changedAfterAcceptance } : {}),
 	};
 	return issueAttention(input);
 }

@@ -116,6 +116,8 @@ export interface AttentionInput {
 	readonly budgetReached?: { readonly label: string } | null;
 	/** Filled by approvals: the agents' questions waiting for the developer. */
 	readonly approvalsAsked?: { readonly count: number; readonly taskIds: readonly string[] } | null;
+	/** Tasks pending acceptance again because their branch moved after the developer accepted them. */
+	readonly changedAfterAcceptance?: readonly string[];
 }
 
 /** A source agent with no bounded call and no change for this long is idle (the session's own idle rule). */
@@ -206,7 +208,9 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 	}
 	const review = ctx.live.filter((t) => t.status === 'pending_acceptance').map((t) => t.taskId);
 	if (review.length > 0) {
-		reasons.push({ kind: 'task_awaiting_acceptance', label: `${plural(review.length, 'task')} to accept`, taskIds: review, failure: false });
+		const changed = review.filter((id) => input.changedAfterAcceptance?.includes(id) === true).length;
+		const label = `${plural(review.length, 'task')} to accept${changed > 0 ? ` (${changed} changed after acceptance)` : ''}`;
+		reasons.push({ kind: 'task_awaiting_acceptance', label, taskIds: review, failure: false });
 	}
 	const failed = failedTasks(ctx);
 	if (failed.conflicts.length > 0) {
@@ -314,7 +318,9 @@ export function taskAttentions(input: AttentionInput): Map<string, TaskAttention
 	const terminal = isTerminalIssue(input.facts);
 	const out = new Map<string, TaskAttention>();
 	for (const t of input.facts.tasks) {
-		out.set(t.taskId, taskAttentionOf(ctx, t.status, t.superseded || terminal, input.latestRuns.get(t.taskId)));
+		const attention = taskAttentionOf(ctx, t.status, t.superseded || terminal, input.latestRuns.get(t.taskId));
+		const changed = attention.state === 'needs_you' && t.status === 'pending_acceptance' && input.changedAfterAcceptance?.includes(t.taskId) === true;
+		out.set(t.taskId, changed ? { state: 'needs_you', label: 'Changed after acceptance: accept it again' } : attention);
 	}
 	return out;
 }

@@ -4,6 +4,7 @@ import {
 } from '../../../src/extension/views/boardModel.js';
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
 import { execution, issue, managedIssue } from './dtoBuilders.js';
+import { attentionFor } from '../attentionFixture.js';
 import type { IssueDto } from '../../../src/protocol/dto.js';
 
 const none = new Map<string, ExecutionSummary>();
@@ -58,8 +59,12 @@ describe('extension/boardModel', () => {
 			assert.match(item.contextValue, /:managed/);
 		});
 		it('says how many tasks changed after their acceptance, as the Host lists them', () => {
-			const item = toBoardIssue({ ...issue('A', { counts: { pendingAcceptance: 1, completed: 1 } }), changedAfterAcceptanceTaskIds: ['a'] }, undefined);
-			assert.deepEqual(item.needsYou, ['1 to accept', '1 changed after acceptance']);
+			const attention = attentionFor({
+				issueStatus: 'open', executionStatus: null, dispatchPaused: false, changedAfterAcceptance: ['a'],
+				tasks: [{ taskId: 'a', status: 'pending_acceptance' }, { taskId: 'b', status: 'completed' }],
+			});
+			const item = toBoardIssue({ ...issue('A', { counts: { pendingAcceptance: 1, completed: 1 }, attention }), changedAfterAcceptanceTaskIds: ['a'] }, undefined);
+			assert.deepEqual(item.needsYou, ['1 task to accept (1 changed after acceptance)']);
 		});
 		it('names the execution and its active checkpoint in the tooltip', () => {
 			const item = toBoardIssue(managedIssue('A', 'awaiting_main'), execution({ activeCheckpoint: { kind: 'task_settled', sequence: 3, graphRevision: 4 }, pendingCheckpoints: 2 }));

@@ -6,6 +6,9 @@ import {
 	type WaitingCall,
 } from '../../../core/attention/attention.js';
 import type { Issue, Run } from '../../../core/model.js';
+import { shownStatus } from '../../../core/approvals/approvalRules.js';
+import { approvalRepository } from '../../../store/repositories/approvalRepository.js';
+import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
 import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
@@ -85,8 +88,12 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 	const latestIds = new Map<string, string>();
 	const ordered = [...runs].sort((a, b) => a.createdAtUnixMs - b.createdAtUnixMs || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
 	for (const run of ordered) { latestIds.set(run.taskId, run.runId); }
+	const running = new Set(runs.filter((run) => run.status === 'running').map((run) => run.runId));
+	const asked = approvalRepository.listByIssue(r, issue.issueId).filter((a) => shownStatus(a, running.has(a.runId)) === 'pending');
 	return {
 		facts,
+		approvalsAsked: asked.length === 0 ? null : { count: asked.length, taskIds: [...new Set(asked.map((a) => a.taskId))] },
+		changedAfterAcceptance: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
 		dispatchPaused: issue.dispatchPaused,
 		latestRuns: latestRuns(runs, latestIds, context),
 		source: sourceFacts(r, issue, facts.activeCheckpoint?.checkpointId ?? '', context),

@@ -49,6 +49,11 @@ describe('attention: one state per issue', () => {
 			state: 'needs_you', reasons: ['task_awaiting_acceptance'], label: 'Needs you: 1 task to accept', stalled: false,
 		},
 		{
+			name: 'a task whose branch moved after acceptance is to accept again, and says so',
+			in: input(manualFacts({ tasks: [task('a', 'pending_acceptance'), task('b', 'pending_acceptance')] }), { changedAfterAcceptance: ['b'] }),
+			state: 'needs_you', reasons: ['task_awaiting_acceptance'], label: 'Needs you: 2 tasks to accept (1 changed after acceptance)', stalled: false,
+		},
+		{
 			name: 'Goal Review confirmation',
 			in: input(managedFacts({ execution: { status: 'pending_goal_review', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, tasks: [task('a', 'completed')] })),
 			state: 'needs_you', reasons: ['goal_review'], label: 'Needs you: goal review', stalled: false,
