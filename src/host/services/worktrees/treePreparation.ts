@@ -26,9 +26,25 @@ export function preparationOf(config: { worktreeCopy?: string[]; worktreeSetup?:
 	};
 }
 
+/**
+ * Why a `worktreeCopy` pattern is refused, or null: patterns are relative to the workspace, so an absolute path, a
+ * `..` segment, or anything under .git or .tutti is a mistake (git would refuse the first two; the last two never match).
+ */
+export function copyPatternProblem(glob: string): string | null {
+	const segments = glob.replace(/\\/g, '/').split('/');
+	if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob) || glob.startsWith('~')) { return `'${glob}' is an absolute path`; }
+	if (segments.includes('..')) { return `'${glob}' leaves the workspace ('..')`; }
+	if (segments[0] === '.git' || segments[0] === '.tutti') { return `'${glob}' points into ${segments[0]}/, which is never copied`; }
+	return null;
+}
+
 /** The untracked and ignored files of `workspace` matching `globs` (workspace-relative, `.tutti/` excluded). */
 export async function filesToCopy(workspace: string, globs: readonly string[]): Promise<string[]> {
 	if (globs.length === 0) { return []; }
+	const problems = globs.map(copyPatternProblem).filter((p): p is string => p !== null);
+	if (problems.length > 0) {
+		throw new Error(`the worktreeCopy setting has patterns outside the workspace: ${problems.join('; ')}. Patterns are relative to the workspace (e.g. ".env", "config/*.local.json"): fix the setting, then schedule the task again`);
+	}
 	const specs = ['--', ...globs.map((g) => `:(glob)${g}`)];
 	const [untracked, ignored] = await Promise.all([
 		git(workspace, ['ls-files', '-z', '--others', '--exclude-standard', ...specs]),

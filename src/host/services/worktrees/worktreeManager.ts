@@ -7,7 +7,7 @@
 // task of the issue). Bookkeeping lives in `.tutti/worktrees.json` (no schema change; outside the trees' folder so
 // no task id can collide with it): which issue owns each tree and each issue's base commit. The owner is recorded
 // before `git worktree add`, so a Host that dies in between finds the half-made tree as its own next time.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DomainError } from '../../../core/errors.js';
 import { git, GitError, gitExit } from './git.js';
@@ -125,10 +125,33 @@ export class WorktreeManager {
 		return null;
 	}
 
+	/**
+	 * Task trees live only inside the workspace: `.tutti` and `.tutti/worktrees` must be real folders there, not
+	 * symbolic links leading elsewhere (a tree made through one would put an agent outside the workspace).
+	 */
+	#requireTreesInside(issueId: string, taskId: string): void {
+		const workspaceReal = realpathSync(this.#workspace);
+		for (const folder of [join(this.#workspace, '.tutti'), join(this.#workspace, worktreesFolder)]) {
+			let isLink = false;
+			try {
+				isLink = lstatSync(folder).isSymbolicLink();
+			} catch {
+				continue; // not there yet: it is created as a real folder
+			}
+			if (isLink) {
+				let target = '?';
+				try { target = realpathSync(folder); } catch { /* a dangling link */ }
+				throw refused(`${folder} is a symbolic link (to ${target}): Tutti makes task worktrees only inside the workspace ${workspaceReal}, so task ${taskId} was not started.`,
+					`Remove the link (\`rm ${folder}\`; its target is not touched), then schedule the task again.`, { issueId, taskId, path: folder });
+			}
+		}
+	}
+
 	async #ensure(issueId: string, chain: readonly string[], targetId: string, startCommit?: string): Promise<Worktree> {
 		const taskId = chain[0];
 		if (taskId === undefined) { throw new Error('ensure needs a task id'); }
 		await this.#requireGit(targetId);
+		this.#requireTreesInside(issueId, taskId);
 		const state = this.readState();
 		const existing = this.existingTree(issueId, chain);
 		if (existing !== null) { return existing; }
