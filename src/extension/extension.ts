@@ -15,6 +15,7 @@ import type { HostConfig } from '../host/config.js';
 import type { StoreLocation } from './settings/tuttiSettings.js';
 import { registerDiffComments } from './review/diffComments.js';
 import { registerStatusBar } from './status/statusBar.js';
+import { registerApprovalNotifications } from './approvals/approvalNotifications.js';
 import { installCliShim, publishCliEnvironment } from './terminal/cliEnvironment.js';
 import { TuttiTerminals } from './terminal/tuttiTerminals.js';
 import { registerIssueBoard } from './views/issueBoardView.js';
@@ -74,6 +75,7 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 	own(registerIssueBoard(services));
 	own(registerRunsView(services));
 	own(registerStatusBar(services));
+	own(registerApprovalNotifications(services));
 	own(restartOnSettingsChange(connection, log));
 	if (services.workspace !== undefined) {
 		own(watchForStore(connection, services.workspace));

@@ -143,6 +143,8 @@ export const issueDto = z.object({
 	integratedCommit: z.string(),
 	/** Tasks pending acceptance again because their branch moved after they were accepted ("changed after acceptance"). */
 	changedAfterAcceptanceTaskIds: z.array(z.string()),
+	/** Tool calls of this issue's running Runs waiting for the developer's answer (approval requests; `tutti approval list`). */
+	pendingApprovalCount: z.number().int().optional(),
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });

@@ -14,6 +14,7 @@ import { runRepository, type StopEventRecord } from '../../store/repositories/ru
 import type { Reader } from '../../store/tx.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
 import { type AttentionReadContext, readIssueAttention } from './attention/readAttention.js';
+import { approvalRepository } from '../../store/repositories/approvalRepository.js';
 
 /** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
 export interface IssueFacts {
@@ -29,6 +30,8 @@ export interface IssueFacts {
 	readonly changedAfterAcceptanceTaskIds?: readonly string[];
 	/** The issue's one attention state (src/core/attention/attention.ts). */
 	readonly attention: Attention;
+	/** Approval requests of its running Runs waiting for the developer (default: none). */
+	readonly pendingApprovalCount?: number;
 }
 
 export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
@@ -59,6 +62,7 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 		baseBranch: facts.delivery?.baseBranch ?? '',
 		integratedCommit: facts.delivery?.integratedCommit ?? '',
 		changedAfterAcceptanceTaskIds: [...(facts.changedAfterAcceptanceTaskIds ?? [])],
+		...(facts.pendingApprovalCount ? { pendingApprovalCount: facts.pendingApprovalCount } : {}),
 		createdAtUnixMs: issue.createdAtUnixMs,
 		updatedAtUnixMs: issue.updatedAtUnixMs,
 	};
@@ -85,6 +89,7 @@ export function readIssueDto(r: Reader, issue: Issue, context: AttentionReadCont
 		delivery: deliveryRepository.issueDelivery(r, issue.issueId),
 		hasUnintegratedAcceptance: deliveryRepository.hasUnintegratedAcceptance(r, issue.issueId),
 		changedAfterAcceptanceTaskIds: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
+		pendingApprovalCount: approvalRepository.pendingCountOfRunningRuns(r, issue.issueId),
 	});
 }
 

@@ -37,6 +37,11 @@ export const approvalRepository = {
 		const row = r.get('SELECT * FROM approvals WHERE run_id = ? AND tool_use_id = ?', [runId, toolUseId]);
 		return row ? toApproval(row) : undefined;
 	},
+	/** How many requests of the issue's running Runs wait for the developer (a request whose Run ended is expired). */
+	pendingCountOfRunningRuns(r: Reader, issueId: string): number {
+		const row = r.get("SELECT count(*) AS n FROM approvals a JOIN runs ru ON ru.run_id = a.run_id WHERE a.issue_id = ? AND a.status = 'pending' AND ru.status = 'running'", [issueId]);
+		return row ? num(row, 'n') : 0;
+	},
 	listByIssue(r: Reader, issueId: string): Approval[] {
 		return r.all('SELECT * FROM approvals WHERE issue_id = ? ORDER BY requested_at, approval_id', [issueId]).map(toApproval);
 	},

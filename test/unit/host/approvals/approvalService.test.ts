@@ -36,6 +36,7 @@ describe('approval service', () => {
 		assert.equal(asked.approval.status, 'pending');
 		assert.equal(asked.permission, null);
 		assert.deepEqual((await h.call('approval/list', {})).approvals.map((a) => a.approvalId), [asked.approval.approvalId]);
+		assert.equal((await h.call('issue/get', { issueId })).pendingApprovalCount, 1, 'the issue says an agent waits on you');
 
 		const parked = timer.paused();
 		const waiting = h.call('approval/wait', { approvalId: asked.approval.approvalId, waitMs: 30_000 }, agent);
@@ -45,6 +46,7 @@ describe('approval service', () => {
 		const got = await waiting;
 		assert.deepEqual(got.permission, { behavior: 'allow', updatedInput: { command: 'npm publish' } });
 		assert.deepEqual((await h.call('approval/list', {})).approvals, [], 'nothing is pending any more');
+		assert.equal((await h.call('issue/get', { issueId })).pendingApprovalCount, undefined);
 	});
 
 	it('a wait that gets no answer returns pending within its bound', async () => {
@@ -107,6 +109,7 @@ describe('approval service', () => {
 		const listed = await h.call('approval/list', { issueId });
 		assert.deepEqual(listed.approvals.map((a) => [a.status, a.answeredBy]), [['expired', 'host']]);
 		assert.deepEqual((await h.call('approval/list', {})).approvals, [], 'an expired request is not pending');
+		assert.equal((await h.call('issue/get', { issueId })).pendingApprovalCount, undefined);
 		await rejects(h.call('approval/answer', { approvalId: asked.approval.approvalId, allow: true }), 'approval_answered');
 	});
 
