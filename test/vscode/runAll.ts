@@ -22,7 +22,7 @@ import { runPanelUi } from './ui/panel.ui.js';
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
 /** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage. */
-const docsScreenshots: Readonly<Record<string, string>> = { 'board': 'board-overview', 'panel': 'panel-review', 'panel-run-stopped': 'panel-run-stopped' };
+const docsScreenshots: Readonly<Record<string, string>> = { 'board': 'board-overview', 'panel': 'panel-review', 'panel-run-stopped': 'panel-run-stopped', 'panel-200-tasks': 'panel-200-tasks' };
 
 function copyDocsScreenshots(screenshotsDir: string): void {
 	const docs = join(repoRoot, 'docs', 'screenshots');

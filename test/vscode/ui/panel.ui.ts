@@ -1,13 +1,15 @@
 // The issue panel through the real workbench: a managed issue driven by a scripted source agent (3 tasks on the
 // `gate` target, docs after lint; build and lint scheduled), its graph's nodes in the webview, Pause (banner + dispatchPaused=true in
 // `tutti plan issue get`) and Resume, Stop of a running Run ("Interrupted after …"), and Accept of a task in
-// pending_acceptance. Screenshots at each stage. Every wait is bounded.
+// pending_acceptance; then a 200-task plan's graph (test/vscode/ui/graph.ui.ts). Screenshots at each stage. Every wait is
+// bounded.
 import { existsSync } from 'node:fs';
 import { gateFile, gateStartedFile, releaseAllName, writeGate } from '../../../scripts/workers/gate.js';
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
 import type { Workbench } from '../harness/workbench.js';
 import type { UiResult, UiStep } from './board.ui.js';
+import { checkBigGraph } from './graph.ui.js';
 import { ScriptedSource } from './scriptedSource.js';
 import { waitForHost } from './tuttiCli.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
@@ -115,6 +117,8 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 			await pollFor('the board row to show 1/3 tasks', 15_000, async () => ((await row.innerText({ timeout: 1000 })).includes('1/3') ? true : undefined));
 			await shot('board-overview');
 		});
+		await step('a 200-task plan: drawn, fitted to blocks, searched (Enter selects), focused on one task\'s lineage, listed', async () =>
+			checkBigGraph(session, workspace, workbench, 'gate', shot));
 	} catch (error) {
 		steps.push({ name: `panel step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
 		await shot('panel-failure').catch(() => undefined);
