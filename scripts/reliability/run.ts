@@ -17,6 +17,7 @@ import { crashCase } from './crashCase.js';
 import { diskCase } from './diskCase.js';
 import type { CaseResult } from './kit.js';
 import { restartCase } from './restartCase.js';
+import { writersCase } from './writersCase.js';
 
 interface Args {
 	quick: boolean;
@@ -38,7 +39,7 @@ function parseArgs(argv: string[]): Args {
 		} else if (a === '--no-write') {
 			args.write = false;
 		} else {
-			throw new Error(`unknown argument ${a} (use --quick, --only crash,disk,concurrency,badInput,restart, --seed N, --no-write)`);
+			throw new Error(`unknown argument ${a} (use --quick, --only crash,disk,concurrency,writers,badInput,restart, --seed N, --no-write)`);
 		}
 	}
 	return args;
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
 	await runCase('disk', () => diskCase());
 	await runCase('badInput', () => badInputCase({ cliRuns: q ? 20 : 120, operationsRuns: q ? 50 : 400, webviewRuns: q ? 200 : 2000, seed: args.seed }));
 	await runCase('concurrency', () => concurrencyCase({ sessions: 16, callsPerSession: q ? 40 : 500, seed: args.seed }));
+	await runCase('writers', () => writersCase({ manualWriters: 8, managedWriters: 8, writesPerWriter: q ? 30 : 500, seed: args.seed }));
 	await runCase('restart', () => restartCase(q ? 1 : 3));
 	await runCase('crash', () => crashCase({
 		points: q ? 6 : 200, supervisorKills: q ? 2 : 16, seed: args.seed,

@@ -6,6 +6,7 @@ import { crashCase } from '../../scripts/reliability/crashCase.js';
 import { diskCase } from '../../scripts/reliability/diskCase.js';
 import type { CaseResult } from '../../scripts/reliability/kit.js';
 import { restartCase } from '../../scripts/reliability/restartCase.js';
+import { writersCase } from '../../scripts/reliability/writersCase.js';
 
 function explain(result: CaseResult): string {
 	return `${result.name}: ${result.failures.join('\n')}`;
@@ -26,6 +27,12 @@ describe('reliability (quick slice of the fault campaign)', function () {
 		}
 		const result = await diskCase();
 		assert.ok(result.passed, explain(result));
+	});
+
+	it('16 writers (8 manual issues, 8 managed plans) race one another and the dispatcher: every acknowledged write is there', async function () {
+		const result = await writersCase({ manualWriters: 8, managedWriters: 8, writesPerWriter: 20, seed: 6 });
+		assert.ok(result.passed, explain(result));
+		assert.ok(result.figures.some(([label, value]) => label === 'accepted durable writes' && Number(value.split(' ')[0]) >= 16 * 20), 'every writer got its writes accepted');
 	});
 
 	it('a reload during 4 running and 4 dying Runs settles each one once, per SPEC §8', async function () {
