@@ -31,6 +31,8 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('task/openChanges'), taskId: id }),
 	/** Show the source agent terminal (the one Tutti opened for its session), to paste a hand-back command. */
 	z.strictObject({ type: z.literal('agent/showTerminal') }),
+	/** The developer's answer to an agent's tool call (an approval request the snapshot shows pending). */
+	z.strictObject({ type: z.literal('approval/answer'), approvalId: id, choice: z.enum(['allow', 'allowForTask', 'deny']), message: z.string().max(reviewNoteMaxChars).optional() }),
 ]);
 export type ToHost = z.infer<typeof toHost>;
 export type ToHostType = ToHost['type'];

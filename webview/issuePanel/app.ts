@@ -237,6 +237,13 @@ export class IssuePanelApp {
 				return;
 			case 'task/requestChanges': return this.#sendNote(`task:${taskId}`, (note) => ({ type: 'task/requestChanges', taskId, note }));
 			case 'goal/requestChanges': return this.#sendNote('goal', (note) => ({ type: 'goal/requestChanges', note }));
+			case 'approval/allow': case 'approval/allowForTask': case 'approval/deny': {
+				const approvalId = el.dataset['approvalId'] ?? '';
+				const choice = action === 'approval/allow' ? 'allow' : action === 'approval/allowForTask' ? 'allowForTask' : 'deny';
+				const message = choice === 'deny' ? (this.#drafts.get(`approval:${approvalId}`) ?? '') : undefined;
+				this.#post({ type: 'approval/answer', approvalId, choice, ...(message !== undefined ? { message } : {}) });
+				return;
+			}
 			case 'command/copy': {
 				if (this.#post({ type: 'command/copy', text: el.dataset['text'] ?? '' })) { this.#announce('Command copied to the clipboard.'); }
 				return;

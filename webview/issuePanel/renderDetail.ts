@@ -5,6 +5,37 @@ import { button, linkButton, textArea } from '../shared/components.js';
 import { type ElementNode, h } from '../shared/vnode.js';
 import { noteMaxLength } from './renderHeader.js';
 import type { DetailModel, LatestRunModel, RelatedTask, ReviewChangesModel, RunModel, TranscriptModel } from './viewModel.js';
+import type { ApprovalBody, ApprovalModel } from './approvalModel.js';
+
+function approvalBody(b: ApprovalBody): ElementNode {
+	switch (b.kind) {
+		case 'command': return h('pre', { class: 'approval-command' }, h('code', {}, `$ ${b.command}`));
+		case 'file': return h('div', { class: 'approval-file' },
+			h('p', {}, h('code', { class: 'approval-path' }, b.path)),
+			h('pre', { class: 'approval-diff', 'aria-label': `Proposed change to ${b.path}` }, ...b.diff.map((l) => h('span', { class: l.sign === '+' ? 'diff-add' : 'diff-del' }, `${l.sign} ${l.text}\n`))));
+		case 'json': return h('pre', { class: 'approval-json' }, b.text);
+	}
+}
+
+/** One request: what the agent asks, and for a pending one Allow once / Allow for task / Deny with a message. */
+function approval(a: ApprovalModel): ElementNode {
+	const data = { 'approval-id': a.approvalId };
+	return h('li', { class: `approval${a.pending ? ' pending' : ''}`, 'data-approval-id': a.approvalId },
+		h('p', { class: 'approval-head' }, h('strong', {}, a.tool), h('span', { class: 'muted' }, ` · ${a.answerLabel}`)),
+		approvalBody(a.body),
+		a.pending ? h('div', { class: 'approval-actions' },
+			button({ label: 'Allow once', action: 'approval/allow', appearance: 'primary', ariaLabel: `Allow this ${a.tool} call once`, data }),
+			button({ label: 'Allow for task', action: 'approval/allowForTask', ariaLabel: `Allow ${a.tool} for the rest of this task`, data }),
+			textArea({ id: `approval-note-${a.approvalId}`, label: 'Message for the agent (with Deny)', maxLength: noteMaxLength, draftKey: `approval:${a.approvalId}` }),
+			button({ label: 'Deny', action: 'approval/deny', ariaLabel: `Deny this ${a.tool} call with the message above`, data })) : null);
+}
+
+function approvals(list: readonly ApprovalModel[]): ElementNode {
+	const waiting = list.filter((a) => a.pending).length;
+	return h('section', { id: 'approvals', class: waiting > 0 ? 'callout' : '', 'aria-label': 'Approvals' },
+		h('h3', {}, waiting > 0 ? `The agent asks you (${waiting})` : `Approvals (${list.length})`),
+		h('ol', { class: 'approvals' }, ...list.map(approval)));
+}
 
 function relatedList(items: readonly RelatedTask[], why: string): ElementNode {
 	return h('ul', { class: 'related' }, ...items.map((t) => h('li', {},
@@ -83,6 +114,7 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 		d.superseded && !d.replacedBy ? h('p', { class: 'notice' }, 'Superseded (no replacement).') : null,
 		d.replaces.length ? h('div', { id: 'replaces' }, h('p', {}, 'Replaces:'), relatedList(d.replaces, 'Go to the superseded task')) : null,
 		d.blocker ? h('p', { id: 'blocker', class: 'notice' }, `Blocked: ${d.blocker}`) : null,
+		d.approvals.some((a) => a.pending) ? approvals(d.approvals) : null,
 		d.latest ? latestRun(d, d.latest, data) : null,
 		d.canAccept || d.canRequestChanges ? h('section', { id: 'acceptance', class: 'callout', 'aria-label': 'Acceptance' },
 			h('p', {}, 'This task is waiting for you to accept its result or request changes.'),
@@ -99,6 +131,7 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 				button({ label: 'Request changes', action: 'task/requestChanges', ariaLabel: `Request changes to task ${d.title} with the note above`, data }),
 				h('p', { class: 'form-error', role: 'alert', 'data-error-for': `task:${d.taskId}` })) : null) : null,
 		d.transcript ? transcript(d.transcript) : null,
+		d.approvals.length > 0 && !d.approvals.some((a) => a.pending) ? approvals(d.approvals) : null,
 		h('h3', {}, `Runs (${d.runs.length})`),
 		d.runs.length ? h('ol', { class: 'runs' }, ...d.runs.map(run)) : h('p', { class: 'muted' }, 'No runs yet.'),
 		h('p', { id: 'task-usage', class: 'muted' }, `All runs: ${d.usageLabel}`),

@@ -1,11 +1,12 @@
 // The wire types the panel reads, named once (all inferred from the zod schemas in src/protocol).
 import type { PanelSnapshot, PanelTranscript } from '../../src/protocol/webview.js';
+import type { ApprovalDto } from '../../src/protocol/approvals.js';
 import type {
 	AttentionStateDto, CheckpointDto, IssueControlsDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
 } from '../../src/protocol/dto.js';
 
 export type {
-	AttentionStateDto, CheckpointDto, IssueControlsDto, IssueWithTasksDto, PanelSnapshot, PanelTranscript, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
+	ApprovalDto, AttentionStateDto, CheckpointDto, IssueControlsDto, IssueWithTasksDto, PanelSnapshot, PanelTranscript, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
 };
 export type TaskStatus = TaskDto['status'];
 export type ExecutionStatus = PlanSnapshotDto['execution']['status'];

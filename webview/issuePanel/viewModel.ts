@@ -2,6 +2,7 @@
 // header and the selected task's detail. The rules — readiness and blockers, whether the issue is terminal, which
 // controls apply, a wake prompt's marker — are the Host's, sent in the snapshot; nothing here re-derives them.
 // No DOM; tested in plain mocha.
+import { type ApprovalModel, approvalModels } from './approvalModel.js';
 import {
 	blockerLabel, checkpointKindLabel, executionStatusLabel, formatClock, formatCount, formatDuration, stopAnswerLabel,
 	stopReasonLabel, taskStatusLabel, truncate,
@@ -227,6 +228,8 @@ export interface DetailModel {
 	readonly usageLabel: string;
 	/** The latest Run, leading the detail; null before the first Run. */
 	readonly latest: LatestRunModel | null;
+	/** Tool calls of the task's Runs that asked the developer: pending ones (with Allow / Deny) first. */
+	readonly approvals: readonly ApprovalModel[];
 	readonly transcript: TranscriptModel | null;
 	/** The developer's comments on the diff (`path:line`, text), sent with Request changes. */
 	readonly reviewComments: readonly { readonly where: string; readonly text: string }[];
@@ -540,6 +543,7 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 		runs: runs.map(runModel),
 		usageLabel: usageLabel(runs),
 		latest: latestRunModel(runs[0]),
+		approvals: approvalModels(runs),
 		transcript: transcriptModel(s.transcript, runs[0]),
 		reviewComments: (s.reviewComments ?? []).map((c) => ({ where: `${c.path}:${c.line}`, text: c.text })),
 		canAccept: open && t.status === 'pending_acceptance',

@@ -8,6 +8,7 @@
 //   confirmGoal:       (issueId)
 //   integrateIssue:    (issueId)
 //   openTaskChanges:   (issueId, taskId)
+//   answerApproval:    (approvalId, 'allow' | 'allowForTask' | 'deny', message?) — the palette asks which and how
 //   newIssue:          ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null })
 //   newAgentTerminal:  ({ issueId?, agentTargetId? })
 //   showAgentTerminal: (issueId)
@@ -29,6 +30,7 @@ export const commandIds = {
 	integrateIssue: 'tutti.integrateIssue',
 	followUpIssue: 'tutti.followUpIssue',
 	openTaskChanges: 'tutti.openTaskChanges',
+	answerApproval: 'tutti.answerApproval',
 	newAgentTerminal: 'tutti.newAgentTerminal',
 	showAgentTerminal: 'tutti.showAgentTerminal',
 	openRunOutput: 'tutti.openRunOutput',

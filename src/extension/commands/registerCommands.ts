@@ -8,6 +8,7 @@ import { issueVerb, newIssue, openIssue } from './issueActions.js';
 import { acceptTask, confirmGoal, finishIssue, followUpIssue, requestChanges } from './reviewActions.js';
 import { newAgentTerminal, openRunOutput, showAgentTerminal, stopRun } from './runActions.js';
 import { openTaskChanges } from './taskChanges.js';
+import { answerApprovalCommand } from './approvalActions.js';
 import { integrateIssue } from './deliveryActions.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
 
@@ -29,6 +30,7 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.integrateIssue]: (...args) => integrateIssue(ctx, args),
 		[commandIds.followUpIssue]: (...args) => followUpIssue(ctx, args),
 		[commandIds.openTaskChanges]: (...args) => openTaskChanges(ctx, args),
+		[commandIds.answerApproval]: (...args) => answerApprovalCommand(ctx, args),
 		[commandIds.newAgentTerminal]: (...args) => newAgentTerminal(ctx, args),
 		[commandIds.showAgentTerminal]: (...args) => showAgentTerminal(ctx, args),
 		[commandIds.openRunOutput]: (...args) => openRunOutput(ctx, args),

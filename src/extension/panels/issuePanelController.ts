@@ -192,6 +192,7 @@ export class IssuePanelController implements Disposable {
 		this.#known = {
 			taskIds: new Set(snapshot.issue.tasks.map((t) => t.taskId)),
 			runIds: new Set(snapshot.runs.map((r) => r.runId)),
+			approvalIds: new Set(snapshot.runs.flatMap((r) => (r.approvals ?? []).filter((a) => a.status === 'pending').map((a) => a.approvalId))),
 		};
 		this.#port.setTitle(`Tutti: ${snapshot.issue.title}`);
 		if (await this.#postDrawn(snapshot)) { this.#scheduleActivity(snapshot); }

@@ -14,6 +14,8 @@ export type PanelAction =
 export interface KnownIds {
 	readonly taskIds: ReadonlySet<string>;
 	readonly runIds: ReadonlySet<string>;
+	/** Approval requests the snapshot showed pending (answerable from the panel). */
+	readonly approvalIds?: ReadonlySet<string>;
 }
 
 /**
@@ -45,6 +47,9 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'task/requestChanges': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.requestChanges, args: [issueId, msg.taskId, msg.note] }));
 		case 'task/openChanges': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.openTaskChanges, args: [issueId, msg.taskId] }));
 		case 'agent/showTerminal': return { kind: 'command', command: commandIds.showAgentTerminal, args: [issueId] };
+		case 'approval/answer': return known && known.approvalIds?.has(msg.approvalId) !== true
+			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
+			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, msg.choice, msg.message ?? ''] };
 		default: return assertNever(msg);
 	}
 }

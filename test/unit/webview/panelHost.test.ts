@@ -227,6 +227,17 @@ describe('issue panel host', () => {
 			assert.equal(ctx.web.snapshots().length, 2);
 		});
 
+		it('answers an approval the snapshot shows pending, and refuses any other approval id', () => {
+			const known = { taskIds: new Set(['t1']), runIds: new Set(['r1']), approvalIds: new Set(['a1']) };
+			assert.deepEqual(panelActionFor('i1', { type: 'approval/answer', approvalId: 'a1', choice: 'deny', message: 'Use the CI' }, known),
+				{ kind: 'command', command: commandIds.answerApproval, args: ['a1', 'deny', 'Use the CI'] });
+			assert.deepEqual(panelActionFor('i1', { type: 'approval/answer', approvalId: 'a1', choice: 'allowForTask' }, known),
+				{ kind: 'command', command: commandIds.answerApproval, args: ['a1', 'allowForTask', ''] });
+			assert.deepEqual(panelActionFor('i1', { type: 'approval/answer', approvalId: 'elsewhere', choice: 'allow' }, known),
+				{ kind: 'reject', message: 'Approval elsewhere is not waiting for an answer in this issue.' });
+			assert.equal(panelActionFor('i1', { type: 'approval/answer', approvalId: 'a1', choice: 'allow' }, { taskIds: new Set(), runIds: new Set() }).kind, 'reject');
+		});
+
 		it('maps every message type (the mapping is total)', () => {
 			const known = { taskIds: new Set(['t1']), runIds: new Set(['r1']) };
 			assert.deepEqual(panelActionFor('i1', { type: 'task/select', taskId: null }, known), { kind: 'view', view: { selectedTaskId: null } });
