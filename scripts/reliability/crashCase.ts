@@ -2,11 +2,13 @@
 // through the real CLI, fenced mutations, schedules whose Runs settle, acknowledges, stops) and kill -9 Run
 // supervisors at random points. After every restart the store is read only through the CLI and checked:
 // every acknowledged command is present, no Run is lost or double-settled, checkpoint/backlog invariants hold.
+// Then, in a git workspace, diamonds of worktree Runs and `issue integrate` under kill -9 (worktreeCrash.ts).
 import type { PlanSnapshotDto } from '../../src/protocol/dto.js';
 import { requestId, standardTargets, startHost, type HostHandle } from '../../test/integration/harness.js';
 import {
 	call, CaseResult, cliIssueIds, cliIssueTaskIds, cliPlanGet, cliRunList, prng, sleep, snapshotViolations, supervisorPidOf, type Reply,
 } from './kit.js';
+import { worktreeCrash, worktreeTarget } from './worktreeCrash.js';
 
 export interface CrashOptions {
 	points: number;
@@ -14,6 +16,8 @@ export interface CrashOptions {
 	seed: number;
 	/** Stop starting new kill points after this long (the campaign must stop by itself). */
 	budgetMs: number;
+	/** Diamonds of worktree Runs with Host kills mid-Runs and mid-integrate (worktreeCrash.ts); 0 skips them. */
+	worktreeRounds: number;
 }
 
 interface ManagedRecord {
@@ -36,6 +40,7 @@ export async function crashCase(options: CrashOptions): Promise<CaseResult> {
 			agentTargets: [
 				...standardTargets(gateDir),
 				{ id: 'sleep', adapter: 'command', argv: [process.execPath, '-e', `setTimeout(() => {}, ${sleepTargetMs})`] },
+				worktreeTarget(),
 			],
 			maxParallelRuns: 16,
 		}),
@@ -43,6 +48,8 @@ export async function crashCase(options: CrashOptions): Promise<CaseResult> {
 	try {
 		await crashPoints(host, options, random, result);
 		await supervisorKills(host, options, random, result);
+		// Last: it makes the workspace a git repository (the phases above run in a plain folder).
+		if (options.worktreeRounds > 0) { await worktreeCrash(host, options.worktreeRounds, random, result); }
 	} finally {
 		await host.dispose().catch(() => undefined);
 	}

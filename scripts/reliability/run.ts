@@ -94,7 +94,7 @@ async function main(): Promise<void> {
 	await runCase('writers', () => writersCase({ manualWriters: 8, managedWriters: 8, writesPerWriter: q ? 30 : 500, seed: args.seed }));
 	await runCase('restart', () => restartCase(q ? 1 : 3));
 	await runCase('crash', () => crashCase({
-		points: q ? 6 : 200, supervisorKills: q ? 2 : 16, seed: args.seed,
+		points: q ? 6 : 200, supervisorKills: q ? 2 : 16, worktreeRounds: q ? 1 : 4, seed: args.seed,
 		// Leave ~2 minutes for the supervisor kills and the final settlement checks.
 		budgetMs: Math.max(60_000, campaignBudgetMs - (Date.now() - t0) - 120_000),
 	}));

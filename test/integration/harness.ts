@@ -27,6 +27,7 @@ export interface AgentTarget {
 	argv: string[];
 	cwd?: string;
 	env?: Record<string, string>;
+	isolation?: 'none' | 'worktree';
 }
 
 export interface HostConfig {

@@ -1,5 +1,5 @@
 // The always-on slice of the fault campaign (`npm run reliability` runs the whole of it): a few kill -9 points of the
-// mixed workload plus one supervisor kill, a full disk on a real tmpfs (as root), and one reload with 4 live and 4
+// mixed workload plus one supervisor kill and one diamond of worktree Runs with kills mid-Runs and mid-integrate, a full disk on a real tmpfs (as root), and one reload with 4 live and 4
 // dying Runs. Real Host and CLI processes from dist/ (run `npm run build` first). About 30 s.
 import { strict as assert } from 'node:assert';
 import { crashCase } from '../../scripts/reliability/crashCase.js';
@@ -15,8 +15,8 @@ function explain(result: CaseResult): string {
 describe('reliability (quick slice of the fault campaign)', function () {
 	this.timeout(120_000);
 
-	it('kill -9 of the Host at random points of a mixed workload, and of a supervisor: nothing acknowledged is lost', async function () {
-		const result = await crashCase({ points: 4, supervisorKills: 1, seed: 6, budgetMs: 60_000 });
+	it('kill -9 of the Host at random points of a mixed workload, of a supervisor, and of worktree Runs and an integrate: nothing acknowledged is lost, one result commit per Run', async function () {
+		const result = await crashCase({ points: 4, supervisorKills: 1, worktreeRounds: 1, seed: 6, budgetMs: 60_000 });
 		assert.ok(result.passed, explain(result));
 		assert.ok(result.figures.some(([label, value]) => label === 'acknowledged commands' && Number(value) > 0), 'the workload made progress');
 	});
