@@ -42,8 +42,8 @@ export class FakeAdmission implements RunAdmission {
 
 	constructor(private readonly clock: FakeClock) {}
 
-	/** No git in these tests: no parent's branch ever moves. */
-	reopenChangedParents(): Promise<string[]> {
+	/** No git in these tests: no parent's branch ever moves (a test may replace this). */
+	reopenChangedParents(_issueId: string, _taskIds: readonly string[]): Promise<string[]> {
 		return Promise.resolve([]);
 	}
 

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { deliveryRepository } from '../../../../src/store/repositories/deliveryRepository.js';
 import { runRepository } from '../../../../src/store/repositories/runRepository.js';
 import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
 import { PlanKit, rejects, taskSpec } from './planKit.js';
@@ -116,6 +117,29 @@ describe('plan service: rework, supersede and replacement scheduling', () => {
 		assert.equal(after.activeCheckpoint?.status, 'active');
 		assert.equal(kit.store.read((r) => runRepository.listByIssue(r, issue.issueId)).length, 0);
 		await issue.schedule(['a', 'c']);
+	});
+
+	it('schedule first reopens a parent whose branch moved after its acceptance: the dependent is refused, nothing is scheduled', async () => {
+		const issue = await kit.managedIssue([taskSpec('a'), taskSpec('b', { dependencyTaskIds: ['a'] })]);
+		const { runIds } = await issue.schedule(['a']);
+		await kit.settle(runIds[0]!, 'success');
+		await issue.accept('a');
+		// A's acceptance is bound to a commit (as in a worktree); the admission's git check finds its branch moved.
+		await kit.store.transaction((tx) => { deliveryRepository.setAcceptedCommit(tx, issue.issueId, 'a', 'c0ffee', kit.clock.now()); });
+		const checked: string[][] = [];
+		kit.admission.reopenChangedParents = async (issueId: string, taskIds: readonly string[]): Promise<string[]> => {
+			checked.push([...taskIds]);
+			await kit.store.transaction((tx) => {
+				const a = taskRepository.get(tx, issueId, 'a')!;
+				taskRepository.update(tx, { ...a, status: 'pending_acceptance', acceptanceState: 'agent_claimed' });
+				deliveryRepository.clearAcceptedCommit(tx, issueId, 'a');
+			});
+			return ['a'];
+		};
+		await rejects(issue.schedule(['b']), 'dependency_unsatisfied');
+		assert.deepEqual(checked, [['b']]);
+		assert.equal(issue.task(await issue.get(), 'b').status, 'not_started');
+		assert.equal(kit.store.read((r) => runRepository.listByIssue(r, issue.issueId)).length, 1, 'no Run for b');
 	});
 
 	it('a failing admission rolls the whole schedule back', async () => {
