@@ -141,6 +141,8 @@ export const issueDto = z.object({
 	baseBranch: z.string(),
 	/** The last commit `tutti issue integrate` made or moved to ('' until integrated). */
 	integratedCommit: z.string(),
+	/** The branch the last integration went into ('' until integrated). */
+	integratedInto: z.string(),
 	/** Tasks pending acceptance again because their branch moved after they were accepted ("changed after acceptance"). */
 	changedAfterAcceptanceTaskIds: z.array(z.string()),
 	/** Tool calls of this issue's running Runs waiting for the developer's answer (approval requests; `tutti approval list`). */

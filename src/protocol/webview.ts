@@ -18,6 +18,7 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('issue/pause') }),
 	z.strictObject({ type: z.literal('issue/resume') }),
 	z.strictObject({ type: z.literal('issue/stop') }),
+	z.strictObject({ type: z.literal('issue/integrate') }),
 	z.strictObject({ type: z.literal('run/stop'), runId: id }),
 	z.strictObject({ type: z.literal('task/accept'), taskId: id }),
 	z.strictObject({ type: z.literal('task/requestChanges'), taskId: id, note: reviewNote }),

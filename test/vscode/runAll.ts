@@ -46,7 +46,7 @@ function gateDirOf(workspace: string): string {
 
 /**
  * The folder settings every run uses: `command` agent targets (prints and exits, runs a minute, fails), 3 parallel
- * Runs; with `gate`, also the `gate` target (waits for its gate file) the panel UI test drives.
+ * Runs; with `gate`, also the `gate` target (waits for its gate file) and the worktree target `iso` the panel UI test drives.
  */
 function writeWorkspace(prefix: string, options: { gate?: boolean } = {}): string {
 	const workspace = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
@@ -55,12 +55,14 @@ function writeWorkspace(prefix: string, options: { gate?: boolean } = {}): strin
 		mkdirSync(gateDirOf(workspace));
 	}
 	const gate = { id: 'gate', adapter: 'command', argv: [process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'], env: { TUTTI_GATE_DIR: gateDirOf(workspace) } };
+	// A worktree target for the panel's Integrate (the panel test makes the workspace a git repository first).
+	const iso = { id: 'iso', adapter: 'command', argv: ['sh', '-c', 'echo integrated from the panel > panel.txt'], isolation: 'worktree' };
 	writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
 		'tutti.agentTargets': [
 			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hello from run; sleep 1; echo done >&2'] },
 			{ id: 'slow', adapter: 'command', argv: ['sh', '-c', 'echo working; sleep 60'] },
 			{ id: 'fail', adapter: 'command', argv: ['sh', '-c', 'echo giving up >&2; exit 3'] },
-			...(options.gate ? [gate] : []),
+			...(options.gate ? [gate, iso] : []),
 		],
 		'tutti.maxParallelRuns': 3,
 	}, null, '\t'));

@@ -226,7 +226,7 @@ export class IssuePanelApp {
 			case 'zoom/out': return this.#setZoom([...zoomSteps].reverse().find((z) => z < this.#zoom - 1e-6) ?? this.#zoom);
 			case 'zoom/reset': return this.#setZoom(1);
 			case 'zoom/fit': return this.#fit();
-			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'goal/confirm': case 'agent/showTerminal':
+			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'issue/integrate': case 'goal/confirm': case 'agent/showTerminal':
 				this.#post({ type: action });
 				return;
 			case 'run/stop': case 'run/openOutput':

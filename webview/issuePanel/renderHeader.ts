@@ -17,7 +17,11 @@ function controls(c: IssueControls, title: string): ElementNode {
 	return h('div', { id: 'issue-controls', role: 'toolbar', 'aria-label': 'Issue controls' },
 		c.pause ? button({ label: 'Pause', action: 'issue/pause', ariaLabel: `Pause issue ${title}`, title: 'Stop starting new work; running Runs continue' }) : null,
 		c.resume ? button({ label: 'Resume', action: 'issue/resume', appearance: 'primary', ariaLabel: `Resume issue ${title}` }) : null,
-		c.stop ? button({ label: 'Stop', action: 'issue/stop', ariaLabel: `Stop issue ${title}`, title: 'Pause and stop every running Run' }) : null);
+		c.stop ? button({ label: 'Stop', action: 'issue/stop', ariaLabel: `Stop issue ${title}`, title: 'Pause and stop every running Run' }) : null,
+		c.integrate ? button({
+			label: 'Integrate', action: 'issue/integrate', ariaLabel: `Integrate the accepted work of issue ${title}`,
+			title: 'Merge the accepted task commits into the base branch (tutti issue integrate)',
+		}) : null);
 }
 
 function goalReview(c: IssueControls): ElementNode | null {
@@ -88,6 +92,8 @@ export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 		attentionLine(m),
 		m.paused && !m.terminal ? h('p', { id: 'paused-note', class: 'muted' }, 'No new work starts; Runs already running continue until they end or you stop them.') : null,
 		controls(c, m.title),
+		m.integrated ? h('p', { id: 'integrated', role: 'status' }, 'Integrated into ', h('code', {}, m.integrated.into), ' at ',
+			h('code', { title: m.integrated.commit }, m.integrated.commit.slice(0, 12))) : null,
 		goalReview(c),
 		m.needsYou.length ? h('section', { id: 'needs-you', 'aria-labelledby': 'needs-you-title' },
 			h('h2', { id: 'needs-you-title' }, 'Tasks that need you ', badge(String(m.needsYou.length), `${m.needsYou.length} task${m.needsYou.length === 1 ? '' : 's'}`)),

@@ -84,6 +84,8 @@ export interface HeaderModel {
 	readonly handBack: HandBackModel | null;
 	/** The recovery hint of the plan (orchestration details; its commands are examples, so no Copy beside them). */
 	readonly recoveryHint: string;
+	/** The issue's last integration (`tutti issue integrate`), null before any. */
+	readonly integrated: { readonly commit: string; readonly into: string } | null;
 }
 
 export interface GraphNodeModel {
@@ -343,6 +345,7 @@ function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
 		sourceAgent: sourceAgentLine(s),
 		handBack: handBack(s),
 		recoveryHint: plan && !terminal ? plan.recoveryHint : '',
+		integrated: s.issue.integratedCommit !== '' ? { commit: s.issue.integratedCommit, into: s.issue.integratedInto } : null,
 	};
 }
 

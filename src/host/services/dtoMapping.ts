@@ -61,6 +61,7 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 		baseCommit: facts.delivery?.baseCommit ?? '',
 		baseBranch: facts.delivery?.baseBranch ?? '',
 		integratedCommit: facts.delivery?.integratedCommit ?? '',
+		integratedInto: facts.delivery?.integratedInto ?? '',
 		changedAfterAcceptanceTaskIds: [...(facts.changedAfterAcceptanceTaskIds ?? [])],
 		...(facts.pendingApprovalCount ? { pendingApprovalCount: facts.pendingApprovalCount } : {}),
 		createdAtUnixMs: issue.createdAtUnixMs,

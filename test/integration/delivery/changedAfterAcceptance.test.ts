@@ -104,4 +104,25 @@ describe('an acceptance reopens when the task branch moves after it (real git)',
 		assert.equal(aTask.status, 'completed');
 		assert.equal(aTask.reopenedReason, '');
 	});
+
+	it('the Integrate control is offered while accepted work is not integrated, and not after', async () => {
+		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
+		commitWorkspace(h.workspace);
+		const issueId = (await h.call('issue/create', { title: 'Integrate control' })).issueId;
+		assert.equal((await h.call('issue/get', { issueId })).controls.integrate, false, 'nothing accepted yet');
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept: true });
+		await h.idle();
+		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
+		writeFileSync(join(a.cwd, 'a.txt'), 'A\n');
+		h.runs.exit(a.runId, { exitCode: 0 });
+		await h.idle();
+		const before = await h.call('issue/get', { issueId });
+		assert.equal(before.status, 'completed');
+		assert.equal(before.controls.integrate, true, 'a completed issue with accepted work offers Integrate');
+		const integrated = await h.call('issue/integrate', { issueId });
+		const after = await h.call('issue/get', { issueId });
+		assert.equal(after.controls.integrate, false);
+		assert.equal(after.integratedCommit, integrated.integratedCommit);
+		assert.equal(after.integratedInto, 'main');
+	});
 });

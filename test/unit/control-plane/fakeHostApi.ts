@@ -30,7 +30,7 @@ export function issueDtoFor(issueId: string, title = 'An issue'): IssueDto {
 		executionStatus: null, terminal: false,
 		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false },
 		attention: { state: 'planned', label: 'Planned', reasons: [], activity: '', sinceUnixMs: 0, stalled: false, handBackCommand: '', sourceAgent: null, runs: [] },
-		baseCommit: '', baseBranch: '', integratedCommit: '', changedAfterAcceptanceTaskIds: [],
+		baseCommit: '', baseBranch: '', integratedCommit: '', integratedInto: '', changedAfterAcceptanceTaskIds: [],
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,
 	};
 }

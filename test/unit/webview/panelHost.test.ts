@@ -185,6 +185,7 @@ describe('issue panel host', () => {
 				[{ type: 'issue/pause' }, [commandIds.pauseIssue, ['i1']]],
 				[{ type: 'issue/resume' }, [commandIds.resumeIssue, ['i1']]],
 				[{ type: 'issue/stop' }, [commandIds.stopIssue, ['i1']]],
+				[{ type: 'issue/integrate' }, [commandIds.integrateIssue, ['i1']]],
 				[{ type: 'run/stop', runId: 'r1' }, [commandIds.stopRun, ['r1']]],
 				[{ type: 'run/openOutput', runId: 'r1' }, [commandIds.openRunOutput, ['r1']]],
 				[{ type: 'task/accept', taskId: 't1' }, [commandIds.acceptTask, ['i1', 't1']]],

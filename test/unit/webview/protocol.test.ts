@@ -13,6 +13,7 @@ describe('webview protocol', () => {
 			{ type: 'issue/pause' },
 			{ type: 'issue/resume' },
 			{ type: 'issue/stop' },
+			{ type: 'issue/integrate' },
 			{ type: 'run/stop', runId: 'r1' },
 			{ type: 'task/accept', taskId: 't1' },
 			{ type: 'task/requestChanges', taskId: 't1', note: '  Use the new API.\nAnd add a test. ' },

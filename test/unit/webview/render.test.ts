@@ -161,6 +161,16 @@ describe('panel rendering', () => {
 			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'paused-note').length, 0);
 		});
 
+		it('renders Integrate exactly when the Host offers it, and the last integration once there is one', () => {
+			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' });
+			assert.deepEqual(actions(render(aSnapshot(issue))), []);
+			const offered = render(aSnapshot({ ...issue, controls: { ...issue.controls, integrate: true } }));
+			assert.deepEqual(actions(offered), ['issue/integrate']);
+			assert.equal(findAll(offered, (n) => n.attrs['id'] === 'integrated').length, 0);
+			const done = render(aSnapshot({ ...issue, integratedCommit: 'abcdef0123456789abcdef0123456789abcdef01', integratedInto: 'main' }));
+			assert.equal(textContent(findAll(done, (n) => n.attrs['id'] === 'integrated')[0]!), 'Integrated into main at abcdef012345');
+		});
+
 		it('renders Resume, the Paused state and what pausing means (id paused-note) when paused', () => {
 			const tree = render(aSnapshot(anIssue([aTask('t1')], { dispatchPaused: true })));
 			assert.deepEqual(actions(tree), ['issue/resume']);

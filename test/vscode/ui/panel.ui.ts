@@ -1,9 +1,12 @@
 // The issue panel through the real workbench: a managed issue driven by a scripted source agent (3 tasks on the
 // `gate` target, docs after lint; build and lint scheduled), its graph's nodes in the webview, Pause (banner + dispatchPaused=true in
 // `tutti plan issue get`) and Resume, Stop of a running Run ("Interrupted after …"), and Accept of a task in
-// pending_acceptance; then a 200-task plan's graph (test/vscode/ui/graph.ui.ts). Screenshots at each stage. Every wait is
-// bounded.
-import { existsSync } from 'node:fs';
+// pending_acceptance; then a 200-task plan's graph (test/vscode/ui/graph.ui.ts); then a manual issue's accepted worktree
+// work integrated with the panel's Integrate button (the workspace made a git repository for it). Screenshots at each
+// stage. Every wait is bounded.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gateFile, gateStartedFile, releaseAllName, writeGate } from '../../../scripts/workers/gate.js';
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
@@ -11,12 +14,13 @@ import type { Workbench } from '../harness/workbench.js';
 import type { UiResult, UiStep } from './board.ui.js';
 import { checkBigGraph } from './graph.ui.js';
 import { ScriptedSource } from './scriptedSource.js';
-import { waitForHost } from './tuttiCli.js';
+import { tuttiCli, waitForHost } from './tuttiCli.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
 
 const title = 'Graph from a source agent';
 const taskIds = ['build', 'lint', 'docs'] as const;
 const scheduledIds = ['build', 'lint'] as const;
+const integrateTitle = 'Integrate from the panel';
 
 function openGate(gateDir: string, issueId: string, taskId: string, exitCode: number): void {
 	writeGate(gateFile(gateDir, issueId, taskId), exitCode);
@@ -119,6 +123,43 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 		});
 		await step('a 200-task plan: drawn, fitted to blocks, searched (Enter selects), focused on one task\'s lineage, listed', async () =>
 			checkBigGraph(session, workspace, workbench, 'gate', shot));
+		await step('Integrate in the panel of a manual issue with accepted worktree work puts it on main; the panel shows the integrated commit', async () => {
+			// The workspace becomes a git repository with one commit; a worktree task writes panel.txt and is auto-accepted.
+			const git = (...args: string[]): string => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' }).trim();
+			writeFileSync(join(workspace, '.gitignore'), '.tutti/\n.gates/\n.vscode/\n');
+			git('init', '-q', '-b', 'main');
+			git('config', 'user.name', 'Panel Test');
+			git('config', 'user.email', 'panel@example.test');
+			git('add', '-A');
+			git('commit', '-q', '-m', 'initial');
+			const cli = tuttiCli(session, workspace);
+			const issueId = cli(['issue', 'create', '--title', integrateTitle, '--as-user'])['issueId'] as string;
+			cli(['issue', 'task', 'add', '--issue-id', issueId, '--task-id', 'write', '--title', 'Write panel.txt', '--agent-target-id', 'iso', '--auto-accept', '--as-user']);
+			await pollFor('task write completed and accepted', 30_000, async () => {
+				const tasks = cli(['issue', 'get', '--issue-id', issueId, '--as-user'])['tasks'] as { taskId: string; status: string; acceptedCommit: string }[];
+				const task = tasks.find((t) => t.taskId === 'write');
+				return task?.status === 'completed' && task.acceptedCommit !== '' ? true : undefined;
+			});
+			await workbench.runCommand('View: Close All Editors');
+			await tidyForScreenshot(workbench);
+			// A completed issue is in the board's Done group, collapsed by default.
+			const doneGroup = page.locator('.part.sidebar .monaco-list-row[aria-expanded="false"]').filter({ hasText: /^Done/ }).first();
+			if ((await doneGroup.count()) > 0) { await doneGroup.click({ timeout: 5000 }); }
+			const row = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: integrateTitle }).first();
+			await row.waitFor({ state: 'visible', timeout: 15_000 });
+			await row.click({ timeout: 5000 });
+			frame = await issuePanelFrame(page, integrateTitle);
+			await clickInPanel(panel(), '[data-action="issue/integrate"]', 'the Integrate button');
+			const text = await waitInPanel(panel(), '#integrated', 'the integrated commit in the panel', { contains: 'Integrated into main', timeoutMs: 20_000 });
+			await pollFor('the Integrate button to go', 10_000, async () =>
+				((await panel().locator('[data-action="issue/integrate"]').count()) === 0 ? true : undefined));
+			const head = git('rev-parse', 'main');
+			if (!text.includes(head.slice(0, 12))) { throw new Error(`the panel shows "${text}", not main's new commit ${head}`); }
+			if (readFileSync(join(workspace, 'panel.txt'), 'utf8') !== 'integrated from the panel\n') { throw new Error('panel.txt is not on main in the workspace'); }
+			await tidyForScreenshot(workbench);
+			await shot('panel-integrated');
+			return text.trim();
+		});
 	} catch (error) {
 		steps.push({ name: `panel step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
 		await shot('panel-failure').catch(() => undefined);
