@@ -10,8 +10,13 @@ export interface AgentCommand {
 	shell: boolean;
 	/** The target's own environment additions (e.g. a model provider's base URL). */
 	env: Record<string, string>;
-	/** Where the agent's stdin comes from: the spec's `stdinText` (command adapter) or /dev/null (claude, codex). */
-	stdin: 'spec' | 'devnull';
+	/**
+	 * Where the agent's stdin comes from: the spec's `stdinText` (command adapter), /dev/null (codex), or `live`: a pipe
+	 * the Run's supervisor owns, fed the Turn's prompt and the messages sent while the Turn runs (claude stream-json).
+	 */
+	stdin: 'spec' | 'devnull' | 'live';
+	/** With `stdin: 'live'`: the Turn's prompt, the first message written to stdin. */
+	livePrompt?: string;
 }
 
 /** Facts of one Turn, read from the agent's structured stream (SPEC §8: a Run settles only from its exact Turn). */

@@ -1,15 +1,19 @@
 // The `claude` adapter: Claude Code in print mode with the structured stream (agent-cli-protocols.md §2).
 //
-//   claude -p --output-format stream-json --verbose (--session-id <uuid> | --resume <uuid>)
-//          [--model M] [--effort E] [--permission-mode P] --allowedTools T... [extra/target args] -- <prompt>
+//   claude -p --input-format stream-json --output-format stream-json --verbose --replay-user-messages
+//          (--session-id <uuid> | --resume <uuid>) [--model M] [--effort E] [--permission-mode P]
+//          --allowedTools T... [extra/target args]
 //
-// - stdin is /dev/null (an open stdin makes `claude -p` wait 3 s).
+// - The prompt is the first stream-json user message on stdin, a pipe the Run's supervisor owns and keeps open
+//   while the Turn runs, so messages sent meanwhile reach the model in the same Turn (§2.8); each is replayed on
+//   stdout, which is how the supervisor knows it arrived. Claude Code waits for more input after its `result`
+//   line until stdin closes: the supervisor closes it at that line (src/supervisor/liveInputPump.ts).
 // - Tool use must work without a prompt: `--allowedTools` with the target's tools (default: the `tutti` CLI
 //   only). Claude Code refuses `bypassPermissions` as root unless IS_SANDBOX=1 (§2.1), so it is passed only
 //   when the Turn's launch settings ask for it, never by default.
 // - `--resume` finds a session only from the cwd it was created in (§2.3); the caller keeps the cwd.
-// - The prompt goes after `--`, so a prompt that starts with `-` is never read as a flag and the variadic
-//   `--allowedTools` cannot swallow it.
+// - No positional prompt: a prompt that starts with `-` is never read as a flag, and the variadic
+//   `--allowedTools` has nothing to swallow.
 import { DomainError } from '../core/errors.js';
 import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
@@ -68,7 +72,8 @@ export function claudeArgs(spec: RunLaunchSpec): string[] {
 	const turn = spec.turn;
 	const prompt = turn?.prompt ?? spec.stdinText;
 	if (prompt.trim() === '') { throw invalidClaudeTarget(target, 'the Turn has no prompt', 'Give the task some content (its prompt), then launch it again.'); }
-	const args = ['-p', '--output-format', 'stream-json', '--verbose'];
+	noNul(target, 'the prompt', prompt);
+	const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--replay-user-messages'];
 	if (turn?.resumeProviderSessionId !== undefined) {
 		args.push('--resume', sessionId(target, 'session to resume', turn.resumeProviderSessionId));
 	} else if (turn?.newProviderSessionId !== undefined) {
@@ -89,7 +94,6 @@ export function claudeArgs(spec: RunLaunchSpec): string[] {
 	const allowed = target.allowedTools !== undefined ? stringList(target, 'allowedTools', target.allowedTools) : [...defaultClaudeAllowedTools];
 	if (allowed.length > 0) { args.push('--allowedTools', ...allowed); }
 	args.push(...stringList(target, 'extraArgs', turn?.extraArgs), ...stringList(target, 'args', target.args));
-	args.push('--', noNul(target, 'the prompt', prompt));
 	return args;
 }
 
@@ -100,7 +104,7 @@ export function claudeCommandFor(spec: RunLaunchSpec): AgentCommand {
 	const file = target.path ?? 'claude';
 	if (typeof file !== 'string' || file.trim() === '') { throw invalidClaudeTarget(target, '"path" is empty'); }
 	noNul(target, '"path"', file);
-	return { file, args: claudeArgs(spec), shell: false, env: targetEnv(target), stdin: 'devnull' };
+	return { file, args: claudeArgs(spec), shell: false, env: targetEnv(target), stdin: 'live', livePrompt: spec.turn?.prompt ?? spec.stdinText };
 }
 
 export const claudeAdapter: AgentAdapter = {

@@ -44,7 +44,11 @@ const runQueueResult = z.object({
 	runId: z.string(),
 	paused: z.boolean(),
 	pausedByStopEventIds: z.array(z.string()),
-	messages: z.array(z.object({ messageId: z.string(), text: z.string(), atUnixMs: z.number().int(), delivered: z.boolean() })),
+	messages: z.array(z.object({
+		messageId: z.string(), text: z.string(), atUnixMs: z.number().int(), delivered: z.boolean(),
+		/** `sent`: written into the running Turn, not echoed by the agent yet; `delivered`: echoed, or started its own Turn. */
+		state: z.enum(['queued', 'sent', 'delivered']),
+	})),
 });
 
 /** A developer decision on a task's result (SPEC §7). `checkpointId`: the changes_requested checkpoint ('' otherwise). */
@@ -66,12 +70,15 @@ const goalDecisionResult = z.object({
 
 /** Run messages and worktrees (issue 3), part of `methods`. */
 export const runAgentMethods = {
-	/** Queued messages to a running claude/codex agent (developer). Appended durably; delivery follows the current Turn. */
+	/**
+	 * A message to a running claude/codex agent (developer), appended durably. `into-turn`: handed to the running claude
+	 * Turn (delivered once the agent echoes it); `queued`: it waits for the Turn to end and starts the next one.
+	 */
 	'run/send': {
 		params: z.strictObject({ runId: id, text: z.string().min(1).max(100_000) }),
 		result: z.object({
 			runId: z.string(), messageId: z.string(), position: z.number().int(), pending: z.number().int(),
-			queuePaused: z.boolean(), delivery: z.literal('queued'),
+			queuePaused: z.boolean(), delivery: z.enum(['queued', 'into-turn']),
 		}),
 	},
 	'run/queue': { params: z.strictObject({ runId: id }), result: runQueueResult },

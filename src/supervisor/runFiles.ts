@@ -10,6 +10,7 @@
 //   pid.json       PidRecord, once the agent process exists
 //   events.jsonl   RunEvent lines: started | spawn_error | exited (supervisor), lost (runner)
 //   exit.json      RunExit, the authoritative end of the Run
+//   input.jsonl, input-state.jsonl   messages into a running agent (src/core/runs/liveInput.ts), when `liveInput`
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RunExit } from '../core/runs/runProcessPort.js';
@@ -44,6 +45,11 @@ export interface SupervisorSpec {
 	unsetEnv: string[];
 	/** Whether `stdin.txt` holds the task content; otherwise stdin is /dev/null. */
 	hasStdin: boolean;
+	/**
+	 * `claude-stream-json`: stdin is a pipe the supervisor owns and feeds from `input.jsonl` (the Turn's prompt, then
+	 * messages sent while it runs) until the Turn's result (src/supervisor/liveInputPump.ts). Absent: as `hasStdin`.
+	 */
+	liveInput?: 'claude-stream-json';
 	launchedAtUnixMs: number;
 }
 
@@ -146,7 +152,8 @@ export function parseSupervisorSpec(v: unknown): SupervisorSpec | null {
 		&& Array.isArray(v.args) && v.args.every((a) => typeof a === 'string')
 		&& typeof v.shell === 'boolean' && typeof v.cwd === 'string' && isStringRecord(v.env)
 		&& Array.isArray(v.unsetEnv) && v.unsetEnv.every((a) => typeof a === 'string')
-		&& typeof v.hasStdin === 'boolean' && isInt(v.launchedAtUnixMs);
+		&& typeof v.hasStdin === 'boolean' && isInt(v.launchedAtUnixMs)
+		&& (v.liveInput === undefined || v.liveInput === 'claude-stream-json');
 	return ok ? (v as unknown as SupervisorSpec) : null;
 }
 

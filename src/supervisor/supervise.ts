@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, openSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { RunExit } from '../core/runs/runProcessPort.js';
+import { LiveInputPump } from './liveInputPump.js';
 import { processStartTicks } from './processTable.js';
 import { reportToHost } from './reportToHost.js';
 import {
@@ -53,10 +54,10 @@ function recordSpawnError(runDir: string, runId: string, message: string, starte
 	writeJsonExclusive(runFile(runDir, 'exit'), exit);
 }
 
-function openStdio(runDir: string, spec: SupervisorSpec): { stdio: [number | 'ignore', number, number]; close: () => void } {
+function openStdio(runDir: string, spec: SupervisorSpec): { stdio: [number | 'ignore' | 'pipe', number, number]; close: () => void } {
 	const fds: number[] = [];
 	try {
-		const stdin = spec.hasStdin ? openSync(runFile(runDir, 'stdin'), 'r') : 'ignore';
+		const stdin = spec.liveInput !== undefined ? 'pipe' : spec.hasStdin ? openSync(runFile(runDir, 'stdin'), 'r') : 'ignore';
 		if (typeof stdin === 'number') { fds.push(stdin); }
 		const out = openSync(runFile(runDir, 'stdout'), 'a', 0o600);
 		fds.push(out);
@@ -107,6 +108,11 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 		child.once('error', (error) => { if (child.pid === undefined) { resolve({ error }); } });
 	});
 
+	// The agent's stdin stays open, owned by this process, while the Turn runs (liveInputPump.ts).
+	const pump = spec.liveInput !== undefined && child.stdin !== null
+		? new LiveInputPump({ runDir, stdin: child.stdin, stdoutPath: runFile(runDir, 'stdout') })
+		: undefined;
+
 	const agentPid = child.pid;
 	if (agentPid !== undefined) {
 		writeJsonAtomic(runFile(runDir, 'pid'), {
@@ -119,9 +125,12 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 		});
 		appendEvent(runDir, { type: 'started', agentPid, atUnixMs: Date.now() });
 		void report(spec.env, spec.runId, 'started').catch(() => undefined);
+		pump?.start();
 	}
 
 	const end = await ended;
+	// What reached the agent is recorded before the exit record, so whoever sees exit.json sees it too.
+	pump?.finish();
 	if ('error' in end) {
 		recordSpawnError(runDir, spec.runId, describeSpawnError(end.error, spec), attemptedAt);
 		return 0;

@@ -2,9 +2,12 @@
 // isolated from the developer's own (no real credentials or config ever reach a test agent), and a runner
 // that spawns an agent with stdin /dev/null and collects its output.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { AgentCommand } from '../../src/agents/adapter.js';
+import { claudeOutputSignal, claudeUserMessageLine } from '../../src/core/runs/liveInput.js';
 import type { AgentTargetConfig, RunLaunchSpec } from '../../src/core/runs/runProcessPort.js';
 
 export const repoRoot = resolve(__dirname, '../..');
@@ -112,11 +115,20 @@ export interface AgentResult {
  * Spawns an agent with stdin /dev/null in its own process group, collecting stdout and stderr. The process is
  * SIGKILLed (group) after `killAfterMs` so a broken CLI cannot hang the suite.
  */
-export function spawnAgent(file: string, args: string[], cwd: string, env: Record<string, string>, killAfterMs = 60_000): AgentRun {
-	const child = spawn(file, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function spawnAgent(file: string, args: string[], cwd: string, env: Record<string, string>, killAfterMs = 60_000, livePrompt?: string): AgentRun {
+	const live = livePrompt !== undefined;
+	const child = spawn(file, args, { cwd, env, stdio: [live ? 'pipe' : 'ignore', 'pipe', 'pipe'], detached: true });
 	let stdout = '';
 	let stderr = '';
-	child.stdout!.setEncoding('utf8').on('data', (c: string) => { stdout += c; });
+	if (live) {
+		// As the Run's supervisor does: the prompt is the first stream-json message; stdin closes at the result line.
+		child.stdin!.on('error', () => undefined);
+		child.stdin!.write(claudeUserMessageLine(randomUUID(), livePrompt));
+	}
+	child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+		stdout += c;
+		if (live && !child.stdin!.writableEnded && stdout.split('\n').some((l) => claudeOutputSignal(l)?.kind === 'result')) { child.stdin!.end(); }
+	});
 	child.stderr!.setEncoding('utf8').on('data', (c: string) => { stderr += c; });
 	const guard = setTimeout(() => killGroup(child), killAfterMs);
 	const done = new Promise<AgentResult>((resolveDone, reject) => {
@@ -127,6 +139,11 @@ export function spawnAgent(file: string, args: string[], cwd: string, env: Recor
 		});
 	});
 	return { child, done, stdout: () => stdout };
+}
+
+/** Spawns an adapter's command the way the supervisor does (a live stdin gets the prompt, closed at the result line). */
+export function spawnCommand(command: AgentCommand, cwd: string, env: Record<string, string>, killAfterMs = 60_000): AgentRun {
+	return spawnAgent(command.file, command.args, cwd, env, killAfterMs, command.stdin === 'live' ? command.livePrompt ?? '' : undefined);
 }
 
 /** SIGKILLs the agent's process group (test cleanup). */

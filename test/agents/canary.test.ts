@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { claudeAdapter } from '../../src/agents/claude.js';
 import {
-	type AgentSandbox, agentLaunchSpec, claudeBin, claudeTestTarget, isolatedEnv, jsonLines, makeAgentSandbox, pinnedVersions, spawnAgent,
+	type AgentSandbox, agentLaunchSpec, claudeBin, claudeTestTarget, isolatedEnv, jsonLines, makeAgentSandbox, pinnedVersions, spawnCommand,
 } from './agentKit.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
 
@@ -32,7 +32,7 @@ describe('agent tier canary (claude)', function () {
 		const sessionId = randomUUID();
 		const target = claudeTestTarget(server.url, sandbox);
 		const command = claudeAdapter.commandFor(agentLaunchSpec('canary', target, sandbox.workspace, { prompt: '--say the canary line', newProviderSessionId: sessionId }));
-		const run = spawnAgent(command.file, command.args, sandbox.workspace, { ...isolatedEnv(sandbox.home), ...command.env });
+		const run = spawnCommand(command, sandbox.workspace, { ...isolatedEnv(sandbox.home), ...command.env });
 		const result = await run.done;
 		assert.equal(result.code, 0, `claude exited ${String(result.code)}: ${result.stderr}`);
 

@@ -33,14 +33,15 @@ describe('claude adapter: command for a Turn', () => {
 		assert.equal(adapterFor({ id: 'c', adapter: 'claude' }), claudeAdapter);
 	});
 
-	it('runs print mode with the structured stream, a new session id, the default tools, stdin /dev/null, and the prompt last after --', () => {
+	it('runs print mode with stream-json in and out (messages replayed), a new session id, the default tools, and the prompt as the first message on a live stdin', () => {
 		const command = claudeAdapter.commandFor(spec({}, { newProviderSessionId: uuid1 }));
 		assert.deepEqual(command, {
 			file: 'claude',
-			args: ['-p', '--output-format', 'stream-json', '--verbose', '--session-id', uuid1, '--allowedTools', 'Bash(tutti:*)', '--', 'do the task'],
+			args: ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--replay-user-messages', '--session-id', uuid1, '--allowedTools', 'Bash(tutti:*)'],
 			shell: false,
 			env: {},
-			stdin: 'devnull',
+			stdin: 'live',
+			livePrompt: 'do the task',
 		});
 		assert.deepEqual([...defaultClaudeAllowedTools], ['Bash(tutti:*)']);
 	});
@@ -67,7 +68,7 @@ describe('claude adapter: command for a Turn', () => {
 		assert.deepEqual(flagValues(command.args, '--effort'), ['low']);
 		assert.deepEqual(flagValues(command.args, '--allowedTools'), ['Bash', 'Read']);
 		const tail = command.args.slice(command.args.indexOf('--allowedTools') + 3);
-		assert.deepEqual(tail, ['--settings', '{"hooks":{}}', '--max-turns', '5', '--', 'do the task']);
+		assert.deepEqual(tail, ['--settings', '{"hooks":{}}', '--max-turns', '5']);
 		assert.deepEqual(flagValues(claudeArgs(spec({ model: 'target-model' })), '--model'), ['target-model']);
 	});
 
@@ -82,14 +83,14 @@ describe('claude adapter: command for a Turn', () => {
 		invalid(() => claudeArgs(spec({}, { permissionModeId: 'yolo' })), "permission mode 'yolo'");
 	});
 
-	it('keeps a prompt that looks like a flag as the prompt', () => {
-		const args = claudeArgs(spec({}, { prompt: '--dangerously-skip-permissions' }));
-		assert.deepEqual(args.slice(-2), ['--', '--dangerously-skip-permissions']);
-		assert.equal(args.indexOf('--dangerously-skip-permissions'), args.length - 1);
+	it('keeps a prompt that looks like a flag as the prompt, never in argv', () => {
+		const command = claudeAdapter.commandFor(spec({}, { prompt: '--dangerously-skip-permissions' }));
+		assert.equal(command.args.includes('--dangerously-skip-permissions'), false);
+		assert.equal(command.livePrompt, '--dangerously-skip-permissions');
 	});
 
 	it('uses the task content as the prompt when the spec carries no Turn', () => {
-		assert.deepEqual(claudeArgs(spec({}, null)).slice(-2), ['--', 'task content']);
+		assert.equal(claudeAdapter.commandFor(spec({}, null)).livePrompt, 'task content');
 	});
 
 	it('rejects bad Turns and targets with invalid_input', () => {

@@ -9,7 +9,7 @@ import { delimiter, join } from 'node:path';
 import { claudeAdapter } from '../../src/agents/claude.js';
 import type { AgentTargetConfig, AgentTurnInput } from '../../src/core/runs/runProcessPort.js';
 import {
-	type AgentResult, type AgentSandbox, agentLaunchSpec, claudeTestTarget, isolatedEnv, jsonLines, killGroup, makeAgentSandbox, spawnAgent,
+	type AgentResult, type AgentSandbox, agentLaunchSpec, claudeTestTarget, isolatedEnv, jsonLines, killGroup, makeAgentSandbox, spawnCommand,
 	type AgentRun,
 } from './agentKit.js';
 import type { Script } from './modelServer/script.js';
@@ -38,8 +38,8 @@ describe('claude adapter with the real CLI (scripted model server)', function ()
 		const server = await startScriptedServer({ script });
 		servers.push(server);
 		const command = claudeAdapter.commandFor(agentLaunchSpec('r1', claudeTestTarget(server.url, sandbox, target), sandbox.workspace, turn));
-		assert.equal(command.stdin, 'devnull');
-		const run = spawnAgent(command.file, command.args, sandbox.workspace, { ...isolatedEnv(sandbox.home), ...command.env, ...env });
+		assert.equal(command.stdin, 'live');
+		const run = spawnCommand(command, sandbox.workspace, { ...isolatedEnv(sandbox.home), ...command.env, ...env });
 		runs.push(run);
 		return { run, server };
 	}

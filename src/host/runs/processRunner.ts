@@ -8,6 +8,7 @@
 // exit.json with `exitCode: null, signal: 'lost'` (plus `spawnError` when no agent was ever recorded), which
 // the domain treats as a failure.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { adapterFor } from '../../agents/command.js';
@@ -23,6 +24,8 @@ import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '..
 import { agentEnvAdditions, inheritableEnv } from './agentEnv.js';
 import { ensureCliShim } from './cliShim.js';
 import { interruptProcessGroup } from './interruptProcessGroup.js';
+import { appendLiveInputEntry, readLiveInputEntries } from './liveInputFiles.js';
+import { promptMessageId } from '../../core/runs/liveInput.js';
 import { type LogSlice, readLogSlice } from './readLogSlice.js';
 
 export interface ProcessRunnerOptions {
@@ -119,6 +122,11 @@ export class ProcessRunner implements RunProcessPort {
 			: undefined;
 		const hasStdin = command.stdin === 'spec' && spec.stdinText.length > 0;
 		if (hasStdin) { writeFileSync(runFile(dir, 'stdin'), spec.stdinText, { mode: 0o600 }); }
+		const live = command.stdin === 'live';
+		if (live) {
+			// The Turn's prompt is the first message its supervisor writes to the agent's stdin.
+			appendLiveInputEntry(dir, { type: 'message', messageId: promptMessageId, uuid: randomUUID(), text: command.livePrompt ?? spec.stdinText, atUnixMs: this.#o.clock.now() });
+		}
 		const supervisorSpec: SupervisorSpec = {
 			version: 1,
 			runId: spec.runId,
@@ -132,6 +140,7 @@ export class ProcessRunner implements RunProcessPort {
 			}),
 			unsetEnv: ['ELECTRON_RUN_AS_NODE'],
 			hasStdin,
+			...(live ? { liveInput: 'claude-stream-json' as const } : {}),
 			launchedAtUnixMs: this.#o.clock.now(),
 		};
 		writeJsonAtomic(runFile(dir, 'spec'), supervisorSpec);
@@ -194,8 +203,11 @@ export class ProcessRunner implements RunProcessPort {
 
 	async interrupt(runId: string): Promise<InterruptResult> {
 		try {
-			const pid = readPidRecord(this.runDir(runId));
+			const dir = this.runDir(runId);
+			const pid = readPidRecord(dir);
 			if (pid === null) { return 'not_running'; }
+			// Nothing more goes into an interrupted Turn: its supervisor closes the agent's stdin.
+			if (readLiveInputEntries(dir).length > 0) { appendLiveInputEntry(dir, { type: 'close', atUnixMs: this.#o.clock.now() }); }
 			const result = await interruptProcessGroup(pid, {
 				graceMs: this.#o.interruptGraceMs,
 				killWaitMs: this.#o.killWaitMs,

@@ -21,6 +21,7 @@ import { launchWorkerRun, type QueuedTurnContext, startQueuedTurn } from '../tur
 import { TurnLifecycle, type TurnServiceDeps } from '../turns/turnLifecycle.js';
 import { requireUser } from './callerPolicy.js';
 import type { AdmittedRun, RunAdmission, SettlementObserver } from './contracts.js';
+import { forwardPendingMessages } from './messages/liveDelivery.js';
 import { readQueue } from './messages/queueFile.js';
 import { currentTurnProcessId, runIdOfProcess } from './messages/turnProcesses.js';
 import { admitRunsInTx } from './runAdmission.js';
@@ -74,6 +75,7 @@ export class RunService implements RunAdmission, Disposable {
 			runDir: (runId) => deps.runs.runDir(runId),
 			runExitOf: (runId, exit) => this.#runExitOf(runId, exit),
 			track: (p) => { this.#track(p); },
+			forwardMessages: (runId) => { this.#forwardMessages(runId); },
 		};
 		this.#stops = new RunStops({
 			store: deps.store, clock: deps.clock, ids: deps.ids, turns: this.#turns, settlement,
@@ -192,6 +194,16 @@ export class RunService implements RunAdmission, Disposable {
 		}
 	}
 
+	/** Pending messages of a Run into its running Turn, when it takes input (liveDelivery.ts); a failure leaves them queued. */
+	#forwardMessages(runId: string): void {
+		try {
+			const stops = this.#d.store.read((r) => runRepository.stopEvents(r, runId));
+			forwardPendingMessages(this.#d.runs, runId, stops, this.#d.clock.now());
+		} catch (e) {
+			this.#d.log(`handing the queued messages of run ${runId} to its Turn failed (they stay queued): ${(e as Error).message}`);
+		}
+	}
+
 	#afterSettle(settled: SettledRun): void {
 		try {
 			this.#d.onSettled(settled);
@@ -227,6 +239,8 @@ export class RunService implements RunAdmission, Disposable {
 			try {
 				// Alive: re-attach and wait for its exit. Dead without a record: the runner records it lost.
 				this.#turns.adopt(processId);
+				// Messages sent before the restart and not handed over yet go into the running Turn now.
+				this.#forwardMessages(run.runId);
 			} catch (e) {
 				await this.#settle(run.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
 			}

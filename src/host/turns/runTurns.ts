@@ -23,8 +23,9 @@ import type { AgentTurnInput, RunExit } from '../../core/runs/runProcessPort.js'
 import { turnLaunchSettings, workerTurnInput } from '../runs/workerTurn.js';
 import { resolveRunDirectory } from '../services/executionDirectory.js';
 import { appendQueueEntry, readQueue } from '../services/messages/queueFile.js';
+import { liveDeliveries } from '../services/messages/liveDelivery.js';
 import { deriveQueueState, nextDeliverable } from '../services/messages/queueState.js';
-import { currentTurnProcessId, nextTurnProcessId } from '../services/messages/turnProcesses.js';
+import { currentTurnProcessId, nextTurnProcessId, turnProcessIds } from '../services/messages/turnProcesses.js';
 import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx } from '../services/runSettlement.js';
 import { type WorktreeManager, WorktreeSetupError } from '../services/worktrees/worktreeManager.js';
 import { reopenChangedParents } from '../services/delivery/acceptanceChanges.js';
@@ -215,6 +216,8 @@ export interface QueuedTurnContext extends WorkerTurnContext {
 	runExitOf(runId: string, exit: RunExit): RunExit;
 	/** Background work the Host waits for (never re-enter the Run's chain from here). */
 	track(p: Promise<unknown>): void;
+	/** Hands the Run's other pending messages to its (new) running Turn (liveDelivery.ts). */
+	forwardMessages(runId: string): void;
 }
 
 /**
@@ -240,7 +243,9 @@ export async function startQueuedTurn(ctx: QueuedTurnContext, runId: string, exi
 	const { run, task } = gate;
 	const target = ctx.turns.target(run.agentTargetId);
 	if (!target || target.adapter === 'command') { return false; }
-	const next = nextDeliverable(deriveQueueState(entries, gate.stops));
+	// A message the last Turn echoed was delivered inside it: it never starts a Turn of its own.
+	const echoed = liveDeliveries({ runDir: ctx.runDir }, runId, turnProcessIds(runId, entries)).echoed;
+	const next = nextDeliverable(deriveQueueState(entries, gate.stops, echoed));
 	if (!next) { return false; }
 	const providerSessionId = facts?.providerSessionId || gate.providerSessionId;
 	if (providerSessionId === '') {
@@ -270,6 +275,9 @@ export async function startQueuedTurn(ctx: QueuedTurnContext, runId: string, exi
 		ctx.track(ctx.settle(runId, started.exit
 			? { kind: 'exit', exit: ctx.runExitOf(runId, started.exit), facts: null }
 			: { kind: 'not_launched', outcome: 'failure', message: `could not start the Turn for queued message ${next.messageId}: ${started.message}` }));
+	} else {
+		// The messages queued behind this one go into the Turn it started, in order.
+		ctx.forwardMessages(runId);
 	}
 	return true;
 }

@@ -47,9 +47,13 @@ export interface QueueState {
 	all: QueuedMessageEntry[];
 }
 
-export function deriveQueueState(entries: readonly QueueEntry[], stops: readonly PersonStop[]): QueueState {
+/**
+ * `echoed`: messages a running agent replayed after its supervisor wrote them into the Turn (liveInput.ts): delivered
+ * as surely as a `delivered` entry, which the Host never has to write for them.
+ */
+export function deriveQueueState(entries: readonly QueueEntry[], stops: readonly PersonStop[], echoed: ReadonlySet<string> = new Set()): QueueState {
 	const resumed = new Set<string>();
-	const delivered = new Set<string>();
+	const delivered = new Set<string>(echoed);
 	const all: QueuedMessageEntry[] = [];
 	const seen = new Set<string>();
 	for (const entry of entries) {

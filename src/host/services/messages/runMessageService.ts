@@ -1,6 +1,8 @@
 // `run/send`, `run/queue`, `run/resume-queue`: the durable message queue of a Run (queueFile.ts) and its derived
-// pause state (queueState.ts). Delivery is RunService's: when a Turn completes, the next deliverable message becomes
-// the next `--resume` Turn of the same session (turnProcesses.ts); messages left when the Run settles stay recorded.
+// pause state (queueState.ts). A claude Turn takes messages while it runs: a send is appended to the queue, then
+// handed to the running Turn (liveDelivery.ts) and delivered once the agent echoes it. What the running Turn does not
+// take is RunService's: when a Turn completes, the next deliverable message becomes the next `--resume` Turn of the
+// same session (turnProcesses.ts); messages left when the Run settles stay recorded.
 import { DomainError } from '../../../core/errors.js';
 import type { Clock, IdSource } from '../../../core/ports.js';
 import type { Caller, RunAgentParams, RunAgentResult } from '../../../protocol/controlPlane.js';
@@ -10,14 +12,15 @@ import type { HostConfig } from '../../config.js';
 import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import { requireUser } from '../callerPolicy.js';
 import { loadRun } from '../runQueries.js';
-import { appendQueueEntry, readQueue } from './queueFile.js';
-import { deriveQueueState, type QueueState } from './queueState.js';
+import { forwardPendingMessages, type LiveDeliveries, runQueueState } from './liveDelivery.js';
+import { appendQueueEntry } from './queueFile.js';
+import type { QueueState } from './queueState.js';
 
 export interface RunMessageServiceDeps {
 	store: Store;
 	clock: Clock;
 	ids: IdSource;
-	runs: Pick<RunProcessPort, 'runDir'>;
+	runs: Pick<RunProcessPort, 'runDir' | 'isAlive'>;
 	config: HostConfig;
 }
 
@@ -26,10 +29,18 @@ type QueueResult = RunAgentResult<'run/queue'>;
 export class RunMessageService {
 	constructor(private readonly deps: RunMessageServiceDeps) {}
 
-	/** The derived queue state of a Run. */
-	stateOf(runId: string): QueueState {
-		const stops = this.deps.store.read((r) => runRepository.stopEvents(r, runId));
-		return deriveQueueState(readQueue(this.deps.runs.runDir(runId)), stops);
+	/** The derived queue state of a Run (messages its running Turns echoed count as delivered). */
+	stateOf(runId: string): QueueState & { live: LiveDeliveries } {
+		return runQueueState(this.deps.runs, runId, this.#stops(runId));
+	}
+
+	/** Hands the Run's pending messages to its running Turn when it takes input now; returns the ids handed over. */
+	forward(runId: string): string[] {
+		return forwardPendingMessages(this.deps.runs, runId, this.#stops(runId), this.deps.clock.now());
+	}
+
+	#stops(runId: string): { eventId: string; reason: string }[] {
+		return this.deps.store.read((r) => runRepository.stopEvents(r, runId));
 	}
 
 	async send(params: RunAgentParams<'run/send'>, caller: Caller): Promise<RunAgentResult<'run/send'>> {
@@ -48,6 +59,7 @@ export class RunMessageService {
 		}
 		const messageId = this.deps.ids.next('msg');
 		appendQueueEntry(this.deps.runs.runDir(run.runId), { type: 'message', messageId, text: params.text, atUnixMs: this.deps.clock.now() });
+		const intoTurn = this.forward(run.runId).includes(messageId);
 		const state = this.stateOf(run.runId);
 		return {
 			runId: run.runId,
@@ -55,7 +67,7 @@ export class RunMessageService {
 			position: state.pending.findIndex((m) => m.messageId === messageId),
 			pending: state.pending.length,
 			queuePaused: state.paused,
-			delivery: 'queued',
+			delivery: intoTurn ? 'into-turn' : 'queued',
 		};
 	}
 
@@ -73,16 +85,19 @@ export class RunMessageService {
 		appendQueueEntry(this.deps.runs.runDir(run.runId), {
 			type: 'resume', eventId, resumesStopEventIds: stops.map((s) => s.eventId), atUnixMs: this.deps.clock.now(),
 		});
+		if (run.status === 'running') { this.forward(run.runId); }
 		return { ...toResult(run.runId, this.stateOf(run.runId)), eventId };
 	}
 }
 
-function toResult(runId: string, state: QueueState): QueueResult {
+function toResult(runId: string, state: QueueState & { live: LiveDeliveries }): QueueResult {
 	const pending = new Set(state.pending.map((m) => m.messageId));
+	const stateOf = (messageId: string): 'queued' | 'sent' | 'delivered' =>
+		(!pending.has(messageId) ? 'delivered' : state.live.written.has(messageId) ? 'sent' : 'queued');
 	return {
 		runId,
 		paused: state.paused,
 		pausedByStopEventIds: state.pausedByStopEventIds,
-		messages: state.all.map((m) => ({ messageId: m.messageId, text: m.text, atUnixMs: m.atUnixMs, delivered: !pending.has(m.messageId) })),
+		messages: state.all.map((m) => ({ messageId: m.messageId, text: m.text, atUnixMs: m.atUnixMs, delivered: !pending.has(m.messageId), state: stateOf(m.messageId) })),
 	};
 }

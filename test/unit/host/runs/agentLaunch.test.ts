@@ -32,7 +32,7 @@ describe('worker Runs on claude targets', () => {
 		return (await h.call('issue/create', { title: 'agents' })).issueId;
 	}
 
-	it('launches through the adapter: preamble + task prompt, a new session id, task settings over the target, stdin /dev/null', async () => {
+	it('launches through the adapter: preamble + task prompt, a new session id, task settings over the target, the prompt as the first message on a live stdin', async () => {
 		const issueId = await open();
 		await h.call('task/add', { issueId, taskId: 'a', title: 'a', content: 'rename foo to bar', agentTargetId: 'cc', reasoningEffort: 'high' });
 		await h.idle();
@@ -48,11 +48,12 @@ describe('worker Runs on claude targets', () => {
 
 		const command = adapterFor(spec.target).commandFor(spec);
 		assert.equal(command.file, '/opt/claude/bin/claude');
-		assert.equal(command.stdin, 'devnull');
+		assert.equal(command.stdin, 'live');
+		assert.equal(command.livePrompt, spec.turn.prompt, 'the prompt is the first stream-json message on stdin');
 		const at = command.args.indexOf('--session-id');
 		assert.equal(command.args[at + 1], spec.turn.newProviderSessionId);
-		assert.deepEqual(command.args.slice(0, 4), ['-p', '--output-format', 'stream-json', '--verbose']);
-		assert.equal(command.args.at(-1), spec.turn.prompt);
+		assert.deepEqual(command.args.slice(0, 7), ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--replay-user-messages']);
+		assert.ok(!command.args.includes(spec.turn.prompt), 'no positional prompt');
 		assert.equal(command.args[command.args.indexOf('--effort') + 1], 'high');
 
 		const session = h.store.read((r) => sessionRepository.get(r, spec.env.TUTTI_SESSION_ID!));
