@@ -1,5 +1,5 @@
-// A claude-target worker Run over real processes, with a stand-in `claude` executable that speaks stream-json:
-// the adapter's argv, stdin /dev/null, the TUTTI_* environment and `tutti` on PATH reach the process, and the
+// A claude-target worker Run over real processes, with a stand-in `claude` executable that speaks stream-json in
+// and out: the adapter's argv, the prompt as the first message on stdin, the TUTTI_* environment and `tutti` on PATH reach the process, and the
 // Run settles from the Turn facts in its stdout.log (summary, usage, provider session id; is_error → failure; exit 0
 // without a result line → failure).
 import { strict as assert } from 'node:assert';
@@ -20,24 +20,32 @@ import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild, sleep } from '.
 const user: Caller = { kind: 'user' };
 const credential = 'the-users-own-credential';
 
-/** A fake Claude Code: reports what it was given as the final result of a stream-json Turn. */
+/**
+ * A fake Claude Code (`--input-format stream-json`): reads the first user message on stdin as its prompt, replays it,
+ * reports what it was given as the final result, then waits for stdin to close, as the real one does.
+ */
 const fakeClaude = `#!${process.execPath}
 const fs = require('fs');
 const args = process.argv.slice(2);
 const sid = args[args.indexOf('--session-id') + 1];
-let stdin = null;
-try { stdin = fs.readFileSync(0, 'utf8'); } catch (e) { stdin = 'unreadable: ' + e.code; }
 const path = (process.env.PATH || '').split(':');
 const tutti = path.find((d) => fs.existsSync(d + '/tutti')) || '';
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('TUTTI_')));
-const report = { args, stdin, tutti, env, sawCredential: Object.values(process.env).includes(${JSON.stringify(credential)}) };
 const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
 out({ type: 'system', subtype: 'init', session_id: sid });
-out({ type: 'assistant', session_id: sid, message: { content: [{ type: 'text', text: 'checking' }] } });
-if (args.some((a) => a.includes('END WITHOUT A RESULT'))) { process.exit(0); }
-const failing = args.some((a) => a.includes('PLEASE FAIL'));
-out({ type: 'result', subtype: failing ? 'error_during_execution' : 'success', is_error: failing, session_id: sid,
-	result: failing ? 'model overloaded' : JSON.stringify(report), usage: { input_tokens: 11, output_tokens: 7 } });
+let prompt = null;
+require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+	if (prompt !== null) { return; }
+	const m = JSON.parse(line);
+	prompt = m.message.content[0].text;
+	out({ type: 'user', isReplay: true, uuid: m.uuid, session_id: sid, message: m.message });
+	const report = { args, prompt, tutti, env, sawCredential: Object.values(process.env).includes(${JSON.stringify(credential)}) };
+	out({ type: 'assistant', session_id: sid, message: { content: [{ type: 'text', text: 'checking' }] } });
+	if (prompt.includes('END WITHOUT A RESULT')) { process.exit(0); }
+	const failing = prompt.includes('PLEASE FAIL');
+	out({ type: 'result', subtype: failing ? 'error_during_execution' : 'success', is_error: failing, session_id: sid,
+		result: failing ? 'model overloaded' : JSON.stringify(report), usage: { input_tokens: 11, output_tokens: 7 } });
+}).on('close', () => process.exit(0));
 `;
 
 describe('claude-target worker Runs over real processes (stand-in claude)', function () {
@@ -92,15 +100,15 @@ describe('claude-target worker Runs over real processes (stand-in claude)', func
 		}
 	}
 
-	it('starts claude with the adapter argv, stdin /dev/null, TUTTI_* and tutti on PATH, and settles from the stream', async () => {
+	it('starts claude with the adapter argv, the prompt on stdin, TUTTI_* and tutti on PATH, and settles from the stream', async () => {
 		const issueId = (await call('issue/create', { title: 'claude' })).issueId;
 		await call('task/add', { issueId, taskId: 'a', title: 'a', content: 'list the files', agentTargetId: 'cc' });
 		const run = await settledRunOf(issueId);
 		assert.deepEqual([run.status, run.outcome], ['completed', 'success'], run.errorMessage);
-		const report = JSON.parse(run.summary) as { args: string[]; stdin: string; tutti: string; env: Record<string, string>; sawCredential: boolean };
-		assert.deepEqual(report.args.slice(0, 4), ['-p', '--output-format', 'stream-json', '--verbose']);
-		assert.match(report.args.at(-1)!, /Tutti worker agent[\s\S]*--- task ---\nlist the files$/);
-		assert.equal(report.stdin, '', 'stdin is /dev/null');
+		const report = JSON.parse(run.summary) as { args: string[]; prompt: string; tutti: string; env: Record<string, string>; sawCredential: boolean };
+		assert.deepEqual(report.args.slice(0, 7), ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--replay-user-messages']);
+		assert.match(report.prompt, /Tutti worker agent[\s\S]*--- task ---\nlist the files$/);
+		assert.equal(report.args.some((a) => a.includes('list the files')), false, 'the prompt is not in argv');
 		assert.equal(report.tutti, join(ws.path, '.tutti', 'bin'), '`tutti` is first found in the shim directory');
 		assert.deepEqual(Object.keys(report.env).sort(), ['TUTTI_IPC_HOOK', 'TUTTI_ISSUE_ID', 'TUTTI_RUN_ID', 'TUTTI_SESSION_ID', 'TUTTI_SESSION_TOKEN', 'TUTTI_TASK_ID']);
 		assert.equal(report.env.TUTTI_RUN_ID, run.runId);
