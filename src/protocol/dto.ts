@@ -357,4 +357,9 @@ export const agentTargetDto = z.object({
 	 * runs under its sandbox setting).
 	 */
 	approvals: z.enum(['ask', 'allowed-tools-only', 'sandbox']).optional(),
+	/**
+	 * What `tutti run send` does while its agent works: `into-turn` (claude: the message reaches the running Turn),
+	 * `queued-until-turn-ends` (codex: the next `--resume` Turn takes it), `not-accepted` (command targets).
+	 */
+	messagesWhileRunning: z.enum(['into-turn', 'queued-until-turn-ends', 'not-accepted']),
 });

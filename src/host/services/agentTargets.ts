@@ -89,8 +89,23 @@ const approvalsDetail: Record<ReturnType<typeof effectiveApprovals>, (adapter: A
 };
 
 /** The Host resolved the workspace-dependent defaults at start (targetDefaults.ts); a target seen before that runs in place. */
-function placement(target: AgentTargetConfig): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals'> {
-	return { isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target), approvals: effectiveApprovals(target) };
+function placement(target: AgentTargetConfig): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals' | 'messagesWhileRunning'> {
+	return {
+		isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target), approvals: effectiveApprovals(target),
+		messagesWhileRunning: messagesWhileRunning(target.adapter),
+	};
+}
+
+/**
+ * claude reads stream-json messages from the stdin its supervisor keeps open; the pinned `codex exec` reads stdin only
+ * up to its end before it starts (test/agents/codexStdin.test.ts), so its messages wait for the next Turn.
+ */
+function messagesWhileRunning(adapter: AgentTargetConfig['adapter']): AgentTargetDto['messagesWhileRunning'] {
+	switch (adapter) {
+		case 'claude': return 'into-turn';
+		case 'codex': return 'queued-until-turn-ends';
+		case 'command': return 'not-accepted';
+	}
 }
 
 /** `agent/list`: every configured target, in configuration order, with whether its executable was found. */

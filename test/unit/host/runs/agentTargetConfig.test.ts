@@ -68,6 +68,8 @@ describe('agent target config', () => {
 			assert.equal(listed[0]!.detail, 'found claude; tool calls outside allowedTools ask you (tutti approval list)');
 			assert.match(listed[1]!.detail, /not asked per tool call: codex exec cannot route approvals to Tutti, it runs under its sandbox setting$/);
 			assert.match(listed[3]!.detail, /tool calls outside allowedTools are denied without asking$/);
+			// claude takes messages into the running Turn; the pinned codex exec cannot (test/agents/codexStdin.test.ts).
+			assert.deepEqual(listed.map((t) => t.messagesWhileRunning), ['into-turn', 'queued-until-turn-ends', 'queued-until-turn-ends', 'into-turn']);
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
