@@ -37,11 +37,13 @@ window.__timeSnapshot = (message) => new Promise((resolve) => {
 	const before = performance.getEntriesByName('panel-render').length;
 	const onMessage = () => {
 		window.removeEventListener('message', onMessage);
-		requestAnimationFrame(() => setTimeout(() => {
+		const handledMs = performance.now() - started;
+		let frameMs = 0;
+		requestAnimationFrame(() => { frameMs = performance.now() - started; setTimeout(() => {
 			const measures = performance.getEntriesByName('panel-render');
 			const js = measures.length > before ? measures[measures.length - 1].duration : NaN;
-			resolve({ totalMs: performance.now() - started, jsMs: js, nodes: document.querySelectorAll('#task-graph g.node').length });
-		}, 0));
+			resolve({ totalMs: performance.now() - started, jsMs: js, handledMs, frameMs, nodes: document.querySelectorAll('#task-graph g.node').length });
+		}, 0); });
 	};
 	window.addEventListener('message', onMessage);
 	window.postMessage(message, '*');
@@ -71,7 +73,7 @@ function withStatus(s: PanelSnapshot, taskId: string, status: PanelSnapshot['iss
 	return { ...s, seq, issue: { ...s.issue, tasks: s.issue.tasks.map((t) => (t.taskId === taskId ? { ...t, status } : t)) } };
 }
 
-interface Timing { totalMs: number; jsMs: number; nodes: number }
+interface Timing { totalMs: number; jsMs: number; handledMs: number; frameMs: number; nodes: number }
 
 export interface BrowserRenderRow {
 	readonly tasks: number;
@@ -130,13 +132,13 @@ export async function benchPanelBrowser(options: { runs?: number; sizes?: readon
 export function formatPanelBrowser(rows: readonly BrowserRenderRow[]): string {
 	const at1k = (detail: string): BrowserRenderRow | undefined => rows.find((r) => r.tasks === 1_000 && r.detail === detail);
 	const lines = [
-		'| tasks | nodes drawn as | first render to paint (median) | of which JS | status change to paint (median) | of which JS | samples (first / change) |',
-		'|---|---|---|---|---|---|---|',
+		'| tasks | nodes drawn as | first render to paint (median) | of which JS | status change to paint (median) | of which message + validation | of which JS | samples (first / change) |',
+		'|---|---|---|---|---|---|---|---|',
 	];
 	for (const r of rows) {
 		const m = (xs: readonly Timing[], k: 'totalMs' | 'jsMs'): number => median(xs.map((x) => x[k]));
 		lines.push(`| ${r.tasks.toLocaleString('en')} | ${r.detail === 'full' ? 'text (zoom 100%)' : 'blocks (zoom 25%)'} | ${fmtMs(m(r.first, 'totalMs'))} | ${fmtMs(m(r.first, 'jsMs'))} | ` +
-			`${fmtMs(m(r.change, 'totalMs'))} | ${fmtMs(m(r.change, 'jsMs'))} | ${r.first.length} / ${r.change.length} |`);
+			`${fmtMs(m(r.change, 'totalMs'))} | ${fmtMs(median(r.change.map((x) => x.handledMs - x.jsMs)))} | ${fmtMs(m(r.change, 'jsMs'))} | ${r.first.length} / ${r.change.length} |`);
 	}
 	const ratios: string[] = [];
 	for (const detail of ['full', 'blocks']) {
