@@ -27,7 +27,7 @@ await Promise.all(entries.map((e) => esbuild.build({
 // The issue panel: browser code, ESM, its CSS emitted beside it (localResourceRoots = dist/webview only).
 await esbuild.build({
 	bundle: true, platform: 'browser', format: 'esm', target: 'es2022', sourcemap: 'linked', logLevel: 'warning', minify: true,
-	entryPoints: { issuePanel: 'webview/issuePanel/main.ts' },
+	entryPoints: { issuePanel: 'webview/issuePanel/main.ts', newIssue: 'webview/newIssue/main.ts' },
 	outdir: 'dist/webview',
 	loader: { '.ttf': 'file' },
 	assetNames: '[name]',

@@ -118,7 +118,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['issue', 'create'], method: 'issue/create', summary: 'create a manual issue (the developer or any agent session)',
-		flags: [title(true), content(false), autoAccept],
+		flags: [title(true), content(false), autoAccept, { name: 'dispatch-paused', param: 'dispatchPaused', kind: 'bool', valueName: '[bool]', description: 'start nothing until `tutti issue resume` (add the tasks first)' }],
 		examples: [
 			'tutti issue create --title "Fix the login flow" --content "Users are logged out after 5 min" --as-user --json',
 			'tutti issue create --title "Flaky login test" --content "Seen while working on the session timeout" --json',

@@ -1,6 +1,8 @@
 // Context keys the package.json `when` clauses read (menus, welcome views).
 import * as vscode from 'vscode';
+import type { StoreChangeSource } from './changes/storeChangeSource.js';
 import type { ConnectionKind } from './connection/hostConnection.js';
+import { workspaceContext } from './workspaceContext.js';
 
 export const contextKeys = {
 	/** noFolder | noStore | starting | owner | viewer | failed */
@@ -15,4 +17,19 @@ export function setConnectionContext(kind: ConnectionKind): void {
 	void vscode.commands.executeCommand('setContext', contextKeys.state, kind);
 	void vscode.commands.executeCommand('setContext', contextKeys.connected, kind === 'owner' || kind === 'viewer');
 	void vscode.commands.executeCommand('setContext', contextKeys.viewer, kind === 'viewer');
+}
+
+/** Keeps the workspace context keys (src/extension/workspaceContext.ts) in step with the store; sets only what changed. */
+export function followWorkspaceContext(changes: StoreChangeSource): vscode.Disposable {
+	const last = new Map<string, boolean>();
+	const apply = (): void => {
+		for (const [key, value] of Object.entries(workspaceContext(changes.current))) {
+			if (last.get(key) === value) { continue; }
+			last.set(key, value);
+			void vscode.commands.executeCommand('setContext', key, value);
+		}
+	};
+	apply();
+	const sub = changes.onDidChange(apply);
+	return new vscode.Disposable(() => sub.dispose());
 }

@@ -2,6 +2,7 @@
 // context on the line it is created (`own(...)`). Nothing else touches ExtensionContext.subscriptions.
 import * as vscode from 'vscode';
 import { PollingChangeSource } from './changes/storeChangeSource.js';
+import { followWorkspaceContext } from './contextKeys.js';
 import { followConnection, restartOnSettingsChange, watchForStore } from './connection/connectionWiring.js';
 import { HostConnection } from './connection/hostConnection.js';
 import { workspaceSocketPath } from './connection/ownerEndpoint.js';
@@ -69,6 +70,7 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 		refresh: () => changes.refresh(),
 	};
 	own(followConnection(connection, changes));
+	own(followWorkspaceContext(changes));
 	const terminals = own(new TuttiTerminals(services));
 	const panels = own(registerIssuePanel({ extensionUri: ctx.extensionUri, api: panelHostApi(services) }));
 	own(registerCommands({ services, terminals, diffComments, panel: { show: (issueId) => { panels.showIssuePanel(issueId); } } }));

@@ -131,7 +131,8 @@ export const methods = {
 		result: z.object({ agentTargets: z.array(agentTargetDto) }),
 	},
 	'issue/create': {
-		params: z.strictObject({ title: z.string().min(1).max(500), content: text(100_000).optional(), autoAccept: z.boolean().optional() }),
+		/** `dispatchPaused`: nothing starts until the developer's Start (`issue/resume`), so a graph can be built first. */
+		params: z.strictObject({ title: z.string().min(1).max(500), content: text(100_000).optional(), autoAccept: z.boolean().optional(), dispatchPaused: z.boolean().optional() }),
 		result: issueDto,
 	},
 	/** `taskId` / `status`: only that task, or only the tasks in that status (the counts stay the issue's). */

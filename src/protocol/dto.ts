@@ -69,6 +69,17 @@ export const issueControlsDto = z.object({
 	requestGoalChanges: z.boolean(),
 	/** Accepted work is not integrated yet: the panel's Integrate (`tutti issue integrate`). */
 	integrate: z.boolean(),
+	/** A manual issue open to new tasks. */
+	addTask: z.boolean(),
+	/** A manual issue created paused before its first Run: start dispatch (instead of Resume). */
+	start: z.boolean(),
+	/** A completed managed issue not finished yet: Finish, or a Follow Up for its source agent. */
+	finish: z.boolean(),
+	followUp: z.boolean(),
+	/** A managed issue whose execution is not over: stop its source session. */
+	stopSource: z.boolean(),
+	/** Independent Goal Review: switch back to self review. */
+	switchReviewToSelf: z.boolean(),
 });
 export type IssueControlsDto = z.infer<typeof issueControlsDto>;
 

@@ -34,6 +34,13 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('agent/showTerminal') }),
 	/** The developer's answer to an agent's tool call (an approval request the snapshot shows pending). */
 	z.strictObject({ type: z.literal('approval/answer'), approvalId: id, choice: z.enum(['allow', 'allowForTask', 'deny']), message: z.string().max(reviewNoteMaxChars).optional() }),
+	/** The Host's other issue controls; each runs its palette command, which asks for what it needs. */
+	z.strictObject({ type: z.literal('issue/start') }),
+	z.strictObject({ type: z.literal('task/add') }),
+	z.strictObject({ type: z.literal('issue/finish') }),
+	z.strictObject({ type: z.literal('issue/followUp') }),
+	z.strictObject({ type: z.literal('source/stop') }),
+	z.strictObject({ type: z.literal('goalReview/switchToSelf') }),
 ]);
 export type ToHost = z.infer<typeof toHost>;
 export type ToHostType = ToHost['type'];

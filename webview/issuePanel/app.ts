@@ -227,6 +227,7 @@ export class IssuePanelApp {
 			case 'zoom/reset': return this.#setZoom(1);
 			case 'zoom/fit': return this.#fit();
 			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'issue/integrate': case 'goal/confirm': case 'agent/showTerminal':
+			case 'issue/start': case 'task/add': case 'issue/finish': case 'issue/followUp': case 'source/stop': case 'goalReview/switchToSelf':
 				this.#post({ type: action });
 				return;
 			case 'run/stop': case 'run/openOutput':

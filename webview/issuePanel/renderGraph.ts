@@ -12,6 +12,8 @@ export interface GraphRenderOptions {
 	readonly zoom: number;
 	/** The one node in the tab order (roving tabindex): the selection, else the first node. */
 	readonly focusTaskId: string | null;
+	/** What an empty graph offers (the Host's controls): Add Task, and Start on a manual issue not started yet. */
+	readonly empty?: { readonly addTask: boolean; readonly start: boolean };
 }
 
 /** Above this many nodes, running nodes do not pulse (the animation would repaint the whole graph every frame). */
@@ -38,6 +40,13 @@ export function rovingFocusTaskId(model: GraphModel): string | null {
 
 export function renderGraph(model: GraphModel, layout: GraphLayout, opts: GraphRenderOptions): ElementNode {
 	if (model.nodes.length === 0) {
+		if (model.hiddenHistoryCount === 0 && opts.empty?.addTask) {
+			return h('div', { id: 'graph-empty', class: 'empty' },
+				h('p', {}, opts.empty.start ? 'No tasks yet. Add the tasks, then Start: nothing runs before.' : 'No tasks yet. Add the first task: it runs as soon as it is ready.'),
+				h('div', { class: 'empty-actions' },
+					button({ label: 'Add task', action: 'task/add', appearance: 'primary', id: 'empty-add-task' }),
+					opts.empty.start ? button({ label: 'Start', action: 'issue/start', id: 'empty-start', title: 'Start running the tasks as they become ready' }) : null));
+		}
 		return h('p', { id: 'graph-empty', class: 'empty' }, model.hiddenHistoryCount > 0
 			? 'Every task is superseded history. Use "Show history" to see them.'
 			: 'No tasks yet. The plan appears here as soon as it has tasks.');

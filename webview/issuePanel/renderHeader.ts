@@ -21,7 +21,21 @@ function controls(c: IssueControls, title: string): ElementNode {
 		c.integrate ? button({
 			label: 'Integrate', action: 'issue/integrate', ariaLabel: `Integrate the accepted work of issue ${title}`,
 			title: 'Merge the accepted task commits into the base branch (tutti issue integrate)',
-		}) : null);
+		}) : null,
+		c.start ? button({ label: 'Start', action: 'issue/start', appearance: 'primary', ariaLabel: `Start issue ${title}`, title: 'Start running the tasks as they become ready' }) : null,
+		c.addTask ? button({ label: 'Add task', action: 'task/add', ariaLabel: `Add a task to issue ${title}` }) : null,
+		c.switchReviewToSelf ? button({ label: 'Switch to self review', action: 'goalReview/switchToSelf', title: 'The source agent reviews the goal itself; the independent reviewer\'s open review is canceled' }) : null,
+		c.stopSource ? button({ label: 'Stop source session', action: 'source/stop', title: 'Archive this execution: its source agent gets no more work' }) : null);
+}
+
+/** After a managed issue completed: Finish, or a Follow Up for its source agent. */
+function completion(c: IssueControls): ElementNode | null {
+	if (!c.finish && !c.followUp) { return null; }
+	return h('section', { id: 'completion', class: 'callout', 'aria-labelledby': 'completion-title' },
+		h('h2', { id: 'completion-title' }, 'Issue complete'),
+		h('p', {}, 'Finish it (the source agent may exit), or give its source agent a follow-up to work on next.'),
+		c.finish ? button({ label: 'Finish', action: 'issue/finish', appearance: 'primary' }) : null,
+		c.followUp ? button({ label: 'Follow up…', action: 'issue/followUp', ariaLabel: 'Follow up: give the source agent its next goal' }) : null);
 }
 
 function goalReview(c: IssueControls): ElementNode | null {
@@ -90,11 +104,14 @@ export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 			h('h1', { id: 'issue-title', title: m.title }, m.title),
 			h('span', { id: 'issue-progress', class: 'muted' }, `${m.progress.completed}/${m.progress.total} tasks completed · ${m.managed ? 'managed by a source agent' : 'manual'}`)),
 		attentionLine(m),
-		m.paused && !m.terminal ? h('p', { id: 'paused-note', class: 'muted' }, 'No new work starts; Runs already running continue until they end or you stop them.') : null,
+		m.paused && !m.terminal ? h('p', { id: 'paused-note', class: 'muted' }, c.start
+			? 'Not started: add the tasks, then Start. Nothing runs before.'
+			: 'No new work starts; Runs already running continue until they end or you stop them.') : null,
 		controls(c, m.title),
 		m.integrated ? h('p', { id: 'integrated', role: 'status' }, 'Integrated into ', h('code', {}, m.integrated.into), ' at ',
 			h('code', { title: m.integrated.commit }, m.integrated.commit.slice(0, 12))) : null,
 		goalReview(c),
+		completion(c),
 		m.needsYou.length ? h('section', { id: 'needs-you', 'aria-labelledby': 'needs-you-title' },
 			h('h2', { id: 'needs-you-title' }, 'Tasks that need you ', badge(String(m.needsYou.length), `${m.needsYou.length} task${m.needsYou.length === 1 ? '' : 's'}`)),
 			h('ul', {}, ...m.needsYou.map((t) => h('li', {},

@@ -56,7 +56,7 @@ export function renderPanel(snapshot: PanelSnapshot, ui: PanelUi, zoom: number, 
 			// Built on first read: the webview patches the graph from the model and reads this only for the list or
 			// an empty graph (building 1,000 node VNodes per snapshot is what a status change must not cost).
 			get graph(): ElementNode {
-				graph ??= list ? renderTaskList(model.graph) : renderGraph(model.graph, layout, { zoom, focusTaskId: rovingFocusTaskId(model.graph) });
+				graph ??= list ? renderTaskList(model.graph) : renderGraph(model.graph, layout, { zoom, focusTaskId: rovingFocusTaskId(model.graph), empty: { addTask: model.controls.addTask, start: model.controls.start } });
 				return graph;
 			},
 			detail: renderDetail(model.detail),

@@ -1,6 +1,8 @@
-// What the developer may do to an issue as a whole right now (the board's and the panel's Pause, Resume and Stop,
-// Confirm goal / Request changes at Goal Review, and Integrate), and whether the issue is over. The Host derives both once per
-// issue and sends them in every IssueDto; the UIs draw them and derive nothing (a rule written twice drifts).
+// What the developer may do to an issue as a whole right now (the board's and the panel's Pause, Resume, Stop and
+// Start, Add Task on a manual issue, Confirm goal / Request changes / Switch to self review at Goal Review, Stop the
+// source session, Integrate, Finish and Follow Up once a managed issue completed), and whether the issue is over.
+// The Host derives both once per issue and sends them in every IssueDto; the UIs draw them and derive nothing (a
+// rule written twice drifts).
 import { isTerminalExecution } from '../execution/allowedActions.js';
 import type { ExecutionStatus, IssueStatus } from '../model.js';
 
@@ -15,6 +17,10 @@ export interface IssueControlFacts {
 	readonly hasOpenTask: boolean;
 	/** Some active task was accepted (bound to a commit) after the issue's last integration, or never integrated. */
 	readonly hasUnintegratedAcceptance: boolean;
+	/** The developer recorded Finish on the completed issue (absent: not finished). */
+	readonly finished?: boolean;
+	/** A managed execution's Goal Review mode (absent or null: self, or a manual issue). */
+	readonly reviewMode?: 'self' | 'independent' | null;
 }
 
 export interface IssueControls {
@@ -25,6 +31,17 @@ export interface IssueControls {
 	readonly requestGoalChanges: boolean;
 	/** `tutti issue integrate` has accepted work to bring back (also once the issue is completed; never once archived). */
 	readonly integrate: boolean;
+	/** A manual issue still open to new tasks. */
+	readonly addTask: boolean;
+	/** A manual issue held back before its first Run (created paused so its tasks can be added first): start dispatch. */
+	readonly start: boolean;
+	/** A completed managed issue the developer has not finished yet. */
+	readonly finish: boolean;
+	readonly followUp: boolean;
+	/** A managed issue whose execution is not over: stop its source session (archives the execution). */
+	readonly stopSource: boolean;
+	/** A managed issue under independent Goal Review: turn it back to self review. */
+	readonly switchReviewToSelf: boolean;
 }
 
 /**
@@ -36,27 +53,42 @@ export function isIssueTerminal(issueStatus: IssueStatus, executionStatus: Execu
 }
 
 /**
- * Pause xor Resume, by the durable dispatchPaused flag. Stop while the issue has work that is not paused, or a Run
- * still running (read from the store, never from one Turn's end): for a managed issue an execution at work (its
- * source agent owes the next step; at Goal Review only the developer does, so there is nothing to stop), for a
- * manual one a task not started or running. Confirm goal and Request changes at Goal Review only. A terminal issue
- * offers none of these. Integrate while accepted work is not integrated yet, completed issues included, archived ones not.
+ * Pause xor Resume (xor Start), by the durable dispatchPaused flag. Start instead of Resume for a paused manual issue
+ * that has never run a task (status open): it was created paused so its graph can be built first. Stop while the
+ * issue has work that is not paused, or a Run still running (read from the store, never from one Turn's end): for a
+ * managed issue an execution at work (its source agent owes the next step; at Goal Review only the developer does,
+ * so there is nothing to stop), for a manual one a task not started or running. Confirm goal and Request changes at
+ * Goal Review only. A terminal issue offers none of these; Finish and Follow Up come after a managed execution
+ * completed, until Finish is recorded. Integrate while accepted work is not integrated yet, completed issues
+ * included, archived ones not.
  */
 export function issueControls(facts: IssueControlFacts): IssueControls {
 	const archived = facts.issueStatus === 'archived' || facts.executionStatus === 'archiving' || facts.executionStatus === 'archived';
 	const integrate = !archived && facts.hasUnintegratedAcceptance;
+	const managed = facts.executionStatus !== null;
 	if (isIssueTerminal(facts.issueStatus, facts.executionStatus)) {
-		return { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate };
+		const afterCompletion = facts.executionStatus === 'completed' && facts.finished !== true;
+		return {
+			pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate,
+			addTask: false, start: false, finish: afterCompletion, followUp: afterCompletion, stopSource: false, switchReviewToSelf: false,
+		};
 	}
 	const paused = facts.dispatchPaused;
 	const goalReview = facts.executionStatus === 'pending_goal_review';
-	const openWork = facts.executionStatus !== null ? !goalReview : facts.hasOpenTask;
+	const openWork = managed ? !goalReview : facts.hasOpenTask;
+	const start = !managed && paused && facts.issueStatus === 'open';
 	return {
 		pause: !paused,
-		resume: paused,
+		resume: paused && !start,
 		stop: facts.hasRunningRun || (!paused && openWork),
 		confirmGoal: goalReview,
 		requestGoalChanges: goalReview,
 		integrate,
+		addTask: !managed,
+		start,
+		finish: false,
+		followUp: false,
+		stopSource: managed,
+		switchReviewToSelf: managed && facts.reviewMode === 'independent',
 	};
 }

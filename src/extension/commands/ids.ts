@@ -9,7 +9,11 @@
 //   integrateIssue:    (issueId)
 //   openTaskChanges:   (issueId, taskId)
 //   answerApproval:    (approvalId, 'allow' | 'allowForTask' | 'deny', message?) — the palette asks which and how
-//   newIssue:          ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null })
+//   newIssue:          () opens the New Issue form; ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null, autoAccept? }) creates directly
+//   addTask:           (issueId) asks; ({ issueId, title, content?, dependencyTaskIds?, agentTargetId? }) adds directly
+//   startIssue, stopSourceSession: (issueId)   switchReviewToSelf: (issueId, reason?)
+//   sendRunMessage:    (runId, text?)   resumeRunQueue: (runId)
+//   addAgent:          () asks; ({ adapter, path, id?, model?, allowedTools? }) writes directly
 //   newAgentTerminal:  ({ issueId?, agentTargetId? })
 //   showAgentTerminal: (issueId)
 //   exportIssue:       ({ issueId, format: 'json' | 'markdown', uri? })
@@ -39,5 +43,12 @@ export const commandIds = {
 	refreshBoard: 'tutti.refreshBoard',
 	addReviewComment: 'tutti.review.addComment',
 	deleteReviewComment: 'tutti.review.deleteComment',
+	addAgent: 'tutti.addAgent',
+	addTask: 'tutti.addTask',
+	startIssue: 'tutti.startIssue',
+	stopSourceSession: 'tutti.stopSourceSession',
+	switchReviewToSelf: 'tutti.switchReviewToSelf',
+	sendRunMessage: 'tutti.sendRunMessage',
+	resumeRunQueue: 'tutti.resumeRunQueue',
 } as const;
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];

@@ -1,18 +1,26 @@
-// Issue actions: new, open, pause, resume, stop. The palette, the board and the panel all end up here.
+// Issue actions: new (the form, or arguments), open, pause, resume, start, stop. The palette, the board and the panel
+// all end up here.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { IssueDto } from '../../protocol/dto.js';
 import { type ActionContext, runAction } from './actionContext.js';
 import { type CommandArgs, isConfirmed, issueIdOf, optionsOf } from './commandArgs.js';
-import { askText, pickAgentTarget, pickIssue } from './pickers.js';
+import { pickIssue } from './pickers.js';
+import type { NewIssueFormValues } from '../../protocol/newIssueForm.js';
+import { NewIssueForm } from '../panels/newIssueForm.js';
+import { readSettings } from '../settings/readSettings.js';
+import { commandIds } from './ids.js';
 
-/** Arguments that skip the prompts (tests, other extensions). */
+/** Arguments that skip the form (tests, other extensions). */
 export interface NewIssueArgs {
 	readonly title?: string;
 	readonly content?: string;
 	readonly mode?: 'manual' | 'managed';
-	/** Managed only: the source agent target, or null for "my own agent in a terminal". */
+	/** Managed only: the source agent target Tutti launches and wakes, or null for "my own agent in a terminal". */
 	readonly agentTargetId?: string | null;
+	readonly autoAccept?: boolean;
+	/** Manual only: start nothing until Start (the form's manual issues are created so). */
+	readonly dispatchPaused?: boolean;
 }
 
 export interface NewIssueResult {
@@ -21,47 +29,70 @@ export interface NewIssueResult {
 	readonly sourceSessionId?: string;
 }
 
-async function askMode(): Promise<'manual' | 'managed' | undefined> {
-	const picked = await vscode.window.showQuickPick([
-		{ label: 'Managed issue', description: 'a source agent plans it into a task graph and drives it', mode: 'managed' as const },
-		{ label: 'Manual issue', description: 'you (or any agent) add the tasks; Tutti runs them as they become ready', mode: 'manual' as const },
-	], { placeHolder: 'What kind of issue?' });
-	return picked?.mode;
+/** The palette, the board and the welcome view open the New Issue form; arguments create the issue directly. */
+export async function newIssue(ctx: ActionContext, commandArgs: CommandArgs): Promise<NewIssueResult | string | undefined> {
+	const args = optionsOf<NewIssueArgs>(commandArgs);
+	if (args.mode === undefined || args.title === undefined) {
+		return openNewIssueForm(ctx);
+	}
+	return runAction(ctx, 'New Issue', () => createIssue(ctx, { ...args, mode: args.mode ?? 'manual', title: args.title ?? '' }));
 }
 
-export function newIssue(ctx: ActionContext, commandArgs: CommandArgs): Promise<NewIssueResult | undefined> {
-	const args = optionsOf<NewIssueArgs>(commandArgs);
-	return runAction(ctx, 'New Issue', async () => {
-		const client = ctx.services.client();
-		const mode = args.mode ?? await askMode();
-		if (mode === undefined) {
-			return undefined;
-		}
-		const title = args.title ?? await askText('Issue title (the goal in a few words)', { required: true, placeHolder: 'Fix the login flow' });
-		if (title === undefined || title.trim() === '') {
-			return undefined;
-		}
-		const content = args.content ?? await askText('Describe the goal (optional)', { placeHolder: 'Users are logged out after 5 minutes' });
-		if (content === undefined) {
-			return undefined;
-		}
-		if (mode === 'manual') {
-			const issue = await client.call('issue/create', { title: title.trim(), ...(content ? { content } : {}) });
-			await revealOnBoard(ctx);
-			return { issueId: issue.issueId, managed: false };
-		}
-		const target = args.agentTargetId !== undefined ? args.agentTargetId : await pickAgentTarget(ctx.services);
-		if (target === undefined) {
-			return undefined;
-		}
-		// The source session owns the plan. Delivering checkpoints to a configured agent is the agent-sessions
-		// feature; here the developer's agent drives it from the terminal that carries the session's token.
-		const session = await client.call('session/open', { role: 'source', ...(target ? { agentTargetId: target } : {}) });
-		const plan = await client.call('plan/create', { title: title.trim(), content, requestId: `vscode-${randomUUID()}` }, { sessionToken: session.token });
-		await ctx.terminals.open({ session: { sessionId: session.sessionId, token: session.token, issueId: plan.issueId } });
-		await revealOnBoard(ctx);
-		return { issueId: plan.issueId, managed: true, sourceSessionId: session.sessionId };
+function openNewIssueForm(ctx: ActionContext): Promise<string | undefined> {
+	const form = NewIssueForm.show({
+		extensionUri: ctx.services.extensionUri,
+		agentTargets: async () => (await ctx.services.client().call('agent/list', {})).agentTargets
+			.map((t) => ({ id: t.id, adapter: t.adapter, found: t.found, detail: (t.detail || t.path).slice(0, 1000) })),
+		autoAcceptDefault: () => readSettings().autoAcceptDefault === true,
+		create: async (values) => (await createIssue(ctx, argsOfForm(values))).issueId,
+		addAgent: () => vscode.commands.executeCommand(commandIds.addAgent),
+		warn: (message) => ctx.services.log.warn(message),
+		onHostChanged: (listener) => ctx.services.connection.onDidChange(listener),
 	});
+	return new Promise((resolve) => { form.onDidClose(resolve); });
+}
+
+function argsOfForm(values: NewIssueFormValues): NewIssueArgs & { mode: 'manual' | 'managed'; title: string } {
+	const base = { title: values.title.trim(), content: values.goal, autoAccept: values.autoAccept };
+	switch (values.planner.kind) {
+		case 'manual': return { ...base, mode: 'manual', dispatchPaused: true };
+		case 'terminal': return { ...base, mode: 'managed', agentTargetId: null };
+		case 'agent': return { ...base, mode: 'managed', agentTargetId: values.planner.agentTargetId };
+	}
+}
+
+/**
+ * Creates the issue through the Host API the CLI uses. Manual: `issue/create`, then its panel opens (add tasks,
+ * Start). An agent target: `plan/create` with `sourceTargetId` — Tutti launches the source agent and wakes it. My own
+ * agent: a source session, `plan/create` with its token, and an agent terminal holding that session.
+ */
+async function createIssue(ctx: ActionContext, args: NewIssueArgs & { mode: 'manual' | 'managed'; title: string }): Promise<NewIssueResult> {
+	const client = ctx.services.client();
+	const title = args.title.trim();
+	const content = args.content ?? '';
+	const autoAccept = args.autoAccept !== undefined ? { autoAccept: args.autoAccept } : {};
+	if (args.mode === 'manual') {
+		const issue = await client.call('issue/create', { title, ...(content ? { content } : {}), ...autoAccept, ...(args.dispatchPaused ? { dispatchPaused: true } : {}) });
+		await revealIssue(ctx, issue.issueId);
+		return { issueId: issue.issueId, managed: false };
+	}
+	const requestId = `vscode-${randomUUID()}`;
+	if (typeof args.agentTargetId === 'string') {
+		const plan = await client.call('plan/create', { title, content, requestId, ...autoAccept, sourceTargetId: args.agentTargetId });
+		await revealIssue(ctx, plan.issueId);
+		return { issueId: plan.issueId, managed: true, sourceSessionId: plan.sourceSessionId };
+	}
+	const session = await client.call('session/open', { role: 'source' });
+	const plan = await client.call('plan/create', { title, content, requestId, ...autoAccept }, { sessionToken: session.token });
+	await ctx.terminals.open({ session: { sessionId: session.sessionId, token: session.token, issueId: plan.issueId }, label: title });
+	await revealOnBoard(ctx);
+	return { issueId: plan.issueId, managed: true, sourceSessionId: session.sessionId };
+}
+
+/** The new issue on the board and in its panel (the result is on screen, so no notification). */
+async function revealIssue(ctx: ActionContext, issueId: string): Promise<void> {
+	await revealOnBoard(ctx);
+	await ctx.panel.show(issueId);
 }
 
 async function revealOnBoard(ctx: ActionContext): Promise<void> {
@@ -78,15 +109,17 @@ export async function openIssue(ctx: ActionContext, args: CommandArgs): Promise<
 	});
 }
 
-type IssueVerb = 'issue/pause' | 'issue/resume' | 'issue/stop';
+type IssueVerb = 'issue/pause' | 'issue/resume' | 'issue/start' | 'issue/stop';
 
 const verbs: Record<IssueVerb, { what: string; placeHolder: string; applies: (i: IssueDto) => boolean }> = {
 	'issue/pause': { what: 'Pause', placeHolder: 'Pause which issue?', applies: (i) => i.controls.pause },
 	'issue/resume': { what: 'Resume', placeHolder: 'Resume which issue?', applies: (i) => i.controls.resume },
+	// Start is Resume of a manual issue created paused, offered before its first Run.
+	'issue/start': { what: 'Start', placeHolder: 'Start which issue?', applies: (i) => i.controls.start },
 	'issue/stop': { what: 'Stop', placeHolder: 'Stop which issue?', applies: (i) => i.controls.stop },
 };
 
-/** Pause, Resume or Stop an issue. Stop asks first unless the arguments say `confirmed: true`. */
+/** Pause, Resume, Start or Stop an issue. Stop asks first unless the arguments say `confirmed: true`. */
 export function issueVerb(ctx: ActionContext, method: IssueVerb, args: CommandArgs): Promise<IssueDto | undefined> {
 	const verb = verbs[method];
 	return runAction(ctx, `${verb.what} Issue`, async () => {
@@ -102,6 +135,6 @@ export function issueVerb(ctx: ActionContext, method: IssueVerb, args: CommandAr
 				return undefined;
 			}
 		}
-		return ctx.services.client().call(method, { issueId });
+		return ctx.services.client().call(method === 'issue/start' ? 'issue/resume' : method, { issueId });
 	});
 }

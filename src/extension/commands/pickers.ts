@@ -32,17 +32,34 @@ export async function pickIssue(services: ExtensionServices, placeHolder: string
 	return picked?.value;
 }
 
-function runItem(run: RunDto): Picked<RunDto> {
+function runItem(run: RunDto, title: string): Picked<RunDto> {
 	return {
-		label: `${run.taskId}`,
-		description: run.outcomeLabel ?? run.status,
+		label: title,
+		description: run.outcomeLabel ?? run.status.replace('_', ' '),
 		detail: `${run.runId} · issue ${run.issueId}${run.agentTargetId ? ` · ${run.agentTargetId}` : ''}`,
 		value: run,
 	};
 }
 
-/** A Run: the running ones first; with none running, the Runs of an issue the developer picks. */
-export async function pickRun(services: ExtensionServices, placeHolder: string, runningOnly: boolean): Promise<RunDto | undefined> {
+/** Task titles by `issueId\u0000taskId` for these Runs (lists name tasks by their titles, not by ids). */
+export async function taskTitles(services: ExtensionServices, runs: readonly Pick<RunDto, 'issueId' | 'taskId'>[]): Promise<Map<string, string>> {
+	const titles = new Map<string, string>();
+	const issueIds = [...new Set(runs.map((r) => r.issueId))];
+	const issues = await Promise.all(issueIds.map((issueId) => services.client().call('issue/get', { issueId }).catch(() => undefined)));
+	for (const issue of issues) {
+		for (const t of issue?.tasks ?? []) { titles.set(`${t.issueId}\u0000${t.taskId}`, t.title); }
+	}
+	return titles;
+}
+
+/** A task's title, or its id when it cannot be read. */
+export async function taskTitle(services: ExtensionServices, issueId: string, taskId: string): Promise<string> {
+	const issue = await services.client().call('issue/get', { issueId, taskId }).catch(() => undefined);
+	return issue?.tasks[0]?.title ?? taskId;
+}
+
+/** A Run: the running ones first; with none running, the Runs of an issue the developer picks. Listed by task title. */
+export async function pickRun(services: ExtensionServices, placeHolder: string, runningOnly: boolean): Promise<(RunDto & { readonly taskTitle: string }) | undefined> {
 	let runs: readonly RunDto[] = services.changes.current?.runningRuns ?? [];
 	if (runs.length === 0 && !runningOnly) {
 		const issueId = await pickIssue(services, 'Runs of which issue?');
@@ -55,7 +72,9 @@ export async function pickRun(services: ExtensionServices, placeHolder: string, 
 		void vscode.window.showInformationMessage(runningOnly ? 'Tutti: no Run is running.' : 'Tutti: that issue has no Runs yet.');
 		return undefined;
 	}
-	return (await vscode.window.showQuickPick(runs.map(runItem), { placeHolder, matchOnDetail: true }))?.value;
+	const titles = await taskTitles(services, runs);
+	const titled = runs.map((run) => ({ ...run, taskTitle: titles.get(`${run.issueId}\u0000${run.taskId}`) ?? run.taskId }));
+	return (await vscode.window.showQuickPick(titled.map((run) => runItem(run, run.taskTitle)), { placeHolder, matchOnDetail: true }))?.value as (RunDto & { taskTitle: string }) | undefined;
 }
 
 /** A task waiting for the developer's acceptance, in one issue or across all of them. */

@@ -6,11 +6,14 @@ import type { ActionContext } from './actionContext.js';
 import { type CommandId, commandIds } from './ids.js';
 import { issueVerb, newIssue, openIssue } from './issueActions.js';
 import { acceptTask, confirmGoal, finishIssue, followUpIssue, requestChanges } from './reviewActions.js';
-import { newAgentTerminal, openRunOutput, showAgentTerminal, stopRun } from './runActions.js';
+import { newAgentTerminal, openRunOutput, resumeRunQueue, sendRunMessage, showAgentTerminal, stopRun } from './runActions.js';
 import { openTaskChanges } from './taskChanges.js';
 import { answerApprovalCommand } from './approvalActions.js';
 import { integrateIssue } from './deliveryActions.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
+import { addAgent } from './agentActions.js';
+import { addTask } from './taskActions.js';
+import { stopSourceSession, switchReviewToSelf } from './sourceActions.js';
 
 type Handler = (...args: unknown[]) => unknown;
 
@@ -39,6 +42,13 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.refreshBoard]: () => ctx.services.refresh(),
 		[commandIds.addReviewComment]: (reply) => ctx.diffComments.addComment(reply),
 		[commandIds.deleteReviewComment]: (comment) => ctx.diffComments.deleteComment(comment),
+		[commandIds.addAgent]: (...args) => addAgent(ctx, args),
+		[commandIds.addTask]: (...args) => addTask(ctx, args),
+		[commandIds.startIssue]: (...args) => issueVerb(ctx, 'issue/start', args),
+		[commandIds.stopSourceSession]: (...args) => stopSourceSession(ctx, args),
+		[commandIds.switchReviewToSelf]: (...args) => switchReviewToSelf(ctx, args),
+		[commandIds.sendRunMessage]: (...args) => sendRunMessage(ctx, args),
+		[commandIds.resumeRunQueue]: (...args) => resumeRunQueue(ctx, args),
 	};
 }
 

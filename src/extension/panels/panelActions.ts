@@ -22,7 +22,8 @@ export interface KnownIds {
  * The action for a message. Arguments, by command:
  * pauseIssue/resumeIssue/stopIssue/confirmGoal/integrateIssue(issueId) · stopRun/openRunOutput(runId) · acceptTask(issueId, taskId) ·
  * requestChanges(issueId, taskId, note) for a task, requestChanges(issueId, undefined, note) for the goal ·
- * openTaskChanges(issueId, taskId) · showAgentTerminal(issueId).
+ * openTaskChanges(issueId, taskId) · showAgentTerminal(issueId) ·
+ * startIssue/addTask/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf(issueId).
  */
 export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | null): PanelAction {
 	const task = (taskId: string, make: () => PanelAction): PanelAction =>
@@ -51,6 +52,12 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'approval/answer': return known && known.approvalIds?.has(msg.approvalId) !== true
 			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
 			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, msg.choice, msg.message ?? ''] };
+		case 'issue/start': return { kind: 'command', command: commandIds.startIssue, args: [issueId] };
+		case 'task/add': return { kind: 'command', command: commandIds.addTask, args: [issueId] };
+		case 'issue/finish': return { kind: 'command', command: commandIds.finishIssue, args: [issueId] };
+		case 'issue/followUp': return { kind: 'command', command: commandIds.followUpIssue, args: [issueId] };
+		case 'source/stop': return { kind: 'command', command: commandIds.stopSourceSession, args: [issueId] };
+		case 'goalReview/switchToSelf': return { kind: 'command', command: commandIds.switchReviewToSelf, args: [issueId] };
 		default: return assertNever(msg);
 	}
 }

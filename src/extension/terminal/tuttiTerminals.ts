@@ -18,6 +18,8 @@ export interface AgentTerminalOptions {
 	readonly session?: AgentSessionRef;
 	readonly agentTargetId?: string;
 	readonly issueId?: string;
+	/** What the terminal is named after (the issue's title); default the issue id. */
+	readonly label?: string;
 }
 
 export function agentTerminalEnv(session: AgentSessionRef): Record<string, string> {
@@ -47,7 +49,7 @@ export class TuttiTerminals implements Disposable {
 	async open(options: AgentTerminalOptions = {}): Promise<vscode.Terminal> {
 		const session = options.session ?? await this.#openSession(options);
 		const terminal = track(this.#open, vscode.window.createTerminal({
-			name: `Tutti agent${session.issueId ? ` · ${session.issueId}` : ''}`,
+			name: `Tutti agent${options.label ? ` · ${options.label}` : session.issueId ? ` · ${session.issueId}` : ''}`,
 			cwd: this.services.workspace,
 			env: agentTerminalEnv(session),
 			iconPath: new vscode.ThemeIcon('hubot'),
@@ -76,7 +78,7 @@ export class TuttiTerminals implements Disposable {
 	/** A read-only terminal showing the Run's output as it arrives. */
 	openRunOutput(runId: string, label: string): vscode.Terminal {
 		const pty = new RunOutputPty(() => this.services.client(), runId);
-		const terminal = track(this.#open, vscode.window.createTerminal({ name: `Run ${label}`, pty, iconPath: new vscode.ThemeIcon('output') }));
+		const terminal = track(this.#open, vscode.window.createTerminal({ name: `Run · ${label}`, pty, iconPath: new vscode.ThemeIcon('output') }));
 		terminal.show();
 		return terminal;
 	}

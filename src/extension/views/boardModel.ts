@@ -56,7 +56,10 @@ export interface BoardIssue {
 	readonly description: string;
 	/** A few lines for the hover. */
 	readonly tooltip: string;
-	/** The tree item's contextValue: `issue` plus `:pause`, `:resume`, `:stop`, `:managed`, `:needsYou` flags. */
+	/**
+	 * The tree item's contextValue: `issue` plus `:pause`, `:resume`, `:stop`, `:managed`, `:needsYou` flags, then the Host's
+	 * other controls: `:start`, `:addTask`, `:finish`, `:followUp`, `:sourceStop`, `:reviewToSelf`; `:running` while a Run runs.
+	 */
 	readonly contextValue: string;
 	readonly updatedAtUnixMs: number;
 }
@@ -128,6 +131,14 @@ export function toBoardIssue(issue: IssueDto, execution: ExecutionSummary | unde
 		actions.canStop ? 'stop' : '',
 		issue.planningSource === 'tutti' ? 'managed' : '',
 		needsYou.length > 0 ? 'needsYou' : '',
+		issue.controls.start ? 'start' : '',
+		issue.controls.addTask ? 'addTask' : '',
+		issue.controls.finish ? 'finish' : '',
+		issue.controls.followUp ? 'followUp' : '',
+		// Not `stopSource`: the menus match `/:stop/` for Stop Issue.
+		issue.controls.stopSource ? 'sourceStop' : '',
+		issue.controls.switchReviewToSelf ? 'reviewToSelf' : '',
+		running > 0 ? 'running' : '',
 	].filter((f) => f !== '');
 	const attention = issue.attention;
 	// The state's own words: the reasons when it needs you, what is being done when an agent works.

@@ -9,6 +9,7 @@ import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
 import type { AttentionDto, IssueDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../protocol/dto.js';
 import { deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits } from '../../store/repositories/deliveryRepository.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
+import { finishRepository } from '../../store/repositories/finishRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
 import { runRepository, type StopEventRecord } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
@@ -32,6 +33,10 @@ export interface IssueFacts {
 	readonly attention: Attention;
 	/** Approval requests of its running Runs waiting for the developer (default: none). */
 	readonly pendingApprovalCount?: number;
+	/** The developer recorded Finish (absent: not finished). */
+	readonly finished?: boolean;
+	/** The managed execution's Goal Review mode (absent: self or manual). */
+	readonly reviewMode?: 'self' | 'independent' | null;
 }
 
 export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
@@ -56,6 +61,8 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 			hasRunningRun: facts.hasRunningRun,
 			hasOpenTask: counts.notStarted + counts.running > 0,
 			hasUnintegratedAcceptance: facts.hasUnintegratedAcceptance ?? false,
+			finished: facts.finished ?? false,
+			reviewMode: facts.reviewMode ?? null,
 		}),
 		attention: toAttentionDto(facts.attention),
 		baseCommit: facts.delivery?.baseCommit ?? '',
@@ -82,10 +89,13 @@ export function toAttentionDto(a: Attention): AttentionDto {
 
 /** `context`: the clock and the await heartbeats the attention state reads. */
 export function readIssueDto(r: Reader, issue: Issue, context: AttentionReadContext): IssueDto {
+	const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issue.issueId) : undefined;
 	return toIssueDto(issue, {
 		attention: readIssueAttention(r, issue, context),
 		counts: issueRepository.counts(r, issue.issueId),
-		executionStatus: issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issue.issueId)?.status ?? null : null,
+		executionStatus: execution?.status ?? null,
+		reviewMode: execution?.reviewMode ?? null,
+		finished: execution?.status === 'completed' && finishRepository.finishedAt(r, issue.issueId) > 0,
 		hasRunningRun: executionRepository.hasRunningRun(r, issue.issueId),
 		delivery: deliveryRepository.issueDelivery(r, issue.issueId),
 		hasUnintegratedAcceptance: deliveryRepository.hasUnintegratedAcceptance(r, issue.issueId),

@@ -59,7 +59,7 @@ export class IssueService {
 			status: 'open',
 			planningSource: 'manual',
 			sourceSessionId: '',
-			dispatchPaused: false,
+			dispatchPaused: params.dispatchPaused ?? false,
 			autoAcceptDefault: params.autoAccept ?? true,
 			createdAtUnixMs: now,
 			updatedAtUnixMs: now,

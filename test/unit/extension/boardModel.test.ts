@@ -75,8 +75,17 @@ describe('extension/boardModel', () => {
 	describe('actions (the Host\'s controls, drawn)', () => {
 		it('offers Pause and Stop for unpaused work, Resume (and Stop while Runs run) when paused', () => {
 			assert.deepEqual(boardActions(issue('A', { counts: { notStarted: 1 } })), { canPause: true, canResume: false, canStop: true });
-			assert.deepEqual(boardActions(issue('A', { dispatchPaused: true, counts: { notStarted: 1 } })), { canPause: false, canResume: true, canStop: false });
-			assert.deepEqual(boardActions(issue('A', { dispatchPaused: true, counts: { running: 1 } })), { canPause: false, canResume: true, canStop: true });
+			assert.deepEqual(boardActions(issue('A', { status: 'in_progress', dispatchPaused: true, counts: { notStarted: 1 } })), { canPause: false, canResume: true, canStop: false });
+			assert.deepEqual(boardActions(issue('A', { status: 'in_progress', dispatchPaused: true, counts: { running: 1 } })), { canPause: false, canResume: true, canStop: true });
+		});
+		it('flags the Host\'s other controls in the contextValue (Start, Add Task, Finish, Follow Up, Stop Source, Switch to self)', () => {
+			const draft = toBoardIssue(issue('A', { dispatchPaused: true, counts: { notStarted: 1 } }), undefined);
+			assert.deepEqual([draft.actions.canResume, draft.contextValue], [false, 'issue:start:addTask']);
+			const completed = toBoardIssue(managedIssue('B', 'completed', { status: 'completed', counts: { completed: 1 } }), undefined);
+			assert.equal(completed.contextValue, 'issue:managed:finish:followUp');
+			const working = toBoardIssue(managedIssue('C', 'awaiting_main', { counts: { running: 1 } }), undefined);
+			assert.equal(working.contextValue, 'issue:pause:stop:managed:sourceStop:running');
+			assert.doesNotMatch(working.contextValue, /:start/);
 		});
 		it('keeps Stop while a managed execution is working even with no task left to start', () => {
 			assert.equal(boardActions(managedIssue('A', 'awaiting_main', { counts: { completed: 2 } })).canStop, true);
@@ -89,13 +98,13 @@ describe('extension/boardModel', () => {
 			assert.deepEqual(orphaned.needsYou, ['source agent gone']);
 		});
 		it('draws exactly the controls the Host sent, whatever the counts say', () => {
-			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false } };
+			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false } };
 			assert.deepEqual(boardActions(sent), { canPause: false, canResume: true, canStop: false });
 			assert.equal(toBoardIssue(sent, undefined).contextValue, 'issue:resume');
 		});
 		it('offers nothing for a finished issue, and encodes the actions in the contextValue', () => {
 			assert.deepEqual(boardActions(issue('A', { status: 'completed' })), { canPause: false, canResume: false, canStop: false });
-			assert.equal(toBoardIssue(issue('A', { counts: { notStarted: 1 } }), undefined).contextValue, 'issue:pause:stop');
+			assert.equal(toBoardIssue(issue('A', { counts: { notStarted: 1 } }), undefined).contextValue, 'issue:pause:stop:addTask');
 			assert.equal(toBoardIssue(issue('A', { status: 'completed' }), undefined).contextValue, 'issue');
 		});
 	});

@@ -193,6 +193,12 @@ describe('issue panel host', () => {
 				[{ type: 'goal/confirm' }, [commandIds.confirmGoal, ['i1']]],
 				[{ type: 'goal/requestChanges', note: 'Docs.' }, [commandIds.requestChanges, ['i1', undefined, 'Docs.']]],
 				[{ type: 'task/openChanges', taskId: 't1' }, [commandIds.openTaskChanges, ['i1', 't1']]],
+				[{ type: 'issue/start' }, [commandIds.startIssue, ['i1']]],
+				[{ type: 'task/add' }, [commandIds.addTask, ['i1']]],
+				[{ type: 'issue/finish' }, [commandIds.finishIssue, ['i1']]],
+				[{ type: 'issue/followUp' }, [commandIds.followUpIssue, ['i1']]],
+				[{ type: 'source/stop' }, [commandIds.stopSourceSession, ['i1']]],
+				[{ type: 'goalReview/switchToSelf' }, [commandIds.switchReviewToSelf, ['i1']]],
 			];
 			for (const [message] of sent) { await ctx.panel.receive(message); }
 			assert.deepEqual(ctx.fx.commands, sent.map(([, c]) => c));

@@ -25,6 +25,12 @@ describe('webview protocol', () => {
 			{ type: 'command/copy', text: 'tutti plan issue get --issue-id i1 --json' },
 			{ type: 'run/openOutput', runId: 'r1' },
 			{ type: 'task/openChanges', taskId: 't1' },
+			{ type: 'issue/start' },
+			{ type: 'task/add' },
+			{ type: 'issue/finish' },
+			{ type: 'issue/followUp' },
+			{ type: 'source/stop' },
+			{ type: 'goalReview/switchToSelf' },
 		];
 		for (const m of valid) {
 			it(`round-trips ${m.type}${m.type === 'task/select' && m.taskId === null ? ' (clear)' : ''}`, () => {

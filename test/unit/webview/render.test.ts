@@ -157,7 +157,7 @@ describe('panel rendering', () => {
 
 		it('renders Pause and Stop for a running manual issue, and no paused note', () => {
 			const tree = render(aSnapshot(anIssue([aTask('t1')])));
-			assert.deepEqual(actions(tree), ['issue/pause', 'issue/stop']);
+			assert.deepEqual(actions(tree), ['issue/pause', 'issue/stop', 'task/add']);
 			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'paused-note').length, 0);
 		});
 
@@ -173,7 +173,7 @@ describe('panel rendering', () => {
 
 		it('renders Resume, the Paused state and what pausing means (id paused-note) when paused', () => {
 			const tree = render(aSnapshot(anIssue([aTask('t1')], { dispatchPaused: true })));
-			assert.deepEqual(actions(tree), ['issue/resume']);
+			assert.deepEqual(actions(tree), ['issue/resume', 'task/add']);
 			assert.equal(findAll(tree, (n) => n.attrs['id'] === 'paused-note').length, 1);
 			assert.equal(textContent(findAll(tree, (n) => n.attrs['id'] === 'issue-status')[0]!), 'Paused');
 		});

@@ -59,20 +59,20 @@ describe('panel view model', () => {
 		});
 
 		it('offers nothing for a finished issue or an archived execution', () => {
-			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false };
+			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
 			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' }))), none);
 			assert.deepEqual(issueControls(managedIn('archived')), none);
 		});
 
 		it('offers nothing, and no review, for an issue whose source session is gone (as the board)', () => {
 			const m = derivePanelModel(managedIn('orphaned_source'), select('t1'));
-			assert.deepEqual(m.controls, { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false });
+			assert.deepEqual(m.controls, { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false });
 			assert.equal(m.header.terminal, true);
 			assert.deepEqual([m.detail!.canAccept, m.detail!.canRequestChanges], [false, false]);
 		});
 
 		it('draws exactly the controls and terminality the Host sent, whatever the tasks and the execution say', () => {
-			const sent: IssueControlsDto = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true, integrate: false };
+			const sent: IssueControlsDto = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
 			const s = managedIn('awaiting_main');
 			const m = derivePanelModel({ ...s, issue: { ...s.issue, controls: sent, terminal: true } }, select('t1'));
 			assert.deepEqual(m.controls, sent);

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { describe, it } from 'mocha';
-import { type IssueControlFacts, isIssueTerminal, issueControls } from '../../../../src/core/issues/issueControls.js';
+import { type IssueControlFacts, type IssueControls, isIssueTerminal, issueControls } from '../../../../src/core/issues/issueControls.js';
 import { executionStatuses } from '../../../../src/core/model.js';
 
 const open: IssueControlFacts = { issueStatus: 'in_progress', executionStatus: null, dispatchPaused: false, hasRunningRun: false, hasOpenTask: true, hasUnintegratedAcceptance: false };
@@ -56,5 +56,48 @@ describe('core/issues/issueControls', () => {
 		for (const executionStatus of ['archiving', 'archived'] as const) {
 			assert.equal(integrate({ hasUnintegratedAcceptance: true, executionStatus }), false, executionStatus);
 		}
+	});
+
+	it('manual issues: Add Task while open; Start instead of Resume when paused before its first Run', () => {
+		const c = (facts: Partial<IssueControlFacts>): IssueControls => issueControls({ ...open, ...facts });
+		assert.equal(c({}).addTask, true);
+		assert.equal(c({ issueStatus: 'open', hasOpenTask: false }).addTask, true);
+		const draft = c({ issueStatus: 'open', dispatchPaused: true, hasOpenTask: true });
+		assert.deepEqual([draft.start, draft.resume, draft.pause], [true, false, false]);
+		const empty = c({ issueStatus: 'open', dispatchPaused: true, hasOpenTask: false });
+		assert.deepEqual([empty.start, empty.resume, empty.addTask], [true, false, true], 'an empty draft offers Add Task and Start');
+		const ranBefore = c({ issueStatus: 'in_progress', dispatchPaused: true, hasOpenTask: true });
+		assert.deepEqual([ranBefore.start, ranBefore.resume], [false, true]);
+		assert.equal(c({ issueStatus: 'open', dispatchPaused: false }).start, false);
+		for (const issueStatus of ['completed', 'archived'] as const) {
+			assert.deepEqual([c({ issueStatus }).addTask, c({ issueStatus, dispatchPaused: true }).start], [false, false], issueStatus);
+		}
+	});
+
+	it('managed issues: no Add Task or Start; Stop source session until the execution is over; Switch to self under independent review only', () => {
+		const c = (facts: Partial<IssueControlFacts>): IssueControls => issueControls({ ...open, ...facts });
+		for (const executionStatus of ['awaiting_schedule', 'running', 'awaiting_main', 'pending_goal_review'] as const) {
+			const controls = c({ executionStatus, issueStatus: 'open', dispatchPaused: true });
+			assert.deepEqual([controls.addTask, controls.start, controls.stopSource], [false, false, true], executionStatus);
+			assert.equal(c({ executionStatus, reviewMode: 'independent' }).switchReviewToSelf, true, executionStatus);
+			assert.equal(c({ executionStatus, reviewMode: 'self' }).switchReviewToSelf, false, executionStatus);
+		}
+		for (const executionStatus of ['orphaned_source', 'completed', 'archiving', 'archived'] as const) {
+			const controls = c({ executionStatus, reviewMode: 'independent' });
+			assert.deepEqual([controls.stopSource, controls.switchReviewToSelf], [false, false], executionStatus);
+		}
+		assert.equal(c({ reviewMode: 'independent' }).switchReviewToSelf, false, 'a manual issue has no Goal Review');
+	});
+
+	it('Finish and Follow Up once a managed execution completed, until Finish is recorded; never otherwise', () => {
+		const c = (facts: Partial<IssueControlFacts>): IssueControls => issueControls({ ...open, ...facts });
+		const completed = c({ executionStatus: 'completed', issueStatus: 'completed' });
+		assert.deepEqual([completed.finish, completed.followUp], [true, true]);
+		const finished = c({ executionStatus: 'completed', issueStatus: 'completed', finished: true });
+		assert.deepEqual([finished.finish, finished.followUp], [false, false]);
+		for (const executionStatus of ['running', 'pending_goal_review', 'orphaned_source', 'archived'] as const) {
+			assert.deepEqual([c({ executionStatus }).finish, c({ executionStatus }).followUp], [false, false], executionStatus);
+		}
+		assert.deepEqual([c({ issueStatus: 'completed' }).finish, c({ issueStatus: 'completed' }).followUp], [false, false], 'a completed manual issue');
 	});
 });

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, it } from 'mocha';
 import { executionRepository } from '../../../../src/store/repositories/executionRepository.js';
 import { WakeKit } from '../wakes/wakeKit.js';
 
-const noControls = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false };
+const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false };
+const noControls = { ...none, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
 
 describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () => {
 	let k: WakeKit;
@@ -25,7 +26,8 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		]);
 		assert.equal(got.executionStatus, null);
 		assert.equal(got.terminal, false);
-		assert.deepEqual(got.controls, { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false });
+		// Paused before its first Run: Start (not Resume), and Add Task.
+		assert.deepEqual(got.controls, { ...noControls, start: true, addTask: true });
 		const listed = (await k.call('issue/list', {})).issues.find((i) => i.issueId === issueId)!;
 		assert.deepEqual(listed.controls, got.controls, 'issue/list sends the same controls');
 	});
@@ -35,7 +37,7 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		const listed = (await k.call('issue/list', {})).issues.find((i) => i.issueId === issueId)!;
 		assert.equal(listed.executionStatus, 'awaiting_schedule');
 		assert.equal(listed.terminal, false);
-		assert.deepEqual(listed.controls, { pause: true, resume: false, stop: true, confirmGoal: false, requestGoalChanges: false, integrate: false });
+		assert.deepEqual(listed.controls, { ...noControls, pause: true, stop: true, stopSource: true });
 	});
 
 	it('an issue whose source session is gone is terminal: no Pause, no Stop, no review, wherever it is read', async () => {
@@ -60,5 +62,34 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		assert.ok(wake.prompt.startsWith('<!-- TUTTI_MODE_CHECKPOINT_WAKE '), 'the prompt stays verbatim');
 		assert.ok(!wake.body.includes('TUTTI_MODE_CHECKPOINT_WAKE'), wake.body.slice(0, 200));
 		assert.ok(wake.body.length > 0 && wake.prompt.endsWith(wake.body));
+	});
+
+	it('issue/create with dispatchPaused: a manual issue held back until Start; Start resumes dispatch and leaves Pause', async () => {
+		const created = await k.call('issue/create', { title: 'Draft', dispatchPaused: true });
+		assert.equal(created.dispatchPaused, true);
+		assert.deepEqual(created.controls, { ...noControls, start: true, addTask: true }, 'an empty draft offers Add Task and Start');
+		await k.call('task/add', { issueId: created.issueId, taskId: 'a', title: 'A' });
+		const draft = await k.call('issue/get', { issueId: created.issueId });
+		assert.deepEqual(draft.controls, { ...noControls, start: true, addTask: true });
+		const started = await k.call('issue/resume', { issueId: created.issueId });
+		assert.deepEqual([started.dispatchPaused, started.controls.start, started.controls.pause], [false, false, true]);
+	});
+
+	it('a completed managed issue offers Finish and Follow Up until Finish is recorded; independent review offers Switch to self', async () => {
+		const { issueId } = await k.managedQuiet('Done');
+		await k.store.transaction((tx) => {
+			const execution = executionRepository.getByIssue(tx, issueId)!;
+			executionRepository.update(tx, { ...execution, reviewMode: 'independent' });
+		});
+		const independent = (await k.call('issue/get', { issueId })).controls;
+		assert.deepEqual([independent.switchReviewToSelf, independent.stopSource], [true, true]);
+		await k.store.transaction((tx) => {
+			const execution = executionRepository.getByIssue(tx, issueId)!;
+			executionRepository.update(tx, { ...execution, status: 'completed' });
+		});
+		const completed = (await k.call('issue/list', {})).issues.find((i) => i.issueId === issueId)!;
+		assert.deepEqual(completed.controls, { ...noControls, finish: true, followUp: true });
+		await k.call('issue/finish', { issueId });
+		assert.deepEqual((await k.call('issue/get', { issueId })).controls, noControls);
 	});
 });

@@ -1,0 +1,43 @@
+// The planner radio values of the New Issue form, both ways (pure): "agent:<id>", "terminal", "manual".
+import type { FormAgentTarget, NewIssuePlanner } from '../../src/protocol/newIssueForm.js';
+
+export function plannerValue(p: NewIssuePlanner): string {
+	return p.kind === 'agent' ? `agent:${p.agentTargetId}` : p.kind;
+}
+
+/** The planner a radio value means; null for nothing chosen or a value no option has. */
+export function plannerOf(value: string | null): NewIssuePlanner | null {
+	if (value === 'terminal' || value === 'manual') { return { kind: value }; }
+	if (value !== null && value.startsWith('agent:') && value.length > 'agent:'.length) { return { kind: 'agent', agentTargetId: value.slice('agent:'.length) }; }
+	return null;
+}
+
+export interface PlannerOption {
+	readonly value: string;
+	readonly label: string;
+	readonly description: string;
+	readonly disabled: boolean;
+}
+
+const adapterNames: Readonly<Record<FormAgentTarget['adapter'], string>> = { claude: 'Claude Code', codex: 'Codex', command: 'command' };
+
+/** The options in order: every configured agent target, then "my own agent in a terminal", then manual tasks. */
+export function plannerOptions(targets: readonly FormAgentTarget[]): PlannerOption[] {
+	return [
+		...targets.map((t) => ({
+			value: `agent:${t.id}`,
+			label: `Agent "${t.id}" (${adapterNames[t.adapter]})`,
+			description: t.found ? 'Tutti launches it as the source agent, wakes it at every checkpoint, and it plans and drives the tasks.' : `Not found${t.detail ? `: ${t.detail}` : ''}. Fix its path in the tutti.agentTargets setting.`,
+			disabled: !t.found,
+		})),
+		{ value: 'terminal', label: 'My own agent in a terminal', description: 'Tutti opens an agent terminal holding the source session; your agent plans there with `tutti`.', disabled: false },
+		{ value: 'manual', label: 'Manual tasks', description: 'You add the tasks in the issue panel, then Start; Tutti runs each as it becomes ready.', disabled: false },
+	];
+}
+
+/** The option to select: the previous choice if still offered, else the first agent that was found, else manual. */
+export function defaultPlanner(options: readonly PlannerOption[], previous: string | null): string {
+	const usable = options.filter((o) => !o.disabled);
+	if (previous !== null && usable.some((o) => o.value === previous)) { return previous; }
+	return usable.find((o) => o.value.startsWith('agent:'))?.value ?? 'manual';
+}
