@@ -8,6 +8,8 @@ import { HostConnection } from './connection/hostConnection.js';
 import { workspaceSocketPath } from './connection/ownerEndpoint.js';
 import { registerCommands } from './commands/registerCommands.js';
 import { panelHostApi } from './panelHostAdapter.js';
+import { NewIssueForm } from './panels/newIssueForm.js';
+import type { NewIssueFormController } from './panels/newIssueFormController.js';
 import { type IssuePanelRegistration, registerIssuePanel } from './panels/registerIssuePanel.js';
 import { type ExtensionServices, requireClient } from './services.js';
 import { readSettings } from './settings/readSettings.js';
@@ -29,6 +31,8 @@ export interface TuttiExtensionApi {
 	readonly environment: vscode.EnvironmentVariableCollection;
 	/** The open issue panels (tests check the webview's `ready` → `snapshot` handshake through it). */
 	readonly panels: IssuePanelRegistration;
+	/** The open New Issue form's controller, if any (tests submit through it as the webview would). */
+	readonly newIssueForm: () => NewIssueFormController | undefined;
 }
 
 function workspaceFolderPath(): string | undefined {
@@ -85,7 +89,7 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 		publishCliEnvironment(ctx.environmentVariableCollection, workspaceSocketPath(services.workspace), shimDir);
 	}
 	void connection.start();
-	return { services, environment: ctx.environmentVariableCollection, panels };
+	return { services, environment: ctx.environmentVariableCollection, panels, newIssueForm: () => NewIssueForm.current?.controller };
 }
 
 export function deactivate(): void {

@@ -5,7 +5,8 @@
 // development path, so the packaged bundle itself is what runs.
 //   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage into docs/screenshots/ (for the README).
-// The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts) in the same code-server.
+// The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts), then starting work
+// from the UI (test/vscode/ui/startFromUi.ui.ts) in the same code-server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,7 @@ import { packageVsix } from './harness/vsix.js';
 import { type VsCodeSession, withVsCode } from './runInVsCode.js';
 import { runBoardUi, runVsixSmoke, type UiResult } from './ui/board.ui.js';
 import { runPanelUi } from './ui/panel.ui.js';
+import { runStartUi } from './ui/startFromUi.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
@@ -173,6 +175,8 @@ async function main(): Promise<number> {
 					console.log('\n[ui] the issue panel of a managed issue');
 					const panel = await runPanelUi(session, workspace, gateDirOf(workspace));
 					tallyUi(tally, 'ui', panel);
+					console.log('\n[ui] starting work from the UI: the New Issue form, Add task and Start');
+					tallyUi(tally, 'ui', await runStartUi(session, workspace));
 					if (values['docs-screenshots'] && panel.steps.every((s) => s.ok)) {
 						copyDocsScreenshots(screenshotsDir);
 					}

@@ -59,8 +59,8 @@ export class NewIssueFormApp {
 	start(win: Window): void {
 		win.addEventListener('message', (e: MessageEvent) => this.#onMessage(e.data));
 		this.#form.addEventListener('submit', (e) => { e.preventDefault(); this.#submit(); });
-		this.#form.addEventListener('input', () => this.#saveDraft());
-		this.#form.addEventListener('change', () => this.#saveDraft());
+		this.#form.addEventListener('input', (e) => { this.#clearErrorOf(e.target); this.#saveDraft(); });
+		this.#form.addEventListener('change', (e) => { this.#clearErrorOf(e.target); this.#saveDraft(); });
 		this.#goal.addEventListener('keydown', (e) => {
 			if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); this.#submit(); }
 		});
@@ -159,6 +159,16 @@ export class NewIssueFormApp {
 			if (message !== '' && first === null) { first = control; }
 		}
 		first?.focus();
+	}
+
+	/** The developer changed a field: its old error no longer applies. */
+	#clearErrorOf(target: EventTarget | null): void {
+		const el = target as HTMLInputElement | null;
+		const field = el?.name === 'title' || el?.name === 'goal' || el?.name === 'planner' || el?.name === 'autoAccept' ? el.name : null;
+		if (field === null) { return; }
+		const error = this.#doc.getElementById(`${field}-error`);
+		if (error) { error.textContent = ''; error.hidden = true; }
+		for (const control of field === 'planner' ? this.#form.querySelectorAll('input[name="planner"]') : [el]) { control?.setAttribute('aria-invalid', 'false'); }
 	}
 
 	#showFormError(message: string | null): void {

@@ -67,13 +67,13 @@ export function addAgent(ctx: ActionContext, commandArgs: CommandArgs): Promise<
 			ignoreFocusOut: true,
 			validateInput: (text) => text.trim() === '' ? 'Required' : taken.includes(text.trim()) ? `"${text.trim()}" is taken` : text.trim().length > 200 ? 'At most 200 characters' : undefined,
 		}));
-		if (id === undefined) { return undefined; }
+		if (id === undefined && !scripted) { return undefined; }
 		const model = args.model ?? (scripted ? undefined : await vscode.window.showInputBox({
 			prompt: `The model ${adapterNames[executable.adapter]} should use (empty: its default)`,
 			placeHolder: executable.adapter === 'claude' ? 'e.g. sonnet, opus' : 'e.g. gpt-5-codex',
 			ignoreFocusOut: true,
 		}));
-		if (model === undefined) { return undefined; }
+		if (model === undefined && !scripted) { return undefined; }
 		let allowedTools = args.allowedTools;
 		if (allowedTools === undefined && !scripted && executable.adapter === 'claude') {
 			const text = await vscode.window.showInputBox({
@@ -84,7 +84,7 @@ export function addAgent(ctx: ActionContext, commandArgs: CommandArgs): Promise<
 			if (text === undefined) { return undefined; }
 			allowedTools = parseAllowedTools(text);
 		}
-		const update = withAgentTarget(current, { ...executable, id, model, ...(allowedTools ? { allowedTools } : {}) });
+		const update = withAgentTarget(current, { ...executable, ...(id !== undefined ? { id } : {}), ...(model !== undefined ? { model } : {}), ...(allowedTools ? { allowedTools } : {}) });
 		if (!update.ok) { throw new Error(update.error); }
 		await config.update('agentTargets', update.targets, vscode.ConfigurationTarget.Workspace);
 		ctx.services.log.info(`agent target "${update.id}" (${executable.adapter}${executable.path ? ` at ${path.basename(executable.path)}` : ''}) added to the workspace settings`);

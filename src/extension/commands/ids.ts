@@ -11,7 +11,7 @@
 //   answerApproval:    (approvalId, 'allow' | 'allowForTask' | 'deny', message?) — the palette asks which and how
 //   newIssue:          () opens the New Issue form; ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null, autoAccept? }) creates directly
 //   addTask:           (issueId) asks; ({ issueId, title, content?, dependencyTaskIds?, agentTargetId? }) adds directly
-//   startIssue, stopSourceSession: (issueId)   switchReviewToSelf: (issueId, reason?)
+//   startIssue: (issueId)   stopSourceSession: (issueId) asks, (issueId, { confirmed: true }) does not   switchReviewToSelf: (issueId, reason?)
 //   sendRunMessage:    (runId, text?)   resumeRunQueue: (runId)
 //   addAgent:          () asks; ({ adapter, path, id?, model?, allowedTools? }) writes directly
 //   newAgentTerminal:  ({ issueId?, agentTargetId? })

@@ -2,9 +2,10 @@
 // session owns) and Switch to Self Review (`goalReview/switchToSelf`, audited with the developer's reason).
 import * as vscode from 'vscode';
 import { type ActionContext, runAction } from './actionContext.js';
-import { type CommandArgs, issueIdOf } from './commandArgs.js';
+import { type CommandArgs, isConfirmed, issueIdOf } from './commandArgs.js';
 import { askText, pickIssue } from './pickers.js';
 
+/** `(issueId)` asks first; `(issueId, { confirmed: true })` or `({ issueId, confirmed: true })` does not. */
 export function stopSourceSession(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Stop Source Session', async () => {
 		const client = ctx.services.client();
@@ -15,10 +16,12 @@ export function stopSourceSession(ctx: ActionContext, args: CommandArgs): Promis
 		const others = (await client.call('issue/list', {})).issues
 			.filter((i) => i.sourceSessionId === issue.sourceSessionId && i.issueId !== issueId && i.controls.stopSource);
 		const also = others.length === 0 ? '' : ` The same session also drives ${others.map((i) => `"${i.title}"`).join(', ')}: ${others.length === 1 ? 'it stops' : 'they stop'} too.`;
-		const answer = await vscode.window.showWarningMessage(
-			`Stop the source session of "${issue.title}"? Its execution is archived: the source agent gets no more checkpoints and no new task starts.${also}`,
-			{ modal: true }, 'Stop Source Session');
-		if (answer !== 'Stop Source Session') { return undefined; }
+		if (!isConfirmed(args)) {
+			const answer = await vscode.window.showWarningMessage(
+				`Stop the source session of "${issue.title}"? Its execution is archived: the source agent gets no more checkpoints and no new task starts.${also}`,
+				{ modal: true }, 'Stop Source Session');
+			if (answer !== 'Stop Source Session') { return undefined; }
+		}
 		return client.call('session/stop', { sessionId: issue.sourceSessionId });
 	});
 }

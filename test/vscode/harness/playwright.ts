@@ -17,6 +17,7 @@ export interface Locator {
 	fill(value: string, options?: { timeout?: number }): Promise<void>;
 	click(options?: { timeout?: number }): Promise<void>;
 	isVisible(): Promise<boolean>;
+	isChecked(options?: { timeout?: number }): Promise<boolean>;
 	innerText(options?: { timeout?: number }): Promise<string>;
 	getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
 }

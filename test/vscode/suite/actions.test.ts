@@ -45,7 +45,7 @@ describe('actions (commands with arguments)', () => {
 		assert.equal(plan.execution.status, 'awaiting_schedule');
 		const issue = await services.client().call('issue/get', { issueId: result.issueId });
 		assert.equal(issue.sourceSessionId, result.sourceSessionId);
-		const terminal = await waitFor('the agent terminal', () => vscode.window.terminals.find((t) => t.name.includes(result.issueId)));
+		const terminal = await waitFor('the agent terminal, named by the issue\'s title', () => vscode.window.terminals.find((t) => t.name === 'Tutti agent · Managed from the suite'));
 		const env = (terminal.creationOptions as vscode.TerminalOptions).env ?? {};
 		assert.equal(env['TUTTI_SESSION_ID'], result.sourceSessionId);
 		assert.equal(env['TUTTI_ISSUE_ID'], result.issueId);

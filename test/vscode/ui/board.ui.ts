@@ -1,5 +1,5 @@
 // The issue board through the real workbench (Playwright + Chromium against code-server): the welcome view's
-// "Start Tutti in this folder", New Issue from the palette, the issue on the board, its inline Pause/Resume moving
+// "Start Tutti in this folder", New Issue from its form, the issue on the board, its inline Start/Pause moving
 // it between groups, a managed issue with its agent terminal, the issue panel opened from the board, the status
 // bar. Screenshots at each stage.
 import { execFileSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import type { VsCodeSession } from '../runInVsCode.js';
 import type { Locator } from '../harness/playwright.js';
 import { pollFor } from '../harness/waitFor.js';
 import type { Workbench } from '../harness/workbench.js';
+import { createIssueThroughForm } from './newIssueForm.js';
 
 export interface UiStep {
 	readonly name: string;
@@ -21,50 +22,7 @@ export interface UiResult {
 	readonly screenshots: string[];
 }
 
-const quickInput = '.quick-input-widget .quick-input-box input';
-const quickRows = '.quick-input-widget .quick-input-list .monaco-list-row';
 const sidebarRows = '.part.sidebar .monaco-list-row';
-
-/** Waits for the input box that shows `prompt` (the widget is reused between prompts), fills it and accepts. */
-async function answer(workbench: Workbench, prompt: string, text: string): Promise<void> {
-	await workbench.page.locator('.quick-input-widget').filter({ hasText: prompt }).first().waitFor({ state: 'visible', timeout: 10_000 });
-	const input = workbench.page.locator(quickInput).first();
-	await input.fill(text, { timeout: 5000 });
-	await workbench.page.keyboard.press('Enter');
-}
-
-/** In the quick pick whose placeholder is `placeholder` (not the palette closing before it), picks the row `label`. */
-async function pick(workbench: Workbench, placeholder: string, label: string): Promise<void> {
-	const input = workbench.page.locator(`${quickInput}[placeholder="${placeholder}"]`).first();
-	await input.waitFor({ state: 'visible', timeout: 10_000 });
-	await input.fill(label, { timeout: 5000 });
-	const row = workbench.page.locator(quickRows).filter({ hasText: label }).first();
-	await row.waitFor({ state: 'visible', timeout: 10_000 });
-	await row.click({ timeout: 5000 });
-}
-
-/**
- * Runs a palette command whose handler opens its own quick input right away (the harness's runCommand waits for
- * the palette to close, which never happens then): F1, type, click the row, retrying until it is registered.
- */
-async function runPromptingCommand(workbench: Workbench, label: string): Promise<void> {
-	const page = workbench.page;
-	const input = page.locator(quickInput).first();
-	await pollFor(`command palette entry "${label}"`, 30_000, async () => {
-		if (!(await input.isVisible())) {
-			await page.keyboard.press('F1');
-			await input.waitFor({ state: 'visible', timeout: 5000 });
-		}
-		await input.fill(`>${label}`, { timeout: 5000 });
-		const row = page.locator(quickRows).filter({ hasText: label }).first();
-		if (!(await row.isVisible())) {
-			await page.keyboard.press('Escape');
-			return undefined;
-		}
-		await row.click({ timeout: 5000 });
-		return true;
-	}, 500);
-}
 
 const cliScript = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
 
@@ -132,32 +90,30 @@ export async function runBoardUi(session: VsCodeSession, workspace: string): Pro
 			await button.click();
 			await page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first().waitFor({ state: 'visible', timeout: 30_000 });
 		});
-		await step('Tutti: New Issue from the palette creates a manual issue that appears on the board under Planned', async () => {
-			await runPromptingCommand(workbench, 'Tutti: New Issue');
-			await pick(workbench, 'What kind of issue?', 'Manual issue');
-			await answer(workbench, 'Issue title', 'Ship the board');
-			await answer(workbench, 'Describe the goal', 'Created from the palette by the UI test');
+		await step('Tutti: New Issue opens the form; a manual issue from it appears on the board under Paused until it is started', async () => {
+			await createIssueThroughForm(workbench, { title: 'Ship the board', goal: 'Created from the New Issue form by the UI test', planner: 'Manual tasks' });
 			await boardRow(workbench, 'Ship the board').waitFor({ state: 'visible', timeout: 15_000 });
-			await waitForGroup(workbench, 'Ship the board', 'Planned');
+			await waitForGroup(workbench, 'Ship the board', 'Paused');
 			await shot('board-with-issue');
 		});
-		await step('the inline Pause action moves the issue to Paused, Resume moves it back', async () => {
+		await step('the inline Start moves the issue to Planned, Pause to Paused, Start again back', async () => {
 			const row = boardRow(workbench, 'Ship the board');
 			await row.click();
-			await row.locator('.action-label[aria-label="Pause Issue"]').first().click({ timeout: 10_000 });
+			await row.locator('.action-label[aria-label="Start Issue"]').first().click({ timeout: 10_000 });
+			await waitForGroup(workbench, 'Ship the board', 'Planned');
+			const planned = boardRow(workbench, 'Ship the board');
+			await planned.click();
+			await planned.locator('.action-label[aria-label="Pause Issue"]').first().click({ timeout: 10_000 });
 			await waitForGroup(workbench, 'Ship the board', 'Paused');
 			await shot('board-paused');
 			const paused = boardRow(workbench, 'Ship the board');
 			await paused.click();
-			await paused.locator('.action-label[aria-label="Resume Issue"]').first().click({ timeout: 10_000 });
+			// No Run has started yet, so the Host still offers Start (not Resume).
+			await paused.locator('.action-label[aria-label="Start Issue"]').first().click({ timeout: 10_000 });
 			await waitForGroup(workbench, 'Ship the board', 'Planned');
 		});
-		await step('a managed issue from the palette opens its source agent terminal and shows on the board', async () => {
-			await runPromptingCommand(workbench, 'Tutti: New Issue');
-			await pick(workbench, 'What kind of issue?', 'Managed issue');
-			await answer(workbench, 'Issue title', 'Plan the release');
-			await answer(workbench, 'Describe the goal', 'A source agent plans this');
-			await pick(workbench, 'Which agent plans this issue (the source agent)?', 'My own agent in a terminal');
+		await step('a managed issue from the form ("my own agent in a terminal") opens its source agent terminal and shows on the board', async () => {
+			await createIssueThroughForm(workbench, { title: 'Plan the release', goal: 'A source agent plans this', planner: 'My own agent in a terminal' });
 			await boardRow(workbench, 'Plan the release').waitFor({ state: 'visible', timeout: 15_000 });
 			await page.locator('.part.panel .terminal-tabs-entry, .part.panel .single-terminal-tab, .part.panel .terminal-wrapper').first().waitFor({ state: 'visible', timeout: 15_000 });
 			await shot('board-managed-issue');
@@ -207,13 +163,10 @@ export async function runVsixSmoke(session: VsCodeSession): Promise<UiResult> {
 		await start.click();
 		await page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first().waitFor({ state: 'visible', timeout: 30_000 });
 		steps.push({ name: 'vsix: the installed extension starts its bundled Host from the welcome view', ok: true });
-		await runPromptingCommand(workbench, 'Tutti: New Issue');
-		await pick(workbench, 'What kind of issue?', 'Manual issue');
-		await answer(workbench, 'Issue title', 'From the vsix');
-		await answer(workbench, 'Describe the goal', '');
+		await createIssueThroughForm(workbench, { title: 'From the vsix', goal: '', planner: 'Manual tasks' });
 		await boardRow(workbench, 'From the vsix').waitFor({ state: 'visible', timeout: 15_000 });
 		screenshots.push(await workbench.screenshot('vsix-board'));
-		steps.push({ name: 'vsix: New Issue from the palette shows the issue on the board', ok: true });
+		steps.push({ name: 'vsix: New Issue from the form shows the issue on the board', ok: true });
 	} catch (error) {
 		steps.push({ name: `vsix step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
 		screenshots.push(await workbench.screenshot('vsix-failure').catch(() => ''));

@@ -62,3 +62,16 @@ export function waitInPanel(frame: WebviewFrame, selector: string, what: string,
 export function panelRenderMeasures(frame: WebviewFrame): Promise<{ durationMs: number; tasks: number }[]> {
 	return frame.evaluate("performance.getEntriesByName('panel-render').map((e) => ({ durationMs: e.duration, tasks: Number(e.detail?.tasks ?? -1) }))");
 }
+
+/** Waits for a webview frame in which `selector` matches (bounded), e.g. the New Issue form's `#new-issue-form`. */
+export function webviewFrameWith(page: Page, selector: string, what: string, timeoutMs = 30_000): Promise<WebviewFrame> {
+	const probe = `document.querySelector(${JSON.stringify(selector)}) !== null`;
+	return pollFor(what, timeoutMs, async () => {
+		for (const frame of (page as unknown as PageWithFrames).frames()) {
+			if (!frame.isDetached() && await frame.evaluate<boolean>(probe).catch(() => false)) {
+				return frame;
+			}
+		}
+		return undefined;
+	});
+}

@@ -1,0 +1,107 @@
+// Starting work without a terminal, through the real workbench: Tutti: New Issue opens the form (an empty title is
+// refused beside the field), a manual issue created from it opens its panel with an empty graph offering Add task
+// and Start, Add task asks for the title and the agent in VS Code's own inputs, and Start runs the task. Checked
+// with `tutti issue get` from outside VS Code; screenshots at each stage.
+import type { VsCodeSession } from '../runInVsCode.js';
+import { pollFor } from '../harness/waitFor.js';
+import type { Workbench } from '../harness/workbench.js';
+import type { UiResult, UiStep } from './board.ui.js';
+import { openNewIssueForm } from './newIssueForm.js';
+import { tidyForScreenshot } from './panel.ui.js';
+import { tuttiCli } from './tuttiCli.js';
+import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
+
+const title = 'Write the changelog';
+const taskTitle = 'Say hello';
+const quickInput = '.quick-input-widget .quick-input-box input';
+const quickRows = '.quick-input-widget .quick-input-list .monaco-list-row';
+
+/** Waits for VS Code's input box showing `prompt`, types `text` and presses Enter. */
+async function answer(workbench: Workbench, prompt: string, text: string): Promise<void> {
+	await workbench.page.locator('.quick-input-widget').filter({ hasText: prompt }).first().waitFor({ state: 'visible', timeout: 10_000 });
+	await workbench.page.locator(quickInput).first().fill(text, { timeout: 5000 });
+	await workbench.page.keyboard.press('Enter');
+}
+
+async function pick(workbench: Workbench, placeholder: string, label: string): Promise<void> {
+	const input = workbench.page.locator(`${quickInput}[placeholder="${placeholder}"]`).first();
+	await input.waitFor({ state: 'visible', timeout: 10_000 });
+	await input.fill(label, { timeout: 5000 });
+	const row = workbench.page.locator(quickRows).filter({ hasText: label }).first();
+	await row.waitFor({ state: 'visible', timeout: 10_000 });
+	await row.click({ timeout: 5000 });
+}
+
+export async function runStartUi(session: VsCodeSession, workspace: string): Promise<UiResult> {
+	const steps: UiStep[] = [];
+	const screenshots: string[] = [];
+	const workbench = await session.openWorkbench();
+	const cli = tuttiCli(session, workspace);
+	const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
+		const detail = await body();
+		steps.push({ name, ok: true, ...(detail ? { detail } : {}) });
+	};
+	const shot = async (name: string): Promise<void> => { screenshots.push(await workbench.screenshot(name)); };
+	const issueOf = (): Record<string, unknown> | undefined => {
+		const issues = cli(['issue', 'list', '--as-user'])['issues'] as { issueId: string; title: string }[];
+		const found = issues.find((i) => i.title === title);
+		return found ? cli(['issue', 'get', '--issue-id', found.issueId, '--as-user']) : undefined;
+	};
+	let panel: WebviewFrame | undefined;
+	try {
+		await step('Tutti: New Issue opens the form; Create with an empty title shows the error beside the field', async () => {
+			await workbench.runCommand('View: Close All Editors');
+			await tidyForScreenshot(workbench);
+			const form = await openNewIssueForm(workbench);
+			await form.locator('#create').click({ timeout: 5000 });
+			await pollFor('the title error', 10_000, async () => ((await form.locator('#title-error').isVisible()) ? true : undefined));
+			const error = await form.locator('#title-error').innerText({ timeout: 2000 });
+			await shot('new-issue-form-error');
+			await form.locator('#issue-title').fill(title, { timeout: 5000 });
+			await form.locator('#issue-goal').fill('Every change since the last release, in CHANGELOG.md.', { timeout: 5000 });
+			await form.locator('.planner-option label').filter({ hasText: 'Manual tasks' }).first().click({ timeout: 5000 });
+			await shot('new-issue-form');
+			await form.locator('#create').click({ timeout: 5000 });
+			return error;
+		});
+		await step('the manual issue is created paused and its panel offers Add task and Start in the empty graph', async () => {
+			panel = await issuePanelFrame(workbench.page, title);
+			await waitInPanel(panel, '#graph-empty', 'the empty graph with Add task and Start', { contains: 'Add the tasks, then Start' });
+			await pollFor('the Start button in the empty graph', 10_000, async () => ((await panel!.locator('#graph-empty [data-action="issue/start"]').isVisible()) ? true : undefined));
+			const issue = issueOf();
+			if (issue?.['dispatchPaused'] !== true || issue['planningSource'] !== 'manual') { throw new Error(`expected a paused manual issue, got ${JSON.stringify(issue)?.slice(0, 300)}`); }
+			await tidyForScreenshot(workbench);
+			await shot('panel-empty-manual');
+			return String(issue['issueId']);
+		});
+		await step('Add task from the empty graph asks for the title and the agent, and the task appears in the graph, not started', async () => {
+			await panel!.locator('#graph-empty [data-action="task/add"]').first().click({ timeout: 5000 });
+			await answer(workbench, 'Task title', taskTitle);
+			await answer(workbench, 'What should the agent do?', 'Print hello.');
+			await pick(workbench, 'Which agent runs this task?', 'sh');
+			await pollFor('the task node in the graph', 15_000, async () => ((await panel!.locator('g.node[data-task-id]').count()) === 1 ? true : undefined));
+			const tasks = (issueOf()?.['tasks'] ?? []) as { title: string; status: string; agentTargetId: string }[];
+			if (tasks.length !== 1 || tasks[0]!.title !== taskTitle || tasks[0]!.status !== 'not_started' || tasks[0]!.agentTargetId !== 'sh') {
+				throw new Error(`expected one not-started task on sh, got ${JSON.stringify(tasks)}`);
+			}
+			await shot('panel-task-added');
+		});
+		await step('Start in the panel starts dispatch and the task runs', async () => {
+			await panel!.locator('#issue-controls [data-action="issue/start"]').first().click({ timeout: 5000 });
+			const status = await pollFor('the task to run', 30_000, async () => {
+				const task = ((issueOf()?.['tasks'] ?? []) as { status: string }[])[0];
+				return task && task.status !== 'not_started' ? task.status : undefined;
+			});
+			await pollFor('the Start button to go', 10_000, async () => ((await panel!.locator('[data-action="issue/start"]').count()) === 0 ? true : undefined));
+			await tidyForScreenshot(workbench);
+			await shot('panel-started');
+			return `task ${status}`;
+		});
+	} catch (error) {
+		steps.push({ name: `start step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
+		await shot('start-failure').catch(() => undefined);
+	} finally {
+		await workbench.close();
+	}
+	return { steps, screenshots };
+}
