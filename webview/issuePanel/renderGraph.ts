@@ -1,7 +1,7 @@
 // The task graph as SVG VNodes (pure), plus its toolbar. Colours come from CSS classes that read VS Code theme
 // variables (issuePanel.css); labels are truncated and the full title is in <title> and aria-label. Below the zoom
 // at which text is readable, nodes draw as status-coloured blocks (same places, same <title> on hover).
-import { iconButton } from '../shared/components.js';
+import { button, iconButton } from '../shared/components.js';
 import { type ElementNode, findAll, h, svg, type VNode } from '../shared/vnode.js';
 import { detailLevel } from './graphOptions.js';
 import type { GraphLayout, Point } from './layout.js';
