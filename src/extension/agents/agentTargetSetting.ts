@@ -13,6 +13,8 @@ export interface NewAgentTarget {
 	readonly model?: string;
 	/** Claude Code only: `--allowedTools` entries ("Read", "Bash(npm test:*)"). */
 	readonly allowedTools?: readonly string[];
+	/** Claude Code only: a tool call outside allowedTools asks the developer (`ask`) or is denied silently. */
+	readonly approvals?: 'ask' | 'allowed-tools-only';
 }
 
 export type AgentTargetsUpdate =
@@ -66,6 +68,7 @@ export function withAgentTarget(current: unknown, target: NewAgentTarget): Agent
 	if (target.path.trim() !== '') { entry['path'] = target.path.trim(); }
 	if (target.model !== undefined && target.model.trim() !== '') { entry['model'] = target.model.trim(); }
 	if (target.adapter === 'claude' && target.allowedTools !== undefined && target.allowedTools.length > 0) { entry['allowedTools'] = [...target.allowedTools]; }
+	if (target.adapter === 'claude' && target.approvals !== undefined) { entry['approvals'] = target.approvals; }
 	const targets = [...existing, entry];
 	const checked = hostConfigFile.safeParse({ agentTargets: targets });
 	if (!checked.success) {

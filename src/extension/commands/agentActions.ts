@@ -1,7 +1,7 @@
 // Tutti: Add Agent — sets up an agent target without editing JSON: finds `claude` and `codex` on PATH and in the
 // workspace's node_modules/.bin (or lets the developer browse), asks for a name, the model and (Claude Code) the
-// allowed tools, and appends the target to the workspace's `tutti.agentTargets` setting. The Host restarts to
-// apply it (a settings change does that already).
+// allowed tools and whether other tool calls ask the developer (approvals), and appends the target to the
+// workspace's `tutti.agentTargets` setting. The Host restarts to apply it (a settings change does that already).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type AgentAdapter, agentAdapters, discoverAgents } from '../agents/agentDiscovery.js';
@@ -17,6 +17,7 @@ export interface AddAgentArgs {
 	readonly id?: string;
 	readonly model?: string;
 	readonly allowedTools?: readonly string[];
+	readonly approvals?: 'ask' | 'allowed-tools-only';
 }
 
 export interface AddAgentResult {
@@ -84,7 +85,16 @@ export function addAgent(ctx: ActionContext, commandArgs: CommandArgs): Promise<
 			if (text === undefined) { return undefined; }
 			allowedTools = parseAllowedTools(text);
 		}
-		const update = withAgentTarget(current, { ...executable, ...(id !== undefined ? { id } : {}), ...(model !== undefined ? { model } : {}), ...(allowedTools ? { allowedTools } : {}) });
+		let approvals = args.approvals;
+		if (approvals === undefined && !scripted && executable.adapter === 'claude') {
+			const picked = await vscode.window.showQuickPick([
+				{ label: 'Ask me', description: 'a tool call outside the allowed tools waits for your answer (an approval request)', value: 'ask' as const },
+				{ label: 'Allowed tools only', description: 'other tool calls are denied without asking', value: 'allowed-tools-only' as const },
+			], { placeHolder: 'When Claude Code wants a tool it is not allowed to use', ignoreFocusOut: true });
+			if (picked === undefined) { return undefined; }
+			approvals = picked.value;
+		}
+		const update = withAgentTarget(current, { ...executable, ...(id !== undefined ? { id } : {}), ...(model !== undefined ? { model } : {}), ...(allowedTools ? { allowedTools } : {}), ...(approvals ? { approvals } : {}) });
 		if (!update.ok) { throw new Error(update.error); }
 		await config.update('agentTargets', update.targets, vscode.ConfigurationTarget.Workspace);
 		ctx.services.log.info(`agent target "${update.id}" (${executable.adapter}${executable.path ? ` at ${path.basename(executable.path)}` : ''}) added to the workspace settings`);

@@ -9,6 +9,13 @@ describe('extension/agents/agentTargetSetting', () => {
 		assert.deepEqual(r, { ok: true, id: 'claude', targets: [{ id: 'claude', adapter: 'claude', path: '/usr/local/bin/claude', model: 'sonnet', allowedTools: ['Read', 'Bash(npm test:*)'] }] });
 	});
 
+	it('writes the approvals mode of a claude target, and never for codex', () => {
+		const claude = withAgentTarget([], { adapter: 'claude', path: '', approvals: 'allowed-tools-only' });
+		assert.deepEqual(claude.ok ? claude.targets : claude.error, [{ id: 'claude', adapter: 'claude', approvals: 'allowed-tools-only' }]);
+		const codex = withAgentTarget([], { adapter: 'codex', path: '', approvals: 'ask' });
+		assert.deepEqual(codex.ok ? codex.targets : codex.error, [{ id: 'codex', adapter: 'codex' }]);
+	});
+
 	it('keeps the existing targets verbatim and makes the id unique', () => {
 		const existing = [{ id: 'codex', adapter: 'codex', isolation: 'worktree' }, { id: 'codex-2', adapter: 'command', argv: ['true'] }];
 		const r = withAgentTarget(existing, { adapter: 'codex', path: '', model: '', allowedTools: ['Read'] });
