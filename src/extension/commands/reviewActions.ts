@@ -8,7 +8,7 @@ import type { IssueDto } from '../../protocol/dto.js';
 import type { ExtensionServices } from '../services.js';
 import { type ActionContext, runAction } from './actionContext.js';
 import { type CommandArgs, followUpTextOf, isGoalRequest, issueIdOf, noteOf, taskRefOf } from './commandArgs.js';
-import { askText, pickIssue, pickPendingTask, taskTitle } from './pickers.js';
+import { askText, pickIssue, pickPendingTask } from './pickers.js';
 
 function currentIssue(services: ExtensionServices, issueId: string): IssueDto | undefined {
 	return services.changes.current?.issues.find((i) => i.issueId === issueId);

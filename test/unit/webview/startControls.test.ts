@@ -27,7 +27,7 @@ describe('panel: start and completion controls (the Host\'s, drawn)', () => {
 		assert.deepEqual(actionsIn(tree, 'issue-controls'), ['issue/start', 'task/add']);
 		assert.deepEqual(actionsIn(tree, 'graph-empty'), ['task/add', 'issue/start']);
 		assert.match(textContent(findAll(tree, (n) => n.attrs['id'] === 'graph-empty')[0]!), /Add the tasks, then Start/);
-		assert.match(textContent(findAll(tree, (n) => n.attrs['id'] === 'paused-banner')[0]!), /^Not started: add the tasks, then Start/);
+		assert.match(textContent(findAll(tree, (n) => n.attrs['id'] === 'paused-note')[0]!), /^Not started: add the tasks, then Start/);
 	});
 
 	it('a running manual issue with no task left: Add task only, and an empty graph offers Add task without Start', () => {
