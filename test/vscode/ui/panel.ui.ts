@@ -88,11 +88,11 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 		});
 		await step('Pause shows the paused banner and dispatchPaused=true in `tutti plan issue get`; Resume clears both', async () => {
 			await clickInPanel(panel(), '[data-action="issue/pause"]', 'the Pause button');
-			await waitInPanel(panel(), '#paused-banner', 'the paused banner');
+			await waitInPanel(panel(), '#paused-note', 'the paused note');
 			await pollFor('dispatchPaused=true in plan issue get', 10_000, async () => (source!.get()['dispatchPaused'] === true ? true : undefined));
 			await shot('panel-paused');
 			await clickInPanel(panel(), '[data-action="issue/resume"]', 'the Resume button');
-			await pollFor('the paused banner to go', 10_000, async () => ((await panel().locator('#paused-banner').count()) === 0 ? true : undefined));
+			await pollFor('the paused note to go', 10_000, async () => ((await panel().locator('#paused-note').count()) === 0 ? true : undefined));
 			await pollFor('dispatchPaused=false in plan issue get', 10_000, async () => (source!.get()['dispatchPaused'] === false ? true : undefined));
 		});
 		await step('Stop on a running Run in the task detail ends it: "Interrupted after …"', async () => {
