@@ -5,7 +5,7 @@ export function formatHuman(method: string, result: unknown): string {
 		case 'run/log':
 			return typeof r['data'] === 'string' ? r['data'] : '';
 		case 'run/transcript':
-			return transcriptText(r['entries']);
+			return transcriptText(r['entries']) + approvalLines(r['approvals']);
 		case 'issue/list':
 			return table(r['issues'], ['issueId', 'status', 'planningSource', 'title'], 'no issues');
 		case 'run/list':
@@ -32,6 +32,17 @@ function table(rows: unknown, columns: readonly string[], empty: string): string
 }
 
 const transcriptMarks: Readonly<Record<string, string>> = { assistant: '', tool: '', edit: 'edited ', error: 'error: ', user: 'you: ', result: 'result: ', output: '' };
+
+/** `approval Bash \`git push\`: denied by the developer at …: use a PR` — one line per approval of the Run. */
+function approvalLines(approvals: unknown): string {
+	if (!Array.isArray(approvals) || approvals.length === 0) { return ''; }
+	return approvals.map((a) => {
+		const approval = (typeof a === 'object' && a !== null ? a : {}) as Record<string, unknown>;
+		const input = (typeof approval['input'] === 'object' && approval['input'] !== null ? approval['input'] : {}) as Record<string, unknown>;
+		const what = typeof input['command'] === 'string' ? ` \`${input['command']}\`` : typeof input['file_path'] === 'string' ? ` ${input['file_path']}` : '';
+		return `approval ${String(approval['tool'] ?? '')}${what}: ${String(approval['answerLabel'] ?? '')}`;
+	}).join('\n') + '\n';
+}
 
 function transcriptText(entries: unknown): string {
 	if (!Array.isArray(entries) || entries.length === 0) { return ''; }

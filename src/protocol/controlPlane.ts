@@ -2,7 +2,7 @@
 // Shared by the server (src/control-plane) and the client (src/cli). Validate on receipt, every time.
 import { z } from 'zod';
 import { agentResponse } from './agentResponse.js';
-import { approvalMethods } from './approvals.js';
+import { approvalDto, approvalMethods } from './approvals.js';
 import {
 	agentTargetDto, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto, planSnapshotDto, planTaskViewDto, runDto, sessionRole,
 	taskDto, taskStatus,
@@ -253,7 +253,11 @@ export const methods = {
 	 */
 	'run/transcript': {
 		params: z.strictObject({ runId: id, offset: z.number().int().nonnegative().default(0), maxBytes: z.number().int().positive().max(1_048_576).default(262_144) }),
-		result: z.object({ runId: z.string(), entries: z.array(transcriptEntryDto), nextOffset: z.number().int(), done: z.boolean() }),
+		result: z.object({
+			runId: z.string(), entries: z.array(transcriptEntryDto), nextOffset: z.number().int(), done: z.boolean(),
+			/** Every tool call of the Run that asked the developer, with its answer and who gave it (not part of stdout). */
+			approvals: z.array(approvalDto).optional(),
+		}),
 	},
 	/** From a Run's supervisor: its process started or exited (the exit record on disk stays authoritative). */
 	'run/report': {

@@ -13,6 +13,7 @@ import { readRunDto } from './dtoMapping.js';
 import { requireRunIdentity } from './identityChecks.js';
 import { readRunLog } from './messages/turnLog.js';
 import { loadIssue } from './issueService.js';
+import { readRunApprovals } from './approvals/approvalDtos.js';
 import { latestActivity } from './runActivity.js';
 
 /** The Run, or `run_not_found`; a Run that disagrees with its worker session is refused (`identity_mismatch`). */
@@ -61,7 +62,7 @@ export class RunQueries {
 	 * rest while the Run runs, and is read as it is once the Run has ended. A line longer than `maxBytes` is skipped.
 	 */
 	async transcript(params: ParsedParams<'run/transcript'>): Promise<Result<'run/transcript'>> {
-		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const [run, approvals] = this.deps.store.read((r) => { const found = loadRun(r, params.runId); return [found, readRunApprovals(r, found.runId)] as const; });
 		const ended = run.status !== 'running';
 		let slice = { data: '', nextOffset: params.offset, size: 0 };
 		try {
@@ -82,6 +83,6 @@ export class RunQueries {
 				nextOffset = params.offset;
 			}
 		}
-		return { runId: run.runId, entries: transcriptEntries(text), nextOffset, done: ended && nextOffset >= slice.size };
+		return { runId: run.runId, entries: transcriptEntries(text), nextOffset, done: ended && nextOffset >= slice.size, ...(approvals.length > 0 ? { approvals } : {}) };
 	}
 }

@@ -86,6 +86,12 @@ describe('approval service', () => {
 		assert.equal(other.approval.status, 'pending');
 		const run = await h.call('run/get', { runId });
 		assert.deepEqual(run.approvals?.map((a) => [a.tool, a.status, a.answer]), [['Bash', 'allowed', 'allow_for_task'], ['Bash', 'allowed', 'task_grant'], ['Write', 'pending', '']]);
+		const transcript = await h.call('run/transcript', { runId });
+		assert.deepEqual(transcript.approvals?.map((a) => [a.tool, a.answerLabel.replace(/ at \S+Z$/, '')]), [
+			['Bash', 'allowed for the rest of the task by the developer'],
+			['Bash', `allowed without asking: the developer allowed this tool for the task (approval ${first.approval.approvalId})`],
+			['Write', 'not answered yet'],
+		]);
 	});
 
 	it("a person's Stop while the agent waits cancels the Run's open requests and the wait ends with a denial", async () => {
