@@ -24,8 +24,11 @@ const hostile = [
 	'<style>*{display:none}</style><a href="javascript:alert(5)">x</a>',
 	'{{constructor.constructor("alert(6)")()}}',
 ];
-/** Tags hostile data would bring (the graph's own SVG uses <title> for tooltips, so that one is checked by content). */
-const forbiddenTags = ['script', 'img', 'iframe', 'style', 'foreignobject', 'object', 'embed', 'link', 'meta', 'base', 'a', 'form', 'input'];
+/**
+ * Tags hostile data would bring (the graph's own SVG uses <title> for tooltips, so that one is checked by content; the
+ * toolbar's own search field is the one <input>, checked by its id).
+ */
+const forbiddenTags = ['script', 'img', 'iframe', 'style', 'foreignobject', 'object', 'embed', 'link', 'meta', 'base', 'a', 'form'];
 
 function tagNames(html: string): string[] {
 	return [...html.matchAll(/<([a-zA-Z][^\s>/]*)/g)].map((m) => m[1]!.toLowerCase());
@@ -195,6 +198,8 @@ describe('security: the Issue panel webview', function () {
 					const html = renderToString(panelTree(renderPanel(received.value, { selectedTaskId: selected, showHistory: true }, 1, new LayoutCache())));
 					const tags = new Set(tagNames(html));
 					for (const tag of forbiddenTags) { assert.ok(!tags.has(tag), `<${tag}> from hostile data (${issueId}, ${selected})`); }
+					const inputs = [...html.matchAll(/<input\b[^>]*>/gi)].map((m) => m[0]);
+					assert.ok(inputs.length <= 1 && inputs.every((i) => i.startsWith('<input id="graph-search"')), `an <input> other than the search field: ${inputs.join(' ')}`);
 					const attributes = attributeNames(html);
 					assert.ok(!attributes.some((n) => n.startsWith('on')), `event handler attribute (${issueId}, ${selected})`);
 					assert.ok(!attributes.includes('href') && !attributes.includes('srcdoc'), 'no link or document attributes');
