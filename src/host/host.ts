@@ -55,6 +55,8 @@ export interface RunningHost {
 	readonly api: HostApi;
 	/** Fires after every durable write transaction, from any caller (CLI, agents, this window's UI). */
 	readonly onDidCommit: Event<{ version: number }>;
+	/** Fires when an agent session begins or ends a bounded wait, or makes a call (in memory, no commit). */
+	readonly onDidChangeContacts: Event<void>;
 	/** Resolves once the dispatch passes, launches, Stops and settlements started so far are done (tests, demo). */
 	whenIdle(): Promise<void>;
 	/** Stops accepting requests, stops the services and the Run watcher, then closes the store. Idempotent. */
@@ -116,6 +118,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 			pid: process.pid,
 			api: services.api,
 			onDidCommit: store.onDidCommit,
+			onDidChangeContacts: services.onDidChangeContacts,
 			whenIdle: () => services.whenIdle(),
 			close: () => (closing ??= closeAll()),
 		};

@@ -4,7 +4,8 @@
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
 //   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
-// --docs-screenshots copies the board and panel screenshots of the `ui` stage into docs/screenshots/ (for the README).
+// --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
+// docs/screenshots/ (for the README).
 // The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts), then starting work
 // from the UI (test/vscode/ui/startFromUi.ui.ts) in the same code-server.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -23,8 +24,12 @@ import { runStartUi } from './ui/startFromUi.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
-/** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage. */
-const docsScreenshots: Readonly<Record<string, string>> = { 'board': 'board-overview', 'panel': 'panel-review', 'panel-run-stopped': 'panel-run-stopped', 'panel-200-tasks': 'panel-200-tasks' };
+/** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage (board and panel in three themes). */
+const docsScreenshots: Readonly<Record<string, string>> = {
+	...Object.fromEntries(['board', 'panel'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`]))),
+	'panel-run-stopped': 'panel-run-stopped',
+	'panel-200-tasks': 'panel-200-tasks',
+};
 
 function copyDocsScreenshots(screenshotsDir: string): void {
 	const docs = join(repoRoot, 'docs', 'screenshots');

@@ -14,12 +14,16 @@ const takeoverEveryMs = 2000;
 export function followConnection(connection: HostConnection, changes: StoreChangeSource & { reset(): void }): vscode.Disposable {
 	const store = new DisposableStore();
 	// The window that owns the store hears its commits directly; a viewer polls the socket.
+	// It also hears the agents' waits and calls, which change what the attention state says without a commit.
 	let commits: Disposable | undefined;
+	let contacts: Disposable | undefined;
 	const followCommits = (state: ConnectionState): void => {
 		commits?.dispose();
+		contacts?.dispose();
 		commits = state.kind === 'owner' ? changes.watchCommits(state.host.onDidCommit) : undefined;
+		contacts = state.kind === 'owner' ? changes.watchCommits(state.host.onDidChangeContacts) : undefined;
 	};
-	store.add(toDisposable(() => { commits?.dispose(); }));
+	store.add(toDisposable(() => { commits?.dispose(); contacts?.dispose(); }));
 	followCommits(connection.state);
 	setConnectionContext(connection.state.kind);
 	store.add(connection.onDidChange((state) => {

@@ -2,6 +2,7 @@
 // plan service to Run admission and settlement, and exposes the HostApi (authentication + one handler per method).
 import { switchToSelfReview } from './reviews/switchToSelfReview.js';
 import { requireReviewerCapability } from './callerPolicy.js';
+import type { Event } from '../../core/events.js';
 import type { Caller, Method } from '../../protocol/controlPlane.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { join } from 'node:path';
@@ -44,6 +45,8 @@ export interface HostServices extends Disposable {
 	whenIdle(): Promise<void>;
 	/** Wake delivery to source sessions and the watchdog (tests drive it with tick()). */
 	wakes: WakeService;
+	/** An agent session began or ended a bounded wait, or made a call: the attention state may read differently. */
+	onDidChangeContacts: Event<void>;
 }
 
 export interface HostServicesOptions {
@@ -237,6 +240,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	return {
 		api,
 		wakes,
+		onDidChangeContacts: awaiting.heartbeats.onDidChange,
 		async start(): Promise<void> {
 			if (started) { return; }
 			started = true;

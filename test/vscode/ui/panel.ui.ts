@@ -1,9 +1,9 @@
 // The issue panel through the real workbench: a managed issue driven by a scripted source agent (3 tasks on the
-// `gate` target, docs after lint; build and lint scheduled), its graph's nodes in the webview, Pause (banner + dispatchPaused=true in
+// `gate` target, docs after lint; build and lint scheduled), its graph's nodes in the webview, Pause (Paused + dispatchPaused=true in
 // `tutti plan issue get`) and Resume, Stop of a running Run ("Interrupted after …"), and Accept of a task in
 // pending_acceptance; then a 200-task plan's graph (test/vscode/ui/graph.ui.ts); then a manual issue's accepted worktree
 // work integrated with the panel's Integrate button (the workspace made a git repository for it). Screenshots at each
-// stage. Every wait is bounded.
+// stage; the review and the board in Light+, Dark+ and High Contrast. Every wait is bounded.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import type { UiResult, UiStep } from './board.ui.js';
 import { checkBigGraph } from './graph.ui.js';
 import { ScriptedSource } from './scriptedSource.js';
 import { tuttiCli, waitForHost } from './tuttiCli.js';
+import { shootInThemes } from './themes.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
 
 const title = 'Graph from a source agent';
@@ -86,7 +87,7 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 			await pollFor('3 task nodes in the graph', 15_000, async () => ((await nodes.count()) === 3 ? true : undefined));
 			await shot('panel-graph');
 		});
-		await step('Pause shows the paused banner and dispatchPaused=true in `tutti plan issue get`; Resume clears both', async () => {
+		await step('Pause shows Paused and what it means, and dispatchPaused=true in `tutti plan issue get`; Resume clears both', async () => {
 			await clickInPanel(panel(), '[data-action="issue/pause"]', 'the Pause button');
 			await waitInPanel(panel(), '#paused-note', 'the paused note');
 			await pollFor('dispatchPaused=true in plan issue get', 10_000, async () => (source!.get()['dispatchPaused'] === true ? true : undefined));
@@ -108,6 +109,8 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 			await clickNode(panel(), 'lint');
 			await waitInPanel(panel(), '#task-detail', 'the Accept button', { contains: 'Accept' });
 			await shot('panel-review');
+			// The board and the panel side by side, in Light+, Dark+ and High Contrast (docs/screenshots/panel-*.png).
+			screenshots.push(...await shootInThemes(workbench, workspace, 'panel', panel()));
 			await clickInPanel(panel(), '#task-detail [data-action="task/accept"]', 'the Accept button of task lint');
 			await pollFor('task lint completed after Accept', 15_000, async () => (source!.taskStatus('lint') === 'completed' ? true : undefined));
 			await pollFor('the Accept button to go', 10_000, async () =>
@@ -120,6 +123,7 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 			const row = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: title }).first();
 			await pollFor('the board row to show 1/3 tasks', 15_000, async () => ((await row.innerText({ timeout: 1000 })).includes('1/3') ? true : undefined));
 			await shot('board-overview');
+			screenshots.push(...await shootInThemes(workbench, workspace, 'board'));
 		});
 		await step('a 200-task plan: drawn, fitted to blocks, searched (Enter selects), focused on one task\'s lineage, listed', async () =>
 			checkBigGraph(session, workspace, workbench, 'gate', shot));

@@ -3,6 +3,7 @@
 // For the attention state (src/core/attention/attention.ts) it also keeps which call the session waits in, since
 // when (across the back-to-back calls of one wait), and when the session was last in touch through such a call.
 import type { WaitingCall } from '../../../core/attention/attention.js';
+import { Emitter, type Event } from '../../../core/events.js';
 import type { SourceContact, SourceContactLookup } from '../attention/readAttention.js';
 
 export const heartbeatFreshMs = 5_000;
@@ -24,17 +25,22 @@ interface Beat {
 
 export class Heartbeats implements SourceContactLookup {
 	readonly #beats = new Map<string, Beat>();
+	readonly #changed = new Emitter<void>();
+	/** A session began or ended a wait, or made a call: what the attention state says may have changed (no commit says so). */
+	readonly onDidChange: Event<void> = this.#changed.event;
 
 	beat(sessionId: string, nowUnixMs: number, call: WaitingCall | '' = ''): void {
 		const prev = this.#beats.get(sessionId);
 		const continues = prev !== undefined && prev.call === call && (prev.live || nowUnixMs - prev.last < heartbeatFreshMs);
 		this.#beats.set(sessionId, { last: nowUnixMs, since: continues ? prev.since : nowUnixMs, call, live: true, touched: Math.max(prev?.touched ?? 0, nowUnixMs) });
+		if (!continues || prev?.live !== true) { this.#changed.fire(); }
 	}
 
 	/** Any call the session made: it is in touch (read by the attention state's "has it seen its checkpoint"). */
 	touch(sessionId: string, nowUnixMs: number): void {
 		const prev = this.#beats.get(sessionId);
 		this.#beats.set(sessionId, prev ? { ...prev, touched: Math.max(prev.touched, nowUnixMs) } : { last: 0, since: 0, call: '', live: false, touched: nowUnixMs });
+		this.#changed.fire();
 	}
 
 	/** Every await return clears it (a killed agent must not look patient); `nowUnixMs` is when the call returned. */
@@ -42,6 +48,7 @@ export class Heartbeats implements SourceContactLookup {
 		const prev = this.#beats.get(sessionId);
 		if (prev === undefined) { return; }
 		this.#beats.set(sessionId, { ...prev, live: false, last: nowUnixMs ?? prev.last, touched: Math.max(prev.touched, nowUnixMs ?? 0) });
+		this.#changed.fire();
 	}
 
 	lastBeat(sessionId: string): number {
