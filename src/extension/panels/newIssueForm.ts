@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/lifecycle.js';
 import type { FormAgentTarget, NewIssueFormValues } from '../../protocol/newIssueForm.js';
-import { webviewRoot } from './issuePanel.js';
+import { issuePanelOptions, webviewRoot } from './issuePanel.js';
 import { newNonce } from './issuePanelHtml.js';
 import { NewIssueFormController } from './newIssueFormController.js';
 import { newIssueFormHtml } from './newIssueFormHtml.js';
@@ -36,9 +36,8 @@ export class NewIssueForm implements vscode.Disposable {
 			NewIssueForm.#current.panel.reveal();
 			return NewIssueForm.#current;
 		}
-		const root = webviewRoot(deps.extensionUri);
-		const panel = vscode.window.createWebviewPanel(newIssueFormViewType, 'New Issue', vscode.ViewColumn.Active,
-			{ enableScripts: true, retainContextWhenHidden: false, localResourceRoots: [root] });
+		// The same options as every panel of the extension: scripts by nonce, resources from dist/webview only.
+		const panel = vscode.window.createWebviewPanel(newIssueFormViewType, 'New Issue', vscode.ViewColumn.Active, issuePanelOptions(deps.extensionUri));
 		NewIssueForm.#current = new NewIssueForm(panel, deps);
 		return NewIssueForm.#current;
 	}
