@@ -98,6 +98,8 @@ export interface RunProcessPort extends Disposable {
 	isAlive(runId: string): boolean;
 	/** Fires once per Run when its exit record appears (watching every Run launched or adopted by this Host). */
 	onExit(listener: (exit: RunExit) => void): Disposable;
+	/** Looks for this Run's exit record now rather than at the next poll (its supervisor reported the exit). */
+	checkNow(runId: string): void;
 	/** Starts watching a Run that was launched by an earlier Host (restart reconciliation). */
 	adopt(runId: string): void;
 	/** Reads a slice of the Run's captured stdout or stderr. */

@@ -36,6 +36,7 @@ import { WorktreeService } from './worktrees/worktreeService.js';
 import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 import { ApprovalService } from './approvals/approvalService.js';
+import { isTurnProcessId } from './wakes/turnIds.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
@@ -198,7 +199,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'run/stop': (params, caller) => runs.stop(params, caller),
 		'run/log': (params) => runQueries.log(params),
 		'run/transcript': (params) => runQueries.transcript(params),
-		'run/report': (params) => runs.report(params),
+		'run/report': async (params) => {
+			if (!isTurnProcessId(params.runId)) { return runs.report(params); }
+			wakes.report(params.runId);
+			return { ok: true };
+		},
 		'run/send': (params, caller) => runMessages.send(params, caller),
 		'run/queue': (params) => runMessages.queue(params),
 		'run/resume-queue': (params, caller) => runMessages.resumeQueue(params, caller),

@@ -190,6 +190,11 @@ export class TurnLifecycle {
 		this.#d.runs.adopt(processId);
 	}
 
+	/** Its supervisor reported the Turn's process exited: look for the exit record now (onExit fires once either way). */
+	checkNow(processId: string): void {
+		this.#d.runs.checkNow(processId);
+	}
+
 	interrupt(processId: string): Promise<InterruptResult> {
 		return this.#d.runs.interrupt(processId);
 	}

@@ -211,6 +211,11 @@ export class WakeService implements Disposable {
 		this.trigger();
 	}
 
+	/** `run/report` from a wake Turn's supervisor: its exit is looked for now, not at the runner's next poll. */
+	report(processId: string): void {
+		this.#turns.checkNow(processId);
+	}
+
 	/** Startup: every still-open wake of a completed, archived or orphaned execution is suppressed (stored canceled). */
 	async #suppressNonRunnable(): Promise<void> {
 		const ids = this.#d.store.read((r) => listNonRunnableWithOpenWakes(r));

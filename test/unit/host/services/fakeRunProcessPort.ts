@@ -73,8 +73,29 @@ export class FakeRunProcessPort implements RunProcessPort {
 		return join(this.root, 'runs', runId);
 	}
 
+	/** Exit records written while the runner was not looking (see exitUnseen); checkNow fires them. */
+	readonly #unseen = new Set<string>();
+
+	checkNow(runId: string): void {
+		const exit = this.exits.get(runId);
+		if (exit && this.#unseen.delete(runId)) { this.#emitter.fire(exit); }
+	}
+
+	/** The Run's process ends and its exit record appears, but the runner has not looked yet (no onExit until checkNow). */
+	exitUnseen(runId: string, facts: ExitFacts = {}): RunExit {
+		const exit = this.#record(runId, facts);
+		this.#unseen.add(runId);
+		return exit;
+	}
+
 	/** The Run's process ends: the exit record appears and onExit fires. */
 	exit(runId: string, facts: ExitFacts = {}): RunExit {
+		const exit = this.#record(runId, facts);
+		this.#emitter.fire(exit);
+		return exit;
+	}
+
+	#record(runId: string, facts: ExitFacts): RunExit {
 		const now = this.now();
 		const exit: RunExit = {
 			runId,
@@ -87,7 +108,6 @@ export class FakeRunProcessPort implements RunProcessPort {
 		if (facts.spawnError !== undefined) { exit.spawnError = facts.spawnError; }
 		this.alive.delete(runId);
 		this.exits.set(runId, exit);
-		this.#emitter.fire(exit);
 		return exit;
 	}
 

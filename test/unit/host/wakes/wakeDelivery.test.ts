@@ -52,6 +52,18 @@ describe('wake delivery to source sessions', () => {
 		assert.equal(kit.turnLaunches().length, 1, 'no redelivery before the watchdog');
 	});
 
+	it('a wake Turn that its supervisor reports exited settles at once, without waiting for the runner to look', async () => {
+		const created = await kit.managed();
+		await kit.tick();
+		const processId = kit.lastTurnProcess();
+		kit.runs.exitUnseen(processId, { exitCode: 0 });
+		await kit.call('run/report', { runId: processId, event: 'exited' }, sourceCaller(created.sourceSessionId));
+		await kit.idle();
+		const wake = kit.wake(mainWakeId(created.checkpointId, 1));
+		assert.equal(kit.turn(wake.clientSubmitId)?.state, 'settled');
+		assert.equal(wake.status, 'turn_settled');
+	});
+
 	it('CheckpointCommandAcknowledgesWakeAndLaterTurnsReuseTheSession', async () => {
 		const created = await kit.managed();
 		await kit.tick();
