@@ -7,7 +7,9 @@ import { dirname, join } from 'node:path';
 const require = createRequire(import.meta.url);
 const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'linked', logLevel: 'warning' };
 const entries = [
-	{ in: 'src/cli/main.ts', out: 'cli', banner: '#!/usr/bin/env node' },
+	// The commander program is its own file, loaded by cli.js only for help and unusual command lines.
+	{ in: 'src/cli/main.ts', out: 'cli', banner: '#!/usr/bin/env node', external: ['./commanderParse.js'] },
+	{ in: 'src/cli/commanderParse.ts', out: 'commanderParse' },
 	{ in: 'src/supervisor/main.ts', out: 'supervisor' },
 	{ in: 'src/host/main.ts', out: 'host' },
 	// `tutti mcp` (the MCP SDK): loaded by dist/cli.js only for that command.
@@ -22,7 +24,7 @@ await Promise.all(entries.map((e) => esbuild.build({
 	entryPoints: [e.in],
 	outfile: `dist/${e.out}.js`,
 	banner: e.banner ? { js: e.banner } : undefined,
-	external: ['vscode'],
+	external: ['vscode', ...(e.external ?? [])],
 })));
 // The issue panel: browser code, ESM, its CSS emitted beside it (localResourceRoots = dist/webview only).
 await esbuild.build({

@@ -63,14 +63,14 @@ interface Variant {
 	args: string[];
 }
 
-interface Sample {
+export interface Sample {
 	ms: number;
 	code: number | null;
 	stdout: string;
 	stderr: string;
 }
 
-function runOnce(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Sample> {
+export function runOnce(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Sample> {
 	return new Promise((done, fail) => {
 		const start = process.hrtime.bigint();
 		const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });

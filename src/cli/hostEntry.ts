@@ -1,7 +1,6 @@
 // `tutti host` runs the Host in this process, from the separate bundle dist/host.js (src/host/main.ts), loaded
 // only for that command: the CLI bundle itself never contains Host code (STYLE.md layering, start-up cost).
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { Env } from './discovery.js';
 
@@ -22,7 +21,8 @@ export function loadHostEntry(): HostEntry | null {
 	if (file === undefined) {
 		return null;
 	}
-	const loaded: unknown = createRequire(__filename)(file);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the Host bundle, loaded only for `tutti host`
+	const loaded: unknown = require(file);
 	const entry = loaded as Partial<HostEntry> | null;
 	return entry !== null && typeof entry === 'object' && typeof entry.runHostCommand === 'function' ? (entry as HostEntry) : null;
 }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type CliError, cliError } from './cliError.js';
 import { requestBodyCapBytes, requestCapText } from './client.js';
-import { type PendingInput, inputLabel } from './parseCommandLine.js';
+import { type PendingInput, inputLabel } from './invocation.js';
 
 export type InputText = { ok: true; text: string } | { ok: false; error: CliError };
 

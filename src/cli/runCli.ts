@@ -9,7 +9,8 @@ import { type HostEntry, loadHostEntry } from './hostEntry.js';
 import { type McpEntry, loadMcpEntry } from './mcpEntry.js';
 import { formatHuman } from './humanOutput.js';
 import { readInput } from './inputText.js';
-import { type Invocation, applyInput, parseCommandLine } from './parseCommandLine.js';
+import { type Invocation, applyInput } from './invocation.js';
+import { parseCommandLine } from './parseCommandLine.js';
 
 export interface CliIo {
 	env: Env;

@@ -1,6 +1,6 @@
 // Where a workspace's Host listens and how clients find it: pure path derivation shared by the Host and every
 // client (node:crypto and node:path, no I/O), so that they derive byte-identical paths from one implementation.
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import * as path from 'node:path';
 
 export const socketFileName = 'cp.sock';
@@ -59,6 +59,9 @@ function stripTrailingSeparators(value: string): string {
 
 /** A short stable key for a workspace: the first 12 hex digits of sha256 of its real path. */
 export function workspaceKey(realWorkspace: string): string {
+	// node:crypto is loaded here, not at start-up: a `tutti` command that has TUTTI_IPC_HOOK never needs it.
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
+	const { createHash } = require('node:crypto') as typeof Crypto;
 	return createHash('sha256').update(realWorkspace).digest('hex').slice(0, 12);
 }
 

@@ -1,7 +1,8 @@
 // argv → {method, params} for every command, and structured errors (exit 2) for everything malformed.
 import * as assert from 'node:assert/strict';
 import { type CommandSpec, type FlagSpec, commandTable } from '../../../src/cli/commandTable.js';
-import { type Invocation, parseCommandLine } from '../../../src/cli/parseCommandLine.js';
+import type { Invocation } from '../../../src/cli/invocation.js';
+import { parseCommandLine } from '../../../src/cli/parseCommandLine.js';
 import { methods } from '../../../src/protocol/controlPlane.js';
 
 function sampleArgs(flag: FlagSpec): string[] {

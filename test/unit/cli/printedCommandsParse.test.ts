@@ -5,6 +5,7 @@
 // step is the one place a source agent is shown `plan issue stop`.
 import { strict as assert } from 'node:assert';
 import { parseCommandLine } from '../../../src/cli/parseCommandLine.js';
+import { shellWords } from './shellWords.js';
 import { reasonCodes } from '../../../src/core/errors.js';
 import { recoveryHint, type RecoveryHintInput } from '../../../src/core/execution/recoveryHint.js';
 import { hintFor } from '../../../src/core/hints.js';
@@ -33,41 +34,6 @@ function commandLines(text: string): string[] {
 	return [...text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('tutti ')), ...backticked(text)];
 }
 
-/** POSIX shell words; unquoted shell operators (|, ;, &, <, >) are an error: pasted, they would not run one command. */
-export function shellWords(command: string): string[] {
-	const words: string[] = [];
-	let word: string | null = null;
-	for (let i = 0; i < command.length; i++) {
-		const c = command[i]!;
-		if (c === "'") {
-			const end = command.indexOf("'", i + 1);
-			if (end < 0) { throw new Error(`unterminated ' in ${command}`); }
-			word = (word ?? '') + command.slice(i + 1, end);
-			i = end;
-		} else if (c === '"') {
-			let j = i + 1;
-			let text = '';
-			for (; j < command.length && command[j] !== '"'; j++) {
-				if (command[j] === '\\' && j + 1 < command.length && '"\\$`'.includes(command[j + 1]!)) { j++; }
-				text += command[j];
-			}
-			if (j >= command.length) { throw new Error(`unterminated " in ${command}`); }
-			word = (word ?? '') + text;
-			i = j;
-		} else if (c === '\\') {
-			word = (word ?? '') + (command[i + 1] ?? '');
-			i++;
-		} else if (/\s/.test(c)) {
-			if (word !== null) { words.push(word); word = null; }
-		} else if ('|;&<>()$`'.includes(c)) {
-			throw new Error(`unquoted shell operator ${c} in ${command}`);
-		} else {
-			word = (word ?? '') + c;
-		}
-	}
-	if (word !== null) { words.push(word); }
-	return words;
-}
 
 function withSamples(command: string): string {
 	return command.replace(/<([A-Za-z-]+)>/g, (whole, name: string) => samples[name] ?? (name === 'why' ? 'a reason' : whole));

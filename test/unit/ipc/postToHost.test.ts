@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { postToHost } from '../../../src/ipc/postToHost.js';
@@ -54,6 +55,52 @@ describe('postToHost', () => {
 			intervals.push(setInterval(() => res.write(' '), 50));
 		});
 		await assert.rejects(postToHost({ socketPath, method: 'hello', body: '{}', timeoutMs: 300 }), { code: 'ETIMEDOUT' });
+	});
+
+	it('reads a chunked reply', async () => {
+		const chunked = await listen((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.write('{"ok":true,');
+			setTimeout(() => res.end('"result":"é"}'), 20);
+		});
+		assert.deepEqual(await postToHost({ socketPath: chunked, method: 'hello', body: '{}', timeoutMs: 10_000 }), { status: 200, body: '{"ok":true,"result":"é"}' });
+	});
+
+	it('resolves at the end of a Content-Length body even when the server never closes', async () => {
+		server = http.createServer();
+		const socketPath = path.join(dir, 'raw.sock');
+		const raw = net.createServer((socket) => {
+			socket.once('data', () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\n{"ok":true}'));
+		});
+		await new Promise<void>((resolve) => raw.listen(socketPath, () => resolve()));
+		try {
+			assert.deepEqual(await postToHost({ socketPath, method: 'hello', body: '{}', timeoutMs: 10_000 }), { status: 200, body: '{"ok":true}' });
+		} finally {
+			await new Promise<void>((resolve) => raw.close(() => resolve()));
+		}
+	});
+
+	it('rejects a reply cut short with ECONNRESET (a broken exchange, not a connect failure), and a reply that is not HTTP', async () => {
+		server = http.createServer();
+		const replies = ['HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\n{"ok":', 'SSH-2.0-OpenSSH\r\n\r\n'];
+		const socketPath = path.join(dir, 'cut.sock');
+		const raw = net.createServer((socket) => {
+			socket.once('data', () => socket.end(replies.shift() ?? ''));
+		});
+		await new Promise<void>((resolve) => raw.listen(socketPath, () => resolve()));
+		try {
+			await assert.rejects(postToHost({ socketPath, method: 'hello', body: '{}', timeoutMs: 10_000 }), { code: 'ECONNRESET' });
+			await assert.rejects(postToHost({ socketPath, method: 'hello', body: '{}', timeoutMs: 10_000 }), { code: 'HPE_INVALID_CONSTANT' });
+		} finally {
+			await new Promise<void>((resolve) => raw.close(() => resolve()));
+		}
+	});
+
+	it('never sends a token that would break the header', async () => {
+		let requests = 0;
+		const socketPath = await listen((_req, res) => { requests += 1; res.end('{}'); });
+		await assert.rejects(postToHost({ socketPath, method: 'hello', body: '{}', token: 'tok\r\nX-Evil: 1', timeoutMs: 10_000 }), { code: 'ERR_INVALID_CHAR' });
+		assert.equal(requests, 0);
 	});
 
 	it('rejects with the connect error when nothing listens', async () => {
