@@ -129,7 +129,7 @@ async function measureRunMemory(host: BenchHost, runs: number): Promise<RunMemor
 }
 
 export async function benchWakeLatency(options: { settlements?: number; log?: (line: string) => void } = {}): Promise<WakeLatencyResult> {
-	const settlements = options.settlements ?? 50;
+	const settlements = options.settlements ?? Number(process.env['WAKE_N'] ?? 50);
 	const dir = mkdtempSync(join(tmpdir(), 'tutti-bench-wake-'));
 	const wakeLog = join(dir, 'wake.log');
 	const scripts = { source: join(dir, 'source-agent.js'), worker: join(dir, 'worker.js'), streamer: join(dir, 'streamer.js'), floor: join(dir, 'floor.js') };

@@ -1,8 +1,8 @@
 // The on-disk contract of one Run directory `.tutti/runs/<runId>/`, shared by the supervisor (writer) and
-// the Host's process runner (reader). Every record is written atomically (tmp + rename, fsync) so a reader
-// never sees a torn file.
+// the Host's process runner (reader). Every record is written atomically (tmp + rename; fsync for all but
+// spec.json) so a reader never sees a torn file.
 //
-//   spec.json      what to start (written by the runner before the supervisor starts; 0600)
+//   spec.json      what to start (written by the runner before the supervisor starts; 0600; not fsynced)
 //   stdin.txt      the task content, fed to the agent's stdin (absent when empty)
 //   stdout.log     the agent's stdout (append; the agent writes the file directly)
 //   stderr.log     the agent's stderr
@@ -11,7 +11,8 @@
 //   events.jsonl   RunEvent lines: started | spawn_error | exited (supervisor), lost (runner)
 //   exit.json      RunExit, the authoritative end of the Run
 //   input.jsonl, input-state.jsonl   messages into a running agent (src/core/runs/liveInput.ts), when `liveInput`
-import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RunExit } from '../core/runs/runProcessPort.js';
 
@@ -105,6 +106,17 @@ export function writeJsonAtomic(path: string, value: unknown, mode = 0o600): voi
 	fsyncDir(dirname(path));
 }
 
+/**
+ * Writes a JSON file atomically (tmp + rename: a reader never sees it torn) but without waiting for the disk: for
+ * spec.json, which only the supervisor about to start reads. After a machine crash no such process is left, and a
+ * Run without its spec is still recorded lost from its pid.json and exit.json.
+ */
+export function writeJsonVisible(path: string, value: unknown, mode = 0o600): void {
+	const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+	writeFileSync(tmp, `${JSON.stringify(value)}\n`, { mode });
+	renameSync(tmp, path);
+}
+
 /** Like writeJsonAtomic, but never replaces an existing file. Returns false when `path` already existed. */
 export function writeJsonExclusive(path: string, value: unknown, mode = 0o600): boolean {
 	const tmp = writeTemp(path, `${JSON.stringify(value)}\n`, mode);
@@ -128,6 +140,50 @@ export function appendEvent(runDir: string, event: RunEvent): void {
 		fsyncSync(fd);
 	} finally {
 		closeSync(fd);
+	}
+}
+
+/**
+ * A Run's end: the `exited` event line and exit.json, as soon as they can be, as durable as ever. The event line and
+ * exit.json's temporary file are written and fsynced together (one wait for the disk, not two in a row); exit.json is
+ * linked in (never torn, never replacing one already there); then `announce` (the report to the Host, which reads the
+ * record from the page cache) runs while the directory entry is fsynced. Returns false when exit.json already existed.
+ */
+export async function recordExit(runDir: string, event: RunEvent, exit: RunExit, announce: () => Promise<unknown>): Promise<boolean> {
+	const path = runFile(runDir, 'exit');
+	const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+	const events = await open(runFile(runDir, 'events'), 'a', 0o600);
+	try {
+		const record = await open(tmp, 'w', 0o600);
+		try {
+			await events.write(`${JSON.stringify(event)}\n`);
+			await record.write(`${JSON.stringify(exit)}\n`);
+			await Promise.all([events.sync(), record.sync()]);
+		} finally {
+			await record.close();
+		}
+	} finally {
+		await events.close();
+	}
+	let linked: boolean;
+	try {
+		linkSync(tmp, path);
+		linked = true;
+	} catch (e) {
+		if ((e as NodeJS.ErrnoException).code !== 'EEXIST') { unlinkSync(tmp); throw e; }
+		linked = false;
+	}
+	unlinkSync(tmp);
+	await Promise.all([announce(), linked ? syncDir(dirname(path)) : undefined]);
+	return linked;
+}
+
+async function syncDir(dir: string): Promise<void> {
+	try {
+		const handle = await open(dir, 'r');
+		try { await handle.sync(); } finally { await handle.close(); }
+	} catch {
+		// not supported everywhere (e.g. Windows)
 	}
 }
 

@@ -10,7 +10,7 @@ import { LiveInputPump } from './liveInputPump.js';
 import { processStartTicks } from './processTable.js';
 import { reportToHost } from './reportToHost.js';
 import {
-	appendEvent, clientSubmitIdFor, readSupervisorSpec, runFile, type SupervisorSpec, writeJsonAtomic,
+	appendEvent, clientSubmitIdFor, readSupervisorSpec, recordExit, runFile, type SupervisorSpec, writeJsonAtomic,
 	writeJsonExclusive,
 } from './runFiles.js';
 
@@ -123,8 +123,9 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 			supervisorStartTicks: processStartTicks(process.pid),
 			agentStartTicks: processStartTicks(agentPid),
 		});
-		appendEvent(runDir, { type: 'started', agentPid, atUnixMs: Date.now() });
+		// pid.json is what the Host waits for: tell it before the event line's fsync.
 		void report(spec.env, spec.runId, 'started').catch(() => undefined);
+		appendEvent(runDir, { type: 'started', agentPid, atUnixMs: Date.now() });
 		pump?.start();
 	}
 
@@ -145,8 +146,7 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 		endedAtUnixMs,
 	};
 	// The event first: exit.json is the last, authoritative record, so whoever sees it sees a complete run dir.
-	appendEvent(runDir, { type: 'exited', exitCode: end.code, signal: end.signal, atUnixMs: endedAtUnixMs });
-	writeJsonExclusive(runFile(runDir, 'exit'), exit);
-	await report(spec.env, spec.runId, 'exited').catch(() => undefined);
+	await recordExit(runDir, { type: 'exited', exitCode: end.code, signal: end.signal, atUnixMs: endedAtUnixMs }, exit,
+		() => report(spec.env, spec.runId, 'exited').catch(() => undefined));
 	return 0;
 }

@@ -7,6 +7,11 @@
 // agent are both gone without an exit record (e.g. both killed -9) is settled by the runner writing an
 // exit.json with `exitCode: null, signal: 'lost'` (plus `spawnError` when no agent was ever recorded), which
 // the domain treats as a failure.
+//
+// A spare supervisor is started after each launch, detached and idle, for the next one: a launch then writes the
+// run directory to the spare's stdin instead of spawning and booting a Node process while an agent waits (a wake's
+// source Turn starts that much sooner). Without a run directory the spare exits: on dispose, after `spareIdleMs`
+// unused, or when the Host dies (its stdin ends).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,7 +23,7 @@ import { type Clock, systemClock } from '../../core/ports.js';
 import { processIsAlive } from '../../supervisor/processTable.js';
 import {
 	appendEvent, clientSubmitIdFor, isSafeRunId, readPidRecord, readRunExit, readSupervisorSpec, runFile,
-	type SupervisorSpec, writeJsonAtomic, writeJsonExclusive,
+	type SupervisorSpec, writeJsonExclusive, writeJsonVisible,
 } from '../../supervisor/runFiles.js';
 import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { agentEnvAdditions, inheritableEnv } from './agentEnv.js';
@@ -50,6 +55,8 @@ export interface ProcessRunnerOptions {
 	killWaitMs?: number;
 	/** How long launch waits for the supervisor to record the agent's start (default 10 s). */
 	launchTimeoutMs?: number;
+	/** How long an unused spare supervisor is kept (default 5 min; 0: no spares, every launch starts its own). */
+	spareIdleMs?: number;
 	/** The environment Runs inherit from (default process.env); credentials are withheld (agentEnv.ts). */
 	hostEnv?: NodeJS.ProcessEnv;
 	/** More Host variable names never to pass to agents. */
@@ -58,6 +65,12 @@ export interface ProcessRunnerOptions {
 
 interface Watch {
 	sinceMs: number;
+}
+
+/** A supervisor already started and waiting on its stdin for the run directory of the next launch. */
+interface Spare {
+	child: ChildProcess;
+	idle: NodeJS.Timeout;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -78,6 +91,9 @@ export class ProcessRunner implements RunProcessPort {
 	readonly #watched = new Map<string, Watch>();
 	readonly #fired = new Set<string>();
 	#timer: NodeJS.Timeout | undefined;
+	#spare: Spare | undefined;
+	/** Launches waiting for their agent's start, woken early by checkNow (the supervisor's `started` report). */
+	readonly #starting = new Map<string, () => void>();
 	#disposed = false;
 
 	constructor(options: ProcessRunnerOptions) {
@@ -93,6 +109,7 @@ export class ProcessRunner implements RunProcessPort {
 			interruptGraceMs: options.interruptGraceMs ?? 3000,
 			killWaitMs: options.killWaitMs ?? 2000,
 			launchTimeoutMs: options.launchTimeoutMs ?? 10_000,
+			spareIdleMs: options.spareIdleMs ?? 300_000,
 			hostEnv: options.hostEnv ?? process.env,
 			withheldEnv: options.withheldEnv ?? [],
 		};
@@ -143,26 +160,77 @@ export class ProcessRunner implements RunProcessPort {
 			...(live ? { liveInput: 'claude-stream-json' as const } : {}),
 			launchedAtUnixMs: this.#o.clock.now(),
 		};
-		writeJsonAtomic(runFile(dir, 'spec'), supervisorSpec);
+		writeJsonVisible(runFile(dir, 'spec'), supervisorSpec);
 
-		const supervisorEnv = inheritableEnv(this.#o.hostEnv, this.#o.withheldEnv);
-		if (process.versions.electron !== undefined) { supervisorEnv.ELECTRON_RUN_AS_NODE = '1'; }
-		const logFd = openSync(runFile(dir, 'supervisorLog'), 'a', 0o600);
-		let child: ChildProcess;
-		try {
-			child = spawn(this.#o.nodePath, [...this.#o.nodeArgs, this.#o.supervisorScript, dir], {
-				cwd: dir,
-				env: supervisorEnv,
-				detached: true,
-				stdio: ['ignore', logFd, logFd],
-				windowsHide: true,
-			});
-		} finally {
-			closeSync(logFd);
-		}
-		child.unref();
+		const child = this.#takeSpare(dir) ?? this.#startSupervisor([dir], dir, runFile(dir, 'supervisorLog'));
 		await this.#awaitStart(spec.runId, dir, child);
 		this.#watch(spec.runId);
+		this.#prepareSpare();
+	}
+
+	/** The pid of the spare supervisor waiting for the next launch, if there is one (diagnostics and tests). */
+	spareSupervisorPid(): number | undefined {
+		return this.#spare?.child.pid;
+	}
+
+	/** A detached supervisor (`args` after the script) with stdout and stderr appended to `logFile`, or stdin a pipe (a spare). */
+	#startSupervisor(args: string[], cwd: string, logFile: string | null): ChildProcess {
+		const supervisorEnv = inheritableEnv(this.#o.hostEnv, this.#o.withheldEnv);
+		if (process.versions.electron !== undefined) { supervisorEnv.ELECTRON_RUN_AS_NODE = '1'; }
+		const logFd = logFile === null ? null : openSync(logFile, 'a', 0o600);
+		try {
+			const child = spawn(this.#o.nodePath, [...this.#o.nodeArgs, this.#o.supervisorScript, ...args], {
+				cwd,
+				env: supervisorEnv,
+				detached: true,
+				stdio: logFd === null ? ['pipe', 'ignore', 'ignore'] : ['ignore', logFd, logFd],
+				windowsHide: true,
+			});
+			child.unref();
+			return child;
+		} finally {
+			if (logFd !== null) { closeSync(logFd); }
+		}
+	}
+
+	/** Hands `dir` to the spare supervisor, if one is still alive; the caller then watches it like a fresh one. */
+	#takeSpare(dir: string): ChildProcess | undefined {
+		const spare = this.#spare;
+		this.#spare = undefined;
+		if (spare === undefined) { return undefined; }
+		clearTimeout(spare.idle);
+		if (spare.child.exitCode !== null || spare.child.signalCode !== null || spare.child.stdin === null || spare.child.stdin.destroyed) { return undefined; }
+		spare.child.stdin.end(`${dir}\n`);
+		return spare.child;
+	}
+
+	/** Starts the spare for the next launch (none while disposed, when spares are off, or when one is waiting). */
+	#prepareSpare(): void {
+		if (this.#disposed || this.#spare !== undefined || this.#o.spareIdleMs <= 0) { return; }
+		let child: ChildProcess;
+		try {
+			mkdirSync(this.#runsDir, { recursive: true, mode: 0o700 });
+			child = this.#startSupervisor(['--spare'], this.#runsDir, null);
+		} catch {
+			return; // the next launch starts its own supervisor
+		}
+		child.on('error', () => undefined);
+		child.stdin?.on('error', () => undefined);
+		(child.stdin as { unref?: () => void } | null)?.unref?.();
+		const idle = setTimeout(() => this.#retireSpare(), this.#o.spareIdleMs);
+		idle.unref();
+		this.#spare = { child, idle };
+		child.once('exit', () => { if (this.#spare?.child === child) { this.#retireSpare(); } });
+	}
+
+	/** Ends the waiting spare, which has no Run: its stdin ends without a run directory, and SIGTERM in case it does not read it. */
+	#retireSpare(): void {
+		const spare = this.#spare;
+		this.#spare = undefined;
+		if (spare === undefined) { return; }
+		clearTimeout(spare.idle);
+		spare.child.stdin?.end();
+		if (spare.child.exitCode === null && spare.child.signalCode === null) { spare.child.kill('SIGTERM'); }
 	}
 
 	/** Resolves once pid.json or exit.json exists; otherwise records a spawn failure and rejects. */
@@ -197,7 +265,11 @@ export class ProcessRunner implements RunProcessPort {
 				} satisfies RunExit);
 				throw new Error(message);
 			}
-			await sleep(20);
+			await new Promise<void>((wake) => {
+				const timer = setTimeout(wake, 20);
+				this.#starting.set(runId, () => { clearTimeout(timer); wake(); });
+			});
+			this.#starting.delete(runId);
 		}
 	}
 
@@ -248,6 +320,7 @@ export class ProcessRunner implements RunProcessPort {
 	/** Checks watched Runs now (all, or one) instead of at the next poll; e.g. when a `run/report` arrives. */
 	checkNow(runId?: string): void {
 		if (this.#disposed) { return; }
+		if (runId !== undefined) { this.#starting.get(runId)?.(); }
 		const ids = runId !== undefined ? [runId] : [...this.#watched.keys()];
 		for (const id of ids) {
 			const watch = this.#watched.get(id);
@@ -267,6 +340,7 @@ export class ProcessRunner implements RunProcessPort {
 
 	dispose(): void {
 		this.#disposed = true;
+		this.#retireSpare();
 		if (this.#timer !== undefined) { clearInterval(this.#timer); this.#timer = undefined; }
 		this.#watched.clear();
 		this.#exits.dispose();

@@ -273,6 +273,8 @@ export class RunService implements RunAdmission, Disposable {
 	/** `run/report` from a Run's supervisor: check its exit record now instead of at the next poll. */
 	async report(params: ParsedParams<'run/report'>): Promise<Result<'run/report'>> {
 		const run = this.#d.store.read((r) => loadRun(r, runIdOfProcess(params.runId)));
+		// A launch waiting for this process to start stops waiting now.
+		if (params.event === 'started') { this.#turns.checkNow(params.runId); }
 		if (run.status === 'running') {
 			const exit = this.#turns.exitRecord(this.#currentProcess(run.runId));
 			if (exit) { await this.#onExit(exit); }

@@ -1,5 +1,6 @@
 // ProcessRunner with real supervisors and real agent processes.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProcessRunner, type ProcessRunnerOptions } from '../../../src/host/runs/processRunner.js';
@@ -244,6 +245,26 @@ describe('ProcessRunner (real processes)', function () {
 		assert.match(slow.exitRecord('r-hang')?.spawnError ?? '', /did not start the agent/);
 		const supervisorPid = Number(readFileSync(join(slow.runDir('r-hang'), 'hang.pid'), 'utf8'));
 		await waitFor('the hanging supervisor to be killed', () => (processIsAlive(supervisorPid, null) ? undefined : true));
+	});
+
+	it('hands the next launch to a spare supervisor started after the last one, and ends an unused spare on dispose', async () => {
+		await runner.launch(launchSpec('r-first', nodeTarget('process.exit(0)'), ws.path));
+		const spare = runner.spareSupervisorPid();
+		assert.ok(spare !== undefined, 'a spare waits for the next launch');
+		await runner.launch(launchSpec('r-second', nodeTarget('process.exit(4)'), ws.path));
+		assert.equal(readPidRecord(runner.runDir('r-second'))?.supervisorPid, spare, 'the spare supervises the second Run');
+		assert.equal((await exitOf(exits, 'r-second')).exitCode, 4);
+		const next = runner.spareSupervisorPid();
+		assert.ok(next !== undefined && next !== spare);
+		runner.dispose();
+		await waitFor('the unused spare to exit', () => (processIsAlive(next, null) ? undefined : true));
+	});
+
+	it('a spare whose Host goes away (its stdin ends) exits without doing anything', async () => {
+		const spare = spawn(process.execPath, [build.supervisorScript, '--spare'], { stdio: ['pipe', 'ignore', 'ignore'] });
+		const exited = new Promise<number | null>((resolve) => spare.once('exit', (code) => resolve(code)));
+		spare.stdin.end();
+		assert.equal(await exited, 0);
 	});
 
 	it('runs the supervisor from source with tsx', async () => {

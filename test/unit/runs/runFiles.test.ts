@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
-import { isSafeRunId, parsePidRecord, parseRunExit, parseSupervisorSpec } from '../../../src/supervisor/runFiles.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunExit } from '../../../src/core/runs/runProcessPort.js';
+import { isSafeRunId, parsePidRecord, parseRunExit, parseSupervisorSpec, readRunExit, recordExit } from '../../../src/supervisor/runFiles.js';
 
 describe('run directory records', () => {
 	it('accepts only run ids that stay inside .tutti/runs/', () => {
@@ -32,5 +36,23 @@ describe('run directory records', () => {
 		assert.equal(parseSupervisorSpec({ ...spec, args: [1] }), null);
 		assert.equal(parseSupervisorSpec({ ...spec, env: { A: 1 } }), null);
 		assert.equal(parseSupervisorSpec({ ...spec, file: '' }), null);
+	});
+
+	it('records a Run\'s end: the event line, then exit.json (visible when the Host is told), never replacing one', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'tutti-runfiles-'));
+		try {
+			const exit: RunExit = { runId: 'r', clientSubmitId: 'issue-run:r', exitCode: 3, signal: null, startedAtUnixMs: 1, endedAtUnixMs: 2 };
+			let seenByHost: RunExit | null = null;
+			const first = await recordExit(dir, { type: 'exited', exitCode: 3, signal: null, atUnixMs: 2 }, exit, async () => { seenByHost = readRunExit(dir); });
+			assert.equal(first, true);
+			assert.deepEqual(seenByHost, exit, 'the record is complete before the Host is told');
+			assert.deepEqual(JSON.parse(readFileSync(join(dir, 'events.jsonl'), 'utf8')), { type: 'exited', exitCode: 3, signal: null, atUnixMs: 2 });
+			const second = await recordExit(dir, { type: 'exited', exitCode: 0, signal: null, atUnixMs: 5 }, { ...exit, exitCode: 0 }, async () => undefined);
+			assert.equal(second, false);
+			assert.deepEqual(readRunExit(dir), exit, 'the first record stays');
+			assert.deepEqual(readdirSync(dir).sort(), ['events.jsonl', 'exit.json'], 'no temporary file is left');
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });
