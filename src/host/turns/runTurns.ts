@@ -177,17 +177,18 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 			ctx.log(`recording where run ${runId} works failed: ${(e as Error).message}`);
 		}
 	}
-	const started = await ctx.turns.start({
+	const starting = ctx.turns.start({
 		processId: runId, identity: workerIdentity(run, runId), target, cwd: where.cwd,
 		// claude/codex read their prompt from the Turn (stdin is /dev/null); command targets read the task on stdin.
 		stdinText: structured ? '' : `${before}${task.content}`,
 		...(turn !== undefined ? { turn } : {}),
 		token,
 	});
-	if (target.isolation !== 'worktree') {
-		// HEAD as the agent starts in the shared folder (after the start, so launches keep their order).
-		await recordSharedFolderBase(delivery, run).catch((e: unknown) => { ctx.log(`recording where run ${runId} started failed: ${(e as Error).message}`); });
-	}
+	// HEAD as the agent starts in the shared folder: read once the start is under way (never delaying it), while the
+	// launch waits for the agent's process to be recorded.
+	const base = target.isolation === 'worktree' ? undefined
+		: recordSharedFolderBase(delivery, run).catch((e: unknown) => { ctx.log(`recording where run ${runId} started failed: ${(e as Error).message}`); });
+	const [started] = await Promise.all([starting, base]);
 	if (!started.started) {
 		if (started.exit) {
 			await ctx.onExit(started.exit);
