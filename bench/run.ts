@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { benchCliGet, formatCliGetBench, startCliGetFixture } from './cliGet.js';
+import { benchCliSmallRead, formatCliSmallRead } from './cliSmallRead.js';
 import { benchCompactSnapshot, formatCompactSnapshot } from './compactSnapshot.js';
 import { benchHostMemory, formatHostMemory } from './limits/hostMemory.js';
 import { benchStoreLimits, formatStoreLimits } from './limits/storeLimits.js';
@@ -57,6 +58,10 @@ async function main(): Promise<void> {
 		await fixture.stop();
 	}
 
+	console.error('bench: a small read, `tutti issue list` with 20 issues, beside `node -e 0` …');
+	section('A small read: `tutti issue list` (20 issues) beside `node -e 0`', 'at most 1.5× `node -e 0`, measured side by side (no NODE_EXTRA_CA_CERTS).',
+		formatCliSmallRead(await benchCliSmallRead()));
+
 	console.error('bench: what a checkpoint costs the source agent: compact and full `plan issue get`, tokens per wake …');
 	section('What a checkpoint costs the source agent: `plan issue get` compact and `--full`, tokens per wake',
 		'the default `plan issue get` at most 8 KB at 1,000 tasks and flat in the graph\'s size.',
@@ -97,7 +102,7 @@ async function main(): Promise<void> {
 		formatHostMemory(await benchHostMemory({ log: (l) => console.error(`  ${l}`) })));
 
 	console.error('bench: wake latency over 50 settlements, and Host memory with 16 streaming Runs …');
-	section('Wake latency: worker Run exit → source session\'s wake Turn', 'close to the floor of spawning the agent process.',
+	section('Wake latency: worker Run exit → source session\'s wake Turn', 'at most 60 ms above the floor of spawning the agent process.',
 		formatWakeLatency(await benchWakeLatency({ log: (l) => console.error(`  ${l}`) })));
 
 	const elapsedMin = ((Date.now() - startedAt) / 60_000).toFixed(1);
