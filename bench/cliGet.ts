@@ -70,10 +70,11 @@ export interface Sample {
 	stderr: string;
 }
 
-export function runOnce(args: readonly string[], env: NodeJS.ProcessEnv): Promise<Sample> {
+/** One whole process of `file` (default: this Node) with `args`, timed from spawn to close. */
+export function runOnce(args: readonly string[], env: NodeJS.ProcessEnv, file: string = process.execPath): Promise<Sample> {
 	return new Promise((done, fail) => {
 		const start = process.hrtime.bigint();
-		const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
 		let stdout = '';
 		let stderr = '';
 		child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });

@@ -15,6 +15,8 @@ export interface SmallReadRow {
 	readonly p90Ms: number;
 	readonly minMs: number;
 	readonly maxMs: number;
+	/** Median CPU time (user + system) of the process (through python3's wait4); undefined without python3. */
+	readonly cpuMs?: number;
 }
 
 export interface SmallReadResult {
@@ -24,6 +26,22 @@ export interface SmallReadResult {
 	/** Per run: tutti ÷ `node -e 0` of that same round (both spawned back to back). */
 	readonly pairRatios: readonly number[];
 	readonly replyBytes: number;
+}
+
+/** Runs argv[1:] with stdout to /dev/null and prints `cpu <ms>` (user + system of that process) on stderr. */
+const rusageScript = `import os, sys
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, 1)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+sys.stderr.write('cpu %.3f\\n' % ((usage.ru_utime + usage.ru_stime) * 1000))
+sys.exit(0 if status == 0 else 1)
+`;
+
+function hasPython(): Promise<boolean> {
+	return runOnce(['-c', 'print(1)'], process.env, 'python3').then((s) => s.code === 0, () => false);
 }
 
 const httpClientSource = `const http = require('node:http');
@@ -81,9 +99,22 @@ export async function benchCliSmallRead(options: { issues?: number; runs?: numbe
 				times[index]!.push((await runOnce(variant.args, env)).ms);
 			}
 		}
+		// CPU time does not count the time a loaded machine keeps a process waiting. Node cannot read a child's rusage;
+		// when python3 is there, it runs each process and reports wait4's user + system time (microseconds).
+		const cpu = variants.map(() => [] as number[]);
+		if (await hasPython()) {
+			for (let i = 0; i < runs; i++) {
+				for (const [index, variant] of variants.entries()) {
+					const sample = await runOnce(['-c', rusageScript, process.execPath, ...variant.args], env, 'python3');
+					const m = /^cpu ([\d.]+)\s*$/m.exec(sample.stderr);
+					if (m) { cpu[index]!.push(Number(m[1])); }
+				}
+			}
+		}
 		const rows = variants.map((v, i) => {
 			const xs = times[i]!;
-			return { name: v.name, medianMs: median(xs), p90Ms: percentile(xs, 90), minMs: Math.min(...xs), maxMs: Math.max(...xs) };
+			const cpuMs = cpu[i]!.length > 0 ? median(cpu[i]!) : undefined;
+			return { name: v.name, medianMs: median(xs), p90Ms: percentile(xs, 90), minMs: Math.min(...xs), maxMs: Math.max(...xs), ...(cpuMs !== undefined ? { cpuMs } : {}) };
 		});
 		const pairRatios = times[3]!.map((t, i) => t / times[0]![i]!);
 		return { issues, runs, rows, pairRatios, replyBytes };
@@ -95,10 +126,12 @@ export async function benchCliSmallRead(options: { issues?: number; runs?: numbe
 
 export function formatCliSmallRead(r: SmallReadResult): string {
 	const node = r.rows[0]!.medianMs;
+	const nodeCpu = r.rows[0]!.cpuMs;
+	const cpu = (row: SmallReadRow): string => (row.cpuMs === undefined || nodeCpu === undefined ? 'n/a' : `${fmtMs(row.cpuMs)} (${(row.cpuMs / nodeCpu).toFixed(2)}×)`);
 	const lines = [
-		`${r.issues} issues (reply ${r.replyBytes} bytes); ${r.runs} interleaved rounds, no NODE_EXTRA_CA_CERTS.`, '',
-		'| process | median | p90 | min–max | ÷ `node -e 0` median |', '|---|---|---|---|---|',
-		...r.rows.map((row) => `| ${row.name} | **${fmtMs(row.medianMs)}** | ${fmtMs(row.p90Ms)} | ${fmtMs(row.minMs)}–${fmtMs(row.maxMs)} | ${(row.medianMs / node).toFixed(2)}× |`),
+		`${r.issues} issues (reply ${r.replyBytes} bytes); ${r.runs} interleaved rounds, no NODE_EXTRA_CA_CERTS. CPU time: user + system of the process (wait4), median, ÷ \`node -e 0\`'s.`, '',
+		'| process | median | p90 | min–max | ÷ `node -e 0` median | CPU time |', '|---|---|---|---|---|---|',
+		...r.rows.map((row) => `| ${row.name} | **${fmtMs(row.medianMs)}** | ${fmtMs(row.p90Ms)} | ${fmtMs(row.minMs)}–${fmtMs(row.maxMs)} | ${(row.medianMs / node).toFixed(2)}× | ${cpu(row)} |`),
 		'', `\`tutti issue list\` ÷ \`node -e 0\`: ${(r.rows[3]!.medianMs / node).toFixed(2)}× (ratio of medians), ${median(r.pairRatios).toFixed(2)}× (median of the per-round ratios).`,
 	];
 	return lines.join('\n');
