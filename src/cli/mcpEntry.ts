@@ -1,7 +1,6 @@
 // `tutti mcp` runs the permission-prompt MCP server from the separate bundle dist/mcp.js (src/cli/mcp/main.ts), loaded
 // only for that command: the CLI bundle itself never contains the MCP SDK (start-up cost of every other command).
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { Env } from './discovery.js';
 
@@ -17,7 +16,8 @@ export function loadMcpEntry(): McpEntry | null {
 	if (file === undefined) {
 		return null;
 	}
-	const loaded: unknown = createRequire(__filename)(file);
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- the MCP bundle, loaded only for `tutti mcp`
+	const loaded: unknown = require(file);
 	const entry = loaded as Partial<McpEntry> | null;
 	return entry !== null && typeof entry === 'object' && typeof entry.runMcpCommand === 'function' ? (entry as McpEntry) : null;
 }
