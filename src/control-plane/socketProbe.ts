@@ -8,11 +8,17 @@ import { DomainError } from '../core/errors.js';
 export function socketAnswers(socketPath: string, timeoutMs = 1000): Promise<boolean> {
 	return new Promise((resolve) => {
 		const socket = net.connect({ path: socketPath });
+		let settled = false;
 		const done = (answers: boolean): void => {
+			if (settled) { return; }
+			settled = true;
 			socket.destroy();
 			resolve(answers);
 		};
-		socket.setTimeout(timeoutMs, () => done(true));
+		// A refusal waiting in the I/O queue is seen first: when this process's own loop was blocked past the timeout
+		// (a Host starting on a loaded machine), timers run before I/O callbacks, and a dead predecessor's socket
+		// would read as live. setImmediate runs after the I/O phase.
+		socket.setTimeout(timeoutMs, () => { setImmediate(() => done(true)); });
 		socket.once('connect', () => done(true));
 		socket.once('error', () => done(false));
 	});
