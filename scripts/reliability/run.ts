@@ -6,6 +6,7 @@
 //   npm run reliability                      the whole campaign (< 15 minutes)
 //   npm run reliability -- --quick           a few points per case (a smoke run of the campaign itself)
 //   npm run reliability -- --only crash,disk --seed 42
+//   npm run reliability -- --only crash --crash-points 20 --no-write   fewer Host kill points (the rest as usual)
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -24,10 +25,12 @@ interface Args {
 	only: Set<string> | undefined;
 	seed: number;
 	write: boolean;
+	/** Host kill points of the crash case (default: 200, 6 with --quick). */
+	crashPoints: number | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
-	const args: Args = { quick: false, only: undefined, seed: Date.now() % 1_000_000, write: true };
+	const args: Args = { quick: false, only: undefined, seed: Date.now() % 1_000_000, write: true, crashPoints: undefined };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		if (a === '--quick') {
@@ -36,10 +39,12 @@ function parseArgs(argv: string[]): Args {
 			args.only = new Set((argv[++i] ?? '').split(','));
 		} else if (a === '--seed') {
 			args.seed = Number(argv[++i]);
+		} else if (a === '--crash-points') {
+			args.crashPoints = Number(argv[++i]);
 		} else if (a === '--no-write') {
 			args.write = false;
 		} else {
-			throw new Error(`unknown argument ${a} (use --quick, --only crash,disk,concurrency,writers,badInput,restart, --seed N, --no-write)`);
+			throw new Error(`unknown argument ${a} (use --quick, --only crash,disk,concurrency,writers,badInput,restart, --seed N, --crash-points N, --no-write)`);
 		}
 	}
 	return args;
@@ -94,7 +99,7 @@ async function main(): Promise<void> {
 	await runCase('writers', () => writersCase({ manualWriters: 8, managedWriters: 8, writesPerWriter: q ? 30 : 500, seed: args.seed }));
 	await runCase('restart', () => restartCase(q ? 1 : 3));
 	await runCase('crash', () => crashCase({
-		points: q ? 6 : 200, supervisorKills: q ? 2 : 16, worktreeRounds: q ? 1 : 4, seed: args.seed,
+		points: args.crashPoints ?? (q ? 6 : 200), supervisorKills: q ? 2 : 16, worktreeRounds: q ? 1 : 4, seed: args.seed,
 		// Leave ~2 minutes for the supervisor kills and the final settlement checks.
 		budgetMs: Math.max(60_000, campaignBudgetMs - (Date.now() - t0) - 120_000),
 	}));
