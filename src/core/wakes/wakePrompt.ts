@@ -21,6 +21,8 @@ export interface WakePromptInput {
 	 * rather than being accepted already. Absent = accepted.
 	 */
 	subjectAwaitsReview?: boolean;
+	/** `task_failed` only: the subject Run's error (e.g. the parents' conflicting paths), said right after the headline. */
+	subjectError?: string;
 }
 
 /** The audited reason printed in the stop command; the agent may write its own. */
@@ -28,6 +30,12 @@ export const defaultStopReason = 'the source agent decided this issue should not
 
 function oneLine(text: string): string {
 	return text.replace(/\s+/g, ' ').trim();
+}
+
+/** One line of at most `max` characters. */
+function truncateOneLine(text: string, max: number): string {
+	const line = oneLine(text);
+	return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
 function headline(kind: CheckpointKind, cp: WakePromptInput['checkpoint']): string {
@@ -168,6 +176,7 @@ export function wakePrompt(input: WakePromptInput): string {
 		`Graph revision: ${input.graphRevision}`,
 		'',
 		headline(kind, cp),
+		...(kind === 'task_failed' && (input.subjectError ?? '').trim() !== '' ? [`Why: ${truncateOneLine(input.subjectError!, 600)}`] : []),
 		'Tutti does not start a successor task by itself: every next step is yours, through the commands below.',
 		'',
 		'1. First read the execution snapshot, once:',

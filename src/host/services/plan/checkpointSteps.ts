@@ -45,9 +45,11 @@ export function prepareMainWake(tx: Tx, execution: Execution, issue: Issue, chec
 /** The wake prompt of a checkpoint at its revision; a settlement's prompt says whether its result waits for the developer. */
 function promptOf(tx: Tx, issue: Issue, checkpoint: Checkpoint): string {
 	const subject = checkpoint.kind === 'task_settled' && checkpoint.subjectTaskId !== '' ? taskRepository.get(tx, issue.issueId, checkpoint.subjectTaskId) : undefined;
+	const failedRun = checkpoint.kind === 'task_failed' && checkpoint.subjectRunId !== '' ? runRepository.get(tx, checkpoint.subjectRunId) : undefined;
 	return wakePrompt({
 		issueId: issue.issueId, issueTitle: issue.title, checkpoint, graphRevision: checkpoint.graphRevision,
 		subjectAwaitsReview: subject?.status === 'pending_acceptance',
+		...(failedRun && failedRun.errorMessage !== '' ? { subjectError: failedRun.errorMessage } : {}),
 	});
 }
 

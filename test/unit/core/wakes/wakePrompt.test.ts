@@ -85,6 +85,16 @@ describe('core/wakes/wakePrompt', () => {
 		});
 	}
 
+	it('task_failed says why the Run failed right after the headline (a merge conflict names its paths); other kinds do not', () => {
+		const why = 'Could not start: merging a and b conflicts in src/x.ts, README.md';
+		const lines = prompt('task_failed', { subjectError: `${why}\n(details)` }).split('\n');
+		const head = lines.findIndex((l) => l === 'Task T5 (run R7) failed.');
+		assert.equal(lines[head + 1], `Why: ${why} (details)`);
+		assert.ok(!prompt('task_failed').includes('Why:'), 'no error: no line');
+		assert.ok(!prompt('task_settled', { subjectError: why }).includes('Why:'));
+		assert.ok(prompt('task_failed', { subjectError: 'x'.repeat(2_000) }).includes(`Why: ${'x'.repeat(599)}…`), 'bounded');
+	});
+
 	it('task_failed / task_canceled: rework the subject with an exact sparse command, schedule with the returned revision, acknowledge under the backlog rule', () => {
 		for (const kind of ['task_failed', 'task_canceled'] as const) {
 			const text = prompt(kind);
