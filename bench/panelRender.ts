@@ -14,6 +14,7 @@ import { LayoutCache, layoutInputOf, panelTree, renderPanel } from '../webview/i
 import { derivePanelModel } from '../webview/issuePanel/viewModel.js';
 import { renderToString } from '../webview/shared/vnode.js';
 import { fmtMs, median, timeMs } from './stats.js';
+import { emptySpendDto } from '../src/host/services/usage/issueSpend.js';
 
 export interface PanelRenderRow {
 	tasks: number;
@@ -57,7 +58,7 @@ export function benchSnapshot(n: number): PanelSnapshot {
 	return {
 		type: 'snapshot', seq: 1, plan: null, runs: [],
 		// As the Host sends it: readiness and controls derived by its mapping.
-		issue: { ...toIssueDto(issue, { counts, executionStatus: null, hasRunningRun: counts.running > 0, attention: benchAttention }), tasks: toTasksWithReadiness(tasks as Task[]) },
+		issue: { ...toIssueDto(issue, { counts, executionStatus: null, hasRunningRun: counts.running > 0, attention: benchAttention, spend: emptySpendDto() }), tasks: toTasksWithReadiness(tasks as Task[]) },
 		view: { selectedTaskId: 't1', showHistory: false, nowUnixMs: 1, agentWaiting: null },
 	};
 }

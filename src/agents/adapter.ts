@@ -26,6 +26,10 @@ export interface TurnFacts {
 	/** Concatenated assistant text (bounded). */
 	assistantText: string;
 	usage: Usage;
+	/** The model the agent reported ('' when its stream names none). */
+	model: string;
+	/** The agent's own cost figure for the Turn in USD (Claude Code's `total_cost_usd`); null when it reports none. */
+	costUsd: number | null;
 	/** The provider's final result, when the stream reached it. */
 	result: { ok: boolean; text: string } | null;
 	/** Error lines the stream reported (bounded). */

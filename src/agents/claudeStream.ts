@@ -41,6 +41,8 @@ class FactsBuilder {
 	/** Usage per assistant message id (each content-block line of a message repeats the message's usage). */
 	readonly #messageUsage = new Map<string, Usage>();
 	resultUsage: Usage | undefined;
+	model = '';
+	costUsd: number | null = null;
 	result: { ok: boolean; text: string } | null = null;
 
 	noteSession(v: unknown): void {
@@ -82,6 +84,8 @@ class FactsBuilder {
 		const message = line.message;
 		if (!isObject(message)) { return; }
 		const synthetic = message.model === '<synthetic>';
+		const model = str(message.model);
+		if (!synthetic && model !== undefined && model !== '') { this.model = model; }
 		const id = str(message.id);
 		const usage = usageOf(message.usage);
 		if (!synthetic && id !== undefined && usage !== undefined) { this.#messageUsage.set(id, usage); }
@@ -121,11 +125,18 @@ class FactsBuilder {
 		}
 		const usage = usageOf(line.usage);
 		if (usage !== undefined) { this.resultUsage = usage; }
+		const cost = line.total_cost_usd;
+		if (typeof cost === 'number' && Number.isFinite(cost) && cost >= 0) { this.costUsd = cost; }
 	}
 
 	line(line: Json): void {
 		this.noteSession(line.session_id);
 		switch (line.type) {
+			case 'system': {
+				const model = str(line.model);
+				if (line.subtype === 'init' && model !== undefined && model !== '' && this.model === '') { this.model = model; }
+				break;
+			}
 			case 'assistant':
 				this.assistant(line);
 				break;
@@ -158,6 +169,8 @@ export function parseClaudeTurnFacts(stdout: string): TurnFacts {
 		toolCalls: facts.toolCalls,
 		assistantText: facts.assistantText(),
 		usage: facts.usage(),
+		model: facts.model,
+		costUsd: facts.costUsd,
 		result: facts.result,
 		errors: facts.errors,
 	};

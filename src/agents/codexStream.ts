@@ -128,6 +128,9 @@ class FactsBuilder {
 			toolCalls: this.toolCalls,
 			assistantText: this.#texts.join('\n\n'),
 			usage: this.usage,
+			// Codex names neither its model nor a cost in the stream: the Host prices the Turn by its launch model.
+			model: '',
+			costUsd: null,
 			result: this.result,
 			errors: this.errors,
 		};

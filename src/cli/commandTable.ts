@@ -16,7 +16,11 @@ export type FlagKind =
 	/** A JSON array of strings, e.g. `--task-ids-json '["a","b"]'`. */
 	| 'jsonStringArray'
 	/** One of `choices`. */
-	| 'choice';
+	| 'choice'
+	/** A budget in USD: a decimal number ≥ 0 (`5`, `2.50`), or `none` (→ null: no USD budget). */
+	| 'budgetUsd'
+	/** A budget in tokens: a whole number ≥ 0, or `none` (→ null: no token budget). */
+	| 'budgetTokens';
 
 export interface FlagSpec {
 	/** The kebab-case flag without dashes: `issue-id`. */
@@ -73,6 +77,15 @@ const fenceFlags: readonly FlagSpec[] = [
 	requestId,
 ];
 const autoAccept: FlagSpec = { name: 'auto-accept', param: 'autoAccept', kind: 'bool', valueName: '[bool]', description: 'accept finished tasks without asking the developer' };
+const budgetFlags: readonly FlagSpec[] = [
+	{ name: 'budget-usd', param: 'budgetUsd', kind: 'budgetUsd', valueName: '<usd>', description: 'stop starting work once the issue has spent this many US dollars (none: no USD budget)' },
+	{ name: 'budget-tokens', param: 'budgetTokens', kind: 'budgetTokens', valueName: '<n>', description: 'stop starting work once its Turns used this many tokens, input + output + cache (none: no token budget)' },
+];
+const budgetHelp = `Budgets: the issue's agent Turns (worker Runs, source wakes, reviewer Turns) count their usage and cost (the
+agent's own figure, else the tutti.modelPrices price of the model). At or over a budget the issue starts nothing more
+(a Turn already running finishes) and shows "budget reached: $X of $Y"; the developer raises it with
+\`tutti issue update --issue-id ISSUE --budget-usd N --as-user\` and the issue goes on. Without --budget-usd the
+tutti.defaultBudgetUsd setting applies (none: no USD budget; from an agent session only the developer may go above it).`;
 const content = (required: boolean): FlagSpec => ({ name: 'content', param: 'content', kind: 'string', valueName: '<text>', required, description: 'the body (Markdown)' });
 const title = (required: boolean): FlagSpec => ({ name: 'title', param: 'title', kind: 'string', valueName: '<text>', required, description: 'a short title' });
 const launchFlags: readonly FlagSpec[] = [
@@ -118,11 +131,13 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['issue', 'create'], method: 'issue/create', summary: 'create a manual issue (the developer or any agent session)',
-		flags: [title(true), content(false), autoAccept, { name: 'dispatch-paused', param: 'dispatchPaused', kind: 'bool', valueName: '[bool]', description: 'start nothing until `tutti issue resume` (add the tasks first)' }],
+		flags: [title(true), content(false), autoAccept, { name: 'dispatch-paused', param: 'dispatchPaused', kind: 'bool', valueName: '[bool]', description: 'start nothing until `tutti issue resume` (add the tasks first)' }, ...budgetFlags],
 		examples: [
 			'tutti issue create --title "Fix the login flow" --content "Users are logged out after 5 min" --as-user --json',
+			'tutti issue create --title "Fix the login flow" --budget-usd 5 --budget-tokens 2000000 --as-user --json',
 			'tutti issue create --title "Flaky login test" --content "Seen while working on the session timeout" --json',
 		],
+		details: budgetHelp,
 	},
 	{
 		path: ['issue', 'get'], method: 'issue/get', summary: 'show an issue with its tasks',
@@ -155,10 +170,14 @@ export const commandTable: readonly CommandSpec[] = [
 	{
 		path: ['issue', 'update'], method: 'issue/update', summary: 'change an issue (on a managed issue only --dispatch-paused=false)',
 		flags: [
-			issueId, title(false), content(false),
+			issueId, title(false), content(false), ...budgetFlags,
 			{ name: 'dispatch-paused', param: 'dispatchPaused', kind: 'bool', valueName: '[bool]', description: 'false resumes dispatch (the compat form of `tutti plan issue resume`)' },
 		],
-		examples: ['tutti issue update --issue-id ISSUE --title "New title" --json', 'tutti issue update --issue-id ISSUE --dispatch-paused=false --json'],
+		examples: [
+			'tutti issue update --issue-id ISSUE --title "New title" --json', 'tutti issue update --issue-id ISSUE --dispatch-paused=false --json',
+			'tutti issue update --issue-id ISSUE --budget-usd 20 --as-user --json', 'tutti issue update --issue-id ISSUE --budget-tokens none --as-user --json',
+		],
+		details: budgetHelp,
 	},
 	{
 		path: ['issue', 'pause'], method: 'issue/pause', summary: 'pause dispatch of new Runs (developer action)', flags: [issueId],
@@ -195,11 +214,14 @@ export const commandTable: readonly CommandSpec[] = [
 		path: ['plan', 'issue', 'create'], method: 'plan/create', summary: 'create a managed issue; the calling session becomes its source session',
 		flags: [title(true), content(true), requestId, autoAccept, { name: 'developer-confirmation', param: 'developerConfirmation', kind: 'bool', valueName: '[bool]', description: "Goal Review waits for the developer's confirmation (default: the developerConfirmation setting, on)" },
 			{ name: 'source-target', param: 'sourceTargetId', kind: 'string', valueName: '<id>', description: 'with --as-user: Tutti starts the source session itself on this agent target' },
-			{ name: 'review-target', param: 'reviewTargetId', kind: 'string', valueName: '<id>', description: 'an independent read-only reviewer on this agent target gives an advisory verdict at Goal Review' }],
+			{ name: 'review-target', param: 'reviewTargetId', kind: 'string', valueName: '<id>', description: 'an independent read-only reviewer on this agent target gives an advisory verdict at Goal Review' },
+			...budgetFlags],
 		examples: [
 			'tutti plan issue create --title "Add dark mode" --content "…" --request-id create-1 --json',
 			'tutti plan issue create --title "Add dark mode" --content "…" --request-id create-1 --source-target claude --as-user --json',
+			'tutti plan issue create --title "Add dark mode" --content "…" --request-id create-1 --source-target claude --budget-usd 10 --as-user --json',
 		],
+		details: budgetHelp,
 	},
 	{
 		path: ['plan', 'issue', 'get'], method: 'plan/getCompact',

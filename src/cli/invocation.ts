@@ -137,6 +137,19 @@ function convert(flag: FlagSpec, raw: unknown): Converted {
 			const min = flag.kind === 'positiveInt' ? 1 : 0;
 			return Number.isSafeInteger(value) && value >= min ? ok(value) : problem(`${name} must be a whole number ≥ ${min} (got ${quote(raw)})`);
 		}
+		case 'budgetUsd': {
+			const text = String(raw).trim();
+			if (text === 'none') { return ok(null); }
+			const value = /^\d{1,7}(\.\d{1,6})?$/.test(text) ? Number(text) : NaN;
+			return Number.isFinite(value) && value <= 1_000_000 ? ok(value)
+				: problem(`${name} must be an amount in US dollars ≥ 0 such as 5 or 2.50 (at most 1000000), or none (got ${quote(raw)})`);
+		}
+		case 'budgetTokens': {
+			const text = String(raw).trim();
+			if (text === 'none') { return ok(null); }
+			const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
+			return Number.isSafeInteger(value) ? ok(value) : problem(`${name} must be a whole number of tokens ≥ 0, or none (got ${quote(raw)})`);
+		}
 		case 'jsonStringArray': {
 			const example = `${name} '["task-a","task-b"]'`;
 			let value: unknown;

@@ -40,8 +40,10 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`Run \`${n.get}\` and schedule only tasks listed in readyTaskIds; a dependency must be completed and accepted, and a failed or canceled one needs a rework first.`,
 	dispatch_paused: (n) =>
 		`Run \`${resumeCommand(n.issue)}\` (or the compat form \`${resumeCompatCommand(n.issue)}\`), then retry with the same checkpoint and graphRevision.`,
-	budget_unavailable: () =>
-		`The issue budget is not active; report this exact error instead of retrying; ${neverTouchDb}.`,
+	budget_exceeded: (n) =>
+		`The issue has spent its budget, so nothing more starts (running work finishes): report this to the developer instead of retrying; only the developer raises it (\`tutti issue update --issue-id ${n.issue} --budget-usd <usd> --as-user\`), and then the issue goes on; ${neverTouchDb}.`,
+	budget_unavailable: (n) =>
+		`The issue has a USD budget but a Turn used a model with no known price: report this to the developer instead of retrying; they add the model's price to the setting tutti.modelPrices (headless: modelPrices in .tutti/config.json) and restart the Host, or drop the USD budget (\`tutti issue update --issue-id ${n.issue} --budget-usd none --as-user\`); ${neverTouchDb}.`,
 	capacity_exhausted: (n) =>
 		`Too many Runs are active: wait for the next checkpoint wake (a Run settling), then run \`${n.get}\` and schedule again.`,
 	parallelism_rejected: (n) =>

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { DomainError } from '../core/errors.js';
 import type { AgentTargetConfig } from '../core/runs/runProcessPort.js';
+import type { PriceTable } from '../core/usage/prices.js';
 
 export interface HostConfig {
 	agentTargets: AgentTargetConfig[];
@@ -26,6 +27,10 @@ export interface HostConfig {
 	worktreeSetup?: string[];
 	/** How long worktreeSetup may run before the Run fails (default 600). */
 	worktreeSetupTimeoutSeconds?: number;
+	/** USD per million tokens by model, over the dated defaults of src/core/usage/prices.ts. Absent: the defaults. */
+	modelPrices?: PriceTable;
+	/** The USD budget of new issues when the command names none. Absent: no budget. */
+	defaultBudgetUsd?: number;
 }
 
 export const defaultWorktreeSetupTimeoutSeconds = 600;
@@ -57,6 +62,13 @@ const agentTargetConfig = z.strictObject({
 		message: '"argv" and "shell" are for "command" targets; a claude or codex target takes "path" (the executable) and "args" (extra arguments)', path: ['argv'],
 	});
 
+const perMTok = z.number().nonnegative().max(1_000_000);
+/** One model's price: USD per million tokens (cache prices default to 0). */
+export const modelPriceConfig = z.strictObject({
+	inputPerMTok: perMTok, outputPerMTok: perMTok, cacheReadPerMTok: perMTok.default(0), cacheWritePerMTok: perMTok.default(0),
+});
+export const modelPricesConfig = z.record(z.string().min(1).max(200), modelPriceConfig);
+
 export const hostConfigFile = z.strictObject({
 	agentTargets: z.array(agentTargetConfig).max(200).default([]),
 	maxParallelRuns: z.number().int().min(1).max(256).default(defaultMaxParallelRuns),
@@ -68,6 +80,8 @@ export const hostConfigFile = z.strictObject({
 		.max(100).default([]),
 	worktreeSetup: z.array(z.string().min(1)).max(200).default([]),
 	worktreeSetupTimeoutSeconds: z.number().int().min(1).max(86_400).default(defaultWorktreeSetupTimeoutSeconds),
+	modelPrices: modelPricesConfig.optional(),
+	defaultBudgetUsd: z.number().nonnegative().max(1_000_000).optional(),
 }).superRefine((config, ctx) => {
 	const seen = new Set<string>();
 	config.agentTargets.forEach((target, index) => {
@@ -117,6 +131,8 @@ export function parseHostConfig(text: string, file: string): HostConfig {
 		developerConfirmation: parsed.data.developerConfirmation,
 		worktreeCopy: parsed.data.worktreeCopy, worktreeSetup: parsed.data.worktreeSetup,
 		worktreeSetupTimeoutSeconds: parsed.data.worktreeSetupTimeoutSeconds,
+		...(parsed.data.modelPrices !== undefined ? { modelPrices: parsed.data.modelPrices } : {}),
+		...(parsed.data.defaultBudgetUsd !== undefined ? { defaultBudgetUsd: parsed.data.defaultBudgetUsd } : {}),
 	};
 }
 

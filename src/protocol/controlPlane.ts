@@ -25,6 +25,12 @@ const launchFields = {
 	autoAccept: z.boolean().optional(),
 };
 
+/** An issue's budget: USD and/or tokens (input + output + cache); null removes that kind of budget. */
+const budgetFields = {
+	budgetUsd: z.number().nonnegative().max(1_000_000).nullable().optional(),
+	budgetTokens: z.number().int().nonnegative().max(1e15).nullable().optional(),
+};
+
 const fenced = {
 	issueId: id,
 	checkpointId: id,
@@ -132,7 +138,7 @@ export const methods = {
 	},
 	'issue/create': {
 		/** `dispatchPaused`: nothing starts until the developer's Start (`issue/resume`), so a graph can be built first. */
-		params: z.strictObject({ title: z.string().min(1).max(500), content: text(100_000).optional(), autoAccept: z.boolean().optional(), dispatchPaused: z.boolean().optional() }),
+		params: z.strictObject({ title: z.string().min(1).max(500), content: text(100_000).optional(), autoAccept: z.boolean().optional(), dispatchPaused: z.boolean().optional(), ...budgetFields }),
 		result: issueDto,
 	},
 	/** `taskId` / `status`: only that task, or only the tasks in that status (the counts stay the issue's). */
@@ -144,6 +150,8 @@ export const methods = {
 			title: z.string().min(1).max(500).optional(),
 			content: text(100_000).optional(),
 			dispatchPaused: z.boolean().optional(),
+			/** Developer only; also on a managed issue. Raising it lets the issue go on (what was owed starts). */
+			...budgetFields,
 		}),
 		result: issueDto,
 	},
@@ -175,7 +183,7 @@ export const methods = {
 			/** Goal Review waits for the developer's confirmation (default: the Host's developerConfirmation setting, on). */
 			developerConfirmation: z.boolean().optional(),
 			/** An independent reviewer on this agent target reviews the goal at Goal Review (review_mode independent). */
-			reviewTargetId: id.optional() }),
+			reviewTargetId: id.optional(), ...budgetFields }),
 		result: z.object({ issueId: z.string(), executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(), sourceSessionId: z.string(), replayed: z.boolean() }),
 	},
 	/** The complete snapshot (`plan issue get --full`; the extension's view). */

@@ -127,6 +127,34 @@ export type AttentionDto = z.infer<typeof attentionDto>;
 export const taskAttentionDto = z.object({ state: attentionState, label: z.string() });
 export type TaskAttentionDto = z.infer<typeof taskAttentionDto>;
 
+export const usageDto = z.object({
+	inputTokens: z.number().int(), outputTokens: z.number().int(), cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(),
+});
+
+/**
+ * What an issue's agent Turns used and cost (worker Runs, source wakes and reviewer Turns alike) against its budget,
+ * as the Host derives it; the UIs and agents only show it.
+ */
+export const spendDto = z.object({
+	usage: usageDto,
+	/** input + output + cache read + cache write tokens (what `--budget-tokens` counts). */
+	tokens: z.number().int(),
+	/** USD of the Turns whose cost is known (the agent's own figure, else the model's price). */
+	costUsd: z.number(),
+	/** Turns that used tokens on a model with no known price (their cost is not in costUsd). */
+	unpricedTurns: z.number().int(),
+	budgetUsd: z.number().nullable(),
+	budgetTokens: z.number().int().nullable(),
+	/** What is left of each budget (null: no budget of that kind); never below 0. */
+	remainingUsd: z.number().nullable(),
+	remainingTokens: z.number().int().nullable(),
+	/** `exceeded` / `unavailable`: the issue starts nothing more until the developer raises the budget. */
+	budgetState: z.enum(['none', 'within', 'exceeded', 'unavailable']),
+	/** Why nothing more starts ("budget reached: $1.02 of $1.00"), '' otherwise: the issue needs the developer. */
+	budgetBlocker: z.string(),
+});
+export type SpendDto = z.infer<typeof spendDto>;
+
 export const issueDto = z.object({
 	issueId: z.string(),
 	title: z.string(),
@@ -158,6 +186,8 @@ export const issueDto = z.object({
 	changedAfterAcceptanceTaskIds: z.array(z.string()),
 	/** Tool calls of this issue's running Runs waiting for the developer's answer (approval requests; `tutti approval list`). */
 	pendingApprovalCount: z.number().int().optional(),
+	/** Usage and cost of every agent Turn of the issue, and its budget. */
+	spend: spendDto,
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });
@@ -165,10 +195,6 @@ export type IssueDto = z.infer<typeof issueDto>;
 /** `issue/get`: the issue with its active tasks, each with its readiness. */
 export const issueWithTasksDto = issueDto.extend({ tasks: z.array(planTaskDto.extend({ attention: taskAttentionDto.optional() })) });
 export type IssueWithTasksDto = z.infer<typeof issueWithTasksDto>;
-
-export const usageDto = z.object({
-	inputTokens: z.number().int(), outputTokens: z.number().int(), cacheReadTokens: z.number().int(), cacheWriteTokens: z.number().int(),
-});
 
 export const stopNoteDto = z.object({
 	eventId: z.string(),
@@ -200,7 +226,10 @@ export const runDto = z.object({
 	exitCode: z.number().int().nullable(),
 	summary: z.string(),
 	errorMessage: z.string(),
+	/** Every Turn of the Run (a queued message's Turn included). */
 	usage: usageDto,
+	/** USD: the agent's own figure, else usage × the model's price; null when a Turn's model has no known price. */
+	costUsd: z.number().nullable(),
 	outputDir: z.string(),
 	executionDirectory: z.string(),
 	/** The Run worked in its own git worktree (false: in the shared folder, where its changes mix with others'). */
@@ -260,6 +289,8 @@ export const wakeDto = z.object({
 	marker: z.object({ kind: checkpointKind, graphRevision: z.number().int() }).nullable(),
 	/** The prompt without its marker line (the whole prompt when it has none). */
 	body: z.string(),
+	/** Why the wake is not delivered yet or failed ("budget reached: $1.20 of $1.00"); '' when nothing holds it. */
+	lastError: z.string(),
 	createdAtUnixMs: z.number().int(),
 });
 export type WakeDto = z.infer<typeof wakeDto>;
@@ -277,6 +308,8 @@ export const planSnapshotDto = z.object({
 	readyTaskIds: z.array(z.string()),
 	allowedActions: z.array(planAction),
 	recoveryHint: z.string(),
+	/** What the issue has spent and what is left of its budget. */
+	spend: spendDto,
 	/** The active checkpoint's current main wake, if any (delivery is the agent-sessions issue). */
 	activeWake: wakeDto.nullable(),
 	/** The independent reviewer's Goal Review of the active checkpoint (review_mode independent; absent otherwise). */
@@ -328,6 +361,8 @@ export const compactPlanSnapshotDto = z.object({
 	omittedCheckpointCount: z.number().int(),
 	allowedActions: z.array(planAction),
 	recoveryHint: z.string(),
+	/** What the issue has spent and what is left of its budget (at budget: nothing more starts). */
+	spend: spendDto,
 	/** The first 50 ready tasks in backlog order; `readyCount` counts them all. */
 	readyTaskIds: z.array(z.string()),
 	readyCount: z.number().int(),

@@ -12,10 +12,11 @@ import { migration009 } from './migrations/009_task_accepted.js';
 import { migration010 } from './migrations/010_plan_reads.js';
 import { migration014 } from './migrations/014_acceptance_changes.js';
 import { migration012 } from './migrations/012_approvals.js';
+import { migration011 } from './migrations/011_usage_budgets.js';
 import { StoreError, leftUntouched } from './storeErrors.js';
 
-/** Every shipped migration, oldest first. Never edit or reorder one; append the next. */
-export const migrations: readonly string[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration014, migration012];
+/** Every shipped migration, oldest first; its position is its schema version (landing order: 014 is version 11, 012 is 12, 011 is 13). Never edit or reorder one; append the next. */
+export const migrations: readonly string[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration014, migration012, migration011];
 
 export function schemaVersionOf(db: Database): number {
 	const value = db.exec('PRAGMA user_version')[0]?.values[0]?.[0];

@@ -20,6 +20,8 @@ export interface WakeClaimFacts {
 	session: { agentTargetId: string; targetConfigured: boolean } | undefined;
 	/** The session has an open Turn other than this wake's. */
 	busy: boolean;
+	/** Why the issue's budget lets nothing more start (src/core/usage/budget.ts), null when it does. */
+	budgetBlocker: string | null;
 	/** The Turn already bound to the wake's submit id. */
 	existingTurn: { sessionId: string; state: TurnState; settledAtUnixMs: number } | undefined;
 }
@@ -61,6 +63,9 @@ export function decideWakeClaim(f: WakeClaimFacts): WakeClaimDecision {
 	}
 	if (f.busy) { return { kind: 'skip', result: 'busy' }; }
 	const existing = f.existingTurn;
+	// At or over budget the wake is not spent: it stays prepared (why recorded) until the budget is raised. A Turn
+	// that already ran under this submit id is still recovered below (nothing is launched twice).
+	if (f.budgetBlocker !== null && (existing === undefined || existing.state === 'prepared')) { return { kind: 'note', lastError: f.budgetBlocker }; }
 	if (existing && existing.sessionId !== wake.targetSessionId) {
 		return { kind: 'fail', lastError: `its submit id is bound to a Turn of session ${existing.sessionId}`, clearLease: false };
 	}

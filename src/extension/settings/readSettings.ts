@@ -13,5 +13,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
 		worktreeCopy: config.get<unknown>('worktreeCopy'),
 		worktreeSetup: config.get<unknown>('worktreeSetup'),
 		worktreeSetupTimeoutSeconds: config.get<unknown>('worktreeSetupTimeoutSeconds'),
+		modelPrices: config.get<unknown>('modelPrices'),
+		defaultBudgetUsd: config.get<unknown>('defaultBudgetUsd'),
 	};
 }

@@ -13,11 +13,14 @@ export interface TuttiSettings {
 	readonly worktreeCopy: unknown;
 	readonly worktreeSetup: unknown;
 	readonly worktreeSetupTimeoutSeconds: unknown;
+	readonly modelPrices: unknown;
+	readonly defaultBudgetUsd: unknown;
 }
 
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
+	'modelPrices', 'defaultBudgetUsd',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -44,6 +47,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 		}
 		return parsed.data[key];
 	};
+	const optional = <K extends keyof HostConfig>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined ? {} : { [key]: value });
 	return {
 		config: {
 			agentTargets: piece('agentTargets', settings.agentTargets),
@@ -53,6 +57,8 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			worktreeCopy: piece('worktreeCopy', settings.worktreeCopy) ?? [],
 			worktreeSetup: piece('worktreeSetup', settings.worktreeSetup) ?? [],
 			worktreeSetupTimeoutSeconds: piece('worktreeSetupTimeoutSeconds', settings.worktreeSetupTimeoutSeconds) ?? defaultWorktreeSetupTimeoutSeconds,
+			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
+			...optional('defaultBudgetUsd', piece('defaultBudgetUsd', settings.defaultBudgetUsd)),
 		},
 		problems,
 	};

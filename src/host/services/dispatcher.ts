@@ -14,6 +14,7 @@ import type { Reader } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import type { RunAdmission } from './contracts.js';
 import { hasAcceptedParentCommits } from './delivery/acceptanceChanges.js';
+import { issueBudgetDecision } from './usage/issueSpend.js';
 
 export const defaultMaxParallelRuns = 4;
 
@@ -119,7 +120,8 @@ export class Dispatcher implements Disposable {
 		for (const issueId of dispatchRepository.manualIssuesWithWork(r)) {
 			if (free <= 0) { break; }
 			const issue = issueRepository.get(r, issueId);
-			if (!issue) { continue; }
+			// An issue at or over its budget starts nothing (its panel says why); raising the budget dispatches again.
+			if (!issue || issueBudgetDecision(r, issueId).kind !== 'ok') { continue; }
 			const ready = this.#readyTasks(r, issueId, free, configured);
 			if (ready.length === 0) { continue; }
 			selections.push({ issue, tasks: ready });

@@ -6,16 +6,18 @@ import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.
 import type { ExecutionStatus, Issue, Run, Task, Wake } from '../../core/model.js';
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
-import type { AttentionDto, IssueDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../protocol/dto.js';
+import type { AttentionDto, IssueDto, PlanTaskDto, RunDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
 import { deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits } from '../../store/repositories/deliveryRepository.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
 import { finishRepository } from '../../store/repositories/finishRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
 import { runRepository, type StopEventRecord } from '../../store/repositories/runRepository.js';
+import { type UsageTotals, usageRepository } from '../../store/repositories/usageRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
 import { type AttentionReadContext, readIssueAttention } from './attention/readAttention.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
+import { readSpendDto } from './usage/issueSpend.js';
 
 /** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
 export interface IssueFacts {
@@ -37,6 +39,8 @@ export interface IssueFacts {
 	readonly finished?: boolean;
 	/** The managed execution's Goal Review mode (absent: self or manual). */
 	readonly reviewMode?: 'self' | 'independent' | null;
+	/** What the issue's Turns used and cost, against its budget. */
+	readonly spend: SpendDto;
 }
 
 export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
@@ -71,6 +75,7 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 		integratedInto: facts.delivery?.integratedInto ?? '',
 		changedAfterAcceptanceTaskIds: [...(facts.changedAfterAcceptanceTaskIds ?? [])],
 		...(facts.pendingApprovalCount ? { pendingApprovalCount: facts.pendingApprovalCount } : {}),
+		spend: facts.spend,
 		createdAtUnixMs: issue.createdAtUnixMs,
 		updatedAtUnixMs: issue.updatedAtUnixMs,
 	};
@@ -101,6 +106,7 @@ export function readIssueDto(r: Reader, issue: Issue, context: AttentionReadCont
 		hasUnintegratedAcceptance: deliveryRepository.hasUnintegratedAcceptance(r, issue.issueId),
 		changedAfterAcceptanceTaskIds: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
 		pendingApprovalCount: approvalRepository.pendingCountOfRunningRuns(r, issue.issueId),
+		spend: readSpendDto(r, issue.issueId),
 	});
 }
 
@@ -164,6 +170,7 @@ export function toWakeDto(w: Wake): WakeDto {
 		prompt: w.prompt,
 		marker: parsed ? { kind: parsed.marker.kind, graphRevision: parsed.marker.graphRevision } : null,
 		body: parsed ? parsed.body : w.prompt,
+		lastError: w.lastError,
 		createdAtUnixMs: w.createdAtUnixMs,
 	};
 }
@@ -174,7 +181,11 @@ export function runDurationMs(run: Run, nowUnixMs: number): number {
 	return run.startedAtUnixMs > 0 ? Math.max(0, nowUnixMs - run.startedAtUnixMs) : 0;
 }
 
-export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUnixMs: number, commits?: RunCommits): RunDto {
+/**
+ * `turns`: the Run's recorded Turns (usage and cost). Without any (a command target, a Run still on its first Turn)
+ * the Run's own usage row stands and its cost is 0 when it used no tokens, unknown otherwise.
+ */
+export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUnixMs: number, commits?: RunCommits, turns?: UsageTotals): RunDto {
 	const durationMs = runDurationMs(run, nowUnixMs);
 	return {
 		runId: run.runId,
@@ -188,7 +199,10 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 		exitCode: run.exitCode,
 		summary: run.summary,
 		errorMessage: run.errorMessage,
-		usage: { ...run.usage },
+		usage: turns && turns.turns > 0 ? { ...turns.usage } : { ...run.usage },
+		costUsd: turns && turns.turns > 0
+			? (turns.unpricedTurns > 0 ? null : turns.costUsd)
+			: (run.usage.inputTokens + run.usage.outputTokens + run.usage.cacheReadTokens + run.usage.cacheWriteTokens === 0 ? 0 : null),
 		outputDir: run.outputDir,
 		executionDirectory: run.executionDirectory,
 		inWorktree: commits?.inWorktree ?? false,
@@ -210,7 +224,7 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 }
 
 export function readRunDto(r: Reader, run: Run, nowUnixMs: number): RunDto {
-	const dto = toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId));
+	const dto = toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId), usageRepository.runTotals(r, run.runId));
 	const approvals = readRunApprovals(r, run.runId);
 	return approvals.length > 0 ? { ...dto, approvals } : dto;
 }

@@ -138,7 +138,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const issues = new IssueService({
-		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged,
+		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged, defaultBudgetUsd: deps.config.defaultBudgetUsd,
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason), contacts: awaiting.heartbeats,
 		runActivity: (runId) => activityLine(latestActivity(deps.runs, runId)),
 	});
@@ -168,7 +168,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'session/open': (params, caller) => sessions.open(params, caller),
 		'session/stop': (params, caller) => sourceStop.stop(params, caller),
 		'agent/list': async () => ({ agentTargets: listAgentTargets(deps.config, deps.workspace) }),
-		'issue/create': (params) => issues.create(params),
+		'issue/create': (params, caller) => issues.create(params, caller),
 		'issue/get': (params) => issues.get(params),
 		'issue/list': () => issues.list(),
 		'issue/update': (params, caller) => issues.update(params, caller),

@@ -16,12 +16,16 @@ import type { AttentionReadContext, SourceContactLookup } from './attention/read
 import { readTaskAttentions } from './attention/readAttention.js';
 import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
+import { usageRepository } from '../../store/repositories/usageRepository.js';
+import { newIssueBudget } from './usage/issueSpend.js';
 
 export interface IssueServiceDeps {
 	store: Store;
 	clock: Clock;
 	ids: IdSource;
 	plan: PlanService;
+	/** The USD budget of new issues that name none (setting `defaultBudgetUsd`). */
+	defaultBudgetUsd?: number | undefined;
 	/** Something the dispatcher cares about changed (a resume, a new task). */
 	workChanged(): void;
 	/** Stops every running Run of the issue (after commit; records Stop events first). */
@@ -50,8 +54,9 @@ export class IssueService {
 	 * `issue/create`: a manual issue, by the developer or any agent session (SPEC §5; a reviewer session is refused
 	 * earlier by its read-only allowlist). Its tasks auto-accept unless `autoAccept:false`.
 	 */
-	async create(params: ParsedParams<'issue/create'>): Promise<Result<'issue/create'>> {
+	async create(params: ParsedParams<'issue/create'>, caller: Caller): Promise<Result<'issue/create'>> {
 		const now = this.deps.clock.now();
+		const budget = newIssueBudget(params, this.deps.defaultBudgetUsd, caller, 'issue create');
 		const issue: Issue = {
 			issueId: this.deps.ids.next('issue'),
 			title: params.title,
@@ -66,6 +71,7 @@ export class IssueService {
 		};
 		return this.deps.store.transaction((tx) => {
 			issueRepository.insert(tx, issue);
+			usageRepository.setBudget(tx, issue.issueId, budget, now);
 			return readIssueDto(tx, issue, this.#attention());
 		});
 	}
@@ -104,6 +110,13 @@ export class IssueService {
 	 */
 	async update(params: ParsedParams<'issue/update'>, caller: Caller): Promise<Result<'issue/update'>> {
 		const issue = this.deps.store.read((r) => loadIssue(r, params.issueId));
+		if (params.budgetUsd !== undefined || params.budgetTokens !== undefined) {
+			await this.#setBudget(issue.issueId, params, caller);
+			const { budgetUsd: _usd, budgetTokens: _tokens, ...rest } = params;
+			// Only the budget changed: done (also on a managed issue, which no other generic field may change).
+			if (rest.title === undefined && rest.content === undefined && rest.dispatchPaused === undefined) { return this.#read(issue.issueId); }
+			return this.update(rest, caller);
+		}
 		if (issue.planningSource === 'tutti') {
 			if (!isCompatResume(params)) { guardGenericWriter(issue, 'tutti issue update'); }
 			await this.deps.plan.resume({ issueId: issue.issueId }, caller);
@@ -150,6 +163,22 @@ export class IssueService {
 		await this.#setPaused(params.issueId, true);
 		await this.deps.stopRunsOfIssue(params.issueId, 'person');
 		return this.#read(params.issueId);
+	}
+
+	/**
+	 * The developer sets an issue's budget (manual or managed): what is not named stays. Raising it over what was
+	 * spent lets the issue go on: the dispatcher and the wake loop run again and start what was owed.
+	 */
+	async #setBudget(issueId: string, params: ParsedParams<'issue/update'>, caller: Caller): Promise<void> {
+		requireUser(caller, 'issue update --budget-usd/--budget-tokens', { issueId });
+		await this.deps.store.transaction((tx) => {
+			const current = usageRepository.budget(tx, loadIssue(tx, issueId).issueId);
+			usageRepository.setBudget(tx, issueId, {
+				budgetUsd: params.budgetUsd === undefined ? current.budgetUsd : params.budgetUsd,
+				budgetTokens: params.budgetTokens === undefined ? current.budgetTokens : params.budgetTokens,
+			}, this.deps.clock.now());
+		});
+		this.deps.workChanged();
 	}
 
 	async #setPaused(issueId: string, paused: boolean): Promise<void> {

@@ -17,6 +17,7 @@ import type { HostConfig } from '../config.js';
 import { findAgentTarget } from './agentTargets.js';
 import type { AdmittedRun } from './contracts.js';
 import { nextIssueStatus } from './issueStatus.js';
+import { requireWithinBudget } from './usage/issueSpend.js';
 
 export interface AdmissionContext {
 	clock: Clock;
@@ -34,6 +35,8 @@ function unusableTokenHash(): string {
 export function admitRunsInTx(ctx: AdmissionContext, tx: Tx, issue: Issue, tasks: readonly Task[]): AdmittedRun[] {
 	const now = ctx.clock.now();
 	const admitted: AdmittedRun[] = [];
+	// The budget gate of every worker Run (manual dispatch and managed schedule alike): at or over it, nothing starts.
+	if (tasks.length > 0) { requireWithinBudget(tx, issue.issueId, 'run start', tasks.length === 1 ? { taskId: tasks[0]!.taskId } : {}); }
 	for (const task of tasks) {
 		const current = taskRepository.get(tx, issue.issueId, task.taskId);
 		const ctxIds = { issueId: issue.issueId, taskId: task.taskId };

@@ -135,6 +135,8 @@ export class RunService implements RunAdmission, Disposable {
 				return;
 			}
 			const facts = this.#turnFacts(runId, exit.runId);
+			// What this Turn used counts before anything else starts (a queued Turn, a dependent's Run): the budget sees it.
+			if (facts) { await this.#d.store.transaction((tx) => { this.#turns.recordUsageInTx(tx, exit.runId, facts, this.#d.clock.now()); }); }
 			if (!this.#disposed && turnCompleted(exit, facts)) {
 				// The next queued message goes to the same agent session, inside the Run's chain.
 				const delivered = await this.#serial(runId, () => (this.#disposed || this.#stops.stopping(runId)

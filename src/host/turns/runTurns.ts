@@ -25,6 +25,7 @@ import { resolveRunDirectory } from '../services/executionDirectory.js';
 import { appendQueueEntry, readQueue } from '../services/messages/queueFile.js';
 import { liveDeliveries } from '../services/messages/liveDelivery.js';
 import { deriveQueueState, nextDeliverable } from '../services/messages/queueState.js';
+import { issueBudgetDecision } from '../services/usage/issueSpend.js';
 import { currentTurnProcessId, nextTurnProcessId, turnProcessIds } from '../services/messages/turnProcesses.js';
 import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx } from '../services/runSettlement.js';
 import { type WorktreeManager, WorktreeSetupError } from '../services/worktrees/worktreeManager.js';
@@ -248,6 +249,11 @@ export async function startQueuedTurn(ctx: QueuedTurnContext, runId: string, exi
 	const echoed = liveDeliveries({ runDir: ctx.runDir }, runId, turnProcessIds(runId, entries)).echoed;
 	const next = nextDeliverable(deriveQueueState(entries, gate.stops, echoed));
 	if (!next) { return false; }
+	const budget = ctx.store.read((r) => issueBudgetDecision(r, run.issueId));
+	if (budget.kind !== 'ok') {
+		ctx.log(`run ${runId}: ${budget.message}, so queued message ${next.messageId} stays queued and the Run settles`);
+		return false;
+	}
 	const providerSessionId = facts?.providerSessionId || gate.providerSessionId;
 	if (providerSessionId === '') {
 		ctx.log(`run ${runId}: no provider session id to resume, so queued message ${next.messageId} stays queued and the Run settles`);

@@ -11,10 +11,19 @@ import { effectiveApprovals } from '../../core/runs/targetDefaults.js';
 import { type Disposable } from '../../core/lifecycle.js';
 import type { Clock, IdSource } from '../../core/ports.js';
 import type { Store } from '../../store/database.js';
+import { priceTable, turnCost } from '../../core/usage/prices.js';
+import { executionRepository } from '../../store/repositories/executionRepository.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import { turnRepository } from '../../store/repositories/turnRepository.js';
+import { usageRepository } from '../../store/repositories/usageRepository.js';
+import { wakeIdBySubmitId } from '../../store/repositories/wakeDeliveryRepository.js';
+import { wakeRepository } from '../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig, AgentTurnInput, InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../core/runs/runProcessPort.js';
+import { runIdOfProcess } from '../services/messages/turnProcesses.js';
 import { mintToken, tokenHash } from '../services/sessionService.js';
 
 /** How much of a Turn's stdout is read for its facts (in 1 MiB slices). */
@@ -163,6 +172,42 @@ export class TurnLifecycle {
 			this.#d.log(`reading the facts of Turn ${processId} failed (it settles from its exit alone): ${(e as Error).message}`);
 			return null;
 		}
+	}
+
+	/**
+	 * Inside the transaction that handles a Turn's exit: records what the Turn used and cost against its issue, once
+	 * per runner id (an exit seen twice or replayed after a restart counts once). The one place usage is recorded for
+	 * every kind of Turn: a worker Run's (its first and its queued messages'), a source wake's and a reviewer's. The
+	 * cost is the agent's own figure where it reports one, else the usage priced by the model it reported or was
+	 * launched with (`modelPrices` over the dated defaults), else unknown. Nothing is recorded without facts.
+	 */
+	recordUsageInTx(tx: Tx, processId: string, facts: TurnFacts | null, now: number): void {
+		if (!facts) { return; }
+		const run = runRepository.get(tx, runIdOfProcess(processId));
+		let owner: { issueId: string; runId: string; role: 'source' | 'worker' | 'reviewer'; launchModel: string } | undefined;
+		if (run) {
+			const task = taskRepository.get(tx, run.issueId, run.taskId);
+			owner = { issueId: run.issueId, runId: run.runId, role: 'worker', launchModel: task?.model || this.target(run.agentTargetId)?.model || '' };
+		} else {
+			// A wake Turn counts against its wake's issue (a source session may own several issues).
+			const turn = turnRepository.byProcessId(tx, processId);
+			const session = turn ? sessionRepository.get(tx, turn.sessionId) : undefined;
+			const wake = turn ? wakeRepository.get(tx, wakeIdBySubmitId(tx, turn.clientSubmitId) ?? '') : undefined;
+			const issueId = (wake ? executionRepository.get(tx, wake.executionId)?.issueId : undefined) ?? session?.issueId ?? '';
+			if (session && issueId !== '') {
+				owner = { issueId, runId: '', role: session.role, launchModel: this.target(session.agentTargetId)?.model ?? '' };
+			}
+		}
+		if (!owner) {
+			this.#d.log(`the usage of Turn ${processId} has no issue to count against; it is not recorded`);
+			return;
+		}
+		const model = facts.model !== '' ? facts.model : owner.launchModel;
+		const cost = turnCost(facts.usage, model, facts.costUsd, priceTable(this.#d.config.modelPrices));
+		usageRepository.record(tx, {
+			processId, issueId: owner.issueId, runId: owner.runId, role: owner.role, model, usage: { ...facts.usage },
+			costUsd: cost.usd, costSource: cost.source, recordedAtUnixMs: now,
+		});
 	}
 
 	/** The exit record on disk, or null (none yet, or unreadable). */

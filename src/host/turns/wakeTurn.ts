@@ -29,6 +29,7 @@ import { resolveRunDirectory } from '../services/executionDirectory.js';
 import { prepareMainWake } from '../services/plan/checkpointSteps.js';
 import { failReview, reviewerHolds } from '../services/reviews/independentReview.js';
 import { planningPrompt } from '../services/sourceSessions/skill.js';
+import { issueBudgetDecision } from '../services/usage/issueSpend.js';
 import { turnIdFor, turnProcessId } from '../services/wakes/turnIds.js';
 import type { TurnLifecycle, TurnStart } from './turnLifecycle.js';
 
@@ -52,6 +53,10 @@ export interface WakeTurnContext {
 
 const noLease = { leaseOwner: '', leaseExpiresAtUnixMs: 0 } as const;
 
+function budgetBlockerOf(decision: ReturnType<typeof issueBudgetDecision>): string | null {
+	return decision.kind === 'ok' ? null : decision.message;
+}
+
 export function claimWakeInTx(ctx: WakeTurnContext, tx: Tx, wakeId: string, now: number): WakeClaim {
 	const wake = wakeRepository.get(tx, wakeId);
 	const execution = wake ? executionRepository.get(tx, wake.executionId) : undefined;
@@ -72,6 +77,7 @@ export function claimWakeInTx(ctx: WakeTurnContext, tx: Tx, wakeId: string, now:
 		session: session ? { agentTargetId: session.agentTargetId, targetConfigured: target !== undefined } : undefined,
 		busy: !!wake && turnRepository.openOfSession(tx, wake.targetSessionId).some((t) => t.clientSubmitId !== wake.clientSubmitId),
 		existingTurn: existing,
+		budgetBlocker: budgetBlockerOf(issue ? issueBudgetDecision(tx, issue.issueId) : { kind: 'ok' }),
 	});
 	if (!wake || decision.kind === 'skip') { return { kind: 'skip', result: decision.kind === 'skip' ? decision.result : 'skipped' }; }
 	switch (decision.kind) {

@@ -15,6 +15,8 @@ function sampleArgs(flag: FlagSpec): string[] {
 		case 'list': return [name, 'a', name, 'b'];
 		case 'jsonStringArray': return [name, '["a","b"]'];
 		case 'choice': return [name, flag.choices![0]!];
+		case 'budgetUsd': return [name, '2.50'];
+		case 'budgetTokens': return [name, 'none'];
 	}
 }
 
@@ -36,6 +38,18 @@ function expectError(invocation: Invocation): Extract<Invocation, { kind: 'error
 }
 
 describe('tutti command line → control-plane call', () => {
+	it('budget flags: dollars and whole tokens, none removes; anything else is refused by name (exit 2)', () => {
+		const call = expectCall(parseCommandLine(['issue', 'update', '--issue-id', 'I1', '--budget-usd', '12.5', '--budget-tokens', '3000', '--as-user']));
+		assert.deepEqual(call.params, { issueId: 'I1', budgetUsd: 12.5, budgetTokens: 3000 });
+		const none = expectCall(parseCommandLine(['issue', 'create', '--title', 'T', '--budget-usd', 'none']));
+		assert.deepEqual(none.params, { title: 'T', budgetUsd: null });
+		for (const [flag, value] of [['--budget-usd', '-1'], ['--budget-usd', '$5'], ['--budget-usd', '1e3'], ['--budget-usd', ''], ['--budget-tokens', '2.5'], ['--budget-tokens', 'lots']] as const) {
+			const error = expectError(parseCommandLine(['issue', 'update', '--issue-id', 'I1', flag, value]));
+			assert.equal(error.exitCode, 2);
+			assert.match(error.error.message, new RegExp(`^${flag} must be`), error.error.message);
+		}
+	});
+
 	for (const spec of commandTable) {
 		const name = spec.path.join(' ');
 		it(`${name}: every flag maps onto params the Host accepts (${spec.method})`, () => {

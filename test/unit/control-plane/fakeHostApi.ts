@@ -4,6 +4,7 @@ import { DomainError } from '../../../src/core/errors.js';
 import type { HostApi, MethodHandlers } from '../../../src/protocol/hostApi.js';
 import { type Caller, type Method, methods } from '../../../src/protocol/controlPlane.js';
 import type { IssueDto, IssueWithTasksDto, RunDto } from '../../../src/protocol/dto.js';
+import { emptySpendDto } from '../../../src/host/services/usage/issueSpend.js';
 
 export const userToken = 'user-token-0123456789';
 export const sourceToken = 'source-token-0123456789';
@@ -30,7 +31,7 @@ export function issueDtoFor(issueId: string, title = 'An issue'): IssueDto {
 		executionStatus: null, terminal: false,
 		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false },
 		attention: { state: 'planned', label: 'Planned', reasons: [], activity: '', sinceUnixMs: 0, stalled: false, handBackCommand: '', sourceAgent: null, runs: [] },
-		baseCommit: '', baseBranch: '', integratedCommit: '', integratedInto: '', changedAfterAcceptanceTaskIds: [],
+		baseCommit: '', baseBranch: '', integratedCommit: '', integratedInto: '', changedAfterAcceptanceTaskIds: [], spend: emptySpendDto(),
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,
 	};
 }
@@ -39,7 +40,7 @@ export function runDtoFor(runId: string): RunDto {
 	return {
 		runId, issueId: 'ISSUE', taskId: 'T1', agentTargetId: 'sh', agentSessionId: 's', status: 'completed', outcome: 'success',
 		outcomeLabel: 'Completed in 0m 01s', exitCode: 0, summary: '', errorMessage: '',
-		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
 		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 2, durationMs: 1,
 	};
 }

@@ -6,6 +6,7 @@ import type { IssueDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto } from '..
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
 import type { Attention } from '../../../src/core/attention/attention.js';
 import { attentionFor, tasksFromCounts } from '../attentionFixture.js';
+import { emptySpendDto } from '../../../src/host/services/usage/issueSpend.js';
 
 type Counts = IssueDto['counts'];
 
@@ -32,7 +33,7 @@ export function issue(issueId: string, over: IssueFields = {}): IssueDto {
 		dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: 1, updatedAtUnixMs: 1, ...fields,
 	};
 	const derived = attention ?? attentionFor({ issueStatus: model.status, executionStatus, dispatchPaused: model.dispatchPaused, tasks: tasksFromCounts(c) });
-	return toIssueDto(model, { counts: c, executionStatus, hasRunningRun, attention: derived });
+	return toIssueDto(model, { counts: c, executionStatus, hasRunningRun, attention: derived, spend: emptySpendDto() });
 }
 
 /** A managed issue (planning source `tutti`) whose execution is in `status`. */
@@ -60,7 +61,7 @@ export function planTask(taskId: string, over: Partial<PlanTaskDto> = {}): PlanT
 export function run(runId: string, over: Partial<RunDto> = {}): RunDto {
 	return {
 		runId, issueId: 'I1', taskId: 'T1', agentTargetId: 'sh', agentSessionId: 's', status: 'running', outcome: null, outcomeLabel: null,
-		exitCode: null, summary: '', errorMessage: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+		exitCode: null, summary: '', errorMessage: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
 		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 0, durationMs: 1,
 		...over,
 	};
@@ -71,6 +72,6 @@ export function plan(issueId: string, over: Partial<PlanSnapshotDto> = {}): Plan
 		issueId, title: `Issue ${issueId}`, dispatchPaused: false,
 		execution: { executionId: `tutti-execution:${issueId}`, status: 'awaiting_main', graphRevision: 2, activeCheckpointId: 'cp', reviewMode: 'self', archiveReason: '', watchdogDueAtUnixMs: 0 },
 		activeCheckpoint: { checkpointId: 'cp', kind: 'task_settled', status: 'active', sequence: 2, graphRevision: 2, subjectTaskId: '', subjectRunId: '', creationReason: '', requiresGoalReview: false },
-		checkpoints: [], tasks: [], readyTaskIds: [], allowedActions: [], recoveryHint: '', activeWake: null, ...over,
+		checkpoints: [], tasks: [], readyTaskIds: [], allowedActions: [], recoveryHint: '', spend: emptySpendDto(), activeWake: null, ...over,
 	};
 }

@@ -5,7 +5,7 @@ import { hostConfigFromSettings, storeLocation, type TuttiSettings } from '../..
 function settings(over: Partial<TuttiSettings> = {}): TuttiSettings {
 	return {
 		agentTargets: [], maxParallelRuns: 4, developerConfirmation: true, autoAcceptDefault: false, storePath: '.tutti/tutti.sqlite',
-		worktreeCopy: undefined, worktreeSetup: undefined, worktreeSetupTimeoutSeconds: undefined, ...over,
+		worktreeCopy: undefined, worktreeSetup: undefined, worktreeSetupTimeoutSeconds: undefined, modelPrices: undefined, defaultBudgetUsd: undefined, ...over,
 	};
 }
 
@@ -23,6 +23,19 @@ describe('extension/tuttiSettings', () => {
 		assert.equal(problems.length, 2);
 		assert.match(problems[0]!, /^tutti\.agentTargets: .*argv/);
 		assert.match(problems[1]!, /^tutti\.maxParallelRuns: /);
+	});
+
+	it('passes model prices and the default budget through, and refuses a price without its output rate', () => {
+		const ok = hostConfigFromSettings(settings({ modelPrices: { 'my-model': { inputPerMTok: 2, outputPerMTok: 8 } }, defaultBudgetUsd: 12.5 }));
+		assert.deepEqual(ok.problems, []);
+		assert.deepEqual(ok.config.modelPrices, { 'my-model': { inputPerMTok: 2, outputPerMTok: 8, cacheReadPerMTok: 0, cacheWritePerMTok: 0 } });
+		assert.equal(ok.config.defaultBudgetUsd, 12.5);
+		const bad = hostConfigFromSettings(settings({ modelPrices: { 'my-model': { inputPerMTok: 2 } }, defaultBudgetUsd: -1 }));
+		assert.equal(bad.config.modelPrices, undefined);
+		assert.equal(bad.config.defaultBudgetUsd, undefined);
+		assert.equal(bad.problems.length, 2);
+		assert.match(bad.problems[0]!, /^tutti\.modelPrices: .*outputPerMTok/);
+		assert.match(bad.problems[1]!, /^tutti\.defaultBudgetUsd: /);
 	});
 
 	it('uses the defaults for unset settings', () => {

@@ -8,6 +8,7 @@ import type { PanelSnapshot } from '../../../src/protocol/webview.js';
 import type { TaskCommits } from '../../../src/store/repositories/deliveryRepository.js';
 import type { Attention } from '../../../src/core/attention/attention.js';
 import { attentionFor } from '../attentionFixture.js';
+import { emptySpendDto } from '../../../src/host/services/usage/issueSpend.js';
 
 export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 	return {
@@ -51,7 +52,7 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 	}]));
 	const withReadiness = toTasksWithReadiness(tasks as Task[], commits).filter((t) => t.supersededAtUnixMs === 0);
 	const derived = attention ?? attentionFor({ issueStatus: issue.status, executionStatus, dispatchPaused: issue.dispatchPaused, tasks: active.map((t) => ({ taskId: t.taskId, title: t.title, status: t.status })) });
-	return { ...toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived }), tasks: withReadiness };
+	return { ...toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, spend: emptySpendDto() }), tasks: withReadiness };
 }
 
 /** A main wake of the active checkpoint, as the Host maps it (marker and body read from the prompt). */
@@ -82,7 +83,7 @@ export function aPlan(tasks: PlanTaskDto[], over: Partial<PlanSnapshotDto> = {})
 		activeCheckpoint: active, checkpoints: [active], tasks, readyTaskIds: tasks.filter((t) => t.ready).map((t) => t.taskId),
 		allowedActions: ['schedule', 'mutate', 'stop'],
 		recoveryHint: 'Schedule ready work with `tutti plan issue schedule --issue-id i1 --checkpoint-id c3 --expected-graph-revision 2 --task-id t1 --request-id r1 --json` (or a subset); or change the graph.',
-		activeWake: null, ...over,
+		spend: emptySpendDto(), activeWake: null, ...over,
 	};
 }
 
@@ -90,7 +91,7 @@ export function aRun(runId: string, taskId: string, over: Partial<RunDto> = {}):
 	return {
 		runId, issueId: 'i1', taskId, agentTargetId: 'sh', agentSessionId: '', status: 'completed', outcome: 'success',
 		outcomeLabel: 'Completed in 0m 05s', exitCode: 0, summary: '', errorMessage: '',
-		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
 		outputDir: '', executionDirectory: '', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], stopNotes: [], createdAtUnixMs: 2_000, startedAtUnixMs: 2_000, completedAtUnixMs: 7_000,
 		durationMs: 5_000, ...over,
 	};

@@ -17,6 +17,7 @@ import type { Reader } from '../../../store/tx.js';
 import { toTasksWithReadiness } from '../dtoMapping.js';
 import { loadManaged, type PlanContext } from './planContext.js';
 import { readPlanFacts, toCheckpointDto } from './planSnapshot.js';
+import { readSpendDto } from '../usage/issueSpend.js';
 
 /** The plan's readers: the source session and the developer; any other session is wrong_source_session. */
 function loadReadable(r: Reader, issueId: string, caller: Caller, command: string): { issue: Issue; execution: Execution } {
@@ -87,6 +88,7 @@ export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCom
 		omittedCheckpointCount: facts.open.length - listedCheckpoints.length,
 		allowedActions: facts.allowedActions,
 		recoveryHint: facts.recoveryHint,
+		spend: readSpendDto(r, issue.issueId),
 		readyTaskIds: listedReady,
 		readyCount: facts.readyTaskIds.length,
 		counts: issueRepository.counts(r, issue.issueId),

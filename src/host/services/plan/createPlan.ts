@@ -13,7 +13,9 @@ import { issueRepository } from '../../../store/repositories/issueRepository.js'
 import { reviewRepository } from '../../../store/repositories/reviewRepository.js';
 import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
+import { usageRepository } from '../../../store/repositories/usageRepository.js';
 import { findAgentTarget } from '../agentTargets.js';
+import { newIssueBudget } from '../usage/issueSpend.js';
 import { mintToken, tokenHash } from '../sessionService.js';
 import { appendCheckpoint, withWatchdogReset } from './checkpointSteps.js';
 import type { PlanContext } from './planContext.js';
@@ -30,11 +32,13 @@ export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/cr
 	}
 	if (params.sourceTargetId !== undefined) { findAgentTarget(ctx.config, params.sourceTargetId); }
 	if (params.reviewTargetId !== undefined) { findAgentTarget(ctx.config, params.reviewTargetId); }
+	const budget = newIssueBudget(params, ctx.config.defaultBudgetUsd, caller, 'plan issue create');
 	const callerSession = caller.kind === 'session' ? caller.sessionId : '';
 	const identity = requestIdentity('create', callerSession, '', params.requestId, {
 		title: params.title, content: params.content, autoAccept: params.autoAccept ?? null, sourceTargetId: params.sourceTargetId ?? null,
 		developerConfirmation: params.developerConfirmation, // absent: dropped from the digest (older requests replay)
 		reviewTargetId: params.reviewTargetId, // absent: dropped from the digest
+		budgetUsd: params.budgetUsd, budgetTokens: params.budgetTokens, // absent: dropped from the digest
 	});
 	return ctx.store.transaction((tx) => {
 		const replay = replayOf<Result<'plan/create'>>(tx, identity);
@@ -54,6 +58,7 @@ export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/cr
 			updatedAtUnixMs: now,
 		};
 		issueRepository.insert(tx, issue);
+		usageRepository.setBudget(tx, issue.issueId, budget, now);
 		if (params.sourceTargetId !== undefined) {
 			// A managed source session: Tutti starts its Turns (the wake loop); its token is minted per Turn.
 			sessionRepository.insert(tx, {

@@ -18,6 +18,7 @@ import type { Reader } from '../../../store/tx.js';
 import { toTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
 import { requireCheckpointIdentity } from '../identityChecks.js';
 import { currentReview } from '../reviews/independentReview.js';
+import { readSpendDto } from '../usage/issueSpend.js';
 
 export function toCheckpointDto(c: Checkpoint): CheckpointDto {
 	return {
@@ -113,6 +114,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 		readyTaskIds: facts.readyTaskIds,
 		allowedActions: facts.allowedActions,
 		recoveryHint: facts.recoveryHint,
+		spend: readSpendDto(r, issue.issueId),
 		activeWake: wake ? toWakeDto(wake) : null,
 		...(facts.independentReview ? { independentReview: facts.independentReview } : {}),
 	};

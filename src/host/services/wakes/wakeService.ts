@@ -204,7 +204,11 @@ export class WakeService implements Disposable {
 		// Read before the settlement transaction (file reads never happen inside one).
 		const facts = this.#turns.facts(exit.runId, this.#d.store.read((r) => wakeTurnTarget(r, this.#turns, exit.runId)));
 		try {
-			await this.#d.store.transaction((tx) => { settleWakeTurnInTx(tx, exit, facts, this.#d.clock.now()); });
+			await this.#d.store.transaction((tx) => {
+				const now = this.#d.clock.now();
+				this.#turns.recordUsageInTx(tx, exit.runId, facts, now);
+				settleWakeTurnInTx(tx, exit, facts, now);
+			});
 		} catch (e) {
 			this.#d.log(`settling wake Turn ${exit.runId} failed: ${(e as Error).message}`);
 		}

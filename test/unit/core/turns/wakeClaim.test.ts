@@ -18,6 +18,7 @@ const claimable: WakeClaimFacts = {
 	session: { agentTargetId: 'src', targetConfigured: true },
 	busy: false,
 	existingTurn: undefined,
+	budgetBlocker: null,
 };
 const reviewerWake = wake({ targetKind: 'reviewer', targetSessionId: 'cp:goal-review:1:session' });
 const reviewerFacts: Partial<WakeClaimFacts> = {
@@ -56,6 +57,13 @@ describe('core/turns/wakeClaim', () => {
 		['an unconfigured target is noted', { session: { agentTargetId: 'gone', targetConfigured: false } },
 			{ kind: 'note', lastError: 'the source session\'s agent target \'gone\' is not configured' }],
 		['a busy session', { busy: true }, { kind: 'skip', result: 'busy' }],
+		['an issue over its budget: the wake is not spent, why is noted', { budgetBlocker: 'budget reached: $1.20 of $1.00' },
+			{ kind: 'note', lastError: 'budget reached: $1.20 of $1.00' }],
+		['a reviewer wake of an issue over its budget is noted too', { ...reviewerFacts, budgetBlocker: 'budget reached: $1.20 of $1.00' },
+			{ kind: 'note', lastError: 'budget reached: $1.20 of $1.00' }],
+		['over budget, a Turn that already settled under the submit id is still recovered (nothing launched twice)',
+			{ budgetBlocker: 'budget reached: $1.20 of $1.00', existingTurn: { sessionId: 'S1', state: 'settled', settledAtUnixMs: 5 } },
+			{ kind: 'settled', turnSettledAtUnixMs: 5 }],
 		['a submit id bound to another session\'s Turn fails (lease kept)', { existingTurn: { sessionId: 'S9', state: 'running', settledAtUnixMs: 0 } },
 			{ kind: 'fail', lastError: 'its submit id is bound to a Turn of session S9', clearLease: false }],
 		['its Turn already settled: recorded turn_settled at the Turn\'s time', { existingTurn: { sessionId: 'S1', state: 'settled', settledAtUnixMs: 7_000 } },

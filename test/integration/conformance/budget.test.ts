@@ -1,0 +1,158 @@
+// Conformance: usage, cost and budgets over the real Host, sql.js and CLI processes. The agents are a stand-in
+// `claude` (an executable speaking stream-json): each Turn reports usage and Claude Code's `total_cost_usd`, and as
+// a managed source it drives the plan with the fixture source agent (wakes/fixtures/sourceAgent.mjs) first. Cases:
+// a Run whose usage crosses the budget (nothing more starts; raising it resumes), a refused launch
+// (budget_exceeded with its hint), a source wake that is not spent while over budget, and a restart that keeps the
+// spend and launches nothing twice.
+import { strict as assert } from 'node:assert';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Result } from '../../../src/protocol/controlPlane.js';
+import type { PlanSnapshotDto } from '../../../src/protocol/dto.js';
+import {
+	addOps, expectError, expectOk, type HostConfig, type HostHandle, issueGet, methods, openSession, requestId, runGet, standardTargets,
+	startHost, taskSpec, waitFor,
+} from '../harness.js';
+
+/** USD sums are floating point: equal to the cent fraction that matters. */
+function near(actual: number | null | undefined, expected: number, what: string): void {
+	assert.ok(typeof actual === 'number' && Math.abs(actual - expected) < 1e-9, `${what}: expected ${expected}, got ${actual}`);
+}
+
+const sourceAgent = join(__dirname, '..', 'wakes', 'fixtures', 'sourceAgent.mjs');
+
+/** A stand-in Claude Code: runs $INNER_AGENT (if any) on the prompt, then reports usage and a cost like claude -p. */
+const claudeLike = `#!${process.execPath}
+const { spawnSync } = require('child_process');
+const args = process.argv.slice(2);
+const after = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : '');
+const sid = after('--session-id') || after('--resume');
+const prompt = args[args.indexOf('--') + 1] || '';
+if (process.env.INNER_AGENT) { spawnSync(process.execPath, [process.env.INNER_AGENT], { input: prompt, stdio: ['pipe', 2, 2] }); }
+const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
+out({ type: 'system', subtype: 'init', session_id: sid, model: 'claude-opus-4-8[1m]' });
+out({ type: 'result', subtype: 'success', is_error: false, session_id: sid, result: 'done', total_cost_usd: Number(process.env.FAKE_COST_USD),
+	usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 3000, cache_creation_input_tokens: 100 } });
+`;
+
+describe('conformance: usage, cost and budgets', function () {
+	this.timeout(180_000);
+	let host: HostHandle;
+	let agentLog = '';
+
+	before(async () => {
+		host = await startHost({
+			config: (gateDir) => {
+				const claude = join(gateDir, 'claude-like');
+				writeFileSync(claude, claudeLike);
+				chmodSync(claude, 0o755);
+				agentLog = join(gateDir, 'source-agent.log');
+				// The harness types command targets; a claude target is the same JSON with "path".
+				const claudeTargets = [
+					{ id: 'spender', adapter: 'claude', path: claude, env: { FAKE_COST_USD: '0.6' } },
+					{ id: 'source', adapter: 'claude', path: claude, env: { FAKE_COST_USD: '0.4', INNER_AGENT: sourceAgent, SOURCE_AGENT_LOG: agentLog } },
+				] as unknown as HostConfig['agentTargets'];
+				return { agentTargets: [...standardTargets(gateDir), ...claudeTargets], maxParallelRuns: 8 };
+			},
+		});
+	});
+	after(async () => { await host.dispose(); });
+
+	const addTask = async (issueId: string, taskId: string, target: string, dependsOn: string[] = []): Promise<void> => {
+		expectOk(await host.cli(['issue', 'task', 'add', '--issue-id', issueId, '--task-id', taskId, '--title', `Task ${taskId}`, '--content', `Do ${taskId}.`,
+			'--agent-target-id', target, ...dependsOn.flatMap((d) => ['--depends-on', d]), '--json'], { asUser: true }));
+	};
+	const statusOf = async (issueId: string, taskId: string): Promise<string> => (await issueGet(host, issueId)).tasks.find((t) => t.taskId === taskId)?.status ?? 'missing';
+
+	it('a Run whose usage crosses the budget: nothing more starts, the issue says why, and raising the budget resumes', async () => {
+		const created = methods['issue/create'].result.parse(expectOk(await host.cli(['issue', 'create', '--title', 'Budgeted', '--auto-accept', '--budget-usd', '1', '--as-user', '--json'])));
+		host.track(created.issueId);
+		assert.equal(created.spend.budgetUsd, 1);
+		assert.equal(created.spend.budgetState, 'within');
+		const issueId = created.issueId;
+		// Only the developer raises a budget: an agent session is refused.
+		const agent = await openSession(host, 'source');
+		expectError(await host.cli(['issue', 'update', '--issue-id', issueId, '--budget-usd', '100', '--json'], { token: agent.token }), 'forbidden');
+
+		await addTask(issueId, 'a', 'spender');
+		await addTask(issueId, 'b', 'spender', ['a']);
+		await addTask(issueId, 'c', 'spender', ['b']);
+		await waitFor(async () => (await statusOf(issueId, 'b')) === 'completed', { what: 'a and b to run (0.6 USD each)', timeoutMs: 60_000 });
+
+		// A later dispatcher pass sees c ready: another issue's task is dispatched in the same pass (oldest issue first),
+		// so once it has completed, c would have started by now if the budget let it.
+		const other = methods['issue/create'].result.parse(expectOk(await host.cli(['issue', 'create', '--title', 'No budget', '--auto-accept', '--as-user', '--json'])));
+		host.track(other.issueId);
+		await addTask(other.issueId, 'free', 'ok');
+		await waitFor(async () => (await statusOf(other.issueId, 'free')) === 'completed', { what: 'the unbudgeted issue to run' });
+
+		const blocked = await issueGet(host, issueId);
+		const c = blocked.tasks.find((t) => t.taskId === 'c');
+		assert.equal(c?.status, 'not_started', 'at or over the budget nothing more starts');
+		assert.equal(c?.ready, true);
+		near(blocked.spend.costUsd, 1.2, 'spent');
+		assert.equal(blocked.spend.budgetState, 'exceeded');
+		assert.equal(blocked.spend.budgetBlocker, 'budget reached: $1.20 of $1.00');
+		near(blocked.spend.remainingUsd, 0, 'left');
+		assert.deepEqual(blocked.spend.usage, { inputTokens: 2000, outputTokens: 400, cacheReadTokens: 6000, cacheWriteTokens: 200 });
+		assert.equal(blocked.spend.tokens, 8600);
+		const runA = await runGet(host, blocked.tasks.find((t) => t.taskId === 'a')!.latestRunId);
+		near(runA.costUsd, 0.6, "run a's cost: the agent's own figure (total_cost_usd)");
+		assert.deepEqual(runA.usage, { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 3000, cacheWriteTokens: 100 });
+
+		const raised = methods['issue/update'].result.parse(expectOk(await host.cli(['issue', 'update', '--issue-id', issueId, '--budget-usd', '5', '--as-user', '--json'])));
+		assert.equal(raised.spend.budgetState, 'within');
+		near(raised.spend.remainingUsd, 3.8, 'left after raising');
+		await waitFor(async () => (await statusOf(issueId, 'c')) === 'completed', { what: 'c to run once the budget was raised', timeoutMs: 60_000 });
+		near((await issueGet(host, issueId)).spend.costUsd, 1.8, 'three Runs');
+	});
+
+	it('a launch refused over budget answers budget_exceeded with the command that raises it', async () => {
+		const source = await openSession(host, 'source');
+		const created = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', 'Zero budget', '--content', 'Nothing may start.',
+			'--request-id', requestId('create'), '--budget-usd', '0', '--json'], { token: source.token })));
+		host.track(created.issueId);
+		const fence = ['--issue-id', created.issueId, '--checkpoint-id', created.checkpointId];
+		const mutated = methods['plan/mutate'].result.parse(expectOk(await host.cli(['plan', 'issue', 'mutate', ...fence, '--expected-graph-revision', String(created.graphRevision),
+			'--request-id', requestId('mutate'), '--operations-json', JSON.stringify(addOps(taskSpec('t1'))), '--json'], { token: source.token })));
+		const refused = expectError(await host.cli(['plan', 'issue', 'schedule', ...fence, '--expected-graph-revision', String(mutated.graphRevision),
+			'--request-id', requestId('schedule'), '--task-ids-json', '["t1"]', '--json'], { token: source.token }), 'budget_exceeded');
+		assert.match(refused.message, /budget reached: \$0\.00 of \$0\.00/);
+		assert.ok(refused.hint.includes(`tutti issue update --issue-id ${created.issueId} --budget-usd`), refused.hint);
+		const snapshot = expectOk<Result<'plan/getCompact'>>(await host.cli(['plan', 'issue', 'get', '--issue-id', created.issueId, '--json'], { token: source.token }));
+		assert.equal(snapshot.spend.budgetState, 'exceeded');
+		assert.equal(snapshot.tasks.find((t) => t.taskId === 't1')?.status, 'not_started', 'nothing was scheduled');
+	});
+
+	it('a managed source wake is not spent over budget; a restart keeps the spend; raising the budget delivers it once', async () => {
+		const created = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', 'Managed budget', '--content', 'Build, then test.',
+			'--request-id', requestId('create'), '--auto-accept', '--source-target', 'source', '--budget-usd', '1', '--json'], { asUser: true })));
+		host.track(created.issueId);
+		const snapshot = async (): Promise<PlanSnapshotDto> => methods['plan/get'].result.parse(expectOk(await host.cli(['plan', 'issue', 'get', '--issue-id', created.issueId, '--full', '--json'], { asUser: true })));
+		const log = (): { kind: string; commands: string[] }[] => (existsSync(agentLog)
+			? readFileSync(agentLog, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { kind: string; commands: string[] }) : []);
+		// Three source Turns at 0.40 each (initial_schedule, two task_settled) reach $1.20: the all_tasks_terminal wake waits.
+		const held = await waitFor(async () => {
+			const s = await snapshot();
+			return s.activeCheckpoint?.kind === 'all_tasks_terminal' && s.activeWake?.lastError === 'budget reached: $1.20 of $1.00' ? s : undefined;
+		}, { what: 'the all_tasks_terminal wake to be held by the budget', timeoutMs: 90_000 });
+		assert.equal(held.activeWake?.status, 'prepared', 'the wake is not spent');
+		assert.deepEqual(log().map((e) => e.kind), ['initial_schedule', 'task_settled', 'task_settled']);
+		near(held.spend.costUsd, 1.2, 'three source Turns');
+		assert.equal(held.spend.budgetBlocker, 'budget reached: $1.20 of $1.00');
+
+		await host.restart();
+		const restarted = await snapshot();
+		near(restarted.spend.costUsd, 1.2, 'a restart keeps the spend (no Turn counted again)');
+		assert.equal(restarted.activeWake?.status, 'prepared');
+
+		expectOk(await host.cli(['issue', 'update', '--issue-id', created.issueId, '--budget-usd', '5', '--as-user', '--json']));
+		const done = await waitFor(async () => {
+			const s = await snapshot();
+			// The agent writes its log line after its `complete` returned.
+			return ['completed', 'pending_goal_review'].includes(s.execution.status) && log().some((e) => e.commands.includes('complete')) ? s : undefined;
+		}, { what: 'the owed wake to be delivered and the plan completed', timeoutMs: 60_000 });
+		assert.deepEqual(log().map((e) => e.kind), ['initial_schedule', 'task_settled', 'task_settled', 'all_tasks_terminal'], 'each wake ran once');
+		near(done.spend.costUsd, 1.6, 'four source Turns, each counted once');
+	});
+});
