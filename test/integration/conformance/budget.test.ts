@@ -153,6 +153,12 @@ describe('conformance: usage, cost and budgets', function () {
 			return ['completed', 'pending_goal_review'].includes(s.execution.status) && log().some((e) => e.commands.includes('complete')) ? s : undefined;
 		}, { what: 'the owed wake to be delivered and the plan completed', timeoutMs: 60_000 });
 		assert.deepEqual(log().map((e) => e.kind), ['initial_schedule', 'task_settled', 'task_settled', 'all_tasks_terminal'], 'each wake ran once');
-		near(done.spend.costUsd, 1.6, 'four source Turns, each counted once');
+		// The last Turn's usage is recorded when its process exits (after its `complete`).
+		const spent = await waitFor(async () => {
+			const s = await snapshot();
+			return s.spend.costUsd > 1.5 ? s.spend : undefined;
+		}, { what: "the last source Turn's usage to be recorded" });
+		near(spent.costUsd, 1.6, 'four source Turns, each counted once');
+		assert.equal(done.spend.budgetState, 'within');
 	});
 });
