@@ -93,6 +93,8 @@ describe('conformance: usage, cost and budgets', function () {
 		near(blocked.spend.costUsd, 1.2, 'spent');
 		assert.equal(blocked.spend.budgetState, 'exceeded');
 		assert.equal(blocked.spend.budgetBlocker, 'budget reached: $1.20 of $1.00');
+		assert.equal(blocked.attention.state, 'needs_you', 'a reached budget needs the developer');
+		assert.deepEqual(blocked.attention.reasons.filter((x) => x.kind === 'budget_reached').map((x) => x.label), ['budget reached: $1.20 of $1.00']);
 		near(blocked.spend.remainingUsd, 0, 'left');
 		assert.deepEqual(blocked.spend.usage, { inputTokens: 2000, outputTokens: 400, cacheReadTokens: 6000, cacheWriteTokens: 200 });
 		assert.equal(blocked.spend.tokens, 8600);
