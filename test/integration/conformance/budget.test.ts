@@ -21,18 +21,28 @@ function near(actual: number | null | undefined, expected: number, what: string)
 
 const sourceAgent = join(__dirname, '..', 'wakes', 'fixtures', 'sourceAgent.mjs');
 
-/** A stand-in Claude Code: runs $INNER_AGENT (if any) on the prompt, then reports usage and a cost like claude -p. */
+/**
+ * A stand-in Claude Code (`--input-format stream-json`): takes the first user message on stdin as its prompt, runs
+ * $INNER_AGENT (if any) on it, then reports usage and a cost like claude -p, and exits when stdin closes.
+ */
 const claudeLike = `#!${process.execPath}
 const { spawnSync } = require('child_process');
 const args = process.argv.slice(2);
 const after = (flag) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : '');
 const sid = after('--session-id') || after('--resume');
-const prompt = args[args.indexOf('--') + 1] || '';
-if (process.env.INNER_AGENT) { spawnSync(process.execPath, [process.env.INNER_AGENT], { input: prompt, stdio: ['pipe', 2, 2] }); }
 const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
 out({ type: 'system', subtype: 'init', session_id: sid, model: 'claude-opus-4-8[1m]' });
-out({ type: 'result', subtype: 'success', is_error: false, session_id: sid, result: 'done', total_cost_usd: Number(process.env.FAKE_COST_USD),
-	usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 3000, cache_creation_input_tokens: 100 } });
+let prompt = null;
+require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+	if (prompt !== null) { return; }
+	const m = JSON.parse(line);
+	const content = m.message.content;
+	prompt = typeof content === 'string' ? content : content.map((c) => c.text || '').join('');
+	out({ type: 'user', isReplay: true, uuid: m.uuid, session_id: sid, message: m.message });
+	if (process.env.INNER_AGENT) { spawnSync(process.execPath, [process.env.INNER_AGENT], { input: prompt, stdio: ['pipe', 2, 2] }); }
+	out({ type: 'result', subtype: 'success', is_error: false, session_id: sid, result: 'done', total_cost_usd: Number(process.env.FAKE_COST_USD),
+		usage: { input_tokens: 1000, output_tokens: 200, cache_read_input_tokens: 3000, cache_creation_input_tokens: 100 } });
+}).on('close', () => process.exit(0));
 `;
 
 describe('conformance: usage, cost and budgets', function () {
