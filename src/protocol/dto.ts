@@ -245,6 +245,8 @@ export const runDto = z.object({
 	activity: transcriptEntryDto.nullable().optional(),
 	/** The tool calls this Run asked the developer about, each with its answer and who gave it (approval requests). */
 	approvals: z.array(approvalDto).optional(),
+	/** A running Run's messages (`tutti run send`), in order, each `queued`, `sent` into the Turn, or `delivered`. */
+	messages: z.array(z.object({ messageId: z.string(), text: z.string(), atUnixMs: z.number().int(), state: z.enum(['queued', 'sent', 'delivered']) })).optional(),
 	createdAtUnixMs: z.number().int(),
 	startedAtUnixMs: z.number().int(),
 	completedAtUnixMs: z.number().int(),

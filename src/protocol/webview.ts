@@ -33,6 +33,8 @@ export const toHost = z.discriminatedUnion('type', [
 	/** Show the issue's source agent terminal (the one Tutti opened for its session), to paste a hand-back command. */
 	z.strictObject({ type: z.literal('agent/showTerminal') }),
 	/** The developer's answer to an agent's tool call (an approval request the snapshot shows pending). */
+	/** A message to the task's running agent (`tutti run send`): into its running Turn, or queued for the next. */
+	z.strictObject({ type: z.literal('run/send'), runId: id, text: z.string().trim().min(1).max(100_000) }),
 	z.strictObject({ type: z.literal('approval/answer'), approvalId: id, choice: z.enum(['allow', 'allowForTask', 'deny']), message: z.string().max(reviewNoteMaxChars).optional() }),
 	/** The Host's other issue controls; each runs its palette command, which asks for what it needs. */
 	z.strictObject({ type: z.literal('issue/start') }),

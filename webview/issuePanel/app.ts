@@ -238,6 +238,22 @@ export class IssuePanelApp {
 				return;
 			case 'task/requestChanges': return this.#sendNote(`task:${taskId}`, (note) => ({ type: 'task/requestChanges', taskId, note }));
 			case 'goal/requestChanges': return this.#sendNote('goal', (note) => ({ type: 'goal/requestChanges', note }));
+			case 'run/send': {
+				const runId = el.dataset['runId'] ?? '';
+				const draftKey = `message:${runId}`;
+				const text = this.#drafts.get(draftKey) ?? '';
+				const errorEl = this.#doc.querySelector(`[data-error-for="${CSS.escape(draftKey)}"]`);
+				if (!this.#post({ type: 'run/send', runId, text })) {
+					if (errorEl) { errorEl.textContent = text.trim() === '' ? 'Write a message first.' : 'The message is too long (at most 100,000 characters).'; }
+					return;
+				}
+				this.#drafts.delete(draftKey);
+				for (const d of this.#doc.querySelectorAll(`[data-draft-key="${CSS.escape(draftKey)}"]`)) { setUiValue(d, ''); }
+				if (errorEl) { errorEl.textContent = ''; }
+				this.#announce('Message sent.');
+				this.#persist();
+				return;
+			}
 			case 'approval/allow': case 'approval/allowForTask': case 'approval/deny': {
 				const approvalId = el.dataset['approvalId'] ?? '';
 				const choice = action === 'approval/allow' ? 'allow' : action === 'approval/allowForTask' ? 'allowForTask' : 'deny';

@@ -4,7 +4,7 @@
 import { button, linkButton, textArea } from '../shared/components.js';
 import { type ElementNode, h } from '../shared/vnode.js';
 import { noteMaxLength } from './renderHeader.js';
-import type { DetailModel, LatestRunModel, RelatedTask, ReviewChangesModel, RunModel, TranscriptModel } from './viewModel.js';
+import type { DetailModel, LatestRunModel, MessagesModel, RelatedTask, ReviewChangesModel, RunModel, TranscriptModel } from './viewModel.js';
 import type { ApprovalBody, ApprovalModel } from './approvalModel.js';
 
 function approvalBody(b: ApprovalBody): ElementNode {
@@ -98,6 +98,17 @@ function collapsed(key: string, summary: string, ...body: (ElementNode | null)[]
 	return h('details', { class: 'detail-section', 'data-details-key': key }, h('summary', {}, summary), ...body);
 }
 
+/** A running agent's message box: what was sent (queued / sent / delivered) and a field to send more. */
+function messages(m: MessagesModel): ElementNode {
+	const draftKey = `message:${m.runId}`;
+	return h('section', { id: 'run-messages', 'aria-label': 'Message to the running agent' },
+		h('h3', {}, 'Message the agent'),
+		m.sent.length ? h('ol', { class: 'run-messages' }, ...m.sent.map((x) => h('li', { 'data-message-id': x.messageId }, x.text, h('span', { class: 'muted' }, ` · ${x.stateLabel}`)))) : null,
+		textArea({ id: 'run-message', label: 'It reaches the agent while it works (claude), or starts its next turn', maxLength: 100_000, draftKey }),
+		button({ label: 'Send', action: 'run/send', ariaLabel: 'Send the message above to the running agent', data: { 'run-id': m.runId } }),
+		h('p', { class: 'form-error', role: 'alert', 'data-error-for': draftKey }));
+}
+
 export function renderDetail(d: DetailModel | null): ElementNode {
 	if (!d) {
 		return h('div', { id: 'task-detail', class: 'empty' }, h('p', {}, 'Select a task in the graph (click, or Enter / Space) to see its content, runs and controls.'));
@@ -116,6 +127,7 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 		d.blocker ? h('p', { id: 'blocker', class: 'notice' }, `Blocked: ${d.blocker}`) : null,
 		d.approvals.some((a) => a.pending) ? approvals(d.approvals) : null,
 		d.latest ? latestRun(d, d.latest, data) : null,
+		d.messages ? messages(d.messages) : null,
 		d.canAccept || d.canRequestChanges ? h('section', { id: 'acceptance', class: 'callout', 'aria-label': 'Acceptance' },
 			h('p', {}, 'This task is waiting for you to accept its result or request changes.'),
 			d.reopenedReason !== '' ? h('p', { id: 'reopened-reason', class: 'notice' },

@@ -175,6 +175,19 @@ export type ReviewChangesModel =
 	| { readonly kind: 'sharedFolder' | 'noChanges' | 'notRecorded'; readonly message: string };
 
 /** The latest Run's facts the developer decides on, above Accept / Request changes. */
+export interface MessagesModel {
+	readonly runId: string;
+	readonly sent: readonly { readonly messageId: string; readonly text: string; readonly stateLabel: string }[];
+}
+
+const messageStateLabels = { queued: 'queued for the next turn', sent: 'sent, not echoed yet', delivered: 'delivered' } as const;
+
+/** The message box is offered while the task's latest Run of an agent (not a command target) runs. */
+function messagesModel(r: RunDto | undefined): MessagesModel | null {
+	if (!r || r.status !== 'running') { return null; }
+	return { runId: r.runId, sent: (r.messages ?? []).map((m) => ({ messageId: m.messageId, text: m.text, stateLabel: messageStateLabels[m.state] })) };
+}
+
 export interface LatestRunModel {
 	readonly runId: string;
 	readonly outcomeLabel: string;
@@ -232,6 +245,8 @@ export interface DetailModel {
 	readonly latest: LatestRunModel | null;
 	/** Tool calls of the task's Runs that asked the developer: pending ones (with Allow / Deny) first. */
 	readonly approvals: readonly ApprovalModel[];
+	/** The message box of a running agent (its latest Run), with what was sent to it; null when no agent runs. */
+	readonly messages: MessagesModel | null;
 	readonly transcript: TranscriptModel | null;
 	/** The developer's comments on the diff (`path:line`, text), sent with Request changes. */
 	readonly reviewComments: readonly { readonly where: string; readonly text: string }[];
@@ -547,6 +562,7 @@ function detail(s: PanelSnapshot, tasks: readonly PanelTask[], ui: PanelUi): Det
 		usageLabel: usageLabel(runs),
 		latest: latestRunModel(runs[0]),
 		approvals: approvalModels(runs),
+		messages: messagesModel(runs[0]),
 		transcript: transcriptModel(s.transcript, runs[0]),
 		reviewComments: (s.reviewComments ?? []).map((c) => ({ where: `${c.path}:${c.line}`, text: c.text })),
 		canAccept: open && t.status === 'pending_acceptance',

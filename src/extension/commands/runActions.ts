@@ -68,16 +68,17 @@ export function showAgentTerminal(ctx: ActionContext, args: CommandArgs): Promis
 	});
 }
 
-/** `(runId, text?)`: queues a message for a running claude/codex agent (`run/send`); it is delivered after its current turn. */
+/** `(runId, text?)`: a message for a running claude/codex agent (`run/send`): into a claude Turn while it runs, else after it. */
 export function sendRunMessage(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Send Message', async () => {
 		const run = await givenOrPickedRun(ctx.services, args, 'Send a message to the agent of which Run?', true);
 		if (run === undefined) { return undefined; }
 		const given = typeof args[1] === 'string' && args[1].trim() !== '' ? args[1] : undefined;
-		const text = given ?? await askText(`Message for the agent working on "${run.taskTitle}" (delivered after its current turn)`, { required: true });
+		const text = given ?? await askText(`Message for the agent working on "${run.taskTitle}" (claude: while it works; codex: after its current turn)`, { required: true });
 		if (text === undefined || text.trim() === '') { return undefined; }
 		const sent = await ctx.services.client().call('run/send', { runId: run.runId, text });
-		const where = sent.queuePaused ? 'queued; the queue is paused (Tutti: Resume Message Queue delivers it)' : `queued (${sent.pending} pending)`;
+		const where = sent.delivery === 'into-turn' ? 'sent into its running turn'
+			: sent.queuePaused ? 'queued; the queue is paused (Tutti: Resume Message Queue delivers it)' : `queued (${sent.pending} pending)`;
 		ctx.services.log.info(`message ${sent.messageId} for Run ${run.runId} ${where}`);
 		vscode.window.setStatusBarMessage(`Tutti: message for "${run.taskTitle}" ${where}`, 5000);
 		return sent;

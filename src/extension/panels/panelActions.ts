@@ -49,6 +49,9 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'task/requestChanges': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.requestChanges, args: [issueId, msg.taskId, msg.note] }));
 		case 'task/openChanges': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.openTaskChanges, args: [issueId, msg.taskId] }));
 		case 'agent/showTerminal': return { kind: 'command', command: commandIds.showAgentTerminal, args: [issueId] };
+		case 'run/send': return known && !known.runIds.has(msg.runId)
+			? { kind: 'reject', message: `Run ${msg.runId} is not a Run of this issue.` }
+			: { kind: 'command', command: commandIds.sendRunMessage, args: [msg.runId, msg.text] };
 		case 'approval/answer': return known && known.approvalIds?.has(msg.approvalId) !== true
 			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
 			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, msg.choice, msg.message ?? ''] };

@@ -14,6 +14,7 @@ import { requireRunIdentity } from './identityChecks.js';
 import { readRunLog } from './messages/turnLog.js';
 import { loadIssue } from './issueService.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
+import { runQueueState } from './messages/liveDelivery.js';
 import { latestActivity } from './runActivity.js';
 
 /** The Run, or `run_not_found`; a Run that disagrees with its worker session is refused (`identity_mismatch`). */
@@ -31,9 +32,26 @@ export class RunQueries {
 		return this.#withActivity(this.deps.store.read((r) => readRunDto(r, loadRun(r, params.runId), this.deps.clock.now())));
 	}
 
-	/** A running Run's DTO carries what it is doing now (read outside the store's transaction). */
+	/** A running Run's DTO carries what it is doing now and its messages (read outside the store's transaction). */
 	#withActivity(run: RunDto): RunDto {
-		return run.status === 'running' ? { ...run, activity: latestActivity(this.deps.runs, run.runId) } : run;
+		return run.status === 'running' ? { ...run, activity: latestActivity(this.deps.runs, run.runId), ...this.#messages(run.runId) } : run;
+	}
+
+	#messages(runId: string): Pick<RunDto, 'messages'> {
+		try {
+			const stops = this.deps.store.read((r) => runRepository.stopEvents(r, runId));
+			const state = runQueueState(this.deps.runs, runId, stops);
+			if (state.all.length === 0) { return {}; }
+			const pending = new Set(state.pending.map((m) => m.messageId));
+			return {
+				messages: state.all.map((m) => ({
+					messageId: m.messageId, text: m.text, atUnixMs: m.atUnixMs,
+					state: !pending.has(m.messageId) ? 'delivered' as const : state.live.written.has(m.messageId) ? 'sent' as const : 'queued' as const,
+				})),
+			};
+		} catch {
+			return {};
+		}
 	}
 
 	async list(params: ParsedParams<'run/list'>): Promise<Result<'run/list'>> {

@@ -124,6 +124,8 @@ describe('messages into a running claude Turn across a Host kill -9 (stand-in cl
 		await host.start();
 		assert.equal((await send(runId, 'three')).delivery, 'into-turn');
 		await waitFor(async () => ((await queue(runId)).messages.every((m) => m.state === 'sent') ? true : undefined), { what: 'all three written' });
+		// run get carries them too while the Run runs (the panel's message box draws them).
+		assert.deepEqual((await runGet(host, runId)).messages?.map((m) => [m.text, m.state]), [['one', 'sent'], ['two', 'sent'], ['three', 'sent']]);
 		writeFileSync(release, 'x');
 		writeFileSync(linger, 'x');
 

@@ -1,0 +1,43 @@
+// The panel's message box for a running agent: drawn only while the task's latest Run runs, listing what was sent
+// with its state; the webview message is validated like every other, and the panel sends only to its issue's Runs.
+import assert from 'node:assert/strict';
+import { commandIds } from '../../../src/extension/commands/ids.js';
+import { panelActionFor } from '../../../src/extension/panels/panelActions.js';
+import { toHost } from '../../../src/protocol/webview.js';
+import { renderDetail } from '../../../webview/issuePanel/renderDetail.js';
+import { derivePanelModel } from '../../../webview/issuePanel/viewModel.js';
+import { aRun, aSnapshot, aTask, anIssue } from './builders.js';
+
+describe('panel: messages to a running agent', () => {
+	it('a running Run gets a message box listing its messages queued, sent and delivered', () => {
+		const snapshot = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, messages: [
+			{ messageId: 'm1', text: 'use tabs', atUnixMs: 1, state: 'delivered' },
+			{ messageId: 'm2', text: 'and run the tests', atUnixMs: 2, state: 'sent' },
+			{ messageId: 'm3', text: 'then stop', atUnixMs: 3, state: 'queued' },
+		] })] });
+		const detail = derivePanelModel(snapshot, { selectedTaskId: 't1', showHistory: false }).detail;
+		assert.deepEqual(detail?.messages?.sent.map((m) => [m.text, m.stateLabel]), [
+			['use tabs', 'delivered'], ['and run the tests', 'sent, not echoed yet'], ['then stop', 'queued for the next turn'],
+		]);
+		const text = JSON.stringify(renderDetail(detail ?? null));
+		assert.equal(text.split('"data-action":"run/send"').length - 1, 1);
+		assert.match(text, /"data-run-id":"r1"/);
+	});
+
+	it('no message box once the Run ended', () => {
+		const snapshot = aSnapshot(anIssue([aTask('t1', { status: 'completed' })]), { runs: [aRun('r1', 't1', {})] });
+		const detail = derivePanelModel(snapshot, { selectedTaskId: 't1', showHistory: false }).detail;
+		assert.equal(detail?.messages, null);
+		assert.equal(JSON.stringify(renderDetail(detail ?? null)).includes('run/send'), false);
+	});
+
+	it('validates the webview message and sends only to a Run of this issue', () => {
+		assert.equal(toHost.safeParse({ type: 'run/send', runId: 'r1', text: '   ' }).success, false, 'an empty message is refused');
+		assert.equal(toHost.safeParse({ type: 'run/send', runId: 'r1', text: 'x'.repeat(100_001) }).success, false);
+		assert.equal(toHost.safeParse({ type: 'run/send', runId: 'r1', text: 'hi', extra: 1 }).success, false);
+		const known = { taskIds: new Set(['t1']), runIds: new Set(['r1']) };
+		assert.deepEqual(panelActionFor('i1', { type: 'run/send', runId: 'r1', text: 'use tabs' }, known),
+			{ kind: 'command', command: commandIds.sendRunMessage, args: ['r1', 'use tabs'] });
+		assert.deepEqual(panelActionFor('i1', { type: 'run/send', runId: 'r9', text: 'x' }, known), { kind: 'reject', message: 'Run r9 is not a Run of this issue.' });
+	});
+});
