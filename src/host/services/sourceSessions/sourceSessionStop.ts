@@ -35,7 +35,9 @@ export class SourceSessionStop {
 		requireUser(caller, 'session stop');
 		const ctx = this.deps.plan;
 		const markerId = ctx.ids.next('inbox');
-		await ctx.store.transaction((tx) => {
+		// What this Stop archives: the session's executions still going when its marker is written. Whoever drains the
+		// marker (this call, or a wake that sees it first) archives exactly these.
+		const going = await ctx.store.transaction((tx) => {
 			const session = sessionRepository.get(tx, params.sessionId);
 			if (!session) { throw rejection('session_not_found', `Session ${params.sessionId} does not exist.`, {}, { sessionId: params.sessionId }); }
 			if (session.role !== 'source') {
@@ -44,12 +46,14 @@ export class SourceSessionStop {
 			inboxRepository.insert(tx, {
 				mutationId: markerId, sessionId: session.sessionId, entityKind: 'stop', entityId: '', createdAtUnixMs: ctx.clock.now(), drainedAtUnixMs: 0,
 			});
+			return executionRepository.listBySource(tx, session.sessionId).filter((e) => !isTerminalExecution(e.status)).map((e) => e.executionId);
 		});
 		await this.deps.interruptSessionTurns(params.sessionId);
-		const archived = await this.drain();
+		await this.drain();
 		this.deps.afterStop?.();
-		const ownExecutions = ctx.store.read((r) => executionRepository.listBySource(r, params.sessionId).map((e) => e.executionId));
-		return { sessionId: params.sessionId, markerId, archivedExecutionIds: archived.filter((id) => ownExecutions.includes(id)) };
+		const archiving = new Set(ctx.store.read((r) => executionRepository.listBySource(r, params.sessionId)
+			.filter((e) => e.status === 'archiving' || e.status === 'archived').map((e) => e.executionId)));
+		return { sessionId: params.sessionId, markerId, archivedExecutionIds: going.filter((id) => archiving.has(id)) };
 	}
 
 	/** Drains every undrained Stop marker (one at a time); returns the executions whose archive it requested. */
