@@ -8,7 +8,7 @@ export type TranscriptEntryKind = 'assistant' | 'tool' | 'edit' | 'error' | 'use
 
 export interface TranscriptEntry {
 	readonly kind: TranscriptEntryKind;
-	/** What happened, in one readable piece: the assistant's words, `$ npm test`, `src/a.ts`, the error text. */
+	/** What happened, in one readable piece: the assistant's words, `$ npm test`, `src/a.ts`, the error text; `user`: a message the agent was sent (its prompt first, then your messages). */
 	readonly text: string;
 	/** The tool's name for `tool` and `edit` entries ('' otherwise). */
 	readonly tool: string;

@@ -494,7 +494,7 @@ export function reviewChanges(r: RunDto | undefined): ReviewChangesModel | null 
 }
 
 const transcriptLabel: Readonly<Record<TranscriptEntryDto['kind'], string>> = {
-	assistant: 'Agent', tool: 'Ran', edit: 'Edited', error: 'Error', user: 'You', result: 'Result', output: 'Output',
+	assistant: 'Agent', tool: 'Ran', edit: 'Edited', error: 'Error', user: 'Sent', result: 'Result', output: 'Output',
 };
 
 function transcriptModel(t: PanelTranscript | null | undefined, latest: RunDto | undefined): TranscriptModel | null {
