@@ -17,6 +17,12 @@ export function formatCount(n: number): string {
 	return n.toLocaleString('en-US');
 }
 
+/** A Host-provided USD figure: "$1.20", small ones to two significant digits ("$0.00035") so they never read $0.00. */
+export function formatUsd(usd: number): string {
+	if (usd !== 0 && Math.abs(usd) < 0.01) { return `$${usd.toPrecision(2)}`; }
+	return `$${usd.toFixed(2)}`;
+}
+
 /** Wall-clock time of day in UTC ("14:03:05Z"): stable across machines and unambiguous in a shared screenshot. */
 export function formatClock(unixMs: number): string {
 	if (unixMs <= 0) { return '—'; }

@@ -102,7 +102,8 @@ export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 	return h('div', { id: 'issue-header' },
 		h('div', { class: 'title-row' },
 			h('h1', { id: 'issue-title', title: m.title }, m.title),
-			h('span', { id: 'issue-progress', class: 'muted' }, `${m.progress.completed}/${m.progress.total} tasks completed · ${m.managed ? 'managed by a source agent' : 'manual'}`)),
+			h('span', { id: 'issue-progress', class: 'muted' }, `${m.progress.completed}/${m.progress.total} tasks completed · ${m.managed ? 'managed by a source agent' : 'manual'}`),
+			h('span', { id: 'issue-spend', class: 'muted' }, m.spendLabel)),
 		attentionLine(m),
 		m.paused && !m.terminal ? h('p', { id: 'paused-note', class: 'muted' }, c.start
 			? 'Not started: add the tasks, then Start. Nothing runs before.'

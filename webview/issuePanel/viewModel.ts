@@ -4,7 +4,7 @@
 // No DOM; tested in plain mocha.
 import { type ApprovalModel, approvalModels } from './approvalModel.js';
 import {
-	blockerLabel, checkpointKindLabel, executionStatusLabel, formatClock, formatCount, formatDuration, stopAnswerLabel,
+	blockerLabel, checkpointKindLabel, executionStatusLabel, formatClock, formatCount, formatUsd, formatDuration, stopAnswerLabel,
 	stopReasonLabel, taskStatusLabel, truncate,
 } from './format.js';
 import {
@@ -86,6 +86,8 @@ export interface HeaderModel {
 	readonly recoveryHint: string;
 	/** The issue's last integration (`tutti issue integrate`), null before any. */
 	readonly integrated: { readonly commit: string; readonly into: string } | null;
+	/** What the issue's agent Turns spent, against its budget (the Host's figures): "Spent $1.20 of $5.00 · 8,600 tokens". */
+	readonly spendLabel: string;
 }
 
 export interface GraphNodeModel {
@@ -360,6 +362,7 @@ function header(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
 		sourceAgent: sourceAgentLine(s),
 		handBack: handBack(s),
 		recoveryHint: plan && !terminal ? plan.recoveryHint : '',
+		spendLabel: spendLabel(s.issue.spend),
 		integrated: s.issue.integratedCommit !== '' ? { commit: s.issue.integratedCommit, into: s.issue.integratedInto } : null,
 	};
 }
@@ -434,6 +437,13 @@ function graph(tasks: readonly PanelTask[], ui: PanelUi, activity: ReadonlyMap<s
 	};
 }
 
+function spendLabel(spend: PanelSnapshot['issue']['spend']): string {
+	const usd = spend.budgetUsd !== null ? `${formatUsd(spend.costUsd)} of ${formatUsd(spend.budgetUsd)}` : formatUsd(spend.costUsd);
+	const tokens = spend.budgetTokens !== null ? `${formatCount(spend.tokens)} of ${formatCount(spend.budgetTokens)} tokens` : `${formatCount(spend.tokens)} tokens`;
+	const unpriced = spend.unpricedTurns > 0 ? ` (+${formatCount(spend.unpricedTurns)} Turns of unknown cost)` : '';
+	return `Spent ${usd}${unpriced} · ${tokens}`;
+}
+
 function usageLabel(runs: readonly RunDto[]): string {
 	let input = 0, output = 0, cacheRead = 0, cacheWrite = 0;
 	for (const r of runs) {
@@ -441,7 +451,9 @@ function usageLabel(runs: readonly RunDto[]): string {
 		cacheRead += r.usage.cacheReadTokens; cacheWrite += r.usage.cacheWriteTokens;
 	}
 	if (input + output + cacheRead + cacheWrite === 0) { return 'No usage recorded'; }
-	return `${formatCount(input)} in · ${formatCount(output)} out · ${formatCount(cacheRead)} cache read · ${formatCount(cacheWrite)} cache write tokens`;
+	// One Run: its cost as the Host computed it (the agent's figure, else its model's price; null: unknown).
+	const cost = runs.length === 1 ? ` · ${runs[0]!.costUsd === null ? 'cost unknown' : formatUsd(runs[0]!.costUsd)}` : '';
+	return `${formatCount(input)} in · ${formatCount(output)} out · ${formatCount(cacheRead)} cache read · ${formatCount(cacheWrite)} cache write tokens${cost}`;
 }
 
 function runModel(r: RunDto): RunModel {

@@ -257,6 +257,18 @@ describe('panel view model', () => {
 			assert.equal(h.sourceAgent, 'Source agent working');
 		});
 
+		it("shows the Host's spend against the budget in the header, and each Run's cost (unknown when the Host has none)", () => {
+			const issue = anIssue([aTask('t1')]);
+			const spent = { ...issue, spend: { ...issue.spend, costUsd: 1.2, budgetUsd: 5, tokens: 8600, budgetTokens: null, unpricedTurns: 1 } };
+			const m = derivePanelModel(aSnapshot(spent, { runs: [aRun('r1', 't1', { usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.00035 })] }),
+				{ ...ui, selectedTaskId: 't1' });
+			assert.equal(m.header.spendLabel, 'Spent $1.20 of $5.00 (+1 Turns of unknown cost) · 8,600 tokens');
+			assert.match(m.detail?.runs[0]?.usageLabel ?? '', / · \$0\.00035$/);
+			const unknown = derivePanelModel(aSnapshot(issue, { runs: [aRun('r1', 't1', { usage: { inputTokens: 10, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: null })] }),
+				{ ...ui, selectedTaskId: 't1' });
+			assert.match(unknown.detail?.runs[0]?.usageLabel ?? '', / · cost unknown$/);
+		});
+
 		it('reads a wake without a marker as plain text', () => {
 			const w = summarizeWake(aWake('Plain prompt\nbody'));
 			assert.deepEqual([w.compact, w.body], ['Plain prompt', 'Plain prompt\nbody']);
