@@ -13,7 +13,8 @@ export interface ModelPrice {
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**
- * Defaults for the models the adapters use, as of 2026-12-01, from the vendors' published API rates (Anthropic:
+ * Defaults for the models the adapters use, as of 2026-12-01, as third-party price listings reported the vendors' API
+ * rates on that date (not read from the vendors' own pages; check them against yours) (Anthropic:
  * Claude Opus 4.8 $5 / $25 per MTok input / output, cache reads 0.1× input, 5-minute cache writes 1.25× input;
  * Sonnet 4.6 $3 / $15; Haiku 4.5 $1 / $5. OpenAI: GPT-5.5 $5 input, $0.50 cached input, $30 output, standard tier
  * up to 272K input tokens; OpenAI bills no cache writes). Prices change: the setting `tutti.modelPrices` (headless:
