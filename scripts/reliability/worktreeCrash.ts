@@ -7,12 +7,11 @@
 // and the workspace as before) — and a second integrate then completes it. A kill that cuts a Run's launch may fail
 // that Run (settled once, no result commit; its dependents never start): counted, not hidden.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { methods } from '../../src/protocol/controlPlane.js';
 import type { IssueWithTasksDto } from '../../src/protocol/dto.js';
 import type { AgentTarget, HostHandle } from '../../test/integration/harness.js';
 import { call, type CaseResult, cliRunList, sleep } from './kit.js';
+import { initRepo } from '../../test/integration/delivery/gitRepoKit.js';
 
 /** Letters of the diamond and what each one's agent must find in its tree before it writes its own file. */
 const diamond = [['a', []], ['c', []], ['b', ['a']], ['d', ['b', 'c']]] as const;
@@ -37,13 +36,7 @@ function git(cwd: string, ...args: string[]): string {
 
 /** The workspace as a git repository on `main` with one commit (`.tutti/` ignored). */
 function initRepository(workspace: string): void {
-	git(workspace, 'init', '-q', '-b', 'main');
-	git(workspace, 'config', 'user.name', 'Crash Campaign');
-	git(workspace, 'config', 'user.email', 'crash@example.test');
-	writeFileSync(join(workspace, '.gitignore'), '.tutti/\n');
-	writeFileSync(join(workspace, 'README.md'), 'crash campaign\n');
-	git(workspace, 'add', '-A');
-	git(workspace, 'commit', '-q', '-m', 'initial');
+	initRepo(workspace, { '.gitignore': '.tutti/\n', 'README.md': 'crash campaign\n' });
 }
 
 /** runId → how many commits of the repository carry the trailer `Tutti-Run: <runId>`. */

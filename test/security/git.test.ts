@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import type { HostConfig } from '../../src/host/config.js';
+import { initRepo } from '../integration/delivery/gitRepoKit.js';
 import { commandTarget, ServiceHarness } from '../unit/host/services/serviceHarness.js';
 
 function git(cwd: string, ...args: string[]): string {
@@ -26,14 +27,7 @@ describe('security: what reaches git', function () {
 	async function open(config: Partial<HostConfig> = {}): Promise<string> {
 		outside = mkdtempSync(join(tmpdir(), 'tutti-sec-git-outside-'));
 		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], ...config } });
-		const ws = h.workspace;
-		git(ws, 'init', '-q', '-b', 'main');
-		git(ws, 'config', 'user.name', 'Dev One');
-		git(ws, 'config', 'user.email', 'dev@example.test');
-		writeFileSync(join(ws, '.gitignore'), '.tutti/\n.env\n');
-		writeFileSync(join(ws, 'README.md'), 'hello\n');
-		git(ws, 'add', '-A');
-		git(ws, 'commit', '-q', '-m', 'initial');
+		initRepo(h.workspace, { '.gitignore': '.tutti/\n.env\n', 'README.md': 'hello\n' });
 		return (await h.call('issue/create', { title: 'Security' })).issueId;
 	}
 

@@ -3,11 +3,11 @@
 // and edits another (Bash) without committing: the Host commits both on tutti/<taskId> with the task's title and the
 // Tutti trailers. One agent commits itself and leaves a file behind: its commit stays, the Host's is on top.
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunDto } from '../../../src/protocol/dto.js';
 import type { HostHandle } from '../../integration/harness.js';
-import { sh } from '../../integration/delivery/gitRepoKit.js';
+import { initRepo, sh } from '../../integration/delivery/gitRepoKit.js';
 import { makeTempDir, type TempDir } from '../agentKit.js';
 import { type ScriptedServer, startScriptedServer } from '../modelServer/server.js';
 import { claudeTarget, killLeftovers, latestRunId, manualTask, settledRun, startAgentHost, targetHome } from './e2eKit.js';
@@ -26,14 +26,7 @@ describe('e2e: a claude worker in a worktree; its work becomes the result commit
 		dir = makeTempDir('tutti-e2e-result-');
 		workspace = join(realpathSync(dir.path), 'ws');
 		mkdirSync(workspace);
-		sh(workspace, 'init', '-q', '-b', 'main');
-		sh(workspace, 'config', 'user.name', 'Dev One');
-		sh(workspace, 'config', 'user.email', 'dev@example.test');
-		writeFileSync(join(workspace, 'README.md'), 'hello\n');
-		writeFileSync(join(workspace, '.gitignore'), '.tutti/\n');
-		sh(workspace, 'add', '-A');
-		sh(workspace, 'commit', '-q', '-m', 'initial');
-		first = sh(workspace, 'rev-parse', 'HEAD');
+		first = initRepo(workspace);
 
 		servers.edit = await startScriptedServer({
 			script: {

@@ -7,19 +7,14 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import { commandTarget, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
+import { initRepo } from './gitRepoKit.js';
 
 function git(cwd: string, ...args: string[]): string {
 	return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
 function commitWorkspace(workspace: string): void {
-	git(workspace, 'init', '-q', '-b', 'main');
-	git(workspace, 'config', 'user.name', 'Dev One');
-	git(workspace, 'config', 'user.email', 'dev@example.test');
-	writeFileSync(join(workspace, 'README.md'), 'hello\n');
-	writeFileSync(join(workspace, '.gitignore'), '.tutti/\n');
-	git(workspace, 'add', '-A');
-	git(workspace, 'commit', '-q', '-m', 'initial');
+	initRepo(workspace);
 }
 
 describe('an acceptance reopens when the task branch moves after it (real git)', function () {

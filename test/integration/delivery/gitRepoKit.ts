@@ -14,18 +14,26 @@ export function write(root: string, path: string, text: string): void {
 	writeFileSync(join(root, path), text);
 }
 
+/**
+ * Makes `dir` a git repository on branch `main` (identity Dev One) with one commit holding `files` — by default
+ * README.md and a .gitignore that ignores Tutti's `.tutti/`. Returns that commit.
+ */
+export function initRepo(dir: string, files: Record<string, string> = { 'README.md': 'hello\n', '.gitignore': '.tutti/\n' }): string {
+	sh(dir, 'init', '-q', '-b', 'main');
+	sh(dir, 'config', 'user.name', 'Dev One');
+	sh(dir, 'config', 'user.email', 'dev@example.test');
+	for (const [path, text] of Object.entries(files)) { write(dir, path, text); }
+	sh(dir, 'add', '-A');
+	sh(dir, 'commit', '-q', '-m', 'initial');
+	return sh(dir, 'rev-parse', 'HEAD');
+}
+
 /** A fresh repository on branch `main` with one commit holding README.md; the caller removes `root`. */
 export function newRepo(): { root: string; repo: string; first: string } {
 	const root = mkdtempSync(join(tmpdir(), 'tutti-delivery-'));
 	const repo = join(root, 'repo');
 	mkdirSync(repo);
-	sh(repo, 'init', '-q', '-b', 'main');
-	sh(repo, 'config', 'user.name', 'Dev One');
-	sh(repo, 'config', 'user.email', 'dev@example.test');
-	write(repo, 'README.md', 'hello\n');
-	sh(repo, 'add', '-A');
-	sh(repo, 'commit', '-q', '-m', 'initial');
-	return { root, repo, first: sh(repo, 'rev-parse', 'HEAD') };
+	return { root, repo, first: initRepo(repo, { 'README.md': 'hello\n' }) };
 }
 
 /** Commits `files` on a new branch `name` made from `from`, without touching the checked-out tree; returns the sha. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'mocha';
 import type { DomainError } from '../../../src/core/errors.js';
 import { commandTarget, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
-import { sh, snapshotTree as snapshotDir, write } from './gitRepoKit.js';
+import { initRepo, sh, snapshotTree as snapshotDir, write } from './gitRepoKit.js';
 
 /** The developer's side of the workspace: files, index, HEAD and status, without Tutti's own .tutti folder. */
 const snapshotTree = (ws: string): string => snapshotDir(ws, ['.tutti']);
@@ -23,15 +23,7 @@ describe('git in every state (real git)', function () {
 	/** A Host (its folder under `dir` when given) over a git workspace on `main` holding README.md and notes.md. */
 	async function open(dir?: string): Promise<void> {
 		h = await ServiceHarness.open({ ...(dir !== undefined ? { dir } : {}), config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
-		const ws = h.workspace;
-		sh(ws, 'init', '-q', '-b', 'main');
-		sh(ws, 'config', 'user.name', 'Dev One');
-		sh(ws, 'config', 'user.email', 'dev@example.test');
-		write(ws, '.gitignore', '.tutti/\n');
-		write(ws, 'README.md', 'hello\n');
-		write(ws, 'notes.md', 'v1\n');
-		sh(ws, 'add', '-A');
-		sh(ws, 'commit', '-q', '-m', 'initial');
+		initRepo(h.workspace, { '.gitignore': '.tutti/\n', 'README.md': 'hello\n', 'notes.md': 'v1\n' });
 	}
 
 	/** The developer's own work in progress: an untracked file (never touched by Tutti). */
