@@ -78,15 +78,21 @@ describe('security: agents get an argument array, never a shell string from task
 			assert.equal(command.stdin, 'spec', 'the task text goes to stdin');
 		});
 
-		for (const [name, build] of [['claude', claudeCommandFor], ['codex', codexCommandFor]] as const) {
-			it(`${name}: no shell, and the prompt is exactly one argv element after --`, function () {
-				const command = build(spec({ id: name, adapter: name }));
-				assert.equal(command.shell, false);
-				assert.equal(command.args.at(-1), hostile, 'the whole prompt is one element');
-				assert.equal(command.args.at(-2), '--', 'after --, so it can never be read as a flag');
-				assert.equal(command.args.filter((a) => a.includes('pwned')).length, 1, 'the prompt appears once');
-			});
-		}
+		it('codex: no shell, and the prompt is exactly one argv element after --', function () {
+			const command = codexCommandFor(spec({ id: 'codex', adapter: 'codex' }));
+			assert.equal(command.shell, false);
+			assert.equal(command.args.at(-1), hostile, 'the whole prompt is one element');
+			assert.equal(command.args.at(-2), '--', 'after --, so it can never be read as a flag');
+			assert.equal(command.args.filter((a) => a.includes('pwned')).length, 1, 'the prompt appears once');
+		});
+
+		it('claude: no shell, and the prompt never reaches argv: it is the first stream-json message on stdin, verbatim', function () {
+			const command = claudeCommandFor(spec({ id: 'claude', adapter: 'claude' }));
+			assert.equal(command.shell, false);
+			assert.equal(command.args.filter((a) => a.includes('pwned')).length, 0, 'nothing of the prompt is an argument');
+			assert.equal(command.stdin, 'live');
+			assert.equal(command.livePrompt, hostile, 'the whole prompt, as one message');
+		});
 	});
 });
 
