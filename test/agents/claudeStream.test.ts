@@ -28,6 +28,8 @@ describe('claude stream: Turn facts', () => {
 			usage: { inputTokens: 120, outputTokens: 12, cacheReadTokens: 30, cacheWriteTokens: 7 },
 			result: { ok: true, text: 'Done: wrote out.txt' },
 			errors: [],
+			model: 'claude-opus-4-8',
+			costUsd: 0.00035,
 		});
 	});
 

@@ -91,6 +91,8 @@ describe('agent tier: codex', function () {
 				usage: { inputTokens: 20, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 },
 				result: { ok: true, text: 'canary answer' },
 				errors: [],
+				model: '',
+				costUsd: null,
 			});
 		});
 	});

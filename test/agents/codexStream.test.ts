@@ -23,6 +23,8 @@ describe('codex stream: Turn facts', () => {
 			usage: { inputTokens: 20, outputTokens: 10, cacheReadTokens: 4, cacheWriteTokens: 2 },
 			result: { ok: true, text: 'Done: wrote out.txt' },
 			errors: [],
+			model: '',
+			costUsd: null,
 		});
 	});
 
