@@ -86,11 +86,14 @@ async function oneRound(host: HostHandle, round: number, result: CaseResult, out
 	kill(liveKill.agentPid);
 
 	const all = [...live, ...dying];
+	let unsettled: string[] = [];
 	const settled = await waitFor(async () => {
 		const runs = await Promise.all(all.map((id) => issue.run(runOf(id))));
+		unsettled = all.flatMap((id, i) => (runs[i]!.outcome === null ? [`${id} (${runs[i]!.status})`] : []));
 		return runs.every((r) => r.outcome !== null) ? runs : undefined;
 	}, { what: `round ${round}: every Run to settle`, timeoutMs: 30_000, intervalMs: 250 }).catch((error: Error) => {
-		result.fail(error.message);
+		// Which Runs never settled says where to look (a lost supervisor, an exit record not read, …).
+		result.fail(`${error.message}; still unsettled: ${unsettled.join(', ') || 'none read'}`);
 		return undefined;
 	});
 	if (!settled) {
