@@ -17,7 +17,8 @@ export function newNonce(): string {
 	return randomBytes(18).toString('base64url');
 }
 
-function esc(s: string): string {
+/** Text for HTML attributes and content (every page of the extension escapes with this). */
+export function esc(s: string): string {
 	return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 

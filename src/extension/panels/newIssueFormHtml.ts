@@ -1,16 +1,12 @@
 // The New Issue form's page: the same strict CSP as the issue panel (nonce for our one script, styles from
 // dist/webview only), native labelled controls (keyboard accessible as they are), and the regions the script fills.
-import { contentSecurityPolicy } from './issuePanelHtml.js';
+import { contentSecurityPolicy, esc } from './issuePanelHtml.js';
 
 export interface NewIssueFormHtmlInput {
 	readonly cspSource: string;
 	readonly scriptUri: string;
 	readonly styleUri: string;
 	readonly nonce: string;
-}
-
-function esc(s: string): string {
-	return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 export function newIssueFormHtml(p: NewIssueFormHtmlInput): string {

@@ -1,7 +1,8 @@
 // The Host's side of a Turn process's input files (src/core/runs/liveInput.ts): append an entry durably, read what
 // the supervisor recorded. The supervisor is the only writer of input-state.jsonl and the only reader that acts.
-import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendJsonLine } from './appendJsonLine.js';
 import {
 	type LiveInputEntry, type LiveInputState, liveInputFileNames, liveInputState, parseLiveInputEntries, parseLiveInputRecords,
 } from '../../core/runs/liveInput.js';
@@ -17,16 +18,7 @@ function readText(path: string): string {
 
 /** Appends one entry (write + fsync); a torn previous line is terminated first so it cannot swallow this one. */
 export function appendLiveInputEntry(processDir: string, entry: LiveInputEntry): void {
-	const file = join(processDir, liveInputFileNames.entries);
-	const text = readText(file);
-	const prefix = text.length > 0 && !text.endsWith('\n') ? '\n' : '';
-	const fd = openSync(file, 'a', 0o600);
-	try {
-		writeSync(fd, `${prefix}${JSON.stringify(entry)}\n`);
-		fsyncSync(fd);
-	} finally {
-		closeSync(fd);
-	}
+	appendJsonLine(join(processDir, liveInputFileNames.entries), entry);
 }
 
 export function readLiveInputEntries(processDir: string): LiveInputEntry[] {

@@ -1,7 +1,8 @@
 // `.tutti/runs/<runId>/queue.jsonl`: one JSON entry per line, appended and fsynced before the send is answered.
 // A torn last line (a crash mid-append) is ignored when reading; earlier lines are never rewritten.
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { appendJsonLine } from '../../runs/appendJsonLine.js';
 import type { QueueEntry } from './queueState.js';
 
 export const queueFileName = 'queue.jsonl';
@@ -47,19 +48,5 @@ export function readQueue(runDir: string): QueueEntry[] {
 /** Appends one entry durably (write + fsync). A torn previous line is terminated first so it cannot swallow this one. */
 export function appendQueueEntry(runDir: string, entry: QueueEntry): void {
 	mkdirSync(runDir, { recursive: true, mode: 0o700 });
-	const file = queueFilePath(runDir);
-	let prefix = '';
-	try {
-		const text = readFileSync(file, 'utf8');
-		if (text.length > 0 && !text.endsWith('\n')) { prefix = '\n'; }
-	} catch {
-		// first entry
-	}
-	const fd = openSync(file, 'a', 0o600);
-	try {
-		writeSync(fd, `${prefix}${JSON.stringify(entry)}\n`);
-		fsyncSync(fd);
-	} finally {
-		closeSync(fd);
-	}
+	appendJsonLine(queueFilePath(runDir), entry);
 }
