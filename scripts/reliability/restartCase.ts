@@ -3,7 +3,7 @@
 // settle from their exit record afterwards; Runs that died while the Host was down settle from the exit record (or
 // as a failure when there is none); a Run is a cancellation only when a person's Stop that took covers it. Every Run
 // settles exactly once and has exactly one settlement checkpoint.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunDto } from '../../src/protocol/dto.js';
 import { expectOk, managedIssue, sleep, startHost, taskIn, taskSpec, waitFor, type HostHandle, type ManagedIssue } from '../../test/integration/harness.js';
@@ -59,7 +59,9 @@ async function oneRound(host: HostHandle, round: number, result: CaseResult, out
 
 	// The dying Runs: a person's Stop goes out (not awaited) and the Host gets SIGTERM right behind it.
 	const stopCall = host.cli(['run', 'stop', '--run-id', runOf('die-stop'), '--as-user', '--json']);
-	await sleep(30);
+	// Round by round the SIGTERM lands earlier or later against the Stop (before it reaches the Host, while the Host
+	// records it, while it interrupts), so the case covers each place a reload can cut a Stop.
+	await sleep(30 + ((round * 47) % 160));
 	await host.stop();
 	issue.openGate('die-ok', 0);
 	issue.openGate('die-fail', 3);
@@ -69,6 +71,11 @@ async function oneRound(host: HostHandle, round: number, result: CaseResult, out
 	await sleep(400);
 	await host.start();
 	const stopReply = await stopCall;
+	// A Stop that reached no Host at all (the old one closing its socket, the new one not up within the CLI's wait)
+	// leaves die-stop running, as it should: nobody stopped it. Its gate is opened (exit 3) so it ends, as a failure.
+	if (stopReply.code !== 0 && (await issue.run(runOf('die-stop'))).stopNotes.length === 0) {
+		issue.openGate('die-stop', 3);
+	}
 
 	// Live Runs were re-attached: still running, no outcome.
 	const afterStart = await issue.get();
@@ -93,7 +100,7 @@ async function oneRound(host: HostHandle, round: number, result: CaseResult, out
 		return runs.every((r) => r.outcome !== null) ? runs : undefined;
 	}, { what: `round ${round}: every Run to settle`, timeoutMs: 30_000, intervalMs: 250 }).catch((error: Error) => {
 		// Which Runs never settled says where to look (a lost supervisor, an exit record not read, …).
-		result.fail(`${error.message}; still unsettled: ${unsettled.join(', ') || 'none read'}`);
+		result.fail(`${error.message}; still unsettled: ${unsettled.join(', ') || 'none read'}; ${describeRuns(host, all.map(runOf))}`);
 		return undefined;
 	});
 	if (!settled) {
@@ -132,6 +139,30 @@ async function oneRound(host: HostHandle, round: number, result: CaseResult, out
 		result.check(count <= 1, `round ${round}: ${id} has ${count} open settlement checkpoints`);
 	}
 	await stopIssue(issue);
+}
+
+/** What the run directories say of Runs that never settled: files present, exit record, processes alive, the Host's stderr. */
+function describeRuns(host: HostHandle, runIds: string[]): string {
+	const parts = runIds.map((runId) => {
+		const dir = join(host.workspace, '.tutti', 'runs', runId);
+		const files = existsSync(dir) ? readdirSync(dir).sort().join(',') : 'no directory';
+		let alive = 'no pid record';
+		try {
+			const pid = pidRecord(host, runId);
+			alive = `supervisor ${isAlive(pid.supervisorPid) ? 'alive' : 'gone'}, agent ${isAlive(pid.agentPid) ? 'alive' : 'gone'}`;
+		} catch { /* no pid.json */ }
+		return `${runId}: [${files}] ${alive}`;
+	});
+	return `run dirs: ${parts.join('; ')}; Host stderr (tail): ${host.stderr.slice(-3000)}`;
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 async function stopIssue(issue: ManagedIssue): Promise<void> {

@@ -243,6 +243,10 @@ export class RunService implements RunAdmission, Disposable {
 				this.#turns.adopt(processId);
 				// Messages sent before the restart and not handed over yet go into the running Turn now.
 				this.#forwardMessages(run.runId);
+				// A Stop recorded before the restart but never carried out is carried out now.
+				this.#track(this.#stops.resumeUnanswered(run.runId).catch((e: unknown) => {
+					this.#d.log(`carrying out the unanswered Stop of run ${run.runId} failed: ${(e as Error).message}`);
+				}));
 			} catch (e) {
 				await this.#settle(run.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
 			}

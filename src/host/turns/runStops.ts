@@ -96,21 +96,43 @@ export class RunStops {
 			});
 			if (recorded === 'answered') { return { runId, eventId, answer: 'no-effect' }; }
 			const ownEvent = recorded === 'pending' ? eventId : null;
-			const answer = await this.#d.serial(runId, () => this.#interruptStep(runId, ownEvent));
-			const { merged, settled } = await this.#d.store.transaction((tx) => {
-				let result: StopAnswer = answer;
-				if (ownEvent !== null) {
-					const stored = runRepository.stopEvents(tx, runId).find((e) => e.eventId === ownEvent);
-					result = mergeStopAnswer(stored?.answer ?? null, answer) ?? answer;
-					if (stored && stored.answer !== result) { runRepository.answerStopEvent(tx, ownEvent, result, this.#d.clock.now()); }
-				}
-				return { merged: result, settled: this.#settleHeldExit(tx, runId) };
-			});
-			if (settled) { this.#d.afterSettle(settled); }
-			return { runId, eventId: ownEvent, answer: merged };
+			return { runId, eventId: ownEvent, answer: await this.#interruptAndAnswer(runId, ownEvent) };
 		} finally {
 			this.#end(runId);
 		}
+	}
+
+	/**
+	 * Host start: Stops recorded before a restart whose answer never was (the Host went down between the event and
+	 * the interrupt, or during it) are carried out now, so a durable Stop is never left without effect while its
+	 * Run keeps running. Each unanswered event of the Run gets its answer; the Run settles as the rules decide.
+	 */
+	async resumeUnanswered(runId: string): Promise<void> {
+		const unanswered = this.#d.store.read((r) => runRepository.stopEvents(r, runId).filter((e) => e.answer === null).map((e) => e.eventId));
+		for (const eventId of unanswered) {
+			this.#inFlight.set(runId, (this.#inFlight.get(runId) ?? 0) + 1);
+			try {
+				await this.#interruptAndAnswer(runId, eventId);
+			} finally {
+				this.#end(runId);
+			}
+		}
+	}
+
+	/** Interrupts the Run in its chain and records the answer on `eventId` (null: a deferred host stop), settling a held exit. */
+	async #interruptAndAnswer(runId: string, eventId: string | null): Promise<StopAnswer> {
+		const answer = await this.#d.serial(runId, () => this.#interruptStep(runId, eventId));
+		const { merged, settled } = await this.#d.store.transaction((tx) => {
+			let result: StopAnswer = answer;
+			if (eventId !== null) {
+				const stored = runRepository.stopEvents(tx, runId).find((e) => e.eventId === eventId);
+				result = mergeStopAnswer(stored?.answer ?? null, answer) ?? answer;
+				if (stored && stored.answer !== result) { runRepository.answerStopEvent(tx, eventId, result, this.#d.clock.now()); }
+			}
+			return { merged: result, settled: this.#settleHeldExit(tx, runId) };
+		});
+		if (settled) { this.#d.afterSettle(settled); }
+		return merged;
 	}
 
 	/** Inside the Run's chain: cancel a launch that has not happened, or interrupt the process. */

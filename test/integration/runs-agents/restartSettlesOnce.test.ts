@@ -147,4 +147,23 @@ describe('restart: two command workers settle exactly once', function () {
 		assert.equal(settlements.length, 2, 'nothing is settled twice');
 		assert.deepEqual(store.read((r) => taskRepository.listByIssue(r, 'i1').map((t) => t.status)), ['pending_acceptance', 'pending_acceptance']);
 	});
+
+	it('carries out a person\'s Stop that was recorded before the Host went down but never sent (SPEC §8: durable before interrupting)', async () => {
+		const [runA, runB] = await scheduleTwo() as [string, string];
+		await until('both workers to start', () => (['a', 'b'].every((t, i) => runner.readLog([runA, runB][i]!, 'stdout', 0, 100).data.includes('ready')) ? true : undefined));
+		// The Host recorded the Stop event, then died before interrupting: the event has no answer and b still runs.
+		await store.transaction((tx) => runRepository.insertStopEvent(tx, { eventId: 'stop-before-crash', runId: runB, reason: 'person', requestedAtUnixMs: Date.now(), answer: null, answeredAtUnixMs: 0 }));
+		await stopHost();
+
+		await startHost();
+		await until('run b to settle (its worker waits for a go file that never comes)', () => (runOf(runB).status !== 'running' ? true : undefined));
+		await services.whenIdle();
+		const b = runOf(runB);
+		assert.deepEqual([b.status, b.outcome], ['canceled', 'cancellation'], 'the developer\'s Stop took: a cancellation, not a failure');
+		assert.deepEqual(store.read((r) => runRepository.stopEvents(r, runB).map((e) => [e.eventId, e.answer])), [['stop-before-crash', 'took']]);
+		assert.equal(runOf(runA).status, 'running', 'a Run nobody stopped keeps running');
+		writeFileSync(join(ws.path, 'go-a'), '');
+		await until('run a to settle', () => (runOf(runA).status !== 'running' ? true : undefined));
+		assert.equal(runOf(runA).outcome, 'success');
+	});
 });
