@@ -12,11 +12,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { issuePanelHtml } from '../src/extension/panels/issuePanelHtml.js';
-import type { PanelPersistedState, PanelSnapshot } from '../src/protocol/webview.js';
+import type { PanelPersistedState, PanelSnapshot, ToWebview } from '../src/protocol/webview.js';
 import { launchBrowser } from '../test/vscode/harness/browser.js';
 import { readHarnessManifest } from '../test/vscode/harness/manifest.js';
 import type { Page } from '../test/vscode/harness/playwright.js';
-import { benchSnapshot } from './panelRender.js';
+import { snapshotDelta } from '../src/protocol/webviewDelta.js';
+import { benchSnapshot, withStatus } from './panelRender.js';
 import { fmtMs, median } from './stats.js';
 
 const distWebview = path.resolve(__dirname, '..', 'dist', 'webview');
@@ -68,10 +69,6 @@ function serve(page: () => string): Promise<{ server: Server; origin: string }> 
 	}));
 }
 
-/** The same snapshot one Run later: task `taskId` changes status (as a settled Run makes it). */
-function withStatus(s: PanelSnapshot, taskId: string, status: PanelSnapshot['issue']['tasks'][number]['status'], seq: number): PanelSnapshot {
-	return { ...s, seq, issue: { ...s.issue, tasks: s.issue.tasks.map((t) => (t.taskId === taskId ? { ...t, status } : t)) } };
-}
 
 interface Timing { totalMs: number; jsMs: number; handledMs: number; frameMs: number; nodes: number }
 
@@ -83,8 +80,26 @@ export interface BrowserRenderRow {
 	readonly change: readonly Timing[];
 }
 
-async function timeOn(page: Page, message: PanelSnapshot): Promise<Timing> {
+async function timeOn(page: Page, message: ToWebview): Promise<Timing> {
 	return page.evaluate<Timing>(`window.__timeSnapshot(${JSON.stringify(message)})`);
+}
+
+/** The panel's regions as drawn (markup), for comparing a page patched by deltas with a fresh one. */
+const drawnMarkup = `(() => ['header-region', 'toolbar-region', 'graph-status-region', 'graph-canvas', 'detail-region']
+	.map((id) => document.getElementById(id).innerHTML).join('\\n'))()`;
+
+/** The page the deltas patched draws exactly what a fresh page draws from the final snapshot, or the bench stops. */
+async function assertSameAsFresh(page: Page, origin: string, final: PanelSnapshot): Promise<void> {
+	const patched = await page.evaluate<string>(drawnMarkup);
+	await page.goto(`${origin}/`, { waitUntil: 'load' });
+	await page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))');
+	await timeOn(page, { ...final, seq: 1 });
+	const fresh = await page.evaluate<string>(drawnMarkup);
+	if (patched !== fresh) {
+		let at = 0;
+		while (at < patched.length && patched[at] === fresh[at]) { at++; }
+		throw new Error(`the panel patched by deltas differs from a fresh render at ${at}:\n  patched …${patched.slice(Math.max(0, at - 80), at + 80)}\n  fresh   …${fresh.slice(Math.max(0, at - 80), at + 80)}`);
+	}
 }
 
 export async function benchPanelBrowser(options: { runs?: number; sizes?: readonly number[]; log?: (l: string) => void; screenshotsDir?: string } = {}): Promise<BrowserRenderRow[]> {
@@ -110,11 +125,16 @@ export async function benchPanelBrowser(options: { runs?: number; sizes?: readon
 					await page.goto(`${origin}/`, { waitUntil: 'load' });
 					await page.evaluate('new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))');
 					first.push(await timeOn(page, snapshot));
-					// Status changes on the open page: alternate one task between running and completed.
+					// Status changes on the open page, one task each, posted as the Host posts them: a delta against
+					// the snapshot the page drew.
+					let drawn = snapshot;
 					for (let k = 0; k < 3; k++) {
 						const taskId = `t${(r * 7 + k * 13) % n}`;
-						change.push(await timeOn(page, withStatus(snapshot, taskId, k % 2 === 0 ? 'failed' : 'pending_acceptance', 2 + k)));
+						const next = withStatus(drawn, taskId, k % 2 === 0 ? 'failed' : 'pending_acceptance', 2 + k);
+						change.push(await timeOn(page, snapshotDelta(drawn, next) ?? next));
+						drawn = next;
 					}
+					if (r === runs - 1) { await assertSameAsFresh(page, origin, drawn); }
 				}
 				if (options.screenshotsDir) { await page.screenshot({ path: path.join(options.screenshotsDir, `panel-${n}-${detail}.png`) }); }
 				log(`${n} tasks, ${detail}: first ${fmtMs(median(first.map((t) => t.totalMs)))}, change ${fmtMs(median(change.map((t) => t.totalMs)))}`);

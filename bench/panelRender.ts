@@ -63,6 +63,14 @@ export function benchSnapshot(n: number): PanelSnapshot {
 	};
 }
 
+/** The same snapshot after one Run settles: task `taskId` has `status`, the issue's counts follow (as the Host sends it). */
+export function withStatus(s: PanelSnapshot, taskId: string, status: TaskDto['status'], seq: number): PanelSnapshot {
+	const tasks = s.issue.tasks.map((t) => (t.taskId === taskId ? { ...t, status } : t));
+	const count = (st: TaskDto['status']): number => tasks.filter((t) => t.status === st).length;
+	const counts = { notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'), completed: count('completed'), failed: count('failed'), canceled: count('canceled') };
+	return { ...s, seq, issue: { ...s.issue, counts, tasks } };
+}
+
 const benchAttention: Attention = {
 	state: 'agent_working', label: 'Agent working', reasons: [], activity: 'Working', sinceUnixMs: 0, stalled: false, handBackCommand: '', sourceAgent: null, runs: [],
 };

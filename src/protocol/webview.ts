@@ -2,7 +2,7 @@
 // Validate on receipt, every time, on both sides: webview input is untrusted, and the webview checks the Host's
 // snapshots too (version skew after an update shows as an error, not as a broken graph).
 import { z } from 'zod';
-import { issueWithTasksDto, planSnapshotDto, runDto, taskStatus, transcriptEntryDto } from './dto.js';
+import { issueDto, issueWithTasksDto, planSnapshotDto, planTaskDto, runDto, taskStatus, transcriptEntryDto } from './dto.js';
 
 export const webviewProtocolVersion = 1;
 
@@ -85,7 +85,48 @@ export type PanelTranscript = z.infer<typeof panelTranscript>;
 /** A comment the developer wrote on the task's diff, sent with Request changes. */
 export const panelReviewComment = z.object({ path: z.string().max(4_096), line: z.number().int().positive(), text: z.string().max(2_000) });
 
-/** Host → webview: always a complete snapshot (hidden webviews keep only the newest message; no deltas). */
+/**
+ * A list of a snapshot keyed by id (tasks by taskId, Runs by runId), as what changed since the base snapshot: the
+ * items new or changed, whole, and the keys in order when the base's keys were added to, removed or reordered.
+ */
+function keyedListPatch<T extends z.ZodType>(item: T) {
+	return z.object({
+		/** Every key of the new list, in order; absent: the same keys as the base, in the same order. */
+		keys: z.array(z.string()).optional(),
+		upsert: z.array(item),
+	});
+}
+
+/** A snapshot's tasks as the issue lists them (with the Host's attention state per task). */
+export const issueTaskDto = issueWithTasksDto.shape.tasks.element;
+
+/**
+ * Host → webview: what changed since the last snapshot the webview drew (`baseSeq`), so a status change does not
+ * re-send, re-validate and re-clone the whole 1,000-task snapshot. Absent fields did not change. Applied by
+ * `applySnapshotDelta` (src/protocol/webviewDelta.ts); a webview without that base asks for a full snapshot
+ * (`ready`). The Host sends a complete snapshot whenever a change does not fit (e.g. a plan appears).
+ */
+export const panelSnapshotDelta = z.object({
+	type: z.literal('delta'),
+	seq: z.number().int().positive(),
+	baseSeq: z.number().int().positive(),
+	/** The issue without its tasks. */
+	issue: issueDto.optional(),
+	issueTasks: keyedListPatch(issueTaskDto).optional(),
+	/** The plan without its tasks (a plan that appears or goes away is a full snapshot). */
+	plan: planSnapshotDto.omit({ tasks: true }).optional(),
+	planTasks: keyedListPatch(planTaskDto).optional(),
+	runs: keyedListPatch(runDto).optional(),
+	view: snapshotView.optional(),
+	transcript: panelTranscript.nullable().optional(),
+	reviewComments: z.array(panelReviewComment).max(200).optional(),
+});
+export type PanelSnapshotDelta = z.infer<typeof panelSnapshotDelta>;
+
+/**
+ * Host → webview: a complete snapshot (after `ready`, and whenever a delta does not fit), a delta against the last
+ * one drawn, or an error. Hidden webviews are rebuilt on show and say `ready` again, so they get a complete one.
+ */
 export const toWebview = z.discriminatedUnion('type', [
 	z.object({
 		type: z.literal('snapshot'),
@@ -101,6 +142,7 @@ export const toWebview = z.discriminatedUnion('type', [
 		/** The selected task's comments on its diff (they go with Request changes). */
 		reviewComments: z.array(panelReviewComment).max(200).optional(),
 	}),
+	panelSnapshotDelta,
 	z.object({ type: z.literal('error'), message: z.string().max(10_000) }),
 ]);
 export type ToWebview = z.infer<typeof toWebview>;

@@ -1,10 +1,12 @@
 // The Issue panel's DOM glue (thin on purpose: everything it draws comes from pure functions).
-// Handshake: post `ready`, then draw each full snapshot; UI state goes to vscode.setState so a reload restores it.
+// Handshake: post `ready`, then draw the complete snapshot and each delta applied to the one drawn (a delta this page
+// cannot apply asks for a complete snapshot with `ready` again); UI state goes to vscode.setState so a reload restores it.
 // One delegated listener per event type on the root; no inline handlers (CSP).
 import {
 	type PanelPersistedState, type PanelSnapshot, parsePersistedState, parseToWebview, type ToHost, toHost,
 	webviewProtocolVersion,
 } from '../../src/protocol/webview.js';
+import { applySnapshotDelta } from '../../src/protocol/webviewDelta.js';
 import { toDom } from '../shared/dom.js';
 import { setUiValue, uiDisabled, uiValue } from '../shared/ui.js';
 import { renderToString, type VNode } from '../shared/vnode.js';
@@ -53,6 +55,8 @@ export class IssuePanelApp {
 	#snapshot: PanelSnapshot | null = null;
 	#layout: GraphLayout | null = null;
 	#lastSeq = 0;
+	/** A delta did not apply and a complete snapshot was asked for (once, until it comes). */
+	#resyncAsked = false;
 	/** Task ids passing the chips and the search, in plan order (Enter in the search box walks them). */
 	#matches: string[] = [];
 	#scrollFrame = 0;
@@ -126,10 +130,24 @@ export class IssuePanelApp {
 			return;
 		}
 		if (msg.seq <= this.#lastSeq) { return; }
-		this.#lastSeq = msg.seq;
-		this.#snapshot = msg;
-		this.#issueId = msg.issue.issueId;
-		this.#ui = { selectedTaskId: msg.view.selectedTaskId, showHistory: msg.view.showHistory };
+		let snapshot: PanelSnapshot;
+		if (msg.type === 'delta') {
+			// No snapshot yet: the complete one follows this page's `ready`.
+			if (this.#snapshot === null) { return; }
+			const applied = applySnapshotDelta(this.#snapshot, msg);
+			if (applied === null) {
+				if (!this.#resyncAsked) { this.#resyncAsked = this.#post({ type: 'ready', protocol: webviewProtocolVersion }); }
+				return;
+			}
+			snapshot = applied;
+		} else {
+			snapshot = msg;
+			this.#resyncAsked = false;
+		}
+		this.#lastSeq = snapshot.seq;
+		this.#snapshot = snapshot;
+		this.#issueId = snapshot.issue.issueId;
+		this.#ui = { selectedTaskId: snapshot.view.selectedTaskId, showHistory: snapshot.view.showHistory };
 		this.#showError(null);
 		this.#render();
 		this.#persist();

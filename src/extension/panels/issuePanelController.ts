@@ -1,9 +1,11 @@
-// The Issue panel's Host-side logic without 'vscode' (IssuePanel adapts it): the `ready` handshake, full snapshots
-// only (coalesced, strictly increasing seq, skipped while hidden and re-sent on show), the UI state it echoes, and
-// every incoming message validated and turned into the same palette command the board uses.
+// The Issue panel's Host-side logic without 'vscode' (IssuePanel adapts it): the `ready` handshake, snapshots
+// (coalesced, strictly increasing seq, skipped while hidden and re-sent on show; after the first complete one, only
+// what changed since the one the webview drew), the UI state it echoes, and every incoming message validated and
+// turned into the same palette command the board uses.
 import type { Disposable } from '../../core/lifecycle.js';
 import { Emitter, type Event } from '../../core/events.js';
 import { type PanelSnapshot, type PanelViewState, parseToHost, type ToWebview } from '../../protocol/webview.js';
+import { snapshotDelta } from '../../protocol/webviewDelta.js';
 import { type KnownIds, panelActionFor } from './panelActions.js';
 import type { PanelHostApi } from './panelHostApi.js';
 import { buildPanelSnapshot } from './panelSnapshot.js';
@@ -79,6 +81,8 @@ export class IssuePanelController implements Disposable {
 	#timer: unknown;
 	#known: KnownIds = noKnownIds;
 	#last: PanelSnapshot | null = null;
+	/** The snapshot the webview holds (deltas are computed against it); null until it has a complete one. */
+	#drawn: PanelSnapshot | null = null;
 	/** The hand-back command the Host returned for this panel's last decision, until the source agent is seen again. */
 	#handBack: { command: string; decision: string } | null = null;
 	#disposed = false;
@@ -117,7 +121,9 @@ export class IssuePanelController implements Disposable {
 		const action = panelActionFor(this.issueId, parsed.value, this.#known);
 		switch (action.kind) {
 			case 'ready':
+				// A new page (or one that lost track) has no snapshot: the next one is complete.
 				this.#ready = true;
+				this.#drawn = null;
 				await this.postSnapshot();
 				return;
 			case 'view':
@@ -198,9 +204,17 @@ export class IssuePanelController implements Disposable {
 		if (await this.#postDrawn(snapshot)) { this.#scheduleActivity(snapshot); }
 	}
 
-	/** Posts a complete snapshot; once the webview has it, it is the last one and its transcript is watched. */
+	/**
+	 * Posts a snapshot — as a delta against the one the webview drew, when it has one — and once the webview has it,
+	 * it is the last one and its transcript is watched. A snapshot older than the one drawn is dropped.
+	 */
 	async #postDrawn(snapshot: PanelSnapshot): Promise<boolean> {
-		if (!(await this.#send(snapshot))) {
+		const base = this.#drawn;
+		if (base !== null && snapshot.seq <= base.seq) { return false; }
+		const message = base !== null ? snapshotDelta(base, snapshot) ?? snapshot : snapshot;
+		this.#drawn = snapshot;
+		if (!(await this.#send(message))) {
+			this.#drawn = null;
 			this.#dirty = true;
 			return false;
 		}

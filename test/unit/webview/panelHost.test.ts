@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../../src/protocol/dto.js';
 import { type PanelSnapshot, type ToWebview, transcriptMaxEntries } from '../../../src/protocol/webview.js';
+import { applySnapshotDelta } from '../../../src/protocol/webviewDelta.js';
 import { commandIds } from '../../../src/extension/commands/ids.js';
 import { type CoalesceTimer, IssuePanelController, type PanelEffects, type PanelWebviewPort } from '../../../src/extension/panels/issuePanelController.js';
 import { contentSecurityPolicy, issuePanelHtml } from '../../../src/extension/panels/issuePanelHtml.js';
@@ -35,9 +36,21 @@ class FakeWebview implements PanelWebviewPort {
 	visible = true;
 	title = '';
 	readonly posted: ToWebview[] = [];
-	async postMessage(m: ToWebview): Promise<boolean> { this.posted.push(JSON.parse(JSON.stringify(m)) as ToWebview); return true; }
+	/** Every snapshot the page drew: complete ones as posted, deltas applied to the one before (as the webview does). */
+	readonly drawn: PanelSnapshot[] = [];
+	async postMessage(m: ToWebview): Promise<boolean> {
+		const copy = JSON.parse(JSON.stringify(m)) as ToWebview;
+		this.posted.push(copy);
+		if (copy.type === 'snapshot') { this.drawn.push(copy); }
+		if (copy.type === 'delta') {
+			const applied = this.drawn.length > 0 ? applySnapshotDelta(this.drawn.at(-1)!, copy) : null;
+			assert.ok(applied, `delta ${copy.seq} applies to the snapshot drawn before it`);
+			this.drawn.push(applied);
+		}
+		return true;
+	}
 	setTitle(t: string): void { this.title = t; }
-	snapshots(): PanelSnapshot[] { return this.posted.filter((m): m is PanelSnapshot => m.type === 'snapshot'); }
+	snapshots(): PanelSnapshot[] { return this.drawn; }
 	errors(): string[] { return this.posted.flatMap((m) => (m.type === 'error' ? [m.message] : [])); }
 }
 
@@ -117,6 +130,20 @@ describe('issue panel host', () => {
 			assert.deepEqual(ctx.timer.pending.map((t) => t.ms), [30], 'one coalescing window for the whole burst');
 			await ctx.timer.fire();
 			assert.deepEqual(ctx.web.snapshots().map((s) => s.seq), [1, 2]);
+		});
+
+		it('posts what changed after the first snapshot, and a complete one to a page that says ready again', async () => {
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			ctx.api.issueDto = anIssue([aTask('t1', { status: 'completed' }), aTask('t2')]);
+			ctx.api.change();
+			await ctx.timer.fire();
+			const delta = ctx.web.posted[1];
+			assert.equal(delta?.type, 'delta');
+			assert.deepEqual(delta.type === 'delta' ? [delta.baseSeq, delta.issueTasks?.upsert.map((t) => t.taskId), delta.runs] : [], [1, ['t1'], undefined]);
+			assert.equal(ctx.web.snapshots()[1]?.issue.tasks[0]?.status, 'completed', 'the page rebuilds the new snapshot');
+			assert.deepEqual(ctx.web.snapshots()[1], ctx.panel.lastSnapshot);
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			assert.equal(ctx.web.posted[2]?.type, 'snapshot', 'a new page has nothing to apply a delta to');
 		});
 
 		it('owes a snapshot while hidden and posts it when shown again', async () => {
