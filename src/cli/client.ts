@@ -1,6 +1,6 @@
 // One control-plane request over the Unix socket, and the retrying call the commands use: while the Host is
 // briefly away (a window reload) connection failures are retried with backoff up to a deadline (SPEC §10).
-import * as fs from 'node:fs';
+import { existsSync } from 'node:fs';
 import { type HostReply, postToHost } from '../ipc/postToHost.js';
 import { type CliError, cliError } from './cliError.js';
 import { type ResolvedEndpoint, readUserToken } from './discovery.js';
@@ -105,7 +105,7 @@ export async function callHost(options: CallOptions): Promise<CallOutcome> {
 				// Re-read every attempt: a restarted Host writes a new credential. Without a socket either, the
 				// connect below fails with ENOENT and is retried like any other absence of the Host.
 				token = readUserToken(endpoint.userTokenPath) ?? undefined;
-				if (token === undefined && fs.existsSync(endpoint.socketPath)) {
+				if (token === undefined && existsSync(endpoint.socketPath)) {
 					return {
 						ok: false, error: cliError('unauthenticated', `--as-user needs the user credential ${endpoint.userTokenPath}, which is missing or unreadable`,
 							'run the command as the user who runs the Host (the credential is only readable by that user)'),

@@ -1,8 +1,8 @@
 // How the CLI finds the Host: TUTTI_IPC_HOOK, else the discovery file of the current folder or its nearest
 // ancestor that has one. Paths come from src/protocol/endpointPaths.ts, shared with the Host.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import {
 	type EndpointEnvironment, discoveryDirFor, endpointEnvironmentFrom, parseDiscoveryRecord, userTokenPathForSocket, workspaceKey,
 } from '../ipc/endpointPaths.js';
@@ -20,7 +20,7 @@ export interface ResolvedEndpoint {
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export function cliEndpointEnvironment(env: Env): EndpointEnvironment {
-	return endpointEnvironmentFrom(env, { tmpDir: os.tmpdir(), uid: process.getuid?.() ?? -1, platform: process.platform });
+	return endpointEnvironmentFrom(env, { tmpDir: tmpdir(), uid: process.getuid?.() ?? -1, platform: process.platform });
 }
 
 /** The endpoint to call, or null when neither TUTTI_IPC_HOOK nor a discovery file names one. */
@@ -32,11 +32,11 @@ export function resolveEndpoint(env: Env, cwd: string): ResolvedEndpoint | null 
 	const discoveryDir = discoveryDirFor(cliEndpointEnvironment(env));
 	let dir = realpathOr(cwd);
 	for (;;) {
-		const record = readDiscovery(path.join(discoveryDir, `${workspaceKey(dir)}.json`));
+		const record = readDiscovery(join(discoveryDir, `${workspaceKey(dir)}.json`));
 		if (record !== null && record.workspace === dir) {
 			return { socketPath: record.socket, userTokenPath: userTokenPathForSocket(record.socket), source: 'discovery', workspace: dir };
 		}
-		const parent = path.dirname(dir);
+		const parent = dirname(dir);
 		if (parent === dir) {
 			return null;
 		}
@@ -47,7 +47,7 @@ export function resolveEndpoint(env: Env, cwd: string): ResolvedEndpoint | null 
 /** The user credential for --as-user, or null when the file is missing or unreadable. */
 export function readUserToken(file: string): string | null {
 	try {
-		const token = fs.readFileSync(file, 'utf8').trim();
+		const token = readFileSync(file, 'utf8').trim();
 		return token === '' ? null : token;
 	} catch {
 		return null;
@@ -56,7 +56,7 @@ export function readUserToken(file: string): string | null {
 
 function readDiscovery(file: string): ReturnType<typeof parseDiscoveryRecord> {
 	try {
-		return parseDiscoveryRecord(fs.readFileSync(file, 'utf8'));
+		return parseDiscoveryRecord(readFileSync(file, 'utf8'));
 	} catch {
 		return null;
 	}
@@ -64,8 +64,8 @@ function readDiscovery(file: string): ReturnType<typeof parseDiscoveryRecord> {
 
 function realpathOr(dir: string): string {
 	try {
-		return fs.realpathSync(dir);
+		return realpathSync(dir);
 	} catch {
-		return path.resolve(dir);
+		return resolve(dir);
 	}
 }

@@ -1,7 +1,7 @@
 // `tutti host` runs the Host in this process, from the separate bundle dist/host.js (src/host/main.ts), loaded
 // only for that command: the CLI bundle itself never contains Host code (STYLE.md layering, start-up cost).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Env } from './discovery.js';
 
 /** What src/host/main.ts exports (structurally; the CLI may not import it). */
@@ -16,8 +16,8 @@ export interface HostEntry {
 
 /** dist/host.js next to dist/cli.js; from source (tsx), src/host/main.ts. Null when neither exists. */
 export function loadHostEntry(): HostEntry | null {
-	const candidates = [path.join(__dirname, 'host.js'), path.join(__dirname, '..', 'host', 'main.ts')];
-	const file = candidates.find((candidate) => fs.existsSync(candidate));
+	const candidates = [join(__dirname, 'host.js'), join(__dirname, '..', 'host', 'main.ts')];
+	const file = candidates.find((candidate) => existsSync(candidate));
 	if (file === undefined) {
 		return null;
 	}

@@ -1,7 +1,7 @@
 // Reads a flag's value from stdin or a file (`--operations-json -`, `--operations-file PATH`), bounded by the
 // control plane's request cap: an over-cap input is refused before it is sent, with the cap named.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type CliError, cliError } from './cliError.js';
 import { requestBodyCapBytes, requestCapText } from './client.js';
 import { type PendingInput, inputLabel } from './invocation.js';
@@ -41,13 +41,13 @@ export async function readInput(input: PendingInput, cwd: string, stdin: () => N
 		const buffer = await readStreamCapped(stdin(), requestBodyCapBytes);
 		return buffer === null ? { ok: false, error: overCap(input, `more than ${requestBodyCapBytes} bytes`) } : { ok: true, text: buffer.toString('utf8') };
 	}
-	const file = path.resolve(cwd, input.source.path);
+	const file = resolve(cwd, input.source.path);
 	try {
-		const size = fs.statSync(file).size;
+		const size = statSync(file).size;
 		if (size > requestBodyCapBytes) {
 			return { ok: false, error: overCap(input, `${size} bytes`) };
 		}
-		return { ok: true, text: fs.readFileSync(file, 'utf8') };
+		return { ok: true, text: readFileSync(file, 'utf8') };
 	} catch (error) {
 		const code = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 		return { ok: false, error: cliError('invalid_input', `cannot read ${inputLabel(input)} (${code})`, `check the path (relative to ${cwd}) and that the file is readable`) };

@@ -1,7 +1,7 @@
 // `tutti mcp` runs the permission-prompt MCP server from the separate bundle dist/mcp.js (src/cli/mcp/main.ts), loaded
 // only for that command: the CLI bundle itself never contains the MCP SDK (start-up cost of every other command).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Env } from './discovery.js';
 
 /** What src/cli/mcp/main.ts exports (structurally). */
@@ -11,8 +11,8 @@ export interface McpEntry {
 
 /** dist/mcp.js next to dist/cli.js; from source (tsx), src/cli/mcp/main.ts. Null when neither exists. */
 export function loadMcpEntry(): McpEntry | null {
-	const candidates = [path.join(__dirname, 'mcp.js'), path.join(__dirname, 'mcp', 'main.ts')];
-	const file = candidates.find((candidate) => fs.existsSync(candidate));
+	const candidates = [join(__dirname, 'mcp.js'), join(__dirname, 'mcp', 'main.ts')];
+	const file = candidates.find((candidate) => existsSync(candidate));
 	if (file === undefined) {
 		return null;
 	}

@@ -1,5 +1,5 @@
 // The `tutti` process: parse argv, find the Host, call it, print the result or the error, return the exit code.
-import * as path from 'node:path';
+import { resolve } from 'node:path';
 import { type CliError, type ExitCode, cliError, errorEnvelope, exitCodeFor, humanError } from './cliError.js';
 import { type AgentCall, runAgentJson, agentJsonMethods } from './agentJson.js';
 import { callHost, type CallOutcome } from './client.js';
@@ -144,7 +144,7 @@ async function runHost(io: CliIo, workspace: string, json: boolean): Promise<Exi
 	if (entry === null) {
 		return report(io, json, cliError('internal', 'the Host bundle (host.js next to cli.js) is missing', 'rebuild with `npm run build`, then run `tutti host --workspace DIR` again'), 1);
 	}
-	const code = await entry.runHostCommand({ workspace: path.resolve(io.cwd, workspace), env: io.env, stdout: io.stdout, stderr: io.stderr });
+	const code = await entry.runHostCommand({ workspace: resolve(io.cwd, workspace), env: io.env, stdout: io.stdout, stderr: io.stderr });
 	return code === 0 ? 0 : code === 2 ? 2 : 1;
 }
 

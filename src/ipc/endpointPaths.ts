@@ -1,7 +1,7 @@
 // Where a workspace's Host listens and how clients find it: pure path derivation shared by the Host and every
 // client (node:crypto and node:path, no I/O), so that they derive byte-identical paths from one implementation.
 import type * as Crypto from 'node:crypto';
-import * as path from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 
 export const socketFileName = 'cp.sock';
 export const userTokenFileName = 'user.token';
@@ -43,7 +43,7 @@ export function endpointEnvironmentFrom(
 	fallback: { tmpDir: string; uid: number; platform: NodeJS.Platform },
 ): EndpointEnvironment {
 	const absolute = (value: string | undefined): string | undefined =>
-		value && path.isAbsolute(value) ? stripTrailingSeparators(value) : undefined;
+		value && isAbsolute(value) ? stripTrailingSeparators(value) : undefined;
 	return {
 		xdgRuntimeDir: absolute(env['XDG_RUNTIME_DIR']),
 		tmpDir: absolute(env['TMPDIR']) ?? fallback.tmpDir,
@@ -72,28 +72,28 @@ export function workspaceKey(realWorkspace: string): string {
  */
 export function endpointPathsFor(realWorkspace: string, env: EndpointEnvironment): EndpointPaths {
 	const key = workspaceKey(realWorkspace);
-	const discoveryFile = path.join(discoveryDirFor(env), `${key}.json`);
+	const discoveryFile = join(discoveryDirFor(env), `${key}.json`);
 	if (env.platform === 'win32') {
-		const runtimeDir = path.join(env.tmpDir, `tutti-${key}`);
-		return { runtimeDir, socketPath: `\\\\.\\pipe\\tutti-${key}`, userTokenPath: path.join(runtimeDir, userTokenFileName), discoveryFile };
+		const runtimeDir = join(env.tmpDir, `tutti-${key}`);
+		return { runtimeDir, socketPath: `\\\\.\\pipe\\tutti-${key}`, userTokenPath: join(runtimeDir, userTokenFileName), discoveryFile };
 	}
 	const candidates: string[] = [];
 	if (env.xdgRuntimeDir) {
-		candidates.push(path.join(env.xdgRuntimeDir, `tutti-${key}`));
+		candidates.push(join(env.xdgRuntimeDir, `tutti-${key}`));
 	}
-	candidates.push(path.join(env.tmpDir, `tutti-${env.uid}-${key}`), path.join('/tmp', `tutti-${env.uid}-${key}`));
-	const runtimeDir = candidates.find((dir) => fitsSunPath(path.join(dir, socketFileName))) ?? candidates[candidates.length - 1]!;
-	return { runtimeDir, socketPath: path.join(runtimeDir, socketFileName), userTokenPath: path.join(runtimeDir, userTokenFileName), discoveryFile };
+	candidates.push(join(env.tmpDir, `tutti-${env.uid}-${key}`), join('/tmp', `tutti-${env.uid}-${key}`));
+	const runtimeDir = candidates.find((dir) => fitsSunPath(join(dir, socketFileName))) ?? candidates[candidates.length - 1]!;
+	return { runtimeDir, socketPath: join(runtimeDir, socketFileName), userTokenPath: join(runtimeDir, userTokenFileName), discoveryFile };
 }
 
 /** Where discovery files live: `$XDG_RUNTIME_DIR/tutti-discovery`, else `<tmp>/tutti-discovery-<uid>` (per user). */
 export function discoveryDirFor(env: EndpointEnvironment): string {
-	return env.xdgRuntimeDir ? path.join(env.xdgRuntimeDir, 'tutti-discovery') : path.join(env.tmpDir, `tutti-discovery-${env.uid}`);
+	return env.xdgRuntimeDir ? join(env.xdgRuntimeDir, 'tutti-discovery') : join(env.tmpDir, `tutti-discovery-${env.uid}`);
 }
 
 /** The user credential sits next to the socket (for `TUTTI_IPC_HOOK` users, who only know the socket path). */
 export function userTokenPathForSocket(socketPath: string): string {
-	return path.join(path.dirname(socketPath), userTokenFileName);
+	return join(dirname(socketPath), userTokenFileName);
 }
 
 export function fitsSunPath(socketPath: string): boolean {

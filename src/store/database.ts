@@ -23,6 +23,7 @@ import type { Recovered } from './recovery.js';
 import { removeStaleTemporary, writeFileAtomically } from './snapshot.js';
 import { loadSqlJs } from './sqlJsLoader.js';
 import type { SqlJsStatic } from 'sql.js';
+import { ReadCache } from './readCache.js';
 import { ReadScope, TransactionScope } from './sqlRunner.js';
 import type { SqlRunner } from './sqlRunner.js';
 import { StoreError, errorMessage, isStoreError, leftUntouched } from './storeErrors.js';
@@ -139,6 +140,9 @@ export class Store {
 	#lastRecoveryError: string | undefined;
 	/** Counts durable write transactions since open; observers compare it to notice any change. */
 	#version = 0;
+	/** Bumped whenever the data may have changed (a commit that wrote, a reload from disk): readCached() starts over. */
+	#generation = 0;
+	readonly #readCache = new ReadCache();
 	readonly #onDidCommit = new Emitter<{ version: number }>();
 	/** Fires after a write transaction is durable (from any caller: CLI, agents, UI). */
 	readonly onDidCommit: Event<{ version: number }> = this.#onDidCommit.event;
@@ -212,6 +216,7 @@ export class Store {
 				payload = encodeFramePayload(scope.statements);
 			}
 			this.#runner.run('COMMIT', []);
+			if (payload) { this.#generation++; }
 		} catch (e) {
 			this.#runner.rollbackQuietly();
 			this.#noticeCorruption(e);
@@ -241,6 +246,14 @@ export class Store {
 	/** Number of durable write transactions since this Store was opened. */
 	get version(): number {
 		return this.#version;
+	}
+
+	/**
+	 * Like read(), but each statement's result is kept until the data next changes (readCache.ts), for hot reads
+	 * repeated with nothing committed in between. The rows it returns are frozen.
+	 */
+	readCached<T>(fn: (r: Reader) => T): T {
+		return this.read((r) => fn(this.#readCache.reader(r, this.#generation)));
 	}
 
 	/** Synchronous reads (statements cached by SQL text). Write statements are refused. */
@@ -466,6 +479,7 @@ export class Store {
 		void previous.journal.close();
 		previous.runner.clear();
 		previous.runner.db.close();
+		this.#generation++;
 		this.#onDidCommit.fire({ version: ++this.#version });
 	}
 

@@ -30,7 +30,7 @@ export interface Recovered {
 }
 
 function applyConnectionPragmas(db: Database): void {
-	db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA temp_store = MEMORY;');
+	db.exec('PRAGMA foreign_keys = ON; PRAGMA journal_mode = MEMORY; PRAGMA temp_store = MEMORY; PRAGMA locking_mode = EXCLUSIVE;');
 }
 
 function readState(runner: SqlRunner, file: string): StoreState {

@@ -101,7 +101,9 @@ export class IssueService {
 	}
 
 	async list(): Promise<Result<'issue/list'>> {
-		return this.deps.store.read((r) => ({ issues: issueRepository.list(r).map((i) => readIssueDto(r, i, this.#attention())) }));
+		// The hot small read (the board, agents polling): statements answer from memory until the next commit; the
+		// attention rule still runs now, with the current time, heartbeats and activity lines.
+		return this.deps.store.readCached((r) => ({ issues: issueRepository.list(r).map((i) => readIssueDto(r, i, this.#attention())) }));
 	}
 
 	/**
