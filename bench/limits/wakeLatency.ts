@@ -4,7 +4,7 @@
 // Floor: spawning the same kind of process (node) and reaching its first line. Then the Host's memory while 16
 // command Runs stream output at once. Medians only; never assertions.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchHost, processMemory, startBenchHost } from '../peers/hostFixture.js';
@@ -18,6 +18,21 @@ export interface WakeLatencyResult {
 	readonly spawnFloorMs: number[];
 	readonly memory?: RunMemory;
 	readonly memoryError?: string;
+	/** Per settlement, where the time went (from the run directories' own timestamps); see WakeStages. */
+	readonly stages?: WakeStages[];
+}
+
+/**
+ * One settlement's path, from the timestamps the supervisors and the runner write (ms, each from the previous step):
+ * the worker's exit record, the wake Turn's spec (the runner's launch began: the Host noticed the exit, settled the
+ * Run, opened the checkpoint and claimed the wake), its pid record (its supervisor spawned the agent), and the
+ * agent's first line (Node's own start-up).
+ */
+export interface WakeStages {
+	readonly exitRecordedMs: number;
+	readonly settledAndClaimedMs: number;
+	readonly agentSpawnedMs: number;
+	readonly agentFirstLineMs: number;
 }
 
 export interface RunMemory {
@@ -169,6 +184,7 @@ export async function benchWakeLatency(options: { settlements?: number; log?: (l
 				lastExit = undefined;
 			}
 		}
+		const stages = wakeStages(join(host.workspace, '.tutti', 'runs'), entries);
 		let memory: RunMemory | undefined;
 		let memoryError: string | undefined;
 		try {
@@ -177,11 +193,55 @@ export async function benchWakeLatency(options: { settlements?: number; log?: (l
 		} catch (error) {
 			memoryError = (error as Error).message;
 		}
-		return { settlements: wakeMs.length, wakeMs, spawnFloorMs, memory, memoryError };
+		return { settlements: wakeMs.length, wakeMs, spawnFloorMs, memory, memoryError, stages };
 	} finally {
 		await host.stop();
 		rmSync(dir, { recursive: true, force: true });
 	}
+}
+
+interface RunDirTimes { script: string; launchedAt: number; spawnedAt: number; endedAt: number }
+
+function runDirTimes(runsDir: string): RunDirTimes[] {
+	const out: RunDirTimes[] = [];
+	for (const name of readdirSync(runsDir)) {
+		try {
+			const spec = JSON.parse(readFileSync(join(runsDir, name, 'spec.json'), 'utf8')) as { args?: string[]; launchedAtUnixMs: number };
+			const pid = JSON.parse(readFileSync(join(runsDir, name, 'pid.json'), 'utf8')) as { startedAtUnixMs: number };
+			const exitFile = join(runsDir, name, 'exit.json');
+			const exit = existsSync(exitFile) ? JSON.parse(readFileSync(exitFile, 'utf8')) as { endedAtUnixMs: number } : { endedAtUnixMs: NaN };
+			out.push({ script: (spec.args ?? []).join(' '), launchedAt: spec.launchedAtUnixMs, spawnedAt: pid.startedAtUnixMs, endedAt: exit.endedAtUnixMs });
+		} catch {
+			// not a Run of this chain (or still being written)
+		}
+	}
+	return out;
+}
+
+/** Pairs each worker exit with the wake Turn that followed it, through the run directories' timestamps. */
+function wakeStages(runsDir: string, entries: readonly LogEntry[]): WakeStages[] {
+	const dirs = runDirTimes(runsDir);
+	const workers = dirs.filter((d) => d.script.includes('worker.js')).sort((a, b) => a.endedAt - b.endedAt);
+	const turns = dirs.filter((d) => d.script.includes('source-agent.js')).sort((a, b) => a.launchedAt - b.launchedAt);
+	const sorted = [...entries].sort((a, b) => (a.t ?? 0) - (b.t ?? 0));
+	const stages: WakeStages[] = [];
+	let exitAt: number | undefined;
+	for (const e of sorted) {
+		if (e.ev === 'exit') { exitAt = e.t; continue; }
+		if (e.ev !== 'turn' || e.kind !== 'task_settled' || exitAt === undefined || e.t === undefined) { continue; }
+		const worker = workers.find((w) => w.endedAt >= exitAt! - 5);
+		const turn = turns.find((t) => t.launchedAt >= exitAt! - 5 && t.spawnedAt <= e.t! + 5);
+		if (worker && turn) {
+			stages.push({
+				exitRecordedMs: worker.endedAt - exitAt,
+				settledAndClaimedMs: turn.launchedAt - worker.endedAt,
+				agentSpawnedMs: turn.spawnedAt - turn.launchedAt,
+				agentFirstLineMs: e.t - turn.spawnedAt,
+			});
+		}
+		exitAt = undefined;
+	}
+	return stages;
 }
 
 const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
@@ -195,6 +255,13 @@ export function formatWakeLatency(r: WakeLatencyResult): string {
 		`| floor: spawn(node script) → its first line | ${fmtMs(floor)} | ${fmtMs(percentile(r.spawnFloorMs, 90))} | ${fmtMs(Math.min(...r.spawnFloorMs))}–${fmtMs(Math.max(...r.spawnFloorMs))} | ${r.spawnFloorMs.length} |`,
 		'', `Wake latency above the spawn floor: ${fmtMs(wake - floor)} (${(wake / floor).toFixed(2)}× the floor): settlement, checkpoint, wake and the Turn's launch.`,
 	];
+	if (r.stages && r.stages.length > 0) {
+		const st = r.stages;
+		const col = (pick: (x: WakeStages) => number): string => fmtMs(median(st.map(pick)));
+		lines.push('', `Where it goes (medians over ${st.length} settlements, from the run directories' timestamps): worker exit → its exit record ${col((x) => x.exitRecordedMs)}; `
+			+ `→ the wake Turn's launch begins (the Host noticed the exit, settled the Run, opened the checkpoint, claimed the wake) ${col((x) => x.settledAndClaimedMs)}; `
+			+ `→ its supervisor spawned the agent ${col((x) => x.agentSpawnedMs)}; → the agent's first line ${col((x) => x.agentFirstLineMs)}.`);
+	}
 	if (r.memory) {
 		const m = r.memory;
 		lines.push('', `Host memory with ${m.runs} concurrent command Runs each streaming ${(m.outputBytesPerRun / 1024).toFixed(0)} KB over ~2 s (all done in ${fmtMs(m.durationMs)}): ` +
