@@ -35,6 +35,14 @@ export function acceptedCheckpointId(executionId: string, runId: string): string
 	return `${executionId}:checkpoint:accepted:${runId}`;
 }
 
+/**
+ * The developer's acceptance, again, of a Run's result that was reopened after its branch moved (kind task_accepted):
+ * `n` is the checkpoint's own sequence, so every new acceptance of the same Run is news for the source agent.
+ */
+export function reacceptedCheckpointId(executionId: string, runId: string, n: number): string {
+	return `${acceptedCheckpointId(executionId, runId)}:again:${n}`;
+}
+
 /** The developer's request for changes at Goal Review (kind goal_changes_requested); `n` is the checkpoint's own sequence. */
 export function goalChangesCheckpointId(executionId: string, n: number): string {
 	return `${executionId}:checkpoint:goal-changes:${n}`;
@@ -110,9 +118,11 @@ export function verifyCheckpointIdentity(
 		problems.push(`sequence is ${JSON.stringify(checkpoint.sequence)} but must be a positive integer`);
 	}
 	const id = expectedCheckpointId(checkpoint);
+	const reaccepted = checkpoint.kind === 'task_accepted' && checkpoint.subjectRunId
+		&& checkpoint.checkpointId === reacceptedCheckpointId(checkpoint.executionId, checkpoint.subjectRunId, checkpoint.sequence);
 	if (id === null) {
 		problems.push(`checkpointId cannot be derived for kind ${checkpoint.kind} (missing subjectRunId)`);
-	} else if (checkpoint.checkpointId !== id) {
+	} else if (checkpoint.checkpointId !== id && !reaccepted) {
 		problems.push(mismatch('checkpointId', checkpoint.checkpointId, id));
 	}
 	return problems.length ? `checkpoint ${JSON.stringify(checkpoint.checkpointId)}: ${problems.join('; ')}` : null;

@@ -44,6 +44,15 @@ describe('core/ids', () => {
 			assert.match(problem ?? '', /checkpointId is "tutti-execution:I1:checkpoint:run:R1" but must be "tutti-execution:I1:checkpoint:run:R2"/);
 		});
 
+		it('accepts a re-acceptance id only with its own sequence and Run', () => {
+			const again = { kind: 'task_accepted' as const, subjectRunId: 'R1', sequence: 7 };
+			assert.equal(verifyCheckpointIdentity(checkpoint({ ...again, checkpointId: 'tutti-execution:I1:checkpoint:accepted:R1' })), null);
+			assert.equal(verifyCheckpointIdentity(checkpoint({ ...again, checkpointId: 'tutti-execution:I1:checkpoint:accepted:R1:again:7' })), null);
+			assert.notEqual(verifyCheckpointIdentity(checkpoint({ ...again, checkpointId: 'tutti-execution:I1:checkpoint:accepted:R1:again:6' })), null);
+			assert.notEqual(verifyCheckpointIdentity(checkpoint({ ...again, checkpointId: 'tutti-execution:I1:checkpoint:accepted:R2:again:7' })), null);
+			assert.notEqual(verifyCheckpointIdentity(checkpoint({ ...again, kind: 'task_settled', checkpointId: 'tutti-execution:I1:checkpoint:accepted:R1:again:7' })), null);
+		});
+
 		it('fails closed when the watchdog id does not carry its sequence, or the execution is not the issue\'s', () => {
 			assert.notEqual(verifyCheckpointIdentity(checkpoint({ kind: 'watchdog', sequence: 4, checkpointId: 'tutti-execution:I1:checkpoint:watchdog:3' })), null);
 			assert.match(verifyCheckpointIdentity(checkpoint(), { issueId: 'I2' }) ?? '', /executionId is "tutti-execution:I1" but must be "tutti-execution:I2"/);

@@ -11,7 +11,7 @@
 import { bindAcceptance } from '../delivery/acceptanceBinding.js';
 import { settlementSuppressed } from '../../../core/execution/backlog.js';
 import { rejection } from '../../../core/hints.js';
-import { acceptedCheckpointId, changesRequestedCheckpointId } from '../../../core/ids.js';
+import { acceptedCheckpointId, reacceptedCheckpointId, changesRequestedCheckpointId } from '../../../core/ids.js';
 import type { Checkpoint, Execution, Issue, Task } from '../../../core/model.js';
 import type { Caller, Result } from '../../../protocol/controlPlane.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
@@ -137,10 +137,13 @@ export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, 
 		const now = ctx.clock.now();
 		const accepted: Task = { ...task, status: 'completed', acceptanceState: 'user_accepted', updatedAtUnixMs: now };
 		const execution = liveExecution(tx, issue);
-		// One task_accepted checkpoint per Run: accepting again a result reopened after it changed adds none.
-		const handOver = execution !== undefined && !checkpointRepository.get(tx, acceptedCheckpointId(execution.executionId, task.latestRunId));
-		const checkpointId = decideAndHandOver(tx, issue, task, execution && handOver ? {
-			checkpointId: acceptedCheckpointId(execution.executionId, task.latestRunId), kind: 'task_accepted', creationReason: 'developer_accepted', note,
+		// Accepting again a result reopened after its branch moved is news too: a checkpoint of its own (by sequence).
+		const checkpointIdFor = (e: Execution): string => {
+			const first = acceptedCheckpointId(e.executionId, task.latestRunId);
+			return checkpointRepository.get(tx, first) ? reacceptedCheckpointId(e.executionId, task.latestRunId, checkpointRepository.maxSequence(tx, e.executionId) + 1) : first;
+		};
+		const checkpointId = decideAndHandOver(tx, issue, task, execution ? {
+			checkpointId: checkpointIdFor(execution), kind: 'task_accepted', creationReason: 'developer_accepted', note,
 		} : null, () => {
 			taskRepository.update(tx, accepted);
 			bindAcceptance(tx, issue.issueId, task.taskId, task.latestRunId, now);

@@ -54,6 +54,27 @@ describe('developer review decisions (tasks)', () => {
 		assert.equal(kit.workChanges.length, 1, 'a decision (not its replay) triggers the dispatcher');
 	});
 
+	it('accepting again a result reopened after its branch moved hands the source agent a new task_accepted checkpoint', async () => {
+		const { issue, runId } = await settledPendingAcceptance(kit);
+		const first = await issue.accept('a');
+		assert.equal(first.checkpointId, `${issue.executionId}:checkpoint:accepted:${runId}`);
+		await issue.schedule(['b']); // the source agent took the first acceptance
+		// The branch moved after the acceptance (delivery/acceptanceChanges.ts): the same Run awaits the developer again.
+		await kit.store.transaction((tx) => {
+			const task = taskRepository.get(tx, issue.issueId, 'a')!;
+			taskRepository.update(tx, { ...task, status: 'pending_acceptance', acceptanceState: 'agent_claimed', updatedAtUnixMs: kit.clock.now() });
+			reviewRepository.deleteDecision(tx, issue.issueId, 'a', runId);
+		});
+		const again = await issue.accept('a');
+		assert.equal(again.replayed, false);
+		assert.match(again.checkpointId, new RegExp(`^${issue.executionId}:checkpoint:accepted:${runId}:again:\\d+$`), 'a checkpoint of its own');
+		const s = await issue.get();
+		assert.equal(s.activeCheckpoint?.checkpointId, again.checkpointId, 'the source agent is woken at once (its identity verifies: plan get fails closed otherwise)');
+		assert.equal(s.activeCheckpoint?.kind, 'task_accepted');
+		assert.equal(issue.wakes().find((w) => w.checkpointId === again.checkpointId)?.status, 'prepared', 'with its main wake');
+		assert.deepEqual(await issue.accept('a'), { ...again, replayed: true }, 'and it replays like the first');
+	});
+
 	it('acknowledge and schedule never accept a pending_acceptance task', async () => {
 		const issue = await kit.managedIssue([taskSpec('a'), taskSpec('c'), taskSpec('b', { dependencyTaskIds: ['a'] })]);
 		const { runIds } = await issue.schedule(['a', 'c']);
