@@ -13,8 +13,11 @@ export function formatDuration(ms: number): string {
 	return `${s}s`;
 }
 
+/** One formatter for every count (`toLocaleString` builds a new one per call: milliseconds per snapshot at 1,000 tasks). */
+const countFormat = new Intl.NumberFormat('en-US');
+
 export function formatCount(n: number): string {
-	return n.toLocaleString('en-US');
+	return countFormat.format(n);
 }
 
 /** A Host-provided USD figure: "$1.20", small ones to two significant digits ("$0.00035") so they never read $0.00. */
@@ -82,6 +85,9 @@ export function stopReasonLabel(reason: 'person' | 'host' | 'evict'): string {
 
 /** At most `max` characters (code points), with an ellipsis when cut. */
 export function truncate(s: string, max: number): string {
-	const chars = Array.from(s.replace(/\s+/g, ' ').trim());
+	const flat = s.replace(/\s+/g, ' ').trim();
+	// Without surrogate pairs a character is one UTF-16 unit: no need to split the string into code points.
+	if (!/[\uD800-\uDFFF]/.test(flat)) { return flat.length <= max ? flat : `${flat.slice(0, Math.max(1, max - 1))}…`; }
+	const chars = Array.from(flat);
 	return chars.length <= max ? chars.join('') : `${chars.slice(0, Math.max(1, max - 1)).join('')}…`;
 }

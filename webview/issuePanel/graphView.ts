@@ -1,18 +1,29 @@
 // The graph region's DOM. A new graph shape (layout key, zoom, level of detail) rebuilds the SVG; a snapshot that
 // only changes statuses, the selection or the highlighting (the common case: the layout is cached) rebuilds just the
-// node groups whose signature changed, without building VNodes for the others, so 1,000-task graphs stay cheap to
-// update. Anything else in the region (the list, an empty state) is replaced when its markup changes. Also owns the
+// node groups whose signature changed, without building VNodes for the others (a node model that is the same object
+// as last time — an unchanged task of a delta — is not even compared), so 1,000-task graphs stay cheap to update. Anything else in the region (the list, an empty state) is replaced when its markup changes. Also owns the
 // graph's roving tab stop (one node with tabindex 0).
-import { toDom } from '../shared/dom.js';
+import { patchDom, toDom } from '../shared/dom.js';
 import { type ElementNode, renderToString } from '../shared/vnode.js';
-import { detailLevel } from './graphOptions.js';
-import type { GraphLayout } from './layout.js';
+import { type DetailLevel, detailLevel } from './graphOptions.js';
+import type { GraphLayout, PositionedNode } from './layout.js';
 import { graphNode, graphNodeSignature, renderGraph, rovingFocusTaskId } from './renderGraph.js';
-import type { GraphModel } from './viewModel.js';
+import type { GraphModel, GraphNodeModel } from './viewModel.js';
 
 interface DrawnNode {
-	signature: string;
-	el: Element;
+	/** The model it was drawn from (models of unchanged tasks are the same objects from one snapshot to the next). */
+	readonly node: GraphNodeModel;
+	readonly level: DetailLevel;
+	readonly tabStop: boolean;
+	readonly highlighting: boolean;
+	/** `graphNodeSignature` of the above, computed when first compared. */
+	signature: string | null;
+	readonly el: Element;
+}
+
+function signatureOf(d: DrawnNode): string {
+	d.signature ??= graphNodeSignature(d.node, d.level, d.tabStop, d.highlighting);
+	return d.signature;
 }
 
 export class GraphView {
@@ -38,15 +49,22 @@ export class GraphView {
 		const focusedTask = this.#focusedTask();
 		const samePlaces = shape === this.#shape && model.nodes.length === this.#nodes.size && model.nodes.every((n) => this.#nodes.has(n.taskId));
 		if (samePlaces) {
-			const at = new Map(layout.nodes.map((n) => [n.id, n]));
+			let at: Map<string, PositionedNode> | null = null;
 			for (const n of model.nodes) {
-				const signature = graphNodeSignature(n, level, n.taskId === tabStop, model.highlighting);
 				const drawn = this.#nodes.get(n.taskId)!;
+				const isTabStop = n.taskId === tabStop;
+				if (drawn.node === n && drawn.level === level && drawn.tabStop === isTabStop && drawn.highlighting === model.highlighting) { continue; }
+				const next: DrawnNode = { node: n, level, tabStop: isTabStop, highlighting: model.highlighting, signature: null, el: drawn.el };
+				if (signatureOf(drawn) === signatureOf(next)) {
+					this.#nodes.set(n.taskId, next);
+					continue;
+				}
+				at ??= new Map(layout.nodes.map((p) => [p.id, p]));
 				const place = at.get(n.taskId);
-				if (drawn.signature === signature || !place) { continue; }
-				const el = toDom(graphNode(n, place, level, n.taskId === tabStop, model.highlighting), this.#doc) as Element;
-				drawn.el.replaceWith(el);
-				this.#nodes.set(n.taskId, { signature, el });
+				if (!place) { continue; }
+				const el = patchDom(drawn.el, graphNode(drawn.node, place, drawn.level, drawn.tabStop, drawn.highlighting),
+					graphNode(n, place, level, next.tabStop, model.highlighting), this.#doc) as Element;
+				this.#nodes.set(n.taskId, { ...next, el });
 			}
 		} else {
 			this.#container.replaceChildren(toDom(renderGraph(model, layout, { zoom, focusTaskId: tabStop }), this.#doc));
@@ -55,7 +73,7 @@ export class GraphView {
 			for (const el of this.#container.querySelectorAll('g[data-task-id]')) { els.set(el.getAttribute('data-task-id') ?? '', el); }
 			this.#nodes = new Map(model.nodes.flatMap((n) => {
 				const el = els.get(n.taskId);
-				return el ? [[n.taskId, { signature: graphNodeSignature(n, level, n.taskId === tabStop, model.highlighting), el }] as const] : [];
+				return el ? [[n.taskId, { node: n, level, tabStop: n.taskId === tabStop, highlighting: model.highlighting, signature: null, el }] as const] : [];
 			}));
 		}
 		this.#restoreFocus(focusedTask, tabStop);

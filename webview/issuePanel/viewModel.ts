@@ -274,9 +274,24 @@ export function isNonterminalRun(r: RunDto): boolean {
 	return r.outcome === null && (r.status === 'running' || r.status === 'not_started');
 }
 
+/**
+ * What the panel derives from one task object, kept while the snapshot keeps that object: a delta replaces only the
+ * tasks that changed (src/protocol/webviewDelta.ts), so a status change re-derives one task, not 1,000. Snapshots
+ * are never mutated, so an object's derivations stay true.
+ */
+const panelTaskOf = new WeakMap<PlanTaskDto, PanelTask>();
+const nodeOf = new WeakMap<PanelTask, { readonly key: string; readonly node: GraphNodeModel }>();
+
 /** The tasks to draw: the plan's (managed, superseded history included) or the issue's, readiness as the Host sent it. */
 export function panelTasks(s: PanelSnapshot): PanelTask[] {
-	return (s.plan ? s.plan.tasks : s.issue.tasks).map((t) => ({ ...t, superseded: isSuperseded(t) }));
+	return (s.plan ? s.plan.tasks : s.issue.tasks).map((t) => {
+		let task = panelTaskOf.get(t);
+		if (task === undefined) {
+			task = { ...t, superseded: isSuperseded(t) };
+			panelTaskOf.set(t, task);
+		}
+		return task;
+	});
 }
 
 function summarizeCheckpoint(c: CheckpointDto): CheckpointSummary {
@@ -387,15 +402,22 @@ function graph(tasks: readonly PanelTask[], ui: PanelUi, activity: ReadonlyMap<s
 	const ids = new Set(visible.map((t) => t.taskId));
 	const highlighting = isHighlighting(options);
 	const nodes = visible.map((t): GraphNodeModel => {
+		const selected = t.taskId === ui.selectedTaskId;
+		const match = highlighting && matchesFilter(t, options);
+		const nodeActivity = t.status === 'running' ? activity.get(t.taskId) ?? '' : '';
+		const key = `${selected ? 1 : 0}${match ? 1 : 0}${nodeActivity}`;
+		const known = nodeOf.get(t);
+		if (known !== undefined && known.key === key) { return known.node; }
 		const statusLabel = t.reopenedReason !== '' ? `${taskStatusLabel[t.status]} · ${t.reopenedReason}` : taskStatusLabel[t.status];
 		const extra = [t.superseded ? 'superseded' : '', t.ready ? 'ready' : '', t.dependencyTaskIds.length ? `${t.dependencyTaskIds.length} dependencies` : 'no dependencies'];
-		return {
+		const node: GraphNodeModel = {
 			taskId: t.taskId, title: t.title, label: truncate(t.title, nodeLabelMax), status: t.status, statusLabel,
-			superseded: t.superseded, ready: t.ready, selected: t.taskId === ui.selectedTaskId,
-			match: highlighting && matchesFilter(t, options),
+			superseded: t.superseded, ready: t.ready, selected, match,
 			ariaLabel: [`Task ${t.title}`, statusLabel, ...extra.filter((e) => e !== '')].join(', '),
-			activity: t.status === 'running' ? activity.get(t.taskId) ?? '' : '',
+			activity: nodeActivity,
 		};
+		nodeOf.set(t, { key, node });
+		return node;
 	});
 	const edges: GraphEdgeModel[] = [];
 	for (const t of visible) {
@@ -423,17 +445,25 @@ function graph(tasks: readonly PanelTask[], ui: PanelUi, activity: ReadonlyMap<s
 		highlighting ? `${matchCount} matching` : '',
 	].filter((n) => n !== '');
 	const summary = `${nodes.length} tasks${parts.length ? `: ${parts.join(', ')}` : ''}${scopeNotes.length ? `; ${scopeNotes.join('; ')}` : ''}.`;
-	const order = new Map(visible.map((t, i) => [t.taskId, i]));
-	const listed = sortForList(visible.filter((t) => matchesFilter(t, options)).map((t) => ({ ...t, order: order.get(t.taskId) ?? 0 })), options.listSort);
+	// The list's rows are sorted only when read (the list view draws them; the graph does not).
+	let list: ListRowModel[] | null = null;
+	const listRows = (): ListRowModel[] => {
+		const order = new Map(visible.map((t, i) => [t.taskId, i]));
+		const listed = sortForList(visible.filter((t) => matchesFilter(t, options)).map((t) => ({ ...t, order: order.get(t.taskId) ?? 0 })), options.listSort);
+		return listed.map((t) => ({
+			taskId: t.taskId, title: t.title, status: t.status, statusLabel: taskStatusLabel[t.status], ready: t.ready,
+			selected: t.taskId === ui.selectedTaskId,
+		}));
+	};
 	return {
 		nodes, edges, hiddenHistoryCount, showHistory: ui.showHistory, summary, options,
 		chips: statusChips(visible, options.statusFilter), highlighting, matchCount,
 		focus: focusTask ? { taskId: focusTask.taskId, title: focusTask.title } : null,
 		hiddenCompletedCount,
-		list: listed.map((t) => ({
-			taskId: t.taskId, title: t.title, status: t.status, statusLabel: taskStatusLabel[t.status], ready: t.ready,
-			selected: t.taskId === ui.selectedTaskId,
-		})),
+		get list(): readonly ListRowModel[] {
+			list ??= listRows();
+			return list;
+		},
 	};
 }
 

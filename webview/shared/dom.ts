@@ -1,25 +1,17 @@
-// The DOM backend for VNodes: createElement / createElementNS, setAttribute and text nodes only (never innerHTML),
-// so data is never parsed as markup. UI components are created by ui.ts.
+// The DOM backend for VNodes, with the UI kit's elements (ui.ts): build (`toDom`) and patch in place (`patchDom`).
+// The work itself is domPatch.ts, written against the few DOM calls it makes; real nodes are those, structurally.
+import { buildDom, type CreateUiElement, type DomDocument, type DomNode, patchDom as patchWith } from './domPatch.js';
 import { createUiElement } from './ui.js';
-import { attributeEntries, type VNode } from './vnode.js';
+import type { VNode } from './vnode.js';
 
-const svgNs = 'http://www.w3.org/2000/svg';
+const kit = createUiElement as unknown as CreateUiElement;
+const dom = (doc: Document): DomDocument => doc as unknown as DomDocument;
 
 export function toDom(node: VNode, doc: Document): Node {
-	if (node.kind === 'text') { return doc.createTextNode(node.text); }
-	const el = node.kind === 'ui'
-		? createUiElement(doc, node.component)
-		: node.ns === 'svg' ? doc.createElementNS(svgNs, node.tag) : doc.createElement(node.tag);
-	for (const [name, value] of attributeEntries(node.attrs)) {
-		if (name === 'xmlns') { continue; }
-		el.setAttribute(name, value);
-	}
-	if (node.children.length === 1 && node.children[0]!.kind === 'text') {
-		el.textContent = node.children[0]!.text;
-	} else if (node.children.length > 0) {
-		const frag = doc.createDocumentFragment();
-		for (const c of node.children) { frag.appendChild(toDom(c, doc)); }
-		el.appendChild(frag);
-	}
-	return el;
+	return buildDom(node, dom(doc), kit) as unknown as Node;
+}
+
+/** Makes `el`, drawn from `from`, draw `to`, touching only what differs (see domPatch.ts). */
+export function patchDom(el: Node, from: VNode, to: VNode, doc: Document): Node {
+	return patchWith(el as unknown as DomNode, from, to, dom(doc), kit) as unknown as Node;
 }
