@@ -1,7 +1,7 @@
 // Shared helpers of the security tier: file modes, raw socket requests and a "recorder" agent target that writes
 // down exactly what it was started with (argv, stdin, environment as the kernel sees it), so tests can check what
 // reached an agent process.
-import { existsSync, lstatSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import { dirname, join } from 'node:path';
 import { type AgentTarget, type HostHandle, expectOk, runGet, waitFor } from '../integration/harness.js';
@@ -98,4 +98,29 @@ export function rawPost(socketPath: string, method: string, token: string | unde
 		req.on('error', reject);
 		req.end(body);
 	});
+}
+
+/**
+ * A `command` target that records its start like recorderTarget, then stays running until the test writes
+ * `<dir>/<TUTTI_TASK_ID>.release` (so its Run is live, with a live worker token, for as long as a test needs).
+ */
+export function holderTarget(id: string, dir: string): AgentTarget {
+	const script = [
+		"const fs = require('node:fs');",
+		"const path = require('node:path');",
+		"const own = (ext) => path.join(process.env.RECORD_DIR, process.env.TUTTI_TASK_ID + ext);",
+		"let environ = '';",
+		"try { environ = fs.readFileSync('/proc/self/environ', 'latin1'); } catch { environ = Object.entries(process.env).map(([k, v]) => k + '=' + v).join('\\0'); }",
+		"const record = { argv: process.argv.slice(1), execArgv: process.execArgv, stdin: '', cwd: process.cwd(), environ: environ.split('\\0').filter(Boolean), pid: process.pid };",
+		"fs.writeFileSync(own('.json.partial'), JSON.stringify(record));",
+		"fs.renameSync(own('.json.partial'), own('.json'));",
+		"const started = Date.now();",
+		"setInterval(() => { if (fs.existsSync(own('.release')) || Date.now() - started > 600000) { process.exit(0); } }, 25);",
+	].join('\n');
+	return { id, adapter: 'command', argv: [process.execPath, '-e', script], env: { RECORD_DIR: dir } };
+}
+
+/** Lets a holderTarget Run end. */
+export function releaseHolder(dir: string, taskId: string): void {
+	writeFileSync(join(dir, `${taskId}.release`), '');
 }

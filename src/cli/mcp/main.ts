@@ -3,10 +3,12 @@
 // the SDK. The Run's identity comes from the environment claude passes on: TUTTI_IPC_HOOK, TUTTI_SESSION_TOKEN,
 // TUTTI_RUN_ID (the MCP config holds no token).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+	CallToolRequestSchema, ErrorCode, InitializeRequestSchema, ListToolsRequestSchema, McpError, PingRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { callHost } from '../client.js';
 import { type Env, resolveEndpoint } from '../discovery.js';
+import { LineTransport, type ParamsCheck } from './lineTransport.js';
 import { BadToolArguments, askDeveloper, permissionToolInputSchema, permissionToolName } from './permissionTool.js';
 
 export interface McpCommandIo {
@@ -14,6 +16,25 @@ export interface McpCommandIo {
 	cwd: string;
 	stderr: (text: string) => void;
 }
+
+interface RequestSchema {
+	safeParse(value: unknown): { success: true } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+/** The params check of a method we serve, from the SDK's own schema of its request (-32602 instead of an internal error). */
+function checkWith(schema: RequestSchema): ParamsCheck {
+	return (request) => {
+		const parsed = schema.safeParse(request);
+		return parsed.success ? null : parsed.error.issues.map((i) => `${i.path.map(String).join('.')}: ${i.message}`).join('; ');
+	};
+}
+
+const paramsChecks: Record<string, ParamsCheck> = {
+	'initialize': checkWith(InitializeRequestSchema),
+	'ping': checkWith(PingRequestSchema),
+	'tools/list': checkWith(ListToolsRequestSchema),
+	'tools/call': checkWith(CallToolRequestSchema),
+};
 
 /** Serves until stdin closes; resolves with the exit code. */
 export async function runMcpCommand(io: McpCommandIo): Promise<number> {
@@ -48,7 +69,8 @@ export async function runMcpCommand(io: McpCommandIo): Promise<number> {
 			throw error;
 		}
 	});
-	const transport = new StdioServerTransport();
+	server.onerror = (error) => io.stderr(`tutti mcp: ${error.message.slice(0, 300)}\n`);
+	const transport = new LineTransport(process.stdin, process.stdout, paramsChecks);
 	const closed = new Promise<void>((resolve) => {
 		server.onclose = () => resolve();
 		process.stdin.once('end', () => resolve());
