@@ -1,7 +1,8 @@
 // Combining accepted commits and integrating them into a branch (real git): fast-forward or one merge commit,
 // refusals over dirty tracked files, conflicts or untracked files in the way, and nothing changed on refusal.
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { combineCommits } from '../../../src/host/services/delivery/combineCommits.js';
 import { integrate } from '../../../src/host/services/delivery/integration.js';
@@ -126,5 +127,31 @@ describe('combining commits and integrating them (real git)', () => {
 	it('answers no_branch for a branch that does not exist or is not a branch name', async () => {
 		assert.deepEqual(await integrate({ repo, into: 'nope', commits: [first], title: 't', identity }), { kind: 'no_branch', into: 'nope' });
 		assert.deepEqual(await integrate({ repo, into: '-x..y', commits: [first], title: 't', identity }), { kind: 'no_branch', into: '-x..y' });
+	});
+
+	it('asks git about a rebase only in trees whose HEAD is detached (a rebase detaches it): not once per task worktree', async () => {
+		// Twelve task trees with their branches checked out, as the Host leaves them; one more tree detached.
+		const heads: string[] = [];
+		for (let i = 0; i < 12; i++) {
+			heads.push(commitOnBranch(repo, `tutti/t${i}`, first, { [`t${i}.txt`]: `${i}\n` }));
+			sh(repo, 'worktree', 'add', '-q', join(root, `tree${i}`), `tutti/t${i}`);
+		}
+		sh(repo, 'worktree', 'add', '-q', '--detach', join(root, 'detached'), first);
+		const traceDir = mkdtempSync(join(tmpdir(), 'tutti-trace-'));
+		const trace = join(traceDir, 'trace.jsonl');
+		const saved = process.env['GIT_TRACE2_EVENT'];
+		process.env['GIT_TRACE2_EVENT'] = trace;
+		let result;
+		try {
+			result = await integrate({ repo, into: 'main', commits: heads, title: 'Twelve', identity });
+		} finally {
+			if (saved === undefined) { delete process.env['GIT_TRACE2_EVENT']; } else { process.env['GIT_TRACE2_EVENT'] = saved; }
+		}
+		assert.equal(result.kind, 'integrated');
+		const rebaseProbes = readFileSync(trace, 'utf8').split('\n').filter((l) => l.includes('"event":"start"'))
+			.map((l) => (JSON.parse(l) as { argv: string[] }).argv).filter((argv) => argv.includes('--git-path'));
+		rmSync(traceDir, { recursive: true, force: true });
+		// rebase-merge and rebase-apply of the one detached tree; none for the workspace on main or the twelve task trees.
+		assert.equal(rebaseProbes.length, 2, JSON.stringify(rebaseProbes));
 	});
 });

@@ -94,8 +94,9 @@ export async function integrate(input: IntegrateInput): Promise<Integration> {
 		return { kind: 'no_branch', into };
 	}
 	const all = await worktrees(repo);
-	for (const { tree } of all) {
-		// A rebase detaches HEAD and moves the branch when it ends: integrating meanwhile would be overwritten.
+	// A rebase detaches HEAD and moves the branch when it ends: integrating meanwhile would be overwritten. Only a
+	// detached tree can be mid-rebase, so the task trees (each on its branch) cost no git process here.
+	for (const { tree } of all.filter((t) => t.branch === '')) {
 		if ((await branchBeingRebased(tree)) === into) { return { kind: 'blocked_tree', tree, reason: `a rebase of ${into} is in progress there` }; }
 	}
 	const combined = await combineCommits(repo, [previous, ...input.commits], `Integrate ${input.title.replace(/\s+/g, ' ').trim()}`, input.identity);
