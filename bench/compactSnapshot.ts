@@ -48,11 +48,16 @@ export async function settledIssue(host: BenchHost, tasks: number, label: string
 	const session = await host.call<{ token: string }>('session/open', { role: 'source' });
 	const created = await host.call<{ issueId: string; checkpointId: string; graphRevision: number }>('plan/create',
 		{ title: `Bench ${label}`, content: 'What a checkpoint costs', requestId: `bench-${label}` }, session.token);
-	const file = join(host.workspace, `plan-${label}.json`);
-	writeFileSync(file, JSON.stringify(planOperations(tasks)));
 	const fence = (checkpointId: string, revision: number, what: string): string[] => ['--issue-id', created.issueId, '--checkpoint-id', checkpointId,
 		'--expected-graph-revision', String(revision), '--request-id', `${label}-${what}`, '--json'];
-	const mutated = JSON.parse((await cliOk(host, session.token, ['plan', 'issue', 'mutate', ...fence(created.checkpointId, created.graphRevision, 'mutate'), '--operations-file', file])).stdout) as { graphRevision: number };
+	// One mutate takes at most 5,000 operations: a larger plan is written in parts (chains of ten never straddle two).
+	const operations = planOperations(tasks);
+	let mutated = { graphRevision: created.graphRevision };
+	for (let from = 0; from < operations.length; from += 5000) {
+		const file = join(host.workspace, `plan-${label}-${from}.json`);
+		writeFileSync(file, JSON.stringify(operations.slice(from, from + 5000)));
+		mutated = JSON.parse((await cliOk(host, session.token, ['plan', 'issue', 'mutate', ...fence(created.checkpointId, mutated.graphRevision, `mutate-${from}`), '--operations-file', file])).stdout) as { graphRevision: number };
+	}
 	// The agent reads its plan at the initial checkpoint, as it would at that wake.
 	await cliOk(host, session.token, ['plan', 'issue', 'get', '--issue-id', created.issueId, '--json']);
 	await cliOk(host, session.token, ['plan', 'issue', 'schedule', ...fence(created.checkpointId, mutated.graphRevision, 'schedule'), '--task-ids-json', '["t0"]']);

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { benchCliGet, formatCliGetBench, startCliGetFixture } from './cliGet.js';
 import { benchCliSmallRead, formatCliSmallRead } from './cliSmallRead.js';
 import { benchCompactSnapshot, formatCompactSnapshot } from './compactSnapshot.js';
+import { deliverySections } from './deliveryBench.js';
 import { benchHostMemory, formatHostMemory } from './limits/hostMemory.js';
 import { benchStoreLimits, formatStoreLimits } from './limits/storeLimits.js';
 import { benchStoreRecovery, formatStoreRecovery } from './limits/storeRecovery.js';
@@ -66,6 +67,8 @@ async function main(): Promise<void> {
 	section('What a checkpoint costs the source agent: `plan issue get` compact and `--full`, tokens per wake',
 		'the default `plan issue get` at most 8 KB at 1,000 tasks and flat in the graph\'s size.',
 		formatCompactSnapshot(await benchCompactSnapshot({ log: (l) => console.error(`  ${l}`) })));
+
+	await deliverySections(section, (l) => console.error(l));
 
 	console.error('bench: issue panel layout and render at 50/200/1,000 tasks …');
 	section('Issue panel layout and render (Node, no DOM)', 'readable at 200 tasks; a status change re-renders without a new layout.',

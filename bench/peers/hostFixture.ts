@@ -42,12 +42,16 @@ export function postJson(socketPath: string, method: string, params: unknown, to
 	});
 }
 
-/** `nodeArgs` go before the CLI script (for example a preload module for memory probes). */
-export async function startBenchHost(config: Record<string, unknown>, nodeArgs: readonly string[] = []): Promise<BenchHost> {
+/**
+ * `nodeArgs` go before the CLI script (for example a preload module for memory probes); `prepare` fills the
+ * workspace before the Host starts (a git repository: the Host reads whether it is one when it starts).
+ */
+export async function startBenchHost(config: Record<string, unknown>, nodeArgs: readonly string[] = [], prepare?: (workspace: string) => void): Promise<BenchHost> {
 	const base = mkdtempSync(join(tmpdir(), 'tutti-bench-host-'));
 	const workspace = join(base, 'ws');
 	mkdirSync(join(workspace, '.tutti'), { recursive: true });
 	writeFileSync(join(workspace, '.tutti', 'config.json'), JSON.stringify(config));
+	prepare?.(workspace);
 	const env: NodeJS.ProcessEnv = { ...process.env, XDG_RUNTIME_DIR: join(base, 'run') };
 	delete env['NODE_EXTRA_CA_CERTS'];
 	delete env['NODE_OPTIONS'];

@@ -1,0 +1,88 @@
+// The default (compact) `tutti plan issue get` at 1,000 and 10,000 tasks: its bytes beside `--full`'s (the real CLI's
+// stdout at a task_settled checkpoint, after the agent read its plan once), and the Host's time for each (the same
+// requests over the socket with the source session's token: plan/getCompact and plan/get). Medians only.
+import { spawn } from 'node:child_process';
+import { type BenchHost, cliScript, startBenchHost } from './peers/hostFixture.js';
+import { settledIssue } from './compactSnapshot.js';
+import { fmtMs, median } from './stats.js';
+
+export interface CompactScaleRow {
+	readonly tasks: number;
+	readonly compactBytes: number;
+	readonly fullBytes: number;
+	/** plan/getCompact over the socket, ms. */
+	readonly compactHostMs: number[];
+	/** plan/get (what `--full` asks) over the socket, ms. */
+	readonly fullHostMs: number[];
+}
+
+function cliStdout(host: BenchHost, token: string, args: readonly string[]): Promise<string> {
+	return new Promise((done, fail) => {
+		const child = spawn(process.execPath, [cliScript, ...args], { cwd: host.workspace, env: { ...host.env, TUTTI_SESSION_TOKEN: token }, stdio: ['ignore', 'pipe', 'pipe'] });
+		let out = '';
+		let err = '';
+		child.stdout.setEncoding('utf8').on('data', (c: string) => { out += c; });
+		child.stderr.setEncoding('utf8').on('data', (c: string) => { err += c; });
+		child.on('error', fail);
+		child.on('close', (code) => { if (code === 0) { done(out); } else { fail(new Error(`tutti ${args.join(' ')}: exit ${code}: ${err.slice(0, 300)}`)); } });
+	});
+}
+
+async function timed(n: number, call: () => Promise<unknown>): Promise<number[]> {
+	const ms: number[] = [];
+	for (let i = 0; i < n; i++) {
+		const started = performance.now();
+		await call();
+		ms.push(performance.now() - started);
+	}
+	return ms;
+}
+
+export async function benchCompactAtScale(options: { sizes?: readonly number[]; log?: (line: string) => void } = {}): Promise<CompactScaleRow[]> {
+	const log = options.log ?? (() => undefined);
+	const host = await startBenchHost({ agentTargets: [{ id: 'sh', adapter: 'command', argv: [process.execPath, '-e', '0'] }], maxParallelRuns: 4 });
+	try {
+		const rows: CompactScaleRow[] = [];
+		for (const tasks of options.sizes ?? [1000, 10_000]) {
+			log(`${tasks.toLocaleString('en-US')}-task plan …`);
+			const issue = await settledIssue(host, tasks, `scale${tasks}`);
+			const get = ['plan', 'issue', 'get', '--issue-id', issue.issueId, '--json'];
+			const compact = await cliStdout(host, issue.token, get);
+			const full = await cliStdout(host, issue.token, [...get, '--full']);
+			const n = tasks > 5000 ? 5 : 10;
+			rows.push({
+				tasks, compactBytes: Buffer.byteLength(compact), fullBytes: Buffer.byteLength(full),
+				compactHostMs: await timed(n, () => host.call('plan/getCompact', { issueId: issue.issueId }, issue.token)),
+				fullHostMs: await timed(n, () => host.call('plan/get', { issueId: issue.issueId }, issue.token)),
+			});
+		}
+		return rows;
+	} finally {
+		await host.stop();
+	}
+}
+
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+
+export function formatCompactAtScale(rows: readonly CompactScaleRow[]): string {
+	const lines = [
+		'`tutti plan issue get` (default, compact) and `--full` at a task_settled checkpoint: stdout bytes of the real CLI, and the Host\'s time for the request (over the socket with the source session\'s token, client included; median):',
+		'',
+		'| plan | compact bytes | `--full` bytes | compact / full | compact: Host time (median) | `--full`: Host time (median) | full ÷ compact time | n |',
+		'|---|---|---|---|---|---|---|---|',
+		...rows.map((r) => `| ${r.tasks.toLocaleString('en-US')} tasks | ${kb(r.compactBytes)} | ${kb(r.fullBytes)} | ${(r.compactBytes / r.fullBytes * 100).toFixed(1)}% | ` +
+			`**${fmtMs(median(r.compactHostMs))}** | ${fmtMs(median(r.fullHostMs))} | ${(median(r.fullHostMs) / median(r.compactHostMs)).toFixed(1)}× | ${r.compactHostMs.length} |`),
+	];
+	const [small, large] = rows;
+	if (small && large) {
+		lines.push('', `From ${small.tasks.toLocaleString('en-US')} to ${large.tasks.toLocaleString('en-US')} tasks: compact bytes ×${(large.compactBytes / small.compactBytes).toFixed(2)}, ` +
+			`compact Host time ×${(median(large.compactHostMs) / median(small.compactHostMs)).toFixed(1)}, \`--full\` bytes ×${(large.fullBytes / small.fullBytes).toFixed(1)}.`);
+	}
+	return lines.join('\n');
+}
+
+if (require.main === module) {
+	void (async () => {
+		console.log(formatCompactAtScale(await benchCompactAtScale({ log: (l) => console.error(`  ${l}`) })));
+	})();
+}

@@ -1,0 +1,44 @@
+// The code-delivery and approval benches of `npm run bench`, as result sections with the machine's load beside each:
+// worktree and result-commit cost per Run at 1 / 10 / 100 in flight and merge bases for 2 / 8 parents
+// (delivery/worktreeRuns.ts), `tutti issue integrate` of a 50-task issue (delivery/integrateIssue.ts), the default
+// `plan issue get` at 1k / 10k tasks (compactAtScale.ts) and the approval round trip (approvalRoundTrip.ts).
+// Runnable alone: `node --import tsx bench/deliveryBench.ts` (after `npm run build`) prints the sections.
+import { benchApprovalRoundTrip, formatApprovalRoundTrip } from './approvalRoundTrip.js';
+import { benchCompactAtScale, formatCompactAtScale } from './compactAtScale.js';
+import { benchIntegrate, formatIntegrate } from './delivery/integrateIssue.js';
+import { benchWorktreeRuns, formatWorktreeRuns } from './delivery/worktreeRuns.js';
+import { withLoad } from './machineLoad.js';
+
+export type Section = (title: string, goal: string, table: string) => void;
+
+export async function deliverySections(section: Section, log: (line: string) => void): Promise<void> {
+	const sub = (l: string): void => log(`  ${l}`);
+	log('bench: worktree and result commit per Run at 1/10/100 in flight, merge bases for 2/8 parents …');
+	const worktrees = await withLoad(() => benchWorktreeRuns({ log: sub }));
+	section('Worktree and result commit per Run at 1 / 10 / 100 in flight; merge base for 2 / 8 parents',
+		'none set in the spec; recorded to compare later runs against. What to look for: cost per Run flat from 1 to 100 in flight (no O(n²)).',
+		`${formatWorktreeRuns(worktrees.result)}\n\n${worktrees.load}`);
+
+	log('bench: `tutti issue integrate` of a 50-task issue …');
+	const integrate = await withLoad(() => benchIntegrate({ log: sub }));
+	section('`tutti issue integrate` of a 50-task issue', 'none set in the spec; recorded to compare later runs against (linear in the tasks).',
+		`${formatIntegrate(integrate.result)}\n\n${integrate.load}`);
+
+	log('bench: default `plan issue get` bytes and Host time at 1k/10k tasks …');
+	const compact = await withLoad(() => benchCompactAtScale({ log: sub }));
+	section('Default `plan issue get` at 1,000 and 10,000 tasks: bytes and Host time', 'the default `plan issue get` at most 8 KB and flat in the graph\'s size (as in the checkpoint section); its Host time is recorded, no figure set.',
+		`${formatCompactAtScale(compact.result)}\n\n${compact.load}`);
+
+	log('bench: approval round trip (tutti mcp → developer answer → the tool runs) …');
+	const approvals = await withLoad(() => benchApprovalRoundTrip({ log: sub }));
+	section('Approval round trip: request → developer answer → the tool runs', 'none set in the spec; recorded to compare later runs against.',
+		`${formatApprovalRoundTrip(approvals.result)}\n\n${approvals.load}`);
+}
+
+if (require.main === module) {
+	void (async () => {
+		const started = Date.now();
+		await deliverySections((title, goal, table) => { console.log(`## ${title}\n\nGoal: ${goal}\n\n${table}\n`); }, (l) => console.error(l));
+		console.error(`bench: delivery sections in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+	})();
+}
