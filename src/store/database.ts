@@ -36,6 +36,11 @@ export interface StoreOptions {
 	readonly fileName?: string;
 	/** Journal size that triggers an automatic snapshot; default 8 MiB. */
 	readonly snapshotEveryBytes?: number;
+	/**
+	 * A journal replayed at open at least this big is snapshotted right after (off the open path); default 1 MiB.
+	 * Otherwise a Host killed again and again replays the same journal at every start, up to snapshotEveryBytes.
+	 */
+	readonly snapshotAfterOpenBytes?: number;
 	/** Take `.tutti/host.lease` (one Host per store); default true. */
 	readonly lease?: boolean;
 	/** The migration list; default the shipped one. Tests pass their own. */
@@ -81,6 +86,7 @@ export interface StoreStats {
 
 const defaultFileName = 'tutti.sqlite';
 const defaultSnapshotEveryBytes = 8 * 1024 * 1024;
+const defaultSnapshotAfterOpenBytes = 1024 * 1024;
 const snapshotRetryDelayMs = 5_000;
 const defaultRecoveryRetryMs = 2_000;
 
@@ -167,6 +173,7 @@ export class Store {
 		this.#snapshotEveryBytes = options.snapshotEveryBytes ?? defaultSnapshotEveryBytes;
 		this.#now = options.now ?? Date.now;
 		this.#recoveryRetryMs = options.recoveryRetryMs ?? defaultRecoveryRetryMs;
+		this.#scheduleSnapshotIfDue(options.snapshotAfterOpenBytes ?? defaultSnapshotAfterOpenBytes);
 	}
 
 	/** Opens (or creates) the store in `options.dir`: lease, snapshot, journal replay, migrations. */
@@ -357,8 +364,9 @@ export class Store {
 		this.#lastSnapshotError = undefined;
 	}
 
-	#scheduleSnapshotIfDue(): void {
-		if (this.#snapshotScheduled || this.#closed || this.#journal.bytes < this.#snapshotEveryBytes || Date.now() < this.#snapshotRetryAt) {
+	/** `threshold`: the journal size that makes a snapshot due (default snapshotEveryBytes). */
+	#scheduleSnapshotIfDue(threshold = this.#snapshotEveryBytes): void {
+		if (this.#snapshotScheduled || this.#closed || this.#journal.bytes < threshold || Date.now() < this.#snapshotRetryAt) {
 			return;
 		}
 		this.#snapshotScheduled = true;

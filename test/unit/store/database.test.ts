@@ -197,6 +197,26 @@ describe('Store', () => {
 		assert.equal(reopened.read(issueIds).length, 20);
 	});
 
+	it('a store reopened on a journal past snapshotAfterOpenBytes snapshots it at once (a crash loop does not replay it again)', async () => {
+		const store = await openStore();
+		for (let i = 0; i < 20; i++) {
+			await store.transaction((tx) => insertIssue(tx, `o${String(i).padStart(2, '0')}`));
+		}
+		const reopened = await reopenAfterCrash({ snapshotAfterOpenBytes: 1_000 });
+		assert.equal(reopened.stats().replayedOnOpen, 20);
+		await eventually(() => reopened.stats().snapshots >= 1, 'a snapshot after the replay, without a commit');
+		assert.equal(reopened.stats().frames, 0, 'the snapshot truncated the journal');
+		const again = await reopenAfterCrash();
+		assert.equal(again.stats().replayedOnOpen, 0);
+		assert.equal(again.read(issueIds).length, 20);
+		// Below the threshold nothing is written at open.
+		await again.transaction((tx) => insertIssue(tx, 'p0'));
+		const small = await reopenAfterCrash({ snapshotAfterOpenBytes: 1_000_000 });
+		await new Promise((resolve) => setImmediate(resolve));
+		assert.equal(small.stats().snapshots, 0);
+		assert.equal(small.stats().replayedOnOpen, 1);
+	});
+
 	it('close() snapshots, releases the lease and refuses later use', async () => {
 		const store = await Store.open({ dir: tmp.dir });
 		await store.transaction((tx) => insertIssue(tx, 'c1'));
