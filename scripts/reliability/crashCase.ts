@@ -1,13 +1,19 @@
 // Crash: kill -9 the Host at random points of a mixed workload (creates, manual task adds through the socket and
-// through the real CLI, fenced mutations, schedules whose Runs settle, acknowledges, stops) and kill -9 Run
-// supervisors at random points. After every restart the store is read only through the CLI and checked:
-// every acknowledged command is present, no Run is lost or double-settled, checkpoint/backlog invariants hold.
+// through the real CLI, fenced mutations, schedules whose Runs settle, acknowledges, stops, $1-budget issues whose
+// Runs cross it and whose launches are then refused (crashBudget.ts), agents waiting for the developer's answer
+// through `tutti mcp` while answers race the kills (crashApprovals.ts)) and kill -9 Run supervisors at random
+// points. After every restart the store is read only through the CLI and checked: every acknowledged command is
+// present, no Run is lost or double-settled, checkpoint/backlog invariants hold, the spend is kept, every
+// acknowledged answer is there and none changed.
 // Then, in a git workspace, diamonds of worktree Runs and `issue integrate` under kill -9 (worktreeCrash.ts).
 import type { PlanSnapshotDto } from '../../src/protocol/dto.js';
 import { requestId, standardTargets, startHost, type HostHandle } from '../../test/integration/harness.js';
 import {
 	call, CaseResult, cliIssueIds, cliIssueTaskIds, cliPlanGet, cliRunList, prng, sleep, snapshotViolations, supervisorPidOf, type Reply,
 } from './kit.js';
+import { approvalAndBudgetTargets } from './agentKit.js';
+import { ApprovalLane } from './crashApprovals.js';
+import { BudgetLane } from './crashBudget.js';
 import { worktreeCrash, worktreeTarget } from './worktreeCrash.js';
 
 export interface CrashOptions {
@@ -41,6 +47,7 @@ export async function crashCase(options: CrashOptions): Promise<CaseResult> {
 				...standardTargets(gateDir),
 				{ id: 'sleep', adapter: 'command', argv: [process.execPath, '-e', `setTimeout(() => {}, ${sleepTargetMs})`] },
 				worktreeTarget(),
+				...approvalAndBudgetTargets(gateDir),
 			],
 			maxParallelRuns: 16,
 		}),
@@ -64,16 +71,28 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 		throw new Error(`session/open: ${sourceReply.message}`);
 	}
 	const source = { token: (sourceReply.result as { token: string }).token };
-	const manualReply = await call(host, 'issue/create', { title: 'Crash workload (manual)' }, user);
-	if (!manualReply.ok) {
-		throw new Error(`issue/create: ${manualReply.message}`);
+	// The manual issue changes every 25 points, so a point's check reads a bounded issue (all are checked at the end).
+	const manualIssues = new Map<string, Set<string>>();
+	let manualIssueId = '';
+	const newManual = async (): Promise<void> => {
+		const manualReply = await call(host, 'issue/create', { title: 'Crash workload (manual)' }, user);
+		if (manualReply.ok) {
+			manualIssueId = (manualReply.result as { issueId: string }).issueId;
+			manualIssues.set(manualIssueId, new Set());
+		}
+	};
+	await newManual();
+	if (manualIssueId === '') {
+		throw new Error('issue/create of the manual issue failed');
 	}
-	const manualIssueId = (manualReply.result as { issueId: string }).issueId;
+	const approvals = new ApprovalLane(host, result);
+	await approvals.open();
+	const budget = new BudgetLane(host, source, result);
 
 	const createdIssues = new Map<string, string>();
-	const manualTasks = new Set<string>();
 	const managed: ManagedRecord[] = [];
 	const settledOutcomes = new Map<string, string>();
+	const tally = { lost: 0, settledTwice: 0 };
 	let acknowledgedCommands = 0;
 	let inFlightUnknown = 0;
 	let cliRetriedAcrossKill = 0;
@@ -99,22 +118,45 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 
 	let current: ManagedRecord | undefined;
 	let points = 0;
+	// A point's CLI checks run during the next point's workload (awaited before its kill): what they compare against
+	// is copied at the restart, so a later acknowledgement is never expected from an earlier read.
+	let verifying: Promise<void> = Promise.resolve();
+	/** Where a point's time goes (ms summed over the points), for RESULTS.md. */
+	const phases = new Map<string, number>();
 	for (let point = 0; point < options.points; point++) {
 		if (Date.now() - loopStart > options.budgetMs) {
 			result.notes.push(`Stopped after ${point} of ${options.points} Host kill points: the ${Math.round(options.budgetMs / 1000)} s budget of this case ran out on this machine.`);
 			break;
 		}
 		points++;
-		// Each point: a fresh managed issue driven by the plan lane and, sometimes, one to stop mid-workload.
-		if (point % 4 === 0 || current === undefined) {
-			current = await newManaged();
+		if (point > 0 && point % 50 === 0) {
+			console.error(`  crash: ${point} points in ${Math.round((Date.now() - loopStart) / 1000)} s (${Math.round((Date.now() - loopStart) / point)} ms each), ${result.failures.length} violations`);
 		}
+		let phaseStart = Date.now();
+		const phase = (name: string): void => {
+			const now = Date.now();
+			phases.set(name, (phases.get(name) ?? 0) + now - phaseStart);
+			phaseStart = now;
+		};
+		// Each point: a fresh managed issue driven by the plan lane and, sometimes, one to stop mid-workload.
+		if (point % 25 === 24) {
+			await newManual();
+		}
+		const wantStop = random() < 0.15;
+		const [fresh, toStop] = await Promise.all([
+			point % 4 === 0 || current === undefined ? newManaged() : Promise.resolve(current),
+			wantStop ? newManaged() : Promise.resolve(undefined),
+			point % 5 === 0 ? budget.rotate() : Promise.resolve(),
+		]);
+		current = fresh;
 		const driven = current;
-		const toStop = random() < 0.15 ? await newManaged() : undefined;
 		if (!driven) {
 			result.fail(`point ${point}: could not create the managed issue`);
 			continue;
 		}
+		phase('new issues');
+		const manualTasks = manualIssues.get(manualIssueId)!;
+		const pointManualIssueId = manualIssueId;
 		let dead = false;
 		const acked = (r: Reply): r is Extract<Reply, { ok: true }> => {
 			if (r.ok) {
@@ -145,7 +187,7 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 		const socketTaskLane = async (): Promise<void> => {
 			while (!dead) {
 				const taskId = `s-${seq++}`;
-				if (acked(await call(host, 'task/add', { issueId: manualIssueId, taskId, title: `T ${taskId}` }, user))) {
+				if (acked(await call(host, 'task/add', { issueId: pointManualIssueId, taskId, title: `T ${taskId}` }, user))) {
 					manualTasks.add(taskId);
 				}
 			}
@@ -153,7 +195,7 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 		const cliTaskLane = async (): Promise<void> => {
 			while (!dead) {
 				const taskId = `c-${seq++}`;
-				const r = await host.cli(['issue', 'task', 'add', '--issue-id', manualIssueId, '--task-id', taskId, '--title', `T ${taskId}`, '--json'],
+				const r = await host.cli(['issue', 'task', 'add', '--issue-id', pointManualIssueId, '--task-id', taskId, '--title', `T ${taskId}`, '--json'],
 					{ asUser: true });
 				// A kill mid-call: the CLI retries the connection (SPEC §10) and completes against the restarted Host.
 				if (r.code === 0) {
@@ -223,13 +265,21 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 			}
 		};
 
-		const lanes = Promise.all([createLane(), socketTaskLane(), socketTaskLane(), planLane(), stopLane()]);
+		const isDead = (): boolean => dead;
+		const lanes = Promise.all([
+			createLane(), socketTaskLane(), socketTaskLane(), planLane(), stopLane(),
+			budget.lane(isDead, acked), approvals.lane(isDead, acked, random, point % 2 === 0),
+		]);
 		const cliLane = cliTaskLane();
-		// Most points are short; every third runs long enough for a schedule (it replies after the launch) to be acknowledged.
-		await sleep(point % 3 === 2 ? 400 + random() * 1200 : 50 + random() * 450);
+		// Most points are short; every third runs long enough for a schedule (it replies after the launch) to be
+		// acknowledged. The previous point's checks finish first.
+		await Promise.all([sleep(point % 3 === 2 ? 300 + random() * 900 : 50 + random() * 350), verifying]);
+		phase('workload (and the previous checks)');
 		await host.kill9();
 		dead = true;
+		phase('kill -9 until exit');
 		await lanes;
+		phase('lanes see the kill');
 		const restartStart = Date.now();
 		try {
 			await host.start();
@@ -238,27 +288,61 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 			return;
 		}
 		restartMsTotal += Date.now() - restartStart;
-		await cliLane;
+		phase('Host restart to ready');
 
-		// Verify through the CLI only: this point's issues, the previous point's, and everything acknowledged so far.
-		const check = toStop ? [driven, toStop] : [driven];
+		// Verify through the CLI only: this point's issues and what was acknowledged so far. It runs during the next
+		// point's workload: what it expects is copied before its first read (after the CLI call this kill cut has
+		// completed against the new Host), so a later acknowledgement is never expected from an earlier read.
 		const fullCheck = point % 10 === 9 || point === options.points - 1 || Date.now() - loopStart > options.budgetMs;
-		const [issueIds, taskIds, snapshots, runLists] = await Promise.all([
-			fullCheck ? cliIssueIds(host) : Promise.resolve(undefined), cliIssueTaskIds(host, manualIssueId),
-			Promise.all(check.map((m) => cliPlanGet(host, m.issueId))), Promise.all(check.map((m) => cliRunList(host, m.issueId))),
-		]);
-		verifyMsTotal += Date.now() - restartStart;
-		for (const [rid, issueId] of issueIds ? createdIssues : []) {
-			result.check(issueIds!.has(issueId), `point ${point}: created issue ${issueId} (${rid}) was lost`);
+		const verifyStart = Date.now();
+		verifying = (async (): Promise<void> => {
+			await cliLane;
+			const check = (toStop ? [driven, toStop] : [driven]).map((m) => ({
+				...m, addedTaskIds: new Set(m.addedTaskIds), runIds: new Set(m.runIds), acknowledgedCheckpointIds: new Set(m.acknowledgedCheckpointIds),
+			}));
+			const expectedIssues = fullCheck ? new Map(createdIssues) : new Map<string, string>();
+			const expectedTasks = new Set(manualTasks);
+			// The budget and approval checks alternate between restarts (each is still checked after every second kill).
+			const [issueIds, taskIds, snapshots, runLists] = await Promise.all([
+				fullCheck ? cliIssueIds(host) : Promise.resolve(undefined), cliIssueTaskIds(host, pointManualIssueId),
+				Promise.all(check.map((m) => cliPlanGet(host, m.issueId))), Promise.all(check.map((m) => cliRunList(host, m.issueId))),
+				point % 2 === 0 ? budget.verify(point) : approvals.verify(point),
+			]);
+			verifyMsTotal += Date.now() - verifyStart;
+			for (const [rid, issueId] of expectedIssues) {
+				if (!issueIds!.has(issueId)) {
+					tally.lost++;
+					result.fail(`point ${point}: created issue ${issueId} (${rid}) was lost`);
+				}
+			}
+			for (const taskId of expectedTasks) {
+				if (!taskIds.has(taskId)) {
+					tally.lost++;
+					result.fail(`point ${point}: acknowledged task ${taskId} was lost`);
+				}
+			}
+			check.forEach((m, i) => verifyManaged(point, m, snapshots[i]!, runLists[i]!, settledOutcomes, result, tally));
+		})().catch((error: unknown) => result.fail(`point ${point}: the CLI checks failed: ${(error as Error).message.slice(0, 500)}`));
+	}
+	await verifying;
+	const loopMs = Date.now() - loopStart;
+	// Every asker Run answered and settled (the lane answers what is left), every spender Run settled.
+	await approvals.finish();
+	await budget.finish();
+	// Every acknowledged manual task of every manual issue is there.
+	for (const [issueId, tasks] of manualIssues) {
+		const present = await cliIssueTaskIds(host, issueId);
+		for (const taskId of tasks) {
+			if (!present.has(taskId)) {
+				tally.lost++;
+				result.fail(`at the end: acknowledged task ${taskId} of ${issueId} was lost`);
+			}
 		}
-		for (const taskId of manualTasks) {
-			result.check(taskIds.has(taskId), `point ${point}: acknowledged task ${taskId} was lost`);
-		}
-		check.forEach((m, i) => verifyManaged(point, m, snapshots[i]!, runLists[i]!, settledOutcomes, result));
 	}
 
-	result.figure('mean time per point (workload, kill, restart, CLI checks)', `${Math.round((Date.now() - loopStart) / Math.max(1, points))} ms`);
-	result.figure('mean restart + CLI verification per point', `${Math.round(verifyMsTotal / Math.max(1, points))} ms`);
+	result.figure('mean time per point (workload, kill, restart, CLI checks)', `${Math.round(loopMs / Math.max(1, points))} ms`);
+	result.figure('mean time per point by phase', [...phases].map(([name, ms]) => `${name} ${Math.round(ms / Math.max(1, points))} ms`).join(', '));
+	result.figure('mean CLI verification per point (runs during the next point\'s workload)', `${Math.round(verifyMsTotal / Math.max(1, points))} ms`);
 	// No Run lost: every acknowledged Run settles (the `ok`/`fail` agents exit at once).
 	const unsettled = new Set<string>();
 	for (const m of managed) {
@@ -283,8 +367,10 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 					if (run.outcome !== null) {
 						unsettled.delete(run.runId);
 						const before = settledOutcomes.get(run.runId);
-						result.check(before === undefined || before === `${run.outcome}@${run.completedAtUnixMs}`,
-							`Run ${run.runId} settled twice (${before} then ${run.outcome}@${run.completedAtUnixMs})`);
+						if (before !== undefined && before !== `${run.outcome}@${run.completedAtUnixMs}`) {
+							tally.settledTwice++;
+							result.fail(`Run ${run.runId} settled twice (${before} then ${run.outcome}@${run.completedAtUnixMs})`);
+						}
 					}
 				}
 				if (runs.some((r) => r.outcome === null)) {
@@ -301,7 +387,10 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 	result.check(unsettled.size === 0, `${unsettled.size} acknowledged Runs never settled: ${[...unsettled].slice(0, 5).join(', ')}`);
 	const finalIssueIds = await cliIssueIds(host);
 	for (const [rid, issueId] of createdIssues) {
-		result.check(finalIssueIds.has(issueId), `at the end: created issue ${issueId} (${rid}) was lost`);
+		if (!finalIssueIds.has(issueId)) {
+			tally.lost++;
+			result.fail(`at the end: created issue ${issueId} (${rid}) was lost`);
+		}
 	}
 	const finalSnapshots = await Promise.all(managed.filter((m) => m.stopped).map((m) => cliPlanGet(host, m.issueId)));
 	for (const s of finalSnapshots) {
@@ -310,23 +399,28 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 	const runCount = managed.reduce((n, m) => n + m.runIds.size, 0);
 	result.figure('kill -9 points (Host)', points);
 	result.figure('acknowledged commands', acknowledgedCommands);
+	result.figure('acknowledged commands lost (issues, tasks, mutations, Runs missing afterwards)', tally.lost);
+	result.figure('Runs settled more than once', tally.settledTwice);
 	result.figure('commands cut by a kill (outcome unknown, not asserted)', inFlightUnknown);
 	result.figure('rejections by reason code (fences raced by the workload)', [...rejections].map(([r, n]) => `${r} ×${n}`).join(', ') || 'none');
 	result.figure('real-CLI commands that retried across a kill and were acknowledged', cliRetriedAcrossKill);
-	result.figure('issues created / manual tasks added / managed issues', `${createdIssues.size} / ${manualTasks.size} / ${managed.length}`);
+	result.figure('issues created / manual tasks added / managed issues', `${createdIssues.size} / ${[...manualIssues.values()].reduce((n, t) => n + t.size, 0)} / ${managed.length}`);
 	result.figure('Runs with an acknowledged schedule / all Runs seen (every one settled exactly once)', `${runCount} / ${allRuns.size}`);
 	result.figure('issues stopped (all archived)', finalSnapshots.length);
 	result.figure('mean restart to ready after kill -9', `${Math.round(restartMsTotal / Math.max(1, points))} ms`);
 }
 
 function verifyManaged(point: number, m: ManagedRecord, s: PlanSnapshotDto, runs: { runId: string; outcome: string | null; completedAtUnixMs: number }[],
-	settledOutcomes: Map<string, string>, result: CaseResult): void {
+	settledOutcomes: Map<string, string>, result: CaseResult, tally: { lost: number; settledTwice: number }): void {
 	for (const problem of snapshotViolations(s)) {
 		result.fail(`point ${point}: ${m.issueId}: ${problem}`);
 	}
 	const taskIds = new Set(s.tasks.map((t) => t.taskId));
 	for (const taskId of m.addedTaskIds) {
-		result.check(taskIds.has(taskId), `point ${point}: ${m.issueId}: acknowledged mutation adding ${taskId} was lost`);
+		if (!taskIds.has(taskId)) {
+			tally.lost++;
+			result.fail(`point ${point}: ${m.issueId}: acknowledged mutation adding ${taskId} was lost`);
+		}
 	}
 	result.check(s.execution.graphRevision >= m.maxRevision, `point ${point}: ${m.issueId}: graph revision ${s.execution.graphRevision} < acknowledged ${m.maxRevision}`);
 	for (const checkpointId of m.acknowledgedCheckpointIds) {
@@ -337,13 +431,19 @@ function verifyManaged(point: number, m: ManagedRecord, s: PlanSnapshotDto, runs
 	}
 	const runIds = new Set(runs.map((r) => r.runId));
 	for (const runId of m.runIds) {
-		result.check(runIds.has(runId), `point ${point}: acknowledged Run ${runId} was lost`);
+		if (!runIds.has(runId)) {
+			tally.lost++;
+			result.fail(`point ${point}: acknowledged Run ${runId} was lost`);
+		}
 	}
 	for (const run of runs) {
 		if (run.outcome !== null) {
 			const fact = `${run.outcome}@${run.completedAtUnixMs}`;
 			const before = settledOutcomes.get(run.runId);
-			result.check(before === undefined || before === fact, `point ${point}: Run ${run.runId} settled twice (${before} then ${fact})`);
+			if (before !== undefined && before !== fact) {
+				tally.settledTwice++;
+				result.fail(`point ${point}: Run ${run.runId} settled twice (${before} then ${fact})`);
+			}
 			settledOutcomes.set(run.runId, fact);
 		}
 	}

@@ -1,7 +1,11 @@
 // The always-on slice of the fault campaign (`npm run reliability` runs the whole of it): a few kill -9 points of the
-// mixed workload plus one supervisor kill and one diamond of worktree Runs with kills mid-Runs and mid-integrate, a full disk on a real tmpfs (as root), and one reload with 4 live and 4
-// dying Runs. Real Host and CLI processes from dist/ (run `npm run build` first). About 30 s.
+// mixed workload (budgets crossed, approvals answered around the kills) plus one supervisor kill and one diamond of
+// worktree Runs with kills mid-Runs and mid-integrate, each approval fault once (Host killed while pending and while
+// the answer is in flight, `tutti mcp` killed, the agent killed), a full disk on a real tmpfs (as
+// root), and one reload with 4 live and 4 dying Runs. Real Host and CLI processes from dist/ (run `npm run build`
+// first). About 45 s.
 import { strict as assert } from 'node:assert';
+import { approvalsCase } from '../../scripts/reliability/approvalsCase.js';
 import { crashCase } from '../../scripts/reliability/crashCase.js';
 import { diskCase } from '../../scripts/reliability/diskCase.js';
 import type { CaseResult } from '../../scripts/reliability/kit.js';
@@ -19,6 +23,15 @@ describe('reliability (quick slice of the fault campaign)', function () {
 		const result = await crashCase({ points: 4, supervisorKills: 1, worktreeRounds: 1, seed: 6, budgetMs: 60_000 });
 		assert.ok(result.passed, explain(result));
 		assert.ok(result.figures.some(([label, value]) => label === 'acknowledged commands' && Number(value) > 0), 'the workload made progress');
+	});
+
+	it('approvals across faults: Host killed while pending and mid-answer, `tutti mcp` killed, the agent killed: each answered once or expired', async function () {
+		const result = await approvalsCase({ rounds: 1, seed: 6, scenarios: ['host-kill-pending', 'host-kill-answer-in-flight', 'mcp-killed', 'agent-killed'] });
+		assert.ok(result.passed, explain(result));
+		const endings = result.figures.find(([label]) => label.startsWith('endings'))?.[1] ?? '';
+		assert.match(endings, /host-kill-pending → allowed, 1 received, success/, 'the waiting MCP call got its answer from the new Host');
+		assert.match(endings, /agent-killed → expired, 0 received, failure/);
+		assert.match(endings, /mcp-killed → denied, 1 received, failure/, 'the resent call found the same request');
 	});
 
 	it('full disk on a real tmpfs: clear refusals, nothing acknowledged lost, the running Host resumes when space returns', async function () {
