@@ -69,12 +69,14 @@ export interface WorktreeCrashFigures {
 	integrateUntouched: number;
 	/** Tasks whose Run a kill failed (cut during its launch), with the Run's error. */
 	failedByKill: string[];
+	/** Integrations a kill left half-applied: main moved without all the files, or unmoved with some, or the workspace not on main and clean. */
+	halfApplied: number;
 }
 
 /** `rounds` diamonds, each with two Host kills mid-Runs and one mid-integrate. */
 export async function worktreeCrash(host: HostHandle, rounds: number, random: () => number, result: CaseResult): Promise<void> {
 	initRepository(host.workspace);
-	const figures: WorktreeCrashFigures = { rounds: 0, hostKills: 0, runs: 0, mergeBases: 0, resultCommits: 0, integrateApplied: 0, integrateUntouched: 0, failedByKill: [] };
+	const figures: WorktreeCrashFigures = { rounds: 0, hostKills: 0, runs: 0, mergeBases: 0, resultCommits: 0, integrateApplied: 0, integrateUntouched: 0, failedByKill: [], halfApplied: 0 };
 	for (let round = 0; round < rounds; round++) {
 		figures.rounds++;
 		const where = `worktree round ${round}`;
@@ -139,7 +141,7 @@ export async function worktreeCrash(host: HostHandle, rounds: number, random: ()
 	result.figure('worktree diamonds (A; C; B after A; D after B and C) / Host kill -9 mid-Runs', `${figures.rounds} / ${figures.hostKills}`);
 	result.figure('worktree Runs settled / with a result commit (exactly one each) / merge bases with two parents', `${figures.runs} / ${figures.resultCommits} / ${figures.mergeBases}`);
 	result.figure('worktree Runs failed by a kill during their launch (settled once, no result commit)', figures.failedByKill.length === 0 ? 'none' : `${figures.failedByKill.length}: ${figures.failedByKill.join('; ')}`);
-	result.figure('issue integrate with a kill -9 at a random instant: applied / untouched (then completed)', `${figures.integrateApplied} / ${figures.integrateUntouched}`);
+	result.figure('issue integrate with a kill -9 at a random instant: applied / untouched (then completed) / half-applied', `${figures.integrateApplied} / ${figures.integrateUntouched} / ${figures.halfApplied}`);
 }
 
 /** Waits (bounded) until some Run of the issue has its agent started and still running. */
@@ -166,9 +168,10 @@ async function integrateUnderKill(host: HostHandle, issueId: string, files: read
 	await cli;
 	const after = git(host.workspace, 'rev-parse', 'main');
 	const tracked = git(host.workspace, 'status', '--porcelain', '--untracked-files=no');
+	const onMain = new Set(git(host.workspace, 'ls-tree', '--name-only', 'main').split('\n'));
+	const failuresBefore = result.failures.length;
 	result.check(tracked === '', `${where}: the workspace has tracked changes after the kill: ${tracked}`);
 	result.check(git(host.workspace, 'rev-parse', 'HEAD') === after, `${where}: the workspace's HEAD is not main`);
-	const onMain = new Set(git(host.workspace, 'ls-tree', '--name-only', 'main').split('\n'));
 	if (after === before) {
 		figures.integrateUntouched++;
 		result.check(files.every((f) => !onMain.has(f)), `${where}: main did not move yet holds part of the issue's files`);
@@ -177,6 +180,7 @@ async function integrateUnderKill(host: HostHandle, issueId: string, files: read
 		result.check(files.every((f) => onMain.has(f)), `${where}: main moved but lacks some of ${files.join(', ')}`);
 		result.check(git(host.workspace, 'merge-base', '--is-ancestor', before, after) === '', `${where}: main moved to a commit that does not contain the old main`);
 	}
+	if (result.failures.length > failuresBefore) { figures.halfApplied++; }
 	// Whatever the kill left, integrating again completes it (once: main then holds everything and the issue records it).
 	const again = await host.cli(['issue', 'integrate', '--issue-id', issueId, '--accepted-only', '--json'], { asUser: true });
 	result.check(again.code === 0, `${where}: integrating again failed: ${again.stdout}${again.stderr}`.slice(0, 600));
