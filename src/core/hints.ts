@@ -87,7 +87,7 @@ const hints: Record<ReasonCode, HintBuilder> = {
 	unauthenticated: () =>
 		'Set TUTTI_SESSION_TOKEN to the token from `tutti session open --role source --as-user --json` (or pass --as-user for a developer action).',
 	forbidden: () =>
-		'This is a developer action: run it from a developer terminal with `--as-user`, or ask the developer to do it in VS Code.',
+		'An agent session acts only on its own work (its own Run, approvals and plan) and never makes the developer\'s decisions: do not retry this, and never use --as-user (the developer\'s own credential); tell the developer what you need (they decide in VS Code or in their own terminal), and go on with your own work.',
 	not_managed: (n) =>
 		`This is a manual issue, which has no plan: read it with \`tutti issue get --issue-id ${n.issue} --json\` and change its tasks with \`tutti issue task add\` or \`tutti issue task update\` (see their --help) instead of the plan issue commands.`,
 	host_unavailable: () =>
