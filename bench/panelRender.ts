@@ -1,13 +1,15 @@
 // Issue panel render cost in Node at 50 / 200 / 1,000 tasks (medians; never assertions):
 //   layout    — dagre on a new graph shape (the cached layout is reused while only statuses change);
 //   render    — view model + VNodes + markup string with the layout cached (what each store change costs);
-//   validate  — zod check of the snapshot message (the webview does it on every receipt).
+//   validate  — zod check of the complete snapshot message (the webview checks each message it receives);
+//   delta     — the Host's `snapshotDelta` for one status change (what it posts after the first snapshot).
 // The browser adds DOM building (createElementNS) and paint on top; measure that in the webview itself (see the
 // note printed at the end). Run: node --import tsx bench/panelRender.ts
 import type { Attention } from '../src/core/attention/attention.js';
 import type { Issue, Task } from '../src/core/model.js';
 import { toIssueDto, toTasksWithReadiness } from '../src/host/services/dtoMapping.js';
 import { toWebview, type PanelSnapshot } from '../src/protocol/webview.js';
+import { snapshotDelta } from '../src/protocol/webviewDelta.js';
 import type { TaskDto } from '../src/protocol/dto.js';
 import { dagreLayout, layoutGraph } from '../webview/issuePanel/layout.js';
 import { LayoutCache, layoutInputOf, panelTree, renderPanel } from '../webview/issuePanel/renderPanel.js';
@@ -25,6 +27,9 @@ export interface PanelRenderRow {
 	validateMs: number;
 	markupKb: number;
 	snapshotKb: number;
+	/** The Host's `snapshotDelta` for one task's status change, and what it posts instead of the whole snapshot. */
+	deltaMs: number;
+	deltaKb: number;
 }
 
 function task(i: number, deps: string[], status: TaskDto['status']): TaskDto {
@@ -89,17 +94,26 @@ export function benchPanelRender(sizes: readonly number[] = [50, 200, 1_000]): P
 		const renderMs = median(Array.from({ length: 15 }, () => timeMs(() => { markup = renderToString(panelTree(renderPanel(snapshot, ui, 1, cache))); })));
 		const wire = JSON.parse(JSON.stringify(snapshot)) as unknown;
 		const validateMs = median(Array.from({ length: 15 }, () => timeMs(() => toWebview.parse(wire))));
-		return { tasks: n, layoutMs, dagreMs, renderMs, validateMs, markupKb: markup.length / 1024, snapshotKb: JSON.stringify(snapshot).length / 1024 };
+		// A run of status changes, each snapshot new objects throughout as the Host builds it (every task is compared;
+		// the one before was the previous diff's `next`, so its JSON is known).
+		const chain: PanelSnapshot[] = [snapshot];
+		for (let i = 1; i <= 16; i++) { chain.push(JSON.parse(JSON.stringify(withStatus(chain[i - 1]!, `t${(i * 37) % n}`, i % 2 ? 'failed' : 'completed', 1 + i))) as PanelSnapshot); }
+		const delta = snapshotDelta(chain[0]!, chain[1]!);
+		const deltaMs = median(chain.slice(2).map((next, i) => timeMs(() => snapshotDelta(chain[i + 1]!, next))));
+		return {
+			tasks: n, layoutMs, dagreMs, renderMs, validateMs, markupKb: markup.length / 1024, snapshotKb: JSON.stringify(snapshot).length / 1024,
+			deltaMs, deltaKb: JSON.stringify(delta).length / 1024,
+		};
 	});
 }
 
 export function formatPanelRender(rows: readonly PanelRenderRow[]): string {
 	const lines = [
-		'| tasks | layout, new shape (median) | dagre on the same graph | render, cached layout (median) | layout + render | snapshot check (median) | markup | snapshot |',
-		'|---|---|---|---|---|---|---|---|',
+		'| tasks | layout, new shape (median) | dagre on the same graph | render, cached layout (median) | layout + render | snapshot check (median) | markup | snapshot | Host: delta of one status change (median) | delta posted |',
+		'|---|---|---|---|---|---|---|---|---|---|',
 	];
 	for (const r of rows) {
-		lines.push(`| ${r.tasks.toLocaleString('en')} | ${fmtMs(r.layoutMs)} | ${fmtMs(r.dagreMs)} | ${fmtMs(r.renderMs)} | ${fmtMs(r.layoutMs + r.renderMs)} | ${fmtMs(r.validateMs)} | ${r.markupKb.toFixed(0)} KiB | ${r.snapshotKb.toFixed(0)} KiB |`);
+		lines.push(`| ${r.tasks.toLocaleString('en')} | ${fmtMs(r.layoutMs)} | ${fmtMs(r.dagreMs)} | ${fmtMs(r.renderMs)} | ${fmtMs(r.layoutMs + r.renderMs)} | ${fmtMs(r.validateMs)} | ${r.markupKb.toFixed(0)} KiB | ${r.snapshotKb.toFixed(0)} KiB | ${fmtMs(r.deltaMs)} | ${r.deltaKb.toFixed(1)} KiB |`);
 	}
 	return lines.join('\n');
 }

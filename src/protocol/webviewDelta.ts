@@ -9,7 +9,20 @@ interface ListPatch<T> {
 	upsert: T[];
 }
 
-const same = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a) === JSON.stringify(b);
+/** Each object's JSON, kept while the object lives: the next snapshot's items become the base of the diff after it. */
+const jsonOf = new WeakMap<object, string>();
+
+function json(v: unknown): string {
+	if (typeof v !== 'object' || v === null) { return JSON.stringify(v) ?? 'undefined'; }
+	let out = jsonOf.get(v);
+	if (out === undefined) {
+		out = JSON.stringify(v);
+		jsonOf.set(v, out);
+	}
+	return out;
+}
+
+const same = (a: unknown, b: unknown): boolean => a === b || json(a) === json(b);
 
 /** The changed items of `next` against `base`, keyed by `key`; null when a key repeats (sent whole instead). */
 function diffList<T>(base: readonly T[], next: readonly T[], key: (item: T) => string): ListPatch<T> | null | undefined {

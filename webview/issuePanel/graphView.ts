@@ -31,6 +31,8 @@ export class GraphView {
 	readonly #container: HTMLElement;
 	#shape: string | null = null;
 	#nodes = new Map<string, DrawnNode>();
+	/** The nodes that may have tabindex 0 (drawn as the tab stop, or made it by `moveRoving`): asking 1,000 nodes costs. */
+	#tabStops = new Set<Element>();
 
 	constructor(doc: Document, container: HTMLElement) {
 		this.#doc = doc;
@@ -65,6 +67,7 @@ export class GraphView {
 				const el = patchDom(drawn.el, graphNode(drawn.node, place, drawn.level, drawn.tabStop, drawn.highlighting),
 					graphNode(n, place, level, next.tabStop, model.highlighting), this.#doc) as Element;
 				this.#nodes.set(n.taskId, { ...next, el });
+				if (next.tabStop) { this.#tabStops.add(el); }
 			}
 		} else {
 			this.#container.replaceChildren(toDom(renderGraph(model, layout, { zoom, focusTaskId: tabStop }), this.#doc));
@@ -75,6 +78,8 @@ export class GraphView {
 				const el = els.get(n.taskId);
 				return el ? [[n.taskId, { node: n, level, tabStop: n.taskId === tabStop, highlighting: model.highlighting, signature: null, el }] as const] : [];
 			}));
+			const built = tabStop !== null ? this.#nodes.get(tabStop)?.el : undefined;
+			this.#tabStops = new Set(built ? [built] : []);
 		}
 		this.#restoreFocus(focusedTask, tabStop);
 	}
@@ -88,6 +93,7 @@ export class GraphView {
 		this.#container.replaceChildren(toDom(node, this.#doc));
 		this.#shape = shape;
 		this.#nodes = new Map();
+		this.#tabStops = new Set();
 		if (focusKey !== null) {
 			this.#container.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`)?.focus({ preventScroll: true });
 		}
@@ -107,9 +113,10 @@ export class GraphView {
 
 	/** Makes `el` the graph's one tab stop. */
 	moveRoving(el: Element): void {
-		for (const drawn of this.#nodes.values()) {
-			if (drawn.el !== el && drawn.el.getAttribute('tabindex') === '0') { drawn.el.setAttribute('tabindex', '-1'); }
+		for (const other of this.#tabStops) {
+			if (other !== el) { other.setAttribute('tabindex', '-1'); }
 		}
-		el.setAttribute('tabindex', '0');
+		this.#tabStops = new Set([el]);
+		if (el.getAttribute('tabindex') !== '0') { el.setAttribute('tabindex', '0'); }
 	}
 }
