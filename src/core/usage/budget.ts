@@ -1,7 +1,7 @@
 // An issue's spend against its budget, and whether it may start anything more (pure). Every launch path asks the
 // same rule: a worker Run's admission, a source wake's Turn and an independent reviewer's Turn.
 import type { Usage } from '../model.js';
-import { totalTokens } from './prices.js';
+import { type PriceTable, priceKeyOf, totalTokens } from './prices.js';
 
 /** null: no budget of that kind. */
 export interface IssueBudget {
@@ -54,6 +54,58 @@ export function decideBudget(budget: IssueBudget, spend: IssueSpend): BudgetDeci
 		}
 	}
 	return { kind: 'ok' };
+}
+
+/** What a launch (a worker Run's Turn, a source wake's Turn, a reviewer's Turn) will be counted by, known before it starts. */
+export interface LaunchModel {
+	/** The agent target's id (named in the refusal). */
+	targetId: string;
+	adapter: 'claude' | 'codex' | 'command';
+	/** The model it is launched with: the task's, else the target's; '' when neither names one. */
+	model: string;
+}
+
+/**
+ * Why a USD budget cannot count this launch's cost, or null when it can. Claude Code reports its own cost
+ * (`total_cost_usd`), so a claude launch always can; codex reports tokens only, so its model needs a price (a codex
+ * target that names no model runs Codex's own default, which Tutti cannot price); a command target is a plain process
+ * that reports no usage, so it is checked only when it names a model.
+ */
+export function unpricedLaunch(launch: LaunchModel, table: PriceTable): string | null {
+	if (launch.adapter === 'claude') { return null; }
+	if (launch.model === '') {
+		return launch.adapter === 'command' ? null
+			: `the USD budget cannot be checked: agent target '${launch.targetId}' names no model, so Tutti cannot price what it uses`;
+	}
+	if (priceKeyOf(launch.model, table) !== '') { return null; }
+	return `the USD budget cannot be checked: agent target '${launch.targetId}' uses model '${launch.model}', which has no known price`;
+}
+
+/**
+ * The budget rule before a launch: `decideBudget` for the issue as a whole, then, with a USD budget, whether this
+ * launch's cost can be counted at all (fail closed: a model with no known price starts nothing). A token budget
+ * alone never needs a price.
+ */
+export function decideLaunchBudget(budget: IssueBudget, spend: IssueSpend, launch: LaunchModel, table: PriceTable): BudgetDecision {
+	const issueWide = decideBudget(budget, spend);
+	if (issueWide.kind !== 'ok' || budget.budgetUsd === null) { return issueWide; }
+	const unpriced = unpricedLaunch(launch, table);
+	return unpriced === null ? issueWide : { kind: 'unavailable', message: unpriced };
+}
+
+/**
+ * The issue's standing as the developer and the orchestrator see it: `decideBudget`, or, with a USD budget, the first
+ * launch it has pending (a not-started task, its source agent) whose cost cannot be counted, so it shows why that
+ * launch will be refused before anyone tries.
+ */
+export function decideIssueBudget(budget: IssueBudget, spend: IssueSpend, pending: readonly LaunchModel[], table: PriceTable): BudgetDecision {
+	const issueWide = decideBudget(budget, spend);
+	if (issueWide.kind !== 'ok' || budget.budgetUsd === null) { return issueWide; }
+	for (const launch of pending) {
+		const unpriced = unpricedLaunch(launch, table);
+		if (unpriced !== null) { return { kind: 'unavailable', message: unpriced }; }
+	}
+	return issueWide;
 }
 
 /** What is left of each budget (null: no budget of that kind); never below 0. */

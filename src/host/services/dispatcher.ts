@@ -14,7 +14,7 @@ import type { Reader } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import type { RunAdmission } from './contracts.js';
 import { hasAcceptedParentCommits } from './delivery/acceptanceChanges.js';
-import { issueBudgetDecision } from './usage/issueSpend.js';
+import { issueBudgetDecision, launchBudgetGate, launchModelOf } from './usage/issueSpend.js';
 
 export const defaultMaxParallelRuns = 4;
 
@@ -116,13 +116,20 @@ export class Dispatcher implements Disposable {
 		let free = this.capacity - runRepository.countRunning(r);
 		const selections: Selection[] = [];
 		if (free <= 0) { return selections; }
-		const configured = new Set(this.#d.config.agentTargets.map((t) => t.id));
+		const targets = new Map(this.#d.config.agentTargets.map((t) => [t.id, t]));
 		for (const issueId of dispatchRepository.manualIssuesWithWork(r)) {
 			if (free <= 0) { break; }
 			const issue = issueRepository.get(r, issueId);
 			// An issue at or over its budget starts nothing (its panel says why); raising the budget dispatches again.
 			if (!issue || issueBudgetDecision(r, issueId).kind !== 'ok') { continue; }
-			const ready = this.#readyTasks(r, issueId, free, configured);
+			// A task the budget refuses to launch (a USD budget its model cannot be counted against) is left not started;
+			// the issue shows why (issueStandingDecision), and a price, a token budget or another target lets it go on.
+			const gate = launchBudgetGate(r, issueId, this.#d.config);
+			const launchable = (task: Task): boolean => {
+				const target = targets.get(task.agentTargetId);
+				return target !== undefined && gate(launchModelOf(target, task.model)).kind === 'ok';
+			};
+			const ready = this.#readyTasks(r, issueId, free, launchable);
 			if (ready.length === 0) { continue; }
 			selections.push({ issue, tasks: ready });
 			free -= ready.length;
@@ -131,7 +138,7 @@ export class Dispatcher implements Disposable {
 	}
 
 	/** Up to `limit` ready tasks of one issue in dispatch order, read page by page (never the whole graph). */
-	#readyTasks(r: Reader, issueId: string, limit: number, configured: ReadonlySet<string>): Task[] {
+	#readyTasks(r: Reader, issueId: string, limit: number, launchable: (task: Task) => boolean): Task[] {
 		const ready: Task[] = [];
 		let after: TaskKey | null = null;
 		const pageSize = Math.max(limit, 32);
@@ -150,10 +157,10 @@ export class Dispatcher implements Disposable {
 				}
 			}
 			const byId = new Map(candidates.map((t) => [t.taskId, t]));
-			// Core decides readiness; a task whose target is not configured (any more) is not startable.
+			// Core decides readiness; a task whose target is not configured (any more), or that the budget refuses, is not startable.
 			for (const id of readyTaskIds([...candidates, ...[...dependencies.values()].filter((d) => !byId.has(d.taskId))])) {
 				const task = byId.get(id);
-				if (!task || !configured.has(task.agentTargetId)) { continue; }
+				if (!task || !launchable(task)) { continue; }
 				ready.push(task);
 				if (ready.length >= limit) { return ready; }
 			}

@@ -106,7 +106,7 @@ export function readIssueDto(r: Reader, issue: Issue, context: AttentionReadCont
 		hasUnintegratedAcceptance: deliveryRepository.hasUnintegratedAcceptance(r, issue.issueId),
 		changedAfterAcceptanceTaskIds: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
 		pendingApprovalCount: approvalRepository.pendingCountOfRunningRuns(r, issue.issueId),
-		spend: readSpendDto(r, issue.issueId),
+		spend: readSpendDto(r, issue.issueId, context.pricing),
 	});
 }
 

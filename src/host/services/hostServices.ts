@@ -138,7 +138,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const issues = new IssueService({
-		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged, defaultBudgetUsd: deps.config.defaultBudgetUsd,
+		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged, defaultBudgetUsd: deps.config.defaultBudgetUsd, pricing: deps.config,
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason), contacts: awaiting.heartbeats,
 		runActivity: (runId) => activityLine(latestActivity(deps.runs, runId)),
 	});
@@ -180,7 +180,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'task/delete': (params) => tasks.delete(params),
 		'plan/create': (params, caller) => thenWake(activePlan.create(params, caller)),
 		'plan/get': (params, caller) => activePlan.get(params, caller),
-		'plan/getCompact': (params, caller) => getCompactPlan({ store: deps.store, clock: deps.clock, log }, params, caller),
+		'plan/getCompact': (params, caller) => getCompactPlan({ store: deps.store, clock: deps.clock, log, config: deps.config }, params, caller),
 		'plan/getTask': async (params, caller) => deps.store.read((r) => readPlanTask(r, params, caller)),
 		'plan/schedule': (params, caller) => thenWake(activePlan.schedule(params, caller)),
 		'plan/mutate': (params, caller) => thenWake(activePlan.mutate(params, caller)),

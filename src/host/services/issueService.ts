@@ -17,7 +17,7 @@ import { readTaskAttentions } from './attention/readAttention.js';
 import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 import { usageRepository } from '../../store/repositories/usageRepository.js';
-import { newIssueBudget } from './usage/issueSpend.js';
+import { type LaunchPricing, newIssueBudget } from './usage/issueSpend.js';
 
 export interface IssueServiceDeps {
 	store: Store;
@@ -26,6 +26,8 @@ export interface IssueServiceDeps {
 	plan: PlanService;
 	/** The USD budget of new issues that name none (setting `defaultBudgetUsd`). */
 	defaultBudgetUsd?: number | undefined;
+	/** The configured targets and prices: an issue shows a pending launch its USD budget cannot count (absent: spend only). */
+	pricing?: LaunchPricing;
 	/** Something the dispatcher cares about changed (a resume, a new task). */
 	workChanged(): void;
 	/** Stops every running Run of the issue (after commit; records Stop events first). */
@@ -47,7 +49,7 @@ export class IssueService {
 	constructor(private readonly deps: IssueServiceDeps) {}
 
 	#attention(): AttentionReadContext {
-		return { nowUnixMs: this.deps.clock.now(), contacts: this.deps.contacts, runActivity: this.deps.runActivity };
+		return { nowUnixMs: this.deps.clock.now(), contacts: this.deps.contacts, runActivity: this.deps.runActivity, pricing: this.deps.pricing };
 	}
 
 	/**

@@ -17,7 +17,7 @@ import type { HostConfig } from '../config.js';
 import { findAgentTarget } from './agentTargets.js';
 import type { AdmittedRun } from './contracts.js';
 import { nextIssueStatus } from './issueStatus.js';
-import { requireWithinBudget } from './usage/issueSpend.js';
+import { launchModelOf, requireLaunchWithinBudget } from './usage/issueSpend.js';
 
 export interface AdmissionContext {
 	clock: Clock;
@@ -35,8 +35,6 @@ function unusableTokenHash(): string {
 export function admitRunsInTx(ctx: AdmissionContext, tx: Tx, issue: Issue, tasks: readonly Task[]): AdmittedRun[] {
 	const now = ctx.clock.now();
 	const admitted: AdmittedRun[] = [];
-	// The budget gate of every worker Run (manual dispatch and managed schedule alike): at or over it, nothing starts.
-	if (tasks.length > 0) { requireWithinBudget(tx, issue.issueId, 'run start', tasks.length === 1 ? { taskId: tasks[0]!.taskId } : {}); }
 	for (const task of tasks) {
 		const current = taskRepository.get(tx, issue.issueId, task.taskId);
 		const ctxIds = { issueId: issue.issueId, taskId: task.taskId };
@@ -48,7 +46,10 @@ export function admitRunsInTx(ctx: AdmissionContext, tx: Tx, issue: Issue, tasks
 		if (current.agentTargetId.trim() === '') {
 			throw rejection('missing_agent_target', `Task ${task.taskId} has no agent target.`, ctxIds);
 		}
-		findAgentTarget(ctx.config, current.agentTargetId, ctxIds);
+		const target = findAgentTarget(ctx.config, current.agentTargetId, ctxIds);
+		// The budget gate of every worker Run (manual dispatch and managed schedule alike): at or over the budget, or
+		// a USD budget this Run's model cannot be counted against, nothing starts (the whole request is refused).
+		requireLaunchWithinBudget(tx, issue.issueId, launchModelOf(target, current.model), ctx.config, `run start of task ${current.taskId}`, ctxIds);
 
 		const runId = ctx.ids.next('run');
 		const sessionId = ctx.ids.next('session');

@@ -25,7 +25,7 @@ import { resolveRunDirectory } from '../services/executionDirectory.js';
 import { appendQueueEntry, readQueue } from '../services/messages/queueFile.js';
 import { liveDeliveries } from '../services/messages/liveDelivery.js';
 import { deriveQueueState, nextDeliverable } from '../services/messages/queueState.js';
-import { issueBudgetDecision } from '../services/usage/issueSpend.js';
+import { launchBudgetDecision, launchModelOf } from '../services/usage/issueSpend.js';
 import { currentTurnProcessId, nextTurnProcessId, turnProcessIds } from '../services/messages/turnProcesses.js';
 import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx } from '../services/runSettlement.js';
 import { type WorktreeManager, WorktreeSetupError } from '../services/worktrees/worktreeManager.js';
@@ -249,7 +249,7 @@ export async function startQueuedTurn(ctx: QueuedTurnContext, runId: string, exi
 	const echoed = liveDeliveries({ runDir: ctx.runDir }, runId, turnProcessIds(runId, entries)).echoed;
 	const next = nextDeliverable(deriveQueueState(entries, gate.stops, echoed));
 	if (!next) { return false; }
-	const budget = ctx.store.read((r) => issueBudgetDecision(r, run.issueId));
+	const budget = ctx.store.read((r) => launchBudgetDecision(r, run.issueId, launchModelOf(target, task.model), ctx.turns.pricing));
 	if (budget.kind !== 'ok') {
 		ctx.log(`run ${runId}: ${budget.message}, so queued message ${next.messageId} stays queued and the Run settles`);
 		return false;

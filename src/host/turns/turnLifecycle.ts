@@ -90,6 +90,11 @@ export class TurnLifecycle {
 		this.#adapterFor = deps.adapterFor ?? builtInAdapterFor;
 	}
 
+	/** The configured targets and prices a launch's budget check reads (src/host/services/usage/issueSpend.ts). */
+	get pricing(): Pick<HostConfig, 'agentTargets' | 'modelPrices'> {
+		return this.#d.config;
+	}
+
 	/** The configured agent target, if it still exists. */
 	target(targetId: string): AgentTargetConfig | undefined {
 		return this.#d.config.agentTargets.find((t) => t.id === targetId);

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { TurnFacts } from '../../agents/adapter.js';
 import { isTerminalExecution } from '../../core/execution/allowedActions.js';
 import type { Wake } from '../../core/model.js';
+import type { BudgetDecision } from '../../core/usage/budget.js';
 import { decideWakeClaim, decideWakeFinalize } from '../../core/turns/wakeClaim.js';
 import { wakeTurnOutcome } from '../../core/turns/turnOutcome.js';
 import { checkpointRepository } from '../../store/repositories/checkpointRepository.js';
@@ -29,7 +30,7 @@ import { resolveRunDirectory } from '../services/executionDirectory.js';
 import { prepareMainWake } from '../services/plan/checkpointSteps.js';
 import { failReview, reviewerHolds } from '../services/reviews/independentReview.js';
 import { planningPrompt } from '../services/sourceSessions/skill.js';
-import { issueBudgetDecision } from '../services/usage/issueSpend.js';
+import { launchBudgetDecision, launchModelOf } from '../services/usage/issueSpend.js';
 import { turnIdFor, turnProcessId } from '../services/wakes/turnIds.js';
 import type { TurnLifecycle, TurnStart } from './turnLifecycle.js';
 
@@ -53,7 +54,7 @@ export interface WakeTurnContext {
 
 const noLease = { leaseOwner: '', leaseExpiresAtUnixMs: 0 } as const;
 
-function budgetBlockerOf(decision: ReturnType<typeof issueBudgetDecision>): string | null {
+function budgetBlockerOf(decision: BudgetDecision): string | null {
 	return decision.kind === 'ok' ? null : decision.message;
 }
 
@@ -77,7 +78,8 @@ export function claimWakeInTx(ctx: WakeTurnContext, tx: Tx, wakeId: string, now:
 		session: session ? { agentTargetId: session.agentTargetId, targetConfigured: target !== undefined } : undefined,
 		busy: !!wake && turnRepository.openOfSession(tx, wake.targetSessionId).some((t) => t.clientSubmitId !== wake.clientSubmitId),
 		existingTurn: existing,
-		budgetBlocker: budgetBlockerOf(issue ? issueBudgetDecision(tx, issue.issueId) : { kind: 'ok' }),
+		// The one budget rule before a launch: the issue's spend, and whether this Turn's model can be counted (its target's).
+		budgetBlocker: budgetBlockerOf(issue && target ? launchBudgetDecision(tx, issue.issueId, launchModelOf(target), ctx.turns.pricing) : { kind: 'ok' }),
 	});
 	if (!wake || decision.kind === 'skip') { return { kind: 'skip', result: decision.kind === 'skip' ? decision.result : 'skipped' }; }
 	switch (decision.kind) {

@@ -110,6 +110,13 @@ export const taskRepository = {
 		return r.all('SELECT task_id FROM tasks WHERE issue_id = ? AND change_revision > ? ORDER BY sort_index, task_id', [issueId, since])
 			.map((row) => str(row, 'task_id'));
 	},
+	/** The distinct agent targets and models of the issue's active not-started tasks (what it will launch). */
+	pendingLaunchTargets(r: Reader, issueId: string): { agentTargetId: string; model: string }[] {
+		return r.all(
+			`SELECT DISTINCT agent_target_id, model FROM tasks WHERE issue_id = ? AND status = 'not_started' AND superseded_at = 0
+			 ORDER BY agent_target_id, model`, [issueId],
+		).map((row) => ({ agentTargetId: str(row, 'agent_target_id'), model: str(row, 'model') }));
+	},
 	/** Only for a manual issue's task that never ran (the service checks); managed issues never delete. */
 	delete(tx: Tx, issueId: string, taskId: string): void {
 		tx.run('DELETE FROM task_dependencies WHERE issue_id = ? AND task_id = ?', [issueId, taskId]);

@@ -3,7 +3,9 @@
 // a managed source it drives the plan with the fixture source agent (wakes/fixtures/sourceAgent.mjs) first. Cases:
 // a Run whose usage crosses the budget (nothing more starts; raising it resumes), a refused launch
 // (budget_exceeded with its hint), a source wake that is not spent while over budget, and a restart that keeps the
-// spend and launches nothing twice.
+// spend and launches nothing twice. A USD budget and a launch whose model has no known price (a codex target the
+// price table does not know): refused before any process starts (budget_unavailable with its hint), shown as
+// needs-you, a token-only budget goes on, and adding the price lets it go on.
 import { strict as assert } from 'node:assert';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,10 +47,23 @@ require('readline').createInterface({ input: process.stdin }).on('line', (line) 
 }).on('close', () => process.exit(0));
 `;
 
+/** A stand-in `codex exec --json`: logs that it started, reports one Turn's usage (no model, no cost: like codex). */
+const codexLike = `#!${process.execPath}
+require('fs').appendFileSync(process.env.CODEX_LOG, JSON.stringify(process.argv.slice(2)) + '\\n');
+const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
+out({ type: 'thread.started', thread_id: '0199a213-81c0-7800-8aa1-bbab2a035a53' });
+out({ type: 'item.completed', item: { id: 'item_0', type: 'agent_message', text: 'done' } });
+out({ type: 'turn.completed', usage: { input_tokens: 2000, cached_input_tokens: 0, output_tokens: 300 } });
+`;
+/** The model the codex stand-in is launched with: no default price knows it. */
+const unpricedModel = 'gpt-test-unpriced';
+
 describe('conformance: usage, cost and budgets', function () {
 	this.timeout(180_000);
 	let host: HostHandle;
 	let agentLog = '';
+	let codexLog = '';
+	let config: HostConfig;
 
 	before(async () => {
 		host = await startHost({
@@ -57,12 +72,20 @@ describe('conformance: usage, cost and budgets', function () {
 				writeFileSync(claude, claudeLike);
 				chmodSync(claude, 0o755);
 				agentLog = join(gateDir, 'source-agent.log');
+				const codex = join(gateDir, 'codex-like');
+				writeFileSync(codex, codexLike);
+				chmodSync(codex, 0o755);
+				codexLog = join(gateDir, 'codex.log');
 				// The harness types command targets; a claude target is the same JSON with "path".
 				const claudeTargets = [
 					{ id: 'spender', adapter: 'claude', path: claude, env: { FAKE_COST_USD: '0.6' } },
 					{ id: 'source', adapter: 'claude', path: claude, env: { FAKE_COST_USD: '0.4', INNER_AGENT: sourceAgent, SOURCE_AGENT_LOG: agentLog } },
+					{ id: 'codex-unpriced', adapter: 'codex', path: codex, model: unpricedModel, isolation: 'none', env: { CODEX_LOG: codexLog } },
+					// No model named: codex runs its own default, which Tutti cannot price.
+					{ id: 'codex-source', adapter: 'codex', path: codex, isolation: 'none', env: { CODEX_LOG: `${codexLog}.source` } },
 				] as unknown as HostConfig['agentTargets'];
-				return { agentTargets: [...standardTargets(gateDir), ...claudeTargets], maxParallelRuns: 8 };
+				config = { agentTargets: [...standardTargets(gateDir), ...claudeTargets], maxParallelRuns: 8 };
+				return config;
 			},
 		});
 	});
@@ -72,6 +95,7 @@ describe('conformance: usage, cost and budgets', function () {
 		expectOk(await host.cli(['issue', 'task', 'add', '--issue-id', issueId, '--task-id', taskId, '--title', `Task ${taskId}`, '--content', `Do ${taskId}.`,
 			'--agent-target-id', target, ...dependsOn.flatMap((d) => ['--depends-on', d]), '--json'], { asUser: true }));
 	};
+	const codexStarts = (log = codexLog): number => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').length : 0);
 	const statusOf = async (issueId: string, taskId: string): Promise<string> => (await issueGet(host, issueId)).tasks.find((t) => t.taskId === taskId)?.status ?? 'missing';
 
 	it('a Run whose usage crosses the budget: nothing more starts, the issue says why, and raising the budget resumes', async () => {
@@ -172,5 +196,79 @@ describe('conformance: usage, cost and budgets', function () {
 		}, { what: "the last source Turn's usage to be recorded" });
 		near(spent.costUsd, 1.6, 'four source Turns, each counted once');
 		assert.equal(done.spend.budgetState, 'within');
+	});
+
+	it('a source wake whose model has no known price is not spent under a USD budget: it waits, saying why', async () => {
+		const created = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', 'Unpriced source', '--content', 'Plan it.',
+			'--request-id', requestId('create'), '--source-target', 'codex-source', '--budget-usd', '5', '--json'], { asUser: true })));
+		host.track(created.issueId);
+		const held = await waitFor(async () => {
+			const s = methods['plan/get'].result.parse(expectOk(await host.cli(['plan', 'issue', 'get', '--issue-id', created.issueId, '--full', '--json'], { asUser: true })));
+			return s.activeWake?.lastError ? s : undefined;
+		}, { what: 'the initial wake to say why it is held' });
+		assert.equal(held.activeWake?.status, 'prepared', 'the wake is not spent');
+		assert.equal(held.activeWake?.lastError, "the USD budget cannot be checked: agent target 'codex-source' names no model, so Tutti cannot price what it uses");
+		assert.equal(held.spend.budgetState, 'unavailable');
+		assert.equal(held.spend.budgetBlocker, held.activeWake?.lastError);
+		assert.equal(codexStarts(`${codexLog}.source`), 0, 'no codex process was started');
+		const issue = await issueGet(host, created.issueId);
+		assert.equal(issue.attention.state, 'needs_you');
+		// The developer chooses a token budget instead: the wake is delivered (the stand-in codex runs once).
+		expectOk(await host.cli(['issue', 'update', '--issue-id', created.issueId, '--budget-usd', 'none', '--budget-tokens', '100000', '--as-user', '--json']));
+		await waitFor(async () => codexStarts(`${codexLog}.source`) > 0, { what: 'the wake to be delivered once the budget can be counted' });
+	});
+
+	it('a USD budget and a model with no known price: refused before launch (budget_unavailable), needs you; a token budget goes on; adding the price lets it go on', async () => {
+		// Managed: the source's schedule is refused with the reason and a hint that names the ways out.
+		const source = await openSession(host, 'source');
+		const managed = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', 'Unpriced managed', '--content', 'Use codex.',
+			'--request-id', requestId('create'), '--budget-usd', '5', '--json'], { token: source.token })));
+		host.track(managed.issueId);
+		const fence = ['--issue-id', managed.issueId, '--checkpoint-id', managed.checkpointId];
+		const mutated = methods['plan/mutate'].result.parse(expectOk(await host.cli(['plan', 'issue', 'mutate', ...fence, '--expected-graph-revision', String(managed.graphRevision),
+			'--request-id', requestId('mutate'), '--operations-json', JSON.stringify(addOps(taskSpec('t1', 'codex-unpriced'))), '--json'], { token: source.token })));
+		const refused = expectError(await host.cli(['plan', 'issue', 'schedule', ...fence, '--expected-graph-revision', String(mutated.graphRevision),
+			'--request-id', requestId('schedule'), '--task-ids-json', '["t1"]', '--json'], { token: source.token }), 'budget_unavailable');
+		assert.ok(refused.message.includes(`'codex-unpriced'`) && refused.message.includes(`'${unpricedModel}'`), refused.message);
+		assert.ok(refused.hint.includes('tutti.modelPrices') && refused.hint.includes('modelPrices in .tutti/config.json'), refused.hint);
+		assert.ok(refused.hint.includes('--budget-tokens'), `the hint names a token budget instead: ${refused.hint}`);
+		assert.ok(refused.hint.includes(`tutti issue update --issue-id ${managed.issueId} --budget-usd none --as-user`), refused.hint);
+		const managedNow = await issueGet(host, managed.issueId);
+		assert.equal(managedNow.tasks.find((t) => t.taskId === 't1')?.status, 'not_started', 'nothing was scheduled');
+		assert.equal(managedNow.spend.budgetState, 'unavailable', 'the issue says why');
+		assert.ok(managedNow.spend.budgetBlocker.includes(`'${unpricedModel}'`), managedNow.spend.budgetBlocker);
+		assert.equal(managedNow.attention.state, 'needs_you');
+		assert.deepEqual(managedNow.attention.reasons.filter((x) => x.kind === 'budget_reached').map((x) => x.label), [managedNow.spend.budgetBlocker]);
+
+		// Manual: the dispatcher does not start it (nothing is spawned), and the issue says why.
+		const manual = methods['issue/create'].result.parse(expectOk(await host.cli(['issue', 'create', '--title', 'Unpriced manual', '--auto-accept', '--budget-usd', '5', '--as-user', '--json'])));
+		host.track(manual.issueId);
+		await addTask(manual.issueId, 'u', 'codex-unpriced');
+		// A token-only budget is not refused: the same target runs (its cost is unknown, its tokens count).
+		const tokens = methods['issue/create'].result.parse(expectOk(await host.cli(['issue', 'create', '--title', 'Token budget', '--auto-accept', '--budget-tokens', '100000', '--as-user', '--json'])));
+		host.track(tokens.issueId);
+		await addTask(tokens.issueId, 'v', 'codex-unpriced');
+		await waitFor(async () => (await statusOf(tokens.issueId, 'v')) === 'completed', { what: 'the token-budget issue to run its codex task', timeoutMs: 60_000 });
+		// Its task was added after the unpriced one, so a dispatcher pass that started it has seen the other already.
+		assert.equal(codexStarts(), 1, 'only the token-budget Run started a codex process');
+		const tokenIssue = await issueGet(host, tokens.issueId);
+		assert.equal(tokenIssue.spend.tokens, 2300);
+		assert.equal(tokenIssue.spend.budgetState, 'within');
+		const blocked = await issueGet(host, manual.issueId);
+		assert.equal(blocked.tasks.find((t) => t.taskId === 'u')?.status, 'not_started');
+		assert.equal(blocked.spend.budgetState, 'unavailable');
+		assert.ok(blocked.spend.budgetBlocker.includes(`'${unpricedModel}'`), blocked.spend.budgetBlocker);
+		assert.equal(blocked.attention.state, 'needs_you');
+		assert.ok(blocked.attention.reasons.some((x) => x.kind === 'budget_reached' && x.label === blocked.spend.budgetBlocker), JSON.stringify(blocked.attention.reasons));
+
+		// The developer adds the model's price (headless: .tutti/config.json) and restarts the Host: the task goes on.
+		writeFileSync(join(host.workspace, '.tutti', 'config.json'), JSON.stringify({ ...config, modelPrices: { [unpricedModel]: { inputPerMTok: 2, outputPerMTok: 10 } } }));
+		await host.restart();
+		await waitFor(async () => (await statusOf(manual.issueId, 'u')) === 'completed', { what: 'the priced codex task to run', timeoutMs: 60_000 });
+		const priced = await issueGet(host, manual.issueId);
+		// 2000 input tokens at $2/MTok and 300 output tokens at $10/MTok.
+		near(priced.spend.costUsd, 0.004 + 0.003, 'priced by the configured price');
+		assert.equal(priced.spend.budgetState, 'within');
+		near((await runGet(host, priced.tasks.find((t) => t.taskId === 'u')!.latestRunId)).costUsd, 0.007, "the Run's cost");
 	});
 });

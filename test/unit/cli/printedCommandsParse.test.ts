@@ -22,7 +22,7 @@ import { planningPrompt } from '../../../src/host/services/sourceSessions/skill.
 /** A command Tutti printed and where it came from. */
 interface Printed { source: string; command: string }
 
-const samples: Record<string, string> = { usd: '20', 'issue-id': 'I1', 'task-id': 'T1', 'run-id': 'R1', 'checkpoint-id': 'cp-1', 'session-id': 'S1', title: 'Retry', issueId: 'I1', cp: 'cp-1', rev: '3', id: 'r1' };
+const samples: Record<string, string> = { usd: '20', tokens: '500000', 'issue-id': 'I1', 'task-id': 'T1', 'run-id': 'R1', 'checkpoint-id': 'cp-1', 'session-id': 'S1', title: 'Retry', issueId: 'I1', cp: 'cp-1', rev: '3', id: 'r1' };
 
 /** Backticked `tutti …` commands in prose. */
 function backticked(text: string): string[] {

@@ -15,7 +15,7 @@ import { sessionRepository } from '../../../store/repositories/sessionRepository
 import { turnRepository } from '../../../store/repositories/turnRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Reader } from '../../../store/tx.js';
-import { issueBudgetDecision } from '../usage/issueSpend.js';
+import { issueStandingDecision, type LaunchPricing } from '../usage/issueSpend.js';
 
 /** What the await calls' heartbeats say about a session (src/host/services/await/heartbeats.ts). */
 export interface SourceContact {
@@ -34,6 +34,8 @@ export interface AttentionReadContext {
 	readonly contacts?: SourceContactLookup | undefined;
 	/** A running Run's latest activity line ('' when none is known). */
 	readonly runActivity?: ((runId: string) => string) | undefined;
+	/** The Host's targets and prices: a pending launch the issue's USD budget cannot count needs the developer too. */
+	readonly pricing?: LaunchPricing | undefined;
 }
 
 const noContact: SourceContact = { waitingIn: '', waitingSinceUnixMs: 0, lastContactUnixMs: 0 };
@@ -90,13 +92,13 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 	const ordered = [...runs].sort((a, b) => a.createdAtUnixMs - b.createdAtUnixMs || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
 	for (const run of ordered) { latestIds.set(run.taskId, run.runId); }
 	const running = new Set(runs.filter((run) => run.status === 'running').map((run) => run.runId));
-	const budget = issueBudgetDecision(r, issue.issueId);
+	const budget = issueStandingDecision(r, issue.issueId, context.pricing);
 	const asked = approvalRepository.listByIssue(r, issue.issueId).filter((a) => shownStatus(a, running.has(a.runId)) === 'pending');
 	return {
 		facts,
-		// At or over its budget the issue starts nothing more until the developer raises it: it needs them.
-		budgetReached: budget.kind === 'exceeded' ? { label: budget.message }
-			: budget.kind === 'unavailable' ? { label: 'budget cannot be checked: a model has no known price' } : null,
+		// At or over its budget the issue starts nothing more until the developer raises it; a USD budget a model cannot
+		// be counted against refuses those launches until they add a price or change the budget: it needs them.
+		budgetReached: budget.kind === 'ok' ? null : { label: budget.message },
 		approvalsAsked: asked.length === 0 ? null : { count: asked.length, taskIds: [...new Set(asked.map((a) => a.taskId))] },
 		changedAfterAcceptance: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
 		dispatchPaused: issue.dispatchPaused,

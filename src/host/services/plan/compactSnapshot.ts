@@ -17,7 +17,7 @@ import type { Reader } from '../../../store/tx.js';
 import { toTasksWithReadiness } from '../dtoMapping.js';
 import { loadManaged, type PlanContext } from './planContext.js';
 import { readPlanFacts, toCheckpointDto } from './planSnapshot.js';
-import { readSpendDto } from '../usage/issueSpend.js';
+import { type LaunchPricing, readSpendDto } from '../usage/issueSpend.js';
 
 /** The plan's readers: the source session and the developer; any other session is wrong_source_session. */
 function loadReadable(r: Reader, issueId: string, caller: Caller, command: string): { issue: Issue; execution: Execution } {
@@ -57,7 +57,7 @@ export interface CompactRead {
 	readerSessionId: string | undefined;
 }
 
-export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCompact'>, caller: Caller): CompactRead {
+export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCompact'>, caller: Caller, pricing?: LaunchPricing): CompactRead {
 	const { issue, execution } = loadReadable(r, params.issueId, caller, 'get');
 	const readerSessionId = caller.kind === 'session' ? caller.sessionId : undefined;
 	const since = params.sinceRevision ?? (readerSessionId ? planReadRepository.lastRead(r, readerSessionId, issue.issueId) : undefined) ?? 0;
@@ -88,7 +88,7 @@ export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCom
 		omittedCheckpointCount: facts.open.length - listedCheckpoints.length,
 		allowedActions: facts.allowedActions,
 		recoveryHint: facts.recoveryHint,
-		spend: readSpendDto(r, issue.issueId),
+		spend: readSpendDto(r, issue.issueId, pricing),
 		readyTaskIds: listedReady,
 		readyCount: facts.readyTaskIds.length,
 		counts: issueRepository.counts(r, issue.issueId),
@@ -130,8 +130,8 @@ export function readPlanTask(r: Reader, params: ParsedParams<'plan/getTask'>, ca
  * The compact snapshot, remembering the source session's read. Remembering is best effort: a store that refuses
  * writes (full disk) still answers the read, and the same changes are listed again next time.
  */
-export async function getCompactPlan(ctx: Pick<PlanContext, 'store' | 'clock' | 'log'>, params: ParsedParams<'plan/getCompact'>, caller: Caller): Promise<CompactPlanSnapshotDto> {
-	const { snapshot, readerSessionId } = ctx.store.read((r) => readCompactSnapshot(r, params, caller));
+export async function getCompactPlan(ctx: Pick<PlanContext, 'store' | 'clock' | 'log'> & { config?: LaunchPricing }, params: ParsedParams<'plan/getCompact'>, caller: Caller): Promise<CompactPlanSnapshotDto> {
+	const { snapshot, readerSessionId } = ctx.store.read((r) => readCompactSnapshot(r, params, caller, ctx.config));
 	if (readerSessionId !== undefined) {
 		const known = ctx.store.read((r) => planReadRepository.lastRead(r, readerSessionId, snapshot.issueId));
 		if (known === undefined || known < snapshot.taskRevision) {

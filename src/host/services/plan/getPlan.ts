@@ -11,6 +11,6 @@ export function getPlan(ctx: PlanContext, issueId: string, caller: Caller): Plan
 		if (caller.kind === 'session' && caller.sessionId !== execution.sourceSessionId) {
 			throw rejection('wrong_source_session', `get: issue ${issueId} belongs to a different source session.`, { issueId });
 		}
-		return readPlanSnapshot(r, issue, execution);
+		return readPlanSnapshot(r, issue, execution, ctx.config);
 	});
 }

@@ -18,7 +18,7 @@ import type { Reader } from '../../../store/tx.js';
 import { toTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
 import { requireCheckpointIdentity } from '../identityChecks.js';
 import { currentReview } from '../reviews/independentReview.js';
-import { readSpendDto } from '../usage/issueSpend.js';
+import { type LaunchPricing, readSpendDto } from '../usage/issueSpend.js';
 
 export function toCheckpointDto(c: Checkpoint): CheckpointDto {
 	return {
@@ -91,7 +91,8 @@ export function readPlanFacts(r: Reader, issue: Issue, execution: Execution, opt
 	};
 }
 
-export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution): PlanSnapshotDto {
+/** `pricing`: the Host's targets and prices, so the spend shows a pending launch its USD budget cannot count. */
+export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution, pricing?: LaunchPricing): PlanSnapshotDto {
 	const facts = readPlanFacts(r, issue, execution);
 	const { active } = facts;
 	const wake = active ? wakeRepository.latest(r, active.checkpointId, 'main') : undefined;
@@ -114,7 +115,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution):
 		readyTaskIds: facts.readyTaskIds,
 		allowedActions: facts.allowedActions,
 		recoveryHint: facts.recoveryHint,
-		spend: readSpendDto(r, issue.issueId),
+		spend: readSpendDto(r, issue.issueId, pricing),
 		activeWake: wake ? toWakeDto(wake) : null,
 		...(facts.independentReview ? { independentReview: facts.independentReview } : {}),
 	};

@@ -1,22 +1,82 @@
 // An issue's spend against its budget, read from the store and judged by the one core rule (src/core/usage/budget.ts):
 // the DTO every surface shows, and the check every launch path makes before it starts anything.
+import { isTerminalExecution } from '../../../core/execution/allowedActions.js';
 import { rejection } from '../../../core/hints.js';
-import { budgetRemaining, type BudgetDecision, decideBudget, formatUsd, type IssueBudget } from '../../../core/usage/budget.js';
-import { totalTokens } from '../../../core/usage/prices.js';
+import type { AgentTargetConfig } from '../../../core/runs/runProcessPort.js';
+import {
+	budgetRemaining, type BudgetDecision, decideBudget, decideIssueBudget, decideLaunchBudget, formatUsd, type IssueBudget, type LaunchModel,
+} from '../../../core/usage/budget.js';
+import { priceTable, totalTokens } from '../../../core/usage/prices.js';
 import type { Caller } from '../../../protocol/controlPlane.js';
 import type { SpendDto } from '../../../protocol/dto.js';
+import { executionRepository } from '../../../store/repositories/executionRepository.js';
+import { issueRepository } from '../../../store/repositories/issueRepository.js';
+import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
+import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { usageRepository } from '../../../store/repositories/usageRepository.js';
 import type { Reader } from '../../../store/tx.js';
+import type { HostConfig } from '../../config.js';
 
-/** The budget rule's answer for the issue now. */
+/** What a launch's price depends on: the configured targets and prices (`tutti.modelPrices` over the defaults). */
+export type LaunchPricing = Pick<HostConfig, 'agentTargets' | 'modelPrices'>;
+
+/** The budget rule's answer for the issue now, whatever it launches next (its spend against its budget). */
 export function issueBudgetDecision(r: Reader, issueId: string): BudgetDecision {
 	return decideBudget(usageRepository.budget(r, issueId), usageRepository.issueTotals(r, issueId));
 }
 
-export function readSpendDto(r: Reader, issueId: string): SpendDto {
+/** What a launch on `target` is counted by: the task's model where it names one, else the target's. */
+export function launchModelOf(target: AgentTargetConfig, taskModel = ''): LaunchModel {
+	return { targetId: target.id, adapter: target.adapter, model: taskModel !== '' ? taskModel : target.model ?? '' };
+}
+
+/** The budget rule before one launch (src/core/usage/budget.ts decideLaunchBudget): every launch path asks it. */
+export function launchBudgetDecision(r: Reader, issueId: string, launch: LaunchModel, pricing: LaunchPricing): BudgetDecision {
+	return launchBudgetGate(r, issueId, pricing)(launch);
+}
+
+/** The same rule for many launches of one issue, reading its budget and spend once. */
+export function launchBudgetGate(r: Reader, issueId: string, pricing: LaunchPricing): (launch: LaunchModel) => BudgetDecision {
 	const budget = usageRepository.budget(r, issueId);
 	const totals = usageRepository.issueTotals(r, issueId);
-	const decision = decideBudget(budget, totals);
+	const table = priceTable(pricing.modelPrices);
+	return (launch) => decideLaunchBudget(budget, totals, launch, table);
+}
+
+/** The launches the issue has pending: its not-started tasks' targets and its source agent's (configured ones only). */
+function pendingLaunches(r: Reader, issueId: string, pricing: LaunchPricing): LaunchModel[] {
+	const targetOf = (id: string): AgentTargetConfig | undefined => pricing.agentTargets.find((t) => t.id === id);
+	const launches: LaunchModel[] = [];
+	const issue = issueRepository.get(r, issueId);
+	const execution = issue && issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issueId) : undefined;
+	// A finished execution wakes its source no more.
+	const source = issue && execution && !isTerminalExecution(execution.status) && issue.sourceSessionId !== ''
+		? sessionRepository.get(r, issue.sourceSessionId) : undefined;
+	const sourceTarget = source ? targetOf(source.agentTargetId) : undefined;
+	if (sourceTarget) { launches.push(launchModelOf(sourceTarget)); }
+	for (const pending of taskRepository.pendingLaunchTargets(r, issueId)) {
+		const target = targetOf(pending.agentTargetId);
+		if (target) { launches.push(launchModelOf(target, pending.model)); }
+	}
+	return launches;
+}
+
+/**
+ * The issue's standing as every surface shows it: its spend against its budget and, given the pricing (the Host's
+ * config), a pending launch the USD budget cannot count, so the developer sees why it is refused before it is tried.
+ */
+export function issueStandingDecision(r: Reader, issueId: string, pricing: LaunchPricing | undefined): BudgetDecision {
+	const budget = usageRepository.budget(r, issueId);
+	const totals = usageRepository.issueTotals(r, issueId);
+	if (pricing === undefined || budget.budgetUsd === null) { return decideBudget(budget, totals); }
+	return decideIssueBudget(budget, totals, pendingLaunches(r, issueId, pricing), priceTable(pricing.modelPrices));
+}
+
+/** `pricing`: the Host's targets and prices (absent: the spend alone is judged). */
+export function readSpendDto(r: Reader, issueId: string, pricing?: LaunchPricing): SpendDto {
+	const budget = usageRepository.budget(r, issueId);
+	const totals = usageRepository.issueTotals(r, issueId);
+	const decision = issueStandingDecision(r, issueId, pricing);
 	const remaining = budgetRemaining(budget, totals);
 	const hasBudget = budget.budgetUsd !== null || budget.budgetTokens !== null;
 	return {
@@ -34,11 +94,13 @@ export function readSpendDto(r: Reader, issueId: string): SpendDto {
 }
 
 /**
- * Before a launch: throws `budget_exceeded` (at or over the budget) or `budget_unavailable` (a USD budget and a Turn
- * whose model has no known price). `what` names the launch in the message ("schedule", "run start").
+ * Before a launch: throws `budget_exceeded` (at or over the budget) or `budget_unavailable` (a USD budget and a Turn,
+ * ran or about to run, whose model has no known price). `what` names the launch in the message ("run start").
  */
-export function requireWithinBudget(r: Reader, issueId: string, what: string, ctx: { taskId?: string } = {}): void {
-	const decision = issueBudgetDecision(r, issueId);
+export function requireLaunchWithinBudget(
+	r: Reader, issueId: string, launch: LaunchModel, pricing: LaunchPricing, what: string, ctx: { taskId?: string } = {},
+): void {
+	const decision = launchBudgetDecision(r, issueId, launch, pricing);
 	if (decision.kind === 'ok') { return; }
 	const reason = decision.kind === 'exceeded' ? 'budget_exceeded' : 'budget_unavailable';
 	throw rejection(reason, `${what}: issue ${issueId} starts nothing more: ${decision.message}.`, { issueId, ...ctx }, { budget: decision.message });
