@@ -2,7 +2,6 @@
 // one action-specific hint"). The Record type makes a missing reason a compile error; a test checks every code.
 import { DomainError, type ReasonCode } from './errors.js';
 import { getCommand, resumeCommand, resumeCompatCommand, shellQuote } from './execution/planCommands.js';
-import { planAwaitCommand } from './next/commands.js';
 
 /** What a hint may name. Missing ids are written as `<issue-id>` etc. so the sentence stays a usable template. */
 export interface HintContext {
@@ -42,7 +41,7 @@ const hints: Record<ReasonCode, HintBuilder> = {
 	dispatch_paused: (n) =>
 		`Run \`${resumeCommand(n.issue)}\` (or the compat form \`${resumeCompatCommand(n.issue)}\`), then retry with the same checkpoint and graphRevision.`,
 	budget_exceeded: (n) =>
-		`The issue has spent its budget, so nothing more starts (running work finishes). Do not retry: tell the developer; only they raise it, with their own command \`tutti issue update --issue-id ${n.issue} --budget-usd <usd> --as-user\` (never run it yourself). Meanwhile wait with \`${planAwaitCommand(n.issue)}\` (a session Tutti wakes may end its turn instead: its next wake comes once the budget lets work start); ${neverTouchDb}.`,
+		`The issue has spent its budget, so nothing more starts (running work finishes). Do not retry: tell the developer; only they raise it, with the developer's own command \`tutti issue update --issue-id ${n.issue} --budget-usd <usd> --as-user\` (never run it yourself). Meanwhile wait with \`tutti plan issue await --issue-id ${n.issue}\` (a session Tutti wakes may end its turn instead: its next wake comes once the budget lets work start); ${neverTouchDb}.`,
 	budget_unavailable: (n) =>
 		`The issue has a USD budget and this launch's model has no known price (the message names the target and model), so Tutti cannot count its cost and refuses it. Do not retry the same launch: rework the task onto an agent target whose model has a price (\`tutti agent list --json\`), or tell the developer, who can add the model's price to the setting tutti.modelPrices (headless: modelPrices in .tutti/config.json, then restart the Host), set a token budget instead (\`tutti issue update --issue-id ${n.issue} --budget-tokens <tokens> --budget-usd none --as-user\`) or remove the USD budget (\`tutti issue update --issue-id ${n.issue} --budget-usd none --as-user\`) — those are the developer's commands, never yours; ${neverTouchDb}.`,
 	capacity_exhausted: (n) =>

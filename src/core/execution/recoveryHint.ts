@@ -1,6 +1,6 @@
 // The one sentence `plan issue get` returns as `recoveryHint`: the exact next command for the current state.
 import type { Checkpoint, Execution } from '../model.js';
-import { awaitReviewCommand } from '../next/commands.js';
+import { awaitReviewCommand, planAwaitCommand, raiseBudgetCommand } from '../next/commands.js';
 import { isTerminalExecution } from './allowedActions.js';
 import { reviewToAwait } from './reviewOwed.js';
 import {
@@ -20,6 +20,8 @@ export interface RecoveryHintInput {
 	awaitingAcceptanceTaskIds?: readonly string[];
 	/** The tasks in review when the developer's decision is the only step owed (reviewOwed.ts). Default none. */
 	reviewOnlyTaskIds?: readonly string[];
+	/** Why the issue's budget lets nothing more start (src/core/usage/budget.ts); absent or '' = it lets work start. */
+	budgetBlocker?: string;
 }
 
 /** A replacement id the hint suggests for reworking `taskId` at checkpoint sequence `n` (any new id works). */
@@ -50,6 +52,13 @@ export function recoveryHint(input: RecoveryHintInput): string {
 		return `Only the developer can move next: ${which} wait(s) for their review (Accept or Request changes in Tutti) and nothing else can run before that. `
 			+ `Wait for the developer's decision${taskId ? ` on task ${taskId}` : ''} with \`${awaitReviewCommand(issueId, taskId)}\` (run it again while it reports waiting); `
 			+ 'a source session Tutti started is woken with a checkpoint that says what the developer decided.';
+	}
+	const blocker = input.budgetBlocker ?? '';
+	if (blocker !== '') {
+		return `The issue's budget stops new work (${blocker}): nothing you schedule would start (running work finishes). `
+			+ `Only the developer raises it, with the developer's own command \`${raiseBudgetCommand(issueId)}\` (never run it yourself): tell them, `
+			+ `then wait with \`${planAwaitCommand(issueId)}\` (run it again while it reports waiting; a session Tutti wakes may end its turn instead, `
+			+ 'and its next wake comes once the budget lets work start).';
 	}
 	if (!cp) {
 		return `Runs are in progress and no checkpoint is open: wait for the next checkpoint wake, then run \`${getCommand(issueId)}\`.`;

@@ -10,6 +10,11 @@ export function awaitReviewCommand(issueId: string, taskId?: string): string {
 	return `tutti await-review --issue-id ${shellWord(issueId)}${task}`;
 }
 
+/** The developer's command that raises an issue's USD budget (never one an agent is told to run). */
+export function raiseBudgetCommand(issueId: string): string {
+	return `tutti issue update --issue-id ${shellWord(issueId)} --budget-usd <usd> --as-user`;
+}
+
 export function planAwaitCommand(issueId: string): string {
 	return `tutti plan issue await --issue-id ${shellWord(issueId)}`;
 }

@@ -59,6 +59,11 @@ export interface IssueFacts {
 	pendingFollowUp?: FollowUpFact | null;
 	/** The latest change of the issue, its execution or its tasks (the UI's idle rule). */
 	lastChangeUnixMs: number;
+	/**
+	 * Why the issue's budget lets nothing more start (src/core/usage/budget.ts decideBudget: at or over it, or a Turn of
+	 * unknown cost under a USD budget); absent or '' = it lets work start. Only the developer changes it.
+	 */
+	budgetBlocker?: string;
 }
 
 export type SessionKind = 'source' | 'worker' | 'reviewer';

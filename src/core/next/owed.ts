@@ -1,7 +1,7 @@
 // "What is owed next" (SPEC §7, digest §2.5): the single derivation behind `tutti agent resume`, the Stop hook,
 // every bounded wait (`await-review`, `plan issue await`, `next-action`) and the UI. Pure: facts in, answer out.
 import {
-	awaitReviewCommand, nextActionCommand, planAwaitCommand, planGetCommand,
+	awaitReviewCommand, nextActionCommand, planAwaitCommand, planGetCommand, raiseBudgetCommand,
 } from './commands.js';
 import { reviewOnlyOwed, reviewToAwait } from '../execution/reviewOwed.js';
 import type { IssueFacts, SessionFacts, TaskFacts } from './facts.js';
@@ -108,6 +108,24 @@ function reviewOnlyOwedAnswer(facts: IssueFacts): OwedAnswer | undefined {
 	};
 }
 
+/**
+ * A managed issue whose budget lets nothing more start: whatever the checkpoint asks, nothing scheduled would start.
+ * The developer raises the budget (their command, never the agent's); the agent waits.
+ */
+function budgetHold(facts: IssueFacts): string | undefined {
+	const blocker = facts.budgetBlocker ?? '';
+	if (blocker === '' || facts.execution === null) { return undefined; }
+	return `The budget of issue ${facts.issueId} stops new work (${blocker}): nothing you schedule would start. `
+		+ `Only the developer can raise it, with the developer's own command \`${raiseBudgetCommand(facts.issueId)}\` (never run it yourself); `
+		+ 'tell them once if you have not.';
+}
+
+function budgetOwed(facts: IssueFacts): OwedAnswer | undefined {
+	const hold = budgetHold(facts);
+	if (hold === undefined) { return undefined; }
+	return { kind: 'answer', state: 'awaiting_budget', next: planAwaitCommand(facts.issueId), message: `${hold} Run the command in "next" to wait until the budget lets work start.` };
+}
+
 function checkpointOwed(facts: IssueFacts): OwedAnswer | undefined {
 	const cp = facts.activeCheckpoint;
 	if (cp === null) { return undefined; }
@@ -137,7 +155,7 @@ function waiting(next: string, since: number, message: string, taskId?: string):
 export function owedOnIssue(facts: IssueFacts): Owed {
 	const boundary = aborted(facts) ?? completed(facts);
 	if (boundary) { return boundary; }
-	const owed = changesRequested(facts) ?? reviewOnlyOwedAnswer(facts) ?? checkpointOwed(facts);
+	const owed = changesRequested(facts) ?? reviewOnlyOwedAnswer(facts) ?? budgetOwed(facts) ?? checkpointOwed(facts);
 	if (owed) { return owed; }
 	if (awaitingGoalReview(facts)) {
 		return { kind: 'answer', state: 'awaiting_goal_review', next: planAwaitCommand(facts.issueId), message: `Issue ${facts.issueId} waits for the developer's Goal Review. Run the command in "next" and repeat it until it answers.` };
@@ -170,7 +188,7 @@ export function owedBySession(session: SessionFacts): Owed {
 }
 
 /** Answers that only ask the session to wait in a bounded call (nothing to decide yet). */
-const waitOnlyStates: ReadonlySet<string> = new Set(['awaiting_checkpoint', 'awaiting_review', 'awaiting_goal_review']);
+const waitOnlyStates: ReadonlySet<string> = new Set(['awaiting_checkpoint', 'awaiting_review', 'awaiting_goal_review', 'awaiting_budget']);
 
 /** One `tutti await-review` evaluation: a decision, the next step, or "waiting". */
 export function owedForReview(facts: IssueFacts, taskId?: string): Owed {
@@ -229,6 +247,11 @@ export function owedForCheckpoint(facts: IssueFacts): Owed {
 		// The next checkpoint is the developer's decision: keep waiting here (never bounce to a snapshot that moves nothing).
 		const since = Math.max(...facts.tasks.filter((t) => only.inReview.includes(t.taskId)).map((t) => t.updatedAtUnixMs), facts.execution.createdAtUnixMs);
 		return waiting(self, since, `${reviewOnlyMessage(only.inReview)} Your next checkpoint is that decision.`, only.taskId);
+	}
+	const hold = budgetHold(facts);
+	if (hold !== undefined && facts.execution !== null) {
+		const since = Math.max(facts.activeCheckpoint?.createdAtUnixMs ?? 0, facts.lastCheckpointResolvedAtUnixMs, facts.execution.createdAtUnixMs);
+		return waiting(self, since, `${hold} Your next step comes once the developer has raised it.`);
 	}
 	const active = checkpointOwed(facts);
 	if (active) { return active; }

@@ -4,6 +4,7 @@
 import { rejection } from '../../core/hints.js';
 import { verifyCheckpointIdentity, verifyExecutionIdentity } from '../../core/ids.js';
 import type { IssueFacts, SessionFacts } from '../../core/next/facts.js';
+import { decideBudget } from '../../core/usage/budget.js';
 import type { Reader } from '../tx.js';
 import { checkpointRepository } from './checkpointRepository.js';
 import { executionRepository } from './executionRepository.js';
@@ -13,6 +14,7 @@ import { issueRepository } from './issueRepository.js';
 import { num, str } from './rowValues.js';
 import { sessionRepository } from './sessionRepository.js';
 import { taskRepository } from './taskRepository.js';
+import { usageRepository } from './usageRepository.js';
 
 /** Open `changes_requested` / `goal_changes_requested` checkpoints (migration 3): unstarted change requests with their note. */
 function openChangeRequests(r: Reader, executionId: string): IssueFacts['changeRequests'] {
@@ -46,6 +48,12 @@ function pendingFollowUp(r: Reader, issueId: string): IssueFacts['pendingFollowU
 	return row ? { followUpId: row.followUpId, text: row.text, requestedAtUnixMs: row.requestedAtUnixMs } : null;
 }
 
+/** Why the issue's budget lets nothing more start ('' when it does): the one core rule over its budget and spend. */
+function budgetBlocker(r: Reader, issueId: string): string {
+	const decision = decideBudget(usageRepository.budget(r, issueId), usageRepository.issueTotals(r, issueId));
+	return decision.kind === 'ok' ? '' : decision.message;
+}
+
 function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 	const issue = issueRepository.get(r, issueId);
 	if (issue === undefined) { return undefined; }
@@ -77,6 +85,7 @@ function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 		finishedAtUnixMs: finishRepository.finishedAt(r, issueId),
 		pendingFollowUp: pendingFollowUp(r, issueId),
 		lastChangeUnixMs: lastChange,
+		budgetBlocker: budgetBlocker(r, issueId),
 	};
 }
 

@@ -158,6 +158,10 @@ describe('conformance: usage, cost and budgets', function () {
 		const snapshot = expectOk<Result<'plan/getCompact'>>(await host.cli(['plan', 'issue', 'get', '--issue-id', created.issueId, '--json'], { token: source.token }));
 		assert.equal(snapshot.spend.budgetState, 'exceeded');
 		assert.equal(snapshot.tasks.find((t) => t.taskId === 't1')?.status, 'not_started', 'nothing was scheduled');
+		// The agent's next step: the developer raises the budget (their command), the agent waits; it is never told to schedule.
+		assert.ok(snapshot.recoveryHint.includes(`the developer's own command \`tutti issue update --issue-id ${created.issueId} --budget-usd <usd> --as-user\` (never run it yourself)`), snapshot.recoveryHint);
+		assert.ok(snapshot.recoveryHint.includes(`\`tutti plan issue await --issue-id ${created.issueId}\``), snapshot.recoveryHint);
+		assert.doesNotMatch(snapshot.recoveryHint, /plan issue schedule/);
 	});
 
 	it('a managed source wake is not spent over budget; a restart keeps the spend; raising the budget delivers it once', async () => {

@@ -8,6 +8,7 @@ import { recoveryHint } from '../../../core/execution/recoveryHint.js';
 import { reviewOnlyOwed } from '../../../core/execution/reviewOwed.js';
 import { readyTaskIds } from '../../../core/graph/blockers.js';
 import type { Checkpoint, Execution, Issue, PlanAction, Task } from '../../../core/model.js';
+import type { BudgetDecision } from '../../../core/usage/budget.js';
 import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
@@ -18,7 +19,7 @@ import type { Reader } from '../../../store/tx.js';
 import { toTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
 import { requireCheckpointIdentity } from '../identityChecks.js';
 import { currentReview } from '../reviews/independentReview.js';
-import { type LaunchPricing, readSpendDto } from '../usage/issueSpend.js';
+import { issueBudgetDecision, type LaunchPricing, readSpendDto } from '../usage/issueSpend.js';
 
 export function toCheckpointDto(c: Checkpoint): CheckpointDto {
 	return {
@@ -44,6 +45,10 @@ export interface PlanFacts {
 	allowedActions: PlanAction[];
 	recoveryHint: string;
 	independentReview: PlanSnapshotDto['independentReview'];
+}
+
+function budgetBlockerOf(decision: BudgetDecision): string {
+	return decision.kind === 'ok' ? '' : decision.message;
 }
 
 /** `hintReadyIds`: at most this many ready ids in the recovery hint's schedule command (default: all). */
@@ -75,6 +80,7 @@ export function readPlanFacts(r: Reader, issue: Issue, execution: Execution, opt
 			activeCheckpoint: active,
 			dispatchPaused: issue.dispatchPaused,
 			readyTaskIds: options.hintReadyIds === undefined ? ready : ready.slice(0, options.hintReadyIds),
+			budgetBlocker: budgetBlockerOf(issueBudgetDecision(r, issue.issueId)),
 			canAcknowledge: actions.includes('acknowledge'),
 			awaitingAcceptanceTaskIds: tasks.filter((t) => t.supersededAtUnixMs === 0 && t.status === 'pending_acceptance').map((t) => t.taskId),
 			reviewOnlyTaskIds: reviewOnlyOwed({

@@ -64,4 +64,18 @@ describe('core/execution/recoveryHint', () => {
 		assert.match(recoveryHint(input(null, { execution: { status: 'archiving', graphRevision: 3 } })), /stopped \(archived\)/);
 		assert.match(recoveryHint(input(null, { execution: { status: 'orphaned_source', graphRevision: 3 } })), /never query or modify the database/);
 	});
+
+	it('at its budget → the developer raises it with their own command, the agent waits (never told to run it, never to schedule)', () => {
+		for (const kind of ['task_settled', 'initial_schedule', 'all_tasks_terminal', null] as const) {
+			const hint = recoveryHint(input(kind, { budgetBlocker: 'budget reached: $1.20 of $1.00', execution: { status: kind ? 'awaiting_main' : 'running', graphRevision: 3 } }));
+			assert.ok(hint.includes('budget reached: $1.20 of $1.00'), hint);
+			assert.ok(hint.includes("the developer's own command `tutti issue update --issue-id I1 --budget-usd <usd> --as-user`"), hint);
+			assert.match(hint, /never run it yourself/);
+			assert.ok(hint.includes('`tutti plan issue await --issue-id I1`'), hint);
+			assert.doesNotMatch(hint, /plan issue schedule|Runs are in progress/);
+		}
+		// Paused and terminal states still say what they say.
+		assert.match(recoveryHint(input('task_settled', { budgetBlocker: 'budget reached: $1.20 of $1.00', dispatchPaused: true })), /^Dispatch is paused/);
+		assert.match(recoveryHint(input(null, { budgetBlocker: 'x', execution: { status: 'completed', graphRevision: 3 } })), /completed; no command is needed/);
+	});
 });

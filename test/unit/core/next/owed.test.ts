@@ -267,3 +267,33 @@ describe('what is owed next while only the developer\'s review is owed (autoAcce
 		assert.equal(respond(owedOnIssue(settledInReview({ hasPendingCheckpoint: true })))['next'], 'tutti plan issue get --issue-id iss --json');
 	});
 });
+
+describe('what is owed next while the budget stops new work', () => {
+	const cp = { checkpointId: 'cp-3', kind: 'task_settled', createdAtUnixMs: now - 60_000, subjectTaskId: 'a' };
+	const held = facts({ activeCheckpoint: cp, budgetBlocker: 'budget reached: $1.20 of $1.00', tasks: [task('a', 'completed'), task('b', 'not_started')] });
+
+	it('plan issue await waits (the developer raises the budget) instead of handing back a checkpoint nothing can be scheduled at', () => {
+		const owed = owedForCheckpoint(held);
+		assert.equal(owed.kind === 'answer' && owed.state, 'waiting');
+		const response = respond(owed);
+		assert.equal(response['next'], 'tutti plan issue await --issue-id iss');
+		assert.ok(String(response['message']).includes('budget reached: $1.20 of $1.00'), String(response['message']));
+		assert.ok(String(response['message']).includes("the developer's own command `tutti issue update --issue-id iss --budget-usd <usd> --as-user`"));
+		assert.deepEqual(responseProblems(response), []);
+		// Raised: the checkpoint is the agent's again.
+		const raised = owedForCheckpoint({ ...held, budgetBlocker: '' });
+		assert.equal(raised.kind === 'answer' && raised.state, 'checkpoint');
+	});
+
+	it('resume and the Stop hook: a session Tutti wakes may end its turn; another is told to wait in plan issue await', () => {
+		const owed = owedOnIssue(held);
+		assert.equal(owed.kind === 'answer' && owed.state, 'awaiting_budget');
+		assert.equal(owed.kind === 'answer' && owed.next, 'tutti plan issue await --issue-id iss');
+		const woken = owedBySession({ sessionId: 's', role: 'source', issueId: 'iss', issue: held, wakesDelivered: true });
+		assert.equal(woken.kind === 'answer' && woken.next, undefined, 'nothing to run: it may end its turn');
+		assert.match(woken.kind === 'answer' ? woken.message : '', /you may end your turn/);
+		// A developer's change request still comes first (a rework needs no launch).
+		const asked = owedOnIssue({ ...held, changeRequests: [{ taskId: 'a', note: 'fix it', requestedAtUnixMs: now }] });
+		assert.equal(asked.kind === 'answer' && asked.state, 'changes_requested');
+	});
+});

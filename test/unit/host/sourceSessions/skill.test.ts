@@ -14,4 +14,11 @@ describe('the Tutti CLI skill', () => {
 		assert.match(tuttiCliSkill, /- task_accepted: /);
 		assert.match(tuttiCliSkill, /Request changes/);
 	});
+
+	it("teaches that a budget is the developer's: never raised by the agent, which tells them and waits", () => {
+		assert.match(tuttiCliSkill, /budget_exceeded/);
+		assert.match(tuttiCliSkill, /budget_unavailable/);
+		assert.match(tuttiCliSkill, /never run `tutti issue update` yourself/);
+		assert.match(tuttiCliSkill, /tutti plan issue await --issue-id <issueId>/);
+	});
 });
