@@ -14,10 +14,16 @@ import { count, isObject, type Json, parseLine, str, turnFactLimits } from './st
 export const codexFactLimits = turnFactLimits;
 
 /** Codex usage (`input_tokens`, `cached_input_tokens`, `cache_write_input_tokens`, `output_tokens`). */
+/**
+ * Codex's `turn.completed.usage` is the Responses API's: `input_tokens` counts every input token and
+ * `cached_input_tokens` the part of them read from the cache (checked against the real CLI in
+ * test/agents/e2e/usageCost.test.ts). Tutti keeps them apart, like Claude's usage, so that cache reads are neither
+ * counted twice in the token total nor priced as both input and cache reads.
+ */
 function usageOf(v: unknown): Usage | undefined {
 	if (!isObject(v)) { return undefined; }
 	return {
-		inputTokens: count(v.input_tokens),
+		inputTokens: Math.max(0, count(v.input_tokens) - count(v.cached_input_tokens)),
 		outputTokens: count(v.output_tokens),
 		cacheReadTokens: count(v.cached_input_tokens),
 		cacheWriteTokens: count(v.cache_write_input_tokens),

@@ -11,6 +11,7 @@ const command = '/bin/bash -lc \'echo hello > out.txt && id -un\'';
 const execStarted = { type: 'item.started', item: { id: 'item_1', type: 'command_execution', command, aggregated_output: '', exit_code: null, status: 'in_progress' } };
 const execDone = { type: 'item.completed', item: { id: 'item_1', type: 'command_execution', command, aggregated_output: 'root\n', exit_code: 0, status: 'completed' } };
 const message = (id: string, text: string): unknown => ({ type: 'item.completed', item: { id, type: 'agent_message', text } });
+// input_tokens counts the cached ones too (the Responses API's usage): 20 in all, 4 of them from the cache.
 const completed = { type: 'turn.completed', usage: { input_tokens: 20, cached_input_tokens: 4, cache_write_input_tokens: 2, output_tokens: 10, reasoning_output_tokens: 3 } };
 
 describe('codex stream: Turn facts', () => {
@@ -20,7 +21,7 @@ describe('codex stream: Turn facts', () => {
 			providerSessionId: threadId,
 			toolCalls: [{ name: 'exec_command', input: { command } }],
 			assistantText: 'Done: wrote out.txt',
-			usage: { inputTokens: 20, outputTokens: 10, cacheReadTokens: 4, cacheWriteTokens: 2 },
+			usage: { inputTokens: 16, outputTokens: 10, cacheReadTokens: 4, cacheWriteTokens: 2 },
 			result: { ok: true, text: 'Done: wrote out.txt' },
 			errors: [],
 			model: '',

@@ -34,9 +34,16 @@ export function codexTarget(id: string, serverUrl: string, home: string): AgentT
 }
 
 /** Starts a real Host whose `.tutti/config.json` has these targets (claude/codex included), on `workspace` when given. */
-export function startAgentHost(agentTargets: AgentTargetConfig[], extra: { maxParallelRuns?: number; developerConfirmation?: boolean; workspace?: string } = {}): Promise<HostHandle> {
+export function startAgentHost(
+	agentTargets: AgentTargetConfig[],
+	extra: { maxParallelRuns?: number; developerConfirmation?: boolean; workspace?: string; modelPrices?: Record<string, { inputPerMTok: number; outputPerMTok: number; cacheReadPerMTok?: number; cacheWritePerMTok?: number }> } = {},
+): Promise<HostHandle> {
 	// The harness types its config for command targets; the Host itself validates every adapter.
-	const config = { agentTargets, maxParallelRuns: extra.maxParallelRuns ?? 4, ...(extra.developerConfirmation !== undefined ? { developerConfirmation: extra.developerConfirmation } : {}) };
+	const config = {
+		agentTargets, maxParallelRuns: extra.maxParallelRuns ?? 4,
+		...(extra.developerConfirmation !== undefined ? { developerConfirmation: extra.developerConfirmation } : {}),
+		...(extra.modelPrices !== undefined ? { modelPrices: extra.modelPrices } : {}),
+	};
 	return startHost({ config: () => config as unknown as HostConfig, ...(extra.workspace !== undefined ? { workspace: extra.workspace } : {}) });
 }
 

@@ -57,7 +57,8 @@ export function responseEvents(turn: Turn, seq: string, model: string): SseEvent
 		events.push(event({ type: 'response.output_item.done', output_index: outputIndex, item }));
 	});
 	if (turn.omit_completed !== true) {
-		const u = scriptedResponsesUsage;
+		const u = turn.responses_usage === undefined ? scriptedResponsesUsage
+			: { reasoning_tokens: 0, cached_tokens: 0, ...turn.responses_usage };
 		const response: Json = minimal ? { id: responseId } : {
 			id: responseId, object: 'response', status: 'completed', model, output: items,
 			usage: {

@@ -33,6 +33,11 @@ export interface Turn {
 	omit_completed?: boolean;
 	/** Anthropic: the usage reported in message_start/message_delta (default input 10, output 5). */
 	usage?: { input_tokens?: number; output_tokens?: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
+	/**
+	 * Responses API: the usage in response.completed (default scriptedResponsesUsage). As in the API, input_tokens
+	 * counts every input token and cached_tokens is the part of them read from the cache.
+	 */
+	responses_usage?: { input_tokens: number; cached_tokens?: number; output_tokens: number };
 }
 
 export interface Script {
