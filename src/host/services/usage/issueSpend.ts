@@ -4,7 +4,7 @@ import { isTerminalExecution } from '../../../core/execution/allowedActions.js';
 import { rejection } from '../../../core/hints.js';
 import type { AgentTargetConfig } from '../../../core/runs/runProcessPort.js';
 import {
-	budgetRemaining, type BudgetDecision, decideBudget, decideIssueBudget, decideLaunchBudget, formatUsd, type IssueBudget, type LaunchModel,
+	budgetRemaining, type BudgetDecision, decideBudget, decideIssueBudget, decideLaunchBudget, formatUsd, type IssueBudget, type IssueSpend, type LaunchModel,
 } from '../../../core/usage/budget.js';
 import { priceTable, totalTokens } from '../../../core/usage/prices.js';
 import type { Caller } from '../../../protocol/controlPlane.js';
@@ -66,8 +66,10 @@ function pendingLaunches(r: Reader, issueId: string, pricing: LaunchPricing): La
  * config), a pending launch the USD budget cannot count, so the developer sees why it is refused before it is tried.
  */
 export function issueStandingDecision(r: Reader, issueId: string, pricing: LaunchPricing | undefined): BudgetDecision {
-	const budget = usageRepository.budget(r, issueId);
-	const totals = usageRepository.issueTotals(r, issueId);
+	return standing(r, issueId, usageRepository.budget(r, issueId), usageRepository.issueTotals(r, issueId), pricing);
+}
+
+function standing(r: Reader, issueId: string, budget: IssueBudget, totals: IssueSpend, pricing: LaunchPricing | undefined): BudgetDecision {
 	if (pricing === undefined || budget.budgetUsd === null) { return decideBudget(budget, totals); }
 	return decideIssueBudget(budget, totals, pendingLaunches(r, issueId, pricing), priceTable(pricing.modelPrices));
 }
@@ -76,7 +78,7 @@ export function issueStandingDecision(r: Reader, issueId: string, pricing: Launc
 export function readSpendDto(r: Reader, issueId: string, pricing?: LaunchPricing): SpendDto {
 	const budget = usageRepository.budget(r, issueId);
 	const totals = usageRepository.issueTotals(r, issueId);
-	const decision = issueStandingDecision(r, issueId, pricing);
+	const decision = standing(r, issueId, budget, totals, pricing);
 	const remaining = budgetRemaining(budget, totals);
 	const hasBudget = budget.budgetUsd !== null || budget.budgetTokens !== null;
 	return {
@@ -102,8 +104,10 @@ export function requireLaunchWithinBudget(
 ): void {
 	const decision = launchBudgetDecision(r, issueId, launch, pricing);
 	if (decision.kind === 'ok') { return; }
-	const reason = decision.kind === 'exceeded' ? 'budget_exceeded' : 'budget_unavailable';
-	throw rejection(reason, `${what}: issue ${issueId} starts nothing more: ${decision.message}.`, { issueId, ...ctx }, { budget: decision.message });
+	if (decision.kind === 'exceeded') {
+		throw rejection('budget_exceeded', `${what}: issue ${issueId} starts nothing more: ${decision.message}.`, { issueId, ...ctx }, { budget: decision.message });
+	}
+	throw rejection('budget_unavailable', `${what}: refused in issue ${issueId}: ${decision.message}.`, { issueId, ...ctx }, { budget: decision.message });
 }
 
 /** An issue that has used nothing and has no budget. */
