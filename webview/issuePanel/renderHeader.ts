@@ -59,7 +59,7 @@ function attentionLine(m: HeaderModel): ElementNode {
 		m.sourceAgent !== null && !(handBack !== null && m.sourceAgent === handBack.why)
 			? h('span', { id: 'agent-state', class: 'muted' }, m.sourceAgent) : null,
 		handBack ? h('span', { id: 'hand-back', class: 'command-row' },
-			h('span', { class: 'hand-back-why' }, `${handBack.why} — `),
+			handBack.why !== '' ? h('span', { class: 'hand-back-why' }, `${handBack.why} — `) : null,
 			h('code', { class: 'command', 'data-command-index': 0 }, handBack.command),
 			button({ label: 'Copy hand-back command', action: 'command/copy', ariaLabel: 'Copy the hand-back command', data: { text: handBack.command } }),
 			m.managed ? button({ label: 'Open agent terminal', action: 'agent/showTerminal', ariaLabel: 'Open the source agent\'s terminal' }) : null) : null);

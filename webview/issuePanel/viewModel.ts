@@ -51,7 +51,7 @@ export interface WakeSummary {
 /** A complete command the developer pastes into the source agent's terminal (Tutti never types into it). */
 export interface HandBackModel {
 	readonly command: string;
-	/** Why it is shown: "Source agent idle", or "After your Accept: no agent was waiting". */
+	/** Why it is shown: "Source agent idle", or "After your Accept: no agent was waiting"; empty when the attention label says it. */
 	readonly why: string;
 }
 
@@ -319,22 +319,36 @@ export function commandsInHint(hint: string): string[] {
 	return out;
 }
 
-/** The source agent's side of the Host's attention state, in one line. */
+/** Whether the Host's one attention line already names the source agent (then the header does not say it again). */
+function labelNamesSourceAgent(s: PanelSnapshot): boolean {
+	return /source agent/i.test(s.issue.attention.label);
+}
+
+/**
+ * The source agent's side of the Host's attention state, in one line — only what the attention label does not say
+ * already: "Agent working: Source agent working on …" needs no "Source agent working" beside it, and "Waiting on the
+ * source agent" only gains where it waits and since when.
+ */
 function sourceAgentLine(s: PanelSnapshot): string | null {
 	const agent = s.issue.attention.sourceAgent;
 	if (agent === null) { return null; }
+	const named = labelNamesSourceAgent(s);
 	switch (agent.activity) {
-		case 'waiting': return `Source agent waiting in ${agent.waitingIn} since ${formatClock(agent.waitingSinceUnixMs)}`;
-		case 'working': return 'Source agent working';
-		case 'idle': return 'Source agent idle';
-		case 'gone': return 'Source agent gone';
+		case 'waiting': {
+			const where = `in ${agent.waitingIn} since ${formatClock(agent.waitingSinceUnixMs)}`;
+			return named ? `It waits ${where}` : `Source agent waiting ${where}`;
+		}
+		case 'working': return named ? null : 'Source agent working';
+		case 'idle': return named ? null : 'Source agent idle';
+		case 'gone': return named ? null : 'Source agent gone';
 	}
 }
 
 /** The Host's hand-back command: the idle source agent's, else the one returned for the developer's last decision here. */
 function handBack(s: PanelSnapshot): HandBackModel | null {
 	const attention = s.issue.attention;
-	if (attention.handBackCommand !== '') { return { command: attention.handBackCommand, why: 'Source agent idle' }; }
+	// The label says "source agent idle" already: the command stands beside it with no words of its own.
+	if (attention.handBackCommand !== '') { return { command: attention.handBackCommand, why: labelNamesSourceAgent(s) ? '' : 'Source agent idle' }; }
 	const after = s.view.handBack;
 	if (after !== null && after !== undefined && !s.issue.terminal) {
 		return { command: after.command, why: `After your ${after.decision}: no agent was waiting to hear it` };

@@ -5,6 +5,8 @@ import { graphNodeVNodes } from '../../../webview/issuePanel/renderGraph.js';
 import { LayoutCache, panelTree, renderPanel } from '../../../webview/issuePanel/renderPanel.js';
 import { nodeLabelMax } from '../../../webview/issuePanel/viewModel.js';
 import { findAll, h, renderToString, svg, textContent, type VNode } from '../../../webview/shared/vnode.js';
+import { repeatedPhrase } from '../../vscode/ui/repeatedText.js';
+import { attentionFor } from '../attentionFixture.js';
 import { aCheckpoint, aLayeredGraph, aManagedSnapshot, aPlanTask, aRun, aSnapshot, aTask, anIssue } from './builders.js';
 
 const hostile = [
@@ -307,6 +309,35 @@ describe('panel rendering', () => {
 			const copy = findAll(line, (n) => n.attrs['data-action'] === 'command/copy');
 			assert.deepEqual(copy.map((c) => c.attrs['data-text']), ['tutti agent resume --session-id s1']);
 			assert.equal(findAll(line, (n) => n.attrs['data-action'] === 'agent/showTerminal').length, 1);
+		});
+
+		it('says nothing twice in the header\'s one line: the source agent\'s state is not repeated beside the label', () => {
+			/** The line's words as a reader meets them, piece by piece (commands and buttons aside). */
+			const lineText = (tree: VNode): string => {
+				const line = findAll(tree, (n) => n.attrs['id'] === 'attention-line')[0]!;
+				const pieces: string[] = [];
+				const visit = (n: VNode): void => {
+					if (n.kind === 'text') { pieces.push(n.text); return; }
+					if (n.kind === 'ui' || n.tag === 'code') { return; }
+					n.children.forEach(visit);
+				};
+				visit(line);
+				return pieces.join(' ');
+			};
+			const working = attentionFor({
+				issueStatus: 'in_progress', executionStatus: 'awaiting_main', dispatchPaused: false, tasks: [{ taskId: 't1', status: 'not_started' }],
+				activeCheckpoint: { kind: 'initial_schedule', createdAtUnixMs: 900 }, source: { sessionId: 's1', lastContactUnixMs: 950, turnRunning: true },
+			});
+			const idle = attentionFor({
+				issueStatus: 'in_progress', executionStatus: 'awaiting_main', dispatchPaused: false, tasks: [{ taskId: 't1', status: 'completed' }],
+				activeCheckpoint: { kind: 'task_settled', createdAtUnixMs: 900 }, source: { sessionId: 's1', lastContactUnixMs: 100 },
+			});
+			for (const attention of [working, idle]) {
+				const s = aManagedSnapshot([aPlanTask('t1')]);
+				const text = lineText(render({ ...s, issue: { ...s.issue, attention: structuredClone(attention) } }));
+				assert.ok(text.toLowerCase().includes('source agent'), `the line names the source agent: ${text}`);
+				assert.equal(repeatedPhrase(text), null, `repeated in "${text}"`);
+			}
 		});
 
 		it('puts Copy only beside complete commands: the recovery hint\'s example commands have none, collapsed in the details', () => {

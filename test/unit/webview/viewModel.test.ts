@@ -293,8 +293,9 @@ describe('panel view model', () => {
 			const s = aManagedSnapshot([aPlanTask('t1', { status: 'completed' })]);
 			const h = derivePanelModel({ ...s, issue: { ...s.issue, attention: { ...idle, reasons: idle.reasons.map((r) => ({ ...r, taskIds: [...r.taskIds] })), sourceAgent: idle.sourceAgent && { ...idle.sourceAgent }, runs: [] } } }, ui).header;
 			assert.deepEqual(h.attention, { state: 'needs_you', label: 'Needs you: source agent idle', stalled: true });
-			assert.deepEqual(h.handBack, { command: 'tutti agent resume --session-id s1', why: 'Source agent idle' });
-			assert.equal(h.sourceAgent, 'Source agent idle');
+			// The label says "source agent idle": the command stands beside it, and nothing says it again.
+			assert.deepEqual(h.handBack, { command: 'tutti agent resume --session-id s1', why: '' });
+			assert.equal(h.sourceAgent, null);
 		});
 
 		it('says which call the source agent waits in, and since when', () => {
