@@ -36,3 +36,17 @@ export function taskDiffPlan(taskTitle: string, run: Pick<RunDto, 'inWorktree' |
 		files: run.changedFiles.map((f) => f.path), note: '',
 	};
 }
+
+/** Which sides of a file's diff exist: a file the task added has no original, one it deleted no modified version. */
+export type FileSides = 'both' | 'added' | 'deleted';
+
+/**
+ * The sides of a changed file from the status the Git extension reports for it between two commits (its API's
+ * `Status`: INDEX_ADDED = 1 for `A`, DELETED = 6 / INDEX_DELETED = 2 for `D`); anything else, or no status, has both.
+ * The diff editor drops a file whose side cannot be read, so an added file must not ask for its version at the base.
+ */
+export function fileSidesOf(status: number | undefined): FileSides {
+	if (status === 1) { return 'added'; }
+	if (status === 6 || status === 2) { return 'deleted'; }
+	return 'both';
+}

@@ -5,15 +5,18 @@ import * as vscode from 'vscode';
 import { type ActionContext, runAction } from './actionContext.js';
 import { type CommandArgs, taskRefOf } from './commandArgs.js';
 import { pickIssue } from './pickers.js';
-import { taskDiffPlan } from '../changes/taskDiff.js';
+import { type FileSides, fileSidesOf, taskDiffPlan } from '../changes/taskDiff.js';
 
 /** The slice of the Git extension's API (vscode.git, getAPI(1)) used here. */
 interface GitChange {
 	readonly uri: vscode.Uri;
+	/** The Git extension's `Status` (see fileSidesOf). */
+	readonly status?: number;
 }
 interface GitRepository {
 	readonly rootUri: vscode.Uri;
 	diffWith(ref: string): Promise<GitChange[]>;
+	diffBetween(ref1: string, ref2: string): Promise<GitChange[]>;
 }
 interface GitApi {
 	openRepository(root: vscode.Uri): Promise<GitRepository | null>;
@@ -26,6 +29,20 @@ async function gitApi(): Promise<GitApi> {
 		throw new Error('the built-in Git extension is not available');
 	}
 	return (await extension.activate()).getAPI(1);
+}
+
+/** Which files the task added or deleted between its two commits (workspace-relative, `/`); empty when git cannot say. */
+async function fileSides(git: GitApi, workspace: string, left: string, right: string): Promise<Map<string, FileSides>> {
+	const sides = new Map<string, FileSides>();
+	try {
+		const repository = await git.openRepository(vscode.Uri.file(workspace));
+		for (const change of await repository?.diffBetween(left, right) ?? []) {
+			sides.set(path.relative(workspace, change.uri.fsPath).split(path.sep).join('/'), fileSidesOf(change.status));
+		}
+	} catch {
+		// Both sides for every file, as before: the diff editor then leaves out what it cannot read.
+	}
+	return sides;
 }
 
 export function openTaskChanges(ctx: ActionContext, args: CommandArgs): Promise<number | undefined> {
@@ -60,10 +77,12 @@ export function openTaskChanges(ctx: ActionContext, args: CommandArgs): Promise<
 			// The commits live in the workspace's repository (worktrees share its objects).
 			const at = (file: string, sha: string): vscode.Uri => git.toGitUri(vscode.Uri.file(path.join(workspace, file)), sha);
 			const right = plan.right;
+			const sides = right.kind === 'commit' ? await fileSides(git, workspace, plan.left, right.sha) : new Map<string, FileSides>();
 			ctx.services.reviewComments.openReview(taskId, plan.files);
 			await vscode.commands.executeCommand('vscode.changes', plan.title, plan.files.map((file) => {
 				const resource = vscode.Uri.file(path.join(workspace, file));
-				return [resource, at(file, plan.left), right.kind === 'commit' ? at(file, right.sha) : resource];
+				const side = sides.get(file) ?? 'both';
+				return [resource, side === 'added' ? undefined : at(file, plan.left), side === 'deleted' ? undefined : right.kind === 'commit' ? at(file, right.sha) : resource];
 			}));
 			return plan.files.length;
 		}

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { taskDiffPlan } from '../../../src/extension/changes/taskDiff.js';
+import { fileSidesOf, taskDiffPlan } from '../../../src/extension/changes/taskDiff.js';
 
 const run = (over: Partial<Parameters<typeof taskDiffPlan>[1]> = {}): Parameters<typeof taskDiffPlan>[1] => ({
 	inWorktree: true, baseCommit: 'b1', resultCommit: 'r1', status: 'completed', executionDirectory: '.tutti/worktrees/a',
@@ -26,5 +26,10 @@ describe('what Open Changes shows for a task', () => {
 		assert.deepEqual(taskDiffPlan('A', run({ resultCommit: '', status: 'failed' })), { kind: 'none', why: '"A" has no result commit yet' });
 		assert.deepEqual(taskDiffPlan('A', run({ changedFiles: [] })), { kind: 'none', why: '"A" changed no files (its result is its base commit)' });
 		assert.equal(taskDiffPlan('A', run({ baseCommit: '' })).kind, 'none');
+	});
+
+	it('an added file has no original side and a deleted one no modified side (the Git extension\'s A / D statuses)', () => {
+		// The Git extension's Status enum: INDEX_ADDED = 1, INDEX_DELETED = 2, MODIFIED = 5, DELETED = 6.
+		assert.deepEqual([1, 2, 5, 6, undefined].map(fileSidesOf), ['added', 'deleted', 'both', 'deleted', 'both']);
 	});
 });
