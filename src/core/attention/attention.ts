@@ -203,7 +203,8 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 	if (ctx.sourceGone) {
 		reasons.push({ kind: 'source_gone', label: 'source agent gone', taskIds: [], failure: true });
 	}
-	if (input.facts.execution?.status === 'pending_goal_review') {
+	// pending_goal_review with its all_tasks_terminal checkpoint still active: the source agent owes `complete` first.
+	if (input.facts.execution?.status === 'pending_goal_review' && input.facts.activeCheckpoint === null) {
 		reasons.push({ kind: 'goal_review', label: 'goal review', taskIds: [], failure: false });
 	}
 	const review = ctx.live.filter((t) => t.status === 'pending_acceptance').map((t) => t.taskId);

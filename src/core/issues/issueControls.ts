@@ -21,6 +21,11 @@ export interface IssueControlFacts {
 	readonly finished?: boolean;
 	/** A managed execution's Goal Review mode (absent or null: self, or a manual issue). */
 	readonly reviewMode?: 'self' | 'independent' | null;
+	/**
+	 * The developer's Goal Review confirmation is awaited: pending_goal_review with no checkpoint left for the source
+	 * agent (with its all_tasks_terminal checkpoint active it still owes `complete`). Absent: the status alone says so.
+	 */
+	readonly goalReviewAwaited?: boolean;
 }
 
 export interface IssueControls {
@@ -74,7 +79,7 @@ export function issueControls(facts: IssueControlFacts): IssueControls {
 		};
 	}
 	const paused = facts.dispatchPaused;
-	const goalReview = facts.executionStatus === 'pending_goal_review';
+	const goalReview = facts.executionStatus === 'pending_goal_review' && (facts.goalReviewAwaited ?? true);
 	const openWork = managed ? !goalReview : facts.hasOpenTask;
 	const start = !managed && paused && facts.issueStatus === 'open';
 	return {

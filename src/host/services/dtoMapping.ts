@@ -67,6 +67,8 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 			hasUnintegratedAcceptance: facts.hasUnintegratedAcceptance ?? false,
 			finished: facts.finished ?? false,
 			reviewMode: facts.reviewMode ?? null,
+			// The same rule as the attention state's "goal review" (Confirm goal exactly when it says so).
+			goalReviewAwaited: facts.attention.reasons.some((r) => r.kind === 'goal_review'),
 		}),
 		attention: toAttentionDto(facts.attention),
 		baseCommit: facts.delivery?.baseCommit ?? '',

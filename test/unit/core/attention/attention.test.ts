@@ -59,6 +59,13 @@ describe('attention: one state per issue', () => {
 			state: 'needs_you', reasons: ['goal_review'], label: 'Needs you: goal review', stalled: false,
 		},
 		{
+			name: 'all tasks terminal, the source agent still owes `complete` (pending_goal_review with its checkpoint active): not a Goal Review yet',
+			in: input(managedFacts({ execution: { status: 'pending_goal_review', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 },
+				activeCheckpoint: checkpoint('all_tasks_terminal', now - 1000), tasks: [task('a', 'completed')] }),
+				{ source: terminalSource({ sessionId: 'src1', wakesDelivered: true, turnRunning: true, lastContactUnixMs: now - 1000 }) }),
+			state: 'agent_working', reasons: [], label: 'Agent working: Source agent working on the all tasks terminal checkpoint',
+		},
+		{
 			name: 'a failed Run of a manual issue (nobody but the developer owns it)',
 			in: input(manualFacts({ tasks: [task('a', 'failed'), task('b', 'completed')] }), { latestRuns: new Map([['a', failedRun('r1')]]) }),
 			state: 'needs_you', reasons: ['failed_run'], label: 'Needs you: 1 failed', stalled: true,

@@ -34,6 +34,10 @@ describe('core/issues/issueControls', () => {
 		}
 		assert.deepEqual(row({ executionStatus: 'pending_goal_review', hasOpenTask: false }), [true, false, false, true, true]);
 		assert.deepEqual(row({ executionStatus: 'pending_goal_review', dispatchPaused: true }), [false, true, false, true, true]);
+		// pending_goal_review while the source agent still owes `complete` (its all_tasks_terminal checkpoint active):
+		// nothing to confirm yet, and its work can be stopped.
+		assert.deepEqual(row({ executionStatus: 'pending_goal_review', hasOpenTask: false, goalReviewAwaited: false }), [true, false, true, false, false]);
+		assert.deepEqual(row({ executionStatus: 'pending_goal_review', hasOpenTask: false, goalReviewAwaited: true }), [true, false, false, true, true]);
 	});
 
 	it('offers nothing once the issue is terminal — an orphaned execution included, even with a Run still running', () => {
