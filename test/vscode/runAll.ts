@@ -3,11 +3,13 @@
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
 // docs/screenshots/ (for the README).
 // The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts), then starting work
 // from the UI (test/vscode/ui/startFromUi.ui.ts) in the same code-server.
+// The `journey` stage is issue 12's "Done when" (test/vscode/ui/developerJourney.ui.ts) in a code-server of its own
+// (its status bar must count one issue), with a scripted Claude Code on PATH (test/vscode/ui/scriptedClaude.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,9 @@ import { packageVsix } from './harness/vsix.js';
 import { type VsCodeSession, withVsCode } from './runInVsCode.js';
 import { runBoardUi, runVsixSmoke, type UiResult } from './ui/board.ui.js';
 import { runPanelUi } from './ui/panel.ui.js';
+import { ensureGitRepository } from './ui/gitWorkspace.js';
+import { journeyFix, journeyTask, runDeveloperJourney } from './ui/developerJourney.ui.js';
+import { startScriptedClaude } from './ui/scriptedClaude.js';
 import { runStartUi } from './ui/startFromUi.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
@@ -55,21 +60,44 @@ function gateDirOf(workspace: string): string {
  * The folder settings every run uses: `command` agent targets (prints and exits, runs a minute, fails), 3 parallel
  * Runs; with `gate`, also the `gate` target (waits for its gate file) and the worktree target `iso` the panel UI test drives.
  */
-function writeWorkspace(prefix: string, options: { gate?: boolean } = {}): string {
+function writeWorkspace(prefix: string, options: { gate?: boolean; journey?: boolean } = {}): string {
 	const workspace = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
 	mkdirSync(join(workspace, '.vscode'));
 	if (options.gate) {
 		mkdirSync(gateDirOf(workspace));
 	}
 	const gate = { id: 'gate', adapter: 'command', argv: [process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'], env: { TUTTI_GATE_DIR: gateDirOf(workspace) } };
+	// The reviewed task of the panel test: in a worktree, writes a few files (its own diff list), then waits at its gate.
+	const gateWorktree = {
+		id: 'gate-worktree', adapter: 'command', isolation: 'worktree', env: { TUTTI_GATE_DIR: gateDirOf(workspace) },
+		argv: ['sh', '-c', [
+			'mkdir -p src/lint docs',
+			'printf \'export const rules = [\\n\\t"no-unused-vars",\\n\\t"eqeqeq",\\n];\\n\' > src/lint/rules.ts',
+			'printf \'import { rules } from "./rules";\\nexport const report = (n: number) => `${n} findings, ${rules.length} rules`;\\n\' > src/lint/report.ts',
+			'printf \'# Lint\\n\\nRun `npm run lint`; the rules are in src/lint/rules.ts.\\n\' > docs/LINT.md',
+			'rm README.md',
+			'exec "$0" "$@"',
+		].join(' && '), process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'],
+	};
 	// A worktree target for the panel's Integrate (the panel test makes the workspace a git repository first).
 	const iso = { id: 'iso', adapter: 'command', argv: ['sh', '-c', 'echo integrated from the panel > panel.txt'], isolation: 'worktree' };
+	// The journey's task agent, in a worktree: writes docs/NOTES.md (and the task it got, from stdin), says so, then
+	// waits at its gate (the journey test decides when it ends).
+	const scribe = {
+		id: 'scribe', adapter: 'command', isolation: 'worktree', env: { TUTTI_GATE_DIR: gateDirOf(workspace) },
+		argv: ['sh', '-c', [
+			'mkdir -p docs && cat > docs/TASK.md',
+			'printf \'# Release notes 1.1\\n\\n- The board groups issues by who acts next.\\n- Open Diff shows a task\\047s own commits.\\n\' > docs/NOTES.md',
+			'echo "scribe: wrote docs/NOTES.md and docs/TASK.md"',
+			'exec "$0" "$@"',
+		].join(' && '), process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'],
+	};
 	writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
-		'tutti.agentTargets': [
+		'tutti.agentTargets': options.journey ? [scribe] : [
 			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hello from run; sleep 1; echo done >&2'] },
 			{ id: 'slow', adapter: 'command', argv: ['sh', '-c', 'echo working; sleep 60'] },
 			{ id: 'fail', adapter: 'command', argv: ['sh', '-c', 'echo giving up >&2; exit 3'] },
-			...(options.gate ? [gate, iso] : []),
+			...(options.gate ? [gate, gateWorktree, iso] : []),
 		],
 		'tutti.maxParallelRuns': 3,
 	}, null, '\t'));
@@ -187,6 +215,27 @@ async function main(): Promise<number> {
 					}
 				}));
 		}
+		if (!only || only === 'journey') {
+			const workspace = writeWorkspace('tutti-vscode-journey-', { gate: true, journey: true });
+			workspaces.push(workspace);
+			ensureGitRepository(workspace);
+			await record(tally, 'journey', async () => {
+				const claude = await startScriptedClaude({ tasks: [journeyTask], fixedContent: journeyFix });
+				try {
+					// The scripted claude first on PATH. VSCODE_CLI=1: the VS Code server then keeps the PATH it was given
+					// instead of a login shell's (its resolveShellEnv, which /etc/profile resets), as when launched from a terminal.
+					const env = { PATH: `${claude.binDir}:${process.env['PATH'] ?? ''}`, VSCODE_CLI: '1' };
+					await withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log, env },
+						async (session) => {
+							console.log('\n[journey] add an agent, an issue it plans, transcript, diff, comment, request changes, accept, confirm');
+							tallyUi(tally, 'journey', await runDeveloperJourney(session, workspace, gateDirOf(workspace), claude));
+							if (verbose) { console.log(`  source planner: ${JSON.stringify(claude.planner.actions, null, 1)}`); }
+						});
+				} finally {
+					await claude.close();
+				}
+			});
+		}
 		if (!only || only === 'vsix') {
 			const workspace = writeWorkspace('tutti-vscode-vsix-');
 			workspaces.push(workspace);
@@ -204,7 +253,8 @@ async function main(): Promise<number> {
 		}
 	} finally {
 		for (const workspace of workspaces) {
-			rmSync(workspace, { recursive: true, force: true });
+			// TUTTI_VSCODE_KEEP=1 keeps the workspaces too (their .tutti store), for a post-mortem.
+			if (process.env['TUTTI_VSCODE_KEEP'] === '1') { console.log(`  kept workspace ${workspace}`); } else { rmSync(workspace, { recursive: true, force: true }); }
 		}
 	}
 	if (tally.failures.length > 0) {

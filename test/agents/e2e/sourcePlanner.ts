@@ -2,7 +2,7 @@
 // Code sends and answers with Bash tool calls of the real `tutti` CLI, deriving every id from the conversation:
 //   wake prompt (marker line)        → `tutti plan issue get --issue-id <marker.issueId> --json`
 //   tool_result of `plan issue get`  → by the active checkpoint's kind: initial_schedule → mutate (add the planned
-//                                      tasks); task_failed/task_canceled → mutate (rework into `<id>-fixed` with the
+//                                      tasks); task_failed/task_canceled/changes_requested → mutate (rework into `<id>-fixed` with the
 //                                      fixed content); task_settled / task_accepted → schedule readyTaskIds, else
 //                                      acknowledge when allowedActions has it, else end the turn (only the
 //                                      developer can move); all_tasks_terminal → complete
@@ -105,7 +105,8 @@ export function sourcePlanner(plan: { tasks: PlannedTask[]; fixedContent: string
 				return bash(on, tutti('plan', 'issue', 'mutate', ...fence(issueId, checkpointId, revision, 'mutate'), '--operations-json', JSON.stringify(ops)));
 			}
 			case 'task_failed':
-			case 'task_canceled': {
+			case 'task_canceled':
+			case 'changes_requested': {
 				const subject = String(cp.subjectTaskId);
 				const ops = [{ kind: 'rework', taskId: subject, task: { taskId: `${subject}-fixed`, content: plan.fixedContent } }];
 				return bash(on, tutti('plan', 'issue', 'mutate', ...fence(issueId, checkpointId, revision, 'mutate'), '--operations-json', JSON.stringify(ops)));

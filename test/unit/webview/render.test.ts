@@ -334,7 +334,7 @@ describe('panel rendering', () => {
 			});
 			for (const attention of [working, idle]) {
 				const s = aManagedSnapshot([aPlanTask('t1')]);
-				const text = lineText(render({ ...s, issue: { ...s.issue, attention: structuredClone(attention) } }));
+				const text = lineText(render({ ...s, issue: { ...s.issue, attention: { ...attention, reasons: attention.reasons.map((r) => ({ ...r, taskIds: [...r.taskIds] })), sourceAgent: attention.sourceAgent && { ...attention.sourceAgent }, runs: [] } } }));
 				assert.ok(text.toLowerCase().includes('source agent'), `the line names the source agent: ${text}`);
 				assert.equal(repeatedPhrase(text), null, `repeated in "${text}"`);
 			}

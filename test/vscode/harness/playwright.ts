@@ -20,6 +20,9 @@ export interface Locator {
 	isChecked(options?: { timeout?: number }): Promise<boolean>;
 	innerText(options?: { timeout?: number }): Promise<string>;
 	getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
+	allInnerTexts(): Promise<string[]>;
+	inputValue(options?: { timeout?: number }): Promise<string>;
+	hover(options?: { timeout?: number }): Promise<void>;
 }
 
 export interface FrameLocator {
@@ -34,7 +37,7 @@ export interface Page {
 	exposeFunction(name: string, callback: (...args: never[]) => unknown): Promise<void>;
 	locator(selector: string): Locator;
 	frameLocator(selector: string): FrameLocator;
-	readonly keyboard: { press(key: string): Promise<void> };
+	readonly keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
 	screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;
 	title(): Promise<string>;
 	/** Evaluates a JavaScript expression in the page (awaits a promise it returns). */

@@ -8,6 +8,11 @@ export interface WaitOptions {
 	readonly timeoutMs?: number;
 }
 
+export interface RunCommandOptions extends WaitOptions {
+	/** The command shows a quick pick or an input box itself (the quick input stays open): do not wait for it to close. */
+	readonly asksInput?: boolean;
+}
+
 export interface WebviewTextOptions extends WaitOptions {
 	/** Keep polling until the element's text contains this. */
 	readonly contains?: string;
@@ -34,7 +39,7 @@ export class Workbench {
 	 * Runs a command by its palette label ("Category: Title"). Retries F1 → type → pick, because contributed
 	 * commands appear only once the extension host has registered the extension.
 	 */
-	async runCommand(label: string, options: WaitOptions = {}): Promise<void> {
+	async runCommand(label: string, options: RunCommandOptions = {}): Promise<void> {
 		const input = this.page.locator(paletteInput).first();
 		const seen = new Set<string>();
 		try {
@@ -57,6 +62,11 @@ export class Workbench {
 		} catch (error) {
 			const rows = seen.size > 0 ? ` (rows seen: ${[...seen].slice(0, 10).join(' | ')})` : '';
 			throw new Error(`${(error as Error).message}${rows}`);
+		}
+		if (options.asksInput === true) {
+			// The palette's `>` prefix gives way to the command's own quick pick or input box.
+			await pollFor(`the quick input of "${label}"`, 5000, async () => ((await input.inputValue({ timeout: 1000 })).startsWith('>') ? undefined : true));
+			return;
 		}
 		await pollFor('the command palette to close', 5000, async () => ((await input.isVisible()) ? undefined : true));
 	}

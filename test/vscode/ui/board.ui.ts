@@ -42,7 +42,7 @@ function boardRow(workbench: Workbench, text: string): Locator {
 }
 
 /** The group row ("Planned", "Paused", …) the issue row is listed under: the nearest group row above it. */
-async function groupOf(workbench: Workbench, issueTitle: string): Promise<string | undefined> {
+export async function groupOf(workbench: Workbench, issueTitle: string): Promise<string | undefined> {
 	const rows = workbench.page.locator(sidebarRows);
 	const count = await rows.count();
 	let group: string | undefined;

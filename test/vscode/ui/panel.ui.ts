@@ -5,14 +5,16 @@
 // work integrated with the panel's Integrate button (the workspace made a git repository for it). Screenshots at each
 // stage; the review and the board in Light+, Dark+ and High Contrast. Every wait is bounded.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gateFile, gateStartedFile, releaseAllName, writeGate } from '../../../scripts/workers/gate.js';
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
 import type { Workbench } from '../harness/workbench.js';
 import type { UiResult, UiStep } from './board.ui.js';
+import { checkContrast } from './contrast.js';
 import { checkBigGraph } from './graph.ui.js';
+import { ensureGitRepository } from './gitWorkspace.js';
 import { ScriptedSource } from './scriptedSource.js';
 import { tuttiCli, waitForHost } from './tuttiCli.js';
 import { shootInThemes } from './themes.js';
@@ -59,6 +61,7 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 		screenshots.push(await workbench.screenshot(name));
 	};
 	let source: ScriptedSource | undefined;
+	let contrastReport = '';
 	let frame: WebviewFrame | undefined;
 	const panel = (): WebviewFrame => {
 		if (!frame) { throw new Error('the issue panel is not open'); }
@@ -68,8 +71,10 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 		await step('a scripted source agent creates a managed issue, adds 3 tasks and schedules the 2 ready ones (CLI, source token)', async () => {
 			await workbench.runCommand('View: Show Tutti');
 			await waitForHost(session, workspace);
+			// A git repository from the start: lint runs in a worktree, so its review lists its own changed files.
+			ensureGitRepository(workspace);
 			source = ScriptedSource.create(session, workspace, title, 'Three gated tasks, planned by a scripted source agent');
-			source.add(taskIds.map((taskId) => ({ taskId, title: `Gated ${taskId}`, agentTargetId: 'gate', dependencyTaskIds: taskId === 'docs' ? ['lint'] : [] })));
+			source.add(taskIds.map((taskId) => ({ taskId, title: `Gated ${taskId}`, agentTargetId: taskId === 'lint' ? 'gate-worktree' : 'gate', dependencyTaskIds: taskId === 'docs' ? ['lint'] : [] })));
 			const scheduled = source.schedule([...scheduledIds]);
 			const issueId = source.issueId;
 			await pollFor('the gated Runs of build and lint to start', 30_000, async () =>
@@ -108,14 +113,28 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 			await pollFor('task lint in pending_acceptance', 20_000, async () => (source!.taskStatus('lint') === 'pending_acceptance' ? true : undefined));
 			await clickNode(panel(), 'lint');
 			await waitInPanel(panel(), '#task-detail', 'the Accept button', { contains: 'Accept' });
+			// The review leads with the worktree Run's own diff list: files with +/− and Open Diff.
+			const files = await waitInPanel(panel(), '#review-changes', 'the changed files of task lint', { contains: 'src/lint/rules.ts' });
+			if (!/\+\d+/.test(files) || !files.includes('README.md') || (await panel().locator('#review-changes [data-action="task/openChanges"]').count()) !== 1) {
+				throw new Error(`the review of lint does not list its files with +/− and Open Diff: ${files}`);
+			}
+			await tidyForScreenshot(workbench);
 			await shot('panel-review');
-			// The board and the panel side by side, in Light+, Dark+ and High Contrast (docs/screenshots/panel-*.png).
-			screenshots.push(...await shootInThemes(workbench, workspace, 'panel', panel()));
+			// The board and the panel side by side, in Light+, Dark+ and High Contrast (docs/screenshots/panel-*.png);
+			// in each, every text of the panel measured against its background (WCAG 4.5:1).
+			const contrast: string[] = [];
+			const lowContrast: string[] = [];
+			screenshots.push(...await shootInThemes(workbench, workspace, 'panel', panel(), async (theme) => {
+				await checkContrast(panel(), `the issue panel in ${theme.name}`).then((ok) => contrast.push(`${theme.suffix}: ${ok}`), (e: Error) => lowContrast.push(e.message));
+			}));
+			if (lowContrast.length > 0) { throw new Error(lowContrast.join(' | ')); }
+			contrastReport = contrast.join('; ');
 			await clickInPanel(panel(), '#task-detail [data-action="task/accept"]', 'the Accept button of task lint');
 			await pollFor('task lint completed after Accept', 15_000, async () => (source!.taskStatus('lint') === 'completed' ? true : undefined));
 			await pollFor('the Accept button to go', 10_000, async () =>
 				((await panel().locator('#task-detail [data-action="task/accept"]').count()) === 0 ? true : undefined));
 			await shot('panel-accepted');
+			return `text contrast ${contrastReport}`;
 		});
 		await step('the board lists the managed issue with its progress after Accept (1/3 tasks)', async () => {
 			await workbench.runCommand('View: Close All Editors');
@@ -128,14 +147,9 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 		await step('a 200-task plan: drawn, fitted to blocks, searched (Enter selects), focused on one task\'s lineage, listed', async () =>
 			checkBigGraph(session, workspace, workbench, 'gate', shot));
 		await step('Integrate in the panel of a manual issue with accepted worktree work puts it on main; the panel shows the integrated commit', async () => {
-			// The workspace becomes a git repository with one commit; a worktree task writes panel.txt and is auto-accepted.
+			// The workspace is a git repository (since the first step); a worktree task writes panel.txt and is auto-accepted.
 			const git = (...args: string[]): string => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' }).trim();
-			writeFileSync(join(workspace, '.gitignore'), '.tutti/\n.gates/\n.vscode/\n');
-			git('init', '-q', '-b', 'main');
-			git('config', 'user.name', 'Panel Test');
-			git('config', 'user.email', 'panel@example.test');
-			git('add', '-A');
-			git('commit', '-q', '-m', 'initial');
+			ensureGitRepository(workspace);
 			const cli = tuttiCli(session, workspace);
 			const issueId = cli(['issue', 'create', '--title', integrateTitle, '--as-user'])['issueId'] as string;
 			cli(['issue', 'task', 'add', '--issue-id', issueId, '--task-id', 'write', '--title', 'Write panel.txt', '--agent-target-id', 'iso', '--auto-accept', '--as-user']);

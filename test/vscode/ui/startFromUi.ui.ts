@@ -8,6 +8,8 @@ import type { Workbench } from '../harness/workbench.js';
 import type { UiResult, UiStep } from './board.ui.js';
 import { openNewIssueForm } from './newIssueForm.js';
 import { tidyForScreenshot } from './panel.ui.js';
+import { checkContrast } from './contrast.js';
+import { inThemes } from './themes.js';
 import { tuttiCli } from './tuttiCli.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
 
@@ -61,8 +63,15 @@ export async function runStartUi(session: VsCodeSession, workspace: string): Pro
 			await form.locator('#issue-goal').fill('Every change since the last release, in CHANGELOG.md.', { timeout: 5000 });
 			await form.locator('.planner-option label').filter({ hasText: 'Manual tasks' }).first().click({ timeout: 5000 });
 			await shot('new-issue-form');
+			// Every text of the form (its error included) against its background, in Light+, Dark+ and High Contrast.
+			const contrast: string[] = [];
+			const low: string[] = [];
+			await inThemes(workbench, workspace, form, async (theme) => {
+				await checkContrast(form, `the New Issue form in ${theme.name}`).then((ok) => contrast.push(`${theme.suffix}: ${ok}`), (e: Error) => low.push(e.message));
+			});
+			if (low.length > 0) { throw new Error(low.join(' | ')); }
 			await form.locator('#create').click({ timeout: 5000 });
-			return error;
+			return `${error}; text contrast ${contrast.join('; ')}`;
 		});
 		await step('the manual issue is created paused and its panel offers Add task and Start in the empty graph', async () => {
 			panel = await issuePanelFrame(workbench.page, title);

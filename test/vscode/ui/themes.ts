@@ -48,20 +48,30 @@ async function wearing(workbench: Workbench, theme: ScreenshotTheme, frame: Webv
 
 /**
  * One screenshot per theme, `<name>-light`, `<name>-dark`, `<name>-hc`; the theme setting is removed afterwards.
- * `frame`: the issue panel, when it is on screen (its webview re-themes on its own).
+ * `frame`: the issue panel, when it is on screen (its webview re-themes on its own). `inEachTheme` runs once the
+ * theme is applied, before the shot (e.g. a contrast measurement).
  */
-export async function shootInThemes(workbench: Workbench, workspace: string, name: string, frame?: WebviewFrame): Promise<string[]> {
+export async function shootInThemes(workbench: Workbench, workspace: string, name: string, frame?: WebviewFrame,
+	inEachTheme?: (theme: ScreenshotTheme) => Promise<void>): Promise<string[]> {
 	const paths: string[] = [];
+	await inThemes(workbench, workspace, frame, async (theme) => {
+		await inEachTheme?.(theme);
+		paths.push(await workbench.screenshot(`${name}-${theme.suffix}`));
+	});
+	return paths;
+}
+
+/** Runs `body` in Light+, Dark+ and High Contrast in turn, once the workbench (and `frame`) wear it; then removes the setting. */
+export async function inThemes(workbench: Workbench, workspace: string, frame: WebviewFrame | undefined, body: (theme: ScreenshotTheme) => Promise<void>): Promise<void> {
 	try {
 		for (const theme of screenshotThemes) {
 			writeColorTheme(workspace, theme.name);
 			await wearing(workbench, theme, frame);
 			// The theme's colours are applied by now; one more frame for the webview's repaint.
 			await workbench.page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
-			paths.push(await workbench.screenshot(`${name}-${theme.suffix}`));
+			await body(theme);
 		}
 	} finally {
 		writeColorTheme(workspace, null);
 	}
-	return paths;
 }
