@@ -31,17 +31,25 @@ export type Child = VNode | string | null | undefined | false;
 const tagName = /^[a-z][a-z0-9-]*$/i;
 const attrName = /^[a-z][a-z0-9-]*(?::[a-z][a-z0-9-]*)?$/i;
 
+/** Names already checked (our code uses a few dozen, thousands of times per 1,000-node graph). */
+const safeAttributeNames = new Set<string>();
+const safeTags = new Set<string>();
+
 /** Attribute names come from our code, never from data; still, event handlers and inline styles are refused (CSP). */
 export function assertSafeAttributeName(name: string): void {
+	if (safeAttributeNames.has(name)) { return; }
 	if (!attrName.test(name) || /^on/i.test(name) || name.toLowerCase() === 'style') {
 		throw new Error(`refused attribute name: ${name}`);
 	}
+	safeAttributeNames.add(name);
 }
 
 function assertSafeTag(tag: string): void {
+	if (safeTags.has(tag)) { return; }
 	if (!tagName.test(tag) || tag.toLowerCase() === 'script' || tag.toLowerCase() === 'style') {
 		throw new Error(`refused tag: ${tag}`);
 	}
+	safeTags.add(tag);
 }
 
 function normalize(children: readonly Child[]): VNode[] {
