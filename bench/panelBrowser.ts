@@ -1,7 +1,7 @@
 // The issue panel's graph in a real browser (Debian's Chromium through the VS Code harness's playwright-core): the
 // built webview bundle (dist/webview/issuePanel.js + CSS) on a page like the panel's, served from 127.0.0.1, with a
 // stub of VS Code's webview API; synthetic snapshots of 50 / 200 / 1,000 tasks are posted to it as the extension
-// would. Each figure runs from the snapshot message until the frame after the render has painted (validation,
+// would: the complete snapshot first, then each status change as the Host's delta against the snapshot drawn. Each figure runs from the snapshot message until the frame after the render has painted (validation,
 // layout, VNodes, DOM, style, layout, paint), medians; "JS" is the panel's own `panel-render` measure (layout + VNodes
 // + DOM). Never assertions on time.
 //   node --import tsx bench/panelBrowser.ts [--runs N]      (needs `npm run build` and the harness)

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
 	section('Issue panel graph in a real browser (Chromium, the built webview bundle)',
 		'at 1,000 tasks, first render at most 500 ms and a status change re-rendered at most 50 ms (snapshot message → painted frame).',
 		`The built dist/webview bundle on a page like the panel's (same CSP, a stub of the webview API), served from 127.0.0.1 to Debian's Chromium through the VS Code harness's playwright-core; synthetic snapshots posted as the extension does. ` +
-		`Up to 300 tasks dagre lays the graph out, above it the layered layout (webview/issuePanel/layeredLayout.ts); below 50 % zoom nodes are coloured blocks. "JS" is the panel's own \`panel-render\` measure (layout, VNodes, DOM); the rest is the snapshot's validation, style, layout and paint up to the next frame.\n\n${browserTable}`);
+		`Up to 300 tasks dagre lays the graph out, above it the layered layout (webview/issuePanel/layeredLayout.ts); below 50 % zoom nodes are coloured blocks. The first render posts the complete snapshot, a status change the Host's delta against the snapshot the page drew (as the extension posts them); the bench checks that the patched page draws what a fresh page draws. "JS" is the panel's own \`panel-render\` measure (layout, model, VNodes, DOM); the rest is the message's clone and validation, style, layout and paint up to the next frame.\n\n${browserTable}`);
 
 	console.error('bench: task-master-ai against tutti on the same 1,000-task graph, and the floors …');
 	section('Peer CLI: task-master-ai against `tutti` (1,000-task graph, whole processes)',
