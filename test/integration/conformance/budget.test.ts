@@ -222,6 +222,17 @@ describe('conformance: usage, cost and budgets', function () {
 		await waitFor(async () => codexStarts(`${codexLog}.source`) > 0, { what: 'the wake to be delivered once the budget can be counted' });
 	});
 
+	it("an independent reviewer whose model has no known price: the issue says so before Goal Review is reached", async () => {
+		const source = await openSession(host, 'source');
+		const created = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', 'Unpriced reviewer', '--content', 'Review it.',
+			'--request-id', requestId('create'), '--review-target', 'codex-source', '--budget-usd', '5', '--json'], { token: source.token })));
+		host.track(created.issueId);
+		const issue = await issueGet(host, created.issueId);
+		assert.equal(issue.spend.budgetState, 'unavailable');
+		assert.equal(issue.spend.budgetBlocker, "the USD budget cannot be checked: agent target 'codex-source' names no model, so Tutti cannot price what it uses");
+		assert.equal(issue.attention.state, 'needs_you');
+	});
+
 	it('a USD budget and a model with no known price: refused before launch (budget_unavailable), needs you; a token budget goes on; adding the price lets it go on', async () => {
 		// Managed: the source's schedule is refused with the reason and a hint that names the ways out.
 		const source = await openSession(host, 'source');

@@ -11,6 +11,7 @@ import type { Caller } from '../../../protocol/controlPlane.js';
 import type { SpendDto } from '../../../protocol/dto.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
+import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { usageRepository } from '../../../store/repositories/usageRepository.js';
@@ -43,7 +44,10 @@ export function launchBudgetGate(r: Reader, issueId: string, pricing: LaunchPric
 	return (launch) => decideLaunchBudget(budget, totals, launch, table);
 }
 
-/** The launches the issue has pending: its not-started tasks' targets and its source agent's (configured ones only). */
+/**
+ * The launches the issue has pending: its source agent's and its independent reviewer's (while the execution goes on)
+ * and its not-started tasks' (configured targets only).
+ */
 function pendingLaunches(r: Reader, issueId: string, pricing: LaunchPricing): LaunchModel[] {
 	const targetOf = (id: string): AgentTargetConfig | undefined => pricing.agentTargets.find((t) => t.id === id);
 	const launches: LaunchModel[] = [];
@@ -54,6 +58,8 @@ function pendingLaunches(r: Reader, issueId: string, pricing: LaunchPricing): La
 		? sessionRepository.get(r, issue.sourceSessionId) : undefined;
 	const sourceTarget = source ? targetOf(source.agentTargetId) : undefined;
 	if (sourceTarget) { launches.push(launchModelOf(sourceTarget)); }
+	const reviewer = source && execution && execution.reviewMode === 'independent' ? targetOf(reviewerReviewRepository.reviewTargetOf(r, execution.executionId)) : undefined;
+	if (reviewer) { launches.push(launchModelOf(reviewer)); }
 	for (const pending of taskRepository.pendingLaunchTargets(r, issueId)) {
 		const target = targetOf(pending.agentTargetId);
 		if (target) { launches.push(launchModelOf(target, pending.model)); }
