@@ -31,7 +31,7 @@ export interface ControlPlaneServerOptions {
 
 type AnyHandler = (params: unknown, caller: Caller) => Promise<unknown>;
 
-const unauthenticatedHint = 'run the command inside a terminal Tutti opened for an agent session (it sets TUTTI_SESSION_TOKEN), or pass --as-user';
+export const unauthenticatedHint = 'run the command inside a terminal Tutti opened for an agent session (it sets TUTTI_SESSION_TOKEN); only the developer acts with --as-user, from their own terminal';
 
 export class ControlPlaneServer implements Disposable {
 	readonly socketPath: string;

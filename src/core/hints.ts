@@ -79,13 +79,13 @@ const hints: Record<ReasonCode, HintBuilder> = {
 	run_not_found: (n) =>
 		`Run \`tutti run list --issue-id ${n.issue} --json\` and use a runId it lists.`,
 	session_not_found: () =>
-		'Open a session with `tutti session open --role source --as-user --json` and export its token as TUTTI_SESSION_TOKEN.',
+		'Use the session Tutti started you in (its TUTTI_SESSION_TOKEN is already set) and never guess a session id; only the developer opens a new session (`tutti session open --role source --as-user --json`).',
 	agent_target_not_found: () =>
 		'Run `tutti agent list --json` and use an id it lists.',
 	invalid_input: () =>
 		'Run the same command with `--help` and fix the flag or value named in the message.',
 	unauthenticated: () =>
-		'Set TUTTI_SESSION_TOKEN to the token from `tutti session open --role source --as-user --json` (or pass --as-user for a developer action).',
+		'Run it with the TUTTI_SESSION_TOKEN Tutti set for your session (a Run\'s token ends with its Run; another workspace\'s is refused). Only the developer opens a new session (`tutti session open --role source --as-user --json`) or acts with --as-user, from their own terminal.',
 	forbidden: () =>
 		'An agent session acts only on its own work (its own Run, approvals and plan) and never makes the developer\'s decisions: do not retry this, and never use --as-user (the developer\'s own credential); tell the developer what you need (they decide in VS Code or in their own terminal), and go on with your own work.',
 	not_managed: (n) =>

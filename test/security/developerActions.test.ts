@@ -9,35 +9,9 @@ import {
 	type Session, requestId, show, standardTargets, startHost,
 } from '../integration/harness.js';
 import type { Method } from '../../src/protocol/controlPlane.js';
+import { type Policy, policy } from './methodPolicy.js';
 import type { RunDto } from '../../src/protocol/dto.js';
 import { addManualTask, rawPost, settledRunOf } from './securityKit.js';
-
-/** Who may call a method: the developer only, or agents too (possibly with developer-only variants, listed apart). */
-type Policy = 'developer' | 'agent';
-
-/**
- * The promise, method by method. `agent` methods may still have developer-only variants (a budget, a pause, a
- * source target): those are listed in `calls` with policy 'developer'.
- */
-const policy: Record<Method, Policy> = {
-	'hello': 'agent', 'agent/list': 'agent', 'session/state': 'agent', 'agent/resume': 'agent', 'hook/stop': 'agent',
-	'issue/create': 'agent', 'issue/get': 'agent', 'issue/list': 'agent', 'issue/update': 'agent',
-	'task/add': 'agent', 'task/update': 'agent', 'task/delete': 'agent',
-	'plan/create': 'agent', 'plan/get': 'agent', 'plan/getCompact': 'agent', 'plan/getTask': 'agent', 'plan/schedule': 'agent', 'plan/mutate': 'agent',
-	'plan/acknowledge': 'agent', 'plan/complete': 'agent', 'plan/stop': 'agent', 'plan/resume': 'agent',
-	'goalReview/verdict': 'agent',
-	'run/get': 'agent', 'run/list': 'agent', 'run/log': 'agent', 'run/transcript': 'agent', 'run/report': 'agent', 'run/queue': 'agent',
-	'await/review': 'agent', 'await/checkpoint': 'agent', 'await/next-action': 'agent',
-	'approval/request': 'agent', 'approval/wait': 'agent', 'approval/list': 'agent',
-	// Developer decisions.
-	'session/open': 'developer', 'session/stop': 'developer',
-	'issue/pause': 'developer', 'issue/resume': 'developer', 'issue/stop': 'developer',
-	'issue/integrate': 'developer', 'issue/finish': 'developer', 'issue/followUp': 'developer',
-	'review/accept': 'developer', 'review/requestChanges': 'developer', 'goal/confirm': 'developer', 'goal/requestChanges': 'developer',
-	'goalReview/switchToSelf': 'developer',
-	'run/stop': 'developer', 'run/send': 'developer', 'run/resume-queue': 'developer', 'worktree/remove': 'developer',
-	'approval/answer': 'developer',
-};
 
 interface Ids { manual: string; managed: string; runId: string; taskId: string; source: Session; worker: Session }
 

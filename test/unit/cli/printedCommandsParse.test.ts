@@ -6,34 +6,19 @@
 import { strict as assert } from 'node:assert';
 import { parseCommandLine } from '../../../src/cli/parseCommandLine.js';
 import { shellWords } from './shellWords.js';
-import { reasonCodes } from '../../../src/core/errors.js';
-import { recoveryHint, type RecoveryHintInput } from '../../../src/core/execution/recoveryHint.js';
-import { hintFor } from '../../../src/core/hints.js';
-import { checkpointKinds, executionStatuses, type CheckpointKind } from '../../../src/core/model.js';
+import { checkpointKinds } from '../../../src/core/model.js';
 import { agentResumeCommand } from '../../../src/core/next/commands.js';
-import type { IssueFacts, SessionFacts, TaskFacts } from '../../../src/core/next/facts.js';
-import { owedBySession, owedForCheckpoint, owedForNextAction, owedForReview, owedOnIssue, type Owed } from '../../../src/core/next/owed.js';
 import { defaultStopReason, wakePrompt } from '../../../src/core/wakes/wakePrompt.js';
 import { releaseMessage } from '../../../src/host/services/hook/stopHookBudget.js';
-import { manualRejection } from '../../../src/host/services/manualRejections.js';
 import { verdictCommand } from '../../../src/host/services/reviews/independentReview.js';
-import { planningPrompt } from '../../../src/host/services/sourceSessions/skill.js';
+import {
+	allHintTexts, allOwedParts, allRecoveryHintTexts, allWakePromptTexts, backticked, commandLines, skillText,
+} from './printedTexts.js';
 
 /** A command Tutti printed and where it came from. */
 interface Printed { source: string; command: string }
 
 const samples: Record<string, string> = { usd: '20', tokens: '500000', 'issue-id': 'I1', 'task-id': 'T1', 'run-id': 'R1', 'checkpoint-id': 'cp-1', 'session-id': 'S1', title: 'Retry', issueId: 'I1', cp: 'cp-1', rev: '3', id: 'r1' };
-
-/** Backticked `tutti …` commands in prose. */
-function backticked(text: string): string[] {
-	return [...text.matchAll(/`(tutti [^`]*)`/g)].map((m) => m[1]!);
-}
-
-/** Lines that are a command of their own (wake prompts print them one per line), plus the backticked ones. */
-function commandLines(text: string): string[] {
-	return [...text.split('\n').map((l) => l.trim()).filter((l) => l.startsWith('tutti ')), ...backticked(text)];
-}
-
 
 function withSamples(command: string): string {
 	return command.replace(/<([A-Za-z-]+)>/g, (whole, name: string) => samples[name] ?? (name === 'why' ? 'a reason' : whole));
@@ -69,100 +54,25 @@ function assertSafe(printed: Printed[], allowStop = false): void {
 	assert.deepEqual(problems, []);
 }
 
-// ---- the texts ----
-
-const ids = { issueId: 'I1', taskId: 'T1', checkpointId: 'cp-1', runId: 'R1' };
-
-function task(taskId: string, status: TaskFacts['status'], extra: Partial<TaskFacts> = {}): TaskFacts {
-	return { taskId, title: taskId, status, acceptanceState: '', superseded: false, updatedAtUnixMs: 10, ...extra };
-}
-
-function facts(extra: Partial<IssueFacts> = {}): IssueFacts {
-	return {
-		issueId: 'I1', issueStatus: 'in_progress',
-		execution: { status: 'running', createdAtUnixMs: 1, updatedAtUnixMs: 2, completedAtUnixMs: 0 },
-		activeCheckpoint: null, lastCheckpointResolvedAtUnixMs: 0, goalReviewRequestedAtUnixMs: 0,
-		tasks: [task('T1', 'running')], changeRequests: [], finishedAtUnixMs: 0, pendingFollowUp: null, lastChangeUnixMs: 3,
-		...extra,
-	};
-}
-
-/** One issue in each state the derivation tells apart. */
-const issueStates: Record<string, IssueFacts> = {
-	running: facts(),
-	checkpoint: facts({ activeCheckpoint: { checkpointId: 'cp-1', kind: 'task_settled', createdAtUnixMs: 5 } }),
-	inReview: facts({ tasks: [task('T1', 'pending_acceptance'), task('T2', 'not_started')] }),
-	changesRequested: facts({ tasks: [task('T1', 'failed')], changeRequests: [{ taskId: 'T1', note: 'use the "other" API; keep it <small>', requestedAtUnixMs: 6 }] }),
-	goalReview: facts({ execution: { status: 'pending_goal_review', createdAtUnixMs: 1, updatedAtUnixMs: 2, completedAtUnixMs: 0 }, goalReviewRequestedAtUnixMs: 4 }),
-	goalChanges: facts({ changeRequests: [{ taskId: '', note: 'not yet', requestedAtUnixMs: 6 }] }),
-	completed: facts({ issueStatus: 'completed', execution: { status: 'completed', createdAtUnixMs: 1, updatedAtUnixMs: 2, completedAtUnixMs: 9 }, tasks: [task('T1', 'completed')] }),
-	followUp: facts({
-		issueStatus: 'completed', execution: { status: 'completed', createdAtUnixMs: 1, updatedAtUnixMs: 2, completedAtUnixMs: 9 },
-		pendingFollowUp: { followUpId: 'I1-follow-up-1', text: "Add the 'dark' theme; then <ship> it & tell me", requestedAtUnixMs: 10 },
-	}),
-	finished: facts({ issueStatus: 'completed', execution: { status: 'completed', createdAtUnixMs: 1, updatedAtUnixMs: 2, completedAtUnixMs: 9 }, finishedAtUnixMs: 11 }),
-	archived: facts({ issueStatus: 'archived', execution: { status: 'archived', createdAtUnixMs: 1, updatedAtUnixMs: 2, completedAtUnixMs: 0 } }),
-	orphaned: facts({ execution: { status: 'orphaned_source', createdAtUnixMs: 1, updatedAtUnixMs: 2, completedAtUnixMs: 0 } }),
-	manual: facts({ execution: null, tasks: [task('T1', 'pending_acceptance')] }),
-};
-
-function owedTexts(source: string, owed: Owed): Printed[] {
-	const prose = owed.kind === 'failure' ? `${owed.message} ${owed.hint}` : owed.message;
-	return [
-		...(owed.next !== undefined ? [{ source: `${source} next`, command: owed.next }] : []),
-		...backticked(prose).map((command) => ({ source: `${source} message`, command })),
-	];
-}
+// ---- the texts (collected in printedTexts.ts) ----
 
 function allOwed(): Printed[] {
-	return Object.entries(issueStates).flatMap(([state, f]) => {
-		const sessions: SessionFacts[] = [
-			{ sessionId: 'S1', role: 'source', issueId: 'I1', issue: f },
-			{ sessionId: 'S1', role: 'source', issueId: 'I1', issue: f, wakesDelivered: true },
-			{ sessionId: 'S2', role: 'worker', issueId: 'I1', issue: f },
-		];
-		return [
-			...owedTexts(`owedOnIssue(${state})`, owedOnIssue(f)),
-			...owedTexts(`owedForReview(${state})`, owedForReview(f)),
-			...owedTexts(`owedForReview(${state}, T1)`, owedForReview(f, 'T1')),
-			...owedTexts(`owedForReview(${state}, T9)`, owedForReview(f, 'T9')),
-			...owedTexts(`owedForCheckpoint(${state})`, owedForCheckpoint(f)),
-			...owedTexts(`owedForNextAction(${state})`, owedForNextAction(f)),
-			...sessions.flatMap((s) => owedTexts(`agent resume(${state}, ${s.role})`, owedBySession(s))),
-		];
-	});
+	return allOwedParts().flatMap((o) => [
+		...(o.next !== undefined ? [{ source: `${o.source} next`, command: o.next }] : []),
+		...backticked(o.prose).map((command) => ({ source: `${o.source} message`, command })),
+	]);
 }
 
 function allRecoveryHints(): Printed[] {
-	const kinds: (CheckpointKind | null)[] = [null, ...checkpointKinds];
-	return executionStatuses.flatMap((status) => kinds.flatMap((kind) => [false, true].flatMap((dispatchPaused) => [[], ['T1', 'T2']].flatMap((ready) =>
-		[false, true].map((canAcknowledge): Printed => {
-			const input: RecoveryHintInput = {
-				issueId: 'I1', execution: { status, graphRevision: 3 }, dispatchPaused, readyTaskIds: ready, canAcknowledge,
-				activeCheckpoint: kind === null ? null : { checkpointId: 'cp-1', kind, sequence: 4, graphRevision: 3, subjectTaskId: 'T1' },
-				awaitingAcceptanceTaskIds: ready.length > 0 ? [] : ['T3'],
-			};
-			return { source: `recoveryHint(${status}, ${kind ?? 'none'}, paused=${dispatchPaused})`, command: recoveryHint(input) };
-		}))))).flatMap((p) => backticked(p.command).map((command) => ({ source: p.source, command })));
+	return allRecoveryHintTexts().flatMap((p) => backticked(p.text).map((command) => ({ source: p.source, command })));
 }
 
 function allWakePrompts(): Printed[] {
-	return checkpointKinds.flatMap((kind) => [true, false].flatMap((withSubject) => {
-		const prompt = wakePrompt({
-			issueId: 'I1', issueTitle: 'Make it "fast" & small',
-			checkpoint: { checkpointId: `tutti-execution:I1:checkpoint:${kind}`, kind, sequence: 4, subjectTaskId: withSubject ? 'T1' : '', subjectRunId: withSubject ? 'R1' : '', note: "Don't <break> it" },
-			graphRevision: 3,
-		});
-		return commandLines(prompt).map((command) => ({ source: `wakePrompt(${kind}, subject=${withSubject})`, command }));
-	}));
+	return allWakePromptTexts().flatMap((p) => commandLines(p.text).map((command) => ({ source: p.source, command })));
 }
 
 function allHints(): Printed[] {
-	const manualReasons = ['invalid_task_graph', 'task_not_found', 'duplicate_task', 'task_not_started', 'task_superseded'] as const;
-	return [
-		...reasonCodes.flatMap((reason) => [ids, {}].flatMap((ctx) => backticked(hintFor(reason, ctx)).map((command) => ({ source: `hint ${reason}`, command })))),
-		...manualReasons.flatMap((reason) => backticked(manualRejection(reason, 'm', 'I1').hint).map((command) => ({ source: `manual hint ${reason}`, command }))),
-	];
+	return allHintTexts().flatMap((p) => backticked(p.text).map((command) => ({ source: p.source, command })));
 }
 
 describe('printed commands are safe to copy', () => {
@@ -204,9 +114,7 @@ describe('printed commands are safe to copy', () => {
 	});
 
 	it('the first Turn of a source session (wake prompt, goal and CLI skill); stop only where the issue should not continue', () => {
-		const prompt = planningPrompt({ wakePrompt: 'WAKE', issueTitle: 'Make it fast', issueContent: 'Run `tutti whatever` is the developer\'s text, not ours' });
-		const skill = prompt.slice(prompt.indexOf('# Tutti CLI skill'));
-		const lines = skill.split('\n');
+		const lines = skillText().split('\n');
 		assertSafe(lines.filter((l) => !l.includes('should not continue')).flatMap((l) => backticked(l).map((command) => ({ source: 'skill', command }))));
 		const stopLines = lines.filter((l) => l.includes('should not continue'));
 		assert.equal(stopLines.length, 1);

@@ -25,7 +25,7 @@ export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/cr
 	const managedSource = params.sourceTargetId !== undefined && caller.kind === 'user';
 	if (!managedSource && (caller.kind !== 'session' || caller.role !== 'source')) {
 		const who = caller.kind === 'user' ? 'the developer credential' : `a ${caller.role} session`;
-		throw rejection('wrong_source_session', `plan issue create must run from a source session (the caller is ${who}), or with --source-target <id> --as-user so Tutti starts the source session; that session becomes the issue's source.`);
+		throw rejection('wrong_source_session', `plan issue create must run from a source session (the caller is ${who}), and that session becomes the issue's source; or the developer runs it with --source-target <id> --as-user so Tutti starts the source session.`);
 	}
 	if (params.sourceTargetId !== undefined && caller.kind !== 'user') {
 		throw rejection('forbidden', 'plan issue create --source-target is a developer action (--as-user): Tutti starts the source session itself.');

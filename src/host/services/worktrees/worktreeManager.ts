@@ -158,7 +158,7 @@ export class WorktreeManager {
 		const problem = worktreeTaskIdProblem(taskId);
 		if (problem !== null) {
 			throw refused(`Agent target '${targetId}' uses "isolation":"worktree", but ${problem}.`,
-				`Give the task a simple id (e.g. \`tutti task add --issue-id ${issueId} --task-id fix-login …\`) or use a target without isolation.`,
+				`Give the task a simple id (e.g. \`tutti issue task add --issue-id ${issueId} --task-id fix-login …\`) or use a target without isolation.`,
 				{ issueId, taskId, agentTargetId: targetId });
 		}
 		const owner = state.owners[taskId];
@@ -166,7 +166,7 @@ export class WorktreeManager {
 		if ((owner !== undefined && owner !== issueId) || (owner === undefined && existsSync(absolutePath))) {
 			throw refused(`The worktree folder ${absolutePath} already belongs to ${owner !== undefined ? `issue ${owner}` : 'something else'}; task ${taskId} of issue ${issueId} cannot use it.`,
 				owner !== undefined
-					? `Remove it with \`tutti worktree remove --issue-id ${owner} --task-id ${taskId} --as-user\`, or give this task another id.`
+					? `Give this task another id, or ask the developer to remove that worktree (\`tutti worktree remove --issue-id ${owner} --task-id ${taskId} --as-user\`).`
 					: `Move ${absolutePath} out of the way, then schedule the task again.`,
 				{ issueId, taskId, path: absolutePath });
 		}
