@@ -95,6 +95,7 @@ const developerOnlySourceStrings: { file: string; includes: string; why: string 
 	{ file: 'src/core/hints.ts', includes: 'tutti review accept --issue-id ${n.issue} --task-id <task-id> --as-user', why: 'not_integrable: a developerOnlyReasons hint' },
 	{ file: 'src/core/hints.ts', includes: 'then run \\`tutti issue integrate --issue-id ${n.issue} --as-user\\` again', why: 'dirty_workspace, workspace_busy, merge_conflict: developerOnlyReasons hints' },
 	{ file: 'src/cli/client.ts', includes: '--as-user needs the user credential', why: 'only a command run with --as-user gets it' },
+	{ file: 'src/core/next/commands.ts', includes: '--budget-usd <usd> --as-user`;', why: 'raiseBudgetCommand, a builder: the sentences that use it (owed answers, recovery hints) are checked whole above' },
 ];
 
 describe('security: no text tells an agent to do something destructive', function () {

@@ -75,6 +75,7 @@ export const issueStates: Record<string, IssueFacts> = {
 	archived: facts({ issueStatus: 'archived', execution: { status: 'archived', createdAtUnixMs: 1, updatedAtUnixMs: 2, completedAtUnixMs: 0 } }),
 	orphaned: facts({ execution: { status: 'orphaned_source', createdAtUnixMs: 1, updatedAtUnixMs: 2, completedAtUnixMs: 0 } }),
 	manual: facts({ execution: null, tasks: [task('T1', 'pending_acceptance')] }),
+	budgetSpent: facts({ budgetBlocker: 'spent $5.10 of its $5.00 budget' }),
 };
 
 
@@ -109,14 +110,14 @@ export function allOwedParts(): OwedParts[] {
 export function allRecoveryHintTexts(): PrintedText[] {
 	const kinds: (CheckpointKind | null)[] = [null, ...checkpointKinds];
 	return executionStatuses.flatMap((status) => kinds.flatMap((kind) => [false, true].flatMap((dispatchPaused) => [[], ['T1', 'T2']].flatMap((ready) =>
-		[false, true].map((canAcknowledge): PrintedText => {
+		[false, true].flatMap((canAcknowledge) => ['', 'spent $5.10 of its $5.00 budget'].map((budgetBlocker): PrintedText => {
 			const input: RecoveryHintInput = {
 				issueId: 'I1', execution: { status, graphRevision: 3 }, dispatchPaused, readyTaskIds: ready, canAcknowledge,
 				activeCheckpoint: kind === null ? null : { checkpointId: 'cp-1', kind, sequence: 4, graphRevision: 3, subjectTaskId: 'T1' },
-				awaitingAcceptanceTaskIds: ready.length > 0 ? [] : ['T3'],
+				awaitingAcceptanceTaskIds: ready.length > 0 ? [] : ['T3'], budgetBlocker,
 			};
-			return { source: `recoveryHint(${status}, ${kind ?? 'none'}, paused=${dispatchPaused})`, text: recoveryHint(input), audience: 'agent' };
-		})))));
+			return { source: `recoveryHint(${status}, ${kind ?? 'none'}, paused=${dispatchPaused}, budget=${budgetBlocker !== ''})`, text: recoveryHint(input), audience: 'agent' };
+		}))))));
 }
 
 /** Every wake prompt, with and without a subject task (the source session). */
