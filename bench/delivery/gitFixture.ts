@@ -1,7 +1,7 @@
 // A real git repository for the delivery benches: `main` with one commit of a small project (folders of source-like
 // files; `.tutti/` ignored, as in a workspace), and a counter of the git processes the Host's code starts (every
 // git call of the Host goes through node:child_process execFile, src/host/services/worktrees/git.ts).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -45,4 +45,31 @@ export class GitProcessCounter {
 	uninstall(): void {
 		(childProcess as { execFile: unknown }).execFile = this.#original;
 	}
+}
+
+/**
+ * CPU time (user + system, ms) of this process's children that have ended and been waited for (every git process
+ * execFile started), from /proc/self/stat; NaN where there is none. Unlike wall time it does not grow with the
+ * machine's load, only with the work.
+ */
+export function childrenCpuMs(): number {
+	return processCpuMs('self').children;
+}
+
+/** CPU time (user + system, ms; 10 ms ticks) of a process and of its ended, waited-for children; NaN without /proc. */
+export function processCpuMs(pid: number | 'self'): { own: number; children: number } {
+	try {
+		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		// After the command: state is field 3, so utime, stime, cutime, cstime (14–17) are at 11–14 here.
+		return { own: (Number(fields[11]) + Number(fields[12])) * 10, children: (Number(fields[13]) + Number(fields[14])) * 10 };
+	} catch {
+		return { own: NaN, children: NaN };
+	}
+}
+
+/** CPU time (user + system, ms) of this process so far. */
+export function ownCpuMs(): number {
+	const used = process.cpuUsage();
+	return (used.user + used.system) / 1000;
 }

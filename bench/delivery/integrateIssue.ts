@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BenchHost, cliScript, startBenchHost } from '../peers/hostFixture.js';
 import { fmtMs, median } from '../stats.js';
-import { commitProject, gitSync } from './gitFixture.js';
+import { commitProject, gitSync, processCpuMs } from './gitFixture.js';
 import { projectFiles } from './worktreeRuns.js';
 
 export interface GitTrace {
@@ -28,6 +28,9 @@ export interface IntegrateBench {
 	readonly socketMs: number[];
 	/** `node -e 0`, the floor of any whole process. */
 	readonly nodeMs: number[];
+	/** CPU time of one integration over the socket (ms): the Host process, and the git processes it ran. */
+	readonly hostCpuMs: number[];
+	readonly gitCpuMs: number[];
 	readonly mergeParents: number;
 	readonly trace: GitTrace;
 	readonly setupMs: number;
@@ -113,6 +116,8 @@ export async function benchIntegrate(options: { tasks?: number; repetitions?: nu
 		const cliMs: number[] = [];
 		const socketMs: number[] = [];
 		const nodeMs: number[] = [];
+		const hostCpuMs: number[] = [];
+		const gitCpuMs: number[] = [];
 		let mergeParents = 0;
 		let trace: GitTrace = { processes: 0, commands: [] };
 		log(`integrate ×${repetitions} (CLI, then the socket) …`);
@@ -126,13 +131,17 @@ export async function benchIntegrate(options: { tasks?: number; repetitions?: nu
 			}
 			cliMs.push(cli.ms);
 			gitSync(ws, 'reset', '-q', '--hard', before);
+			const cpuBefore = processCpuMs(host.pid);
 			const started = performance.now();
 			await host.call('issue/integrate', { issueId });
 			socketMs.push(performance.now() - started);
+			const cpuAfter = processCpuMs(host.pid);
+			hostCpuMs.push(cpuAfter.own - cpuBefore.own);
+			gitCpuMs.push(cpuAfter.children - cpuBefore.children);
 			gitSync(ws, 'reset', '-q', '--hard', before);
 			nodeMs.push((await wholeProcess(['-e', '0'], env, ws)).ms);
 		}
-		return { tasks, repetitions, cliMs, socketMs, nodeMs, mergeParents, trace, setupMs };
+		return { tasks, repetitions, cliMs, socketMs, nodeMs, hostCpuMs, gitCpuMs, mergeParents, trace, setupMs };
 	} finally {
 		await host.stop();
 	}
@@ -151,6 +160,7 @@ export function formatIntegrate(r: IntegrateBench): string {
 		'|---|---|---|---|',
 		`| \`tutti issue integrate --as-user --json\`, whole process | **${fmtMs(cli)}** | ${fmtMs(Math.min(...r.cliMs))}–${fmtMs(Math.max(...r.cliMs))} | ${r.cliMs.length} |`,
 		`| \`issue/integrate\` over the socket (Host time) | ${fmtMs(socket)} | ${fmtMs(Math.min(...r.socketMs))}–${fmtMs(Math.max(...r.socketMs))} | ${r.socketMs.length} |`,
+		`| CPU time of one \`issue/integrate\`: the Host process + the git processes it ran | ${fmtMs(median(r.hostCpuMs))} + ${fmtMs(median(r.gitCpuMs))} | | ${r.hostCpuMs.length} |`,
 		`| \`node -e 0\` (floor of a process) | ${fmtMs(median(r.nodeMs))} | ${fmtMs(Math.min(...r.nodeMs))}–${fmtMs(Math.max(...r.nodeMs))} | ${r.nodeMs.length} |`,
 		'',
 		`The result: one merge commit with ${r.mergeParents} parents (the ${r.tasks} accepted commits; \`main\` is an ancestor of each, so it is not one). Per task: ${fmtMs(socket / r.tasks)} of Host time. ` +

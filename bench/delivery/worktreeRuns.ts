@@ -11,7 +11,7 @@ import { newTreeBase } from '../../src/host/services/delivery/taskBase.js';
 import { runRepository } from '../../src/store/repositories/runRepository.js';
 import { commandTarget, ServiceHarness } from '../../test/unit/host/services/serviceHarness.js';
 import { fmtMs, median } from '../stats.js';
-import { commitProject, GitProcessCounter, gitSync } from './gitFixture.js';
+import { childrenCpuMs, commitProject, GitProcessCounter, gitSync, ownCpuMs } from './gitFixture.js';
 
 /** Files in the bench repository (a small project). */
 export const projectFiles = 1000;
@@ -29,6 +29,8 @@ export interface InFlightRow {
 	/** git processes the Host started for the launches, and for the results. */
 	readonly gitLaunch: number;
 	readonly gitResult: number;
+	/** CPU time (ms, all N Runs) of the git processes, and of this process (the Host's services), for the launches and for the results. */
+	readonly cpu: { gitLaunch: number; hostLaunch: number; gitResult: number; hostResult: number };
 }
 
 async function inFlight(runs: number, isolation: boolean): Promise<InFlightRow> {
@@ -46,10 +48,12 @@ async function inFlight(runs: number, isolation: boolean): Promise<InFlightRow> 
 		const launch = h.runs.launch.bind(h.runs);
 		h.runs.launch = async (spec) => { launchedAt.set(spec.runId, performance.now()); await launch(spec); };
 		counter.install();
+		const cpu0 = { git: childrenCpuMs(), host: ownCpuMs() };
 		const started = performance.now();
 		await h.call('issue/resume', { issueId });
 		await h.idle();
 		const gitLaunch = counter.count;
+		const cpu1 = { git: childrenCpuMs(), host: ownCpuMs() };
 		if (launchedAt.size !== runs) { throw new Error(`${launchedAt.size} of ${runs} Runs launched (logs: ${h.logs.slice(-3).join(' | ')})`); }
 		const launchMs = [...launchedAt.values()].map((t) => t - started);
 		// Each agent leaves a file in its tree (its work), then every agent exits at once.
@@ -65,6 +69,7 @@ async function inFlight(runs: number, isolation: boolean): Promise<InFlightRow> 
 		const exitsAt = performance.now();
 		for (const l of h.runs.launches) { h.runs.exit(l.runId, { exitCode: 0 }); }
 		await h.idle();
+		const cpu2 = { git: childrenCpuMs(), host: ownCpuMs() };
 		watch.dispose();
 		counter.uninstall();
 		if (pending.size > 0) { throw new Error(`${pending.size} Runs did not settle (logs: ${h.logs.slice(-3).join(' | ')})`); }
@@ -73,6 +78,7 @@ async function inFlight(runs: number, isolation: boolean): Promise<InFlightRow> 
 			runs, isolation: isolation ? 'worktree' : 'shared folder',
 			launchMs, launchTotalMs: Math.max(...launchMs), settleMs, settleTotalMs: Math.max(...settleMs),
 			gitLaunch, gitResult: counter.count - gitLaunch,
+			cpu: { gitLaunch: cpu1.git - cpu0.git, hostLaunch: cpu1.host - cpu0.host, gitResult: cpu2.git - cpu1.git, hostResult: cpu2.host - cpu1.host },
 		};
 	} finally {
 		counter.uninstall();
@@ -146,14 +152,16 @@ export function formatWorktreeRuns(r: WorktreeRunsBench): string {
 	const lines = [
 		`A repository of ${projectFiles.toLocaleString('en-US')} files (about 1 KB each, one commit). All Runs are admitted at once (the issue resumed with maxParallelRuns = N); each agent writes one file, then all exit at once. One pass per N, to keep \`npm run bench\` bounded: a per-Run median is over that pass's N Runs (at N = 1, one sample). ` +
 			'Launch = issue resumed → that Run\'s agent launched (worktree: `git worktree add` from the issue base, one at a time; the WorktreeManager serialises tree creation). ' +
-			'Settle = all agents exited → that Run settled (worktree: its result commit made and recorded, changed files listed; the results of Runs that end together are committed concurrently, so they all finish near the end: read total ÷ N as the cost per Run). The shared-folder rows are the same Host code without git work: the difference is git\'s.',
+			'Settle = all agents exited → that Run settled (worktree: its result commit made and recorded, changed files listed; the results of Runs that end together are committed concurrently, so they all finish near the end: read total ÷ N as the cost per Run). The shared-folder rows are the same Host code without git work: the difference is git\'s. CPU time: of the git processes (their user + system time, /proc) and of the process running the Host\'s services (10 ms resolution for git).',
 		'',
-		'| Runs in flight | isolation | launch per Run (median) | launch, all N (total) | total ÷ N | settle per Run (median) | settle, all N (total) | total ÷ N | git processes per Run (launch + result) |',
-		'|---|---|---|---|---|---|---|---|---|',
+		'| Runs in flight | isolation | launch per Run (median) | launch, all N (total) | total ÷ N | settle per Run (median) | settle, all N (total) | total ÷ N | git processes per Run (launch + result) | CPU per Run, launch: git + Host | CPU per Run, result: git + Host |',
+		'|---|---|---|---|---|---|---|---|---|---|---|',
 	];
+	const cpu = (git: number, host: number, n: number): string => `${fmtMs(git / n)} + ${fmtMs(host / n)}`;
 	for (const row of r.inFlight) {
 		lines.push(`| ${row.runs} | ${row.isolation} | ${fmtMs(median(row.launchMs))} | ${fmtMs(row.launchTotalMs)} | ${fmtMs(row.launchTotalMs / row.runs)} | ` +
-			`${fmtMs(median(row.settleMs))} | ${fmtMs(row.settleTotalMs)} | ${fmtMs(row.settleTotalMs / row.runs)} | ${(row.gitLaunch / row.runs).toFixed(1)} + ${(row.gitResult / row.runs).toFixed(1)} |`);
+			`${fmtMs(median(row.settleMs))} | ${fmtMs(row.settleTotalMs)} | ${fmtMs(row.settleTotalMs / row.runs)} | ${(row.gitLaunch / row.runs).toFixed(1)} + ${(row.gitResult / row.runs).toFixed(1)} | ` +
+			`${cpu(row.cpu.gitLaunch, row.cpu.hostLaunch, row.runs)} | ${cpu(row.cpu.gitResult, row.cpu.hostResult, row.runs)} |`);
 	}
 	const ratios = r.inFlight.filter((x) => x.isolation === 'worktree').map((x) => {
 		const base = shared(x.runs);
@@ -162,7 +170,8 @@ export function formatWorktreeRuns(r: WorktreeRunsBench): string {
 	const one = r.inFlight.find((x) => x.runs === 1 && x.isolation === 'worktree');
 	const hundred = r.inFlight.find((x) => x.runs === 100 && x.isolation === 'worktree');
 	if (one && hundred) {
-		ratios.push(`worktree cost per Run (total ÷ N) at 100 in flight ÷ at 1: launch ${((hundred.launchTotalMs / 100) / one.launchTotalMs).toFixed(2)}×, settle ${((hundred.settleTotalMs / 100) / one.settleTotalMs).toFixed(2)}× (1.0× = linear in the number of Runs)`);
+		ratios.push(`worktree cost per Run (total ÷ N) at 100 in flight ÷ at 1, wall time: launch ${((hundred.launchTotalMs / 100) / one.launchTotalMs).toFixed(2)}×, settle ${((hundred.settleTotalMs / 100) / one.settleTotalMs).toFixed(2)}×; ` +
+			`CPU time (git + Host): launch ${(((hundred.cpu.gitLaunch + hundred.cpu.hostLaunch) / 100) / (one.cpu.gitLaunch + one.cpu.hostLaunch)).toFixed(2)}×, result ${(((hundred.cpu.gitResult + hundred.cpu.hostResult) / 100) / (one.cpu.gitResult + one.cpu.hostResult)).toFixed(2)}× (1.0× = linear in the number of Runs; CPU time does not grow with the machine's load, wall time does)`);
 	}
 	lines.push('', ...ratios.map((s) => `- ${s}`), '',
 		`Merge base of a task with several parents (\`newTreeBase\`: \`git merge-base --independent\`, one \`git merge-tree --write-tree\` per further parent, \`git commit-tree\`), each parent changing its own files, median of ${r.mergeBaseRepetitions}:`,
