@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process';
 import { type BenchHost, cliScript, startBenchHost } from './peers/hostFixture.js';
 import { settledIssue } from './compactSnapshot.js';
+import { processCpuMs } from './delivery/gitFixture.js';
 import { fmtMs, median } from './stats.js';
 
 export interface CompactScaleRow {
@@ -14,6 +15,9 @@ export interface CompactScaleRow {
 	readonly compactHostMs: number[];
 	/** plan/get (what `--full` asks) over the socket, ms. */
 	readonly fullHostMs: number[];
+	/** The Host process's CPU time per request (ms, averaged over the n requests; /proc, 10 ms ticks). */
+	readonly compactHostCpuMs: number;
+	readonly fullHostCpuMs: number;
 }
 
 function cliStdout(host: BenchHost, token: string, args: readonly string[]): Promise<string> {
@@ -50,10 +54,14 @@ export async function benchCompactAtScale(options: { sizes?: readonly number[]; 
 			const compact = await cliStdout(host, issue.token, get);
 			const full = await cliStdout(host, issue.token, [...get, '--full']);
 			const n = tasks > 5000 ? 5 : 10;
+			const cpu0 = processCpuMs(host.pid).own;
+			const compactHostMs = await timed(n, () => host.call('plan/getCompact', { issueId: issue.issueId }, issue.token));
+			const cpu1 = processCpuMs(host.pid).own;
+			const fullHostMs = await timed(n, () => host.call('plan/get', { issueId: issue.issueId }, issue.token));
+			const cpu2 = processCpuMs(host.pid).own;
 			rows.push({
 				tasks, compactBytes: Buffer.byteLength(compact), fullBytes: Buffer.byteLength(full),
-				compactHostMs: await timed(n, () => host.call('plan/getCompact', { issueId: issue.issueId }, issue.token)),
-				fullHostMs: await timed(n, () => host.call('plan/get', { issueId: issue.issueId }, issue.token)),
+				compactHostMs, fullHostMs, compactHostCpuMs: (cpu1 - cpu0) / n, fullHostCpuMs: (cpu2 - cpu1) / n,
 			});
 		}
 		return rows;
@@ -68,15 +76,15 @@ export function formatCompactAtScale(rows: readonly CompactScaleRow[]): string {
 	const lines = [
 		'`tutti plan issue get` (default, compact) and `--full` at a task_settled checkpoint: stdout bytes of the real CLI, and the Host\'s time for the request (over the socket with the source session\'s token, client included; median):',
 		'',
-		'| plan | compact bytes | `--full` bytes | compact / full | compact: Host time (median) | `--full`: Host time (median) | full ÷ compact time | n |',
-		'|---|---|---|---|---|---|---|---|',
+		'| plan | compact bytes | `--full` bytes | compact / full | compact: Host time (median) | `--full`: Host time (median) | full ÷ compact time | compact: Host CPU per request | `--full`: Host CPU per request | n |',
+		'|---|---|---|---|---|---|---|---|---|---|',
 		...rows.map((r) => `| ${r.tasks.toLocaleString('en-US')} tasks | ${kb(r.compactBytes)} | ${kb(r.fullBytes)} | ${(r.compactBytes / r.fullBytes * 100).toFixed(1)}% | ` +
-			`**${fmtMs(median(r.compactHostMs))}** | ${fmtMs(median(r.fullHostMs))} | ${(median(r.fullHostMs) / median(r.compactHostMs)).toFixed(1)}× | ${r.compactHostMs.length} |`),
+			`**${fmtMs(median(r.compactHostMs))}** | ${fmtMs(median(r.fullHostMs))} | ${(median(r.fullHostMs) / median(r.compactHostMs)).toFixed(1)}× | ${fmtMs(r.compactHostCpuMs)} | ${fmtMs(r.fullHostCpuMs)} | ${r.compactHostMs.length} |`),
 	];
 	const [small, large] = rows;
 	if (small && large) {
 		lines.push('', `From ${small.tasks.toLocaleString('en-US')} to ${large.tasks.toLocaleString('en-US')} tasks: compact bytes ×${(large.compactBytes / small.compactBytes).toFixed(2)}, ` +
-			`compact Host time ×${(median(large.compactHostMs) / median(small.compactHostMs)).toFixed(1)}, \`--full\` bytes ×${(large.fullBytes / small.fullBytes).toFixed(1)}.`);
+			`compact Host time ×${(median(large.compactHostMs) / median(small.compactHostMs)).toFixed(1)} (CPU ×${(large.compactHostCpuMs / small.compactHostCpuMs).toFixed(1)}), \`--full\` bytes ×${(large.fullBytes / small.fullBytes).toFixed(1)}.`);
 	}
 	return lines.join('\n');
 }
