@@ -165,7 +165,7 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 			await shot('journey-diff');
 			return `${expected.join(', ')} at ${run.baseCommit.slice(0, 8)}..${run.resultCommit.slice(0, 8)}`;
 		});
-		await step('a line of the diff takes a comment for the agent (Comments API); the panel lists it as path:line', async () => {
+		await step('a line of the diff takes a comment for the agent (Comments API); the panel lists it as path:line; all three still say "needs you"', async () => {
 			const run = latestRun(journeyTask.taskId) as { resultCommit: string };
 			const lineText = git('show', `${run.resultCommit}:docs/NOTES.md`).split('\n')[2]!;
 			const modified = page.locator('.part.editor .multiDiffEntry').filter({ hasText: 'NOTES.md' }).first().locator('.editor.modified');
@@ -182,7 +182,9 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 			await shot('journey-comment');
 			frame = await showPanelTab(workbench);
 			await selectTask(panel(), journeyTask.taskId);
-			return await waitInPanel(panel(), '#review-comments', 'the comment in the task detail', { contains: `docs/NOTES.md:3 — ${comment}` });
+			const listed = await waitInPanel(panel(), '#review-comments', 'the comment in the task detail', { contains: `docs/NOTES.md:3 — ${comment}` });
+			// Reviewing changed nothing yet: the decision is still the developer's.
+			return `${await agree('needs you')}; ${listed.replace(/\s+/g, ' ')}`;
 		});
 		await step('Request changes sends the note with `path:line — comment`; the source agent reworks the task: all three say "agent working"', async () => {
 			await panel().locator('#task-note textarea').first().fill('Close, but not yet.', { timeout: 5000 });
