@@ -31,7 +31,7 @@ const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
 /** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage (board and panel in three themes). */
 const docsScreenshots: Readonly<Record<string, string>> = {
-	...Object.fromEntries(['board', 'panel'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`]))),
+	...Object.fromEntries(['board', 'panel', 'panel-200-tasks'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`]))),
 	'panel-run-stopped': 'panel-run-stopped',
 	'panel-200-tasks': 'panel-200-tasks',
 };

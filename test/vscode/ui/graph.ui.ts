@@ -49,7 +49,10 @@ async function click(frame: WebviewFrame, selector: string): Promise<void> {
 }
 
 /** Returns a line for the step's report. `shot` saves a screenshot of the window under that name. */
-export async function checkBigGraph(session: VsCodeSession, workspace: string, workbench: Workbench, agentTargetId: string, shot: (name: string) => Promise<void>): Promise<string> {
+export async function checkBigGraph(
+	session: VsCodeSession, workspace: string, workbench: Workbench, agentTargetId: string, shot: (name: string) => Promise<void>,
+	shootInThemes?: (name: string, frame: WebviewFrame) => Promise<void>,
+): Promise<string> {
 	const plan = layeredPlan(agentTargetId);
 	const source = ScriptedSource.create(session, workspace, bigGraphTitle, `${size} tasks, never scheduled`);
 	source.add(plan);
@@ -63,6 +66,8 @@ export async function checkBigGraph(session: VsCodeSession, workspace: string, w
 	await click(frame, '[data-action="zoom/fit"]');
 	await count(frame, '#task-graph[data-detail="blocks"]', 1, 'the fitted graph drawn as blocks');
 	await shot('panel-200-tasks');
+	// The same graph in Light+, Dark+ and High Contrast (docs/screenshots/panel-200-tasks-*.png).
+	await shootInThemes?.('panel-200-tasks', frame);
 
 	await frame.locator('#graph-search').first().fill('Task 42');
 	await count(frame, 'g.node.match', 1, 'one node ringed by the search "Task 42"');

@@ -145,7 +145,9 @@ export async function runPanelUi(session: VsCodeSession, workspace: string, gate
 			screenshots.push(...await shootInThemes(workbench, workspace, 'board'));
 		});
 		await step('a 200-task plan: drawn, fitted to blocks, searched (Enter selects), focused on one task\'s lineage, listed', async () =>
-			checkBigGraph(session, workspace, workbench, 'gate', shot));
+			checkBigGraph(session, workspace, workbench, 'gate', shot, async (name, frame) => {
+				screenshots.push(...await shootInThemes(workbench, workspace, name, frame));
+			}));
 		await step('Integrate in the panel of a manual issue with accepted worktree work puts it on main; the panel shows the integrated commit', async () => {
 			// The workspace is a git repository (since the first step); a worktree task writes panel.txt and is auto-accepted.
 			const git = (...args: string[]): string => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' }).trim();
