@@ -22,6 +22,7 @@ import { packageVsix } from './harness/vsix.js';
 import { type VsCodeSession, withVsCode } from './runInVsCode.js';
 import { runBoardUi, runVsixSmoke, type UiResult } from './ui/board.ui.js';
 import { runPanelUi } from './ui/panel.ui.js';
+import { killAllRuns } from '../integration/runs/runTestKit.js';
 import { ensureGitRepository } from './ui/gitWorkspace.js';
 import { journeyFix, journeyTask, runDeveloperJourney } from './ui/developerJourney.ui.js';
 import { startScriptedClaude } from './ui/scriptedClaude.js';
@@ -253,6 +254,9 @@ async function main(): Promise<number> {
 		}
 	} finally {
 		for (const workspace of workspaces) {
+			// Runs outlive the window by design (detached supervisors): a Turn still going when its stage ended (a source
+			// agent's wake, a gated worker) would keep running against a deleted workspace.
+			killAllRuns(join(workspace, '.tutti'));
 			// TUTTI_VSCODE_KEEP=1 keeps the workspaces too (their .tutti store), for a post-mortem.
 			if (process.env['TUTTI_VSCODE_KEEP'] === '1') { console.log(`  kept workspace ${workspace}`); } else { rmSync(workspace, { recursive: true, force: true }); }
 		}
