@@ -112,7 +112,7 @@ export const attentionDto = z.object({
 	handBackCommand: z.string(),
 	/** Managed issues: the source agent's side (null for manual issues). */
 	sourceAgent: z.object({
-		activity: z.enum(['waiting', 'working', 'idle', 'gone']),
+		activity: z.enum(['waiting', 'working', 'idle', 'between', 'gone']),
 		waitingIn: z.enum(['', 'await-review', 'plan issue await', 'next-action']),
 		waitingSinceUnixMs: z.number().int(),
 	}).nullable(),

@@ -340,6 +340,7 @@ function sourceAgentLine(s: PanelSnapshot): string | null {
 		}
 		case 'working': return named ? null : 'Source agent working';
 		case 'idle': return named ? null : 'Source agent idle';
+		case 'between': return named ? null : 'Source agent between checkpoints';
 		case 'gone': return named ? null : 'Source agent gone';
 	}
 }

@@ -30,8 +30,12 @@ export type WaitingCall = 'await-review' | 'plan issue await' | 'next-action';
 
 /** What the developer should know about the issue's source agent (managed issues only). */
 export interface SourceAgentAttention {
-	/** `waiting`: in a bounded call now; `working`: a Turn or its own work in progress; `idle`: owes a step and is not at it. */
-	readonly activity: 'waiting' | 'working' | 'idle' | 'gone';
+	/**
+	 * `waiting`: in a bounded call now; `working`: a Turn or its own work in progress (or being woken for the step it
+	 * owes); `idle`: owes a step and is not at it; `between`: owes nothing now (its Runs work; the next checkpoint
+	 * brings its next step).
+	 */
+	readonly activity: 'waiting' | 'working' | 'idle' | 'between' | 'gone';
 	/** The call it waits in ('' unless waiting). */
 	readonly waitingIn: WaitingCall | '';
 	/** Since when it waits in that call (0 unless waiting). */
@@ -143,6 +147,8 @@ interface Context {
 	/** The source agent owes a step and nobody sees it taken: the developer must hand the session back. */
 	readonly sourceIdle: boolean;
 	readonly sourceWorking: boolean;
+	/** The source agent owes a step now (by the "owed next" rule). */
+	readonly sourceStepOwed: boolean;
 }
 
 function isTerminalIssue(facts: IssueFacts): boolean {
@@ -152,30 +158,33 @@ function isTerminalIssue(facts: IssueFacts): boolean {
 }
 
 /** Whether the source agent is taking the step it owes, by the facts Tutti has. */
-function sourceOnStep(input: AttentionInput): { idle: boolean; working: boolean } {
+function sourceOnStep(input: AttentionInput): { idle: boolean; working: boolean; owed: boolean } {
 	const source = input.source;
 	const facts = input.facts;
 	const owed = owedOnIssue(facts);
 	const stepOwed = owed.kind === 'failure' || sourceStepStates.has(owed.state);
-	if (source === null) { return { idle: stepOwed && facts.execution !== null, working: false }; }
-	if (source.turnRunning) { return { idle: false, working: true }; }
-	if (!stepOwed || source.waitingIn !== '') { return { idle: false, working: false }; }
+	if (source === null) { return { idle: stepOwed && facts.execution !== null, working: false, owed: stepOwed }; }
+	if (source.turnRunning) { return { idle: false, working: true, owed: stepOwed }; }
+	if (!stepOwed || source.waitingIn !== '') { return { idle: false, working: false, owed: stepOwed }; }
 	if (source.wakesDelivered) {
 		const wake = source.activeWake;
-		return { idle: wake === null || !wakeInFlight.has(wake.status), working: false };
+		return { idle: wake === null || !wakeInFlight.has(wake.status), working: false, owed: true };
 	}
 	const checkpoint = facts.activeCheckpoint;
 	const unaware = checkpoint !== null && !ownCheckpointKinds.has(checkpoint.kind) && source.lastContactUnixMs < checkpoint.createdAtUnixMs;
 	const quiet = input.nowUnixMs - Math.max(facts.lastChangeUnixMs, source.lastContactUnixMs) >= sourceIdleAfterMs;
-	return unaware || quiet ? { idle: true, working: false } : { idle: false, working: true };
+	return unaware || quiet ? { idle: true, working: false, owed: true } : { idle: false, working: true, owed: true };
 }
 
 function context(input: AttentionInput): Context {
 	const facts = input.facts;
 	const managed = facts.execution !== null;
 	const sourceGone = facts.execution?.status === 'orphaned_source';
-	const step = managed && !sourceGone ? sourceOnStep(input) : { idle: false, working: false };
-	return { input, live: facts.tasks.filter((t) => !t.superseded), managed, sourceGone, sourceIdle: step.idle, sourceWorking: step.working };
+	const step = managed && !sourceGone ? sourceOnStep(input) : { idle: false, working: false, owed: false };
+	return {
+		input, live: facts.tasks.filter((t) => !t.superseded), managed, sourceGone,
+		sourceIdle: step.idle, sourceWorking: step.working, sourceStepOwed: step.owed,
+	};
 }
 
 /** A failed task nobody acts on: a manual issue's (only the developer reruns it), or a managed one's whose source agent is gone or idle. */
@@ -237,7 +246,9 @@ function sourceAgentOf(ctx: Context): SourceAgentAttention | null {
 	const source = ctx.input.source;
 	if (ctx.sourceGone || source === null) { return { activity: 'gone', waitingIn: '', waitingSinceUnixMs: 0 }; }
 	if (source.waitingIn !== '') { return { activity: 'waiting', waitingIn: source.waitingIn, waitingSinceUnixMs: source.waitingSinceUnixMs }; }
-	return { activity: ctx.sourceIdle ? 'idle' : 'working', waitingIn: '', waitingSinceUnixMs: 0 };
+	// Working only on what it owes (or a Turn of its own): with nothing owed it is between checkpoints, not at work.
+	const activity = ctx.sourceIdle ? 'idle' : ctx.sourceWorking || ctx.sourceStepOwed ? 'working' : 'between';
+	return { activity, waitingIn: '', waitingSinceUnixMs: 0 };
 }
 
 function runningActivity(ctx: Context): string {

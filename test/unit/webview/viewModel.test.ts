@@ -254,7 +254,7 @@ describe('panel view model', () => {
 			assert.deepEqual(h.activeCheckpoint && [h.activeCheckpoint.kind, h.activeCheckpoint.sequence, h.activeCheckpoint.graphRevision], ['task_settled', 3, 4]);
 			assert.deepEqual(h.backlog.map((c) => c.sequence), [4]);
 			assert.deepEqual(h.wakeHistory.map((g) => [g.checkpoint.sequence, g.wakes.map((w) => w.compact)]), [[3, ['Task settled · revision 4']], [4, []]]);
-			assert.equal(h.sourceAgent, 'Source agent working');
+			assert.equal(h.sourceAgent, 'Source agent between checkpoints', 'nothing is owed by these facts: the source agent is not at work');
 		});
 
 		it("shows the Host's spend against the budget in the header, and each Run's cost (unknown when the Host has none)", () => {

@@ -196,6 +196,20 @@ describe('attention: one state per issue', () => {
 		assert.equal(a.handBackCommand, '');
 	});
 
+	it('the source agent is working only on a step it owes or in a Turn; with nothing owed it is between checkpoints', () => {
+		const running = managedFacts({ tasks: [task('a', 'running')] });
+		const woken = { wakesDelivered: true, lastContactUnixMs: now - 10 * minute };
+		assert.equal(issueAttention(input(running, { source: terminalSource(woken) })).sourceAgent?.activity, 'between',
+			'its Run works, no checkpoint is open, no Turn of its own runs');
+		assert.equal(issueAttention(input(running, { source: terminalSource({ ...woken, turnRunning: true }) })).sourceAgent?.activity, 'working');
+		const owes = managedFacts({ execution: { status: 'awaiting_main', createdAtUnixMs: 0, updatedAtUnixMs: now - minute, completedAtUnixMs: 0 },
+			activeCheckpoint: checkpoint('task_settled', now - 2 * minute), tasks: [task('a', 'completed'), task('b', 'not_started')] });
+		assert.equal(issueAttention(input(owes, { source: terminalSource({ lastContactUnixMs: now - 1000 }) })).sourceAgent?.activity, 'working',
+			'in touch since the checkpoint opened: at the step it owes');
+		assert.equal(issueAttention(input(owes, { source: terminalSource({ ...woken, activeWake: { status: 'dispatched', sinceUnixMs: now - 1000 } }) })).sourceAgent?.activity, 'working',
+			'being woken for it');
+	});
+
 	it('a wake in flight reads waiting on agent since the wake\'s time', () => {
 		const a = issueAttention(input(managedFacts({ activeCheckpoint: checkpoint('task_settled', now - 2 * minute), tasks: [task('a', 'completed')] }),
 			{ source: terminalSource({ wakesDelivered: true, activeWake: { status: 'prepared', sinceUnixMs: now - 90_000 } }) }));
