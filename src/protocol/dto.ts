@@ -245,6 +245,11 @@ export const runDto = z.object({
 	activity: transcriptEntryDto.nullable().optional(),
 	/** The tool calls this Run asked the developer about, each with its answer and who gave it (approval requests). */
 	approvals: z.array(approvalDto).optional(),
+	/**
+	 * While it runs: what `tutti run send` does for its agent — `into-turn` (claude), `queued-until-turn-ends` (codex),
+	 * `not-accepted` (command targets); absent when its target is no longer configured.
+	 */
+	messagesWhileRunning: z.enum(['into-turn', 'queued-until-turn-ends', 'not-accepted']).optional(),
 	/** A running Run's messages (`tutti run send`), in order, each `queued`, `sent` into the Turn, or `delivered`. */
 	messages: z.array(z.object({ messageId: z.string(), text: z.string(), atUnixMs: z.number().int(), state: z.enum(['queued', 'sent', 'delivered']) })).optional(),
 	createdAtUnixMs: z.number().int(),

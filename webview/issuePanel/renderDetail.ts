@@ -104,7 +104,7 @@ function messages(m: MessagesModel): ElementNode {
 	return h('section', { id: 'run-messages', 'aria-label': 'Message to the running agent' },
 		h('h3', {}, 'Message the agent'),
 		m.sent.length ? h('ol', { class: 'run-messages' }, ...m.sent.map((x) => h('li', { 'data-message-id': x.messageId }, x.text, h('span', { class: 'muted' }, ` · ${x.stateLabel}`)))) : null,
-		textArea({ id: 'run-message', label: 'It reaches the agent while it works (claude), or starts its next turn', maxLength: 100_000, draftKey }),
+		textArea({ id: 'run-message', label: m.hint, maxLength: 100_000, draftKey }),
 		button({ label: 'Send', action: 'run/send', ariaLabel: 'Send the message above to the running agent', data: { 'run-id': m.runId } }),
 		h('p', { class: 'form-error', role: 'alert', 'data-error-for': draftKey }));
 }

@@ -179,15 +179,25 @@ export type ReviewChangesModel =
 /** The latest Run's facts the developer decides on, above Accept / Request changes. */
 export interface MessagesModel {
 	readonly runId: string;
+	/** What a message does now, from the Host's `messagesWhileRunning`. */
+	readonly hint: string;
 	readonly sent: readonly { readonly messageId: string; readonly text: string; readonly stateLabel: string }[];
 }
 
 const messageStateLabels = { queued: 'queued for the next turn', sent: 'sent, not echoed yet', delivered: 'delivered' } as const;
 
-/** The message box is offered while the task's latest Run of an agent (not a command target) runs. */
+const messageHints = {
+	'into-turn': 'It reaches the agent while it works',
+	'queued-until-turn-ends': 'It starts the agent\u2019s next turn (this agent reads no messages while it works)',
+} as const;
+
+/** The message box is offered while the task's latest Run runs and the Host says its agent takes messages. */
 function messagesModel(r: RunDto | undefined): MessagesModel | null {
-	if (!r || r.status !== 'running') { return null; }
-	return { runId: r.runId, sent: (r.messages ?? []).map((m) => ({ messageId: m.messageId, text: m.text, stateLabel: messageStateLabels[m.state] })) };
+	if (!r || r.status !== 'running' || r.messagesWhileRunning === undefined || r.messagesWhileRunning === 'not-accepted') { return null; }
+	return {
+		runId: r.runId, hint: messageHints[r.messagesWhileRunning],
+		sent: (r.messages ?? []).map((m) => ({ messageId: m.messageId, text: m.text, stateLabel: messageStateLabels[m.state] })),
+	};
 }
 
 export interface LatestRunModel {

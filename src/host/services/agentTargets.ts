@@ -100,7 +100,7 @@ function placement(target: AgentTargetConfig): Pick<AgentTargetDto, 'isolation' 
  * claude reads stream-json messages from the stdin its supervisor keeps open; the pinned `codex exec` reads stdin only
  * up to its end before it starts (test/agents/codexStdin.test.ts), so its messages wait for the next Turn.
  */
-function messagesWhileRunning(adapter: AgentTargetConfig['adapter']): AgentTargetDto['messagesWhileRunning'] {
+export function messagesWhileRunning(adapter: AgentTargetConfig['adapter']): AgentTargetDto['messagesWhileRunning'] {
 	switch (adapter) {
 		case 'claude': return 'into-turn';
 		case 'codex': return 'queued-until-turn-ends';

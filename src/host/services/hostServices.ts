@@ -142,7 +142,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason), contacts: awaiting.heartbeats,
 		runActivity: (runId) => activityLine(latestActivity(deps.runs, runId)),
 	});
-	const runQueries = new RunQueries({ store: deps.store, clock: deps.clock, runs: deps.runs });
+	const runQueries = new RunQueries({
+		store: deps.store, clock: deps.clock, runs: deps.runs,
+		adapterOf: (id) => deps.config.agentTargets.find((t) => t.id === id)?.adapter,
+	});
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
 	const worktreeService = new WorktreeService({ store: deps.store, worktrees });
 	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config, workChanged });

@@ -5,6 +5,8 @@ import type { Run } from '../../core/model.js';
 import type { Clock } from '../../core/ports.js';
 import type { ParsedParams, Result } from '../../protocol/controlPlane.js';
 import type { RunDto } from '../../protocol/dto.js';
+import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
+import { messagesWhileRunning } from './agentTargets.js';
 import type { Store } from '../../store/database.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
@@ -26,7 +28,11 @@ export function loadRun(r: Reader, runId: string): Run {
 }
 
 export class RunQueries {
-	constructor(private readonly deps: { store: Store; clock: Clock; runs: RunProcessPort }) {}
+	constructor(private readonly deps: {
+		store: Store; clock: Clock; runs: RunProcessPort;
+		/** The adapter of a configured target (undefined when the id is no longer configured). */
+		adapterOf?: (agentTargetId: string) => AgentTargetConfig['adapter'] | undefined;
+	}) {}
 
 	async get(params: ParsedParams<'run/get'>): Promise<Result<'run/get'>> {
 		return this.#withActivity(this.deps.store.read((r) => readRunDto(r, loadRun(r, params.runId), this.deps.clock.now())));
@@ -34,7 +40,12 @@ export class RunQueries {
 
 	/** A running Run's DTO carries what it is doing now and its messages (read outside the store's transaction). */
 	#withActivity(run: RunDto): RunDto {
-		return run.status === 'running' ? { ...run, activity: latestActivity(this.deps.runs, run.runId), ...this.#messages(run.runId) } : run;
+		if (run.status !== 'running') { return run; }
+		const adapter = this.deps.adapterOf?.(run.agentTargetId);
+		return {
+			...run, activity: latestActivity(this.deps.runs, run.runId), ...this.#messages(run.runId),
+			...(adapter !== undefined ? { messagesWhileRunning: messagesWhileRunning(adapter) } : {}),
+		};
 	}
 
 	#messages(runId: string): Pick<RunDto, 'messages'> {

@@ -10,7 +10,7 @@ import { aRun, aSnapshot, aTask, anIssue } from './builders.js';
 
 describe('panel: messages to a running agent', () => {
 	it('a running Run gets a message box listing its messages queued, sent and delivered', () => {
-		const snapshot = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, messages: [
+		const snapshot = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, messagesWhileRunning: 'into-turn', messages: [
 			{ messageId: 'm1', text: 'use tabs', atUnixMs: 1, state: 'delivered' },
 			{ messageId: 'm2', text: 'and run the tests', atUnixMs: 2, state: 'sent' },
 			{ messageId: 'm3', text: 'then stop', atUnixMs: 3, state: 'queued' },
@@ -22,6 +22,16 @@ describe('panel: messages to a running agent', () => {
 		const text = JSON.stringify(renderDetail(detail ?? null));
 		assert.equal(text.split('"data-action":"run/send"').length - 1, 1);
 		assert.match(text, /"data-run-id":"r1"/);
+		assert.match(text, /It reaches the agent while it works/);
+	});
+
+	it('says what a message does for an agent that reads none while it works, and offers no box where the Host takes none', () => {
+		const running = (messagesWhileRunning?: 'queued-until-turn-ends' | 'not-accepted') => derivePanelModel(
+			aSnapshot(anIssue([aTask('t1', { status: 'running' })]), { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, ...(messagesWhileRunning ? { messagesWhileRunning } : {}) })] }),
+			{ selectedTaskId: 't1', showHistory: false }).detail;
+		assert.equal(running('queued-until-turn-ends')?.messages?.hint, 'It starts the agent\u2019s next turn (this agent reads no messages while it works)');
+		assert.equal(running('not-accepted')?.messages, null, 'a command target takes no messages: no box that the Host would refuse');
+		assert.equal(running()?.messages, null, 'a target no longer configured: no box');
 	});
 
 	it('no message box once the Run ended', () => {

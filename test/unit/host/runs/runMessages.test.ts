@@ -40,6 +40,14 @@ describe('queued messages to a Run', () => {
 		assert.equal((await messages.queue({ runId })).paused, true, 'a later Stop pauses it again');
 	});
 
+	it('a running Run says what a message does for its agent (the panel offers the box from it)', async () => {
+		const claude = await running('cc');
+		assert.equal((await h.call('run/get', { runId: claude.runId })).messagesWhileRunning, 'into-turn');
+		await h.close();
+		const command = await running('ok');
+		assert.equal((await h.call('run/list', { issueId: (await h.call('run/get', { runId: command.runId })).issueId })).runs[0]?.messagesWhileRunning, 'not-accepted');
+	});
+
 	it('refuses command targets, settled Runs and agent callers', async () => {
 		const { runId, messages } = await running('ok');
 		const refused = await rejects(messages.send({ runId, text: 'hi' }, user), 'invalid_input');
