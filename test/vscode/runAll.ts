@@ -30,6 +30,9 @@ import { runStartUi } from './ui/startFromUi.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
+/** docs/screenshots/<name>.png ← the `journey` stage's screenshot of that name (a live transcript in three themes). */
+const journeyDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(['light', 'dark', 'hc'].map((theme) => [`panel-transcript-live-${theme}`, `panel-transcript-live-${theme}`]));
+
 /** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage (board and panel in three themes). */
 const docsScreenshots: Readonly<Record<string, string>> = {
 	...Object.fromEntries(['board', 'panel', 'panel-200-tasks'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`]))),
@@ -37,13 +40,13 @@ const docsScreenshots: Readonly<Record<string, string>> = {
 	'panel-200-tasks': 'panel-200-tasks',
 };
 
-function copyDocsScreenshots(screenshotsDir: string): void {
+function copyDocsScreenshots(screenshotsDir: string, shots: Readonly<Record<string, string>> = docsScreenshots): void {
 	const docs = join(repoRoot, 'docs', 'screenshots');
 	mkdirSync(docs, { recursive: true });
-	for (const [name, shot] of Object.entries(docsScreenshots)) {
+	for (const [name, shot] of Object.entries(shots)) {
 		copyFileSync(join(screenshotsDir, `${shot}.png`), join(docs, `${name}.png`));
 	}
-	console.log(`  copied ${Object.keys(docsScreenshots).map((n) => `${n}.png`).join(', ')} to docs/screenshots/`);
+	console.log(`  copied ${Object.keys(shots).map((n) => `${n}.png`).join(', ')} to docs/screenshots/`);
 }
 
 interface Tally {
@@ -229,7 +232,11 @@ async function main(): Promise<number> {
 					await withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log, env },
 						async (session) => {
 							console.log('\n[journey] add an agent, an issue it plans, transcript, diff, comment, request changes, accept, confirm');
-							tallyUi(tally, 'journey', await runDeveloperJourney(session, workspace, gateDirOf(workspace), claude));
+							const journey = await runDeveloperJourney(session, workspace, gateDirOf(workspace), claude);
+							tallyUi(tally, 'journey', journey);
+							if (values['docs-screenshots'] && journey.steps.every((s) => s.ok)) {
+								copyDocsScreenshots(screenshotsDir, journeyDocsScreenshots);
+							}
 							if (verbose) { console.log(`  source planner: ${JSON.stringify(claude.planner.actions, null, 1)}`); }
 						});
 				} finally {

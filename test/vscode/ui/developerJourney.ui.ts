@@ -17,6 +17,7 @@ import type { UiResult, UiStep } from './board.ui.js';
 import { fillAndCreate, openNewIssueForm } from './newIssueForm.js';
 import { agreeOn } from './oneState.js';
 import { tidyForScreenshot } from './panel.ui.js';
+import { shootInThemes } from './themes.js';
 import type { ScriptedClaude } from './scriptedClaude.js';
 import { tuttiCli } from './tuttiCli.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
@@ -137,6 +138,8 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 			await agree('agent working');
 			await tidyForScreenshot(workbench);
 			await shot('journey-transcript-live');
+			// The live transcript in Light+, Dark+ and High Contrast (docs/screenshots/panel-transcript-live-*.png).
+			screenshots.push(...await shootInThemes(workbench, workspace, 'panel-transcript-live', panel()));
 			// The "agent" finishes: its next line must arrive in the same transcript.
 			writeGate(gateFile(gateDir, issueId, journeyTask.taskId), 0);
 			await waitInPanel(panel(), '#transcript', 'the transcript\'s next line', { contains: `gate ${journeyTask.taskId}: opened, exit 0`, timeoutMs: 60_000 });
