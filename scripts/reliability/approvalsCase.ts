@@ -217,6 +217,9 @@ async function checkEnding(host: HostHandle, issueId: string, taskId: string, re
 		result.check(answers.length === 0 || (answers.length === 1 && answers[0]!.behavior === 'deny'),
 			`${where}: approval ${a.status}, yet the agent received ${answers.map((x) => x.behavior).join(', ')}`);
 		result.check(a.answeredAtUnixMs > 0 && a.answeredBy === 'host', `${where}: approval ${a.status} without the Host's closing record (${a.answeredBy}@${a.answeredAtUnixMs})`);
+		// Only a Stop cancels a request: the Run is the developer's cancellation, even when the agent ended on the
+		// denial before the Stop's signal reached it.
+		if (a.status === 'canceled') { result.check(run.outcome === 'cancellation', `${where}: approval canceled by a Stop, but the Run ended ${run.outcome}`); }
 	}
 	return `${a.status}, ${answers.length} received, ${run.outcome}`;
 }

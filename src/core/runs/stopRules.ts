@@ -118,15 +118,17 @@ export function mergeStopAnswer(existing: StopAnswer | null, incoming: StopAnswe
  * - the Run was not running when the Stop arrived → `no-effect` (nothing to stop);
  * - `exited`: the process group ended → `took`;
  * - `still_running`: it survived the escalation → `declined` (the end could not be proven);
- * - `not_running`: there was no live process (it had already died on its own) → `no-effect`.
+ * - `not_running`: there was no live process (it had already died on its own) → `no-effect`; unless this Stop itself
+ *   canceled an approval request the agent was waiting on (`stopCanceledAWait`): the agent was told "stopped" and ended
+ *   on that before the signal reached it, so its end is the Stop's doing → `took`.
  * A Run whose launch never happened is not an interrupt: the Host cancels the launch and records `took` itself;
  * a signal that could not be delivered at all is `interrupt-unconfirmed`, also recorded by the Host.
  */
-export function answerForInterrupt(result: 'exited' | 'still_running' | 'not_running', runWasRunning: boolean): StopAnswer {
+export function answerForInterrupt(result: 'exited' | 'still_running' | 'not_running', runWasRunning: boolean, stopCanceledAWait = false): StopAnswer {
 	if (!runWasRunning) { return 'no-effect'; }
 	switch (result) {
 		case 'exited': return 'took';
 		case 'still_running': return 'declined';
-		case 'not_running': return 'no-effect';
+		case 'not_running': return stopCanceledAWait ? 'took' : 'no-effect';
 	}
 }

@@ -91,12 +91,12 @@ export class RunStops {
 				}
 				runRepository.insertStopEvent(tx, { eventId, runId, reason, requestedAtUnixMs: now, answer: null, answeredAtUnixMs: 0 });
 				// Nobody answers a request of a Run being stopped: its agent is told at once (the MCP call ends with a denial).
-				approvalRepository.closeOpenOfRun(tx, runId, 'canceled', reason === 'person' ? 'The request was canceled: the developer stopped this Run.' : 'The request was canceled: Tutti stopped this Run.', now);
-				return 'pending' as const;
+				const canceled = approvalRepository.closeOpenOfRun(tx, runId, 'canceled', reason === 'person' ? 'The request was canceled: the developer stopped this Run.' : 'The request was canceled: Tutti stopped this Run.', now);
+				return canceled > 0 ? 'pending-canceled-a-wait' as const : 'pending' as const;
 			});
 			if (recorded === 'answered') { return { runId, eventId, answer: 'no-effect' }; }
-			const ownEvent = recorded === 'pending' ? eventId : null;
-			return { runId, eventId: ownEvent, answer: await this.#interruptAndAnswer(runId, ownEvent) };
+			const ownEvent = recorded === 'deferred' ? null : eventId;
+			return { runId, eventId: ownEvent, answer: await this.#interruptAndAnswer(runId, ownEvent, recorded === 'pending-canceled-a-wait') };
 		} finally {
 			this.#end(runId);
 		}
@@ -120,8 +120,8 @@ export class RunStops {
 	}
 
 	/** Interrupts the Run in its chain and records the answer on `eventId` (null: a deferred host stop), settling a held exit. */
-	async #interruptAndAnswer(runId: string, eventId: string | null): Promise<StopAnswer> {
-		const answer = await this.#d.serial(runId, () => this.#interruptStep(runId, eventId));
+	async #interruptAndAnswer(runId: string, eventId: string | null, canceledAWait = false): Promise<StopAnswer> {
+		const answer = await this.#d.serial(runId, () => this.#interruptStep(runId, eventId, canceledAWait));
 		const { merged, settled } = await this.#d.store.transaction((tx) => {
 			let result: StopAnswer = answer;
 			if (eventId !== null) {
@@ -136,7 +136,7 @@ export class RunStops {
 	}
 
 	/** Inside the Run's chain: cancel a launch that has not happened, or interrupt the process. */
-	async #interruptStep(runId: string, eventId: string | null): Promise<StopAnswer> {
+	async #interruptStep(runId: string, eventId: string | null, canceledAWait = false): Promise<StopAnswer> {
 		const early = await this.#d.store.transaction((tx) => {
 			const run = runRepository.get(tx, runId);
 			if (!run || run.status !== 'running') {
@@ -157,7 +157,7 @@ export class RunStops {
 			return early.answer;
 		}
 		const result = await this.#d.turns.interrupt(this.#d.currentProcess(runId));
-		return answerForInterrupt(result, true);
+		return answerForInterrupt(result, true, canceledAWait);
 	}
 
 	#end(runId: string): void {

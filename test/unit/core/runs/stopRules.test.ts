@@ -131,6 +131,9 @@ describe('core/runs/stopRules', () => {
 		assert.equal(answerForInterrupt('exited', true), 'took');
 		assert.equal(answerForInterrupt('still_running', true), 'declined');
 		assert.equal(answerForInterrupt('not_running', true), 'no-effect');
+		assert.equal(answerForInterrupt('not_running', true, true), 'took', 'the Stop canceled the request the agent waited on: its end is the Stop\'s');
+		assert.equal(answerForInterrupt('still_running', true, true), 'declined');
+		assert.equal(answerForInterrupt('not_running', false, true), 'no-effect');
 		for (const r of ['exited', 'still_running', 'not_running'] as const) { assert.equal(answerForInterrupt(r, false), 'no-effect', r); }
 	});
 });

@@ -107,6 +107,20 @@ describe('approval service', () => {
 		await rejects(h.call('approval/answer', { approvalId: asked.approval.approvalId, allow: true }), 'approval_answered');
 	});
 
+	it('an agent that ends on the denial before the Stop\'s signal reaches it is still the developer\'s cancellation', async () => {
+		const { runId, agent } = await running();
+		await h.call('approval/request', { runId, tool: 'Bash', input: { command: 'make' } }, agent);
+		// The canceled request's denial reaches the agent first: it exits 5 on it, so the interrupt finds no process.
+		const interrupt = h.runs.interrupt.bind(h.runs);
+		h.runs.interrupt = async (id) => { h.runs.exit(id, { exitCode: 5 }); return interrupt(id); };
+		const stop = await h.call('run/stop', { runId });
+		assert.equal(stop.answer, 'took');
+		await h.idle();
+		const run = await h.call('run/get', { runId });
+		assert.deepEqual([run.status, run.outcome], ['canceled', 'cancellation']);
+		assert.match(run.outcomeLabel ?? '', /you stopped this/);
+	});
+
 	it('a Run that ends with a request open: the request shows as expired and cannot be answered', async () => {
 		const { runId, agent } = await running();
 		const asked = await h.call('approval/request', { runId, tool: 'Bash', input: { command: 'make' } }, agent);
