@@ -71,31 +71,28 @@ function writeWorkspace(prefix: string, options: { gate?: boolean; journey?: boo
 		mkdirSync(gateDirOf(workspace));
 	}
 	const gate = { id: 'gate', adapter: 'command', argv: [process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'], env: { TUTTI_GATE_DIR: gateDirOf(workspace) } };
+	/** A worktree target that runs `steps` (sh, joined with &&), then waits at its gate like the `gate` worker. */
+	const gatedInWorktree = (id: string, steps: string[]): Record<string, unknown> => ({
+		id, adapter: 'command', isolation: 'worktree', env: { TUTTI_GATE_DIR: gateDirOf(workspace) },
+		argv: ['sh', '-c', [...steps, 'exec "$0" "$@"'].join(' && '), process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'],
+	});
 	// The reviewed task of the panel test: in a worktree, writes a few files (its own diff list), then waits at its gate.
-	const gateWorktree = {
-		id: 'gate-worktree', adapter: 'command', isolation: 'worktree', env: { TUTTI_GATE_DIR: gateDirOf(workspace) },
-		argv: ['sh', '-c', [
-			'mkdir -p src/lint docs',
-			'printf \'export const rules = [\\n\\t"no-unused-vars",\\n\\t"eqeqeq",\\n];\\n\' > src/lint/rules.ts',
-			'printf \'import { rules } from "./rules";\\nexport const report = (n: number) => `${n} findings, ${rules.length} rules`;\\n\' > src/lint/report.ts',
-			'printf \'# Lint\\n\\nRun `npm run lint`; the rules are in src/lint/rules.ts.\\n\' > docs/LINT.md',
-			'rm README.md',
-			'exec "$0" "$@"',
-		].join(' && '), process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'],
-	};
+	const gateWorktree = gatedInWorktree('gate-worktree', [
+		'mkdir -p src/lint docs',
+		'printf \'export const rules = [\\n\\t"no-unused-vars",\\n\\t"eqeqeq",\\n];\\n\' > src/lint/rules.ts',
+		'printf \'import { rules } from "./rules";\\nexport const report = (n: number) => `${n} findings, ${rules.length} rules`;\\n\' > src/lint/report.ts',
+		'printf \'# Lint\\n\\nRun `npm run lint`; the rules are in src/lint/rules.ts.\\n\' > docs/LINT.md',
+		'rm README.md',
+	]);
 	// A worktree target for the panel's Integrate (the panel test makes the workspace a git repository first).
 	const iso = { id: 'iso', adapter: 'command', argv: ['sh', '-c', 'echo integrated from the panel > panel.txt'], isolation: 'worktree' };
 	// The journey's task agent, in a worktree: writes docs/NOTES.md (and the task it got, from stdin), says so, then
 	// waits at its gate (the journey test decides when it ends).
-	const scribe = {
-		id: 'scribe', adapter: 'command', isolation: 'worktree', env: { TUTTI_GATE_DIR: gateDirOf(workspace) },
-		argv: ['sh', '-c', [
-			'mkdir -p docs && cat > docs/TASK.md',
-			'printf \'# Release notes 1.1\\n\\n- The board groups issues by who acts next.\\n- Open Diff shows a task\\047s own commits.\\n\' > docs/NOTES.md',
-			'echo "scribe: wrote docs/NOTES.md and docs/TASK.md"',
-			'exec "$0" "$@"',
-		].join(' && '), process.execPath, join(repoRoot, 'dist', 'demo.js'), 'worker', 'gate'],
-	};
+	const scribe = gatedInWorktree('scribe', [
+		'mkdir -p docs && cat > docs/TASK.md',
+		'printf \'# Release notes 1.1\\n\\n- The board groups issues by who acts next.\\n- Open Diff shows a task\\047s own commits.\\n\' > docs/NOTES.md',
+		'echo "scribe: wrote docs/NOTES.md and docs/TASK.md"',
+	]);
 	writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
 		'tutti.agentTargets': options.journey ? [scribe] : [
 			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hello from run; sleep 1; echo done >&2'] },

@@ -143,16 +143,22 @@ describe('conformance: usage, cost and budgets', function () {
 		near((await issueGet(host, issueId)).spend.costUsd, 1.8, 'three Runs');
 	});
 
-	it('a launch refused over budget answers budget_exceeded with the command that raises it', async () => {
+	/** A managed issue with a USD budget whose source plans one task and schedules it: refused with `reason`. */
+	async function scheduleOneTaskRefused(title: string, budgetUsd: string, task: ReturnType<typeof taskSpec>, reason: string) {
 		const source = await openSession(host, 'source');
-		const created = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', 'Zero budget', '--content', 'Nothing may start.',
-			'--request-id', requestId('create'), '--budget-usd', '0', '--json'], { token: source.token })));
+		const created = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', title, '--content', 'Plan one task.',
+			'--request-id', requestId('create'), '--budget-usd', budgetUsd, '--json'], { token: source.token })));
 		host.track(created.issueId);
 		const fence = ['--issue-id', created.issueId, '--checkpoint-id', created.checkpointId];
 		const mutated = methods['plan/mutate'].result.parse(expectOk(await host.cli(['plan', 'issue', 'mutate', ...fence, '--expected-graph-revision', String(created.graphRevision),
-			'--request-id', requestId('mutate'), '--operations-json', JSON.stringify(addOps(taskSpec('t1'))), '--json'], { token: source.token })));
+			'--request-id', requestId('mutate'), '--operations-json', JSON.stringify(addOps(task)), '--json'], { token: source.token })));
 		const refused = expectError(await host.cli(['plan', 'issue', 'schedule', ...fence, '--expected-graph-revision', String(mutated.graphRevision),
-			'--request-id', requestId('schedule'), '--task-ids-json', '["t1"]', '--json'], { token: source.token }), 'budget_exceeded');
+			'--request-id', requestId('schedule'), '--task-ids-json', JSON.stringify([task.taskId]), '--json'], { token: source.token }), reason);
+		return { source, created, refused };
+	}
+
+	it('a launch refused over budget answers budget_exceeded with the command that raises it', async () => {
+		const { source, created, refused } = await scheduleOneTaskRefused('Zero budget', '0', taskSpec('t1'), 'budget_exceeded');
 		assert.match(refused.message, /budget reached: \$0\.00 of \$0\.00/);
 		assert.ok(refused.hint.includes(`tutti issue update --issue-id ${created.issueId} --budget-usd`), refused.hint);
 		const snapshot = expectOk<Result<'plan/getCompact'>>(await host.cli(['plan', 'issue', 'get', '--issue-id', created.issueId, '--json'], { token: source.token }));
@@ -235,15 +241,7 @@ describe('conformance: usage, cost and budgets', function () {
 
 	it('a USD budget and a model with no known price: refused before launch (budget_unavailable), needs you; a token budget goes on; adding the price lets it go on', async () => {
 		// Managed: the source's schedule is refused with the reason and a hint that names the ways out.
-		const source = await openSession(host, 'source');
-		const managed = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', 'Unpriced managed', '--content', 'Use codex.',
-			'--request-id', requestId('create'), '--budget-usd', '5', '--json'], { token: source.token })));
-		host.track(managed.issueId);
-		const fence = ['--issue-id', managed.issueId, '--checkpoint-id', managed.checkpointId];
-		const mutated = methods['plan/mutate'].result.parse(expectOk(await host.cli(['plan', 'issue', 'mutate', ...fence, '--expected-graph-revision', String(managed.graphRevision),
-			'--request-id', requestId('mutate'), '--operations-json', JSON.stringify(addOps(taskSpec('t1', 'codex-unpriced'))), '--json'], { token: source.token })));
-		const refused = expectError(await host.cli(['plan', 'issue', 'schedule', ...fence, '--expected-graph-revision', String(mutated.graphRevision),
-			'--request-id', requestId('schedule'), '--task-ids-json', '["t1"]', '--json'], { token: source.token }), 'budget_unavailable');
+		const { created: managed, refused } = await scheduleOneTaskRefused('Unpriced managed', '5', taskSpec('t1', 'codex-unpriced'), 'budget_unavailable');
 		assert.ok(refused.message.includes(`'codex-unpriced'`) && refused.message.includes(`'${unpricedModel}'`), refused.message);
 		assert.ok(refused.hint.includes('tutti.modelPrices') && refused.hint.includes('modelPrices in .tutti/config.json'), refused.hint);
 		assert.ok(refused.hint.includes('--budget-tokens'), `the hint names a token budget instead: ${refused.hint}`);
