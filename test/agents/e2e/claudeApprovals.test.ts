@@ -2,7 +2,7 @@
 // allowedTools makes claude call Tutti's permission prompt tool (`tutti mcp`), which records an approval request and
 // waits; the developer's answer through `tutti approval answer` reaches the agent. Allow → the tool runs and its result
 // reaches the model; deny → the model receives the message; allow for the task → the next call is not asked; a Stop
-// while waiting cancels the request; a Host restart while waiting loses nothing.
+// while waiting cancels the request; claude killed while waiting expires it; a Host restart while waiting loses nothing.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -126,6 +126,23 @@ describe('e2e: claude asks the developer through tutti mcp (approvals)', functio
 		assert.equal(existsSync(join(h.workspace, 'late.txt')), false);
 		const refused = await h.cli(['approval', 'answer', '--approval-id', asked.approvalId, '--allow', '--json'], { asUser: true });
 		assert.match(refused.stdout, /"reasonCode":"approval_answered"/);
+	});
+
+	it('claude killed while it waits: the request ends expired (never pending for a dead Run) and cannot be answered', async () => {
+		const h = await start(bashCalls([{ id: 'toolu_killed', command: 'echo never > killed.txt' }]));
+		const { issueId, taskId } = await manualTask(h, 'killed', 'claude-ask', 'Write killed.txt.');
+		const runId = await latestRunId(h, issueId, taskId);
+		const asked = await pendingApproval(h, issueId);
+		// kill -9 of the agent's whole process group (claude and the tutti mcp it started), not through Tutti.
+		const pid = JSON.parse(readFileSync(join(h.workspace, '.tutti', 'runs', runId, 'pid.json'), 'utf8')) as { agentPgid: number };
+		process.kill(-pid.agentPgid, 'SIGKILL');
+		const run = await settledRun(h, runId);
+		assert.deepEqual([run.status, run.outcome], ['failed', 'failure'], 'the agent died on its own: a failure, not the developer\'s cancellation');
+		assert.deepEqual(run.approvals?.map((a) => [a.approvalId, a.status, a.answeredBy]), [[asked.approvalId, 'expired', 'host']]);
+		assert.deepEqual((await approvals(h, issueId)).map((a) => a.status), ['expired']);
+		const refused = await h.cli(['approval', 'answer', '--approval-id', asked.approvalId, '--allow', '--json'], { asUser: true });
+		assert.match(refused.stdout, /"reasonCode":"approval_answered"/);
+		assert.equal(existsSync(join(h.workspace, 'killed.txt')), false, 'the tool never ran');
 	});
 
 	it('a Host restart while the agent waits: the request stays pending, and the answer given after it still reaches the agent', async () => {
