@@ -98,13 +98,18 @@ export class ApprovalLane {
 		}
 	}
 
-	/** Answers what is still pending until every asker Run settled (bounded), then checks each Run's one request. */
+	/**
+	 * Answers what is still pending until every asker task has a settled Run (bounded), then checks each Run's one
+	 * request. Tasks still queued for a slot count too: on a fast machine the points add askers faster than the lane
+	 * answers them, and every waiting asker holds a slot.
+	 */
 	async finish(): Promise<void> {
-		const deadline = Date.now() + 90_000;
+		const deadline = Date.now() + 300_000;
 		const count = (): boolean => true;
 		for (;;) {
 			const runs = await cliRunList(this.host, this.#issueId);
-			if (runs.every((r) => r.outcome !== null) || Date.now() > deadline) { break; }
+			const settled = (taskId: string): boolean => runs.some((r) => r.taskId === taskId && r.outcome !== null);
+			if ((runs.every((r) => r.outcome !== null) && [...this.#tasks].every(settled)) || Date.now() > deadline) { break; }
 			const list = await call(this.host, 'approval/list', { issueId: this.#issueId, status: 'pending' }, 'user');
 			for (const a of list.ok ? (list.result as { approvals: ApprovalDto[] }).approvals : []) {
 				await this.#answer(a, true, false, count);
