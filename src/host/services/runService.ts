@@ -9,10 +9,12 @@ import { runSubmitId } from '../../core/ids.js';
 import { type Disposable, DisposableStore } from '../../core/lifecycle.js';
 import type { Issue, Task } from '../../core/model.js';
 import { restartLaunchBlocker } from '../../core/turns/launchGate.js';
+import { launchBudgetDecision, launchModelOf } from './usage/issueSpend.js';
 import { turnCompleted } from '../../core/turns/turnOutcome.js';
 import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
@@ -251,7 +253,26 @@ export class RunService implements RunAdmission, Disposable {
 				await this.#settle(run.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
 			}
 		}
-		if (toLaunch.length > 0) { await this.launch(toLaunch); }
+		// The budget is asked again now, after the Runs above settled (their spend counted): a Run admitted before its
+		// issue crossed the budget must not start after it (fail closed, SPEC §8b).
+		const launchable: string[] = [];
+		for (const runId of toLaunch) {
+			const refusal = this.#budgetRefusal(runId);
+			if (refusal === null) { launchable.push(runId); } else { await this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `Could not start: ${refusal}` }); }
+		}
+		if (launchable.length > 0) { await this.launch(launchable); }
+	}
+
+	/** Why the issue's budget refuses to start this admitted Run now, or null when it may start. */
+	#budgetRefusal(runId: string): string | null {
+		return this.#d.store.read((r) => {
+			const run = runRepository.get(r, runId);
+			const target = run ? this.#turns.target(run.agentTargetId) : undefined;
+			if (!run || !target) { return null; }
+			const task = taskRepository.get(r, run.issueId, run.taskId);
+			const decision = launchBudgetDecision(r, run.issueId, launchModelOf(target, task?.model ?? ''), this.#turns.pricing);
+			return decision.kind === 'ok' ? null : decision.message;
+		});
 	}
 
 	/**

@@ -15,6 +15,7 @@ import { launchIntentRepository } from '../../../../src/store/repositories/launc
 import { runRepository } from '../../../../src/store/repositories/runRepository.js';
 import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
 import { turnRepository } from '../../../../src/store/repositories/turnRepository.js';
+import { usageRepository } from '../../../../src/store/repositories/usageRepository.js';
 import { FakeRunProcessPort } from './fakeRunProcessPort.js';
 import { commandTarget, FakeClock, sequentialIds, ServiceHarness } from './serviceHarness.js';
 
@@ -200,6 +201,28 @@ describe('host services: Run admission, Stops before launch, host deference', ()
 				const dead = await h.call('run/get', { runId: byTask.get('dead')! });
 				assert.equal(dead.outcome, 'failure');
 				assert.match(dead.errorMessage, /without recording an exit/);
+			} finally {
+				await h.close();
+			}
+			store = await Store.open({ dir: join(workspace, '.tutti'), lease: false }); // for afterEach
+		});
+
+		it('a Run admitted before its issue reached the budget is not launched at the restart after it (fail closed)', async () => {
+			const first = kit();
+			const { issue, tasks } = await issueWithTasks('manual', ['late']);
+			const [admitted] = await store.transaction((tx) => first.service.admit(tx, issue, tasks));
+			first.service.dispose();
+			// While the Host was down the issue reached its budget (here: a budget of $0, reached by nothing spent).
+			await store.transaction((tx) => usageRepository.setBudget(tx, issue.issueId, { budgetUsd: 0, budgetTokens: null }, clock.now()));
+			await store.close();
+			const h = await ServiceHarness.open({ dir, runs, clock });
+			try {
+				await h.services.start();
+				await h.idle();
+				const run = await h.call('run/get', { runId: admitted!.runId });
+				assert.equal(runs.launches.filter((l) => l.runId === admitted!.runId).length, 0, 'no process was started');
+				assert.equal(run.outcome, 'failure');
+				assert.match(run.errorMessage, /^Could not start: budget reached: \$0\.00 of \$0\.00/);
 			} finally {
 				await h.close();
 			}
