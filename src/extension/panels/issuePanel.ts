@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/lifecycle.js';
 import type { PanelSnapshot, PanelViewState } from '../../protocol/webview.js';
 import { IssuePanelController } from './issuePanelController.js';
-import { issuePanelHtml, newNonce } from './issuePanelHtml.js';
+import { issuePanelHtml } from './issuePanelHtml.js';
+import { newNonce } from './webviewPage.js';
 import type { PanelHostApi } from './panelHostApi.js';
 
 /** The webview panel type (also the serializer's key). */

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/lifecycle.js';
 import type { FormAgentTarget, NewIssueFormValues } from '../../protocol/newIssueForm.js';
 import { issuePanelOptions, webviewRoot } from './issuePanel.js';
-import { newNonce } from './issuePanelHtml.js';
+import { newNonce } from './webviewPage.js';
 import { NewIssueFormController } from './newIssueFormController.js';
 import { newIssueFormHtml } from './newIssueFormHtml.js';
 

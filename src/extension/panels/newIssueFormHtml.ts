@@ -1,6 +1,6 @@
-// The New Issue form's page: the same strict CSP as the issue panel (nonce for our one script, styles from
-// dist/webview only), native labelled controls (keyboard accessible as they are), and the regions the script fills.
-import { contentSecurityPolicy, esc } from './issuePanelHtml.js';
+// The New Issue form's page: the shared strict page (webviewPage.ts) around native labelled controls (keyboard
+// accessible as they are) and the regions the script fills.
+import { webviewPage } from './webviewPage.js';
 
 export interface NewIssueFormHtmlInput {
 	readonly cspSource: string;
@@ -10,17 +10,7 @@ export interface NewIssueFormHtmlInput {
 }
 
 export function newIssueFormHtml(p: NewIssueFormHtmlInput): string {
-	return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${esc(contentSecurityPolicy(p.cspSource, p.nonce))}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${esc(p.styleUri)}">
-<title>New Issue</title>
-</head>
-<body>
-<main>
+	return webviewPage({ ...p, title: 'New Issue' }, `<main>
 <h1>New issue</h1>
 <form id="new-issue-form" novalidate aria-describedby="form-error">
 <div id="form-error" role="alert" hidden></div>
@@ -52,8 +42,5 @@ export function newIssueFormHtml(p: NewIssueFormHtmlInput): string {
 <button type="button" id="cancel">Cancel</button>
 </div>
 </form>
-</main>
-<script type="module" nonce="${esc(p.nonce)}" src="${esc(p.scriptUri)}"></script>
-</body>
-</html>`;
+</main>`);
 }

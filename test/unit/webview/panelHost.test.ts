@@ -5,7 +5,8 @@ import { type PanelSnapshot, type ToWebview, transcriptMaxEntries } from '../../
 import { applySnapshotDelta } from '../../../src/protocol/webviewDelta.js';
 import { commandIds } from '../../../src/extension/commands/ids.js';
 import { type CoalesceTimer, IssuePanelController, type PanelEffects, type PanelWebviewPort } from '../../../src/extension/panels/issuePanelController.js';
-import { contentSecurityPolicy, issuePanelHtml } from '../../../src/extension/panels/issuePanelHtml.js';
+import { issuePanelHtml } from '../../../src/extension/panels/issuePanelHtml.js';
+import { contentSecurityPolicy } from '../../../src/extension/panels/webviewPage.js';
 import { panelActionFor } from '../../../src/extension/panels/panelActions.js';
 import type { PanelHostApi } from '../../../src/extension/panels/panelHostApi.js';
 import { buildPanelSnapshot } from '../../../src/extension/panels/panelSnapshot.js';
