@@ -1,8 +1,8 @@
 // Crash, budget lane: managed issues with a $1 budget whose `spender` Runs ($0.60 each, agentKit.ts) cross it while
 // the Host is killed -9. The lane schedules whatever is ready; once the spend reached the budget a launch is refused
 // with budget_exceeded. Checked through the CLI: the spend never goes down across a restart (kept), at the end it is
-// the sum of the Runs' own costs (each Turn counted once), no Run was launched after the spend reached the budget,
-// and no task ran twice.
+// the sum of the Runs' own costs (each Turn counted once), no Run was admitted after the Host recorded the spend that
+// reached the budget, and no task ran twice.
 import type { PlanSnapshotDto } from '../../src/protocol/dto.js';
 import { type HostHandle, requestId } from '../../test/integration/harness.js';
 import { spenderCostUsd } from './agentKit.js';
@@ -26,6 +26,8 @@ export class BudgetLane {
 	acknowledged = 0;
 	#spendDrops = 0;
 	#launchesPastBudget = 0;
+	/** Runs admitted after the crossing Turn's process ended but before the Host had seen it end (allowed). */
+	#admittedBeforeCounted = 0;
 	#countedTwice = 0;
 	#launchedTwice = 0;
 	/** Runs that ended without a Turn result (no cost): outcome and error. */
@@ -141,18 +143,26 @@ export class BudgetLane {
 				}
 				if (cost === 0) { this.#uncharged.push(`${r.outcome}: ${r.errorMessage}`.slice(0, 160)); }
 			}
-			// The instant the spend reached the budget: the settlement (which records the usage) of the crossing Run.
+			// The instant the spend reached the budget: when the Host recorded the usage of the Turn that crossed it
+			// (spend.reachedAtUnixMs). No Run may be admitted after it. The crossing Turn's process may have ended a
+			// few ms earlier: a Run admitted in between was admitted while, to the Host, that Turn was still running
+			// (SPEC §8b: a running Turn finishes) — counted apart, not a violation.
+			const reachedAt = s.spend.reachedAtUnixMs;
 			let cumulative = 0;
-			let crossedAt = Number.POSITIVE_INFINITY;
+			let processEndedAt = Number.POSITIVE_INFINITY;
 			for (const r of [...runs].filter((x) => x.outcome !== null).sort((a, b) => a.completedAtUnixMs - b.completedAtUnixMs)) {
 				cumulative += r.costUsd ?? 0;
-				if (cumulative + eps >= budgetUsd) { crossedAt = r.completedAtUnixMs; break; }
+				if (cumulative + eps >= budgetUsd) { processEndedAt = r.completedAtUnixMs; break; }
 			}
-			if (crossedAt !== Number.POSITIVE_INFINITY) { crossed++; }
+			this.result.check((reachedAt === null) === (processEndedAt === Number.POSITIVE_INFINITY),
+				`${where}: the Host says the budget was ${reachedAt === null ? 'not reached' : `reached at ${reachedAt}`}, the Runs' costs say ${processEndedAt === Number.POSITIVE_INFINITY ? 'not' : 'it was'}`);
+			if (reachedAt !== null) { crossed++; }
 			for (const r of runs) {
-				if (r.createdAtUnixMs > crossedAt) {
+				if (reachedAt !== null && r.createdAtUnixMs > reachedAt) {
 					this.#launchesPastBudget++;
-					this.result.fail(`${where}: Run ${r.runId} (${r.taskId}) was launched at ${r.createdAtUnixMs}, after the spend reached the $${budgetUsd} budget at ${crossedAt}`);
+					this.result.fail(`${where}: Run ${r.runId} (${r.taskId}) was admitted at ${r.createdAtUnixMs}, after the spend reached the $${budgetUsd} budget at ${reachedAt}`);
+				} else if (r.createdAtUnixMs > processEndedAt) {
+					this.#admittedBeforeCounted++;
 				}
 			}
 			this.result.check(s.spend.costUsd < budgetUsd + eps || s.spend.budgetState === 'exceeded', `${where}: spend $${s.spend.costUsd} over the budget yet the issue says ${s.spend.budgetState}`);
@@ -160,6 +170,7 @@ export class BudgetLane {
 		this.result.figure('budget: $1 issues / spender Runs ($0.60 each) / issues whose Runs crossed the budget', `${this.#records.length} / ${runsTotal} / ${crossed}`);
 		this.result.figure('budget: spender Runs without a Turn result (no cost)', this.#uncharged.length === 0 ? 'none' : `${this.#uncharged.length}: ${[...new Set(this.#uncharged)].slice(0, 5).join('; ')}`);
 		this.result.figure('budget: launches refused with budget_exceeded / acknowledged schedules', `${this.refusals} / ${this.acknowledged}`);
+		this.result.figure('budget: Runs admitted after the crossing Turn\'s process ended, before the Host counted it (allowed: to the Host it was still running)', this.#admittedBeforeCounted);
 		this.result.figure('budget: spend lower after a restart than before / spend ≠ Σ Run costs (a Turn counted twice or lost) / launches after the budget was reached / tasks launched twice',
 			`${this.#spendDrops} / ${this.#countedTwice} / ${this.#launchesPastBudget} / ${this.#launchedTwice}`);
 	}

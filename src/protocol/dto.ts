@@ -152,6 +152,8 @@ export const spendDto = z.object({
 	budgetState: z.enum(['none', 'within', 'exceeded', 'unavailable']),
 	/** Why nothing more starts ("budget reached: $1.02 of $1.00"), '' otherwise: the issue needs the developer. */
 	budgetBlocker: z.string(),
+	/** When the recorded spend reached the budget (Unix ms): nothing was started after it; null while within it. */
+	reachedAtUnixMs: z.number().int().nullable(),
 });
 export type SpendDto = z.infer<typeof spendDto>;
 

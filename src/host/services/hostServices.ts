@@ -252,6 +252,9 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		async start(): Promise<void> {
 			if (started) { return; }
 			started = true;
+			// First, before any await (the socket may listen already, but no request is answered before this
+			// returns): Turns that ended while the Host was down count against their issues' budgets.
+			await Promise.all([runs.countEndedTurns(), wakes.countEndedTurns()]);
 			await runs.reconcile();
 			// Source-session Stop markers are drained before repair and before any wake dispatch (restart is never a resume).
 			await sourceStop.drain();

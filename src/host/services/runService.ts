@@ -9,12 +9,10 @@ import { runSubmitId } from '../../core/ids.js';
 import { type Disposable, DisposableStore } from '../../core/lifecycle.js';
 import type { Issue, Task } from '../../core/model.js';
 import { restartLaunchBlocker } from '../../core/turns/launchGate.js';
-import { launchBudgetDecision, launchModelOf } from './usage/issueSpend.js';
 import { turnCompleted } from '../../core/turns/turnOutcome.js';
 import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
-import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
@@ -253,26 +251,20 @@ export class RunService implements RunAdmission, Disposable {
 				await this.#settle(run.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
 			}
 		}
-		// The budget is asked again now, after the Runs above settled (their spend counted): a Run admitted before its
-		// issue crossed the budget must not start after it (fail closed, SPEC §8b).
-		const launchable: string[] = [];
-		for (const runId of toLaunch) {
-			const refusal = this.#budgetRefusal(runId);
-			if (refusal === null) { launchable.push(runId); } else { await this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `Could not start: ${refusal}` }); }
-		}
-		if (launchable.length > 0) { await this.launch(launchable); }
+		// Each launch asks the budget again (runTurns.ts): the Runs above settled first, so their spend counts.
+		if (toLaunch.length > 0) { await this.launch(toLaunch); }
 	}
 
-	/** Why the issue's budget refuses to start this admitted Run now, or null when it may start. */
-	#budgetRefusal(runId: string): string | null {
-		return this.#d.store.read((r) => {
-			const run = runRepository.get(r, runId);
-			const target = run ? this.#turns.target(run.agentTargetId) : undefined;
-			if (!run || !target) { return null; }
-			const task = taskRepository.get(r, run.issueId, run.taskId);
-			const decision = launchBudgetDecision(r, run.issueId, launchModelOf(target, task?.model ?? ''), this.#turns.pricing);
-			return decision.kind === 'ok' ? null : decision.message;
-		});
+	/**
+	 * Host start, before any request is answered: what the Turns of Runs that ended while the Host was down used counts
+	 * against their issues now (the transaction's body runs when this is called), so no launch is admitted on a
+	 * spend that misses them. Their settlement follows in reconcile(); usage is recorded once per Turn process.
+	 */
+	countEndedTurns(): Promise<void> {
+		const candidates = this.#d.store.read((r) => runRepository.listByStatus(r, 'running')
+			.filter((run) => launchIntentRepository.byRun(r, run.runId)?.status !== 'prepared')
+			.map((run) => ({ processId: this.#currentProcess(run.runId), target: this.#turns.target(run.agentTargetId) })));
+		return this.#turns.countEndedTurns(this.#d.store, candidates, this.#d.clock.now());
 	}
 
 	/**

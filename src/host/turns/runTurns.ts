@@ -96,6 +96,14 @@ function leaseLaunchInTx(ctx: WorkerTurnContext, tx: Tx, runId: string): LaunchG
 		const settled = settleRunInTx(ctx.settlement, tx, runId, { kind: 'not_launched', outcome: 'cancellation', message: decision.kind === 'cancel' ? decision.why : '' });
 		return { kind: 'settled', settled };
 	}
+	// The budget is asked again at the launch itself (admission asked it too): another Turn of the issue may have
+	// crossed it since this Run was admitted (settled meanwhile, or counted after a restart). Fail closed.
+	const target = ctx.turns.target(run.agentTargetId);
+	const budget = target ? launchBudgetDecision(tx, run.issueId, launchModelOf(target, task.model), ctx.turns.pricing) : { kind: 'ok' as const };
+	if (budget.kind !== 'ok') {
+		const settled = settleRunInTx(ctx.settlement, tx, runId, { kind: 'not_launched', outcome: 'failure', message: `${couldNotStart}${budget.message}` });
+		return { kind: 'settled', settled };
+	}
 	launchIntentRepository.transition(tx, runId, ['prepared'], 'leased', now, { lease: { owner: ctx.leaseOwner, expiresAtUnixMs: now + launchLeaseMs } });
 	const token = ctx.turns.issueToken(tx, run.agentSessionId);
 	turnRepository.markRunning(tx, runSubmitId(runId));

@@ -215,6 +215,20 @@ export class TurnLifecycle {
 		});
 	}
 
+	/**
+	 * Records, in one transaction whose body runs before this returns, the usage of each candidate Turn that has
+	 * ended (its exit record is on disk) — at Host start, before any request is answered, so the budget sees what
+	 * Turns that ended while the Host was down used. Their settlement records the same usage again: counted once.
+	 */
+	countEndedTurns(store: Store, candidates: readonly { processId: string; target: AgentTargetConfig | undefined }[], now: number): Promise<void> {
+		const ended = candidates.flatMap((c) => {
+			const facts = this.exitRecord(c.processId) ? this.facts(c.processId, c.target) : null;
+			return facts ? [{ processId: c.processId, facts }] : [];
+		});
+		if (ended.length === 0) { return Promise.resolve(); }
+		return store.transaction((tx) => { for (const e of ended) { this.recordUsageInTx(tx, e.processId, e.facts, now); } });
+	}
+
 	/** The exit record on disk, or null (none yet, or unreadable). */
 	exitRecord(processId: string): RunExit | null {
 		try {

@@ -63,6 +63,25 @@ export const usageRepository = {
 		if (runId === '') { return totalsFromRow(undefined); }
 		return totalsFromRow(r.get(`SELECT ${sums} FROM turn_usage WHERE run_id = ?`, [runId]));
 	},
+	/**
+	 * When the issue's recorded spend reached `budget` (the recording of the Turn whose usage crossed it, or the moment
+	 * the budget was set at or below what was spent already); null while the spend is within it.
+	 */
+	reachedAt(r: Reader, issueId: string, budget: IssueBudget): number | null {
+		if (budget.budgetUsd === null && budget.budgetTokens === null) { return null; }
+		const set = r.get('SELECT updated_at FROM issue_budgets WHERE issue_id = ?', [issueId]);
+		const setAt = set ? num(set, 'updated_at') : 0;
+		if ((budget.budgetUsd !== null && budget.budgetUsd <= 0) || (budget.budgetTokens !== null && budget.budgetTokens <= 0)) { return setAt; }
+		const row = r.get(
+			`SELECT recorded_at FROM (
+				SELECT recorded_at, sum(coalesce(cost_usd, 0)) OVER w AS usd,
+					sum(input_tokens + output_tokens + cache_read_tokens + cache_write_tokens) OVER w AS tokens
+				FROM turn_usage WHERE issue_id = ? WINDOW w AS (ORDER BY recorded_at, rowid ROWS UNBOUNDED PRECEDING))
+			 WHERE (? IS NOT NULL AND usd >= ?) OR (? IS NOT NULL AND tokens >= ?) LIMIT 1`,
+			[issueId, budget.budgetUsd, budget.budgetUsd, budget.budgetTokens, budget.budgetTokens],
+		);
+		return row ? Math.max(num(row, 'recorded_at'), setAt) : null;
+	},
 	budget(r: Reader, issueId: string): IssueBudget {
 		const row = r.get('SELECT budget_usd, budget_tokens FROM issue_budgets WHERE issue_id = ?', [issueId]);
 		return row ? { budgetUsd: numOrNull(row, 'budget_usd'), budgetTokens: numOrNull(row, 'budget_tokens') } : noBudget;

@@ -98,6 +98,7 @@ export function readSpendDto(r: Reader, issueId: string, pricing?: LaunchPricing
 		remainingTokens: remaining.tokens,
 		budgetState: decision.kind === 'ok' ? (hasBudget ? 'within' : 'none') : decision.kind,
 		budgetBlocker: decision.kind === 'ok' ? '' : decision.message,
+		reachedAtUnixMs: decision.kind === 'exceeded' ? usageRepository.reachedAt(r, issueId, budget) : null,
 	};
 }
 
@@ -121,6 +122,7 @@ export function emptySpendDto(): SpendDto {
 	return {
 		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, tokens: 0, costUsd: 0, unpricedTurns: 0,
 		budgetUsd: null, budgetTokens: null, remainingUsd: null, remainingTokens: null, budgetState: 'none', budgetBlocker: '',
+		reachedAtUnixMs: null,
 	};
 }
 

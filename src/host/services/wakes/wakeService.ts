@@ -230,6 +230,14 @@ export class WakeService implements Disposable {
 		}
 	}
 
+	/** Host start, before any request is answered: what wake Turns that ended while the Host was down used counts now. */
+	countEndedTurns(): Promise<void> {
+		const candidates = this.#d.store.read((r) => turnRepository.listRunningWithProcess(r)
+			.filter((turn) => isTurnProcessId(turn.processId ?? ''))
+			.map((turn) => ({ processId: turn.processId ?? '', target: wakeTurnTarget(r, this.#turns, turn.processId ?? '') })));
+		return this.#turns.countEndedTurns(this.#d.store, candidates, this.#d.clock.now());
+	}
+
 	/** Startup: wake Turns still running in the store are settled from their exit record, or re-attached. */
 	async #reconcileTurns(): Promise<void> {
 		const running = this.#d.store.read((r) => turnRepository.listRunningWithProcess(r));

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'mocha';
 import type { Issue, Task } from '../../../../src/core/model.js';
+import type { AgentTargetConfig } from '../../../../src/core/runs/runProcessPort.js';
 import type { HostConfig } from '../../../../src/host/config.js';
+import { readSpendDto } from '../../../../src/host/services/usage/issueSpend.js';
 import { RunService } from '../../../../src/host/services/runService.js';
 import type { SettledRun } from '../../../../src/host/services/runSettlement.js';
 import { Store } from '../../../../src/store/database.js';
@@ -164,6 +166,26 @@ describe('host services: Run admission, Stops before launch, host deference', ()
 		service.dispose();
 	});
 
+	it('a Run admitted within the budget does not start when another Turn crossed it before its launch (fail closed)', async () => {
+		const { service } = kit();
+		const { issue, tasks } = await issueWithTasks('manual', ['late']);
+		await store.transaction((tx) => usageRepository.setBudget(tx, issue.issueId, { budgetUsd: 1, budgetTokens: null }, clock.now()));
+		const [admitted] = await store.transaction((tx) => service.admit(tx, issue, tasks));
+		// Between admission and launch another Turn of the issue settled and crossed the budget.
+		await store.transaction((tx) => usageRepository.record(tx, {
+			processId: 'other-turn', issueId: issue.issueId, runId: '', role: 'source', model: 'm',
+			usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 1.2, costSource: 'agent', recordedAtUnixMs: clock.now(),
+		}));
+		await service.launch([admitted!.runId]);
+		await service.whenIdle();
+		assert.equal(runs.launches.length, 0, 'no process was started');
+		const run = store.read((r) => runRepository.get(r, admitted!.runId));
+		assert.equal(run?.outcome, 'failure');
+		assert.equal(run?.errorMessage, 'Could not start: budget reached: $1.20 of $1.00');
+		assert.equal(store.read((r) => launchIntentRepository.byRun(r, admitted!.runId))?.status, 'failed');
+		service.dispose();
+	});
+
 	describe('restart reconciliation', () => {
 		it('settles from exit records, re-attaches live Runs, adopts dead ones, launches or cancels prepared ones', async () => {
 			const first = kit();
@@ -225,6 +247,52 @@ describe('host services: Run admission, Stops before launch, host deference', ()
 				assert.match(run.errorMessage, /^Could not start: budget reached: \$0\.00 of \$0\.00/);
 			} finally {
 				await h.close();
+			}
+			store = await Store.open({ dir: join(workspace, '.tutti'), lease: false }); // for afterEach
+		});
+
+		it('Turns that ended while the Host was down count against the budget before any request is answered', async () => {
+			// Three $0.60 Runs of a $1 issue ended while the Host was down: the first request after the restart must see
+			// $1.80 spent (exceeded), not only what reconcile happened to settle before its first await.
+			const spender: AgentTargetConfig = { id: 'spender', adapter: 'claude', path: 'claude' };
+			const first = new RunService({
+				workspace, endpoint: '/tmp/x.sock', store, clock, ids, runs, config: { ...config, agentTargets: [spender] },
+				observer: { onRunSettled: () => undefined }, log: () => undefined, onSettled: () => undefined,
+			});
+			const { issue, tasks } = await issueWithTasks('manual', ['a', 'b', 'c', 'later']);
+			await store.transaction((tx) => {
+				for (const t of tasks) { taskRepository.update(tx, { ...t, agentTargetId: 'spender' }); }
+				usageRepository.setBudget(tx, issue.issueId, { budgetUsd: 1, budgetTokens: null }, clock.now());
+			});
+			const spenders = tasks.slice(0, 3).map((t) => ({ ...t, agentTargetId: 'spender' }));
+			const admitted = await store.transaction((tx) => first.admit(tx, issue, spenders));
+			await first.launch(admitted.map((a) => a.runId));
+			first.dispose();
+			clock.advance(1_000);
+			for (const { runId } of admitted) {
+				runs.logs.set(runId, `${JSON.stringify({ type: 'result', subtype: 'success', is_error: false, session_id: 's', result: 'done', total_cost_usd: 0.6,
+					usage: { input_tokens: 10, output_tokens: 2, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } })}\n`);
+				runs.exits.set(runId, { runId, clientSubmitId: `issue-run:${runId}`, exitCode: 0, signal: null, startedAtUnixMs: clock.now(), endedAtUnixMs: clock.now() });
+				runs.alive.delete(runId);
+			}
+			await store.close();
+			const h = await ServiceHarness.open({ dir, runs, clock, config: { agentTargets: [spender] } });
+			try {
+				const starting = h.services.start();
+				// What a request answered now reads (nothing else runs before start() reaches its first await).
+				const spend = h.store.read((r) => readSpendDto(r, issue.issueId));
+				await starting;
+				assert.equal(spend.budgetState, 'exceeded', `the first read after the restart saw $${spend.costUsd}`);
+				assert.equal(spend.budgetBlocker, 'budget reached: $1.80 of $1.00');
+				assert.equal(spend.reachedAtUnixMs, clock.now(), 'reached when the restarted Host counted them');
+				await h.idle();
+				// The dispatcher ran after the restart: the ready task was not started.
+				assert.equal(h.store.read((r) => taskRepository.get(r, issue.issueId, 'later'))?.status, 'not_started');
+				assert.equal(runs.launches.length, 3, 'only the three Runs from before the restart were ever launched');
+				const after = h.store.read((r) => readSpendDto(r, issue.issueId));
+				assert.ok(Math.abs(after.costUsd - 1.8) < 1e-9, `each Turn counted once (settlement recorded it again): $${after.costUsd}`);
+			} finally {
+				await h.close(true);
 			}
 			store = await Store.open({ dir: join(workspace, '.tutti'), lease: false }); // for afterEach
 		});
