@@ -144,7 +144,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	});
 	const runQueries = new RunQueries({
 		store: deps.store, clock: deps.clock, runs: deps.runs,
-		adapterOf: (id) => deps.config.agentTargets.find((t) => t.id === id)?.adapter,
+		adapterOf: (id) => turns.target(id)?.adapter,
 	});
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
 	const worktreeService = new WorktreeService({ store: deps.store, worktrees });
