@@ -15,6 +15,8 @@ export type FlagKind =
 	| 'list'
 	/** A JSON array of strings, e.g. `--task-ids-json '["a","b"]'`. */
 	| 'jsonStringArray'
+	/** A JSON object, e.g. `--input-json '{"command":"npm test"}'`. */
+	| 'jsonObject'
 	/** One of `choices`. */
 	| 'choice'
 	/** A budget in USD: a decimal number ≥ 0 (`5`, `2.50`), or `none` (→ null: no USD budget). */
@@ -448,13 +450,19 @@ export const commandTable: readonly CommandSpec[] = [
 			{ name: 'deny', param: 'deny', kind: 'bool', valueName: '[bool]', description: 'refuse it; the agent receives --message' },
 			{ name: 'for-task', param: 'forTask', kind: 'bool', valueName: '[bool]', description: 'with --allow: also allow later calls of this tool in the same task without asking (recorded on each)' },
 			{ name: 'message', param: 'message', kind: 'string', valueName: '<text>', description: 'with --deny: what the agent is told (e.g. what to do instead)' },
+			{
+				name: 'input-json', param: 'updatedInput', kind: 'jsonObject', valueName: '<json>', file: 'input-file',
+				description: "with --allow: the tool runs with this input instead of the agent's (a JSON object shaped like the request's input; - reads it from stdin)",
+			},
 		],
 		details: 'Give exactly one of --allow and --deny. A request is answered once: a second answer is refused (approval_answered) and reports the first.\n'
+			+ 'To allow an edited call, give the whole input with --input-json (see `tutti approval list --json` for the agent\'s); the agent sees the tool run with it.\n'
 			+ 'Only the developer answers (an agent token is refused).',
 		examples: [
 			'tutti approval answer --approval-id APPROVAL --allow --as-user --json',
 			'tutti approval answer --approval-id APPROVAL --allow --for-task --as-user',
 			'tutti approval answer --approval-id APPROVAL --deny --message "Do not push; open a pull request instead" --as-user --json',
+			`tutti approval answer --approval-id APPROVAL --allow --input-json '{"command":"npm test -- --grep login"}' --as-user --json`,
 		],
 	},
 	{

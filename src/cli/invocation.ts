@@ -163,6 +163,19 @@ function convert(flag: FlagSpec, raw: unknown): Converted {
 			}
 			return ok(value);
 		}
+		case 'jsonObject': {
+			const example = `${name} '{"command":"npm test"}'`;
+			let value: unknown;
+			try {
+				value = JSON.parse(String(raw));
+			} catch {
+				return problem(`${name} is not valid JSON (got ${quote(raw)}); write a JSON object such as ${example}`);
+			}
+			if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+				return problem(`${name} must be a JSON object such as ${example} (got ${quote(raw)})`);
+			}
+			return ok(value);
+		}
 	}
 }
 

@@ -1,7 +1,7 @@
 // End to end through the real Host and the real Claude Code CLI (issue 14): a Bash call outside the target's
 // allowedTools makes claude call Tutti's permission prompt tool (`tutti mcp`), which records an approval request and
 // waits; the developer's answer through `tutti approval answer` reaches the agent. Allow → the tool runs and its result
-// reaches the model; deny → the model receives the message; allow for the task → the next call is not asked; a Stop
+// reaches the model; allow with an edited input → the tool runs the developer's input; deny → the model receives the message; allow for the task → the next call is not asked; a Stop
 // while waiting cancels the request; claude killed while waiting expires it; a Host restart while waiting loses nothing.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
@@ -84,6 +84,20 @@ describe('e2e: claude asks the developer through tutti mcp (approvals)', functio
 		assert.equal(readFileSync(join(h.workspace, 'approved.txt'), 'utf8'), 'approved\n');
 		assert.ok(lastUser(server!, 1).includes('"tool_use_id":"toolu_allow"') && lastUser(server!, 1).includes('"is_error":false'), lastUser(server!, 1));
 		assert.deepEqual(run.approvals?.map((a) => [a.tool, a.status, a.answer, a.answeredBy]), [['Bash', 'allowed', 'allow_once', 'user']]);
+	});
+
+	it('allow with an edited input: the tool runs what the developer wrote, not what the agent asked', async () => {
+		const h = await start(bashCalls([{ id: 'toolu_edit', command: 'echo agent > edited.txt' }]));
+		const { issueId, taskId } = await manualTask(h, 'edit', 'claude-ask', 'Write edited.txt.');
+		const runId = await latestRunId(h, issueId, taskId);
+		const asked = await pendingApproval(h, issueId);
+		const edited = { ...(asked.input as Record<string, unknown>), command: 'echo developer > edited.txt' };
+		const answered = await answer(h, asked.approvalId, '--allow', '--input-json', JSON.stringify(edited));
+		assert.deepEqual(answered.updatedInput, edited);
+		const run = await settledRun(h, runId);
+		assert.equal(run.status, 'completed', JSON.stringify(run));
+		assert.equal(readFileSync(join(h.workspace, 'edited.txt'), 'utf8'), 'developer\n', 'the edited command ran');
+		assert.deepEqual(run.approvals?.map((a) => [a.status, a.answer, a.answeredBy]), [['allowed', 'allow_once', 'user']]);
 	});
 
 	it('deny: the tool does not run and the model receives the message', async () => {

@@ -14,6 +14,7 @@ function sampleArgs(flag: FlagSpec): string[] {
 		case 'bool': return flag.param === null ? [name] : [`${name}=false`];
 		case 'list': return [name, 'a', name, 'b'];
 		case 'jsonStringArray': return [name, '["a","b"]'];
+		case 'jsonObject': return [name, '{"command":"ls"}'];
 		case 'choice': return [name, flag.choices![0]!];
 		case 'budgetUsd': return [name, '2.50'];
 		case 'budgetTokens': return [name, 'none'];
@@ -147,6 +148,8 @@ describe('tutti command line → control-plane call', () => {
 			[['plan', 'issue', 'stop', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--request-id', 'R', '--reason', 'done'],
 				'plan/stop', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, requestId: 'R', reason: 'done' }],
 			[['plan', 'issue', 'resume', '--issue-id', 'X'], 'plan/resume', { issueId: 'X' }],
+			[['approval', 'answer', '--approval-id', 'A', '--allow', '--input-json', '{"command":"npm test","timeout":5}'],
+				'approval/answer', { approvalId: 'A', allow: true, updatedInput: { command: 'npm test', timeout: 5 } }],
 			[['run', 'get', '--run-id', 'R', '--json'], 'run/get', { runId: 'R' }],
 			[['run', 'list', '--issue-id', 'X', '--json'], 'run/list', { issueId: 'X' }],
 			[['run', 'stop', '--run-id', 'R', '--as-user', '--json'], 'run/stop', { runId: 'R' }],
@@ -197,6 +200,8 @@ describe('tutti command line → control-plane call', () => {
 			['task ids not an array', ['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R', '--task-ids-json', '"a"'], /non-empty JSON array/, 'tutti plan issue schedule'],
 			['task ids empty', ['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R', '--task-ids-json', '[]'], /non-empty JSON array/, 'tutti plan issue schedule'],
 			['task ids not strings', ['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R', '--task-ids-json', '[1]'], /task id strings/, 'tutti plan issue schedule'],
+			['edited input not JSON', ['approval', 'answer', '--approval-id', 'A', '--allow', '--input-json', '{command: ls}'], /--input-json is not valid JSON/, 'tutti approval answer'],
+			['edited input not an object', ['approval', 'answer', '--approval-id', 'A', '--allow', '--input-json', '["ls"]'], /--input-json must be a JSON object/, 'tutti approval answer'],
 			['no subcommand', ['plan'], /tutti plan needs a subcommand/, 'tutti plan'],
 			['nothing at all', [], /tutti needs a subcommand/, 'tutti'],
 			['option before the command', ['--json', 'issue', 'list'], /unknown option '--json'/, 'tutti'],

@@ -11,6 +11,7 @@ const sampleFor = (flag: FlagSpec): string => {
 		case 'positiveInt': case 'nonNegativeInt': return '3';
 		case 'bool': return 'false';
 		case 'jsonStringArray': return '["a","b"]';
+		case 'jsonObject': return '{"command":"ls"}';
 		case 'choice': return flag.choices?.[0] ?? 'x';
 		default: return `v-${flag.name}`;
 	}
