@@ -10,6 +10,8 @@
 //   pid.json       PidRecord, once the agent process exists
 //   events.jsonl   RunEvent lines: started | spawn_error | exited (supervisor), lost (runner)
 //   exit.json      RunExit, the authoritative end of the Run
+//   claim-<n>.json LaunchClaim of launch attempt n: the supervisor that creates it starts the agent; a Host that
+//                  creates it first has withdrawn that attempt (a restart that relaunches a Run nothing started)
 //   input.jsonl, input-state.jsonl   messages into a running agent (src/core/runs/liveInput.ts), when `liveInput`
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -52,6 +54,50 @@ export interface SupervisorSpec {
 	 */
 	liveInput?: 'claude-stream-json';
 	launchedAtUnixMs: number;
+	/** Which launch of this Run directory it is (absent: 1); its claim file decides who may start it. */
+	attempt?: number;
+}
+
+/** Who holds a launch attempt: the supervisor starting it, or the Host that withdrew it before any supervisor did. */
+export interface LaunchClaim {
+	by: 'supervisor' | 'host';
+	pid: number;
+	atUnixMs: number;
+}
+
+export function claimFile(runDir: string, attempt: number): string {
+	return join(runDir, `claim-${attempt}.json`);
+}
+
+/** The holder of an attempt's claim, or null (none yet, or unreadable). */
+export function readLaunchClaim(runDir: string, attempt: number): LaunchClaim | null {
+	try {
+		const value = JSON.parse(readFileSync(claimFile(runDir, attempt), 'utf8')) as Partial<LaunchClaim>;
+		return (value.by === 'supervisor' || value.by === 'host') && typeof value.pid === 'number' && typeof value.atUnixMs === 'number'
+			? { by: value.by, pid: value.pid, atUnixMs: value.atUnixMs } : null;
+	} catch {
+		return null;
+	}
+}
+
+/**
+ * Claims launch attempt `attempt` of the Run directory for `claim`, unless someone did first: created whole (tmp +
+ * link) and visible at once, not fsynced — only processes alive at the same time race for it. Returns whether this
+ * call won, and the holder.
+ */
+export function claimLaunch(runDir: string, attempt: number, claim: LaunchClaim): { won: boolean; holder: LaunchClaim | null } {
+	const path = claimFile(runDir, attempt);
+	const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+	writeFileSync(tmp, `${JSON.stringify(claim)}\n`, { mode: 0o600 });
+	try {
+		linkSync(tmp, path);
+		return { won: true, holder: claim };
+	} catch (e) {
+		if ((e as NodeJS.ErrnoException).code !== 'EEXIST') { throw e; }
+		return { won: false, holder: readLaunchClaim(runDir, attempt) };
+	} finally {
+		unlinkSync(tmp);
+	}
 }
 
 export interface PidRecord {
@@ -209,7 +255,8 @@ export function parseSupervisorSpec(v: unknown): SupervisorSpec | null {
 		&& typeof v.shell === 'boolean' && typeof v.cwd === 'string' && isStringRecord(v.env)
 		&& Array.isArray(v.unsetEnv) && v.unsetEnv.every((a) => typeof a === 'string')
 		&& typeof v.hasStdin === 'boolean' && isInt(v.launchedAtUnixMs)
-		&& (v.liveInput === undefined || v.liveInput === 'claude-stream-json');
+		&& (v.liveInput === undefined || v.liveInput === 'claude-stream-json')
+		&& (v.attempt === undefined || (isInt(v.attempt) && v.attempt >= 1));
 	return ok ? (v as unknown as SupervisorSpec) : null;
 }
 

@@ -10,7 +10,7 @@ import { LiveInputPump } from './liveInputPump.js';
 import { processStartTicks } from './processTable.js';
 import { reportToHost } from './reportToHost.js';
 import {
-	appendEvent, clientSubmitIdFor, readSupervisorSpec, recordExit, runFile, type SupervisorSpec, writeJsonAtomic,
+	appendEvent, claimLaunch, clientSubmitIdFor, readSupervisorSpec, recordExit, runFile, type SupervisorSpec, writeJsonAtomic,
 	writeJsonExclusive,
 } from './runFiles.js';
 
@@ -78,6 +78,12 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 	if (spec === null) {
 		recordSpawnError(runDir, basename(runDir), 'supervisor: spec.json is missing or invalid', attemptedAt);
 		return 1;
+	}
+	// Only the claimant of this launch attempt starts it (or records why it could not): a Host that restarted before any
+	// supervisor claimed it has withdrawn it to launch it again, and a second supervisor handed the same attempt
+	// leaves it to the first. Nothing is written then.
+	if (!claimLaunch(runDir, spec.attempt ?? 1, { by: 'supervisor', pid: process.pid, atUnixMs: attemptedAt }).won) {
+		return 0;
 	}
 	const badCwd = cwdProblem(spec.cwd);
 	if (badCwd !== null) {

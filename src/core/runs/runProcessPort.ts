@@ -100,6 +100,11 @@ export interface RunProcessPort extends Disposable {
 	onExit(listener: (exit: RunExit) => void): Disposable;
 	/** Looks for this Run's exit record now rather than at the next poll (its supervisor reported the exit). */
 	checkNow(runId: string): void;
+	/**
+	 * Restart reconciliation, for a launch the earlier Host began but never saw start: withdraws it when no agent of it
+	 * can start any more (true: launch it again), false when a supervisor has it (adopt it).
+	 */
+	withdrawUnstarted(runId: string): boolean;
 	/** Starts watching a Run that was launched by an earlier Host (restart reconciliation). */
 	adopt(runId: string): void;
 	/** Reads a slice of the Run's captured stdout or stderr. */

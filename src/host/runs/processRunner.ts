@@ -22,7 +22,7 @@ import type { Disposable } from '../../core/lifecycle.js';
 import { type Clock, systemClock } from '../../core/ports.js';
 import { processIsAlive } from '../../supervisor/processTable.js';
 import {
-	appendEvent, clientSubmitIdFor, isSafeRunId, readPidRecord, readRunExit, readSupervisorSpec, runFile,
+	appendEvent, claimLaunch, clientSubmitIdFor, isSafeRunId, readLaunchClaim, readPidRecord, readRunExit, readSupervisorSpec, runFile,
 	type SupervisorSpec, writeJsonExclusive, writeJsonVisible,
 } from '../../supervisor/runFiles.js';
 import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../core/runs/runProcessPort.js';
@@ -134,6 +134,8 @@ export class ProcessRunner implements RunProcessPort {
 				throw new Error(`Run ${spec.runId} was already launched (${dir}); adopt it instead.`);
 			}
 		}
+		// A directory whose earlier launch was withdrawn (withdrawUnstarted) is launched again as its next attempt.
+		const attempt = (readSupervisorSpec(dir)?.attempt ?? 0) + 1;
 		const shimDir = this.#o.cliScript !== undefined
 			? ensureCliShim(join(this.#o.tuttiDir, 'bin'), this.#o.nodePath, this.#o.nodeArgs, resolve(this.#o.cliScript))
 			: undefined;
@@ -159,11 +161,12 @@ export class ProcessRunner implements RunProcessPort {
 			hasStdin,
 			...(live ? { liveInput: 'claude-stream-json' as const } : {}),
 			launchedAtUnixMs: this.#o.clock.now(),
+			attempt,
 		};
 		writeJsonVisible(runFile(dir, 'spec'), supervisorSpec);
 
 		const child = this.#takeSpare(dir) ?? this.#startSupervisor([dir], dir, runFile(dir, 'supervisorLog'));
-		await this.#awaitStart(spec.runId, dir, child);
+		await this.#awaitStart(spec.runId, dir, child, attempt);
 		this.#watch(spec.runId);
 		this.#prepareSpare();
 	}
@@ -234,7 +237,21 @@ export class ProcessRunner implements RunProcessPort {
 	}
 
 	/** Resolves once pid.json or exit.json exists; otherwise records a spawn failure and rejects. */
-	async #awaitStart(runId: string, dir: string, child: ChildProcess): Promise<void> {
+	/**
+	 * A launch that no supervisor has started — its Host died before handing it over — withdrawn so that it can be
+	 * launched again: true when no agent of it can ever start (no spec was written, or the Host now holds the
+	 * current attempt's claim), false when a supervisor claimed it (it starts the agent or records why not: adopt it).
+	 */
+	withdrawUnstarted(runId: string): boolean {
+		const dir = this.runDir(runId);
+		if (existsSync(runFile(dir, 'pid')) || existsSync(runFile(dir, 'exit'))) { return false; }
+		const spec = readSupervisorSpec(dir);
+		if (spec === null) { return !existsSync(runFile(dir, 'spec')); }
+		const { won, holder } = claimLaunch(dir, spec.attempt ?? 1, { by: 'host', pid: process.pid, atUnixMs: this.#o.clock.now() });
+		return won || holder?.by === 'host';
+	}
+
+	async #awaitStart(runId: string, dir: string, child: ChildProcess, attempt: number): Promise<void> {
 		let startError: Error | undefined;
 		let exited: { code: number | null; signal: string | null } | undefined;
 		child.once('error', (e) => { startError = e; });
@@ -245,7 +262,7 @@ export class ProcessRunner implements RunProcessPort {
 			let problem: string | undefined;
 			if (startError !== undefined) {
 				problem = `could not start the run supervisor with ${this.#o.nodePath}: ${startError.message}`;
-			} else if (exited !== undefined) {
+			} else if (exited !== undefined && !this.#claimedByAnother(dir, attempt, child.pid)) {
 				problem = `the run supervisor exited (${exited.signal ?? `code ${String(exited.code)}`}) before starting the agent`;
 			} else if (Date.now() > deadline) {
 				problem = `the run supervisor did not start the agent within ${this.#o.launchTimeoutMs} ms`;
@@ -271,6 +288,12 @@ export class ProcessRunner implements RunProcessPort {
 			});
 			this.#starting.delete(runId);
 		}
+	}
+
+	/** Whether a live supervisor other than `ownPid` holds the attempt's claim (it starts the agent; wait for it). */
+	#claimedByAnother(dir: string, attempt: number, ownPid: number | undefined): boolean {
+		const holder = readLaunchClaim(dir, attempt);
+		return holder !== null && holder.by === 'supervisor' && holder.pid !== ownPid && processIsAlive(holder.pid, null);
 	}
 
 	async interrupt(runId: string): Promise<InterruptResult> {

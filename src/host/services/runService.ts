@@ -227,7 +227,17 @@ export class RunService implements RunAdmission, Disposable {
 		})));
 		const toLaunch: string[] = [];
 		for (const { run, intent, issue } of running) {
-			if (intent?.status === 'prepared') {
+			let intentStatus = intent?.status;
+			// The earlier Host died while launching it, before any supervisor started its agent: it is launched again,
+			// as a prepared launch is (at most once: the withdrawn attempt can never start).
+			if (intentStatus === 'leased' && this.#turns.withdrawUnstarted(run.runId)) {
+				await this.#d.store.transaction((tx) => {
+					launchIntentRepository.transition(tx, run.runId, ['leased'], 'prepared', this.#d.clock.now(), { lastError: 'its launch was cut by a Host restart; launched again' });
+				});
+				this.#d.log(`run ${run.runId}: its launch was cut by the Host's restart before the agent started; launching it again`);
+				intentStatus = 'prepared';
+			}
+			if (intentStatus === 'prepared') {
 				const blocker = restartLaunchBlocker(issue);
 				if (blocker === null) { toLaunch.push(run.runId); } else { await this.#settle(run.runId, { kind: 'not_launched', outcome: 'cancellation', message: blocker }); }
 				continue;

@@ -249,6 +249,16 @@ export class TurnLifecycle {
 		}
 	}
 
+	/** A launch an earlier Host began and never saw start: true when it is withdrawn (nothing can start it now). */
+	withdrawUnstarted(processId: string): boolean {
+		try {
+			return this.#d.runs.withdrawUnstarted(processId);
+		} catch (e) {
+			this.#d.log(`withdrawing the unstarted launch of ${processId} failed (it is adopted instead): ${(e as Error).message}`);
+			return false;
+		}
+	}
+
 	/** Re-attaches a Turn launched by an earlier Host: alive, its exit is awaited; dead without a record, the runner records it lost. */
 	adopt(processId: string): void {
 		this.#d.runs.adopt(processId);

@@ -1,7 +1,7 @@
 // ProcessRunner with real supervisors and real agent processes.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProcessRunner, type ProcessRunnerOptions } from '../../../src/host/runs/processRunner.js';
 import type { RunExit } from '../../../src/core/runs/runProcessPort.js';
@@ -229,6 +229,31 @@ describe('ProcessRunner (real processes)', function () {
 		const exit = await exitOf(quickExits, 'r-ghost');
 		assert.equal(exit.signal, 'lost');
 		assert.match(exit.spawnError ?? '', /without starting the agent/);
+	});
+
+	it('a launch withdrawn before any supervisor started it is never started by one, and launches again as its next attempt', async () => {
+		// The earlier Host wrote the Run's spec.json and died before a supervisor took it (a spare handed it too late).
+		const agent = nodeTarget('require("fs").appendFileSync("started.txt", "x")');
+		await runner.launch(launchSpec('r-template', agent, ws.path));
+		await exitOf(exits, 'r-template');
+		rmSync(join(ws.path, 'started.txt'));
+		const dir = runner.runDir('r-cut');
+		mkdirSync(dir, { recursive: true, mode: 0o700 });
+		const spec = JSON.parse(readFileSync(join(runner.runDir('r-template'), 'spec.json'), 'utf8')) as Record<string, unknown>;
+		writeFileSync(join(dir, 'spec.json'), JSON.stringify({ ...spec, runId: 'r-cut', attempt: 1 }));
+
+		assert.equal(runner.withdrawUnstarted('r-cut'), true, 'nothing had claimed attempt 1');
+		assert.equal(runner.withdrawUnstarted('r-cut'), true, 'withdrawn already (the Host holds its claim)');
+		const late = spawn(process.execPath, [build.supervisorScript, dir], { stdio: 'ignore' });
+		assert.equal(await new Promise<number | null>((resolve) => late.once('exit', resolve)), 0);
+		assert.deepEqual([existsSync(join(dir, 'pid.json')), existsSync(join(dir, 'exit.json')), existsSync(join(ws.path, 'started.txt'))], [false, false, false],
+			'the late supervisor started nothing and recorded nothing');
+
+		await runner.launch(launchSpec('r-cut', agent, ws.path));
+		assert.equal((await exitOf(exits, 'r-cut')).exitCode, 0);
+		assert.equal((JSON.parse(readFileSync(join(dir, 'spec.json'), 'utf8')) as { attempt: number }).attempt, 2);
+		assert.equal(readFileSync(join(ws.path, 'started.txt'), 'utf8'), 'x', 'the agent ran once, in the second attempt');
+		assert.equal(runner.withdrawUnstarted('r-cut'), false, 'a Run that started is adopted, never withdrawn');
 	});
 
 	it('rejects launch with a clear error when the supervisor cannot start', async () => {

@@ -59,6 +59,15 @@ export class FakeRunProcessPort implements RunProcessPort {
 		return this.#emitter.event(listener);
 	}
 
+	/** Launches withdrawn at a restart (nothing had started them). */
+	readonly withdrawn: string[] = [];
+
+	withdrawUnstarted(runId: string): boolean {
+		if (this.alive.has(runId) || this.exits.has(runId)) { return false; }
+		this.withdrawn.push(runId);
+		return true;
+	}
+
 	adopt(runId: string): void {
 		this.adopted.push(runId);
 	}

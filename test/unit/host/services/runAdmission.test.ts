@@ -229,6 +229,36 @@ describe('host services: Run admission, Stops before launch, host deference', ()
 			store = await Store.open({ dir: join(workspace, '.tutti'), lease: false }); // for afterEach
 		});
 
+		it('a launch the earlier Host began but never saw start is launched again, once; one a supervisor had is adopted', async () => {
+			const first = kit();
+			const { issue, tasks } = await issueWithTasks('manual', ['cut', 'started']);
+			const admitted = await store.transaction((tx) => first.service.admit(tx, issue, tasks));
+			const [cut, started] = admitted.map((a) => a.runId) as [string, string];
+			// The earlier Host leased both launches and died: nothing started `cut`; `started` has a live process.
+			await store.transaction((tx) => {
+				for (const runId of [cut, started]) { launchIntentRepository.transition(tx, runId, ['prepared'], 'leased', clock.now()); }
+			});
+			runs.alive.add(started);
+			first.service.dispose();
+			await store.close();
+			const h = await ServiceHarness.open({ dir, runs, clock });
+			try {
+				await h.services.start();
+				await h.idle();
+				assert.deepEqual(runs.withdrawn, [cut], 'only the launch nothing had started is withdrawn');
+				assert.equal(runs.launches.filter((l) => l.runId === cut).length, 1, 'launched again, once');
+				assert.equal(runs.launches.filter((l) => l.runId === started).length, 0, 'never launched twice');
+				assert.ok(runs.adopted.includes(started));
+				assert.equal(h.store.read((r) => launchIntentRepository.byRun(r, cut))?.status, 'dispatched');
+				runs.exit(cut);
+				await h.idle();
+				assert.equal((await h.call('run/get', { runId: cut })).outcome, 'success');
+			} finally {
+				await h.close();
+			}
+			store = await Store.open({ dir: join(workspace, '.tutti'), lease: false }); // for afterEach
+		});
+
 		it('a Run admitted before its issue reached the budget is not launched at the restart after it (fail closed)', async () => {
 			const first = kit();
 			const { issue, tasks } = await issueWithTasks('manual', ['late']);
