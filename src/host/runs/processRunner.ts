@@ -236,7 +236,6 @@ export class ProcessRunner implements RunProcessPort {
 		if (spare.child.exitCode === null && spare.child.signalCode === null) { spare.child.kill('SIGTERM'); }
 	}
 
-	/** Resolves once pid.json or exit.json exists; otherwise records a spawn failure and rejects. */
 	/**
 	 * A launch that no supervisor has started — its Host died before handing it over — withdrawn so that it can be
 	 * launched again: true when no agent of it can ever start (no spec was written, or the Host now holds the
@@ -251,6 +250,7 @@ export class ProcessRunner implements RunProcessPort {
 		return won || holder?.by === 'host';
 	}
 
+	/** Resolves once pid.json or exit.json exists; otherwise records a spawn failure and rejects. */
 	async #awaitStart(runId: string, dir: string, child: ChildProcess, attempt: number): Promise<void> {
 		let startError: Error | undefined;
 		let exited: { code: number | null; signal: string | null } | undefined;
