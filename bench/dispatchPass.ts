@@ -52,7 +52,7 @@ export async function benchDispatchPass(sizes: readonly number[] = [1_000, 10_00
 			const dispatcher = new Dispatcher({
 				store, log: () => undefined,
 				config: { agentTargets: [{ id: 'sh', adapter: 'command', argv: ['true'] }], maxParallelRuns: 4, autoAcceptDefault: false },
-				admission: { admit: (_tx, _issue, tasks) => { readyFound = tasks.length; return []; }, launch: () => Promise.resolve(), reopenChangedParents: () => Promise.resolve([]) },
+				admission: { admit: (_tx, _issue, tasks) => { readyFound = tasks.length; return []; }, launch: () => Promise.resolve(), reopenChangedParents: () => Promise.resolve([]), countEndedTurns: () => Promise.resolve() },
 			});
 			const pass = async (): Promise<number> => {
 				const t0 = performance.now();

@@ -44,6 +44,12 @@ export interface RunAdmission {
 	 * acceptance. Returns the ids of the tasks reopened.
 	 */
 	reopenChangedParents(issueId: string, taskIds: readonly string[]): Promise<string[]>;
+	/**
+	 * Before admitting (never inside a transaction): what the Turns of running Runs that have ended (their exit record
+	 * is on disk) used counts now — of one issue, or of every issue — so admission's budget check does not wait for
+	 * the Host to notice those exits.
+	 */
+	countEndedTurns(issueId?: string): Promise<void>;
 	/** After commit only (never inside a transaction): start the admitted Runs from their persisted launch intents. */
 	launch(runIds: readonly string[]): Promise<void>;
 	/** After commit only: stop every running Run of the issue, recording Stop events with this reason. */

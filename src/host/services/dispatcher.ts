@@ -21,7 +21,7 @@ export const defaultMaxParallelRuns = 4;
 export interface DispatcherDeps {
 	store: Store;
 	config: HostConfig;
-	admission: Pick<RunAdmission, 'admit' | 'launch' | 'reopenChangedParents'>;
+	admission: Pick<RunAdmission, 'admit' | 'launch' | 'reopenChangedParents' | 'countEndedTurns'>;
 	log(line: string): void;
 }
 
@@ -95,6 +95,8 @@ export class Dispatcher implements Disposable {
 		for (const { issueId, taskIds } of toCheck) {
 			await this.#d.admission.reopenChangedParents(issueId, taskIds);
 		}
+		// Turns that have ended but whose exits the Host has not handled yet count before the budget is asked.
+		await this.#d.admission.countEndedTurns();
 		// A pass that selects nothing writes nothing, so its transaction journals nothing.
 		const runIds = await this.#d.store.transaction((tx) => {
 			const ids: string[] = [];

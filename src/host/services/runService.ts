@@ -266,12 +266,14 @@ export class RunService implements RunAdmission, Disposable {
 	}
 
 	/**
-	 * Host start, before any request is answered: what the Turns of Runs that ended while the Host was down used counts
-	 * against their issues now (the transaction's body runs when this is called), so no launch is admitted on a
-	 * spend that misses them. Their settlement follows in reconcile(); usage is recorded once per Turn process.
+	 * What the Turns of running Runs (of `issueId`, or all) that have ended used counts against their issues now (the
+	 * transaction's body runs when this is called): at Host start before any request is answered (Runs that ended
+	 * while the Host was down), and before every admission (an exit the Host has not handled yet), so no launch is
+	 * admitted on a spend that misses them. Their settlement follows as usual; usage is recorded once per Turn process.
 	 */
-	countEndedTurns(): Promise<void> {
-		const candidates = this.#d.store.read((r) => runRepository.listByStatus(r, 'running')
+	countEndedTurns(issueId?: string): Promise<void> {
+		const candidates = this.#d.store.read((r) => (issueId === undefined ? runRepository.listByStatus(r, 'running')
+			: runRepository.listByIssue(r, issueId).filter((run) => run.status === 'running'))
 			.filter((run) => launchIntentRepository.byRun(r, run.runId)?.status !== 'prepared')
 			.map((run) => ({ processId: this.#currentProcess(run.runId), target: this.#turns.target(run.agentTargetId) })));
 		return this.#turns.countEndedTurns(this.#d.store, candidates, this.#d.clock.now());

@@ -59,6 +59,8 @@ export async function schedulePlan(ctx: PlanContext, params: ParsedParams<'plan/
 	if (ctx.store.read((r) => hasAcceptedParentCommits(r, params.issueId, params.taskIds))) {
 		await ctx.admission.reopenChangedParents(params.issueId, params.taskIds);
 	}
+	// A Turn of this issue that has ended but whose exit the Host has not handled yet counts before the budget is asked.
+	await ctx.admission.countEndedTurns(params.issueId);
 	const outcome = await ctx.store.transaction((tx) => {
 		const replay = replayOf<ScheduleResult>(tx, identity);
 		if (replay) { return { result: replay, launch: [] as string[] }; }

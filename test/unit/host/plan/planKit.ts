@@ -42,6 +42,11 @@ export class FakeAdmission implements RunAdmission {
 
 	constructor(private readonly clock: FakeClock) {}
 
+	/** No Turn processes in these tests: nothing ended to count. */
+	countEndedTurns(_issueId?: string): Promise<void> {
+		return Promise.resolve();
+	}
+
 	/** No git in these tests: no parent's branch ever moves (a test may replace this). */
 	reopenChangedParents(_issueId: string, _taskIds: readonly string[]): Promise<string[]> {
 		return Promise.resolve([]);

@@ -43,6 +43,31 @@ describe('host services: the manual dispatcher', () => {
 		assert.deepEqual(tasks.map((t) => t.status), ['completed', 'failed', 'not_started']);
 	});
 
+	it('a Run that has ended but whose exit the Host has not handled yet counts against the budget before the next admission', async () => {
+		h = await ServiceHarness.open({ config: { agentTargets: [{ id: 'spender', adapter: 'claude', path: 'claude' }] } });
+		const issueId = (await h.call('issue/create', { title: 'budget', budgetUsd: 1, dispatchPaused: true })).issueId;
+		for (const id of ['a', 'b']) { await h.call('task/add', { issueId, taskId: id, title: id, agentTargetId: 'spender' }); }
+		await h.call('issue/resume', { issueId });
+		await h.idle();
+		const [a, b] = h.runs.launches.map((l) => l.runId) as [string, string];
+		for (const runId of [a, b]) {
+			h.runs.logs.set(runId, `${JSON.stringify({ type: 'result', subtype: 'success', is_error: false, session_id: 's', result: 'done', total_cost_usd: 0.6,
+				usage: { input_tokens: 10, output_tokens: 2, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 } })}\n`);
+		}
+		h.runs.exit(a);
+		await h.idle();
+		// b's process ended ($0.60 more: $1.20 of $1), but the runner has not seen its exit record yet.
+		h.runs.exitUnseen(b);
+		await h.call('task/add', { issueId, taskId: 'c', title: 'c', agentTargetId: 'spender' });
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['a', 'b'], 'c is not started: the budget was reached when b ended');
+		const issue = await h.call('issue/get', { issueId });
+		assert.equal(issue.spend.budgetBlocker, 'budget reached: $1.20 of $1.00');
+		h.runs.checkNow(b);
+		await h.idle();
+		assert.ok(Math.abs((await h.call('issue/get', { issueId })).spend.costUsd - 1.2) < 1e-9, 'b counted once');
+	});
+
 	it('a task without an agent target is not ready (missing_agent_target) until it gets one', async () => {
 		h = await ServiceHarness.open();
 		const issueId = (await h.call('issue/create', { title: 'targets' })).issueId;

@@ -98,7 +98,7 @@ export class WakeKit {
 		const unused = async (): Promise<never> => { throw new Error('not used by create'); };
 		return createPlan({
 			store: this.store, clock: this.clock, ids: this.quietIds, config: this.config,
-			admission: { admit: () => { throw new Error('not used by create'); }, launch: unused, stopRunsOfIssue: unused, reopenChangedParents: unused },
+			admission: { admit: () => { throw new Error('not used by create'); }, launch: unused, stopRunsOfIssue: unused, reopenChangedParents: unused, countEndedTurns: unused },
 			processes: { interrupt: unused },
 			log: (line) => { this.logs.push(line); },
 		}, params, user);
