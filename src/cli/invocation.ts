@@ -150,33 +150,24 @@ function convert(flag: FlagSpec, raw: unknown): Converted {
 			const value = /^\d{1,15}$/.test(text) ? Number(text) : NaN;
 			return Number.isSafeInteger(value) ? ok(value) : problem(`${name} must be a whole number of tokens ≥ 0, or none (got ${quote(raw)})`);
 		}
-		case 'jsonStringArray': {
-			const example = `${name} '["task-a","task-b"]'`;
-			let value: unknown;
-			try {
-				value = JSON.parse(String(raw));
-			} catch {
-				return problem(`${name} is not valid JSON (got ${quote(raw)}); write a JSON array of task ids such as ${example}`);
-			}
-			if (!Array.isArray(value) || value.length === 0 || !value.every((v) => typeof v === 'string')) {
-				return problem(`${name} must be a non-empty JSON array of task id strings, such as ${example} (got ${quote(raw)})`);
-			}
-			return ok(value);
-		}
-		case 'jsonObject': {
-			const example = `${name} '{"command":"npm test"}'`;
-			let value: unknown;
-			try {
-				value = JSON.parse(String(raw));
-			} catch {
-				return problem(`${name} is not valid JSON (got ${quote(raw)}); write a JSON object such as ${example}`);
-			}
-			if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-				return problem(`${name} must be a JSON object such as ${example} (got ${quote(raw)})`);
-			}
-			return ok(value);
-		}
+		case 'jsonStringArray':
+			return jsonFlag(name, raw, { what: 'a JSON array of task ids', example: `${name} '["task-a","task-b"]'` },
+				(v) => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string'), 'a non-empty JSON array of task id strings');
+		case 'jsonObject':
+			return jsonFlag(name, raw, { what: 'a JSON object', example: `${name} '{"command":"npm test"}'` },
+				(v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'a JSON object');
 	}
+}
+
+/** A flag whose value is JSON of one shape: parsed, checked, and both failures said with an example. */
+function jsonFlag(name: string, raw: unknown, help: { what: string; example: string }, isShape: (v: unknown) => boolean, shape: string): Converted {
+	let value: unknown;
+	try {
+		value = JSON.parse(String(raw));
+	} catch {
+		return problem(`${name} is not valid JSON (got ${quote(raw)}); write ${help.what} such as ${help.example}`);
+	}
+	return isShape(value) ? ok(value) : problem(`${name} must be ${shape}, such as ${help.example} (got ${quote(raw)})`);
 }
 
 function quote(raw: unknown): string {
