@@ -1,7 +1,8 @@
 // One control-plane request over the Unix socket, and the retrying call the commands use: while the Host is
 // briefly away (a window reload) connection failures are retried with backoff up to a deadline (SPEC §10).
 import { existsSync } from 'node:fs';
-import { type HostReply, postToHost } from '../ipc/postToHost.js';
+import { type UntrustedPathError, isUntrustedPathError } from '../ipc/ownPaths.js';
+import { type HostReply, postToHost, requestWasSent } from '../ipc/postToHost.js';
 import { type CliError, cliError } from './cliError.js';
 import { type ResolvedEndpoint, readUserToken } from './discovery.js';
 
@@ -81,6 +82,17 @@ export interface CallOptions {
 export const noHostHint = 'open the folder in VS Code with Tutti, or run `tutti host --workspace DIR`';
 
 export async function callHost(options: CallOptions): Promise<CallOutcome> {
+	try {
+		return await callWithRetries(options);
+	} catch (error) {
+		if (isUntrustedPathError(error)) {
+			return { ok: false, error: untrustedEndpoint(error, options.sameCommand) };
+		}
+		throw error;
+	}
+}
+
+async function callWithRetries(options: CallOptions): Promise<CallOutcome> {
 	const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 	const now = options.now ?? Date.now;
 	const callDeadline = options.deadlineMs ?? Infinity;
@@ -116,13 +128,14 @@ export async function callHost(options: CallOptions): Promise<CallOutcome> {
 			try {
 				return interpretReply(await postToHost({ socketPath: endpoint.socketPath, method: options.method, body: bodyFor(), token, timeoutMs }));
 			} catch (error) {
+				if (isUntrustedPathError(error)) {
+					throw error;
+				}
 				code = (error as NodeJS.ErrnoException).code ?? '';
-				if (!connectFailures.has(code)) {
-					return {
-						ok: false, error: cliError('host_unavailable',
-							`the connection to the Host broke before it answered (${code || (error as Error).message}); the command may or may not have taken effect`,
-							`check the state (for example \`tutti plan issue get --issue-id ISSUE --json\`), then run the same command again if needed: \`${options.sameCommand}\``, true),
-					};
+				// A connection closed before the Host read the request is retried like a connect failure: the Host reads
+				// a body whole before it acts, so nothing took effect. Anything else ends the call here.
+				if (!connectFailures.has(code) && !(closedUnread.has(code) && !requestWasSent(error))) {
+					return { ok: false, error: brokenExchange(error as NodeJS.ErrnoException, options.sameCommand) };
 				}
 			}
 		}
@@ -131,15 +144,42 @@ export async function callHost(options: CallOptions): Promise<CallOutcome> {
 				return { ok: false, error: noEndpoint() };
 			}
 			const waited = options.connectTimeoutMs >= 1000 ? `${Math.round(options.connectTimeoutMs / 1000)} s` : `${options.connectTimeoutMs} ms`;
+			const unreachable = connectFailures.has(code);
+			const failure = unreachable ? `cannot reach the Tutti Host at ${endpoint.socketPath} (${code}) after ${waited}`
+				: `the Tutti Host at ${endpoint.socketPath} closed the connection before it read the request (${code}), on every attempt for ${waited}`;
+			const next = unreachable ? `when the Host is back (${noHostHint}), run` : 'the Host may be busy with other connections; run';
 			return {
-				ok: false, error: cliError('host_unavailable', `cannot reach the Tutti Host at ${endpoint.socketPath} (${code}) after ${waited}`,
-					`when the Host is back (${noHostHint}), run the same command again: \`${options.sameCommand}\``, true),
+				ok: false, error: cliError('host_unavailable', `${failure}; ${nothingSent}`,
+					`${next} the same command again: \`${options.sameCommand}\``, true),
 			};
 		}
 		await sleep(delay);
 		delay = Math.min(delay * 2, 1000);
 		endpoint = options.resolve() ?? endpoint;
 	}
+}
+
+/** Codes of a connection the Host closed; unread (not requestWasSent) they mean it never read the request. */
+const closedUnread = new Set(['EPIPE', 'ECONNRESET']);
+
+/** A failure after connecting: whether it may have taken effect depends on whether the Host can have read it all. */
+function brokenExchange(error: NodeJS.ErrnoException, sameCommand: string): CliError {
+	const what = error.code || error.message;
+	if (!requestWasSent(error)) {
+		return cliError('host_unavailable', `the request did not reach the Host whole (${what}); ${nothingSent}`,
+			`run the same command again: \`${sameCommand}\``, true);
+	}
+	return cliError('host_unavailable', `the connection to the Host broke before it answered (${what}); the command may or may not have taken effect`,
+		`check the state (for example \`tutti plan issue get --issue-id ISSUE --json\`), then run the same command again if needed: \`${sameCommand}\``, true);
+}
+
+/** Said of every failure before the Host read the request. */
+const nothingSent = 'nothing was sent; it did not take effect';
+
+function untrustedEndpoint(error: UntrustedPathError, sameCommand: string): CliError {
+	return cliError('host_unavailable', `${error.message}; ${nothingSent}`,
+		'a Tutti Host keeps its discovery files, socket and credential private to its user, so this path is not one of your Hosts\'; '
+		+ `do not use it: set XDG_RUNTIME_DIR to a directory only you can write (or remove the path if it is yours), then run the same command again: \`${sameCommand}\``);
 }
 
 function noEndpoint(): CliError {

@@ -16,6 +16,9 @@ Environment:
   TUTTI_IPC_HOOK           the Host's socket (default: the discovery file of the current workspace)
   TUTTI_CONNECT_TIMEOUT_MS how long to wait for an unavailable Host (default 20000)
 
+The CLI reads a discovery file or credential, and sends to a socket, only when it is yours: owned by you, writable
+by no one else, not a symlink (nor is its directory); it refuses any other, naming it, and sends nothing.
+
 Examples:
   tutti host --workspace .
   tutti session open --role source --as-user --json

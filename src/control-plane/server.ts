@@ -10,6 +10,7 @@ import { rejection } from '../core/hints.js';
 import type { Disposable } from '../core/lifecycle.js';
 import type { HostApi } from '../protocol/hostApi.js';
 import { type Caller, type Method, type WireError, maxBodyBytes, methods, protocolVersion } from '../protocol/controlPlane.js';
+import { type ConnectionLimits, ConnectionGate } from './connectionGate.js';
 import { removeDiscoveryFileIfOwned, writeDiscoveryFile } from './discoveryFile.js';
 import { methodCommands } from './methodCommands.js';
 import { readBody } from './requestBody.js';
@@ -25,7 +26,8 @@ export interface ControlPlaneServerOptions {
 	log?: (line: string) => void;
 	/** Slow-client limits; the defaults suit production (tests shorten them). */
 	timeouts?: { headersMs?: number; requestMs?: number; keepAliveMs?: number; checkIntervalMs?: number };
-	maxConnections?: number;
+	/** Idle connections, waiting connections and requests per agent session (src/control-plane/connectionGate.ts). */
+	connections?: Partial<ConnectionLimits>;
 	maxBodyBytes?: number;
 }
 
@@ -39,6 +41,7 @@ export class ControlPlaneServer implements Disposable {
 	readonly #options: ControlPlaneServerOptions;
 	readonly #log: (line: string) => void;
 	readonly #bodyCap: number;
+	readonly #gate: ConnectionGate;
 	#disposed = false;
 	#closed: Promise<void> | undefined;
 
@@ -47,6 +50,7 @@ export class ControlPlaneServer implements Disposable {
 		this.socketPath = options.socketPath;
 		this.#log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
 		this.#bodyCap = options.maxBodyBytes ?? maxBodyBytes;
+		this.#gate = new ConnectionGate(options.connections);
 		const t = options.timeouts ?? {};
 		this.#server = http.createServer({
 			headersTimeout: t.headersMs ?? 10_000,
@@ -56,12 +60,15 @@ export class ControlPlaneServer implements Disposable {
 			maxHeaderSize: 16 * 1024,
 			requireHostHeader: false,
 		}, (req, res) => {
+			const socket = req.socket;
+			this.#gate.requestStarted(socket);
+			res.once('close', () => this.#gate.requestEnded(socket));
 			this.#handle(req, res).catch((error: unknown) => {
 				this.#log(`control plane: unexpected failure: ${describe(error)}`);
 				this.#send(res, 500, { ok: false, error: wireError('internal', 'the Host failed while answering', internalHint) });
 			});
 		});
-		this.#server.maxConnections = options.maxConnections ?? 256;
+		this.#server.on('connection', (socket: Socket) => this.#gate.accepted(socket));
 		this.#server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => this.#answerClientError(error, socket));
 	}
 
@@ -134,6 +141,17 @@ export class ControlPlaneServer implements Disposable {
 		const caller = this.#authenticate(req);
 		if (caller === null) {
 			return this.#send(res, 401, { ok: false, error: wireError('unauthenticated', 'the request carries no valid session token', unauthenticatedHint) });
+		}
+		if (caller.kind === 'session') {
+			const sessionId = caller.sessionId;
+			if (!this.#gate.admitSession(sessionId)) {
+				return this.#send(res, 429, {
+					ok: false,
+					error: { ...wireError('host_unavailable', `this session already has ${this.#gate.limits.maxPerSession} requests in flight at the Host, its limit; this one was not handled`,
+						'wait until one of them has answered, then run the same command again'), retryable: true },
+				});
+			}
+			res.once('close', () => this.#gate.releaseSession(sessionId));
 		}
 		const body = await readBody(req, this.#bodyCap);
 		if (body.kind === 'aborted') {

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { connectionLimitsFromEnv } from '../control-plane/connectionGate.js';
 import { ControlPlaneServer } from '../control-plane/server.js';
 import { removeQuietly } from '../control-plane/privateFiles.js';
 import { DomainError } from '../core/errors.js';
@@ -107,7 +108,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		closers.push(() => services.dispose());
 		const server = await ControlPlaneServer.listen({
 			api: services.api, socketPath: endpoint.socketPath, log: options.log,
-			discovery: { file: endpoint.discoveryFile, workspace },
+			discovery: { file: endpoint.discoveryFile, workspace }, connections: connectionLimitsFromEnv(env),
 		});
 		closers.push(() => server.close());
 		await services.start();

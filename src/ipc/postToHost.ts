@@ -6,6 +6,7 @@
 // modules it pulls in) cost a `tutti` process more than the request itself. The Host always answers with a
 // Content-Length; a chunked reply is read too, and a reply without either ends when the Host closes.
 import { connect } from 'node:net';
+import { checkOwnSocket } from './ownPaths.js';
 
 export interface HostReply {
 	status: number;
@@ -27,12 +28,39 @@ export interface HostRequest {
 	timeoutMs: number;
 }
 
-/** Rejects with the socket error; its `code` tells a connect failure (ENOENT, ECONNREFUSED…) from a broken exchange. */
+/** What a rejection of postToHost carries besides its `code`. */
+export interface HostRequestError extends Error {
+	code?: string;
+	/**
+	 * False when the request cannot have been read whole by the Host, which reads a body whole before it acts: the
+	 * connection failed or closed before the request was written whole (EPIPE…), or the Host reset it before any byte
+	 * of a reply (a peer that closes a Unix socket with our bytes still unread resets it; one that read them closes
+	 * it cleanly). True otherwise: then the request may or may not have taken effect.
+	 */
+	requestSent?: boolean;
+}
+
+/** Whether a postToHost rejection came after the Host may have read the whole request (then it may have acted). */
+export function requestWasSent(error: unknown): boolean {
+	return (error as HostRequestError | null)?.requestSent === true;
+}
+
+/**
+ * Rejects with the socket error; its `code` tells a connect failure (ENOENT, ECONNREFUSED…) from a broken exchange,
+ * and `requestSent` whether the request was written whole. A socket (or its directory) that is not this user's own
+ * is refused before connecting (UntrustedPathError, code EUNTRUSTED): nothing is sent to it.
+ */
 export function postToHost(request: HostRequest): Promise<HostReply> {
 	return new Promise((resolve, reject) => {
-		const problem = unsendable(request);
+		let problem: Error | null;
+		try {
+			checkOwnSocket(request.socketPath);
+			problem = unsendable(request);
+		} catch (error) {
+			problem = error as Error;
+		}
 		if (problem !== null) {
-			reject(problem);
+			reject(Object.assign(problem, { requestSent: false }));
 			return;
 		}
 		const body = Buffer.from(request.body, 'utf8');
@@ -41,6 +69,7 @@ export function postToHost(request: HostRequest): Promise<HostReply> {
 		const socket = connect(request.socketPath);
 		const received = new ReplyBuffer();
 		let done = false;
+		let sent = false;
 		const finish = (error: Error | null, reply?: HostReply): void => {
 			if (done) {
 				return;
@@ -49,7 +78,7 @@ export function postToHost(request: HostRequest): Promise<HostReply> {
 			clearTimeout(deadline);
 			socket.destroy();
 			if (error !== null) {
-				reject(error);
+				reject(Object.assign(error, { requestSent: sent }));
 			} else {
 				resolve(reply!);
 			}
@@ -69,13 +98,20 @@ export function postToHost(request: HostRequest): Promise<HostReply> {
 				finish(error as Error);
 			}
 		};
-		socket.once('connect', () => { socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body])); });
+		socket.once('connect', () => {
+			socket.write(Buffer.concat([Buffer.from(head, 'latin1'), body]), (error) => { sent = !error; });
+		});
 		socket.on('data', (chunk: Buffer) => {
 			received.push(chunk);
 			settleWith(false);
 		});
 		socket.once('end', () => settleWith(true));
-		socket.once('error', (error) => finish(error));
+		socket.once('error', (error: NodeJS.ErrnoException) => {
+			if (error.code === 'ECONNRESET' && received.empty) {
+				sent = false;
+			}
+			finish(error);
+		});
 		socket.once('close', () => finish(withCode(new Error('socket hang up'), 'ECONNRESET')));
 	});
 }
@@ -85,6 +121,10 @@ class ReplyBuffer {
 	readonly #chunks: Buffer[] = [];
 	#size = 0;
 	#head: { status: number; bodyStart: number; length: number | undefined; chunked: boolean } | undefined;
+
+	get empty(): boolean {
+		return this.#size === 0;
+	}
 
 	push(chunk: Buffer): void {
 		this.#chunks.push(chunk);

@@ -128,6 +128,8 @@ export class HostHandle {
 	pid = 0;
 	/** Everything the Host wrote to stderr since its last start (for failure messages). */
 	stderr = '';
+	/** Extra environment of the Host process (e.g. shorter control-plane limits for a test). */
+	hostEnv: Record<string, string> = {};
 	#child: ChildProcess | undefined;
 	readonly #issues = new Set<string>();
 
@@ -148,7 +150,7 @@ export class HostHandle {
 		}
 		const child = spawn(process.execPath, [cliJs, 'host', '--workspace', this.workspace], {
 			cwd: this.workspace,
-			env: childEnv({ XDG_RUNTIME_DIR: this.runtimeDir }),
+			env: childEnv({ ...this.hostEnv, XDG_RUNTIME_DIR: this.runtimeDir }),
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		this.#child = child;
@@ -266,6 +268,8 @@ export interface StartHostOptions {
 	workspace?: string;
 	/** `.tutti/config.json`; default: standardTargets with maxParallelRuns 8. */
 	config?: HostConfig | ((gateDir: string) => HostConfig);
+	/** Extra environment of the Host process. */
+	hostEnv?: Record<string, string>;
 }
 
 /** Creates a temporary workspace (unless given), writes its config and starts a Host on it. */
@@ -284,6 +288,7 @@ export async function startHost(options: StartHostOptions = {}): Promise<HostHan
 	mkdirSync(join(workspace, '.tutti'), { recursive: true });
 	writeFileSync(join(workspace, '.tutti', 'config.json'), JSON.stringify(config, null, '\t'));
 	const host = new HostHandle(base, workspace, runtimeDir, gateDir);
+	host.hostEnv = { ...options.hostEnv };
 	try {
 		await host.start();
 	} catch (error) {

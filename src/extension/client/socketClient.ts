@@ -1,7 +1,7 @@
 // The viewer window's client: another window owns the store, so every call (and every action) goes to that
 // owner over its control-plane socket, as the developer (the 0600 user credential next to the socket).
 // Replies are validated with the same method table the server uses.
-import * as fs from 'node:fs';
+import { readOwnCredential } from '../../ipc/ownPaths.js';
 import { type HostReply, postToHost } from '../../ipc/postToHost.js';
 import { methods, wireReply, type Method, type Params, type Result } from '../../protocol/controlPlane.js';
 import { type CallOptions, HostCallError, type HostClient, notAvailable } from './hostClient.js';
@@ -12,15 +12,6 @@ export interface SocketEndpoint {
 }
 
 const requestTimeoutMs = 60_000;
-
-function readToken(file: string): string | undefined {
-	try {
-		const token = fs.readFileSync(file, 'utf8').trim();
-		return token === '' ? undefined : token;
-	} catch {
-		return undefined;
-	}
-}
 
 export class SocketClient implements HostClient {
 	readonly mode = 'viewer' as const;
@@ -39,10 +30,10 @@ export class SocketClient implements HostClient {
 		if (!this.has(method)) {
 			throw notAvailable(method);
 		}
-		// Re-read every call: a restarted owner writes a new credential.
-		const token = options?.sessionToken ?? readToken(this.endpoint.userTokenPath);
 		let reply: HostReply;
 		try {
+			// Re-read every call: a restarted owner writes a new credential.
+			const token = options?.sessionToken ?? readOwnCredential(this.endpoint.userTokenPath) ?? undefined;
 			reply = await postToHost({ socketPath: this.endpoint.socketPath, method, body: JSON.stringify(params ?? {}), token, timeoutMs: requestTimeoutMs });
 		} catch (error) {
 			throw new HostCallError('host_unavailable', `cannot reach the Tutti Host that owns this folder (${(error as Error).message})`,

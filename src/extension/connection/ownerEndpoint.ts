@@ -1,8 +1,9 @@
 // Where the Host that owns a workspace listens: its discovery file when there is one, else the derived socket path
-// (both come from src/protocol/endpointPaths.ts, the same derivation the Host and the CLI use).
-import * as fs from 'node:fs';
+// (both come from src/protocol/endpointPaths.ts, the same derivation the Host and the CLI use). A discovery file
+// that is not this user's own (src/ipc/ownPaths.ts) is never followed.
 import { endpointEnvironment } from '../../host/endpoint.js';
 import { endpointPathsFor, parseDiscoveryRecord, userTokenPathForSocket } from '../../ipc/endpointPaths.js';
+import { readOwnFile } from '../../ipc/ownPaths.js';
 
 export interface OwnerEndpoint {
 	readonly socketPath: string;
@@ -19,12 +20,13 @@ export function workspaceSocketPath(realWorkspace: string, env: NodeJS.ProcessEn
 export function ownerEndpoint(realWorkspace: string, env: NodeJS.ProcessEnv = process.env): OwnerEndpoint {
 	const paths = endpointPathsFor(realWorkspace, endpointEnvironment(env));
 	try {
-		const record = parseDiscoveryRecord(fs.readFileSync(paths.discoveryFile, 'utf8'));
+		const text = readOwnFile(paths.discoveryFile);
+		const record = text === null ? null : parseDiscoveryRecord(text);
 		if (record !== null && record.workspace === realWorkspace) {
 			return { socketPath: record.socket, userTokenPath: userTokenPathForSocket(record.socket), pid: record.pid };
 		}
 	} catch {
-		// No discovery file: the derived path.
+		// Not this user's own: the derived path (its socket is checked again before every request).
 	}
 	return { socketPath: paths.socketPath, userTokenPath: paths.userTokenPath };
 }

@@ -6,7 +6,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { postToHost } from '../../../src/ipc/postToHost.js';
+import { postToHost, requestWasSent } from '../../../src/ipc/postToHost.js';
 
 describe('postToHost', () => {
 	let dir: string;
@@ -106,5 +106,44 @@ describe('postToHost', () => {
 	it('rejects with the connect error when nothing listens', async () => {
 		server = http.createServer();
 		await assert.rejects(postToHost({ socketPath: path.join(dir, 'absent.sock'), method: 'hello', body: '{}', timeoutMs: 10_000 }), { code: 'ENOENT' });
+	});
+
+	it('tells a request the Host never read (closed at once: requestSent false) from one it read whole (true)', async () => {
+		server = http.createServer();
+		const socketPath = path.join(dir, 'drop.sock');
+		let readWhole = false;
+		const raw = net.createServer((socket) => {
+			socket.on('error', () => undefined);
+			if (!readWhole) {
+				socket.destroy();
+				return;
+			}
+			socket.on('data', (chunk: Buffer) => { if (chunk.toString('latin1').endsWith('{}')) { socket.end(); } });
+		});
+		await new Promise<void>((resolve) => raw.listen(socketPath, () => resolve()));
+		try {
+			const dropped = await postToHost({ socketPath, method: 'hello', body: '{}', timeoutMs: 10_000 }).then(() => undefined, (error: unknown) => error);
+			assert.ok(dropped instanceof Error, 'a dropped connection rejects');
+			assert.equal(requestWasSent(dropped), false, `closed before reading: ${(dropped as Error).message}`);
+			readWhole = true;
+			const read = await postToHost({ socketPath, method: 'hello', body: '{}', timeoutMs: 10_000 }).then(() => undefined, (error: unknown) => error);
+			assert.equal(requestWasSent(read), true, 'read whole, then closed without a reply');
+		} finally {
+			await new Promise<void>((resolve) => raw.close(() => resolve()));
+		}
+	});
+
+	it('refuses a socket of another user before connecting (EUNTRUSTED, nothing sent)', async function () {
+		if (process.getuid?.() !== 0) {
+			this.skip(); // only root can give a file to another uid
+		}
+		let requests = 0;
+		const socketPath = await listen((_req, res) => { requests += 1; res.end('{}'); });
+		fs.chownSync(socketPath, 65534, 65534);
+		const refused = await postToHost({ socketPath, method: 'hello', body: '{}', timeoutMs: 10_000 }).then(() => undefined, (error: unknown) => error);
+		assert.equal((refused as { code?: string }).code, 'EUNTRUSTED');
+		assert.match((refused as Error).message, /belongs to uid 65534/);
+		assert.equal(requestWasSent(refused), false);
+		assert.equal(requests, 0);
 	});
 });
