@@ -288,8 +288,16 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti plan issue stop --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --request-id stop-1 --reason "goal abandoned by the developer" --json'],
 	},
 	{
-		path: ['plan', 'issue', 'resume'], method: 'plan/resume', summary: 'resume dispatch of a paused managed issue, then print the compact snapshot (as plan issue get)', flags: [issueId],
+		path: ['plan', 'issue', 'resume'], method: 'plan/resume',
+		summary: "resume dispatch of a managed issue the source session paused, then print the compact snapshot (as plan issue get); a pause or stop by the developer stays until the developer resumes it",
+		flags: [issueId],
 		examples: ['tutti plan issue resume --issue-id ISSUE --json'],
+	},
+	{
+		path: ['plan', 'issue', 'pause'], method: 'plan/pause',
+		summary: 'pause dispatch of your managed issue (nothing new starts; running Runs go on), then print the compact snapshot; `tutti plan issue resume` lifts it',
+		flags: [issueId],
+		examples: ['tutti plan issue pause --issue-id ISSUE --json'],
 	},
 	{
 		path: ['run', 'get'], method: 'run/get', summary: 'show a Run: status, outcome, outcomeLabel, stopNotes, timestamps', flags: [runId],

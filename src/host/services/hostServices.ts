@@ -191,6 +191,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'plan/complete': (params, caller) => thenWake(activePlan.complete(params, caller)),
 		'plan/stop': (params, caller) => thenWake(activePlan.stop(params, caller)),
 		'plan/resume': (params, caller) => thenWake(activePlan.resume(params, caller)),
+		'plan/pause': (params, caller) => activePlan.pause(params, caller),
 		'review/accept': async (params, caller) => withHandBack(await reviews.accept(params, caller)),
 		'review/requestChanges': async (params, caller) => withHandBack(await reviews.requestChanges(params, caller)),
 		'goal/confirm': async (params, caller) => withHandBack(await reviews.confirmGoal(params, caller)),
