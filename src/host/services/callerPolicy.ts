@@ -36,3 +36,23 @@ export function requireReviewerCapability(caller: Caller, method: Method): void 
 		{ method, sessionId: caller.sessionId },
 	);
 }
+
+/**
+ * What a worker token may call on any issue (SPEC §5: agents read the board); every other method acts on the
+ * worker's own issue only (requireOwnIssue).
+ */
+export const anyIssueReads: ReadonlySet<Method> = new Set<Method>([
+	'hello', 'agent/list', 'issue/get', 'issue/list', 'plan/get', 'plan/getCompact', 'plan/getTask', 'run/get', 'run/list',
+	'run/log', 'run/transcript', 'run/queue', 'approval/list', 'agent/resume', 'session/state',
+]);
+
+/** Throws `forbidden` when a worker of `ownIssueId` would act (beyond reading) on another issue. */
+export function requireOwnIssue(caller: Caller, method: Method, ownIssueId: string, targetIssueId: string | undefined): void {
+	if (caller.kind !== 'session' || anyIssueReads.has(method) || targetIssueId === undefined || targetIssueId === ownIssueId) { return; }
+	throw rejection(
+		'forbidden',
+		`A worker acts on its own issue only: this token is a worker of issue ${ownIssueId}, and ${method} would change issue ${targetIssueId} (nothing was changed).`,
+		{ issueId: targetIssueId },
+		{ method, ownIssueId, issueId: targetIssueId, sessionId: caller.sessionId },
+	);
+}
