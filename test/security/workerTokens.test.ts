@@ -135,4 +135,16 @@ describe('security: worker tokens keep to their issue and their Run', function (
 		await settledRunOf(host, x, worker.taskId);
 		expectError(await addTask(worker.token, x, 'after-its-end'), 'unauthenticated', 1);
 	});
+
+	it('a Run that ended while the Host was down: its token is refused after the restart', async function () {
+		const x = await manualIssue(host, 'Worker that ends while the Host is down');
+		const worker = await liveWorker(x, 'd-hold');
+		await host.stop();
+		releaseHolder(records, worker.taskId);
+		await host.start();
+		await settledRunOf(host, x, worker.taskId);
+		const refused = expectError(await addTask(worker.token, x, 'after-downtime'), 'unauthenticated', 1);
+		assert.match(refused.message, /which has ended: the token no longer acts/);
+		assert.deepEqual(await taskIdsOf(x), ['d-hold']);
+	});
 });
