@@ -173,7 +173,7 @@ export const commandTable: readonly CommandSpec[] = [
 		path: ['issue', 'update'], method: 'issue/update', summary: 'change an issue (on a managed issue only --dispatch-paused=false)',
 		flags: [
 			issueId, title(false), content(false), ...budgetFlags,
-			{ name: 'dispatch-paused', param: 'dispatchPaused', kind: 'bool', valueName: '[bool]', description: 'false resumes dispatch (the compat form of `tutti plan issue resume`)' },
+			{ name: 'dispatch-paused', param: 'dispatchPaused', kind: 'bool', valueName: '[bool]', description: 'false resumes dispatch (the compat form of `tutti plan issue resume`: a source session lifts only its own pause, never the developer\'s)' },
 		],
 		examples: [
 			'tutti issue update --issue-id ISSUE --title "New title" --json', 'tutti issue update --issue-id ISSUE --dispatch-paused=false --json',
@@ -182,15 +182,15 @@ export const commandTable: readonly CommandSpec[] = [
 		details: budgetHelp,
 	},
 	{
-		path: ['issue', 'pause'], method: 'issue/pause', summary: 'pause dispatch of new Runs (developer action)', flags: [issueId],
+		path: ['issue', 'pause'], method: 'issue/pause', summary: 'pause dispatch of new Runs (developer action; only the developer lifts this pause)', flags: [issueId],
 		examples: ['tutti issue pause --issue-id ISSUE --as-user --json'],
 	},
 	{
-		path: ['issue', 'resume'], method: 'issue/resume', summary: 'resume dispatch (developer action)', flags: [issueId],
+		path: ['issue', 'resume'], method: 'issue/resume', summary: "resume dispatch (developer action; lifts anyone's pause or stop)", flags: [issueId],
 		examples: ['tutti issue resume --issue-id ISSUE --as-user --json'],
 	},
 	{
-		path: ['issue', 'stop'], method: 'issue/stop', summary: 'pause dispatch and stop every running Run (developer action)', flags: [issueId],
+		path: ['issue', 'stop'], method: 'issue/stop', summary: "pause dispatch and stop every running Run (developer action; only the developer lifts this pause; the stopped Runs' tokens stop acting)", flags: [issueId],
 		examples: ['tutti issue stop --issue-id ISSUE --as-user --json'],
 	},
 	{
@@ -288,8 +288,16 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti plan issue stop --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --request-id stop-1 --reason "goal abandoned by the developer" --json'],
 	},
 	{
-		path: ['plan', 'issue', 'resume'], method: 'plan/resume', summary: 'resume dispatch of a paused managed issue, then print the compact snapshot (as plan issue get)', flags: [issueId],
+		path: ['plan', 'issue', 'resume'], method: 'plan/resume',
+		summary: "resume dispatch of a managed issue the source session paused, then print the compact snapshot (as plan issue get); a pause or stop by the developer stays until the developer resumes it",
+		flags: [issueId],
 		examples: ['tutti plan issue resume --issue-id ISSUE --json'],
+	},
+	{
+		path: ['plan', 'issue', 'pause'], method: 'plan/pause',
+		summary: 'pause dispatch of your managed issue (nothing new starts; running Runs go on), then print the compact snapshot; `tutti plan issue resume` lifts it',
+		flags: [issueId],
+		examples: ['tutti plan issue pause --issue-id ISSUE --json'],
 	},
 	{
 		path: ['run', 'get'], method: 'run/get', summary: 'show a Run: status, outcome, outcomeLabel, stopNotes, timestamps', flags: [runId],
@@ -300,7 +308,7 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti run list --issue-id ISSUE --json'],
 	},
 	{
-		path: ['run', 'stop'], method: 'run/stop', summary: 'stop a Run and report whether the stop took (developer action)', flags: [runId],
+		path: ['run', 'stop'], method: 'run/stop', summary: "stop a Run and report whether the stop took (developer action; the Run's worker token stops acting at once)", flags: [runId],
 		examples: ['tutti run stop --run-id RUN --as-user --json'],
 	},
 	{

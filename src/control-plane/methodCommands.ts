@@ -27,6 +27,7 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'plan/complete': 'tutti plan issue complete',
 	'plan/stop': 'tutti plan issue stop',
 	'plan/resume': 'tutti plan issue resume',
+	'plan/pause': 'tutti plan issue pause',
 	'review/accept': 'tutti review accept',
 	'review/requestChanges': 'tutti review request-changes',
 	'goal/confirm': 'tutti goal confirm',

@@ -4,7 +4,7 @@ export const reasonCodes = [
 	// managed-execution fences and rules (digest §1.6)
 	'execution_not_found', 'wrong_source_session', 'inactive_execution', 'inactive_checkpoint',
 	'stale_graph_revision', 'task_not_found', 'task_not_started', 'task_superseded', 'missing_agent_target',
-	'dependency_unsatisfied', 'dispatch_paused', 'budget_exceeded', 'budget_unavailable', 'capacity_exhausted', 'parallelism_rejected',
+	'dependency_unsatisfied', 'dispatch_paused', 'paused_by_developer', 'budget_exceeded', 'budget_unavailable', 'capacity_exhausted', 'parallelism_rejected',
 	'duplicate_task', 'invalid_task_graph', 'invalid_mutation_operation', 'request_id_conflict',
 	'tutti_issue_managed',
 	// developer confirmation (SPEC §7)

@@ -40,6 +40,8 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`Run \`${n.get}\` and schedule only tasks listed in readyTaskIds; a dependency must be completed and accepted, and a failed or canceled one needs a rework first.`,
 	dispatch_paused: (n) =>
 		`Run \`${resumeCommand(n.issue)}\` (or the compat form \`${resumeCompatCommand(n.issue)}\`), then retry with the same checkpoint and graphRevision.`,
+	paused_by_developer: (n) =>
+		`The developer paused this issue (a pause or a stop of theirs); it stays paused until they resume it, so do not retry and do not try to resume it. Wait with \`tutti plan issue await --issue-id ${n.issue}\` (run it again while it reports waiting; a session Tutti wakes may end its turn instead: its next wake comes after the developer resumes); ${neverTouchDb}.`,
 	budget_exceeded: (n) =>
 		`The issue has spent its budget, so nothing more starts (running work finishes). Do not retry: tell the developer; only they raise it, with the developer's own command \`tutti issue update --issue-id ${n.issue} --budget-usd <usd> --as-user\` (never run it yourself). Meanwhile wait with \`tutti plan issue await --issue-id ${n.issue}\` (a session Tutti wakes may end its turn instead: its next wake comes once the budget lets work start); ${neverTouchDb}.`,
 	budget_unavailable: (n) =>

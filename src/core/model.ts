@@ -65,6 +65,14 @@ export type BlockerReason = (typeof blockerReasons)[number];
 export const planActions = ['schedule', 'mutate', 'acknowledge', 'complete', 'stop', 'resume'] as const;
 export type PlanAction = (typeof planActions)[number];
 
+/**
+ * Who paused an issue's dispatch (SECURITY.md, the authority table): the developer (their pause, stop or archive),
+ * the source session (its `plan issue stop`), or another agent session (an issue it created paused). A developer's
+ * pause is lifted only by the developer; the source's resume lifts only what the source paused.
+ */
+export const pausers = ['developer', 'source', 'agent'] as const;
+export type Pauser = (typeof pausers)[number];
+
 export interface Issue {
 	issueId: string;
 	title: string;
@@ -73,6 +81,8 @@ export interface Issue {
 	planningSource: PlanningSource;
 	sourceSessionId: string;
 	dispatchPaused: boolean;
+	/** Who paused dispatch (read only while `dispatchPaused`; a paused issue that names nobody is the developer's). */
+	pausedBy?: Pauser | undefined;
 	/** Default for tasks added later: false for `tutti` issues, true for `manual`. */
 	autoAcceptDefault: boolean;
 	createdAtUnixMs: number;
@@ -200,6 +210,8 @@ export interface AgentSession {
 	agentTargetId: string;
 	providerSessionId: string;
 	createdAtUnixMs: number;
+	/** 'stopped' once a Stop was recorded against the session's running Run: its token no longer acts ('' = live). */
+	tokenRevoked?: '' | 'stopped' | undefined;
 }
 
 export interface StopEvent {

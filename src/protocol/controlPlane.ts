@@ -227,8 +227,10 @@ export const methods = {
 		params: z.strictObject({ ...fenced, reason: z.string().min(1).max(10_000) }),
 		result: z.object({ executionId: z.string(), issueId: z.string(), operationId: z.string(), requestId: z.string(), status: z.string(), reason: z.string(), replayed: z.boolean() }),
 	},
-	/** Answers the compact snapshot, like `plan issue get`. */
+	/** Answers the compact snapshot, like `plan issue get`. The source lifts only its own pause, never the developer's. */
 	'plan/resume': { params: z.strictObject({ issueId: id }), result: compactPlanSnapshotDto },
+	/** The source session pauses its own issue (its resume lifts it; the developer's resume too). Compact snapshot. */
+	'plan/pause': { params: z.strictObject({ issueId: id }), result: compactPlanSnapshotDto },
 
 	// Developer confirmation (SPEC §7): developer only; an agent token is refused (forbidden).
 	'review/accept': { params: z.strictObject({ issueId: id, taskId: id, note: text(10_000).optional() }), result: reviewDecisionResult },

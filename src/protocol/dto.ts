@@ -157,6 +157,9 @@ export const spendDto = z.object({
 });
 export type SpendDto = z.infer<typeof spendDto>;
 
+/** Who paused a paused issue: the developer's pause (or stop) is lifted only by the developer (SECURITY.md). */
+export const pauserDto = z.enum(['developer', 'source', 'agent']);
+
 export const issueDto = z.object({
 	issueId: z.string(),
 	title: z.string(),
@@ -165,6 +168,8 @@ export const issueDto = z.object({
 	planningSource: z.enum(['manual', 'tutti']),
 	sourceSessionId: z.string(),
 	dispatchPaused: z.boolean(),
+	/** Present while dispatch is paused: who paused it. */
+	pausedBy: pauserDto.optional(),
 	autoAcceptDefault: z.boolean(),
 	/** Active (non-superseded) tasks only. */
 	taskCount: z.number().int(),
@@ -309,6 +314,7 @@ export const planSnapshotDto = z.object({
 	issueId: z.string(),
 	title: z.string(),
 	dispatchPaused: z.boolean(),
+	pausedBy: pauserDto.optional(),
 	execution: executionDto,
 	activeCheckpoint: checkpointDto.nullable(),
 	/** Active and pending checkpoints only, by sequence. */
@@ -363,6 +369,7 @@ export const compactPlanSnapshotDto = z.object({
 	issueId: z.string(),
 	title: z.string(),
 	dispatchPaused: z.boolean(),
+	pausedBy: pauserDto.optional(),
 	execution: executionBriefDto,
 	activeCheckpoint: checkpointDto.nullable(),
 	/** Active and pending checkpoints, by sequence, at most 50 (`omittedCheckpointCount` counts the rest). */

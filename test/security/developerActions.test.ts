@@ -87,6 +87,7 @@ function callsFor(ids: Ids): Call[] {
 		agent('plan/acknowledge', ['plan', 'issue', 'acknowledge', '--issue-id', managed, ...fence], { as: 'source' }),
 		agent('plan/complete', ['plan', 'issue', 'complete', '--issue-id', managed, '--decision', 'goal_satisfied', ...fence], { as: 'source' }),
 		agent('plan/stop', ['plan', 'issue', 'stop', '--issue-id', managed, '--reason', 'r', ...fence], { as: 'source' }),
+		agent('plan/pause', ['plan', 'issue', 'pause', '--issue-id', managed], { as: 'source' }),
 		agent('plan/resume', ['plan', 'issue', 'resume', '--issue-id', managed], { as: 'source' }),
 		agent('goalReview/verdict', ['goal-review', 'verdict', '--issue-id', managed, '--review-id', 'review-none', '--verdict', 'goal_satisfied', '--summary', 's', ...fence]),
 		agent('run/get', ['run', 'get', '--run-id', runId]),

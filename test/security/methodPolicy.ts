@@ -14,7 +14,7 @@ export const policy: Record<Method, Policy> = {
 	'issue/create': 'agent', 'issue/get': 'agent', 'issue/list': 'agent', 'issue/update': 'agent',
 	'task/add': 'agent', 'task/update': 'agent', 'task/delete': 'agent',
 	'plan/create': 'agent', 'plan/get': 'agent', 'plan/getCompact': 'agent', 'plan/getTask': 'agent', 'plan/schedule': 'agent', 'plan/mutate': 'agent',
-	'plan/acknowledge': 'agent', 'plan/complete': 'agent', 'plan/stop': 'agent', 'plan/resume': 'agent',
+	'plan/acknowledge': 'agent', 'plan/complete': 'agent', 'plan/stop': 'agent', 'plan/resume': 'agent', 'plan/pause': 'agent',
 	'goalReview/verdict': 'agent',
 	'run/get': 'agent', 'run/list': 'agent', 'run/log': 'agent', 'run/transcript': 'agent', 'run/report': 'agent', 'run/queue': 'agent',
 	'await/review': 'agent', 'await/checkpoint': 'agent', 'await/next-action': 'agent',

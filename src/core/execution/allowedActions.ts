@@ -13,6 +13,8 @@ export interface AllowedActionsInput {
 	/** `readyTaskIds` is non-empty. */
 	anyTaskReady: boolean;
 	dispatchPaused: boolean;
+	/** Paused by the developer (their pause or stop): only they resume, so `resume` is not the source's action. */
+	pausedByDeveloper?: boolean;
 }
 
 /**
@@ -50,7 +52,8 @@ export function canAcknowledge(input: Pick<AllowedActionsInput, 'execution' | 'a
  * - any other active checkpoint → mutate, schedule (if some task is ready and the status admits it), stop, and
  *   acknowledge under {@link canAcknowledge};
  * - no active checkpoint (Runs in progress) → [];
- * - paused: `schedule` is removed and `resume` appended (also without an active checkpoint: resume is not fenced).
+ * - paused: `schedule` is removed and `resume` appended (also without an active checkpoint: resume is not fenced),
+ *   unless the developer paused it (then only they resume).
  */
 export function allowedActions(input: AllowedActionsInput): PlanAction[] {
 	const { execution, activeCheckpoint } = input;
@@ -70,5 +73,6 @@ export function allowedActions(input: AllowedActionsInput): PlanAction[] {
 		}
 	}
 	if (!input.dispatchPaused) { return actions; }
-	return [...actions.filter((a) => a !== 'schedule'), 'resume'];
+	const unscheduled = actions.filter((a) => a !== 'schedule');
+	return input.pausedByDeveloper === true ? unscheduled : [...unscheduled, 'resume'];
 }

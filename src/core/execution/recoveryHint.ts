@@ -12,6 +12,8 @@ export interface RecoveryHintInput {
 	execution: Pick<Execution, 'status' | 'graphRevision'>;
 	activeCheckpoint: Pick<Checkpoint, 'checkpointId' | 'kind' | 'sequence' | 'graphRevision' | 'subjectTaskId'> | null;
 	dispatchPaused: boolean;
+	/** Paused by the developer (their pause or stop): it stays paused until they resume it. Default false. */
+	pausedByDeveloper?: boolean;
 	/** Ready tasks in dispatch order; the schedule command is spelled with them. */
 	readyTaskIds: readonly string[];
 	/** Whether acknowledge is legal now (allowedActions includes it). */
@@ -37,6 +39,9 @@ export function recoveryHint(input: RecoveryHintInput): string {
 			case 'orphaned_source': return 'The source session of this execution no longer exists; report this exact state; never query or modify the database.';
 			default: return 'The execution was stopped (archived); no command can change it. Create a new plan with `tutti plan issue create` if work remains.';
 		}
+	}
+	if (input.dispatchPaused && input.pausedByDeveloper === true) {
+		return `The developer paused this issue; it stays paused until they resume it: wait with \`${planAwaitCommand(issueId)}\` (run it again while it reports waiting; a session Tutti wakes may end its turn instead: its next wake comes after the developer resumes).`;
 	}
 	if (input.dispatchPaused) {
 		const where = cp ? `, then continue at checkpoint ${cp.checkpointId} with graphRevision ${cp.graphRevision}; never guess a new revision` : '';

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { IssueDto, RunDto } from '../../protocol/dto.js';
 import type { ExtensionServices } from '../services.js';
+import { pausedNote } from '../pausedNote.js';
 import type { TaskRef } from './commandArgs.js';
 
 interface Picked<T> extends vscode.QuickPickItem {
@@ -15,7 +16,7 @@ async function currentIssues(services: ExtensionServices): Promise<readonly Issu
 function issueItem(issue: IssueDto): Picked<string> {
 	return {
 		label: issue.title,
-		description: `${issue.counts.completed}/${issue.taskCount} · ${issue.status.replace('_', ' ')}${issue.dispatchPaused ? ' · paused' : ''}`,
+		description: `${issue.counts.completed}/${issue.taskCount} · ${issue.status.replace('_', ' ')}${issue.dispatchPaused ? ` · ${pausedNote(issue)}` : ''}`,
 		detail: issue.issueId,
 		value: issue.issueId,
 	};

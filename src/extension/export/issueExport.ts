@@ -1,6 +1,7 @@
 // "Export Issue": an issue with its tasks, its managed plan (if any) and its Runs, as JSON or Markdown.
 // Pure formatting, no vscode (unit-tested in test/unit/extension/issueExport.test.ts).
 import type { IssueWithTasksDto, PlanSnapshotDto, RunDto, TaskDto } from '../../protocol/dto.js';
+import { pausedNote } from '../pausedNote.js';
 
 export type ExportFormat = 'json' | 'markdown';
 
@@ -82,7 +83,7 @@ export function exportAsMarkdown(data: IssueExport): string {
 		`# ${issue.title}`,
 		'',
 		`- Issue: \`${issue.issueId}\` (${issue.planningSource === 'tutti' ? 'managed' : 'manual'})`,
-		`- Status: ${issue.status.replace(/_/g, ' ')}${issue.dispatchPaused ? ' (paused)' : ''}`,
+		`- Status: ${issue.status.replace(/_/g, ' ')}${issue.dispatchPaused ? ` (${pausedNote(issue)})` : ''}`,
 		`- Progress: ${issue.counts.completed}/${issue.taskCount} tasks completed`,
 		`- Exported: ${iso(data.exportedAtUnixMs)}`,
 	];

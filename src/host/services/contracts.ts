@@ -73,6 +73,8 @@ export interface PlanService extends SettlementObserver {
 	complete: Handler<'plan/complete'>;
 	stop: Handler<'plan/stop'>;
 	resume: Handler<'plan/resume'>;
+	/** The source session's own pause (`plan issue pause`): one its resume may lift. */
+	pause: Handler<'plan/pause'>;
 	/** Developer pause/resume from the UI or `issue pause|resume --as-user` on a managed issue. */
 	setPausedByUser(issueId: string, paused: boolean): Promise<void>;
 	/** Host start: local repair only (e.g. rearm a stranded terminal checkpoint); creates no wake for paused/archived issues. */

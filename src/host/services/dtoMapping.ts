@@ -3,6 +3,7 @@
 import type { Attention } from '../../core/attention/attention.js';
 import { computeReadiness } from '../../core/graph/blockers.js';
 import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
+import { pausedByField } from '../../core/issues/pauser.js';
 import type { ExecutionStatus, Issue, Run, Task, Wake } from '../../core/model.js';
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
@@ -53,6 +54,7 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 		planningSource: issue.planningSource,
 		sourceSessionId: issue.sourceSessionId,
 		dispatchPaused: issue.dispatchPaused,
+		...pausedByField(issue),
 		autoAcceptDefault: issue.autoAcceptDefault,
 		taskCount: counts.notStarted + counts.running + counts.pendingAcceptance + counts.completed + counts.failed + counts.canceled,
 		counts: { ...counts },

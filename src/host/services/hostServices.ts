@@ -2,9 +2,11 @@
 // plan service to Run admission and settlement, and exposes the HostApi (authentication + one handler per method).
 import { switchToSelfReview } from './reviews/switchToSelfReview.js';
 import { requireReviewerCapability } from './callerPolicy.js';
+import { requireWorkerScope } from './workerScope.js';
 import type { Event } from '../../core/events.js';
 import type { Caller, Method } from '../../protocol/controlPlane.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
+import type { Store } from '../../store/database.js';
 import { join } from 'node:path';
 import { stopHookCommand } from '../../agents/stopHook.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
@@ -64,14 +66,16 @@ export interface HostServicesOptions {
 }
 
 /**
- * Every handler first checks the reviewer allowlist (a reviewer token may only read and give its verdict), and notes
- * that an agent session is in touch (the attention state reads whether a source agent has seen its checkpoint).
+ * Every handler first checks the reviewer allowlist (a reviewer token may only read and give its verdict) and the
+ * worker fence (a worker token acts on its own issue, while its Run is live), and notes that an agent session is in
+ * touch (the attention state reads whether a source agent has seen its checkpoint).
  */
-function withReviewerAllowlist(handlers: MethodHandlers, touched: (sessionId: string) => void): MethodHandlers {
+function withCallerPolicy(handlers: MethodHandlers, store: Store, touched: (sessionId: string) => void): MethodHandlers {
 	const guarded: Record<string, unknown> = {};
 	for (const [method, handler] of Object.entries(handlers) as [Method, (params: unknown, caller: Caller) => Promise<unknown>][]) {
 		guarded[method] = async (params: unknown, caller: Caller) => {
 			requireReviewerCapability(caller, method);
+			if (caller.kind === 'session' && caller.role === 'worker') { store.read((r) => { requireWorkerScope(r, caller, method, params); }); }
 			if (caller.kind === 'session') { touched(caller.sessionId); }
 			return handler(params, caller);
 		};
@@ -191,6 +195,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'plan/complete': (params, caller) => thenWake(activePlan.complete(params, caller)),
 		'plan/stop': (params, caller) => thenWake(activePlan.stop(params, caller)),
 		'plan/resume': (params, caller) => thenWake(activePlan.resume(params, caller)),
+		'plan/pause': (params, caller) => activePlan.pause(params, caller),
 		'review/accept': async (params, caller) => withHandBack(await reviews.accept(params, caller)),
 		'review/requestChanges': async (params, caller) => withHandBack(await reviews.requestChanges(params, caller)),
 		'goal/confirm': async (params, caller) => withHandBack(await reviews.confirmGoal(params, caller)),
@@ -232,7 +237,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const api: HostApi = {
 		workspace: deps.workspace,
 		authenticate: (token) => sessions.authenticate(token),
-		handlers: withReviewerAllowlist(handlers, (sessionId) => { awaiting.heartbeats.touch(sessionId, deps.clock.now()); }),
+		handlers: withCallerPolicy(handlers, deps.store, (sessionId) => { awaiting.heartbeats.touch(sessionId, deps.clock.now()); }),
 	};
 
 	let started = false;

@@ -10,6 +10,7 @@ import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { requireUser } from './callerPolicy.js';
+import { withPause } from '../../core/issues/pauser.js';
 import type { PlanService } from './contracts.js';
 import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import type { AttentionReadContext, SourceContactLookup } from './attention/readAttention.js';
@@ -67,6 +68,7 @@ export class IssueService {
 			planningSource: 'manual',
 			sourceSessionId: '',
 			dispatchPaused: params.dispatchPaused ?? false,
+			...(params.dispatchPaused === true ? { pausedBy: caller.kind === 'user' ? 'developer' as const : 'agent' as const } : {}),
 			autoAcceptDefault: params.autoAccept ?? true,
 			createdAtUnixMs: now,
 			updatedAtUnixMs: now,
@@ -132,13 +134,10 @@ export class IssueService {
 		const dto = await this.deps.store.transaction((tx) => {
 			const current = loadIssue(tx, params.issueId);
 			guardGenericWriter(current, 'tutti issue update');
-			const next: Issue = {
-				...current,
-				title: params.title ?? current.title,
-				content: params.content ?? current.content,
-				dispatchPaused: params.dispatchPaused ?? current.dispatchPaused,
-				updatedAtUnixMs: this.deps.clock.now(),
-			};
+			const now = this.deps.clock.now();
+			const edited: Issue = { ...current, title: params.title ?? current.title, content: params.content ?? current.content, updatedAtUnixMs: now };
+			// `dispatchPaused` was the developer's (requireUser above): their pause, or their resume of anyone's.
+			const next = params.dispatchPaused === undefined ? edited : (withPause(edited, params.dispatchPaused, 'developer', now) ?? edited);
 			issueRepository.update(tx, next);
 			return readIssueDto(tx, next, this.#attention());
 		});
@@ -185,6 +184,7 @@ export class IssueService {
 		this.deps.workChanged();
 	}
 
+	/** The developer's pause or resume (a pause only the developer lifts). */
 	async #setPaused(issueId: string, paused: boolean): Promise<void> {
 		const issue = this.deps.store.read((r) => loadIssue(r, issueId));
 		if (issue.planningSource === 'tutti') {
@@ -192,9 +192,8 @@ export class IssueService {
 			return;
 		}
 		await this.deps.store.transaction((tx) => {
-			const current = loadIssue(tx, issueId);
-			if (current.dispatchPaused === paused) { return; }
-			issueRepository.update(tx, { ...current, dispatchPaused: paused, updatedAtUnixMs: this.deps.clock.now() });
+			const next = withPause(loadIssue(tx, issueId), paused, 'developer', this.deps.clock.now());
+			if (next) { issueRepository.update(tx, next); }
 		});
 	}
 

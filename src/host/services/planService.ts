@@ -9,7 +9,7 @@ import { createPlan } from './plan/createPlan.js';
 import { getCompactPlan } from './plan/compactSnapshot.js';
 import { getPlan } from './plan/getPlan.js';
 import { mutatePlan } from './plan/mutatePlan.js';
-import { resumeAsCaller, setPausedByUser } from './plan/pausePlan.js';
+import { pauseAsCaller, resumeAsCaller, setPausedByUser } from './plan/pausePlan.js';
 import type { PlanContext } from './plan/planContext.js';
 import { repairPlans } from './plan/repairPlans.js';
 import { schedulePlan } from './plan/schedulePlan.js';
@@ -40,6 +40,10 @@ export function createPlanService(deps: ServiceDeps & { admission: RunAdmission;
 		stop: (params, caller) => stopPlan(ctx, params, caller),
 		resume: async (params, caller: Caller) => {
 			await resumeAsCaller(ctx, params.issueId, caller);
+			return getCompactPlan(ctx, { issueId: params.issueId }, caller);
+		},
+		pause: async (params, caller: Caller) => {
+			await pauseAsCaller(ctx, params.issueId, caller);
 			return getCompactPlan(ctx, { issueId: params.issueId }, caller);
 		},
 		setPausedByUser: (issueId, paused) => setPausedByUser(ctx, issueId, paused),

@@ -10,6 +10,7 @@ import { answerForInterrupt, mergeStopAnswer, personStopCoversRun } from '../../
 import type { Store } from '../../store/database.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
+import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
@@ -90,6 +91,8 @@ export class RunStops {
 					return 'deferred' as const;
 				}
 				runRepository.insertStopEvent(tx, { eventId, runId, reason, requestedAtUnixMs: now, answer: null, answeredAtUnixMs: 0 });
+				// The stopped Run's worker token stops acting now, not when its process is gone (a next Turn gets a fresh one).
+				sessionRepository.revokeToken(tx, run.agentSessionId);
 				// Nobody answers a request of a Run being stopped: its agent is told at once (the MCP call ends with a denial).
 				const canceled = approvalRepository.closeOpenOfRun(tx, runId, 'canceled', reason === 'person' ? 'The request was canceled: the developer stopped this Run.' : 'The request was canceled: Tutti stopped this Run.', now);
 				return canceled > 0 ? 'pending-canceled-a-wait' as const : 'pending' as const;

@@ -1,5 +1,5 @@
 // Issues: rows ↔ core model, plus the per-status task counts (superseded tasks excluded).
-import type { Issue, IssueStatus, PlanningSource } from '../../core/model.js';
+import { type Issue, type IssueStatus, type Pauser, type PlanningSource, pausers } from '../../core/model.js';
 import type { Reader, Row, Tx } from '../tx.js';
 import { bool, flag, num, str } from './rowValues.js';
 
@@ -12,7 +12,19 @@ export interface StatusCounts {
 	canceled: number;
 }
 
+/** The stored pauser of a paused issue; one that names nobody (or something unknown) is the developer's (fail closed). */
+function pauserOf(row: Row): Pauser {
+	const value = str(row, 'paused_by');
+	return (pausers as readonly string[]).includes(value) ? value as Pauser : 'developer';
+}
+
+/** What `paused_by` stores: the pauser while paused (the developer's when none is named), '' while dispatch runs. */
+function storedPauser(issue: Issue): string {
+	return issue.dispatchPaused ? (issue.pausedBy ?? 'developer') : '';
+}
+
 function issueFromRow(row: Row): Issue {
+	const dispatchPaused = bool(row, 'dispatch_paused');
 	return {
 		issueId: str(row, 'issue_id'),
 		title: str(row, 'title'),
@@ -20,7 +32,8 @@ function issueFromRow(row: Row): Issue {
 		status: str(row, 'status') as IssueStatus,
 		planningSource: str(row, 'planning_source') as PlanningSource,
 		sourceSessionId: str(row, 'source_session_id'),
-		dispatchPaused: bool(row, 'dispatch_paused'),
+		dispatchPaused,
+		...(dispatchPaused ? { pausedBy: pauserOf(row) } : {}),
 		autoAcceptDefault: bool(row, 'auto_accept_default'),
 		createdAtUnixMs: num(row, 'created_at'),
 		updatedAtUnixMs: num(row, 'updated_at'),
@@ -38,16 +51,16 @@ export const issueRepository = {
 	insert(tx: Tx, issue: Issue): void {
 		tx.run(
 			`INSERT INTO issues (issue_id, title, content, status, planning_source, source_session_id, dispatch_paused,
-			 auto_accept_default, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?)`,
+			 paused_by, auto_accept_default, created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)`,
 			[issue.issueId, issue.title, issue.content, issue.status, issue.planningSource, issue.sourceSessionId,
-				flag(issue.dispatchPaused), flag(issue.autoAcceptDefault), issue.createdAtUnixMs, issue.updatedAtUnixMs],
+				flag(issue.dispatchPaused), storedPauser(issue), flag(issue.autoAcceptDefault), issue.createdAtUnixMs, issue.updatedAtUnixMs],
 		);
 	},
 	update(tx: Tx, issue: Issue): void {
 		tx.run(
 			`UPDATE issues SET title = ?, content = ?, status = ?, source_session_id = ?, dispatch_paused = ?,
-			 auto_accept_default = ?, updated_at = ? WHERE issue_id = ?`,
-			[issue.title, issue.content, issue.status, issue.sourceSessionId, flag(issue.dispatchPaused),
+			 paused_by = ?, auto_accept_default = ?, updated_at = ? WHERE issue_id = ?`,
+			[issue.title, issue.content, issue.status, issue.sourceSessionId, flag(issue.dispatchPaused), storedPauser(issue),
 				flag(issue.autoAcceptDefault), issue.updatedAtUnixMs, issue.issueId],
 		);
 	},

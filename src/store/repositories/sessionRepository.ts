@@ -13,6 +13,7 @@ function sessionFromRow(row: Row): AgentSession {
 		agentTargetId: str(row, 'agent_target_id'),
 		providerSessionId: str(row, 'provider_session_id'),
 		createdAtUnixMs: num(row, 'created_at'),
+		...(str(row, 'token_revoked') === 'stopped' ? { tokenRevoked: 'stopped' as const } : {}),
 	};
 }
 
@@ -33,9 +34,13 @@ export const sessionRepository = {
 				session.providerSessionId, session.createdAtUnixMs],
 		);
 	},
-	/** Replaces the session's token hash (a fresh token was minted; the old one stops authenticating). */
+	/** Replaces the session's token hash (a fresh token was minted; the old one stops authenticating, the new one acts). */
 	updateTokenHash(tx: Tx, sessionId: string, tokenSha256: string): void {
-		tx.run('UPDATE agent_sessions SET token_sha256 = ? WHERE session_id = ?', [tokenSha256, sessionId]);
+		tx.run("UPDATE agent_sessions SET token_sha256 = ?, token_revoked = '' WHERE session_id = ?", [tokenSha256, sessionId]);
+	},
+	/** A Stop was recorded against the session's running Run: its current token no longer acts. */
+	revokeToken(tx: Tx, sessionId: string): void {
+		tx.run("UPDATE agent_sessions SET token_revoked = 'stopped' WHERE session_id = ?", [sessionId]);
 	},
 	/** Records the provider's own session id (claude/codex) read from a Turn's facts, so later Turns resume it. */
 	updateProviderSessionId(tx: Tx, sessionId: string, providerSessionId: string): void {

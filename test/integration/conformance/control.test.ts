@@ -12,11 +12,12 @@ describe('conformance: pause, stop and authority', function () {
 	let host: HostHandle;
 	shareHost((h) => { host = h; });
 
-	it('pause keeps the checkpoint; only the source session resumes, through either CLI form', async function () {
+	it('pause keeps the checkpoint; only the source session resumes its own pause, through either CLI form', async function () {
 		const issue = await managedIssue(host);
 		await issue.addTasks(taskSpec('a', 'gate'));
 		const before = await issue.get();
-		const pause = (): Promise<unknown> => host.cli(['issue', 'pause', '--issue-id', issue.issueId, '--as-user', '--json']).then(expectOk);
+		// The source's own pause (a developer's pause is the developer's to lift: test/security/pauseAuthority.test.ts).
+		const pause = (): Promise<unknown> => issue.cli(['plan', 'issue', 'pause', '--issue-id', issue.issueId, '--json']).then(expectOk);
 
 		await pause();
 		const paused = await issue.get();

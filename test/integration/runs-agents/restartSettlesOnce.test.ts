@@ -50,7 +50,7 @@ describe('restart: two command workers settle exactly once', function () {
 				const unsupported = async (): Promise<never> => { throw new Error('not part of this test'); };
 				const plan: PlanService = {
 					create: unsupported, get: unsupported, schedule: unsupported, mutate: unsupported, acknowledge: unsupported,
-					complete: unsupported, stop: unsupported, resume: unsupported,
+					complete: unsupported, stop: unsupported, resume: unsupported, pause: unsupported,
 					setPausedByUser: async () => undefined, repairOnStart: async () => undefined,
 					onRunSettled: (_tx, settled) => { settlements.push(settled.run.runId); },
 				};

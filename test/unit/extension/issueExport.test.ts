@@ -31,6 +31,13 @@ describe('extension/issueExport', () => {
 		assert.equal(parsed['plan'], null);
 	});
 
+	it('Markdown: a paused issue says who paused it', () => {
+		const data = manualExport();
+		assert.match(exportAsMarkdown({ ...data, issue: { ...data.issue, dispatchPaused: true, pausedBy: 'developer' } }), /- Status: open \(paused by the developer\)\n/);
+		assert.match(exportAsMarkdown({ ...data, issue: { ...data.issue, dispatchPaused: true, pausedBy: 'source' } }), /\(paused by its source agent\)/);
+		assert.match(exportAsMarkdown({ ...data, issue: { ...data.issue, dispatchPaused: true } }), /- Status: open \(paused\)\n/);
+	});
+
 	it('Markdown: title, status, progress, goal, a task table with escaped cells, and each Run with its outcome and Stop notes', () => {
 		const md = exportAsMarkdown(manualExport());
 		assert.match(md, /^# Fix \| login\n/);

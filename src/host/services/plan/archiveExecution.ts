@@ -4,7 +4,8 @@
 // exact Turns of the canceled wakes (main and reviewer) are stopped only after it commits, holding nothing; the last
 // transaction marks the execution and the issue archived.
 import type { Execution, Issue } from '../../../core/model.js';
-import { archiveStopReason } from '../../../core/runs/stopRules.js';
+import { archiveStopReason, developerArchiveRequester } from '../../../core/runs/stopRules.js';
+import { withPause } from '../../../core/issues/pauser.js';
 import { turnsToInterrupt } from '../../../core/wakes/canceledTurns.js';
 import { type ArchiveOperation, archiveRepository } from '../../../store/repositories/archiveRepository.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
@@ -43,7 +44,9 @@ export function requestArchive(
 		updatedAtUnixMs: now,
 	};
 	archiveRepository.insert(tx, op);
-	if (!issue.dispatchPaused) { issueRepository.update(tx, { ...issue, dispatchPaused: true, updatedAtUnixMs: now }); }
+	// The archive's pause is its requester's: the developer's (a source-session Stop) or the source's (`plan issue stop`).
+	const paused = withPause(issue, true, input.requestedBy === developerArchiveRequester ? 'developer' : 'source', now);
+	if (paused) { issueRepository.update(tx, paused); }
 	checkpointRepository.cancelOpen(tx, execution.executionId, now);
 	wakeRepository.cancelOpenOfExecution(tx, execution.executionId, now, 'execution archived');
 	reviewRepository.cancelAwaitingGoalReview(tx, execution.executionId, now);

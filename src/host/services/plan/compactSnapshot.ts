@@ -3,6 +3,7 @@
 // compact snapshot lists only the tasks changed since.
 import { clipDependencies, clipTitle, compactLimits, selectCompactTasks } from '../../../core/execution/compactSnapshot.js';
 import { computeReadiness } from '../../../core/graph/blockers.js';
+import { pausedByField } from '../../../core/issues/pauser.js';
 import { rejection } from '../../../core/hints.js';
 import type { Execution, Issue, Task } from '../../../core/model.js';
 import { outcomeLabel } from '../../../core/runs/outcome.js';
@@ -77,6 +78,7 @@ export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCom
 		issueId: issue.issueId,
 		title: issue.title,
 		dispatchPaused: issue.dispatchPaused,
+		...pausedByField(issue),
 		execution: {
 			executionId: execution.executionId,
 			status: execution.status,

@@ -7,6 +7,7 @@ import { hasLaterPending } from '../../../core/execution/backlog.js';
 import { recoveryHint } from '../../../core/execution/recoveryHint.js';
 import { reviewOnlyOwed } from '../../../core/execution/reviewOwed.js';
 import { readyTaskIds } from '../../../core/graph/blockers.js';
+import { pausedByField, sourceCannotResume } from '../../../core/issues/pauser.js';
 import type { Checkpoint, Execution, Issue, PlanAction, Task } from '../../../core/model.js';
 import type { BudgetDecision } from '../../../core/usage/budget.js';
 import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
@@ -66,6 +67,7 @@ export function readPlanFacts(r: Reader, issue: Issue, execution: Execution, opt
 		hasPendingCheckpoint: hasLaterPending(open, active),
 		anyTaskReady: ready.length > 0,
 		dispatchPaused: issue.dispatchPaused,
+		pausedByDeveloper: sourceCannotResume(issue),
 	});
 	const review = active ? currentReview(r, active) : undefined;
 	return {
@@ -79,6 +81,7 @@ export function readPlanFacts(r: Reader, issue: Issue, execution: Execution, opt
 			execution,
 			activeCheckpoint: active,
 			dispatchPaused: issue.dispatchPaused,
+			pausedByDeveloper: sourceCannotResume(issue),
 			readyTaskIds: options.hintReadyIds === undefined ? ready : ready.slice(0, options.hintReadyIds),
 			budgetBlocker: budgetBlockerOf(issueBudgetDecision(r, issue.issueId)),
 			canAcknowledge: actions.includes('acknowledge'),
@@ -106,6 +109,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution, 
 		issueId: issue.issueId,
 		title: issue.title,
 		dispatchPaused: issue.dispatchPaused,
+		...pausedByField(issue),
 		execution: {
 			executionId: execution.executionId,
 			status: execution.status,

@@ -4,6 +4,7 @@
 // scheduling never accepts the settled subject nor projects it as accepted: only the developer accepts (SPEC §7).
 import { computeReadiness } from '../../../core/graph/blockers.js';
 import { rejection } from '../../../core/hints.js';
+import { sourceCannotResume } from '../../../core/issues/pauser.js';
 import type { Execution, Task } from '../../../core/model.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
@@ -66,6 +67,10 @@ export async function schedulePlan(ctx: PlanContext, params: ParsedParams<'plan/
 		if (replay) { return { result: replay, launch: [] as string[] }; }
 		const state = passFences(tx, { ...params, caller, command: 'schedule' });
 		const { issue, checkpoint } = state;
+		if (sourceCannotResume(issue)) {
+			throw rejection('paused_by_developer', `schedule: the developer paused issue ${issue.issueId}; nothing was scheduled, and it stays paused until they resume it.`,
+				{ issueId: issue.issueId, checkpointId: checkpoint.checkpointId });
+		}
 		if (issue.dispatchPaused) {
 			throw rejection('dispatch_paused', `schedule: dispatch of issue ${issue.issueId} is paused; nothing was scheduled.`,
 				{ issueId: issue.issueId, checkpointId: checkpoint.checkpointId });

@@ -109,9 +109,10 @@ describe('plan service: complete, stop, pause and resume', () => {
 		const { runIds } = await issue.schedule(['a']);
 		await kit.settle(runIds[0]!, 'success');
 		const before = await issue.get();
-		await kit.plan.setPausedByUser(issue.issueId, true);
-		await kit.plan.setPausedByUser(issue.issueId, true);
+		await kit.plan.pause({ issueId: issue.issueId }, issue.source);
+		await kit.plan.pause({ issueId: issue.issueId }, issue.source);
 		const paused = await issue.get();
+		assert.equal(paused.pausedBy, 'source');
 		assert.equal(paused.dispatchPaused, true);
 		assert.ok(!paused.allowedActions.includes('schedule'));
 		assert.equal(paused.allowedActions.at(-1), 'resume');
@@ -129,23 +130,34 @@ describe('plan service: complete, stop, pause and resume', () => {
 		assert.deepEqual((await issue.get()).activeWake, before.activeWake, 'and keeps the wake');
 		const r = await issue.schedule(['b']);
 
+		// The developer's pause: the source gets neither resume nor schedule, and is told it is the developer's.
 		await kit.plan.setPausedByUser(issue.issueId, true);
+		const byDeveloper = await issue.get();
+		assert.equal(byDeveloper.pausedBy, 'developer');
+		assert.ok(!byDeveloper.allowedActions.includes('resume') && !byDeveloper.allowedActions.includes('schedule'), `${byDeveloper.allowedActions}`);
+		assert.match(byDeveloper.recoveryHint, /^The developer paused this issue; it stays paused until they resume it/);
 		await kit.settle(r.runIds[0]!, 'success');
 		const settled = await issue.get();
 		assert.equal(settled.activeCheckpoint?.subjectTaskId, 'b');
 		assert.equal(settled.activeWake?.status, 'prepared', 'the row is prepared; delivery is what pause gates');
 	});
 
-	it('resume: only the original source session (or the developer) may resume', async () => {
+	it('resume: only the original source session (or the developer) may resume; the developer\'s pause only the developer', async () => {
 		const issue = await kit.managedIssue([taskSpec('a')]);
 		await kit.plan.setPausedByUser(issue.issueId, true);
 		await rejects(kit.plan.resume({ issueId: issue.issueId }, await kit.session('source')), 'wrong_source_session');
 		await rejects(kit.plan.resume({ issueId: issue.issueId }, await kit.session('worker')), 'wrong_source_session');
+		await rejects(kit.plan.resume({ issueId: issue.issueId }, issue.source), 'paused_by_developer');
 		assert.equal((await issue.get()).dispatchPaused, true);
 		await kit.plan.resume({ issueId: issue.issueId }, user);
 		assert.equal((await issue.get()).dispatchPaused, false);
-		await kit.plan.setPausedByUser(issue.issueId, true);
+		await kit.plan.pause({ issueId: issue.issueId }, issue.source);
+		await rejects(kit.plan.pause({ issueId: issue.issueId }, await kit.session('source')), 'wrong_source_session');
 		assert.equal((await kit.plan.resume({ issueId: issue.issueId }, issue.source)).dispatchPaused, false);
+		// The developer pausing over the source's pause takes it over.
+		await kit.plan.pause({ issueId: issue.issueId }, issue.source);
+		await kit.plan.setPausedByUser(issue.issueId, true);
+		await rejects(kit.plan.resume({ issueId: issue.issueId }, issue.source), 'paused_by_developer');
 		await rejects(kit.plan.resume({ issueId: 'missing' }, issue.source), 'execution_not_found');
 	});
 
@@ -166,7 +178,7 @@ describe('plan service: complete, stop, pause and resume', () => {
 		const lost = await kit.managedIssue([taskSpec('x')]);
 		const lostRun = (await lost.schedule(['x'])).runIds[0]!;
 		await kit.settle(lostRun, 'success', { observe: false });
-		await kit.plan.setPausedByUser(lost.issueId, true);
+		await kit.plan.pause({ issueId: lost.issueId }, lost.source);
 		const wakesBefore = lost.wakes().length;
 
 		await kit.plan.repairOnStart();

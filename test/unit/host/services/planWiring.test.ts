@@ -39,7 +39,13 @@ describe('host services: wiring of the plan service', () => {
 
 	it('the compat resume routes to the source-scoped resume; the developer pauses through the plan service', async () => {
 		const { issueId } = await h.call('plan/create', { title: 'Managed', content: 'goal', requestId: 'c1' }, source);
-		assert.equal((await h.call('issue/pause', { issueId })).dispatchPaused, true);
-		assert.equal((await h.call('issue/update', { issueId, dispatchPaused: false }, source)).dispatchPaused, false);
+		const paused = await h.call('issue/pause', { issueId });
+		assert.equal(paused.dispatchPaused, true);
+		assert.equal(paused.pausedBy, 'developer');
+		// The developer's pause is theirs to lift: the source's compat resume is refused, the developer's passes.
+		await assert.rejects(h.call('issue/update', { issueId, dispatchPaused: false }, source), (e: unknown) => (e as { reasonCode?: string }).reasonCode === 'paused_by_developer');
+		assert.equal((await h.call('issue/update', { issueId, dispatchPaused: false })).dispatchPaused, false);
+		assert.equal((await h.call('plan/pause', { issueId }, source)).pausedBy, 'source');
+		assert.equal((await h.call('issue/update', { issueId, dispatchPaused: false }, source)).dispatchPaused, false, 'the source lifts its own pause');
 	});
 });

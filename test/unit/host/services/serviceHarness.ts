@@ -41,6 +41,7 @@ export function recordingPlanService(calls: PlanCall[]): (deps: ServiceDeps & { 
 			create: unsupported, get: unsupported, schedule: unsupported, mutate: unsupported,
 			acknowledge: unsupported, complete: unsupported, stop: unsupported,
 			resume: async (params, caller) => { calls.push({ method: 'resume', args: [params, caller] }); return undefined as never; },
+			pause: unsupported,
 			setPausedByUser: async (issueId, paused) => { calls.push({ method: 'setPausedByUser', args: [issueId, paused] }); },
 			repairOnStart: async () => { calls.push({ method: 'repairOnStart', args: [] }); },
 			onRunSettled: (_tx, settled) => { calls.push({ method: 'onRunSettled', args: [settled.run.runId, settled.run.outcome] }); },
