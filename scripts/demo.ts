@@ -81,7 +81,7 @@ export function demoAgentTargets(): { id: string; adapter: 'command'; argv: stri
 export function writeConfig(workspace: string): void {
 	const agentTargets = demoAgentTargets();
 	mkdirSync(join(workspace, '.tutti'), { recursive: true });
-	writeFileSync(join(workspace, '.tutti', 'config.json'), JSON.stringify({ agentTargets, maxParallelRuns: 4 }, null, '\t'));
+	writeFileSync(join(workspace, '.tutti', 'config.json'), JSON.stringify({ agentTargets, maxParallelRuns: 4, autoAcceptDefault: true, developerConfirmation: false }, null, '\t'));
 }
 
 export function startHost(workspace: string, env: NodeJS.ProcessEnv): Promise<HostProcess> {
@@ -223,8 +223,9 @@ async function runDemo(keep: boolean): Promise<number> {
 		const sourceEnv = childEnv(runtimeDir, { TUTTI_IPC_HOOK: host.socket, TUTTI_SESSION_TOKEN: session.token });
 		const created = await cliJson<{ issueId: string }>(['plan', 'issue', 'create', '--title', demoIssue.title,
 			'--content', demoIssue.content, '--request-id', `demo-${process.pid}`,
-			// Unattended: no developer reviews task results or confirms the goal (SPEC §7 gates are off for this issue).
-			'--auto-accept', '--developer-confirmation=false'], sourceEnv);
+			// Unattended: no developer reviews task results or confirms the goal (the demo workspace's settings turn the
+			// SPEC §7 gates off; an agent session may not).
+		], sourceEnv);
 		process.stdout.write(`${dim(elapsed(startedAt))}  source session ${session.sessionId} owns managed issue ${created.issueId}\n`);
 		const orchestrator = await runOrchestrator(created.issueId, sourceEnv, startedAt);
 		const final = await cliJson<PlanSnapshotDto>(['plan', 'issue', 'get', '--issue-id', created.issueId, '--full'], sourceEnv);

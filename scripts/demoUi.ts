@@ -44,6 +44,9 @@ function writeWorkspaceSettings(workspace: string): void {
 	writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
 		'tutti.agentTargets': demoAgentTargets(),
 		'tutti.maxParallelRuns': 4,
+		// Unattended (the developer's settings; the source session may not switch the gates off itself).
+		'tutti.autoAcceptDefault': true,
+		'tutti.developerConfirmation': false,
 	}, null, '\t'));
 }
 
@@ -143,7 +146,7 @@ export async function runDemoUi(options: DemoUiOptions): Promise<number> {
 		const session = await cliJson<{ sessionId: string; token: string }>(['session', 'open', '--role', 'source', '--as-user'], asUser);
 		const sourceEnv = childEnv(runtimeDir, { TUTTI_IPC_HOOK: socket, TUTTI_SESSION_TOKEN: session.token });
 		const created = await cliJson<{ issueId: string }>(['plan', 'issue', 'create', '--title', demoIssue.title,
-			'--content', demoIssue.content, '--request-id', `demo-ui-${process.pid}`, '--auto-accept', '--developer-confirmation=false'], sourceEnv);
+			'--content', demoIssue.content, '--request-id', `demo-ui-${process.pid}`], sourceEnv);
 		say(`managed issue ${created.issueId} "${demoIssue.title}": open it from the Tutti view to watch its graph`);
 		const run = runOrchestrator(created.issueId, sourceEnv, startedAt, (child) => { orchestrator = child; });
 		const finished = await Promise.race([run, untilStopped.then(() => null)]);

@@ -78,7 +78,7 @@ const fenceFlags: readonly FlagSpec[] = [
 	{ name: 'expected-graph-revision', param: 'expectedGraphRevision', kind: 'positiveInt', valueName: '<n>', required: true, description: 'graphRevision from `tutti plan issue get` (or from your last mutate); never guess it' },
 	requestId,
 ];
-const autoAccept: FlagSpec = { name: 'auto-accept', param: 'autoAccept', kind: 'bool', valueName: '[bool]', description: 'accept finished tasks without asking the developer' };
+const autoAccept: FlagSpec = { name: 'auto-accept', param: 'autoAccept', kind: 'bool', valueName: '[bool]', description: "accept finished tasks without asking the developer (from an agent session only where the developer's default already does)" };
 const budgetFlags: readonly FlagSpec[] = [
 	{ name: 'budget-usd', param: 'budgetUsd', kind: 'budgetUsd', valueName: '<usd>', description: 'stop starting work once the issue has spent this many US dollars (none: no USD budget)' },
 	{ name: 'budget-tokens', param: 'budgetTokens', kind: 'budgetTokens', valueName: '<n>', description: 'stop starting work once its Turns used this many tokens, input + output + cache (none: no token budget)' },
@@ -88,6 +88,12 @@ agent's own figure, else the tutti.modelPrices price of the model). At or over a
 (a Turn already running finishes) and shows "budget reached: $X of $Y"; the developer raises it with
 \`tutti issue update --issue-id ISSUE --budget-usd N --as-user\` and the issue goes on. Without --budget-usd the
 tutti.defaultBudgetUsd setting applies (none: no USD budget; from an agent session only the developer may go above it).`;
+const autoAcceptHelp = `Auto-accept: a new issue auto-accepts its finished tasks as the autoAcceptDefault setting says (off unless the
+developer turned it on); --auto-accept on create may only ask for less from an agent session (false, or true where the setting
+is on). Only the developer changes it later: \`tutti issue update --issue-id ISSUE --auto-accept true|false --as-user\`.`;
+const permissionHelp = `Permission mode: an agent session may leave it out (the target's default: codex workspace-write, claude default,
+or what the target's own args choose) or narrow it (codex read-only; claude plan, dontAsk); a wider one, or --auto-accept on an
+issue that asks the developer, is the developer's (run with --as-user), and an agent's request for it is refused (forbidden).`;
 const content = (required: boolean): FlagSpec => ({ name: 'content', param: 'content', kind: 'string', valueName: '<text>', required, description: 'the body (Markdown)' });
 const title = (required: boolean): FlagSpec => ({ name: 'title', param: 'title', kind: 'string', valueName: '<text>', required, description: 'a short title' });
 const launchFlags: readonly FlagSpec[] = [
@@ -110,7 +116,10 @@ file: a plan of thousands of tasks fits, up to the Host's 8 MiB request cap); ea
   supersede  taskId only; the task stays as history
 task fields: taskId, title, content, priority (high|medium|low), dueAtUnixMs, agentTargetId, modelPlanId, model,
 permissionModeId, reasoningEffort, executionDirectory, dependencyTaskIds, parallelizable, autoAccept.
-All operations apply together or not at all; schedule next with the graphRevision this command returns.`;
+All operations apply together or not at all; schedule next with the graphRevision this command returns.
+A permissionModeId wider than the target's default (codex workspace-write, claude default, or what the target's own args
+choose), or autoAccept true on an issue that asks the developer, is refused (forbidden), also when a rework inherits it:
+give a narrower mode (or "") and leave autoAccept out; only the developer widens them.`;
 
 export const commandTable: readonly CommandSpec[] = [
 	{
@@ -139,7 +148,7 @@ export const commandTable: readonly CommandSpec[] = [
 			'tutti issue create --title "Fix the login flow" --budget-usd 5 --budget-tokens 2000000 --as-user --json',
 			'tutti issue create --title "Flaky login test" --content "Seen while working on the session timeout" --json',
 		],
-		details: budgetHelp,
+		details: `${budgetHelp}\n${autoAcceptHelp}`,
 	},
 	{
 		path: ['issue', 'get'], method: 'issue/get', summary: 'show an issue with its tasks',
@@ -174,12 +183,17 @@ export const commandTable: readonly CommandSpec[] = [
 		flags: [
 			issueId, title(false), content(false), ...budgetFlags,
 			{ name: 'dispatch-paused', param: 'dispatchPaused', kind: 'bool', valueName: '[bool]', description: 'false resumes dispatch (the compat form of `tutti plan issue resume`: a source session lifts only its own pause, never the developer\'s)' },
+			{
+				name: 'auto-accept', param: 'autoAccept', kind: 'bool', valueName: '[bool]',
+				description: "developer only (also on a managed issue): accept finished tasks without asking the developer (true) or ask for each (false); applies to tasks added later and to the issue's tasks not completed yet",
+			},
 		],
 		examples: [
 			'tutti issue update --issue-id ISSUE --title "New title" --json', 'tutti issue update --issue-id ISSUE --dispatch-paused=false --json',
 			'tutti issue update --issue-id ISSUE --budget-usd 20 --as-user --json', 'tutti issue update --issue-id ISSUE --budget-tokens none --as-user --json',
+			'tutti issue update --issue-id ISSUE --auto-accept false --as-user --json',
 		],
-		details: budgetHelp,
+		details: `${budgetHelp}\n${autoAcceptHelp}`,
 	},
 	{
 		path: ['issue', 'pause'], method: 'issue/pause', summary: 'pause dispatch of new Runs (developer action; only the developer lifts this pause)', flags: [issueId],
@@ -199,12 +213,14 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: [
 			'tutti issue task add --issue-id ISSUE --task-id build --title "Build" --agent-target-id sh --json',
 			'tutti issue task add --issue-id ISSUE --task-id test --title "Test" --agent-target-id sh --depends-on build --json',
+			'tutti issue task add --issue-id ISSUE --task-id review --title "Review" --agent-target-id codex --permission-mode-id read-only --json',
 		],
+		details: permissionHelp,
 	},
 	{
 		path: ['issue', 'task', 'update'], method: 'task/update', summary: 'change a not-started task of a manual issue',
 		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task' }, title(false), content(false), ...launchFlags],
-		details: '--depends-on replaces the whole dependency list.',
+		details: `--depends-on replaces the whole dependency list.\n${permissionHelp}`,
 		examples: ['tutti issue task update --issue-id ISSUE --task-id test --depends-on build --depends-on lint --json'],
 	},
 	{
@@ -214,7 +230,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['plan', 'issue', 'create'], method: 'plan/create', summary: 'create a managed issue; the calling session becomes its source session',
-		flags: [title(true), content(true), requestId, autoAccept, { name: 'developer-confirmation', param: 'developerConfirmation', kind: 'bool', valueName: '[bool]', description: "Goal Review waits for the developer's confirmation (default: the developerConfirmation setting, on)" },
+		flags: [title(true), content(true), requestId, autoAccept, { name: 'developer-confirmation', param: 'developerConfirmation', kind: 'bool', valueName: '[bool]', description: "Goal Review waits for the developer's confirmation (default: the developerConfirmation setting, on; only the developer switches it off)" },
 			{ name: 'source-target', param: 'sourceTargetId', kind: 'string', valueName: '<id>', description: 'with --as-user: Tutti starts the source session itself on this agent target' },
 			{ name: 'review-target', param: 'reviewTargetId', kind: 'string', valueName: '<id>', description: 'an independent read-only reviewer on this agent target gives an advisory verdict at Goal Review' },
 			...budgetFlags],

@@ -150,6 +150,8 @@ export const methods = {
 			title: z.string().min(1).max(500).optional(),
 			content: text(100_000).optional(),
 			dispatchPaused: z.boolean().optional(),
+			/** Developer only; also on a managed issue: the issue's auto-accept, for new tasks and its tasks not completed yet. */
+			autoAccept: z.boolean().optional(),
 			/** Developer only; also on a managed issue. Raising it lets the issue go on (what was owed starts). */
 			...budgetFields,
 		}),

@@ -29,7 +29,7 @@ describe('real agents: the Stop hook', function () {
 	const sandbox = makeAgentSandbox();
 
 	before(async () => {
-		host = await startHost({ config: (g) => ({ agentTargets: standardTargets(g), maxParallelRuns: 2, developerConfirmation: false } as never) });
+		host = await startHost({ config: (g) => ({ agentTargets: standardTargets(g), maxParallelRuns: 2, developerConfirmation: false, autoAcceptDefault: true } as never) });
 	});
 	after(async () => { await host.dispose(); sandbox.remove(); });
 

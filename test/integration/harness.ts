@@ -595,9 +595,12 @@ export async function managedIssue(host: HostHandle, title = 'Managed issue', co
 	return new ManagedIssue(host, created.issueId, source, created);
 }
 
-/** `tutti issue create --as-user`: a manual issue. */
-export async function manualIssue(host: HostHandle, title = 'Manual issue', autoAccept?: boolean): Promise<string> {
-	const accept = autoAccept === undefined ? [] : [`--auto-accept=${autoAccept}`];
+/**
+ * `tutti issue create --as-user`: a manual issue. It auto-accepts its tasks unless `autoAccept` is false (the
+ * developer's explicit choice, so the tests do not depend on the autoAcceptDefault setting, off by default).
+ */
+export async function manualIssue(host: HostHandle, title = 'Manual issue', autoAccept = true): Promise<string> {
+	const accept = [`--auto-accept=${autoAccept}`];
 	const issue = methods['issue/create'].result.parse(expectOk(await host.cli(['issue', 'create', '--title', title, ...accept, '--as-user', '--json'])));
 	host.track(issue.issueId);
 	return issue.issueId;

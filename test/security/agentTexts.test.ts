@@ -34,6 +34,7 @@ const developerCommands: [RegExp, string][] = [
 	...(Object.keys(policy) as Method[]).filter((m) => policy[m] === 'developer').map((m): [RegExp, string] =>
 		[new RegExp(`\\b${methodCommands[m].replace(/ /g, '\\s+')}\\b`), methodCommands[m]]),
 	[/\btutti\s+issue\s+update\b[^`\n]*--budget-(usd|tokens)\b/, 'tutti issue update --budget-…'],
+	[/\btutti\s+issue\s+update\b[^`\n]*--auto-accept\b/, 'tutti issue update --auto-accept'],
 	[/\btutti\s+plan\s+issue\s+create\b[^`\n]*--source-target\b/, 'tutti plan issue create --source-target'],
 	[/--as-user\b/, '--as-user'],
 ];

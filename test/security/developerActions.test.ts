@@ -13,7 +13,8 @@ import { type Policy, policy } from './methodPolicy.js';
 import type { RunDto } from '../../src/protocol/dto.js';
 import { addManualTask, rawPost, settledRunOf } from './securityKit.js';
 
-interface Ids { manual: string; managed: string; runId: string; taskId: string; source: Session; worker: Session }
+/** `paused`: a manual issue that starts nothing (its task `waiting` stays not started); `fence`: the managed issue's own. */
+interface Ids { manual: string; managed: string; paused: string; fence: string[]; runId: string; taskId: string; source: Session; worker: Session }
 
 interface Call {
 	method: Method;
@@ -48,6 +49,21 @@ function callsFor(ids: Ids): Call[] {
 		dev('issue/create', ['issue', 'create', '--title', 'Too dear', '--budget-usd', '50'], '', { refusal: /^issue create: only the developer may create an issue without a USD budget or above the default/ }),
 		dev('plan/create', ['plan', 'issue', 'create', '--title', 'T', '--content', 'C', '--request-id', requestId('create'), '--source-target', 'ok'], '',
 			{ as: 'source', refusal: /^plan issue create --source-target is a developer action/ }),
+		dev('issue/update', ['issue', 'update', '--issue-id', manual, '--auto-accept', 'true'], 'issue update --auto-accept'),
+		dev('issue/update', ['issue', 'update', '--issue-id', managed, '--auto-accept', 'false'], 'issue update --auto-accept', { as: 'source' }),
+		dev('issue/create', ['issue', 'create', '--title', 'Self-accepting', '--auto-accept'], '', { refusal: /^issue create --auto-accept: auto-accept is off by the developer's setting autoAcceptDefault/ }),
+		dev('plan/create', ['plan', 'issue', 'create', '--title', 'T', '--content', 'C', '--request-id', requestId('create'), '--auto-accept'], '',
+			{ as: 'source', refusal: /^plan issue create --auto-accept: auto-accept is off by the developer's setting/ }),
+		dev('plan/create', ['plan', 'issue', 'create', '--title', 'T', '--content', 'C', '--request-id', requestId('create'), '--developer-confirmation=false'], '',
+			{ as: 'source', refusal: /^plan issue create --developer-confirmation=false: Goal Review waits for the developer's confirmation/ }),
+		dev('task/add', ['issue', 'task', 'add', '--issue-id', manual, '--task-id', 'wide', '--title', 'Wide', '--agent-target-id', 'codex', '--permission-mode-id', 'danger-full-access'], '',
+			{ refusal: /^issue task add: task wide: the permission mode 'danger-full-access' is wider than agent target 'codex' runs with by default/ }),
+		dev('task/update', ['issue', 'task', 'update', '--issue-id', ids.paused, '--task-id', 'waiting', '--permission-mode-id', 'danger-full-access'], '',
+			{ refusal: /^issue task update: task waiting: the permission mode 'danger-full-access' is wider than agent target 'codex'/ }),
+		dev('task/add', ['issue', 'task', 'add', '--issue-id', manual, '--task-id', 'accepting', '--title', 'Accepting', '--agent-target-id', 'ok', '--auto-accept'], '',
+			{ refusal: /^issue task add: task accepting: auto-accept is off for issue/ }),
+		dev('plan/mutate', ['plan', 'issue', 'mutate', '--issue-id', managed, '--operations-json', JSON.stringify([{ kind: 'add', task: { taskId: 'wide', title: 'Wide', agentTargetId: 'codex', permissionModeId: 'danger-full-access' } }]), ...ids.fence], '',
+			{ as: 'source', refusal: /^plan issue mutate: task wide: the permission mode 'danger-full-access' is wider/ }),
 		dev('issue/integrate', ['issue', 'integrate', '--issue-id', manual], 'issue integrate'),
 		dev('issue/integrate', ['issue', 'integrate', '--issue-id', manual, '--into', 'main', '--accepted-only'], 'issue integrate'),
 		dev('issue/finish', ['finish', '--issue-id', managed], 'finish', { as: 'source' }),
@@ -117,13 +133,20 @@ describe('security: developer actions, method by method', function () {
 
 	before(async function () {
 		// A default budget, so creating an issue without one (or above it) is the developer's call.
-		const config = (gates: string): HostConfig => ({ agentTargets: standardTargets(gates), maxParallelRuns: 4, defaultBudgetUsd: 5 } as HostConfig);
+		// A codex target (never started here): a permission mode wider than its default is the developer's.
+		const codex = { id: 'codex', adapter: 'codex', path: '/nonexistent/codex' };
+		const config = (gates: string): HostConfig => ({ agentTargets: [...standardTargets(gates), codex], maxParallelRuns: 4, defaultBudgetUsd: 5 } as unknown as HostConfig);
 		host = await startHost({ config });
 		issue = await managedIssue(host, 'Developer actions (managed)');
-		const manual = await manualIssue(host, 'Developer actions (manual)');
+		// It asks the developer for each task (so auto-accept is the developer's to turn on).
+		const manual = await manualIssue(host, 'Developer actions (manual)', false);
 		const taskId = await addManualTask(host, manual, 'done1', ['--agent-target-id', 'ok']);
 		const run: RunDto = await settledRunOf(host, manual, taskId);
-		ids = { manual, managed: issue.issueId, runId: run.runId, taskId, source: issue.source, worker: await openSession(host, 'worker') };
+		const paused = methods['issue/create'].result.parse(expectOk(await host.cli(['issue', 'create', '--title', 'Paused', '--dispatch-paused', '--as-user', '--json']))).issueId;
+		await addManualTask(host, paused, 'waiting', ['--agent-target-id', 'codex']);
+		const snapshot = await issue.get();
+		const fence = ['--checkpoint-id', snapshot.activeCheckpoint!.checkpointId, '--expected-graph-revision', String(snapshot.execution.graphRevision), '--request-id', requestId('wide')];
+		ids = { manual, managed: issue.issueId, paused, fence, runId: run.runId, taskId, source: issue.source, worker: await openSession(host, 'worker') };
 	});
 
 	after(async function () {
@@ -168,7 +191,7 @@ describe('security: developer actions, method by method', function () {
 			const result = await callAsAgent(other);
 			assert.ok('code' in result);
 			// A plan command's other fence (wrong_source_session) may answer first for a worker; never success.
-			const error = expectError(result, call.method === 'plan/create' ? ['forbidden', 'wrong_source_session'] : 'forbidden');
+			const error = expectError(result, call.method === 'plan/create' || call.method === 'plan/mutate' ? ['forbidden', 'wrong_source_session'] : 'forbidden');
 			assert.ok(error.reasonCode !== 'forbidden' || call.refusal!.test(error.message), `${other.as} token, ${call.words.join(' ')}: ${show(result)}`);
 		}
 		// Nothing happened: no issue was created, the source session is not stopped, the manual issue is not paused.
@@ -194,5 +217,5 @@ describe('security: developer actions, method by method', function () {
 
 function placeholderIds(): Ids {
 	const session = { sessionId: 's', token: 't' };
-	return { manual: 'm', managed: 'g', runId: 'r', taskId: 't', source: session, worker: session };
+	return { manual: 'm', managed: 'g', paused: 'p', fence: [], runId: 'r', taskId: 't', source: session, worker: session };
 }

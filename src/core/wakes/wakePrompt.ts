@@ -191,7 +191,7 @@ export function wakePrompt(input: WakePromptInput): string {
 		mutateCommand(f, [{ kind: 'supersede', taskId: exampleTask }]),
 		'Rework a not-started, failed or canceled task into a new taskId (its history stays):',
 		mutateCommand(f, [{ kind: 'rework', taskId: exampleTask, task: { taskId: suggestedReworkTaskId(exampleTask, cp.sequence) } }]),
-		'Add "title", "content" or launch settings inside "task" to change them. A sparse rework inherits every omitted field from the old task: agentTargetId, modelPlanId, model, permissionModeId, reasoningEffort, executionDirectory and dependencyTaskIds (and title, content, parallelizable, autoAccept); explicit values override them.',
+		'Add "title", "content" or launch settings inside "task" to change them. A sparse rework inherits every omitted field from the old task: agentTargetId, modelPlanId, model, permissionModeId, reasoningEffort, executionDirectory and dependencyTaskIds (and title, content, parallelizable, autoAccept); explicit values override them. A permissionModeId wider than its target\'s default, or autoAccept on an issue that asks the developer, is refused (forbidden), inherited or not: give a narrower permissionModeId (or "") and leave autoAccept out.',
 		'Rework also redirects the dependencies of active not-started tasks from the old taskId to the new one in the same mutation; it fails with task_not_started if such a dependent already started.',
 		`A successful mutation returns a new graphRevision: use exactly that number in place of ${input.graphRevision} in both --expected-graph-revision and --request-id (cp${cp.sequence}-r${input.graphRevision}-…) of the next command at this checkpoint; never increment or guess it.`,
 		'',

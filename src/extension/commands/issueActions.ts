@@ -83,7 +83,9 @@ async function createIssue(ctx: ActionContext, args: NewIssueArgs & { mode: 'man
 		return { issueId: plan.issueId, managed: true, sourceSessionId: plan.sourceSessionId };
 	}
 	const session = await client.call('session/open', { role: 'source' });
-	const plan = await client.call('plan/create', { title, content, requestId, ...autoAccept }, { sessionToken: session.token });
+	// The source session's token may not turn auto-accept on (an agent never widens it): the developer sets it, as the developer.
+	const plan = await client.call('plan/create', { title, content, requestId }, { sessionToken: session.token });
+	if (args.autoAccept !== undefined) { await client.call('issue/update', { issueId: plan.issueId, autoAccept: args.autoAccept }); }
 	await ctx.terminals.open({ session: { sessionId: session.sessionId, token: session.token, issueId: plan.issueId }, label: title });
 	await revealOnBoard(ctx);
 	return { issueId: plan.issueId, managed: true, sourceSessionId: session.sessionId };

@@ -21,9 +21,11 @@ export function executionDirectoryProblem(workspace: string, executionDirectory:
 
 /**
  * The absolute working directory for a Run, or an error message. Resolves symlinks of both the workspace and the
- * directory, so a link pointing out of the workspace is refused; the directory must exist.
+ * directory, so a link pointing out of the workspace is refused; the directory must exist. `within`: the
+ * workspace-relative folder the directory must also stay inside (a task's worktree), so a symlink that a repository
+ * ships in the tree never moves the agent (and a codex sandbox's writable root) into the developer's checkout.
  */
-export function resolveRunDirectory(workspace: string, executionDirectory: string): { cwd: string } | { error: string } {
+export function resolveRunDirectory(workspace: string, executionDirectory: string, within?: string): { cwd: string } | { error: string } {
 	const lexical = executionDirectoryProblem(workspace, executionDirectory);
 	if (lexical !== null) { return { error: lexical }; }
 	let root: string;
@@ -41,6 +43,17 @@ export function resolveRunDirectory(workspace: string, executionDirectory: strin
 	}
 	if (!inside(root, real)) {
 		return { error: `executionDirectory '${executionDirectory}' leads outside the workspace through a symbolic link (to ${real})` };
+	}
+	if (within !== undefined) {
+		let tree: string;
+		try {
+			tree = realpathSync(resolve(workspace, within));
+		} catch {
+			return { error: `the task's worktree ${within} does not exist` };
+		}
+		if (!inside(tree, real)) {
+			return { error: `executionDirectory '${executionDirectory}' leads outside the task's worktree ${within} through a symbolic link (to ${real})` };
+		}
 	}
 	return { cwd: real };
 }

@@ -142,7 +142,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const issues = new IssueService({
-		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged, defaultBudgetUsd: deps.config.defaultBudgetUsd, pricing: deps.config,
+		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged, autoAcceptDefault: deps.config.autoAcceptDefault,
+		defaultBudgetUsd: deps.config.defaultBudgetUsd, pricing: deps.config,
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason), contacts: awaiting.heartbeats,
 		runActivity: (runId) => activityLine(latestActivity(deps.runs, runId)),
 	});
@@ -182,8 +183,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'issue/pause': (params, caller) => issues.pause(params, caller),
 		'issue/resume': (params, caller) => thenWake(issues.resume(params, caller)),
 		'issue/stop': (params, caller) => issues.stop(params, caller),
-		'task/add': (params) => tasks.add(params),
-		'task/update': (params) => tasks.update(params),
+		'task/add': (params, caller) => tasks.add(params, caller),
+		'task/update': (params, caller) => tasks.update(params, caller),
 		'task/delete': (params) => tasks.delete(params),
 		'plan/create': (params, caller) => thenWake(activePlan.create(params, caller)),
 		'plan/get': (params, caller) => activePlan.get(params, caller),

@@ -11,6 +11,7 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { requireUser } from './callerPolicy.js';
 import { withPause } from '../../core/issues/pauser.js';
+import { requireAgentIssueControl } from './launchGrants.js';
 import type { PlanService } from './contracts.js';
 import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import type { AttentionReadContext, SourceContactLookup } from './attention/readAttention.js';
@@ -25,6 +26,8 @@ export interface IssueServiceDeps {
 	clock: Clock;
 	ids: IdSource;
 	plan: PlanService;
+	/** Whether new issues auto-accept their tasks when the command does not say (setting `autoAcceptDefault`). */
+	autoAcceptDefault: boolean;
 	/** The USD budget of new issues that name none (setting `defaultBudgetUsd`). */
 	defaultBudgetUsd?: number | undefined;
 	/** The configured targets and prices: an issue shows a pending launch its USD budget cannot count (absent: spend only). */
@@ -55,10 +58,12 @@ export class IssueService {
 
 	/**
 	 * `issue/create`: a manual issue, by the developer or any agent session (SPEC §5; a reviewer session is refused
-	 * earlier by its read-only allowlist). Its tasks auto-accept unless `autoAccept:false`.
+	 * earlier by its read-only allowlist). Its tasks auto-accept as the setting autoAcceptDefault says, unless the
+	 * command says otherwise; an agent may ask for the developer's confirmation, never switch it off.
 	 */
 	async create(params: ParsedParams<'issue/create'>, caller: Caller): Promise<Result<'issue/create'>> {
 		const now = this.deps.clock.now();
+		requireAgentIssueControl(caller, { autoAcceptDefault: this.deps.autoAcceptDefault }, params, 'issue create');
 		const budget = newIssueBudget(params, this.deps.defaultBudgetUsd, caller, 'issue create');
 		const issue: Issue = {
 			issueId: this.deps.ids.next('issue'),
@@ -69,7 +74,7 @@ export class IssueService {
 			sourceSessionId: '',
 			dispatchPaused: params.dispatchPaused ?? false,
 			...(params.dispatchPaused === true ? { pausedBy: caller.kind === 'user' ? 'developer' as const : 'agent' as const } : {}),
-			autoAcceptDefault: params.autoAccept ?? true,
+			autoAcceptDefault: params.autoAccept ?? this.deps.autoAcceptDefault,
 			createdAtUnixMs: now,
 			updatedAtUnixMs: now,
 		};
@@ -116,10 +121,11 @@ export class IssueService {
 	 */
 	async update(params: ParsedParams<'issue/update'>, caller: Caller): Promise<Result<'issue/update'>> {
 		const issue = this.deps.store.read((r) => loadIssue(r, params.issueId));
-		if (params.budgetUsd !== undefined || params.budgetTokens !== undefined) {
-			await this.#setBudget(issue.issueId, params, caller);
-			const { budgetUsd: _usd, budgetTokens: _tokens, ...rest } = params;
-			// Only the budget changed: done (also on a managed issue, which no other generic field may change).
+		if (params.budgetUsd !== undefined || params.budgetTokens !== undefined || params.autoAccept !== undefined) {
+			if (params.budgetUsd !== undefined || params.budgetTokens !== undefined) { await this.#setBudget(issue.issueId, params, caller); }
+			if (params.autoAccept !== undefined) { await this.#setAutoAccept(issue.issueId, params.autoAccept, caller); }
+			const { budgetUsd: _usd, budgetTokens: _tokens, autoAccept: _autoAccept, ...rest } = params;
+			// Only the developer's settings changed: done (also on a managed issue, which no other generic field may change).
 			if (rest.title === undefined && rest.content === undefined && rest.dispatchPaused === undefined) { return this.#read(issue.issueId); }
 			return this.update(rest, caller);
 		}
@@ -182,6 +188,23 @@ export class IssueService {
 			}, this.deps.clock.now());
 		});
 		this.deps.workChanged();
+	}
+
+	/**
+	 * The developer turns auto-accept on or off (manual or managed): the issue's default for tasks added later, and
+	 * every active task not completed yet (a rework of a failed one inherits it), so the issue behaves as told.
+	 */
+	async #setAutoAccept(issueId: string, autoAccept: boolean, caller: Caller): Promise<void> {
+		requireUser(caller, 'issue update --auto-accept', { issueId });
+		await this.deps.store.transaction((tx) => {
+			const current = loadIssue(tx, issueId);
+			const now = this.deps.clock.now();
+			issueRepository.update(tx, { ...current, autoAcceptDefault: autoAccept, updatedAtUnixMs: now });
+			for (const task of taskRepository.listByIssue(tx, issueId)) {
+				if (task.supersededAtUnixMs > 0 || task.status === 'completed' || task.autoAccept === autoAccept) { continue; }
+				taskRepository.update(tx, { ...task, autoAccept, updatedAtUnixMs: now });
+			}
+		});
 	}
 
 	/** The developer's pause or resume (a pause only the developer lifts). */

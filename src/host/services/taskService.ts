@@ -5,7 +5,7 @@ import { rejection } from '../../core/hints.js';
 import { detectCycle } from '../../core/graph/cycles.js';
 import type { Issue, Task } from '../../core/model.js';
 import type { Clock, IdSource } from '../../core/ports.js';
-import type { ParsedParams, Result } from '../../protocol/controlPlane.js';
+import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
 import type { Store } from '../../store/database.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
@@ -16,6 +16,7 @@ import { toTaskDto } from './dtoMapping.js';
 import { executionDirectoryProblem } from './executionDirectory.js';
 import { nextIssueStatus } from './issueStatus.js';
 import { loadIssue } from './issueService.js';
+import { type GrantCheck, requireAgentWithinGrants } from './launchGrants.js';
 import { guardGenericWriter } from './managedGuard.js';
 import { manualRejection } from './manualRejections.js';
 
@@ -41,7 +42,7 @@ function unique(ids: readonly string[]): string[] {
 export class TaskService {
 	constructor(private readonly deps: TaskServiceDeps) {}
 
-	async add(params: ParsedParams<'task/add'>): Promise<Result<'task/add'>> {
+	async add(params: ParsedParams<'task/add'>, caller: Caller): Promise<Result<'task/add'>> {
 		const dto = await this.deps.store.transaction((tx) => {
 			const issue = this.#writableIssue(tx, params.issueId, 'tutti issue task add');
 			const taskId = params.taskId ?? this.deps.ids.next('task');
@@ -73,6 +74,7 @@ export class TaskService {
 				createdAtUnixMs: now,
 				updatedAtUnixMs: now,
 			};
+			requireAgentWithinGrants(caller, this.deps.config, this.#grantCheck(issue, 'issue task add'), task, undefined);
 			this.#checkGraph(tx, issue, task);
 			taskRepository.insert(tx, task);
 			this.#refreshIssueStatus(tx, issue);
@@ -82,7 +84,7 @@ export class TaskService {
 		return dto;
 	}
 
-	async update(params: ParsedParams<'task/update'>): Promise<Result<'task/update'>> {
+	async update(params: ParsedParams<'task/update'>, caller: Caller): Promise<Result<'task/update'>> {
 		const dto = await this.deps.store.transaction((tx) => {
 			const issue = this.#writableIssue(tx, params.issueId, 'tutti issue task update');
 			const current = this.#activeTask(tx, issue, params.taskId);
@@ -113,6 +115,7 @@ export class TaskService {
 				dependencyTaskIds: params.dependencyTaskIds !== undefined ? unique(params.dependencyTaskIds) : current.dependencyTaskIds,
 				updatedAtUnixMs: this.deps.clock.now(),
 			};
+			requireAgentWithinGrants(caller, this.deps.config, this.#grantCheck(issue, 'issue task update'), next, current);
 			if (params.dependencyTaskIds !== undefined) { this.#checkGraph(tx, issue, next); }
 			taskRepository.update(tx, next);
 			return toTaskDto(next);
@@ -156,6 +159,10 @@ export class TaskService {
 			throw rejection('invalid_input', `Issue ${issueId} is archived; its tasks cannot change.`, { issueId });
 		}
 		return issue;
+	}
+
+	#grantCheck(issue: Issue, command: string): GrantCheck {
+		return { issueId: issue.issueId, managed: false, issueAutoAcceptDefault: issue.autoAcceptDefault, command };
 	}
 
 	#activeTask(tx: Tx, issue: Issue, taskId: string): Task {

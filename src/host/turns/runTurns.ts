@@ -3,7 +3,7 @@
 // span a process call; the gate is the pure rule of src/core/turns/launchGate.ts and the process side is the
 // TurnLifecycle's. A target with `"isolation":"worktree"` gets its git worktree created between the lease and the
 // start, outside any transaction (services/worktrees/worktreeManager.ts).
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { TurnFacts } from '../../agents/adapter.js';
 import { DomainError } from '../../core/errors.js';
 import { runSubmitId } from '../../core/ids.js';
@@ -32,7 +32,7 @@ import { type WorktreeManager, WorktreeSetupError } from '../services/worktrees/
 import { reopenChangedParents } from '../services/delivery/acceptanceChanges.js';
 import { changedAfterAcceptance } from '../../store/repositories/deliveryRepository.js';
 import { conflictPrompt, type MergeConflictNote, prepareRunTree, recordSharedFolderBase } from '../services/delivery/runDelivery.js';
-import { reworkChain } from '../services/worktrees/worktreePaths.js';
+import { reworkChain, worktreesFolder } from '../services/worktrees/worktreePaths.js';
 import type { TurnIdentity, TurnLifecycle } from './turnLifecycle.js';
 
 /** How long a launch lease is held (a lease older than this on restart belongs to a dead Host). */
@@ -110,6 +110,11 @@ function leaseLaunchInTx(ctx: WorkerTurnContext, tx: Tx, runId: string): LaunchG
 	return { kind: 'launch', run, task, token };
 }
 
+/** The worktree folder (`.tutti/worktrees/<taskId>`) a worktree Run's recorded directory lies in. */
+function treeOf(runDirectory: string): string {
+	return join(...runDirectory.split(sep).slice(0, worktreesFolder.split(sep).length + 1));
+}
+
 /** The Run's first Turn: lease, working directory (its worktree), start, and the start recorded as dispatched. */
 export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Promise<void> {
 	let gate: LaunchGate;
@@ -131,6 +136,7 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 		return;
 	}
 	let directory = target.cwd ?? task.executionDirectory;
+	let tree: string | undefined;
 	let conflict: MergeConflictNote | null = null;
 	const delivery = { workspace: ctx.workspace, store: ctx.store, clock: ctx.clock, worktrees: ctx.worktrees };
 	if (target.isolation === 'worktree') {
@@ -153,14 +159,15 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 				return;
 			}
 			conflict = prepared.conflict;
-			directory = join(prepared.tree.relativePath, directory);
+			tree = prepared.tree.relativePath;
+			directory = join(tree, directory);
 		} catch (e) {
 			const why = e instanceof DomainError ? `${e.message} ${e.hint}` : (e as Error).message;
 			await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: `${couldNotStart}${e instanceof WorktreeSetupError ? e.message : why}` });
 			return;
 		}
 	}
-	const where = resolveRunDirectory(ctx.workspace, directory);
+	const where = resolveRunDirectory(ctx.workspace, directory, tree);
 	if ('error' in where) {
 		await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: `${couldNotStart}${where.error}` });
 		return;
@@ -268,7 +275,7 @@ export async function startQueuedTurn(ctx: QueuedTurnContext, runId: string, exi
 		return false;
 	}
 	const directory = target.isolation === 'worktree' ? run.executionDirectory : (target.cwd ?? task.executionDirectory);
-	const where = resolveRunDirectory(ctx.workspace, directory);
+	const where = resolveRunDirectory(ctx.workspace, directory, target.isolation === 'worktree' ? treeOf(run.executionDirectory) : undefined);
 	if ('error' in where) {
 		ctx.log(`run ${runId}: cannot start the next Turn (${where.error}); the Run settles`);
 		return false;

@@ -25,7 +25,7 @@ describe('bounded waits through the CLI', function () {
 	let issue: ManagedIssue;
 
 	before(async () => {
-		host = await startHost({ config: (gates) => ({ agentTargets: standardTargets(gates), maxParallelRuns: 4, developerConfirmation: false } as never) });
+		host = await startHost({ config: (gates) => ({ agentTargets: standardTargets(gates), maxParallelRuns: 4, developerConfirmation: false, autoAcceptDefault: true } as never) });
 		issue = await managedIssue(host);
 	});
 	after(async () => { await host.dispose(); });

@@ -30,7 +30,7 @@ describe('follow-up after completion through the CLI', function () {
 	let issue: ManagedIssue;
 
 	before(async () => {
-		host = await startHost({ config: (gates) => ({ agentTargets: standardTargets(gates), maxParallelRuns: 4, developerConfirmation: false } as never) });
+		host = await startHost({ config: (gates) => ({ agentTargets: standardTargets(gates), maxParallelRuns: 4, developerConfirmation: false, autoAcceptDefault: true } as never) });
 		issue = await managedIssue(host);
 	});
 	after(async () => { await host.dispose(); });

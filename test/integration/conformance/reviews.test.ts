@@ -3,7 +3,8 @@
 // carrying the note and the rework path applies, and Goal Review waits for the developer unless turned off.
 import { strict as assert } from 'node:assert';
 import {
-	expectError, expectOk, fenceOf, type HostHandle, ManagedIssue, managedIssue, methods, openSession, requestId, shareHost, taskIn, taskSpec,
+	expectError, expectOk, fenceOf, type HostConfig, type HostHandle, ManagedIssue, managedIssue, methods, openSession, requestId, shareHost, standardTargets, taskIn,
+	taskSpec,
 } from '../harness.js';
 
 describe('conformance: developer confirmation (reviews and Goal Review)', function () {
@@ -131,10 +132,18 @@ describe('conformance: developer confirmation (reviews and Goal Review)', functi
 		assert.equal((await issue.get()).execution.status, 'completed');
 	});
 
-	it('with developer confirmation off for the issue, complete completes directly', async function () {
+});
+
+describe('conformance: developer confirmation switched off by the developer', function () {
+	this.timeout(60_000);
+	let host: HostHandle;
+	// Only the developer's settings switch the confirmation off (an agent's --developer-confirmation=false is refused).
+	shareHost((h) => { host = h; }, { config: (gates) => ({ agentTargets: standardTargets(gates), maxParallelRuns: 4, developerConfirmation: false, autoAcceptDefault: true }) as HostConfig });
+
+	it('with developer confirmation off and auto-accept on (the developer\'s settings), complete completes directly', async function () {
 		const source = await openSession(host, 'source');
 		const created = methods['plan/create'].result.parse(expectOk(await host.cli(['plan', 'issue', 'create', '--title', 'Unattended',
-			'--content', 'Go', '--auto-accept', '--developer-confirmation=false', '--request-id', requestId('create'), '--json'], { token: source.token })));
+			'--content', 'Go', '--request-id', requestId('create'), '--json'], { token: source.token })));
 		host.track(created.issueId);
 		const issue = new ManagedIssue(host, created.issueId, source, created);
 		await issue.addTasks(taskSpec('a'));

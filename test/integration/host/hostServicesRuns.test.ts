@@ -110,7 +110,7 @@ describe('Host services with real Run processes', function () {
 	}
 
 	it('a `node -e` command Run settles completed with its stdout captured (content on stdin, task directory as cwd)', async () => {
-		const issueId = (await call('issue/create', { title: 'real' })).issueId;
+		const issueId = (await call('issue/create', { title: 'real', autoAccept: true })).issueId;
 		await call('task/add', { issueId, taskId: 'a', title: 'echo', agentTargetId: 'echo', content: 'hello', executionDirectory: 'pkg' });
 		const run = await settled(await runOf(issueId, 'a'));
 		assert.deepEqual([run.status, run.outcome, run.exitCode], ['completed', 'success', 0], JSON.stringify(run));

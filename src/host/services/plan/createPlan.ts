@@ -15,6 +15,7 @@ import { reviewerReviewRepository } from '../../../store/repositories/reviewerRe
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { usageRepository } from '../../../store/repositories/usageRepository.js';
 import { findAgentTarget } from '../agentTargets.js';
+import { requireAgentIssueControl } from '../launchGrants.js';
 import { newIssueBudget } from '../usage/issueSpend.js';
 import { mintToken, tokenHash } from '../sessionService.js';
 import { appendCheckpoint, withWatchdogReset } from './checkpointSteps.js';
@@ -32,6 +33,7 @@ export async function createPlan(ctx: PlanContext, params: ParsedParams<'plan/cr
 	}
 	if (params.sourceTargetId !== undefined) { findAgentTarget(ctx.config, params.sourceTargetId); }
 	if (params.reviewTargetId !== undefined) { findAgentTarget(ctx.config, params.reviewTargetId); }
+	requireAgentIssueControl(caller, ctx.config, params, 'plan issue create');
 	const budget = newIssueBudget(params, ctx.config.defaultBudgetUsd, caller, 'plan issue create');
 	const callerSession = caller.kind === 'session' ? caller.sessionId : '';
 	const identity = requestIdentity('create', callerSession, '', params.requestId, {

@@ -5,13 +5,14 @@ import { z } from 'zod';
 import { staleTerminalCheckpointIds } from '../../../core/execution/backlog.js';
 import { applyMutationGraph } from '../../../core/graph/mutation.js';
 import { rejection } from '../../../core/hints.js';
-import type { Checkpoint, Execution } from '../../../core/model.js';
+import type { Checkpoint, Execution, Issue, Task } from '../../../core/model.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { type MutationOperation, mutationOperations, operationsShapeMessage } from '../../../protocol/operations.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { executionDirectoryProblem } from '../executionDirectory.js';
+import { requireAgentWithinGrants } from '../launchGrants.js';
 import { cancelActiveReviews } from '../reviews/independentReview.js';
 import { refreshPreparedWakes, withWatchdogReset } from './checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
@@ -52,6 +53,20 @@ function checkExecutionDirectories(workspace: string, operations: readonly Mutat
 	});
 }
 
+/**
+ * An agent's mutation never widens what a task's agent may do: every added task (a rework's replacement too, whose
+ * inherited settings count as asked for) and every updated one is held to its target's default and the issue's.
+ */
+function requireAgentMutationWithinGrants(
+	ctx: PlanContext, caller: Caller, issue: Issue, before: readonly Task[],
+	applied: { addedTaskIds: readonly string[]; updatedTaskIds: readonly string[] }, after: ReadonlyMap<string, Task>,
+): void {
+	const check = { issueId: issue.issueId, managed: true, issueAutoAcceptDefault: issue.autoAcceptDefault, command: 'plan issue mutate' };
+	const original = new Map(before.map((t) => [t.taskId, t]));
+	for (const id of applied.addedTaskIds) { requireAgentWithinGrants(caller, ctx.config, check, after.get(id)!, undefined); }
+	for (const id of applied.updatedTaskIds) { requireAgentWithinGrants(caller, ctx.config, check, after.get(id)!, original.get(id)); }
+}
+
 /** `ctx.workspace`: the absolute workspace root that every executionDirectory must stay inside. */
 export async function mutatePlan(ctx: PlanContext & { workspace: string }, params: ParsedParams<'plan/mutate'>, caller: Caller): Promise<MutateResult> {
 	// The malformed shape is rejected before any durable state (checkpoint, revision) is evaluated.
@@ -79,6 +94,7 @@ export async function mutatePlan(ctx: PlanContext & { workspace: string }, param
 				applied.taskId ? { taskId: applied.taskId } : {});
 		}
 		const byId = new Map(applied.tasks.map((t) => [t.taskId, t]));
+		requireAgentMutationWithinGrants(ctx, caller, issue, tasks, applied, byId);
 		for (const id of applied.addedTaskIds) { taskRepository.insert(tx, byId.get(id)!); }
 		for (const id of applied.changedTaskIds) { taskRepository.update(tx, byId.get(id)!); }
 

@@ -53,8 +53,10 @@ describe('plan service: materialization, caller authority and fences', () => {
 		assert.equal(again.issueId, first.issueId);
 		assert.equal(kit.store.read((r) => issueRepository.list(r)).length, 1);
 		await rejects(kit.plan.create({ title: 'Other', content: 'C', requestId: 'r' }, source), 'request_id_conflict');
-		const explicit = await kit.plan.create({ title: 'T', content: 'C', requestId: 'r2', autoAccept: true }, source);
-		assert.equal(kit.store.read((r) => issueRepository.get(r, explicit.issueId))!.autoAcceptDefault, true);
+		// Auto-accept where the setting asks the developer is the developer's; asking for the developer is the source's.
+		await rejects(kit.plan.create({ title: 'T', content: 'C', requestId: 'r2', autoAccept: true }, source), 'forbidden');
+		const explicit = await kit.plan.create({ title: 'T', content: 'C', requestId: 'r3', autoAccept: false }, source);
+		assert.equal(kit.store.read((r) => issueRepository.get(r, explicit.issueId))!.autoAcceptDefault, false);
 	});
 
 	it('get is for the source session and the developer; other sessions get wrong_source_session', async () => {

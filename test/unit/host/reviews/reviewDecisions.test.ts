@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
 import { reviewRepository } from '../../../../src/store/repositories/reviewRepository.js';
 import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
+import type { Caller } from '../../../../src/protocol/controlPlane.js';
 import { ManagedIssueDriver, PlanKit, rejects, taskSpec, testConfig, user } from '../plan/planKit.js';
 
 async function settledPendingAcceptance(kit: PlanKit, tasks = [taskSpec('a'), taskSpec('b', { dependencyTaskIds: ['a'] })]): Promise<{ issue: ManagedIssueDriver; runId: string }> {
@@ -207,9 +208,11 @@ describe('developer confirmation at Goal Review', () => {
 	});
 
 	it('with confirmation off for the issue, complete completes directly', async () => {
-		const source = await kit.session('source');
-		const created = await kit.plan.create({ title: 'G', content: 'c', requestId: 'create-off', developerConfirmation: false }, source);
+		// Only the developer switches the confirmation off (an agent's request is refused); Tutti starts the source.
+		await rejects(kit.plan.create({ title: 'G', content: 'c', requestId: 'create-agent', developerConfirmation: false }, await kit.session('source')), 'forbidden');
+		const created = await kit.plan.create({ title: 'G', content: 'c', requestId: 'create-off', developerConfirmation: false, autoAccept: true, sourceTargetId: 'ok' }, user);
 		assert.equal(kit.store.read((r) => reviewRepository.developerConfirmationOverride(r, created.executionId)), false);
+		const source: Caller = { kind: 'session', sessionId: created.sourceSessionId, role: 'source' };
 		const issue = new ManagedIssueDriver(kit, created.issueId, source);
 		await issue.mutate([{ kind: 'add', task: taskSpec('a', { autoAccept: true }) }]);
 		const { runIds } = await issue.schedule(['a']);

@@ -3,7 +3,8 @@ import { afterEach, describe, it } from 'mocha';
 import { ServiceHarness } from './serviceHarness.js';
 
 async function paused(h: ServiceHarness, title: string): Promise<string> {
-	const issueId = (await h.call('issue/create', { title })).issueId;
+	// Its tasks auto-accept (the developer's choice; the setting's default asks the developer).
+	const issueId = (await h.call('issue/create', { title, autoAccept: true })).issueId;
 	await h.call('issue/pause', { issueId });
 	return issueId;
 }

@@ -12,11 +12,11 @@ describe('host services: manual issues and their tasks', () => {
 	});
 	afterEach(async () => { await h.close(); });
 
-	it('create/get/list/update: a manual, open issue whose tasks auto-accept by default', async () => {
+	it('create/get/list/update: a manual, open issue whose tasks auto-accept as the autoAcceptDefault setting says (off)', async () => {
 		const got = await h.call('issue/get', { issueId });
 		assert.equal(got.planningSource, 'manual');
 		assert.equal(got.status, 'open');
-		assert.equal(got.autoAcceptDefault, true);
+		assert.equal(got.autoAcceptDefault, false);
 		assert.deepEqual(got.tasks, []);
 		const updated = await h.call('issue/update', { issueId, title: 'Renamed', content: 'new goal' });
 		assert.equal(updated.title, 'Renamed');
@@ -40,7 +40,7 @@ describe('host services: manual issues and their tasks', () => {
 		const a = await h.call('task/add', { issueId, title: 'A', agentTargetId: 'ok' });
 		assert.ok(a.taskId.length > 0);
 		assert.equal(a.status, 'not_started');
-		assert.equal(a.autoAccept, true);
+		assert.equal(a.autoAccept, false, "the issue's default");
 		const b = await h.call('task/add', { issueId, taskId: 'b', title: 'B', dependencyTaskIds: [a.taskId, a.taskId], content: 'do B', executionDirectory: 'sub' });
 		assert.deepEqual(b.dependencyTaskIds, [a.taskId]);
 		assert.equal(b.sortIndex, a.sortIndex + 1);
@@ -48,8 +48,8 @@ describe('host services: manual issues and their tasks', () => {
 		assert.deepEqual(got.tasks.map((t) => t.taskId), [a.taskId, 'b']);
 		assert.equal(got.taskCount, 2);
 		assert.equal(got.counts.notStarted, 2);
-		const manualFalse = (await h.call('issue/create', { title: 'reviewed', autoAccept: false })).issueId;
-		assert.equal((await h.call('task/add', { issueId: manualFalse, title: 'x' })).autoAccept, false);
+		const accepting = (await h.call('issue/create', { title: 'accepted', autoAccept: true })).issueId;
+		assert.equal((await h.call('task/add', { issueId: accepting, title: 'x' })).autoAccept, true);
 	});
 
 	it('task add rejects a duplicate id, missing dependencies, unknown targets and directories outside the workspace', async () => {
@@ -103,8 +103,8 @@ describe('host services: manual issues and their tasks', () => {
 	});
 
 	it('issue status: open → in_progress when a Run starts → completed when every active task completed', async () => {
-		await h.call('task/add', { issueId, taskId: 'a', title: 'A', agentTargetId: 'ok' });
-		await h.call('task/add', { issueId, taskId: 'b', title: 'B', agentTargetId: 'ok', dependencyTaskIds: ['a'] });
+		await h.call('task/add', { issueId, taskId: 'a', title: 'A', agentTargetId: 'ok', autoAccept: true });
+		await h.call('task/add', { issueId, taskId: 'b', title: 'B', agentTargetId: 'ok', dependencyTaskIds: ['a'], autoAccept: true });
 		assert.equal((await h.call('issue/get', { issueId })).status, 'open');
 		await h.call('issue/resume', { issueId });
 		await h.idle();

@@ -13,7 +13,7 @@ describe('host services: Run launch and settlement', () => {
 	let issueId: string;
 	beforeEach(async () => {
 		h = await ServiceHarness.open();
-		issueId = (await h.call('issue/create', { title: 'runs' })).issueId;
+		issueId = (await h.call('issue/create', { title: 'runs', autoAccept: true })).issueId;
 	});
 	afterEach(async () => { await h.close(); });
 

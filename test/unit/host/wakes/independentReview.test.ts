@@ -28,7 +28,7 @@ async function rejects(p: Promise<unknown>, reasonCode: string, message?: RegExp
 
 /** A managed issue with one auto-accepted task that ran and settled, acknowledged into its all_tasks_terminal checkpoint. */
 async function toTerminal(kit: WakeKit): Promise<AtTerminal> {
-	const created = await kit.call('plan/create', { title: 'Goal', content: 'Reach the goal.', requestId: 'c1', sourceTargetId: 'src', reviewTargetId: 'rev' });
+	const created = await kit.call('plan/create', { title: 'Goal', content: 'Reach the goal.', requestId: 'c1', sourceTargetId: 'src', reviewTargetId: 'rev', autoAccept: true });
 	await kit.idle();
 	assert.equal(kit.execution(created.executionId).reviewMode, 'independent');
 	const source = sourceCaller(created.sourceSessionId);
