@@ -16,6 +16,7 @@ import { withTargetDefaults } from '../core/runs/targetDefaults.js';
 import { isGitWorkTree } from './services/worktrees/git.js';
 import { type HostConfig, loadHostConfig } from './config.js';
 import { endpointEnvironment, prepareEndpoint, writeUserCredential } from './endpoint.js';
+import { hostShimDir } from './runs/cliShim.js';
 import { ProcessRunner } from './runs/processRunner.js';
 import { createHostServices } from './services/hostServices.js';
 
@@ -95,14 +96,16 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		const endpoint = prepareEndpoint(workspace, endpointEnvironment(env));
 		const userToken = writeUserCredential(endpoint.userTokenPath);
 		closers.push(() => removeQuietly(endpoint.userTokenPath));
+		// The `tutti` shim lives in the Host's private runtime directory, never in the workspace (a clone could plant it).
+		const shimDir = hostShimDir(endpoint.runtimeDir);
 		const runs = new ProcessRunner({
 			workspace, tuttiDir, clock, hostEnv: env,
-			supervisorScript: scripts.supervisorScript, cliScript: scripts.cliScript, nodeArgs: scripts.nodeArgs,
+			supervisorScript: scripts.supervisorScript, cliScript: scripts.cliScript, shimDir, nodeArgs: scripts.nodeArgs,
 		});
 		closers.push(() => runs.dispose());
 		const services = createHostServices({
 			workspace, tuttiDir, store, clock, ids: randomIds, runs, config,
-			endpoint: endpoint.socketPath, userCredential: userToken, cliScript: scripts.cliScript, log: options.log,
+			endpoint: endpoint.socketPath, userCredential: userToken, cliShim: path.join(shimDir, 'tutti'), log: options.log,
 		});
 		closers.push(() => services.dispose());
 		const server = await ControlPlaneServer.listen({

@@ -5,7 +5,6 @@ import { requireReviewerCapability } from './callerPolicy.js';
 import type { Event } from '../../core/events.js';
 import type { Caller, Method } from '../../protocol/controlPlane.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
-import { join } from 'node:path';
 import { stopHookCommand } from '../../agents/stopHook.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
 import { protocolVersion } from '../../protocol/controlPlane.js';
@@ -88,10 +87,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const log = deps.log ?? stderrLog;
 	const sessions = new SessionService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, userCredential: deps.userCredential });
 
-	// Agents Tutti launches get a Stop hook through launch flags only; it runs the Host's own `tutti` shim.
-	const hook = deps.cliScript !== '' ? { stopHookCommand: stopHookCommand([join(deps.tuttiDir, 'bin', 'tutti')]) } : {};
+	// Agents Tutti launches get a Stop hook through launch flags only; it runs the Host's own `tutti` shim (in the
+	// Host's private directory: never a file a repository could put in the workspace).
+	const hook = deps.cliShim !== '' ? { stopHookCommand: stopHookCommand([deps.cliShim]) } : {};
 	// claude workers ask the developer about tool calls outside allowedTools through `tutti mcp` (the same shim).
-	const mcp = deps.cliScript !== '' ? { mcpCommand: join(deps.tuttiDir, 'bin', 'tutti') } : {};
+	const mcp = deps.cliShim !== '' ? { mcpCommand: deps.cliShim } : {};
 	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
 	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config));
 	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
