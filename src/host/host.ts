@@ -87,7 +87,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		}
 	};
 	try {
-		fs.mkdirSync(tuttiDir, { recursive: true });
+		fs.mkdirSync(tuttiDir, { recursive: true, mode: 0o700 }); // Store.open tightens an existing one
 		const store = await Store.open({ dir: tuttiDir, fileName: options.storeFileName, now: () => clock.now() });
 		closers.push(() => store.close());
 		const configured = options.configOverride ?? loadHostConfig(tuttiDir);
