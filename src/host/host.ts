@@ -16,7 +16,9 @@ import { withTargetDefaults } from '../core/runs/targetDefaults.js';
 import { isGitWorkTree } from './services/worktrees/git.js';
 import { type HostConfig, loadHostConfig } from './config.js';
 import { endpointEnvironment, prepareEndpoint, writeUserCredential } from './endpoint.js';
+import { isKnownStore, knownStoresDir, recordKnownStore } from './knownStores.js';
 import { hostShimDir } from './runs/cliShim.js';
+import { type StoreArrival, pauseArrivedStore } from './storeArrival.js';
 import { ProcessRunner } from './runs/processRunner.js';
 import { createHostServices } from './services/hostServices.js';
 
@@ -54,6 +56,8 @@ export interface RunningHost {
 	readonly pid: number;
 	readonly config: HostConfig;
 	readonly api: HostApi;
+	/** Set when this store came with the folder (not created or opened on this machine at this path before): every issue was paused. */
+	readonly storeArrival: StoreArrival | undefined;
 	/** Fires after every durable write transaction, from any caller (CLI, agents, this window's UI). */
 	readonly onDidCommit: Event<{ version: number }>;
 	/** Fires when an agent session begins or ends a bounded wait, or makes a call (in memory, no commit). */
@@ -88,8 +92,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 	};
 	try {
 		fs.mkdirSync(tuttiDir, { recursive: true, mode: 0o700 }); // Store.open tightens an existing one
-		const store = await Store.open({ dir: tuttiDir, fileName: options.storeFileName, now: () => clock.now() });
+		// A store this machine creates is recorded as its own before its first file exists (knownStores.ts).
+		const knownDir = knownStoresDir(env);
+		const store = await Store.open({
+			dir: tuttiDir, fileName: options.storeFileName, now: () => clock.now(),
+			beforeCreate: (storeId) => recordKnownStore(knownDir, workspace, storeId, Date.now()),
+		});
 		closers.push(() => store.close());
+		const arrived = !isKnownStore(knownDir, workspace, store.storeId);
 		const configured = options.configOverride ?? loadHostConfig(tuttiDir);
 		// claude and codex targets default to worktree isolation in a git workspace (targetDefaults.ts).
 		const config: HostConfig = { ...configured, agentTargets: withTargetDefaults(configured.agentTargets, isGitWorkTree(workspace)) };
@@ -103,11 +113,18 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 			supervisorScript: scripts.supervisorScript, cliScript: scripts.cliScript, shimDir, nodeArgs: scripts.nodeArgs,
 		});
 		closers.push(() => runs.dispose());
+		let storeArrival: StoreArrival | undefined;
 		const services = createHostServices({
 			workspace, tuttiDir, store, clock, ids: randomIds, runs, config,
 			endpoint: endpoint.socketPath, userCredential: userToken, cliShim: path.join(shimDir, 'tutti'), log: options.log,
+			notice: () => storeArrival?.message,
 		});
 		closers.push(() => services.dispose());
+		if (arrived) {
+			// Before any request and before reconciliation: nothing of a store that came with the folder starts.
+			storeArrival = await pauseArrivedStore(services.api, workspace, options.log ?? ((line) => process.stderr.write(`tutti host: ${line}\n`)));
+			recordKnownStore(knownDir, workspace, store.storeId, Date.now()); // only once every pause is durable
+		}
 		const server = await ControlPlaneServer.listen({
 			api: services.api, socketPath: endpoint.socketPath, log: options.log,
 			discovery: { file: endpoint.discoveryFile, workspace },
@@ -116,7 +133,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		await services.start();
 		let closing: Promise<void> | undefined;
 		return {
-			workspace, tuttiDir, config, userToken,
+			workspace, tuttiDir, config, userToken, storeArrival,
 			socketPath: endpoint.socketPath, discoveryFile: endpoint.discoveryFile, userTokenPath: endpoint.userTokenPath,
 			pid: process.pid,
 			api: services.api,

@@ -52,6 +52,8 @@ export interface StoreOptions {
 	readonly checkIntegrity?: boolean;
 	/** After a write failure, how long to wait between attempts to resume writing; default 2000 ms. */
 	readonly recoveryRetryMs?: number;
+	/** Called with the new store's id before a new store's first file is written (the Host records it as this machine's). */
+	readonly beforeCreate?: (storeId: string) => void;
 }
 
 export interface StorePaths {
@@ -197,7 +199,7 @@ export class Store {
 				tightenStoreFiles(paths);
 			}
 			const SQL = await loadSqlJs();
-			const recovered = await recoverStore(SQL, paths, options.migrations ?? shippedMigrations, options.checkIntegrity ?? false);
+			const recovered = await recoverStore(SQL, paths, options.migrations ?? shippedMigrations, options.checkIntegrity ?? false, options.beforeCreate);
 			return new Store(SQL, paths, recovered, lease, options);
 		} catch (e) {
 			lease?.release();

@@ -60,6 +60,8 @@ export interface HostServicesOptions {
 	wakeLeaseMs?: number;
 	/** Real time for the bounded waits (default: wall clock, woken by store commits; tests step it). */
 	awaitTimer?: WaitTimer;
+	/** What `hello` tells every client about this Host's store (e.g. that it came with the folder and is paused). */
+	notice?: () => string | undefined;
 }
 
 /**
@@ -167,7 +169,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		}
 	};
 	const handlers: MethodHandlers = {
-		'hello': async (_params, caller) => ({ protocol: protocolVersion, workspace: deps.workspace, pid: process.pid, caller: callerLabel(caller) }),
+		'hello': async (_params, caller) => {
+			const notice = deps.notice?.();
+			return { protocol: protocolVersion, workspace: deps.workspace, pid: process.pid, caller: callerLabel(caller), ...(notice !== undefined ? { notice } : {}) };
+		},
 		'session/open': (params, caller) => sessions.open(params, caller),
 		'session/stop': (params, caller) => sourceStop.stop(params, caller),
 		'agent/list': async () => ({ agentTargets: listAgentTargets(deps.config, deps.workspace) }),
