@@ -11,6 +11,7 @@ import { DomainError } from '../core/errors.js';
 import type { Event } from '../core/events.js';
 import { type Clock, type IdSource, systemClock } from '../core/ports.js';
 import { Store } from '../store/database.js';
+import { issueRepository } from '../store/repositories/issueRepository.js';
 import type { HostApi } from '../protocol/hostApi.js';
 import { withTargetDefaults } from '../core/runs/targetDefaults.js';
 import { isGitWorkTree } from './services/worktrees/git.js';
@@ -117,7 +118,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		const services = createHostServices({
 			workspace, tuttiDir, store, clock, ids: randomIds, runs, config,
 			endpoint: endpoint.socketPath, userCredential: userToken, cliShim: path.join(shimDir, 'tutti'), log: options.log,
-			notice: () => storeArrival?.message,
+			notice: () => (storeArrival !== undefined && stillPaused(store, storeArrival) ? storeArrival.message : undefined),
 		});
 		closers.push(() => services.dispose());
 		if (arrived) {
@@ -146,6 +147,11 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		await closeAll().catch(() => undefined);
 		throw error;
 	}
+}
+
+/** Whether an issue the store's arrival paused is paused still (until then `hello` repeats why). */
+function stillPaused(store: Store, arrival: StoreArrival): boolean {
+	return store.read((r) => arrival.pausedIssueIds.some((issueId) => issueRepository.get(r, issueId)?.dispatchPaused === true));
 }
 
 /** Random ids for new rows: `<prefix>-<16 hex>`. */

@@ -93,6 +93,9 @@ describe('security: a store that came with the folder runs nothing until the dev
 		expectOk(await clone.cli(['issue', 'resume', '--issue-id', shippedIssue, '--json'], { asUser: true }));
 		await waitFor(() => existsSync(join(marks, 'queued1')), { what: 'the queued task to run after the developer resumed' });
 		assert.equal((await runsOf(clone, shippedIssue)).length, 1, 'one Run, started by the resume');
+		expectOk(await clone.cli(['issue', 'resume', '--issue-id', ownIssue, '--json'], { asUser: true }));
+		const after = await rawPost(clone.socket, 'hello', userCredentialOf(clone), { client: 'security-test', protocol: protocolVersion });
+		assert.equal((JSON.parse(after.body) as { result?: { notice?: string } }).result?.notice, undefined, 'once every paused issue is resumed, hello no longer says nothing runs');
 	});
 
 	it('once opened here, the clone opens as before: no notice, the developer\'s resume stands', async function () {

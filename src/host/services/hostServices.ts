@@ -60,7 +60,7 @@ export interface HostServicesOptions {
 	wakeLeaseMs?: number;
 	/** Real time for the bounded waits (default: wall clock, woken by store commits; tests step it). */
 	awaitTimer?: WaitTimer;
-	/** What `hello` tells every client about this Host's store (e.g. that it came with the folder and is paused). */
+	/** What `hello` tells every client about this Host's store now (e.g. that it came with the folder and is paused). */
 	notice?: () => string | undefined;
 }
 
