@@ -30,8 +30,15 @@ export async function pauseArrivedStore(api: HostApi, workspace: string, log: (l
 	const pausedIssueIds: string[] = [];
 	for (const issue of issues) {
 		if (issue.status === 'archived' || issue.dispatchPaused) { continue; }
-		await api.handlers['issue/pause']({ issueId: issue.issueId }, developer);
-		pausedIssueIds.push(issue.issueId);
+		try {
+			await api.handlers['issue/pause']({ issueId: issue.issueId }, developer);
+			pausedIssueIds.push(issue.issueId);
+		} catch (error) {
+			// A managed issue without an execution is refused a pause, and nothing dispatches it; anything else (a store
+			// that refuses writes) fails the Host's start: nothing of this store runs then either.
+			if ((error as { reasonCode?: unknown }).reasonCode !== 'execution_not_found') { throw error; }
+			log(`issue ${issue.issueId} of the store that came with the folder could not be paused (${(error as Error).message}); nothing can dispatch it without an execution`);
+		}
 	}
 	const message = storeArrivalMessage(workspace, pausedIssueIds.length);
 	log(message);

@@ -68,6 +68,8 @@ describe('security: a store that came with the folder runs nothing until the dev
 		await crafted.transaction((tx) => {
 			const issue = issueRepository.get(tx, shippedIssue)!;
 			issueRepository.update(tx, { ...issue, dispatchPaused: false });
+			// A managed issue with no execution (nothing can dispatch it; its pause is refused): the Host still starts.
+			issueRepository.insert(tx, { ...issue, issueId: 'issue-orphan', title: 'No execution', planningSource: 'tutti', sourceSessionId: '', dispatchPaused: false });
 		});
 		await crafted.close();
 	});
@@ -89,6 +91,7 @@ describe('security: a store that came with the folder runs nothing until the dev
 		const hello = await rawPost(clone.socket, 'hello', userCredentialOf(clone), { client: 'security-test', protocol: protocolVersion });
 		assert.match((JSON.parse(hello.body) as { result?: { notice?: string } }).result?.notice ?? '', headline, `hello says so too (${hello.body})`);
 		assert.match(clone.stderr, headline, 'and so does the Host\'s log');
+		assert.match(clone.stderr, /issue issue-orphan .*could not be paused/, 'an issue the pause refuses is named, and the Host still starts');
 		// A request an agent could not make: the developer's own resume lets it run.
 		expectOk(await clone.cli(['issue', 'resume', '--issue-id', shippedIssue, '--json'], { asUser: true }));
 		await waitFor(() => existsSync(join(marks, 'queued1')), { what: 'the queued task to run after the developer resumed' });
