@@ -5,7 +5,7 @@ import type { ConnectionKind } from './connection/hostConnection.js';
 import { workspaceContext } from './workspaceContext.js';
 
 export const contextKeys = {
-	/** noFolder | noStore | starting | owner | viewer | failed */
+	/** noFolder | noStore | unknownStore | starting | owner | viewer | failed */
 	state: 'tutti:state',
 	/** True when a Host answers (owner or viewer): actions are available. */
 	connected: 'tutti:connected',

@@ -38,6 +38,7 @@ export function noHostMessage(connection: HostConnection): string {
 	switch (state.kind) {
 		case 'noFolder': return 'Tutti needs a folder: open one first.';
 		case 'noStore': return 'Tutti is not started in this folder yet: run "Tutti: Start in Folder".';
+		case 'unknownStore': return 'This folder came with a Tutti store that this machine has not opened: nothing runs by itself. Run "Tutti: Start in Folder" to open it with every issue paused.';
 		case 'starting': return 'Tutti is still starting in this folder; try again in a moment.';
 		case 'failed': return `Tutti could not start in this folder: ${state.message}`;
 		default: return 'Tutti is not connected.';

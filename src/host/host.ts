@@ -12,11 +12,15 @@ import { DomainError } from '../core/errors.js';
 import type { Event } from '../core/events.js';
 import { type Clock, type IdSource, systemClock } from '../core/ports.js';
 import { Store } from '../store/database.js';
+import { issueRepository } from '../store/repositories/issueRepository.js';
 import type { HostApi } from '../protocol/hostApi.js';
 import { withTargetDefaults } from '../core/runs/targetDefaults.js';
 import { isGitWorkTree } from './services/worktrees/git.js';
 import { type HostConfig, loadHostConfig } from './config.js';
 import { endpointEnvironment, prepareEndpoint, writeUserCredential } from './endpoint.js';
+import { isKnownStore, knownStoresDir, recordKnownStore } from './knownStores.js';
+import { hostShimDir } from './runs/cliShim.js';
+import { type StoreArrival, pauseArrivedStore } from './storeArrival.js';
 import { ProcessRunner } from './runs/processRunner.js';
 import { createHostServices } from './services/hostServices.js';
 
@@ -54,6 +58,8 @@ export interface RunningHost {
 	readonly pid: number;
 	readonly config: HostConfig;
 	readonly api: HostApi;
+	/** Set when this store came with the folder (not created or opened on this machine at this path before): every issue was paused. */
+	readonly storeArrival: StoreArrival | undefined;
 	/** Fires after every durable write transaction, from any caller (CLI, agents, this window's UI). */
 	readonly onDidCommit: Event<{ version: number }>;
 	/** Fires when an agent session begins or ends a bounded wait, or makes a call (in memory, no commit). */
@@ -87,25 +93,40 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		}
 	};
 	try {
-		fs.mkdirSync(tuttiDir, { recursive: true });
-		const store = await Store.open({ dir: tuttiDir, fileName: options.storeFileName, now: () => clock.now() });
+		fs.mkdirSync(tuttiDir, { recursive: true, mode: 0o700 }); // Store.open tightens an existing one
+		// A store this machine creates is recorded as its own before its first file exists (knownStores.ts).
+		const knownDir = knownStoresDir(env);
+		const store = await Store.open({
+			dir: tuttiDir, fileName: options.storeFileName, now: () => clock.now(),
+			beforeCreate: (storeId) => recordKnownStore(knownDir, workspace, storeId, Date.now()),
+		});
 		closers.push(() => store.close());
+		const arrived = !isKnownStore(knownDir, workspace, store.storeId);
 		const configured = options.configOverride ?? loadHostConfig(tuttiDir);
 		// claude and codex targets default to worktree isolation in a git workspace (targetDefaults.ts).
 		const config: HostConfig = { ...configured, agentTargets: withTargetDefaults(configured.agentTargets, isGitWorkTree(workspace)) };
 		const endpoint = prepareEndpoint(workspace, endpointEnvironment(env));
 		const userToken = writeUserCredential(endpoint.userTokenPath);
 		closers.push(() => removeQuietly(endpoint.userTokenPath));
+		// The `tutti` shim lives in the Host's private runtime directory, never in the workspace (a clone could plant it).
+		const shimDir = hostShimDir(endpoint.runtimeDir);
 		const runs = new ProcessRunner({
 			workspace, tuttiDir, clock, hostEnv: env,
-			supervisorScript: scripts.supervisorScript, cliScript: scripts.cliScript, nodeArgs: scripts.nodeArgs,
+			supervisorScript: scripts.supervisorScript, cliScript: scripts.cliScript, shimDir, nodeArgs: scripts.nodeArgs,
 		});
 		closers.push(() => runs.dispose());
+		let storeArrival: StoreArrival | undefined;
 		const services = createHostServices({
 			workspace, tuttiDir, store, clock, ids: randomIds, runs, config,
-			endpoint: endpoint.socketPath, userCredential: userToken, cliScript: scripts.cliScript, log: options.log,
+			endpoint: endpoint.socketPath, userCredential: userToken, cliShim: path.join(shimDir, 'tutti'), log: options.log,
+			notice: () => (storeArrival !== undefined && stillPaused(store, storeArrival) ? storeArrival.message : undefined),
 		});
 		closers.push(() => services.dispose());
+		if (arrived) {
+			// Before any request and before reconciliation: nothing of a store that came with the folder starts.
+			storeArrival = await pauseArrivedStore(services.api, workspace, options.log ?? ((line) => process.stderr.write(`tutti host: ${line}\n`)));
+			recordKnownStore(knownDir, workspace, store.storeId, Date.now()); // only once every pause is durable
+		}
 		const server = await ControlPlaneServer.listen({
 			api: services.api, socketPath: endpoint.socketPath, log: options.log,
 			discovery: { file: endpoint.discoveryFile, workspace }, connections: connectionLimitsFromEnv(env),
@@ -114,7 +135,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		await services.start();
 		let closing: Promise<void> | undefined;
 		return {
-			workspace, tuttiDir, config, userToken,
+			workspace, tuttiDir, config, userToken, storeArrival,
 			socketPath: endpoint.socketPath, discoveryFile: endpoint.discoveryFile, userTokenPath: endpoint.userTokenPath,
 			pid: process.pid,
 			api: services.api,
@@ -127,6 +148,11 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		await closeAll().catch(() => undefined);
 		throw error;
 	}
+}
+
+/** Whether an issue the store's arrival paused is paused still (until then `hello` repeats why). */
+function stillPaused(store: Store, arrival: StoreArrival): boolean {
+	return store.read((r) => arrival.pausedIssueIds.some((issueId) => issueRepository.get(r, issueId)?.dispatchPaused === true));
 }
 
 /** Random ids for new rows: `<prefix>-<16 hex>`. */

@@ -121,7 +121,7 @@ export const methods = {
 	...deliveryMethods,
 	'hello': {
 		params: z.strictObject({ client: text(100), protocol: z.number().int() }),
-		result: z.object({ protocol: z.number().int(), workspace: z.string(), pid: z.number().int(), caller: z.string() }),
+		result: z.object({ protocol: z.number().int(), workspace: z.string(), pid: z.number().int(), caller: z.string(), notice: z.string().optional() }),
 	},
 	'session/open': {
 		params: z.strictObject({ role: sessionRole, issueId: id.optional(), agentTargetId: id.optional() }),

@@ -20,6 +20,7 @@ import type { Lease } from './lease.js';
 import { migrations as shippedMigrations, schemaVersionOf } from './migrations.js';
 import { damagedError, isSqliteCorruption, recoverStore, reloadStore, writeAppliedSeq } from './recovery.js';
 import type { Recovered } from './recovery.js';
+import { privateDirectoryMode, privateFileMode, tightenMode } from './privateModes.js';
 import { removeStaleTemporary, writeFileAtomically } from './snapshot.js';
 import { loadSqlJs } from './sqlJsLoader.js';
 import type { SqlJsStatic } from 'sql.js';
@@ -51,6 +52,8 @@ export interface StoreOptions {
 	readonly checkIntegrity?: boolean;
 	/** After a write failure, how long to wait between attempts to resume writing; default 2000 ms. */
 	readonly recoveryRetryMs?: number;
+	/** Called with the new store's id before a new store's first file is written (the Host records it as this machine's). */
+	readonly beforeCreate?: (storeId: string) => void;
 }
 
 export interface StorePaths {
@@ -106,9 +109,17 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 function ensureStoreDirectory(paths: StorePaths): void {
-	mkdirSync(paths.dir, { recursive: true });
+	mkdirSync(paths.dir, { recursive: true, mode: privateDirectoryMode });
+	tightenMode(paths.dir, privateDirectoryMode);
 	if (!existsSync(paths.gitignore)) {
 		writeFileSync(paths.gitignore, '*\n');
+	}
+}
+
+/** An existing store made by an older Tutti (0644 files in a 0755 directory), or copied in, is made private. */
+function tightenStoreFiles(paths: StorePaths): void {
+	for (const file of [paths.database, paths.journal, paths.lease]) {
+		tightenMode(file, privateFileMode);
 	}
 }
 
@@ -185,9 +196,10 @@ export class Store {
 			if (lease) {
 				removeStaleTemporary(paths.database);
 				removeStaleTemporary(paths.journal);
+				tightenStoreFiles(paths);
 			}
 			const SQL = await loadSqlJs();
-			const recovered = await recoverStore(SQL, paths, options.migrations ?? shippedMigrations, options.checkIntegrity ?? false);
+			const recovered = await recoverStore(SQL, paths, options.migrations ?? shippedMigrations, options.checkIntegrity ?? false, options.beforeCreate);
 			return new Store(SQL, paths, recovered, lease, options);
 		} catch (e) {
 			lease?.release();

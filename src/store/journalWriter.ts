@@ -5,9 +5,10 @@
 // A failed write or fsync (full disk, read-only remount, I/O error) rejects every pending frame and cuts the file back
 // to its last synced byte, so what stays on disk is exactly what was acknowledged; the writer then refuses appends and
 // the Store reopens from disk once writes work again (database.ts).
-import { close, closeSync, fdatasync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { close, closeSync, fchmodSync, fdatasync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { encodeJournalHeader } from './journal.js';
+import { privateFileMode } from './privateModes.js';
 import { fsyncDirectory, temporaryPathFor } from './snapshot.js';
 import { StoreError } from './storeErrors.js';
 
@@ -34,8 +35,9 @@ function writeFully(fd: number, bytes: Uint8Array, position: number): void {
 /** Writes `content` to the journal path atomically and returns an open descriptor on the new file. */
 function replaceJournalFile(path: string, content: Buffer): number {
 	const tmp = temporaryPathFor(path);
-	const fd = openSync(tmp, 'w+');
+	const fd = openSync(tmp, 'w+', privateFileMode);
 	try {
+		if (process.platform !== 'win32') { fchmodSync(fd, privateFileMode); } // whatever the umask, and a leftover temporary
 		writeFully(fd, content, 0);
 		fsyncSync(fd);
 		renameSync(tmp, path);

@@ -115,7 +115,7 @@ function lockedError(dir: string, owner: LeaseOwner): StoreError {
 function tryCreate(path: string, me: LeaseOwner): boolean {
 	const text = JSON.stringify(me);
 	const tmp = `${path}.${me.nonce}.tmp`;
-	const fd = openSync(tmp, 'wx');
+	const fd = openSync(tmp, 'wx', 0o600);
 	try {
 		writeSync(fd, text);
 	} finally {
@@ -142,7 +142,7 @@ function tryCreate(path: string, me: LeaseOwner): boolean {
 function createExclusive(path: string, text: string): boolean {
 	let fd: number;
 	try {
-		fd = openSync(path, 'wx');
+		fd = openSync(path, 'wx', 0o600);
 	} catch (e) {
 		if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
 			return false;

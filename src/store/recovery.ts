@@ -117,8 +117,10 @@ function replayFrame(runner: SqlRunner, frame: ScannedFrame, file: string): void
 	}
 }
 
-async function createStore(SQL: SqlJsStatic, paths: StorePaths, list: readonly string[]): Promise<Recovered> {
+async function createStore(SQL: SqlJsStatic, paths: StorePaths, list: readonly string[], beforeCreate: ((storeId: string) => void) | undefined): Promise<Recovered> {
 	const storeId = randomBytes(16).toString('hex');
+	// Before any file exists: a crash right after leaves a record of an id no store has, never a store unrecorded.
+	beforeCreate?.(storeId);
 	const runner = new SqlRunner(new SQL.Database());
 	try {
 		applyConnectionPragmas(runner.db);
@@ -136,7 +138,9 @@ async function createStore(SQL: SqlJsStatic, paths: StorePaths, list: readonly s
 	}
 }
 
-export async function recoverStore(SQL: SqlJsStatic, paths: StorePaths, list: readonly string[], checkIntegrity: boolean): Promise<Recovered> {
+export async function recoverStore(
+	SQL: SqlJsStatic, paths: StorePaths, list: readonly string[], checkIntegrity: boolean, beforeCreate?: (storeId: string) => void,
+): Promise<Recovered> {
 	const dbBytes = readFileIfExists(paths.database);
 	const journalBytes = readFileIfExists(paths.journal);
 	if (!dbBytes) {
@@ -147,7 +151,7 @@ export async function recoverStore(SQL: SqlJsStatic, paths: StorePaths, list: re
 				paths.journal,
 			);
 		}
-		return createStore(SQL, paths, list);
+		return createStore(SQL, paths, list, beforeCreate);
 	}
 	const loaded = loadExisting(SQL, paths, dbBytes, journalBytes, list, checkIntegrity);
 	const { runner, storeId, seq, replayed } = loaded;

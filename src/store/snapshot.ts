@@ -3,6 +3,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { privateFileMode } from './privateModes.js';
 import { StoreError, leftUntouched } from './storeErrors.js';
 
 /** PRAGMA application_id of every Tutti store: the bytes "Tutt". */
@@ -45,11 +46,13 @@ export function checkSnapshotIdentity(bytes: Uint8Array, file: string): void {
 	}
 }
 
-/** Replaces `path` with `bytes` so that a crash at any instant leaves either the old or the new file, whole. */
+/** Replaces `path` with `bytes` (mode 0600) so that a crash at any instant leaves either the old or the new file, whole. */
 export async function writeFileAtomically(path: string, bytes: Uint8Array): Promise<void> {
 	const tmp = temporaryPathFor(path);
-	const handle = await open(tmp, 'w');
+	const handle = await open(tmp, 'w', privateFileMode);
 	try {
+		await handle.chmod(privateFileMode); // whatever the umask, and a temporary a crash left behind
+
 		let offset = 0;
 		while (offset < bytes.length) {
 			const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, offset);

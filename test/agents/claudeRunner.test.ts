@@ -40,7 +40,7 @@ describe('claude worker through ProcessRunner (real supervisor, real CLI)', func
 		});
 		const tuttiDir = join(sandbox.workspace, '.tutti');
 		runner = new ProcessRunner({
-			workspace: sandbox.workspace, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, pollIntervalMs: 50, hostEnv: isolatedEnv(sandbox.home),
+			workspace: sandbox.workspace, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, shimDir: build.shimDir, pollIntervalMs: 50, hostEnv: isolatedEnv(sandbox.home),
 		});
 		const exits: RunExit[] = [];
 		runner.onExit((e) => exits.push(e));

@@ -33,7 +33,7 @@ describe('codex worker through ProcessRunner (real supervisor, real CLI)', funct
 
 	function startRunner(): { runner: ProcessRunner; exits: RunExit[] } {
 		runner = new ProcessRunner({
-			workspace: sandbox.workspace, tuttiDir: join(sandbox.workspace, '.tutti'), supervisorScript: build.supervisorScript, cliScript: build.cliScript,
+			workspace: sandbox.workspace, tuttiDir: join(sandbox.workspace, '.tutti'), supervisorScript: build.supervisorScript, cliScript: build.cliScript, shimDir: build.shimDir,
 			pollIntervalMs: 50, interruptGraceMs: 3000, killWaitMs: 2000, hostEnv: isolatedEnv(sandbox.home),
 		});
 		const exits: RunExit[] = [];

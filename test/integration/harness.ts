@@ -77,6 +77,21 @@ function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
 	return env;
 }
 
+/**
+ * The machine-local record of known stores (src/host/knownStores.ts) for every Host this test process starts: one
+ * temporary XDG_STATE_HOME, so tests never write into the developer's own ~/.local/state, and a store one test's
+ * Host created is known to every later Host of this process (as it would be on the developer's machine).
+ */
+let stateHome: string | undefined;
+export function testStateHome(): string {
+	if (stateHome === undefined) {
+		const dir = mkdtempSync(join(tmpdir(), 'tutti-it-state-'));
+		stateHome = dir;
+		process.on('exit', () => { rmSync(dir, { recursive: true, force: true }); });
+	}
+	return stateHome;
+}
+
 const liveHosts = new Set<ChildProcess>();
 process.on('exit', () => {
 	for (const child of liveHosts) {
@@ -126,6 +141,8 @@ export interface CliResult {
 export class HostHandle {
 	socket = '';
 	pid = 0;
+	/** The `notice` of the Host's ready line (e.g. that its store came with the folder), undefined when none. */
+	notice: string | undefined;
 	/** Everything the Host wrote to stderr since its last start (for failure messages). */
 	stderr = '';
 	/** Extra environment of the Host process (e.g. shorter control-plane limits for a test). */
@@ -150,7 +167,7 @@ export class HostHandle {
 		}
 		const child = spawn(process.execPath, [cliJs, 'host', '--workspace', this.workspace], {
 			cwd: this.workspace,
-			env: childEnv({ ...this.hostEnv, XDG_RUNTIME_DIR: this.runtimeDir }),
+			env: childEnv({ ...this.hostEnv, XDG_RUNTIME_DIR: this.runtimeDir, XDG_STATE_HOME: testStateHome() }),
 			stdio: ['ignore', 'pipe', 'pipe'],
 		});
 		this.#child = child;
@@ -158,7 +175,7 @@ export class HostHandle {
 		child.on('exit', () => liveHosts.delete(child));
 		this.stderr = '';
 		child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { this.stderr += chunk; });
-		const ready = await new Promise<{ socket: string; pid: number }>((resolveReady, reject) => {
+		const ready = await new Promise<{ socket: string; pid: number; notice: string | undefined }>((resolveReady, reject) => {
 			const timer = setTimeout(() => {
 				child.kill('SIGKILL');
 				reject(new Error(`the Host printed no ready line within ${readyTimeoutMs / 1000}s; stderr:\n${this.stderr}`));
@@ -172,16 +189,20 @@ export class HostHandle {
 			child.once('exit', onExit);
 			createInterface({ input: child.stdout! }).on('line', (line) => {
 				stdout += `${line}\n`;
-				const parsed = parseJsonOutput(line) as { ready?: unknown; socket?: unknown; pid?: unknown } | undefined;
+				const parsed = parseJsonOutput(line) as { ready?: unknown; socket?: unknown; pid?: unknown; notice?: unknown } | undefined;
 				if (parsed?.ready === true && typeof parsed.socket === 'string') {
 					clearTimeout(timer);
 					child.off('exit', onExit);
-					resolveReady({ socket: parsed.socket, pid: typeof parsed.pid === 'number' ? parsed.pid : child.pid ?? 0 });
+					resolveReady({
+						socket: parsed.socket, pid: typeof parsed.pid === 'number' ? parsed.pid : child.pid ?? 0,
+						notice: typeof parsed.notice === 'string' ? parsed.notice : undefined,
+					});
 				}
 			});
 		});
 		this.socket = ready.socket;
 		this.pid = ready.pid;
+		this.notice = ready.notice;
 	}
 
 	/** SIGTERM (clean shutdown); escalates to SIGKILL and throws if the Host does not exit in time. */

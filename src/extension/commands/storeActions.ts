@@ -22,11 +22,12 @@ export function startInFolder(ctx: ActionContext): Promise<string | undefined> {
 export function showStoreLocation(ctx: ActionContext): Promise<string | undefined> {
 	return runAction(ctx, 'Show Store Location', async () => {
 		const state = ctx.services.connection.state;
-		if (state.kind !== 'owner' && state.kind !== 'viewer' && state.kind !== 'noStore') {
+		if (state.kind !== 'owner' && state.kind !== 'viewer' && state.kind !== 'noStore' && state.kind !== 'unknownStore') {
 			throw new Error('there is no store for this window (open a folder first)');
 		}
 		const dir = state.kind === 'owner' ? state.host.tuttiDir : path.join(state.workspace, '.tutti');
-		const how = state.kind === 'owner' ? 'owned by this window' : state.kind === 'viewer' ? `owned by another window (pid ${state.ownerPid ?? '?'})` : 'not created yet';
+		const how = state.kind === 'owner' ? 'owned by this window' : state.kind === 'viewer' ? `owned by another window (pid ${state.ownerPid ?? '?'})`
+			: state.kind === 'unknownStore' ? 'came with the folder, not opened on this machine yet' : 'not created yet';
 		const choice = await vscode.window.showInformationMessage(`Tutti store: ${dir} (${how})`, 'Copy Path', 'Reveal');
 		if (choice === 'Copy Path') {
 			await vscode.env.clipboard.writeText(dir);

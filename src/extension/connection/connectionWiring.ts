@@ -27,6 +27,9 @@ export function followConnection(connection: HostConnection, changes: StoreChang
 	followCommits(connection.state);
 	setConnectionContext(connection.state.kind);
 	store.add(connection.onDidChange((state) => {
+		if (state.kind === 'owner' && state.host.storeArrival !== undefined) {
+			void vscode.window.showWarningMessage(`Tutti: ${state.host.storeArrival.message}`);
+		}
 		followCommits(state);
 		setConnectionContext(state.kind);
 		changes.reset();
@@ -58,7 +61,7 @@ export function watchForStore(connection: HostConnection, workspace: string): vs
 	const store = new DisposableStore();
 	const watcher = store.add(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(workspace), '.tutti/*')));
 	store.add(watcher.onDidCreate(() => {
-		if (connection.state.kind === 'noStore') {
+		if (connection.state.kind === 'noStore' || connection.state.kind === 'unknownStore') {
 			void connection.start();
 		}
 	}));

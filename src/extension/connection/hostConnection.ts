@@ -7,6 +7,7 @@ import { Emitter, type Event } from '../../core/events.js';
 import type { Disposable } from '../../core/lifecycle.js';
 import type { HostConfig } from '../../host/config.js';
 import { type HostScripts, type RunningHost, startHost } from '../../host/host.js';
+import { isKnownWorkspace, knownStoresDir } from '../../host/knownStores.js';
 import type { HostClient } from '../client/hostClient.js';
 import { InProcessClient } from '../client/inProcessClient.js';
 import { SocketClient } from '../client/socketClient.js';
@@ -16,6 +17,8 @@ import { ownerEndpoint } from './ownerEndpoint.js';
 export type ConnectionState =
 	| { readonly kind: 'noFolder' }
 	| { readonly kind: 'noStore'; readonly workspace: string }
+	/** The folder has a store this machine never created or opened here (it came with the folder): nothing starts by itself. */
+	| { readonly kind: 'unknownStore'; readonly workspace: string }
 	| { readonly kind: 'starting'; readonly workspace: string }
 	| { readonly kind: 'owner'; readonly workspace: string; readonly host: RunningHost; readonly client: HostClient }
 	| { readonly kind: 'viewer'; readonly workspace: string; readonly ownerPid: number | undefined; readonly socketPath: string; readonly client: HostClient }
@@ -31,6 +34,18 @@ export interface HostConnectionOptions {
 	/** The bundled supervisor and CLI (default: startHost's own default, dist/ beside the bundle). */
 	readonly scripts?: HostScripts;
 	readonly log: (line: string) => void;
+	/** Whether this machine created or opened a store in the folder before (default: its known-stores record). */
+	readonly knownHere?: (realWorkspace: string) => boolean;
+}
+
+/**
+ * Whether a window opening a folder starts its Host by itself: only where there is a store that this machine
+ * created or opened before (src/host/knownStores.ts). A store that came with the folder waits for the developer's
+ * "Start in Folder" (which opens it with every issue paused); a folder without a store waits as before.
+ */
+export function autoStartDecision(hasStoreFiles: boolean, knownHere: boolean): 'connect' | 'noStore' | 'unknownStore' {
+	if (!hasStoreFiles) { return 'noStore'; }
+	return knownHere ? 'connect' : 'unknownStore';
 }
 
 /** Another Host holds the store lease (StoreError `store_locked`, or a domain error with that reason). */
@@ -77,15 +92,24 @@ export class HostConnection implements Disposable {
 		return this.#state.kind === 'owner' || this.#state.kind === 'viewer' ? this.#state.client : undefined;
 	}
 
-	/** Connects if the folder has a store (owner, or viewer when another window owns it); otherwise `noStore`. */
+	/**
+	 * Connects if the folder has a store this machine knows (owner, or viewer when another window owns it); otherwise
+	 * `noStore`, or `unknownStore` for a store that came with the folder (autoStartDecision).
+	 */
 	start(): Promise<ConnectionState> {
 		return this.#serialize(async () => {
 			if (this.#state.kind === 'noFolder') {
 				return this.#state;
 			}
 			const workspace = this.#state.workspace;
-			if (!hasStore(this.#options.hostSettings().store)) {
-				return this.#set({ kind: 'noStore', workspace });
+			const hasStoreFiles = hasStore(this.#options.hostSettings().store);
+			const knownHere = this.#options.knownHere ?? ((ws: string) => isKnownWorkspace(knownStoresDir(), ws));
+			const decision = autoStartDecision(hasStoreFiles, hasStoreFiles && knownHere(workspace));
+			if (decision !== 'connect') {
+				if (decision === 'unknownStore' && this.#state.kind !== 'unknownStore') {
+					this.#options.log(`${workspace} has a Tutti store this machine has not opened before: nothing starts until "Tutti: Start in Folder"`);
+				}
+				return this.#set({ kind: decision, workspace });
 			}
 			return this.#connect(workspace);
 		});
@@ -131,6 +155,7 @@ export class HostConnection implements Disposable {
 				return this.#state;
 			}
 			this.#options.log(`this window owns the store in ${host.tuttiDir} (socket ${host.socketPath})`);
+			if (host.storeArrival !== undefined) { this.#options.log(host.storeArrival.message); }
 			return this.#set({ kind: 'owner', workspace, host, client: new InProcessClient(host.api) });
 		} catch (error) {
 			if (isStoreLocked(error)) {

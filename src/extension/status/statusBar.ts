@@ -26,8 +26,10 @@ export function registerStatusBar(services: ExtensionServices): Disposable {
 		const state = services.connection.state;
 		const current = services.changes.current;
 		if (services.connection.client === undefined || current === undefined) {
-			item.text = state.kind === 'noStore' ? '$(circle-large-outline) Tutti' : state.kind === 'failed' ? '$(error) Tutti' : '$(loading~spin) Tutti';
-			item.tooltip = state.kind === 'noStore' ? 'Tutti is not started in this folder' : state.kind === 'failed' ? `Tutti could not start: ${state.message}` : 'Tutti is starting';
+			const waiting = state.kind === 'noStore' || state.kind === 'unknownStore';
+			item.text = waiting ? '$(circle-large-outline) Tutti' : state.kind === 'failed' ? '$(error) Tutti' : '$(loading~spin) Tutti';
+			item.tooltip = state.kind === 'unknownStore' ? 'This folder came with a Tutti store: nothing starts until you start Tutti here'
+				: state.kind === 'noStore' ? 'Tutti is not started in this folder' : state.kind === 'failed' ? `Tutti could not start: ${state.message}` : 'Tutti is starting';
 			item.backgroundColor = undefined;
 			if (state.kind === 'noFolder') {
 				item.hide();

@@ -1,7 +1,8 @@
 // The environment of a Run's processes. The supervisor inherits the Host's environment minus anything that
 // carries a Tutti credential; the agent gets that, plus the target's `env`, plus the Run's own TUTTI_*
-// variables, with the `tutti` shim directory first on PATH.
+// variables, with the `tutti` shim directory first on PATH and no PATH entry a repository could fill.
 import { delimiter } from 'node:path';
+import { trustedPathEntries } from './executablePath.js';
 
 /**
  * Variables never inherited from the Host: every `TUTTI_*` (a Host started from a Tutti terminal or agent
@@ -35,20 +36,31 @@ export interface AgentEnvInput {
 	targetEnv: Readonly<Record<string, string>>;
 	/** The Run's TUTTI_* variables; they win over the target's. */
 	runEnv: Readonly<Record<string, string>>;
-	/** Directory holding the `tutti` shim, prepended to PATH. */
+	/** Directory holding the `tutti` shim, prepended to PATH (the Host's private directory, never in the workspace). */
 	shimDir?: string;
+	/** The workspace's `.tutti` directory: PATH entries inside it are dropped (so are relative and empty ones). */
+	tuttiDir?: string;
 	extraWithheld?: readonly string[];
+}
+
+/**
+ * The PATH the agent searches, before the shim directory goes in front: the target's PATH if it sets one, else the
+ * Host's, without relative or empty entries (they mean the Run's working directory: repository content) and
+ * without entries inside `.tutti/`. The target's executable is resolved on exactly these entries (processRunner).
+ */
+export function agentSearchPath(input: AgentEnvInput): { key: string; entries: string[] } {
+	const targetPathKey = Object.keys(input.targetEnv).find((k) => k.toUpperCase() === 'PATH');
+	const key = targetPathKey ?? pathKey(input.hostEnv);
+	const base = targetPathKey !== undefined ? input.targetEnv[targetPathKey] : input.hostEnv[key];
+	return { key, entries: trustedPathEntries(base, input.tuttiDir) };
 }
 
 /** What the supervisor adds on top of its own (already filtered) environment when it starts the agent. */
 export function agentEnvAdditions(input: AgentEnvInput): Record<string, string> {
 	const additions: Record<string, string> = { ...input.targetEnv, ...input.runEnv };
-	if (input.shimDir !== undefined) {
-		const targetPathKey = Object.keys(input.targetEnv).find((k) => k.toUpperCase() === 'PATH');
-		const key = targetPathKey ?? pathKey(input.hostEnv);
-		const base = targetPathKey !== undefined ? input.targetEnv[targetPathKey] : input.hostEnv[key];
-		additions[key] = base ? `${input.shimDir}${delimiter}${base}` : input.shimDir;
-	}
+	const { key, entries } = agentSearchPath(input);
+	const path = [...(input.shimDir !== undefined ? [input.shimDir] : []), ...entries];
+	if (path.length > 0) { additions[key] = path.join(delimiter); }
 	return additions;
 }
 

@@ -26,7 +26,8 @@ import {
 	type SupervisorSpec, writeJsonExclusive, writeJsonVisible,
 } from '../../supervisor/runFiles.js';
 import type { InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../core/runs/runProcessPort.js';
-import { agentEnvAdditions, inheritableEnv } from './agentEnv.js';
+import { agentEnvAdditions, agentSearchPath, inheritableEnv } from './agentEnv.js';
+import { resolveExecutable, tuttiDirExecutableProblem } from './executablePath.js';
 import { ensureCliShim } from './cliShim.js';
 import { interruptProcessGroup } from './interruptProcessGroup.js';
 import { appendLiveInputEntry, readLiveInputEntries } from './liveInputFiles.js';
@@ -44,8 +45,10 @@ export interface ProcessRunnerOptions {
 	nodeArgs?: string[];
 	/** The Node binary for supervisors and the shim (default process.execPath; Electron runs as Node). */
 	nodePath?: string;
-	/** dist/cli.js: when given, `<tuttiDir>/bin/tutti` is written and put first on every agent's PATH. */
+	/** dist/cli.js: when given, `<shimDir>/tutti` is written and shimDir put first on every agent's PATH. */
 	cliScript?: string;
+	/** The Host's private 0700 directory for the shim, outside the workspace (required with cliScript; hostShimDir). */
+	shimDir?: string;
 	clock?: Clock;
 	/** How often watched Runs are checked for their exit record (default 150 ms). */
 	pollIntervalMs?: number;
@@ -85,7 +88,7 @@ function tail(path: string, max = 2000): string {
 }
 
 export class ProcessRunner implements RunProcessPort {
-	readonly #o: Required<Omit<ProcessRunnerOptions, 'cliScript'>> & Pick<ProcessRunnerOptions, 'cliScript'>;
+	readonly #o: Required<Omit<ProcessRunnerOptions, 'cliScript' | 'shimDir'>> & Pick<ProcessRunnerOptions, 'cliScript' | 'shimDir'>;
 	readonly #runsDir: string;
 	readonly #exits = new Emitter<RunExit>();
 	readonly #watched = new Map<string, Watch>();
@@ -97,6 +100,9 @@ export class ProcessRunner implements RunProcessPort {
 	#disposed = false;
 
 	constructor(options: ProcessRunnerOptions) {
+		if (options.cliScript !== undefined && options.shimDir === undefined) {
+			throw new Error('ProcessRunner: a cliScript needs a shimDir (a private directory outside the workspace) for the `tutti` shim');
+		}
 		this.#o = {
 			workspace: resolve(options.workspace),
 			tuttiDir: resolve(options.tuttiDir),
@@ -104,6 +110,7 @@ export class ProcessRunner implements RunProcessPort {
 			nodeArgs: options.nodeArgs ?? [],
 			nodePath: options.nodePath ?? process.execPath,
 			cliScript: options.cliScript,
+			shimDir: options.shimDir === undefined ? undefined : resolve(options.shimDir),
 			clock: options.clock ?? systemClock,
 			pollIntervalMs: options.pollIntervalMs ?? 150,
 			interruptGraceMs: options.interruptGraceMs ?? 3000,
@@ -136,9 +143,16 @@ export class ProcessRunner implements RunProcessPort {
 		}
 		// A directory whose earlier launch was withdrawn (withdrawUnstarted) is launched again as its next attempt.
 		const attempt = (readSupervisorSpec(dir)?.attempt ?? 0) + 1;
-		const shimDir = this.#o.cliScript !== undefined
-			? ensureCliShim(join(this.#o.tuttiDir, 'bin'), this.#o.nodePath, this.#o.nodeArgs, resolve(this.#o.cliScript))
+		const shimDir = this.#o.cliScript !== undefined && this.#o.shimDir !== undefined
+			? ensureCliShim(this.#o.shimDir, this.#o.nodePath, this.#o.nodeArgs, resolve(this.#o.cliScript))
 			: undefined;
+		const cwd = isAbsolute(spec.cwd) ? spec.cwd : resolve(this.#o.workspace, spec.cwd);
+		const envInput = { hostEnv: this.#o.hostEnv, targetEnv: command.env, runEnv: spec.env, tuttiDir: this.#o.tuttiDir, ...(shimDir !== undefined ? { shimDir } : {}) };
+		// Resolved before the shim directory goes in front, on the PATH the agent gets (a shell target's shell looks
+		// it up on that same PATH, whose only addition is the private shim directory).
+		const file = command.shell ? command.file : resolveExecutable(command.file, agentSearchPath(envInput).entries);
+		const refused = command.shell ? null : tuttiDirExecutableProblem(file, cwd, this.#o.tuttiDir);
+		if (refused !== null) { this.#recordLaunchFailure(spec.runId, dir, refused); }
 		const hasStdin = command.stdin === 'spec' && spec.stdinText.length > 0;
 		if (hasStdin) { writeFileSync(runFile(dir, 'stdin'), spec.stdinText, { mode: 0o600 }); }
 		const live = command.stdin === 'live';
@@ -149,14 +163,11 @@ export class ProcessRunner implements RunProcessPort {
 		const supervisorSpec: SupervisorSpec = {
 			version: 1,
 			runId: spec.runId,
-			file: command.file,
+			file,
 			args: command.args,
 			shell: command.shell,
-			cwd: isAbsolute(spec.cwd) ? spec.cwd : resolve(this.#o.workspace, spec.cwd),
-			env: agentEnvAdditions({
-				hostEnv: this.#o.hostEnv, targetEnv: command.env, runEnv: spec.env,
-				...(shimDir !== undefined ? { shimDir } : {}),
-			}),
+			cwd,
+			env: agentEnvAdditions(envInput),
 			unsetEnv: ['ELECTRON_RUN_AS_NODE'],
 			hasStdin,
 			...(live ? { liveInput: 'claude-stream-json' as const } : {}),
@@ -273,14 +284,7 @@ export class ProcessRunner implements RunProcessPort {
 			}
 			if (problem !== undefined) {
 				const log = tail(runFile(dir, 'supervisorLog')).trim();
-				const message = `Run ${runId}: ${problem}${log ? `; supervisor.log: ${log}` : ''}`;
-				const now = this.#o.clock.now();
-				appendEvent(dir, { type: 'spawn_error', message, atUnixMs: now });
-				writeJsonExclusive(runFile(dir, 'exit'), {
-					runId, clientSubmitId: clientSubmitIdFor(runId), exitCode: null, signal: null,
-					startedAtUnixMs: now, endedAtUnixMs: now, spawnError: message,
-				} satisfies RunExit);
-				throw new Error(message);
+				this.#recordLaunchFailure(runId, dir, `${problem}${log ? `; supervisor.log: ${log}` : ''}`);
 			}
 			await new Promise<void>((wake) => {
 				const timer = setTimeout(wake, 20);
@@ -288,6 +292,18 @@ export class ProcessRunner implements RunProcessPort {
 			});
 			this.#starting.delete(runId);
 		}
+	}
+
+	/** Records a launch that never started an agent (a spawn error in events and exit.json), then throws it. */
+	#recordLaunchFailure(runId: string, dir: string, problem: string): never {
+		const message = `Run ${runId}: ${problem}`;
+		const now = this.#o.clock.now();
+		appendEvent(dir, { type: 'spawn_error', message, atUnixMs: now });
+		writeJsonExclusive(runFile(dir, 'exit'), {
+			runId, clientSubmitId: clientSubmitIdFor(runId), exitCode: null, signal: null,
+			startedAtUnixMs: now, endedAtUnixMs: now, spawnError: message,
+		} satisfies RunExit);
+		throw new Error(message);
 	}
 
 	/** Whether a live supervisor other than `ownPid` holds the attempt's claim (it starts the agent; wait for it). */

@@ -21,8 +21,11 @@ export interface ServiceDeps {
 	endpoint: string;
 	/** The developer's credential (never passed to agents). */
 	userCredential: string;
-	/** Absolute path of the bundled CLI (dist/cli.js), for the `tutti` shim on agents' PATH. */
-	cliScript: string;
+	/**
+	 * Absolute path of the `tutti` shim in the Host's private directory (outside the workspace), which agents' Stop
+	 * hooks and `tutti mcp` run; '' when agents get no shim.
+	 */
+	cliShim: string;
 }
 
 export interface AdmittedRun {

@@ -7,7 +7,6 @@ import type { Event } from '../../core/events.js';
 import type { Caller, Method } from '../../protocol/controlPlane.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import type { Store } from '../../store/database.js';
-import { join } from 'node:path';
 import { stopHookCommand } from '../../agents/stopHook.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
 import { protocolVersion } from '../../protocol/controlPlane.js';
@@ -63,6 +62,8 @@ export interface HostServicesOptions {
 	wakeLeaseMs?: number;
 	/** Real time for the bounded waits (default: wall clock, woken by store commits; tests step it). */
 	awaitTimer?: WaitTimer;
+	/** What `hello` tells every client about this Host's store now (e.g. that it came with the folder and is paused). */
+	notice?: () => string | undefined;
 }
 
 /**
@@ -92,10 +93,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const log = deps.log ?? stderrLog;
 	const sessions = new SessionService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, userCredential: deps.userCredential });
 
-	// Agents Tutti launches get a Stop hook through launch flags only; it runs the Host's own `tutti` shim.
-	const hook = deps.cliScript !== '' ? { stopHookCommand: stopHookCommand([join(deps.tuttiDir, 'bin', 'tutti')]) } : {};
+	// Agents Tutti launches get a Stop hook through launch flags only; it runs the Host's own `tutti` shim (in the
+	// Host's private directory: never a file a repository could put in the workspace).
+	const hook = deps.cliShim !== '' ? { stopHookCommand: stopHookCommand([deps.cliShim]) } : {};
 	// claude workers ask the developer about tool calls outside allowedTools through `tutti mcp` (the same shim).
-	const mcp = deps.cliScript !== '' ? { mcpCommand: join(deps.tuttiDir, 'bin', 'tutti') } : {};
+	const mcp = deps.cliShim !== '' ? { mcpCommand: deps.cliShim } : {};
 	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
 	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config));
 	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
@@ -172,7 +174,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		}
 	};
 	const handlers: MethodHandlers = {
-		'hello': async (_params, caller) => ({ protocol: protocolVersion, workspace: deps.workspace, pid: process.pid, caller: callerLabel(caller) }),
+		'hello': async (_params, caller) => {
+			const notice = deps.notice?.();
+			return { protocol: protocolVersion, workspace: deps.workspace, pid: process.pid, caller: callerLabel(caller), ...(notice !== undefined ? { notice } : {}) };
+		},
 		'session/open': (params, caller) => sessions.open(params, caller),
 		'session/stop': (params, caller) => sourceStop.stop(params, caller),
 		'agent/list': async () => ({ agentTargets: listAgentTargets(deps.config, deps.workspace) }),

@@ -55,7 +55,7 @@ describe('tutti host', function () {
 		base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-hc-')));
 		workspace = path.join(base, 'ws');
 		fs.mkdirSync(path.join(workspace, 'sub', 'deeper'), { recursive: true });
-		env = { ...process.env, XDG_RUNTIME_DIR: path.join(base, 'run') };
+		env = { ...process.env, XDG_RUNTIME_DIR: path.join(base, 'run'), XDG_STATE_HOME: path.join(base, 'state') };
 		delete env['TUTTI_IPC_HOOK'];
 		delete env['TUTTI_SESSION_TOKEN'];
 		delete env['NODE_EXTRA_CA_CERTS'];

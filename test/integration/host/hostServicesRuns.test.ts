@@ -54,10 +54,10 @@ describe('Host services with real Run processes', function () {
 	async function startHost(): Promise<void> {
 		const tuttiDir = join(ws.path, '.tutti');
 		store = await Store.open({ dir: tuttiDir, lease: false, recoveryRetryMs: 200 });
-		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, pollIntervalMs: 50, interruptGraceMs: 1000, killWaitMs: 2000 });
+		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, shimDir: build.shimDir, pollIntervalMs: 50, interruptGraceMs: 1000, killWaitMs: 2000 });
 		services = createHostServices({
 			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(`h${++hosts}`), runs: runner, config,
-			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript: build.cliScript,
+			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliShim: join(build.shimDir, 'tutti'),
 			log: (l) => { if (process.env.DBG) { console.error(l); } }, planServiceFactory: recordingPlanService([]),
 		});
 		await services.start();

@@ -67,10 +67,10 @@ describe('claude-target worker Runs over real processes (stand-in claude)', func
 		const tuttiDir = join(ws.path, '.tutti');
 		const config: HostConfig = { agentTargets: [{ id: 'cc', adapter: 'claude', path: join(build.path, 'claude') }], maxParallelRuns: 4, autoAcceptDefault: false };
 		store = await Store.open({ dir: tuttiDir, lease: false });
-		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, pollIntervalMs: 50, hostEnv: { ...process.env, TUTTI_SESSION_TOKEN: credential, TUTTI_USER_TOKEN: credential } });
+		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, shimDir: build.shimDir, pollIntervalMs: 50, hostEnv: { ...process.env, TUTTI_SESSION_TOKEN: credential, TUTTI_USER_TOKEN: credential } });
 		services = createHostServices({
 			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(), runs: runner, config,
-			endpoint: join(ws.path, 'cp.sock'), userCredential: credential, cliScript: build.cliScript, log: () => undefined, planServiceFactory: recordingPlanService([]),
+			endpoint: join(ws.path, 'cp.sock'), userCredential: credential, cliShim: join(build.shimDir, 'tutti'), log: () => undefined, planServiceFactory: recordingPlanService([]),
 		});
 		await services.start();
 	});
@@ -109,7 +109,7 @@ describe('claude-target worker Runs over real processes (stand-in claude)', func
 		assert.deepEqual(report.args.slice(0, 7), ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--replay-user-messages']);
 		assert.match(report.prompt, /Tutti worker agent[\s\S]*--- task ---\nlist the files$/);
 		assert.equal(report.args.some((a) => a.includes('list the files')), false, 'the prompt is not in argv');
-		assert.equal(report.tutti, join(ws.path, '.tutti', 'bin'), '`tutti` is first found in the shim directory');
+		assert.equal(report.tutti, build.shimDir, '`tutti` is first found in the private shim directory');
 		assert.deepEqual(Object.keys(report.env).sort(), ['TUTTI_IPC_HOOK', 'TUTTI_ISSUE_ID', 'TUTTI_RUN_ID', 'TUTTI_SESSION_ID', 'TUTTI_SESSION_TOKEN', 'TUTTI_TASK_ID']);
 		assert.equal(report.env.TUTTI_RUN_ID, run.runId);
 		assert.notEqual(report.env.TUTTI_SESSION_TOKEN, credential);

@@ -41,10 +41,10 @@ describe('restart: two command workers settle exactly once', function () {
 	async function startHost(): Promise<void> {
 		const tuttiDir = join(ws.path, '.tutti');
 		store = await Store.open({ dir: tuttiDir, lease: false });
-		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, pollIntervalMs: 50 });
+		runner = new ProcessRunner({ workspace: ws.path, tuttiDir, supervisorScript: build.supervisorScript, cliScript: build.cliScript, shimDir: build.shimDir, pollIntervalMs: 50 });
 		services = createHostServices({
 			workspace: ws.path, tuttiDir, store, clock: systemClock, ids: sequentialIds(`h${++hosts}`), runs: runner, config,
-			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliScript: build.cliScript, log: () => undefined,
+			endpoint: join(ws.path, 'no-server.sock'), userCredential: 'user-secret', cliShim: join(build.shimDir, 'tutti'), log: () => undefined,
 			planServiceFactory: (deps) => {
 				admission = deps.admission;
 				const unsupported = async (): Promise<never> => { throw new Error('not part of this test'); };

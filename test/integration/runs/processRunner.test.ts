@@ -29,6 +29,7 @@ describe('ProcessRunner (real processes)', function () {
 			tuttiDir: join(ws.path, '.tutti'),
 			supervisorScript: build.supervisorScript,
 			cliScript: build.cliScript,
+			shimDir: build.shimDir,
 			pollIntervalMs: 50,
 			interruptGraceMs: 400,
 			killWaitMs: 3000,
@@ -107,7 +108,7 @@ describe('ProcessRunner (real processes)', function () {
 		assert.equal(env.TUTTI_USER_TOKEN, undefined, 'the user credential never reaches an agent');
 		assert.ok(!JSON.stringify(env).includes('user-credential-secret'));
 		assert.ok(!JSON.stringify(env).includes('host-own-session-secret'));
-		assert.equal(env.PATH?.split(':')[0], join(ws.path, '.tutti', 'bin'));
+		assert.equal(env.PATH?.split(':')[0], build.shimDir, 'the private shim directory, outside the workspace, comes first');
 
 		await runner.launch(launchSpec('r-shim', { id: 'sh', adapter: 'command', argv: ['sh', '-c', 'tutti run get "two words"'] }, ws.path));
 		const shim = await exitOf(exits, 'r-shim');

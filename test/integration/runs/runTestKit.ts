@@ -42,6 +42,8 @@ export interface RunBuild {
 	readonly path: string;
 	readonly supervisorScript: string;
 	readonly cliScript: string;
+	/** Where the `tutti` shim goes: a private directory of the build, outside every workspace (as a Host's is). */
+	readonly shimDir: string;
 }
 
 /**
@@ -52,7 +54,7 @@ export function shareRunBuild(prefix: string, use: (build: RunBuild) => void, fa
 	let dir: ReturnType<typeof makeTempDir> | undefined;
 	before(async () => {
 		dir = makeTempDir(prefix);
-		use({ path: dir.path, supervisorScript: await buildSupervisor(dir.path), cliScript: writeFakeCli(dir.path, fakeCli) });
+		use({ path: dir.path, supervisorScript: await buildSupervisor(dir.path), cliScript: writeFakeCli(dir.path, fakeCli), shimDir: join(dir.path, 'shim') });
 	});
 	after(() => dir?.remove());
 }

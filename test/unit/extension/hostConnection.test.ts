@@ -4,18 +4,31 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { defaultHostConfig } from '../../../src/host/config.js';
-import { HostConnection, type ConnectionKind } from '../../../src/extension/connection/hostConnection.js';
+import { HostConnection, type ConnectionKind, autoStartDecision } from '../../../src/extension/connection/hostConnection.js';
 import { storeLocation } from '../../../src/extension/settings/tuttiSettings.js';
 
 describe('extension/hostConnection (real Host)', function () {
 	this.timeout(30_000);
 	let workspace: string;
+	let stateHome: string;
+	let previousStateHome: string | undefined;
 	const open: HostConnection[] = [];
 
-	function connection(): HostConnection {
+	// The machine-local record of known stores (src/host/knownStores.ts) of this process's in-process Hosts.
+	before(() => {
+		previousStateHome = process.env.XDG_STATE_HOME;
+		stateHome = fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-ext-state-'));
+		process.env.XDG_STATE_HOME = stateHome;
+	});
+	after(() => {
+		if (previousStateHome === undefined) { delete process.env.XDG_STATE_HOME; } else { process.env.XDG_STATE_HOME = previousStateHome; }
+		fs.rmSync(stateHome, { recursive: true, force: true });
+	});
+
+	function connection(folder = workspace): HostConnection {
 		const c = new HostConnection({
-			workspace,
-			hostSettings: () => ({ config: { ...defaultHostConfig(), maxParallelRuns: 2 }, store: storeLocation(workspace, undefined) }),
+			workspace: folder,
+			hostSettings: () => ({ config: { ...defaultHostConfig(), maxParallelRuns: 2 }, store: storeLocation(folder, undefined) }),
 			log: () => undefined,
 		});
 		open.push(c);
@@ -44,6 +57,40 @@ describe('extension/hostConnection (real Host)', function () {
 		const created = await c.client!.call('issue/create', { title: 'From the extension' });
 		assert.equal(created.title, 'From the extension');
 		assert.equal(state.kind === 'owner' && state.host.config.maxParallelRuns, 2, 'the settings reach the Host');
+	});
+
+	it('starts by itself only where this machine created or opened a store (the pure decision)', () => {
+		assert.equal(autoStartDecision(false, false), 'noStore');
+		assert.equal(autoStartDecision(false, true), 'noStore');
+		assert.equal(autoStartDecision(true, true), 'connect');
+		assert.equal(autoStartDecision(true, false), 'unknownStore');
+	});
+
+	it('a store that came with the folder starts no Host by itself; Start in Folder opens it with every issue paused', async () => {
+		const origin = connection();
+		await origin.startInFolder();
+		const { issueId } = await origin.client!.call('issue/create', { title: 'Shipped' });
+		await origin.close();
+		const clone = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tutti-ext-clone-')));
+		try {
+			fs.mkdirSync(path.join(clone, '.tutti'));
+			for (const name of ['tutti.sqlite', 'tutti.journal']) {
+				fs.copyFileSync(path.join(workspace, '.tutti', name), path.join(clone, '.tutti', name));
+			}
+			const window = connection(clone);
+			assert.equal((await window.start()).kind, 'unknownStore');
+			assert.equal(fs.existsSync(path.join(clone, '.tutti', 'host.lease')), false, 'no Host took the store');
+			const state = await window.startInFolder();
+			assert.equal(state.kind, 'owner');
+			assert.match(state.kind === 'owner' ? state.host.storeArrival?.message ?? '' : '', /This store came with the folder: nothing runs until you resume\./);
+			assert.equal((await window.client!.call('issue/get', { issueId })).dispatchPaused, true);
+			await window.close();
+			const later = connection(clone);
+			assert.equal((await later.start()).kind, 'owner', 'once started here, the folder starts by itself as before');
+			await later.close();
+		} finally {
+			fs.rmSync(clone, { recursive: true, force: true });
+		}
 	});
 
 	it('a second window on the same folder is a viewer whose reads and actions go to the owner', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { delimiter } from 'node:path';
-import { agentEnvAdditions, agentEnvironment, inheritableEnv } from '../../../src/host/runs/agentEnv.js';
+import { agentEnvAdditions, agentEnvironment, agentSearchPath, inheritableEnv } from '../../../src/host/runs/agentEnv.js';
 
 const hostEnv = {
 	PATH: '/usr/bin', HOME: '/home/u', GITHUB_TOKEN: 'gh',
@@ -32,6 +32,16 @@ describe('agent environment', () => {
 		assert.equal(agentEnvAdditions({ hostEnv, targetEnv: {}, runEnv: {}, shimDir: '/ws/.tutti/bin' }).PATH, `/ws/.tutti/bin${delimiter}/usr/bin`);
 		assert.equal(agentEnvAdditions({ hostEnv, targetEnv: { PATH: '/opt/bin' }, runEnv: {}, shimDir: '/s' }).PATH, `/s${delimiter}/opt/bin`);
 		assert.equal(agentEnvAdditions({ hostEnv: {}, targetEnv: {}, runEnv: {}, shimDir: '/s' }).PATH, '/s');
-		assert.equal(agentEnvAdditions({ hostEnv, targetEnv: {}, runEnv: {} }).PATH, undefined);
+		assert.equal(agentEnvAdditions({ hostEnv, targetEnv: {}, runEnv: {} }).PATH, '/usr/bin');
+		assert.equal(agentEnvAdditions({ hostEnv: {}, targetEnv: {}, runEnv: {} }).PATH, undefined);
+	});
+
+	it('drops relative, empty and .tutti PATH entries (repository content), keeping the order of the rest', () => {
+		const messy = ['', '.', 'bin', '/ws/.tutti/bin', '/ws/.tutti', '/usr/local/bin', '/ws/.tuttiX', '/usr/bin', '/usr/local/bin'].join(delimiter);
+		assert.equal(
+			agentEnvAdditions({ hostEnv: { PATH: messy }, targetEnv: {}, runEnv: {}, shimDir: '/private/bin', tuttiDir: '/ws/.tutti' }).PATH,
+			['/private/bin', '/usr/local/bin', '/ws/.tuttiX', '/usr/bin'].join(delimiter),
+		);
+		assert.deepEqual(agentSearchPath({ hostEnv: { PATH: messy }, targetEnv: { PATH: `.${delimiter}/opt/bin` }, runEnv: {}, tuttiDir: '/ws/.tutti' }).entries, ['/opt/bin']);
 	});
 });

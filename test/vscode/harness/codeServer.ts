@@ -47,7 +47,7 @@ export function codeServerEnv(runDir: string, extra: Readonly<Record<string, str
 			env[key] = value;
 		}
 	}
-	for (const name of ['config', 'data', 'cache', 'tmp']) {
+	for (const name of ['config', 'data', 'cache', 'state', 'tmp']) {
 		mkdirSync(join(runDir, 'xdg', name), { recursive: true });
 	}
 	return {
@@ -55,6 +55,8 @@ export function codeServerEnv(runDir: string, extra: Readonly<Record<string, str
 		XDG_CONFIG_HOME: join(runDir, 'xdg', 'config'),
 		XDG_DATA_HOME: join(runDir, 'xdg', 'data'),
 		XDG_CACHE_HOME: join(runDir, 'xdg', 'cache'),
+		// Tutti's record of the stores this machine created or opened (src/host/knownStores.ts): one per VS Code run.
+		XDG_STATE_HOME: join(runDir, 'xdg', 'state'),
 		TMPDIR: join(runDir, 'xdg', 'tmp'),
 		...extra,
 	};

@@ -118,7 +118,7 @@ export class PlanKit {
 		let n = 0;
 		this.plan = createPlanService({
 			workspace: root, tuttiDir: join(root, '.tutti'), store, clock, ids: { next: (prefix) => `${prefix}-${++n}` },
-			runs: undefined as never, config, endpoint: '', userCredential: '', cliScript: '',
+			runs: undefined as never, config, endpoint: '', userCredential: '', cliShim: '',
 			admission: this.admission, log: (line) => { this.logs.push(line); },
 		});
 		this.reviews = createReviewService({ store, clock, config, workChanged: () => { this.workChanges.push(clock.now()); } });

@@ -90,7 +90,7 @@ export class ServiceHarness {
 		const logs: string[] = [];
 		const services = createHostServices({
 			workspace, tuttiDir, store, clock, ids: sequentialIds(), runs, config,
-			endpoint: join(dir, 'cp.sock'), userCredential, cliScript: join(dir, 'cli.js'),
+			endpoint: join(dir, 'cp.sock'), userCredential, cliShim: join(dir, 'bin', 'tutti'),
 			log: (line) => { logs.push(line); },
 			...(options.realPlan ? {} : { planServiceFactory: recordingPlanService(planCalls) }),
 			...(options.awaitTimer ? { awaitTimer: options.awaitTimer } : {}),

@@ -60,7 +60,7 @@ export class WakeKit {
 		const logs: string[] = [];
 		const services = createHostServices({
 			workspace, tuttiDir, store, clock, ids: sequentialIds(options.scope ?? ''), runs, config,
-			endpoint: join(dir, 'cp.sock'), userCredential, cliScript: join(dir, 'cli.js'),
+			endpoint: join(dir, 'cp.sock'), userCredential, cliShim: join(dir, 'bin', 'tutti'),
 			log: (line) => { logs.push(line); }, wakeTickMs: 0, wakeLeaseMs: leaseMs,
 		});
 		return new WakeKit(dir, workspace, tuttiDir, store, clock, runs, services, config, logs);
