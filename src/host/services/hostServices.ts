@@ -153,7 +153,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
-	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees });
+	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, runHooks: deps.config.integrateRunsHooks === true });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	/** A decision made while no agent is waiting names the exact command that hands the source session back (SPEC §7). */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {

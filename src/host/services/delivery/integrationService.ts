@@ -21,6 +21,8 @@ export interface IntegrationServiceDeps {
 	store: Store;
 	clock: Clock;
 	worktrees: WorktreeManager;
+	/** The developer's `integrateRunsHooks` setting: the repository's hooks run when the branch moves. */
+	runHooks: boolean;
 }
 
 /** Accepted = what satisfies a dependency edge (completed, accepted by the developer or automatically): the core rule. */
@@ -74,7 +76,7 @@ export class IntegrationService {
 		const result = await integrate({
 			repo: this.deps.workspace, into, title: plan.issue.title,
 			commits: toMerge.map((t) => plan.acceptedCommits.get(t.taskId)!),
-			identity: await workspaceIdentity(this.deps.workspace),
+			identity: await workspaceIdentity(this.deps.workspace), runHooks: this.deps.runHooks,
 		});
 		switch (result.kind) {
 			case 'not_a_repository':
