@@ -25,16 +25,16 @@ export interface GitWorkspace {
 
 /**
  * `root/ws` as a git repository holding `files`, `prepare` run on it before the Host starts, then a Host with
- * `config` (written to .tutti/config.json as it is).
+ * `config` (written to .tutti/config.json as it is; a function of `root` for paths beside the workspace).
  */
-export async function gitWorkspace(prefix: string, files: Record<string, string>, config: Record<string, unknown>,
+export async function gitWorkspace(prefix: string, files: Record<string, string>, config: Record<string, unknown> | ((root: string) => Record<string, unknown>),
 	prepare: (workspace: string) => void = () => undefined): Promise<GitWorkspace> {
 	const root = mkdtempSync(join(tmpdir(), prefix));
 	const workspace = join(root, 'ws');
 	mkdirSync(workspace);
 	initRepo(workspace, { '.gitignore': '.tutti/\n', ...files });
 	prepare(workspace);
-	const host = await startHost({ workspace, config: { maxParallelRuns: 4, ...config } as never });
+	const host = await startHost({ workspace, config: { maxParallelRuns: 4, ...(typeof config === 'function' ? config(root) : config) } as never });
 	return {
 		root, workspace, host,
 		async dispose() {

@@ -20,6 +20,8 @@ export interface RunCommits {
 	resultCommit: string;
 	changedFiles: ChangedFileRecord[];
 	resultRecordedAtUnixMs: number;
+	/** What changed outside the Run's tree and branch while it ran (migration 016; src/core/runs/outsideChanges.ts). */
+	outsideChanges: string[];
 }
 
 /** A task's code, as its DTO shows it. */
@@ -72,6 +74,15 @@ export interface IssueDelivery {
 	integratedAtUnixMs: number;
 }
 
+function outsideChangesOf(text: string): string[] {
+	try {
+		const value: unknown = JSON.parse(text);
+		return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+	} catch {
+		return [];
+	}
+}
+
 function changedFilesOf(text: string): ChangedFileRecord[] {
 	try {
 		const value: unknown = JSON.parse(text);
@@ -89,6 +100,7 @@ function runCommitsFromRow(row: Row): RunCommits {
 		resultCommit: str(row, 'result_commit'),
 		changedFiles: changedFilesOf(str(row, 'changed_files_json')),
 		resultRecordedAtUnixMs: num(row, 'result_recorded_at'),
+		outsideChanges: outsideChangesOf(str(row, 'outside_changes_json')),
 	};
 }
 
@@ -109,9 +121,15 @@ export const deliveryRepository = {
 		tx.run('INSERT OR IGNORE INTO run_commits (run_id, in_worktree, base_commit) VALUES (?, ?, ?)', [runId, inWorktree ? 1 : 0, baseCommit]);
 	},
 	/** The Run's result commit and changed files (once: a recorded result is never overwritten). */
-	recordRunResult(tx: Tx, runId: string, resultCommit: string, changedFiles: readonly ChangedFileRecord[], atUnixMs: number): boolean {
-		return tx.run('UPDATE run_commits SET result_commit = ?, changed_files_json = ?, result_recorded_at = ? WHERE run_id = ? AND result_recorded_at = 0',
-			[resultCommit, JSON.stringify(changedFiles), atUnixMs, runId]) === 1;
+	recordRunResult(tx: Tx, runId: string, resultCommit: string, changedFiles: readonly ChangedFileRecord[], atUnixMs: number,
+		outsideChanges: readonly string[] = []): boolean {
+		return tx.run('UPDATE run_commits SET result_commit = ?, changed_files_json = ?, result_recorded_at = ?, outside_changes_json = ? WHERE run_id = ? AND result_recorded_at = 0',
+			[resultCommit, JSON.stringify(changedFiles), atUnixMs, JSON.stringify(outsideChanges), runId]) === 1;
+	},
+	/** runId → outside changes, for the issue's Runs that have any. */
+	outsideChangesOfIssue(r: Reader, issueId: string): Map<string, string[]> {
+		return new Map(r.all("SELECT c.run_id, c.outside_changes_json FROM run_commits c JOIN runs ON runs.run_id = c.run_id WHERE runs.issue_id = ? AND c.outside_changes_json != '[]'", [issueId])
+			.map((row) => [str(row, 'run_id'), outsideChangesOf(str(row, 'outside_changes_json'))] as const));
 	},
 	/**
 	 * The Run's result moved on after it was recorded (its branch gained commits after the task's acceptance): the

@@ -6,6 +6,7 @@
 // conflict, dirty tree, untracked file in the way, branch moved meanwhile — changes nothing anywhere.
 // The repository's hooks stay off (git.ts) unless the developer's setting `integrateRunsHooks` turns them on for
 // the step that moves the branch (the merge in the checkout, or the update-ref).
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { git, gitExit } from '../worktrees/git.js';
@@ -27,6 +28,8 @@ export interface IntegrateInput {
 	 * `integrateRunsHooks` setting (default off: a hook the integrated work brings would run at once).
 	 */
 	runHooks?: boolean;
+	/** Told the commit the branch is about to move to, and whether the workspace's own checkout moves with it. */
+	beforeMove?: (commit: string, movesWorkspace: boolean) => void;
 }
 
 export type Integration =
@@ -36,6 +39,10 @@ export type Integration =
 	| { kind: 'conflict'; between: [string, string]; paths: string[] }
 	| { kind: 'dirty_tree'; tree: string; files: string[] }
 	| { kind: 'blocked_tree'; tree: string; reason: string };
+
+function samePath(a: string, b: string): boolean {
+	try { return realpathSync(a) === realpathSync(b); } catch { return resolve(a) === resolve(b); }
+}
 
 /** Every worktree of the repository (absolute paths) with the branch it has checked out ('' when detached). */
 async function worktrees(repo: string): Promise<{ tree: string; branch: string }[]> {
@@ -119,6 +126,7 @@ export async function integrate(input: IntegrateInput): Promise<Integration> {
 		if (dirty.length > 0) { return { kind: 'dirty_tree', tree, files: dirty }; }
 	}
 	const tree = trees[0];
+	input.beforeMove?.(integratedCommit, tree !== undefined && samePath(tree, repo));
 	if (tree === undefined) {
 		// Compare-and-swap: refused if the branch moved since it was read.
 		const moved = await gitExit(repo, ['update-ref', '-m', `tutti: integrate ${input.title}`, ref, integratedCommit, previous], { runHooks: input.runHooks === true });
