@@ -12,7 +12,10 @@ import { expectOk, issueGet, manualIssue, runGet, waitFor } from '../integration
 import { addManualTask, settledRunOf } from './securityKit.js';
 import { git, type GitWorkspace, gitWorkspace, shTarget } from './gitWorkspaceKit.js';
 
-/** Leaves the developer's checkout, commits there, dirties a tracked file and moves the branch of task `first`. */
+/**
+ * Leaves the developer's checkout, commits there, dirties a tracked file, moves the branch of task `first` and
+ * plants an alias and a hook in the repository's .git.
+ */
 const evil = shTarget('evil', [
 	'echo mine > own.txt',
 	'cd ../../..',
@@ -20,19 +23,23 @@ const evil = shTarget('evil', [
 	'git commit -qam evil',
 	'echo dirty >> NOTES.md',
 	'git update-ref refs/heads/tutti/first HEAD~1',
+	// What would run code in the developer's next git command: an alias in .git/config, a hook.
+	"git config alias.st '!true'",
+	"printf '#!/bin/sh\\nexit 0\\n' > .git/hooks/post-commit",
 ].join(' && '));
 const good = shTarget('good', 'echo "$TUTTI_TASK_ID" > "$TUTTI_TASK_ID.txt"');
 
-/** Waits for `<gates>/<task>.go`, then commits its own work in its own tree (its own branch moves while it runs). */
-function gatedTarget(gates: string): Record<string, unknown> {
-	return shTarget('gated', [
+/** Waits for `<gates>/<task>.go`, then runs `then` (the agent's side of the test is in its process). */
+function gatedTarget(id: string, gates: string, then: string[]): Record<string, unknown> {
+	return shTarget(id, [
 		'touch "$GATES/$TUTTI_TASK_ID.started"',
 		'while [ ! -e "$GATES/$TUTTI_TASK_ID.go" ]; do sleep 0.02; done',
-		'echo "$TUTTI_TASK_ID" > "$TUTTI_TASK_ID.txt"',
-		'git add -A',
-		'git commit -qm "own work of $TUTTI_TASK_ID"',
+		...then,
 	].join(' && '), { GATES: gates });
 }
+
+/** Commits its own work in its own tree (its own branch moves while it runs). */
+const ownCommit = ['echo "$TUTTI_TASK_ID" > "$TUTTI_TASK_ID.txt"', 'git add -A', 'git commit -qm "own work of $TUTTI_TASK_ID"'];
 
 describe('security: work that leaves its tree', function () {
 	this.timeout(120_000);
@@ -45,7 +52,8 @@ describe('security: work that leaves its tree', function () {
 
 	async function open(): Promise<string> {
 		ws = await gitWorkspace('tutti-sec-outside-', { 'README.md': 'hello\n', 'NOTES.md': 'notes\n' },
-			(root) => ({ agentTargets: [evil, good, gatedTarget(join(root, 'gates'))] }));
+			(root) => ({ agentTargets: [evil, good, gatedTarget('gated', join(root, 'gates'), ownCommit),
+				gatedTarget('gated-evil', join(root, 'gates'), ['echo later >> ../../../NOTES.md'])] }));
 		mkdirSync(gatesOf(), { recursive: true });
 		return manualIssue(ws.host, 'Outside', true);
 	}
@@ -62,20 +70,21 @@ describe('security: work that leaves its tree', function () {
 		await addManualTask(host, issueId, 'bad', ['--agent-target-id', 'evil']);
 		const bad = await settledRunOf(host, issueId, 'bad');
 		assert.equal(bad.status, 'completed', bad.errorMessage);
-		const expected = ['HEAD', 'NOTES.md', 'refs/heads/main', 'refs/heads/tutti/first'];
+		const expected = ['HEAD', '.git/config', '.git/hooks/post-commit', 'NOTES.md', 'refs/heads/main', 'refs/heads/tutti/first'];
 		assert.deepEqual(bad.outsideChanges, expected);
 		const raw = expectOk<{ outsideChanges: string[]; outcomeLabel: string }>(await host.cli(['run', 'get', '--run-id', bad.runId, '--json'], { asUser: true }));
 		assert.deepEqual(raw.outsideChanges, expected, 'tutti run get --json shows them');
-		assert.match(raw.outcomeLabel, /changed files outside its worktree: HEAD, NOTES\.md, refs\/heads\/main, refs\/heads\/tutti\/first$/);
+		const listed = 'HEAD, .git/config, .git/hooks/post-commit, NOTES.md, refs/heads/main and 1 more';
+		assert.ok(raw.outcomeLabel.endsWith(` — changed files outside its worktree: ${listed}`), raw.outcomeLabel);
 
 		const issue = await issueGet(host, issueId);
 		const task = issue.tasks.find((t) => t.taskId === 'bad')!;
 		assert.equal(task.status, 'pending_acceptance', 'never accepted automatically, although the issue auto-accepts');
 		assert.equal(task.acceptanceState, 'agent_claimed');
 		assert.equal(issue.attention.state, 'needs_you');
-		assert.ok(issue.attention.label.includes('changed files outside its worktree: HEAD, NOTES.md, refs/heads/main, refs/heads/tutti/first'), issue.attention.label);
+		assert.ok(issue.attention.label.includes(`task bad changed files outside its worktree: ${listed}`), issue.attention.label);
 		assert.equal(task.attention?.state, 'needs_you');
-		assert.equal(task.attention?.label, 'Changed files outside its worktree: HEAD, NOTES.md, refs/heads/main, refs/heads/tutti/first');
+		assert.equal(task.attention?.label, `Changed files outside its worktree: ${listed}`);
 		assert.equal(issue.attention.runs.find((r) => r.runId === bad.runId)?.label, task.attention?.label);
 
 		// Nothing was undone: the commit, the dirty file and the moved branch are as the agent left them.
@@ -84,6 +93,8 @@ describe('security: work that leaves its tree', function () {
 		assert.equal(readFileSync(join(ws!.workspace, 'README.md'), 'utf8'), 'hello\nevil\n');
 		assert.equal(readFileSync(join(ws!.workspace, 'NOTES.md'), 'utf8'), 'notes\ndirty\n');
 		assert.equal(git(ws!.workspace, 'rev-parse', 'refs/heads/tutti/first'), initial, 'the moved branch stays where the agent put it');
+		assert.equal(git(ws!.workspace, 'config', '--get', 'alias.st'), '!true');
+		assert.ok(existsSync(join(ws!.workspace, '.git', 'hooks', 'post-commit')));
 
 		// The developer accepts after looking: the task is done, the attention goes.
 		expectOk(await host.cli(['review', 'accept', '--issue-id', issueId, '--task-id', 'bad', '--json'], { asUser: true }));
@@ -114,5 +125,19 @@ describe('security: work that leaves its tree', function () {
 		assert.deepEqual(long.outsideChanges, [], 'short\'s own branch and the developer\'s integration are not long\'s changes');
 		assert.equal((await issueGet(host, issueId)).tasks.find((t) => t.taskId === 'long')!.status, 'completed', 'accepted automatically');
 		assert.equal((await runGet(host, long.runId)).outsideChanges.length, 0);
+	});
+
+	it('a Run live across a Host kill -9 keeps what it was compared with: its outside change after the restart is listed', async () => {
+		const issueId = await open();
+		const host = ws!.host;
+		await addManualTask(host, issueId, 'across', ['--agent-target-id', 'gated-evil']);
+		await waitFor(() => existsSync(join(gatesOf(), 'across.started')), { what: 'the gated Run started', timeoutMs: 20_000 });
+		await host.kill9();
+		await host.start();
+		writeFileSync(join(gatesOf(), 'across.go'), '');
+		const run = await settledRunOf(host, issueId, 'across');
+		assert.deepEqual(run.outsideChanges, ['NOTES.md']);
+		assert.equal((await issueGet(host, issueId)).tasks.find((t) => t.taskId === 'across')!.status, 'pending_acceptance');
+		assert.equal(readFileSync(join(ws!.workspace, 'NOTES.md'), 'utf8'), 'notes\nlater\n');
 	});
 });

@@ -1,8 +1,8 @@
 // Work that leaves its tree: a worktree Run's agent can still reach the developer's checkout or other task branches
 // (`git -C ../..`, GIT_DIR, `cd`). Tutti cannot sandbox it, but never hides it: the developer's checkout (HEAD, the
-// branch checked out, the index and tracked changes) and the local branches are recorded before the Run and
-// compared after it. What changed outside the Run's own tree and branch is its `outsideChanges`: such a Run is
-// never accepted automatically and needs the developer. Nothing is undone.
+// branch checked out, the index and tracked changes, the repository's .git/config and hooks) and the local branches
+// are recorded before the Run and compared after it. What changed outside the Run's own tree and branch is its
+// `outsideChanges`: such a Run is never accepted automatically and needs the developer. Nothing is undone.
 //
 // Attribution (what does not count): the Run's own branch; another task's branch while a Run of that task's tree
 // was live in the window (its agent's commits and Tutti's bookkeeping for it are that Run's own); a ref or HEAD the
@@ -17,7 +17,10 @@ export interface CheckoutSnapshot {
 	readonly head: string;
 	/** The branch checked out ('' when HEAD is detached). */
 	readonly branch: string;
-	/** Each tracked path with changes (staged or not) → its status entry and the file's size and mtime. */
+	/**
+	 * Each tracked path with changes (staged or not) → its status entry and the file's size and mtime; and the
+	 * repository's `.git/config` and `.git/hooks/*` → size and mtime (a planted hook or config is an outside change).
+	 */
 	readonly tracked: Readonly<Record<string, string>>;
 	/** `refs/heads/*` → commit. */
 	readonly refs: Readonly<Record<string, string>>;

@@ -1,10 +1,12 @@
 // The developer's checkout and the local branches as git sees them now (src/core/runs/outsideChanges.ts compares
 // two): two git processes, run side by side — `git status --porcelain=v2 --branch` for HEAD, the branch and every
 // tracked change with its index entry (untracked files are not read), and `git for-each-ref refs/heads/` — plus an
-// lstat of each changed path (a file changed again keeps its status line; its size or mtime moves).
+// lstat of each changed path (a file changed again keeps its status line; its size or mtime moves), and of the
+// repository's own `.git/config` and `.git/hooks/*` (what would run code in the developer's next git command: a hook,
+// an alias, core.fsmonitor), listed under those names.
 // GIT_OPTIONAL_LOCKS=0: reading never takes the index lock, so the developer's own git never meets one of ours.
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { lstat, readdir, readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { CheckoutSnapshot } from '../../../core/runs/outsideChanges.js';
 import { git } from '../worktrees/git.js';
 
@@ -53,14 +55,44 @@ async function statOf(workspace: string, path: string): Promise<string> {
 	}
 }
 
+/** The repository's common git folder: `<workspace>/.git`, or where a `.git` file (a linked worktree) leads. */
+async function commonGitDir(workspace: string): Promise<string | null> {
+	const dotGit = join(workspace, '.git');
+	try {
+		if ((await lstat(dotGit)).isDirectory()) { return dotGit; }
+		const line = (await readFile(dotGit, 'utf8')).split('\n')[0] ?? '';
+		if (!line.startsWith('gitdir: ')) { return null; }
+		const gitDir = resolve(workspace, line.slice('gitdir: '.length).trim());
+		const common = (await readFile(join(gitDir, 'commondir'), 'utf8').catch(() => '')).trim();
+		return common === '' ? gitDir : isAbsolute(common) ? common : resolve(gitDir, common);
+	} catch {
+		return null;
+	}
+}
+
+/** `.git/config` and each `.git/hooks/<name>` → size, mtime and mode (absent names are not listed). */
+async function repositoryFiles(workspace: string): Promise<Record<string, string>> {
+	const dir = await commonGitDir(workspace);
+	if (dir === null) { return {}; }
+	const hooks = await readdir(join(dir, 'hooks')).catch(() => [] as string[]);
+	const names = ['config', ...hooks.map((h) => join('hooks', h))];
+	const out: Record<string, string> = {};
+	await Promise.all(names.map(async (name) => {
+		const stat = await statOf(dir, name);
+		if (stat !== 'missing') { out[join('.git', name)] = stat; }
+	}));
+	return out;
+}
+
 /** The checkout of `workspace` and its local branches now. */
 export async function captureCheckout(workspace: string, atUnixMs: number): Promise<CheckoutSnapshot> {
-	const [status, refsOut] = await Promise.all([
+	const [status, refsOut, gitFiles] = await Promise.all([
 		git(workspace, ['status', '--porcelain=v2', '-z', '--branch', '--untracked-files=no', '--ignore-submodules=all'], readOnly),
 		git(workspace, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads/'], readOnly),
+		repositoryFiles(workspace),
 	]);
 	const read = parseStatusV2(status.stdout);
-	const tracked: Record<string, string> = {};
+	const tracked: Record<string, string> = { ...gitFiles };
 	await Promise.all([...read.entries].map(async ([path, entry]) => { tracked[path] = `${entry} ${await statOf(workspace, path)}`; }));
 	const refs: Record<string, string> = {};
 	for (const line of refsOut.stdout.split('\n')) {
