@@ -57,18 +57,26 @@ describe('security: git hooks of the repository', function () {
 					installHooks(join(workspace, '.git', 'hooks'), log);
 				} else {
 					installHooks(join(workspace, 'githooks'), log);
+					// An fsmonitor program in the tree, named relative to it: a hook by another name.
+					writeFileSync(join(workspace, 'githooks', 'fsmonitor'), `#!/bin/sh\necho "fsmonitor $PWD" >> '${log}'\nexit 1\n`);
+					chmodSync(join(workspace, 'githooks', 'fsmonitor'), 0o755);
 					git(workspace, 'add', 'githooks');
 					git(workspace, '-c', 'core.hooksPath=/dev/null', 'commit', '-q', '-m', 'hooks');
 					git(workspace, 'config', 'core.hooksPath', 'githooks');
+					git(workspace, 'config', 'core.fsmonitor', 'githooks/fsmonitor');
 				}
 			});
 			// The hooks work: a git call of the developer's runs them.
 			git(ws.workspace, 'checkout', '-q', 'main');
 			assert.ok(ran(log).some((l) => l.startsWith('post-checkout')), `the installed hooks run for the developer's own git: ${ran(log).join('; ')}`);
+			if (where !== '.git/hooks') {
+				git(ws.workspace, 'status', '--porcelain');
+				assert.ok(ran(log).some((l) => l.startsWith('fsmonitor')), `the fsmonitor program runs for the developer's own git status: ${ran(log).join('; ')}`);
+			}
 			writeFileSync(log, '');
 			const issueId = await manualIssue(ws.host, 'Hooks', true);
 			await diamond(issueId);
-			assert.deepEqual(ran(log), [], 'no hook ran while Tutti made trees, result commits and the merge of parents');
+			assert.deepEqual(ran(log), [], 'no hook (nor fsmonitor) ran while Tutti made trees, result commits and the merge of parents');
 			const integrated = expectOk<Integrated>(await ws.host.cli(['issue', 'integrate', '--issue-id', issueId, '--json'], { asUser: true }));
 			assert.equal(integrated.workspaceMoved, true);
 			assert.equal(git(ws.workspace, 'rev-parse', 'HEAD'), integrated.integratedCommit);

@@ -2,7 +2,7 @@
 // Every call runs with the repository's hooks off (`-c core.hooksPath=/dev/null`): Tutti's bookkeeping (worktrees,
 // result commits, parent merges, branch bookkeeping) never runs a hook a repository or its tooling installed. Only
 // the integration into the developer's checkout may run them, when the developer's setting `integrateRunsHooks`
-// says so (integration.ts passes `runHooks`).
+// says so (integration.ts passes `runHooks`). No call ever starts an fsmonitor program (`core.fsmonitor=false`).
 import { execFile, execFileSync } from 'node:child_process';
 
 export interface GitResult {
@@ -19,6 +19,8 @@ export interface GitOptions {
 
 /** Points git's hook lookup at a path that can hold no hook. */
 export const hooksOff: readonly string[] = ['-c', 'core.hooksPath=/dev/null'];
+/** Never starts an fsmonitor program (a path in core.fsmonitor, relative to the tree, is a hook by another name). */
+const fsmonitorOff: readonly string[] = ['-c', 'core.fsmonitor=false'];
 
 export class GitError extends Error {
 	constructor(readonly args: readonly string[], readonly exitCode: number | null, readonly stderr: string) {
@@ -30,7 +32,7 @@ export class GitError extends Error {
 /** `git <args>` in `cwd`, whatever its exit code; rejects only when git cannot be started. */
 export function gitExit(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult & { exitCode: number }> {
 	return new Promise((resolve, reject) => {
-		execFile('git', options.runHooks === true ? [...args] : [...hooksOff, ...args], {
+		execFile('git', options.runHooks === true ? [...fsmonitorOff, ...args] : [...fsmonitorOff, ...hooksOff, ...args], {
 			cwd, maxBuffer: 16 * 1024 * 1024,
 			env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env },
 		}, (error, stdout, stderr) => {
@@ -55,7 +57,7 @@ export async function git(cwd: string, args: readonly string[], options: GitOpti
 /** Whether `dir` is inside a git work tree (checked once when the Host starts; no git on PATH counts as no). */
 export function isGitWorkTree(dir: string): boolean {
 	try {
-		return execFileSync('git', [...hooksOff, 'rev-parse', '--is-inside-work-tree'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim() === 'true';
+		return execFileSync('git', [...fsmonitorOff, ...hooksOff, 'rev-parse', '--is-inside-work-tree'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim() === 'true';
 	} catch {
 		return false;
 	}
