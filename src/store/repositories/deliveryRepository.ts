@@ -126,9 +126,9 @@ export const deliveryRepository = {
 		return tx.run('UPDATE run_commits SET result_commit = ?, changed_files_json = ?, result_recorded_at = ?, outside_changes_json = ? WHERE run_id = ? AND result_recorded_at = 0',
 			[resultCommit, JSON.stringify(changedFiles), atUnixMs, JSON.stringify(outsideChanges), runId]) === 1;
 	},
-	/** runId → outside changes, for the issue's Runs that have any. */
-	outsideChangesOfIssue(r: Reader, issueId: string): Map<string, string[]> {
-		return new Map(r.all("SELECT c.run_id, c.outside_changes_json FROM run_commits c JOIN runs ON runs.run_id = c.run_id WHERE runs.issue_id = ? AND c.outside_changes_json != '[]'", [issueId])
+	/** runId → outside changes, for every Run that has any (few: the partial index of migration 016 holds only them). */
+	runsWithOutsideChanges(r: Reader): Map<string, string[]> {
+		return new Map(r.all("SELECT run_id, outside_changes_json FROM run_commits WHERE outside_changes_json != '[]'")
 			.map((row) => [str(row, 'run_id'), outsideChangesOf(str(row, 'outside_changes_json'))] as const));
 	},
 	/**

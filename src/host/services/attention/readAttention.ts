@@ -104,7 +104,7 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 		approvalsAsked: asked.length === 0 ? null : { count: asked.length, taskIds: [...new Set(asked.map((a) => a.taskId))] },
 		changedAfterAcceptance: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
 		dispatchPaused: issue.dispatchPaused,
-		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.outsideChangesOfIssue(r, issue.issueId)),
+		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r)),
 		source: sourceFacts(r, issue, facts.activeCheckpoint?.checkpointId ?? '', context),
 		nowUnixMs: context.nowUnixMs,
 	};
