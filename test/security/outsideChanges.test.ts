@@ -28,6 +28,8 @@ const evil = shTarget('evil', [
 	"printf '#!/bin/sh\\nexit 0\\n' > .git/hooks/post-commit",
 ].join(' && '));
 const good = shTarget('good', 'echo "$TUTTI_TASK_ID" > "$TUTTI_TASK_ID.txt"');
+/** Dirties a tracked file of the checkout, then removes its own tree: no result commit can be made. */
+const vanish = shTarget('vanish', 'echo mine > own.txt && cd ../../.. && echo gone >> NOTES.md && rm -rf ".tutti/worktrees/$TUTTI_TASK_ID"');
 
 /** Waits for `<gates>/<task>.go`, then runs `then` (the agent's side of the test is in its process). */
 function gatedTarget(id: string, gates: string, then: string[]): Record<string, unknown> {
@@ -52,7 +54,7 @@ describe('security: work that leaves its tree', function () {
 
 	async function open(): Promise<string> {
 		ws = await gitWorkspace('tutti-sec-outside-', { 'README.md': 'hello\n', 'NOTES.md': 'notes\n' },
-			(root) => ({ agentTargets: [evil, good, gatedTarget('gated', join(root, 'gates'), ownCommit),
+			(root) => ({ agentTargets: [evil, good, vanish, gatedTarget('gated', join(root, 'gates'), ownCommit),
 				gatedTarget('gated-evil', join(root, 'gates'), ['echo later >> ../../../NOTES.md'])] }));
 		mkdirSync(gatesOf(), { recursive: true });
 		return manualIssue(ws.host, 'Outside', true);
@@ -139,5 +141,18 @@ describe('security: work that leaves its tree', function () {
 		assert.deepEqual(run.outsideChanges, ['NOTES.md']);
 		assert.equal((await issueGet(host, issueId)).tasks.find((t) => t.taskId === 'across')!.status, 'pending_acceptance');
 		assert.equal(readFileSync(join(ws!.workspace, 'NOTES.md'), 'utf8'), 'notes\nlater\n');
+	});
+
+	it('a Run whose result cannot be committed (it removed its own tree) still shows what it changed outside, and needs the developer', async () => {
+		const issueId = await open();
+		const host = ws!.host;
+		await addManualTask(host, issueId, 'gone', ['--agent-target-id', 'vanish']);
+		const run = await settledRunOf(host, issueId, 'gone');
+		assert.equal(run.status, 'failed');
+		assert.match(run.errorMessage, /its result could not be committed/);
+		assert.deepEqual(run.outsideChanges, ['NOTES.md']);
+		const issue = await issueGet(host, issueId);
+		assert.equal(issue.tasks.find((t) => t.taskId === 'gone')!.attention?.label, 'Changed files outside its worktree: NOTES.md');
+		assert.ok(issue.attention.label.includes('task gone changed files outside its worktree: NOTES.md'), issue.attention.label);
 	});
 });

@@ -126,6 +126,10 @@ export const deliveryRepository = {
 		return tx.run('UPDATE run_commits SET result_commit = ?, changed_files_json = ?, result_recorded_at = ?, outside_changes_json = ? WHERE run_id = ? AND result_recorded_at = 0',
 			[resultCommit, JSON.stringify(changedFiles), atUnixMs, JSON.stringify(outsideChanges), runId]) === 1;
 	},
+	/** The Run's outside changes when its result could not be recorded (a recorded result keeps its own). */
+	recordOutsideChanges(tx: Tx, runId: string, outsideChanges: readonly string[]): void {
+		tx.run('UPDATE run_commits SET outside_changes_json = ? WHERE run_id = ? AND result_recorded_at = 0', [JSON.stringify(outsideChanges), runId]);
+	},
 	/** runId → outside changes, for every Run that has any (few: the partial index of migration 016 holds only them). */
 	runsWithOutsideChanges(r: Reader): Map<string, string[]> {
 		return new Map(r.all("SELECT run_id, outside_changes_json FROM run_commits WHERE outside_changes_json != '[]'")

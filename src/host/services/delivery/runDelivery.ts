@@ -18,7 +18,7 @@ import type { Worktree, WorktreeManager } from '../worktrees/worktreeManager.js'
 import { changedFiles } from './changedFiles.js';
 import { fallbackIdentity, workspaceIdentity } from './gitIdentity.js';
 import { type DeveloperGitMoves, outsideChangesOfRun } from './outsideWatch.js';
-import { commitResult } from './resultCommit.js';
+import { commitResult, type ResultCommit } from './resultCommit.js';
 import { enterConflict, mergeMissingParents, newTreeBase, type ParentCommit, type TaskBase } from './taskBase.js';
 
 export interface RunDeliveryDeps {
@@ -151,10 +151,19 @@ export async function recordRunResult(deps: RunResultDeps, runId: string): Promi
 	const treePath = resolve(deps.workspace, facts.run.executionDirectory);
 	// Before the result commit (which moves only the Run's own branch): what changed outside its tree meanwhile.
 	const outside = await outsideChangesOfRun({ workspace: deps.workspace, store: deps.store, moves: deps.moves, runDir: deps.runDir }, runId, deps.clock.now());
-	const result = await commitResult({
-		treePath, title: facts.task.title, issueId: facts.run.issueId, taskId: facts.run.taskId, runId,
-		identity: await workspaceIdentity(deps.workspace),
-	});
+	let result: ResultCommit;
+	try {
+		result = await commitResult({
+			treePath, title: facts.task.title, issueId: facts.run.issueId, taskId: facts.run.taskId, runId,
+			identity: await workspaceIdentity(deps.workspace),
+		});
+	} catch (e) {
+		// No result to record, but what changed outside is still the Run's to show.
+		if (outside !== null && outside.length > 0) {
+			await deps.store.transaction((tx) => { deliveryRepository.recordOutsideChanges(tx, runId, outside); }).catch(() => undefined);
+		}
+		throw e;
+	}
 	const files = await changedFiles(deps.workspace, facts.commits.baseCommit, result.commit);
 	await deps.store.transaction((tx) => { deliveryRepository.recordRunResult(tx, runId, result.commit, files, deps.clock.now(), outside ?? []); });
 	return { unresolvedPaths: result.kind === 'unresolved_merge' ? result.paths : [] };
