@@ -5,6 +5,6 @@
 // attention read looks up. Forward-only.
 export const migration016 = `
 ALTER TABLE run_commits ADD COLUMN outside_changes_json TEXT NOT NULL DEFAULT '[]';
-CREATE INDEX runs_completed ON runs(completed_at);
+CREATE INDEX runs_updated ON runs(updated_at);
 CREATE INDEX run_commits_outside ON run_commits(run_id) WHERE outside_changes_json != '[]';
 `;
