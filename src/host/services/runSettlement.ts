@@ -9,6 +9,7 @@ import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
+import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
@@ -17,7 +18,6 @@ import type { RunExit } from '../../core/runs/runProcessPort.js';
 import type { SettlementObserver } from './contracts.js';
 import { nextIssueStatus } from './issueStatus.js';
 import { bindAcceptance } from './delivery/acceptanceBinding.js';
-import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 
 /** How a Run ended: its process exited (exit record), or it never got a process. */
 export type RunEnding =

@@ -18,7 +18,7 @@ export interface GitOptions {
 }
 
 /** Points git's hook lookup at a path that can hold no hook. */
-export const hooksOff: readonly string[] = ['-c', 'core.hooksPath=/dev/null'];
+const hooksOff: readonly string[] = ['-c', 'core.hooksPath=/dev/null'];
 /** Never starts an fsmonitor program (a path in core.fsmonitor, relative to the tree, is a hook by another name). */
 const fsmonitorOff: readonly string[] = ['-c', 'core.fsmonitor=false'];
 
