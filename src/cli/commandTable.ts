@@ -168,7 +168,8 @@ export const commandTable: readonly CommandSpec[] = [
 		],
 		details: 'The merge is computed without touching any working tree: a fast-forward when possible, otherwise one merge commit "Integrate <issue title>". '
 			+ 'Where the branch is checked out its tracked files must be clean (dirty_workspace names them) and that tree moves to the new commit; untracked files are never touched. '
-			+ 'A conflict (merge_conflict) names every conflicting path and changes nothing.',
+			+ 'A conflict (merge_conflict) names every conflicting path and changes nothing. '
+			+ "The repository's git hooks do not run (post-merge, reference-transaction, …) unless the developer's setting integrateRunsHooks is on.",
 		examples: [
 			'tutti issue integrate --issue-id ISSUE --as-user --json',
 			'tutti issue integrate --issue-id ISSUE --into release/1.2 --accepted-only --as-user --json',
@@ -317,6 +318,8 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['run', 'get'], method: 'run/get', summary: 'show a Run: status, outcome, outcomeLabel, stopNotes, timestamps', flags: [runId],
+		details: 'A worktree Run also shows its commits and outsideChanges: what changed outside its tree and branch while it ran '
+			+ "(HEAD and tracked files of the developer's checkout, its .git/config and hooks, other local branches); such a Run is never accepted automatically.",
 		examples: ['tutti run get --run-id RUN --json'],
 	},
 	{

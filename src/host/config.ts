@@ -31,6 +31,12 @@ export interface HostConfig {
 	modelPrices?: PriceTable;
 	/** The USD budget of new issues when the command names none. Absent: no budget. */
 	defaultBudgetUsd?: number;
+	/**
+	 * `tutti issue integrate` runs the repository's git hooks (post-merge, reference-transaction, …) when it moves
+	 * the branch. Absent or false: no hook runs (Tutti's own git calls never run hooks). Only the developer sets it:
+	 * it is read from the developer's settings when the Host starts; no request changes it.
+	 */
+	integrateRunsHooks?: boolean;
 }
 
 export const defaultWorktreeSetupTimeoutSeconds = 600;
@@ -82,6 +88,7 @@ export const hostConfigFile = z.strictObject({
 	worktreeSetupTimeoutSeconds: z.number().int().min(1).max(86_400).default(defaultWorktreeSetupTimeoutSeconds),
 	modelPrices: modelPricesConfig.optional(),
 	defaultBudgetUsd: z.number().nonnegative().max(1_000_000).optional(),
+	integrateRunsHooks: z.boolean().default(false),
 }).superRefine((config, ctx) => {
 	const seen = new Set<string>();
 	config.agentTargets.forEach((target, index) => {
@@ -131,6 +138,7 @@ export function parseHostConfig(text: string, file: string): HostConfig {
 		developerConfirmation: parsed.data.developerConfirmation,
 		worktreeCopy: parsed.data.worktreeCopy, worktreeSetup: parsed.data.worktreeSetup,
 		worktreeSetupTimeoutSeconds: parsed.data.worktreeSetupTimeoutSeconds,
+		...(parsed.data.integrateRunsHooks ? { integrateRunsHooks: true } : {}),
 		...(parsed.data.modelPrices !== undefined ? { modelPrices: parsed.data.modelPrices } : {}),
 		...(parsed.data.defaultBudgetUsd !== undefined ? { defaultBudgetUsd: parsed.data.defaultBudgetUsd } : {}),
 	};

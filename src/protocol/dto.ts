@@ -88,7 +88,7 @@ export const attentionState = z.enum(['needs_you', 'agent_working', 'waiting_on_
 export type AttentionStateDto = z.infer<typeof attentionState>;
 
 export const needsYouReasonDto = z.object({
-	kind: z.enum(['task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked']),
+	kind: z.enum(['task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked', 'outside_changes']),
 	/** Short: "2 tasks to accept", "goal review", "source agent idle". */
 	label: z.string(),
 	taskIds: z.array(z.string()),
@@ -247,6 +247,12 @@ export const runDto = z.object({
 	resultCommit: z.string(),
 	/** `git diff --numstat baseCommit resultCommit`. */
 	changedFiles: z.array(z.object({ path: z.string(), added: z.number().int(), deleted: z.number().int(), binary: z.boolean() })),
+	/**
+	 * A worktree Run: what changed outside its tree and branch while it ran — `HEAD` (the developer's checkout moved),
+	 * tracked paths of the developer's checkout, `refs/heads/…` branches. Empty when nothing did (and for a Run in
+	 * the shared folder, or while it runs). Such a Run is never accepted automatically.
+	 */
+	outsideChanges: z.array(z.string()).default([]),
 	stopNotes: z.array(stopNoteDto),
 	/** While it runs: the newest line of its transcript (what the agent is doing now); absent otherwise. */
 	activity: transcriptEntryDto.nullable().optional(),

@@ -6,12 +6,14 @@ import { agentResumeCommand } from '../next/commands.js';
 import type { IssueFacts } from '../next/facts.js';
 import { owedOnIssue } from '../next/owed.js';
 import type { RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
+import { outsideChangesLabel } from '../runs/outsideChanges.js';
 
 export const attentionStates = ['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done'] as const;
 export type AttentionState = (typeof attentionStates)[number];
 
 export const needsYouReasonKinds = [
 	'task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked',
+	'outside_changes',
 ] as const;
 export type NeedsYouReasonKind = (typeof needsYouReasonKinds)[number];
 
@@ -89,6 +91,8 @@ export interface AttentionRun {
 	readonly mergeConflict: boolean;
 	/** The latest activity line of a running Run ('' when none is known). */
 	readonly activity: string;
+	/** What the Run changed outside its worktree (src/core/runs/outsideChanges.ts); absent or empty: nothing. */
+	readonly outsideChanges?: readonly string[];
 }
 
 /** The source session's facts the Host holds beside the store (heartbeats live in memory). */
@@ -206,6 +210,21 @@ function failedTasks(ctx: Context): { conflicts: string[]; unowned: string[] } {
 	return { conflicts, unowned };
 }
 
+/** Task statuses in which a Run's outside changes still wait for the developer (an accepted task is theirs already). */
+const outsideOpen: ReadonlySet<TaskStatus> = new Set(['pending_acceptance', 'failed', 'canceled']);
+
+/** The live tasks whose latest Run changed something outside its worktree and that the developer has not accepted. */
+function tasksChangedOutside(ctx: Context): { taskId: string; changes: readonly string[] }[] {
+	return ctx.live.flatMap((t) => {
+		const changes = ctx.input.latestRuns.get(t.taskId)?.outsideChanges ?? [];
+		return changes.length > 0 && outsideOpen.has(t.status) ? [{ taskId: t.taskId, changes }] : [];
+	});
+}
+
+function capitalized(text: string): string {
+	return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}
+
 function reasonsOf(ctx: Context): NeedsYouReason[] {
 	const { input } = ctx;
 	const reasons: NeedsYouReason[] = [];
@@ -221,6 +240,12 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 		const changed = review.filter((id) => input.changedAfterAcceptance?.includes(id) === true).length;
 		const label = `${plural(review.length, 'task')} to accept${changed > 0 ? ` (${changed} changed after acceptance)` : ''}`;
 		reasons.push({ kind: 'task_awaiting_acceptance', label, taskIds: review, failure: false });
+	}
+	const outside = tasksChangedOutside(ctx);
+	if (outside.length > 0) {
+		const only = outside.length === 1 ? outside[0]! : null;
+		const label = only !== null ? `task ${only.taskId} ${outsideChangesLabel(only.changes)}` : `${outside.length} tasks changed files outside their worktrees`;
+		reasons.push({ kind: 'outside_changes', label, taskIds: outside.map((o) => o.taskId), failure: true });
 	}
 	const failed = failedTasks(ctx);
 	if (failed.conflicts.length > 0) {
@@ -262,17 +287,19 @@ function runningActivity(ctx: Context): string {
 
 function runsOf(ctx: Context): RunAttention[] {
 	const out: RunAttention[] = [];
+	const outside = new Map(tasksChangedOutside(ctx).map((o) => [o.taskId, capitalized(outsideChangesLabel(o.changes))] as const));
 	for (const t of ctx.live) {
 		const run = ctx.input.latestRuns.get(t.taskId);
 		if (run === undefined) { continue; }
 		const task = taskAttentionOf(ctx, t.status, false, run);
 		const common = { runId: run.runId, taskId: t.taskId, taskTitle: t.title };
+		const changed = outside.get(t.taskId);
 		if (t.status === 'failed' && run.outcome === 'failure') {
-			out.push({ ...common, kind: 'failed', label: task.label, needsYou: task.state === 'needs_you' });
+			out.push({ ...common, kind: 'failed', label: changed ?? task.label, needsYou: changed !== undefined || task.state === 'needs_you' });
 		} else if (run.outcome === 'cancellation' && t.status !== 'running' && t.status !== 'completed') {
-			out.push({ ...common, kind: 'stopped', label: 'Stopped', needsYou: false });
+			out.push({ ...common, kind: 'stopped', label: changed ?? 'Stopped', needsYou: changed !== undefined });
 		} else if (t.status === 'pending_acceptance') {
-			out.push({ ...common, kind: 'waiting', label: 'Waiting for your review', needsYou: true });
+			out.push({ ...common, kind: 'waiting', label: changed ?? 'Waiting for your review', needsYou: true });
 		}
 	}
 	return out;
@@ -328,11 +355,14 @@ export function issueAttention(input: AttentionInput): Attention {
 export function taskAttentions(input: AttentionInput): Map<string, TaskAttention> {
 	const ctx = context(input);
 	const terminal = isTerminalIssue(input.facts);
+	const outside = terminal ? new Map<string, readonly string[]>() : new Map(tasksChangedOutside(ctx).map((o) => [o.taskId, o.changes] as const));
 	const out = new Map<string, TaskAttention>();
 	for (const t of input.facts.tasks) {
 		const attention = taskAttentionOf(ctx, t.status, t.superseded || terminal, input.latestRuns.get(t.taskId));
 		const changed = attention.state === 'needs_you' && t.status === 'pending_acceptance' && input.changedAfterAcceptance?.includes(t.taskId) === true;
-		out.set(t.taskId, changed ? { state: 'needs_you', label: 'Changed after acceptance: accept it again' } : attention);
+		const changedOutside = outside.get(t.taskId);
+		out.set(t.taskId, changedOutside !== undefined ? { state: 'needs_you', label: capitalized(outsideChangesLabel(changedOutside)) }
+			: changed ? { state: 'needs_you', label: 'Changed after acceptance: accept it again' } : attention);
 	}
 	return out;
 }

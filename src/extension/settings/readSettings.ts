@@ -15,5 +15,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
 		worktreeSetupTimeoutSeconds: config.get<unknown>('worktreeSetupTimeoutSeconds'),
 		modelPrices: config.get<unknown>('modelPrices'),
 		defaultBudgetUsd: config.get<unknown>('defaultBudgetUsd'),
+		// Machine-scoped in package.json: a folder's .vscode/settings.json (repository content) cannot turn it on.
+		integrateRunsHooks: config.get<unknown>('integrateRunsHooks'),
 	};
 }

@@ -15,12 +15,13 @@ export interface TuttiSettings {
 	readonly worktreeSetupTimeoutSeconds: unknown;
 	readonly modelPrices: unknown;
 	readonly defaultBudgetUsd: unknown;
+	readonly integrateRunsHooks: unknown;
 }
 
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
-	'modelPrices', 'defaultBudgetUsd',
+	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -57,6 +58,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			worktreeCopy: piece('worktreeCopy', settings.worktreeCopy) ?? [],
 			worktreeSetup: piece('worktreeSetup', settings.worktreeSetup) ?? [],
 			worktreeSetupTimeoutSeconds: piece('worktreeSetupTimeoutSeconds', settings.worktreeSetupTimeoutSeconds) ?? defaultWorktreeSetupTimeoutSeconds,
+			...(piece('integrateRunsHooks', settings.integrateRunsHooks) === true ? { integrateRunsHooks: true } : {}),
 			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
 			...optional('defaultBudgetUsd', piece('defaultBudgetUsd', settings.defaultBudgetUsd)),
 		},

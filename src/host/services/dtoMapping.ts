@@ -6,6 +6,7 @@ import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.
 import { pausedByField } from '../../core/issues/pauser.js';
 import type { ExecutionStatus, Issue, Run, Task, Wake } from '../../core/model.js';
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
+import { outsideChangesLabel } from '../../core/runs/outsideChanges.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
 import type { AttentionDto, IssueDto, PlanTaskDto, RunDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
 import { deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits } from '../../store/repositories/deliveryRepository.js';
@@ -189,6 +190,11 @@ export function runDurationMs(run: Run, nowUnixMs: number): number {
  * `turns`: the Run's recorded Turns (usage and cost). Without any (a command target, a Run still on its first Turn)
  * the Run's own usage row stands and its cost is 0 when it used no tokens, unknown otherwise.
  */
+/** "Completed in 2m 03s — changed files outside its worktree: README.md" */
+function withOutsideChanges(label: string | null, changes: readonly string[]): string | null {
+	return label === null || changes.length === 0 ? label : `${label} — ${outsideChangesLabel(changes)}`;
+}
+
 export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUnixMs: number, commits?: RunCommits, turns?: UsageTotals): RunDto {
 	const durationMs = runDurationMs(run, nowUnixMs);
 	return {
@@ -199,7 +205,7 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 		agentSessionId: run.agentSessionId,
 		status: run.status,
 		outcome: run.outcome,
-		outcomeLabel: outcomeLabel(run, stopEvents),
+		outcomeLabel: withOutsideChanges(outcomeLabel(run, stopEvents), commits?.outsideChanges ?? []),
 		exitCode: run.exitCode,
 		summary: run.summary,
 		errorMessage: run.errorMessage,
@@ -213,6 +219,7 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 		baseCommit: commits?.baseCommit ?? '',
 		resultCommit: commits?.resultCommit ?? '',
 		changedFiles: commits ? commits.changedFiles.map((f) => ({ ...f })) : [],
+		outsideChanges: [...(commits?.outsideChanges ?? [])],
 		stopNotes: stopEvents.map((e) => ({
 			eventId: e.eventId,
 			reason: e.reason,

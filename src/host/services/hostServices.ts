@@ -26,6 +26,7 @@ import { TaskService } from './taskService.js';
 import { AwaitService, type WaitTimer } from './await/awaitService.js';
 import { preparationOf } from './worktrees/treePreparation.js';
 import { IntegrationService } from './delivery/integrationService.js';
+import { DeveloperGitMoves } from './delivery/outsideWatch.js';
 import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
 import { SourceSessionStop } from './sourceSessions/sourceSessionStop.js';
@@ -99,13 +100,16 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	// claude workers ask the developer about tool calls outside allowedTools through `tutti mcp` (the same shim).
 	const mcp = deps.cliShim !== '' ? { mcpCommand: deps.cliShim } : {};
 	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
-	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config));
+	// Refs the developer's own commands move (integrate, finish --remove-worktrees): not a Run's outside change.
+	const gitMoves = new DeveloperGitMoves();
+	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config), (ref) => { gitMoves.record(ref, '', deps.clock.now()); });
 	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
 	// One owner of every agent Turn's process (worker Runs, source wakes, reviewer wakes).
 	const turns = new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook, ...mcp });
 	const runs = disposables.add(new RunService({
 		workspace: deps.workspace,
 		worktrees,
+		gitMoves,
 		endpoint: deps.endpoint,
 		store: deps.store,
 		clock: deps.clock,
@@ -160,7 +164,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
-	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees });
+	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	/** A decision made while no agent is waiting names the exact command that hands the source session back (SPEC §7). */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {

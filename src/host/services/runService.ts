@@ -27,6 +27,7 @@ import { currentTurnProcessId, runIdOfProcess } from './messages/turnProcesses.j
 import { admitRunsInTx } from './runAdmission.js';
 import { loadRun } from './runQueries.js';
 import { reopenChangedParents } from './delivery/acceptanceChanges.js';
+import { DeveloperGitMoves } from './delivery/outsideWatch.js';
 import { RunResultRecorder } from './delivery/runDelivery.js';
 import { type RunEnding, type SettledRun, settleRunInTx } from './runSettlement.js';
 import { WorktreeManager } from './worktrees/worktreeManager.js';
@@ -44,6 +45,8 @@ export interface RunServiceDeps extends TurnServiceDeps {
 	worktrees?: WorktreeManager;
 	/** A new claude session id (default: a random UUID); tests pin it. */
 	newProviderSessionId?: () => string;
+	/** The developer's Tutti commands that move refs (default: a ledger of its own; the Host shares one). */
+	gitMoves?: DeveloperGitMoves;
 }
 
 export class RunService implements RunAdmission, Disposable {
@@ -64,7 +67,10 @@ export class RunService implements RunAdmission, Disposable {
 		const settlement = { now: () => deps.clock.now(), observer: deps.observer, log: deps.log };
 		this.#turns = deps.turns ?? new TurnLifecycle(deps);
 		const worktrees = deps.worktrees ?? new WorktreeManager(deps.workspace);
-		this.#results = new RunResultRecorder({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees }, deps.log);
+		this.#results = new RunResultRecorder({
+			workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees,
+			moves: deps.gitMoves ?? new DeveloperGitMoves(), runDir: (runId) => deps.runs.runDir(runId),
+		}, deps.log);
 		this.#ctx = {
 			workspace: deps.workspace, store: deps.store, clock: deps.clock, turns: this.#turns, worktrees, settlement,
 			leaseOwner: deps.ids.next('host'), log: deps.log,

@@ -9,6 +9,7 @@ import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
+import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
@@ -44,10 +45,11 @@ export interface SettlementContext {
 
 const runStatusFor: Record<RunOutcome, Run['status']> = { success: 'completed', failure: 'failed', cancellation: 'canceled' };
 
-function taskAfter(task: Task, outcome: RunOutcome, now: number): Task {
+/** `changedOutside`: the Run changed something outside its worktree (outsideWatch.ts): never accepted automatically. */
+function taskAfter(task: Task, outcome: RunOutcome, now: number, changedOutside: boolean): Task {
 	switch (outcome) {
 		case 'success':
-			return task.autoAccept
+			return task.autoAccept && !changedOutside
 				? { ...task, status: 'completed', acceptanceState: 'auto_checked', updatedAtUnixMs: now }
 				: { ...task, status: 'pending_acceptance', acceptanceState: 'agent_claimed', updatedAtUnixMs: now };
 		case 'failure':
@@ -154,7 +156,9 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 
 	let settledTask = task;
 	if (task.latestRunId === runId && task.status === 'running') {
-		settledTask = taskAfter(task, outcome, now);
+		// Recorded with the Run's result, before this transaction (RunResultRecorder).
+		const changedOutside = (deliveryRepository.runCommits(tx, runId)?.outsideChanges.length ?? 0) > 0;
+		settledTask = taskAfter(task, outcome, now, changedOutside);
 		taskRepository.update(tx, settledTask);
 		// Auto-accept binds the acceptance to the Run's result commit, as the developer's Accept does.
 		if (settledTask.acceptanceState === 'auto_checked') { bindAcceptance(tx, issue.issueId, task.taskId, runId, now); }

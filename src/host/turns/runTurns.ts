@@ -31,6 +31,7 @@ import { type RunEnding, type SettledRun, type SettlementContext, settleRunInTx 
 import { type WorktreeManager, WorktreeSetupError } from '../services/worktrees/worktreeManager.js';
 import { reopenChangedParents } from '../services/delivery/acceptanceChanges.js';
 import { changedAfterAcceptance } from '../../store/repositories/deliveryRepository.js';
+import { readCheckoutBefore, writeCheckoutBefore } from '../services/delivery/outsideWatch.js';
 import { conflictPrompt, type MergeConflictNote, prepareRunTree, recordSharedFolderBase } from '../services/delivery/runDelivery.js';
 import { reworkChain, worktreesFolder } from '../services/worktrees/worktreePaths.js';
 import type { TurnIdentity, TurnLifecycle } from './turnLifecycle.js';
@@ -153,11 +154,16 @@ export async function launchWorkerRun(ctx: WorkerTurnContext, runId: string): Pr
 				return;
 			}
 			const supersededBy = ctx.store.read((r) => new Map(taskRepository.listByIssue(r, run.issueId).map((t) => [t.taskId, t.supersededByTaskId] as const)));
+			// The developer's checkout and the branches before the agent starts (read beside the tree's preparation,
+			// which moves only this Run's own branch), to tell afterwards what changed outside its tree.
+			const checkoutBefore = readCheckoutBefore(ctx.workspace, ctx.clock.now());
 			const prepared = await prepareRunTree(delivery, run, task, target, reworkChain(run.taskId, supersededBy), join(ctx.runDir(runId), 'stderr.log'));
+			const checkout = await checkoutBefore;
 			if (!prepared.ok) {
 				await ctx.settle(runId, { kind: 'not_launched', outcome: 'failure', message: prepared.message });
 				return;
 			}
+			writeCheckoutBefore(ctx.runDir(runId), prepared.tree.branch, checkout);
 			conflict = prepared.conflict;
 			tree = prepared.tree.relativePath;
 			directory = join(tree, directory);

@@ -20,6 +20,8 @@ export interface RunCommits {
 	resultCommit: string;
 	changedFiles: ChangedFileRecord[];
 	resultRecordedAtUnixMs: number;
+	/** What changed outside the Run's tree and branch while it ran (migration 016; src/core/runs/outsideChanges.ts). */
+	outsideChanges: string[];
 }
 
 /** A task's code, as its DTO shows it. */
@@ -72,6 +74,15 @@ export interface IssueDelivery {
 	integratedAtUnixMs: number;
 }
 
+function outsideChangesOf(text: string): string[] {
+	try {
+		const value: unknown = JSON.parse(text);
+		return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+	} catch {
+		return [];
+	}
+}
+
 function changedFilesOf(text: string): ChangedFileRecord[] {
 	try {
 		const value: unknown = JSON.parse(text);
@@ -89,6 +100,7 @@ function runCommitsFromRow(row: Row): RunCommits {
 		resultCommit: str(row, 'result_commit'),
 		changedFiles: changedFilesOf(str(row, 'changed_files_json')),
 		resultRecordedAtUnixMs: num(row, 'result_recorded_at'),
+		outsideChanges: outsideChangesOf(str(row, 'outside_changes_json')),
 	};
 }
 
@@ -109,9 +121,19 @@ export const deliveryRepository = {
 		tx.run('INSERT OR IGNORE INTO run_commits (run_id, in_worktree, base_commit) VALUES (?, ?, ?)', [runId, inWorktree ? 1 : 0, baseCommit]);
 	},
 	/** The Run's result commit and changed files (once: a recorded result is never overwritten). */
-	recordRunResult(tx: Tx, runId: string, resultCommit: string, changedFiles: readonly ChangedFileRecord[], atUnixMs: number): boolean {
-		return tx.run('UPDATE run_commits SET result_commit = ?, changed_files_json = ?, result_recorded_at = ? WHERE run_id = ? AND result_recorded_at = 0',
-			[resultCommit, JSON.stringify(changedFiles), atUnixMs, runId]) === 1;
+	recordRunResult(tx: Tx, runId: string, resultCommit: string, changedFiles: readonly ChangedFileRecord[], atUnixMs: number,
+		outsideChanges: readonly string[] = []): boolean {
+		return tx.run('UPDATE run_commits SET result_commit = ?, changed_files_json = ?, result_recorded_at = ?, outside_changes_json = ? WHERE run_id = ? AND result_recorded_at = 0',
+			[resultCommit, JSON.stringify(changedFiles), atUnixMs, JSON.stringify(outsideChanges), runId]) === 1;
+	},
+	/** The Run's outside changes when its result could not be recorded (a recorded result keeps its own). */
+	recordOutsideChanges(tx: Tx, runId: string, outsideChanges: readonly string[]): void {
+		tx.run('UPDATE run_commits SET outside_changes_json = ? WHERE run_id = ? AND result_recorded_at = 0', [JSON.stringify(outsideChanges), runId]);
+	},
+	/** runId → outside changes, for every Run that has any (few: the partial index of migration 016 holds only them). */
+	runsWithOutsideChanges(r: Reader): Map<string, string[]> {
+		return new Map(r.all("SELECT run_id, outside_changes_json FROM run_commits WHERE outside_changes_json != '[]'")
+			.map((row) => [str(row, 'run_id'), outsideChangesOf(str(row, 'outside_changes_json'))] as const));
 	},
 	/**
 	 * The Run's result moved on after it was recorded (its branch gained commits after the task's acceptance): the

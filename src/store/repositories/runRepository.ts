@@ -63,6 +63,13 @@ export const runRepository = {
 	listByStatus(r: Reader, status: RunStatus): Run[] {
 		return r.all('SELECT * FROM runs WHERE status = ? ORDER BY created_at, run_id', [status]).map(runFromRow);
 	},
+	/**
+	 * Runs live at some moment since `sinceUnixMs`: running now, or updated at or after it (a Run's settlement, after its
+	 * result commit, updates it; its completedAt is its process's exit, which may be earlier).
+	 */
+	listLiveSince(r: Reader, sinceUnixMs: number): Run[] {
+		return r.all("SELECT * FROM runs WHERE status = 'running' OR updated_at >= ? ORDER BY created_at, run_id", [sinceUnixMs]).map(runFromRow);
+	},
 	countRunning(r: Reader): number {
 		const row = r.get("SELECT count(*) AS n FROM runs WHERE status = 'running'");
 		return row ? num(row, 'n') : 0;

@@ -48,7 +48,8 @@ export function isMergeConflictFailure(errorMessage: string): boolean {
 	return /^Could not start: merging .* conflicts in /.test(errorMessage) || errorMessage.startsWith('ended with the merge of its parents unresolved');
 }
 
-function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, string>, context: AttentionReadContext): Map<string, AttentionRun> {
+function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, string>, context: AttentionReadContext,
+	outside: ReadonlyMap<string, readonly string[]>): Map<string, AttentionRun> {
 	const out = new Map<string, AttentionRun>();
 	for (const run of runs) {
 		if (latestRunIds.get(run.taskId) !== run.runId) { continue; }
@@ -56,6 +57,7 @@ function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, stri
 			runId: run.runId, status: run.status, outcome: run.outcome,
 			mergeConflict: run.status === 'failed' && isMergeConflictFailure(run.errorMessage),
 			activity: run.status === 'running' ? context.runActivity?.(run.runId) ?? '' : '',
+			outsideChanges: outside.get(run.runId) ?? [],
 		});
 	}
 	return out;
@@ -102,7 +104,7 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 		approvalsAsked: asked.length === 0 ? null : { count: asked.length, taskIds: [...new Set(asked.map((a) => a.taskId))] },
 		changedAfterAcceptance: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
 		dispatchPaused: issue.dispatchPaused,
-		latestRuns: latestRuns(runs, latestIds, context),
+		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r)),
 		source: sourceFacts(r, issue, facts.activeCheckpoint?.checkpointId ?? '', context),
 		nowUnixMs: context.nowUnixMs,
 	};

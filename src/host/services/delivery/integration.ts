@@ -4,6 +4,9 @@
 // (the developer's workspace, or another worktree) its tracked files must be clean and that tree moves with it
 // (`git merge --ff-only`, which never overwrites an untracked file: it refuses and nothing changes). A refusal —
 // conflict, dirty tree, untracked file in the way, branch moved meanwhile — changes nothing anywhere.
+// The repository's hooks stay off (git.ts) unless the developer's setting `integrateRunsHooks` turns them on for
+// the step that moves the branch (the merge in the checkout, or the update-ref).
+import { realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { git, gitExit } from '../worktrees/git.js';
@@ -20,6 +23,13 @@ export interface IntegrateInput {
 	/** The issue's title, for the merge commit's message. */
 	title: string;
 	identity: GitIdentity;
+	/**
+	 * Run the repository's hooks (post-merge, reference-transaction, …) when the branch moves: the developer's
+	 * `integrateRunsHooks` setting (default off: a hook the integrated work brings would run at once).
+	 */
+	runHooks?: boolean;
+	/** Told the commit the branch is about to move to, and whether the workspace's own checkout moves with it. */
+	beforeMove?: (commit: string, movesWorkspace: boolean) => void;
 }
 
 export type Integration =
@@ -29,6 +39,10 @@ export type Integration =
 	| { kind: 'conflict'; between: [string, string]; paths: string[] }
 	| { kind: 'dirty_tree'; tree: string; files: string[] }
 	| { kind: 'blocked_tree'; tree: string; reason: string };
+
+function samePath(a: string, b: string): boolean {
+	try { return realpathSync(a) === realpathSync(b); } catch { return resolve(a) === resolve(b); }
+}
 
 /** Every worktree of the repository (absolute paths) with the branch it has checked out ('' when detached). */
 async function worktrees(repo: string): Promise<{ tree: string; branch: string }[]> {
@@ -112,13 +126,14 @@ export async function integrate(input: IntegrateInput): Promise<Integration> {
 		if (dirty.length > 0) { return { kind: 'dirty_tree', tree, files: dirty }; }
 	}
 	const tree = trees[0];
+	input.beforeMove?.(integratedCommit, tree !== undefined && samePath(tree, repo));
 	if (tree === undefined) {
 		// Compare-and-swap: refused if the branch moved since it was read.
-		const moved = await gitExit(repo, ['update-ref', '-m', `tutti: integrate ${input.title}`, ref, integratedCommit, previous]);
+		const moved = await gitExit(repo, ['update-ref', '-m', `tutti: integrate ${input.title}`, ref, integratedCommit, previous], { runHooks: input.runHooks === true });
 		if (moved.exitCode !== 0) { return { kind: 'blocked_tree', tree: repo, reason: `the branch ${into} moved meanwhile (${moved.stderr.trim()})` }; }
 		return { kind: 'integrated', integratedCommit, fastForward, previousCommit: previous, movedTree: null };
 	}
-	const merged = await gitExit(tree, ['merge', '--ff-only', '--no-edit', integratedCommit]);
+	const merged = await gitExit(tree, ['merge', '--ff-only', '--no-edit', integratedCommit], { runHooks: input.runHooks === true });
 	if (merged.exitCode !== 0) {
 		return { kind: 'blocked_tree', tree, reason: (merged.stderr.trim() || merged.stdout.trim()).split('\n').slice(0, 12).join('\n') };
 	}

@@ -14,6 +14,8 @@ import { requireUser } from '../callerPolicy.js';
 import { loadIssue } from '../issueService.js';
 import { workspaceIdentity } from './gitIdentity.js';
 import { integrate } from './integration.js';
+import type { DeveloperGitMoves } from './outsideWatch.js';
+import { checkoutHead } from '../../../core/runs/outsideChanges.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
 
 export interface IntegrationServiceDeps {
@@ -21,6 +23,10 @@ export interface IntegrationServiceDeps {
 	store: Store;
 	clock: Clock;
 	worktrees: WorktreeManager;
+	/** The developer's `integrateRunsHooks` setting: the repository's hooks run when the branch moves. */
+	runHooks: boolean;
+	/** Where the branch (and the checkout's HEAD) this integration moves is recorded, before it moves. */
+	gitMoves?: DeveloperGitMoves;
 }
 
 /** Accepted = what satisfies a dependency edge (completed, accepted by the developer or automatically): the core rule. */
@@ -73,8 +79,13 @@ export class IntegrationService {
 		const commitToTask = new Map(toMerge.map((t) => [plan.acceptedCommits.get(t.taskId)!, t.taskId] as const));
 		const result = await integrate({
 			repo: this.deps.workspace, into, title: plan.issue.title,
+			beforeMove: (commit, movesWorkspace) => {
+				const now = this.deps.clock.now();
+				this.deps.gitMoves?.record(`refs/heads/${into}`, commit, now);
+				if (movesWorkspace) { this.deps.gitMoves?.record(checkoutHead, commit, now); }
+			},
 			commits: toMerge.map((t) => plan.acceptedCommits.get(t.taskId)!),
-			identity: await workspaceIdentity(this.deps.workspace),
+			identity: await workspaceIdentity(this.deps.workspace), runHooks: this.deps.runHooks,
 		});
 		switch (result.kind) {
 			case 'not_a_repository':

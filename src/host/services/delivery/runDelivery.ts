@@ -17,7 +17,8 @@ import { gitExit } from '../worktrees/git.js';
 import type { Worktree, WorktreeManager } from '../worktrees/worktreeManager.js';
 import { changedFiles } from './changedFiles.js';
 import { fallbackIdentity, workspaceIdentity } from './gitIdentity.js';
-import { commitResult } from './resultCommit.js';
+import { type DeveloperGitMoves, outsideChangesOfRun } from './outsideWatch.js';
+import { commitResult, type ResultCommit } from './resultCommit.js';
 import { enterConflict, mergeMissingParents, newTreeBase, type ParentCommit, type TaskBase } from './taskBase.js';
 
 export interface RunDeliveryDeps {
@@ -25,6 +26,12 @@ export interface RunDeliveryDeps {
 	store: Store;
 	clock: { now(): number };
 	worktrees: WorktreeManager;
+}
+
+/** Recording a result also compares the developer's checkout with the Run's baseline (outsideWatch.ts). */
+export interface RunResultDeps extends RunDeliveryDeps {
+	moves: DeveloperGitMoves;
+	runDir(runId: string): string;
 }
 
 export interface MergeConflictNote {
@@ -132,7 +139,7 @@ export function resultRecordError(e: unknown): string {
  * A worktree Run ended: commit what it left (once, idempotent across a Host kill -9) and record the result with its
  * changed files. Nothing for a Run in the shared folder or one whose result is recorded already.
  */
-export async function recordRunResult(deps: RunDeliveryDeps, runId: string): Promise<RecordedResult> {
+export async function recordRunResult(deps: RunResultDeps, runId: string): Promise<RecordedResult> {
 	const facts = deps.store.read((r) => {
 		const commits = deliveryRepository.runCommits(r, runId);
 		if (commits?.inWorktree !== true || commits.resultRecordedAtUnixMs !== 0) { return undefined; }
@@ -142,12 +149,23 @@ export async function recordRunResult(deps: RunDeliveryDeps, runId: string): Pro
 	});
 	if (facts === undefined) { return { unresolvedPaths: [] }; }
 	const treePath = resolve(deps.workspace, facts.run.executionDirectory);
-	const result = await commitResult({
-		treePath, title: facts.task.title, issueId: facts.run.issueId, taskId: facts.run.taskId, runId,
-		identity: await workspaceIdentity(deps.workspace),
-	});
+	// Before the result commit (which moves only the Run's own branch): what changed outside its tree meanwhile.
+	const outside = await outsideChangesOfRun({ workspace: deps.workspace, store: deps.store, moves: deps.moves, runDir: deps.runDir }, runId, deps.clock.now());
+	let result: ResultCommit;
+	try {
+		result = await commitResult({
+			treePath, title: facts.task.title, issueId: facts.run.issueId, taskId: facts.run.taskId, runId,
+			identity: await workspaceIdentity(deps.workspace),
+		});
+	} catch (e) {
+		// No result to record, but what changed outside is still the Run's to show.
+		if (outside !== null && outside.length > 0) {
+			await deps.store.transaction((tx) => { deliveryRepository.recordOutsideChanges(tx, runId, outside); }).catch(() => undefined);
+		}
+		throw e;
+	}
 	const files = await changedFiles(deps.workspace, facts.commits.baseCommit, result.commit);
-	await deps.store.transaction((tx) => { deliveryRepository.recordRunResult(tx, runId, result.commit, files, deps.clock.now()); });
+	await deps.store.transaction((tx) => { deliveryRepository.recordRunResult(tx, runId, result.commit, files, deps.clock.now(), outside ?? []); });
 	return { unresolvedPaths: result.kind === 'unresolved_merge' ? result.paths : [] };
 }
 
@@ -161,7 +179,7 @@ export async function recordRunResult(deps: RunDeliveryDeps, runId: string): Pro
 export class RunResultRecorder {
 	readonly #inFlight = new Map<string, Promise<RecordedResult>>();
 
-	constructor(private readonly deps: RunDeliveryDeps, private readonly log: (line: string) => void) {}
+	constructor(private readonly deps: RunResultDeps, private readonly log: (line: string) => void) {}
 
 	record(runId: string): Promise<RecordedResult> {
 		const inFlight = this.#inFlight.get(runId);

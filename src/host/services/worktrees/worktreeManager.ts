@@ -57,12 +57,15 @@ export class WorktreeManager {
 	readonly #workspace: string;
 	readonly #stateFile: string;
 	readonly #preparation: TreePreparation;
+	readonly #beforeBranchDelete: (ref: string) => void;
 	#chain: Promise<unknown> = Promise.resolve();
 
-	constructor(workspace: string, preparation: TreePreparation = noPreparation) {
+	/** `beforeBranchDelete`: told each `refs/heads/tutti/<task>` the developer's removal deletes, before git does. */
+	constructor(workspace: string, preparation: TreePreparation = noPreparation, beforeBranchDelete: (ref: string) => void = () => undefined) {
 		this.#workspace = resolve(workspace);
 		this.#stateFile = join(this.#workspace, `${worktreesFolder}.json`);
 		this.#preparation = preparation;
+		this.#beforeBranchDelete = beforeBranchDelete;
 	}
 
 	/** The worktree folder of a task (absolute), whether or not it exists. */
@@ -267,6 +270,7 @@ export class WorktreeManager {
 			for (const taskId of taskIds) {
 				const absolutePath = this.pathOf(taskId);
 				if (existsSync(absolutePath)) { await git(this.#workspace, ['worktree', 'remove', absolutePath]); }
+				this.#beforeBranchDelete(`refs/heads/${worktreeBranch(taskId)}`);
 				await gitExit(this.#workspace, ['branch', '-D', '--', worktreeBranch(taskId)]);
 				const next = this.readState();
 				delete next.owners[taskId];

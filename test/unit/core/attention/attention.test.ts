@@ -71,6 +71,22 @@ describe('attention: one state per issue', () => {
 			state: 'needs_you', reasons: ['failed_run'], label: 'Needs you: 1 failed', stalled: true,
 		},
 		{
+			name: 'a task whose Run changed files outside its worktree (pending acceptance): named, in the warning colour',
+			in: input(manualFacts({ tasks: [task('a', 'pending_acceptance')] }), {
+				latestRuns: new Map([['a', { runId: 'r1', status: 'completed', outcome: 'success', mergeConflict: false, activity: '', outsideChanges: ['HEAD', 'README.md'] }]]),
+			}),
+			state: 'needs_you', reasons: ['task_awaiting_acceptance', 'outside_changes'],
+			label: 'Needs you: 1 task to accept · task a changed files outside its worktree: HEAD, README.md', stalled: true,
+		},
+		{
+			name: 'a failed Run that changed files outside its worktree, in a managed issue whose source agent decides: still the developer\'s',
+			in: input(managedFacts({ tasks: [task('a', 'failed')] }), {
+				latestRuns: new Map([['a', { ...failedRun('r1'), outsideChanges: ['refs/heads/tutti/b'] }]]),
+				source: terminalSource({ waitingIn: 'await-review', waitingSinceUnixMs: now - minute }),
+			}),
+			state: 'needs_you', reasons: ['outside_changes'], label: 'Needs you: task a changed files outside its worktree: refs/heads/tutti/b', stalled: true,
+		},
+		{
 			name: 'a merge conflict',
 			in: input(manualFacts({ tasks: [task('a', 'failed')] }), { latestRuns: new Map([['a', failedRun('r1', true)]]) }),
 			state: 'needs_you', reasons: ['merge_conflict'], label: 'Needs you: 1 merge conflict', stalled: true,

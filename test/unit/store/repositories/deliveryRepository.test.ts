@@ -32,12 +32,13 @@ describe('deliveryRepository', () => {
 			deliveryRepository.recordRunBase(tx, 'run_1', true, 'other');
 		});
 		assert.deepEqual(store.read((r) => deliveryRepository.runsAwaitingResult(r)).map((c) => c.runId), ['run_1']);
-		const first = await store.transaction((tx) => deliveryRepository.recordRunResult(tx, 'run_1', 'res1', files, 5));
+		const first = await store.transaction((tx) => deliveryRepository.recordRunResult(tx, 'run_1', 'res1', files, 5, ['HEAD', 'refs/heads/main']));
 		const second = await store.transaction((tx) => deliveryRepository.recordRunResult(tx, 'run_1', 'res2', [], 6));
 		assert.equal(first, true);
 		assert.equal(second, false);
 		assert.deepEqual(store.read((r) => deliveryRepository.runCommits(r, 'run_1')), {
 			runId: 'run_1', inWorktree: true, baseCommit: 'base1', resultCommit: 'res1', changedFiles: files, resultRecordedAtUnixMs: 5,
+			outsideChanges: ['HEAD', 'refs/heads/main'],
 		});
 		assert.deepEqual(store.read((r) => deliveryRepository.runsAwaitingResult(r)), []);
 	});

@@ -1,0 +1,28 @@
+// The developer's `finish --remove-worktrees` deletes task branches: each deletion is told (to the ledger that keeps
+// it from counting as a live Run's outside change) before git deletes the branch. Real git.
+import { strict as assert } from 'node:assert';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, it } from 'mocha';
+import { WorktreeManager } from '../../../src/host/services/worktrees/worktreeManager.js';
+import { newRepo, sh } from './gitRepoKit.js';
+
+describe('worktree removal tells each branch it deletes, before deleting it (real git)', function () {
+	this.timeout(60_000);
+	let root = '';
+	afterEach(() => { rmSync(root, { recursive: true, force: true }); });
+
+	it('removeIssueTrees: the callback sees the branch still there, then it is gone', async () => {
+		const made = newRepo();
+		root = made.root;
+		const seen: { ref: string; existed: boolean }[] = [];
+		const manager = new WorktreeManager(made.repo, undefined, (ref) => {
+			seen.push({ ref, existed: sh(made.repo, 'for-each-ref', '--format=%(refname)', ref) === ref });
+		});
+		const tree = await manager.ensure('iss', ['a'], 'iso');
+		assert.equal(tree.absolutePath, join(made.repo, '.tutti', 'worktrees', 'a'));
+		await manager.removeIssueTrees('iss', made.first);
+		assert.deepEqual(seen, [{ ref: 'refs/heads/tutti/a', existed: true }]);
+		assert.equal(sh(made.repo, 'branch', '--list', 'tutti/a'), '');
+	});
+});
