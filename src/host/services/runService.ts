@@ -288,13 +288,25 @@ export class RunService implements RunAdmission, Disposable {
 	/**
 	 * After the store reloaded itself from disk (a write failure dropped refused writes): a Run whose settlement was
 	 * refused is still running in the store while its process has exited; settle each such Run from its exit record.
-	 * Live Runs stay watched by the runner; prepared launches are left to the launch in flight.
+	 * Live Runs stay watched by the runner. A prepared launch with no launch in flight is one whose launch gate was
+	 * refused by the write failure (its lease never saved): it is launched again, and the gate decides anew.
 	 */
 	async recheckRunning(): Promise<void> {
-		const running = this.#d.store.read((r) => runRepository.listByStatus(r, 'running').map((run) => run.runId));
-		for (const runId of running) {
+		const running = this.#d.store.read((r) => runRepository.listByStatus(r, 'running').map((run) => ({
+			runId: run.runId, prepared: launchIntentRepository.byRun(r, run.runId)?.status === 'prepared',
+		})));
+		const relaunch: string[] = [];
+		for (const { runId, prepared } of running) {
+			if (prepared) {
+				if (!this.#chains.has(runId)) { relaunch.push(runId); }
+				continue;
+			}
 			const exit = this.#turns.exitRecord(this.#currentProcess(runId));
 			if (exit) { await this.#onExit(exit); }
+		}
+		if (relaunch.length > 0) {
+			this.#d.log(`launching again after the write failure: ${relaunch.join(', ')}`);
+			await this.launch(relaunch);
 		}
 	}
 

@@ -257,11 +257,19 @@ describe('git in every state (real git)', function () {
 			await h.idle();
 			free();
 			if (!added) { return; } // The store refused the write itself, cleanly: nothing else to check.
-			const run = await until('the Run to settle', async () => {
+			// Either the tree could not be made (the Run fails, saying why), or the launch's own record was refused
+			// (nothing of it saved): then the Run is launched once the store can write again, and never stays stuck.
+			const run = await until('the Run to settle or to be launched again', async () => {
 				const runId = (await h.call('issue/get', { issueId })).tasks[0]?.latestRunId ?? '';
 				const r = runId === '' ? undefined : await h.call('run/get', { runId });
-				return r && r.status !== 'running' ? r : undefined;
+				return r && (r.status !== 'running' || h.runs.launches.some((l) => l.runId === r.runId)) ? r : undefined;
 			});
+			if (run.status === 'running') {
+				assert.ok(h.logs.some((line) => line.includes(`launching again after the write failure: ${run.runId}`)), h.logs.join(' | '));
+				assert.equal(h.runs.launches.filter((l) => l.runId === run.runId).length, 1, 'launched once');
+				assert.equal(snapshotTree(h.workspace), before, 'the developer\'s files untouched');
+				return;
+			}
 			assert.equal(run.status, 'failed');
 			assert.match(run.outcomeLabel ?? '', /^Could not start/);
 			assert.match(run.errorMessage, /No space left|disk is full|ENOSPC|Out of diskspace/i);
