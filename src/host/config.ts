@@ -108,17 +108,22 @@ export function defaultHostConfig(): HostConfig {
 
 /** Reads `<tuttiDir>/config.json`; defaults when it does not exist. */
 export function loadHostConfig(tuttiDir: string): HostConfig {
+	return readHostConfigFile(tuttiDir).config;
+}
+
+/** The config and the exact bytes it was parsed from (undefined: no file, the defaults), read once. */
+export function readHostConfigFile(tuttiDir: string): { config: HostConfig; bytes: Buffer | undefined } {
 	const file = path.join(tuttiDir, configFileName);
-	let text: string;
+	let bytes: Buffer;
 	try {
-		text = fs.readFileSync(file, 'utf8');
+		bytes = fs.readFileSync(file);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-			return defaultHostConfig();
+			return { config: defaultHostConfig(), bytes: undefined };
 		}
 		throw invalidConfig(file, `cannot be read: ${(error as Error).message}`);
 	}
-	return parseHostConfig(text, file);
+	return { config: parseHostConfig(bytes.toString('utf8'), file), bytes };
 }
 
 /** Parses the text of a config file (`file` names it in errors). */

@@ -16,11 +16,12 @@ import { issueRepository } from '../store/repositories/issueRepository.js';
 import type { HostApi } from '../protocol/hostApi.js';
 import { withTargetDefaults } from '../core/runs/targetDefaults.js';
 import { isGitWorkTree } from './services/worktrees/git.js';
-import { type HostConfig, loadHostConfig } from './config.js';
+import { type HostConfig, readHostConfigFile } from './config.js';
+import { type ConfigFingerprint, configChange, fingerprintConfig } from './configFingerprint.js';
 import { endpointEnvironment, prepareEndpoint, writeUserCredential } from './endpoint.js';
-import { isKnownStore, knownStoresDir, recordKnownStore } from './knownStores.js';
+import { isKnownStore, knownStoreConfig, knownStoresDir, recordKnownStore } from './knownStores.js';
 import { hostShimDir } from './runs/cliShim.js';
-import { type StoreArrival, pauseArrivedStore } from './storeArrival.js';
+import { type StartPause, type StartPauseReason, pauseAtStart } from './storeArrival.js';
 import { ProcessRunner } from './runs/processRunner.js';
 import { createHostServices } from './services/hostServices.js';
 
@@ -58,8 +59,11 @@ export interface RunningHost {
 	readonly pid: number;
 	readonly config: HostConfig;
 	readonly api: HostApi;
-	/** Set when this store came with the folder (not created or opened on this machine at this path before): every issue was paused. */
-	readonly storeArrival: StoreArrival | undefined;
+	/**
+	 * Set when every issue was paused as the Host started: the store came with the folder (not created or opened on
+	 * this machine at this path before), or `.tutti/config.json` changed since its Host last started here.
+	 */
+	readonly startPause: StartPause | undefined;
 	/** Fires after every durable write transaction, from any caller (CLI, agents, this window's UI). */
 	readonly onDidCommit: Event<{ version: number }>;
 	/** Fires when an agent session begins or ends a bounded wait, or makes a call (in memory, no commit). */
@@ -96,13 +100,14 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		fs.mkdirSync(tuttiDir, { recursive: true, mode: 0o700 }); // Store.open tightens an existing one
 		// A store this machine creates is recorded as its own before its first file exists (knownStores.ts).
 		const knownDir = knownStoresDir(env);
+		let created = false;
 		const store = await Store.open({
 			dir: tuttiDir, fileName: options.storeFileName, now: () => clock.now(),
-			beforeCreate: (storeId) => recordKnownStore(knownDir, workspace, storeId, Date.now()),
+			beforeCreate: (storeId) => { created = true; recordKnownStore(knownDir, workspace, storeId, Date.now()); },
 		});
 		closers.push(() => store.close());
 		const arrived = !isKnownStore(knownDir, workspace, store.storeId);
-		const configured = options.configOverride ?? loadHostConfig(tuttiDir);
+		const { configured, configFingerprint } = configAtStart(options.configOverride, tuttiDir);
 		// claude and codex targets default to worktree isolation in a git workspace (targetDefaults.ts).
 		const config: HostConfig = { ...configured, agentTargets: withTargetDefaults(configured.agentTargets, isGitWorkTree(workspace)) };
 		const endpoint = prepareEndpoint(workspace, endpointEnvironment(env));
@@ -115,18 +120,20 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 			supervisorScript: scripts.supervisorScript, cliScript: scripts.cliScript, shimDir, nodeArgs: scripts.nodeArgs,
 		});
 		closers.push(() => runs.dispose());
-		let storeArrival: StoreArrival | undefined;
+		let startPause: StartPause | undefined;
 		const services = createHostServices({
 			workspace, tuttiDir, store, clock, ids: randomIds, runs, config,
 			endpoint: endpoint.socketPath, userCredential: userToken, cliShim: path.join(shimDir, 'tutti'), log: options.log,
-			notice: () => (storeArrival !== undefined && stillPaused(store, storeArrival) ? storeArrival.message : undefined),
+			notice: () => (startPause !== undefined && stillPaused(store, startPause) ? startPause.message : undefined),
 		});
 		closers.push(() => services.dispose());
-		if (arrived) {
-			// Before any request and before reconciliation: nothing of a store that came with the folder starts.
-			storeArrival = await pauseArrivedStore(services.api, workspace, options.log ?? ((line) => process.stderr.write(`tutti host: ${line}\n`)));
-			recordKnownStore(knownDir, workspace, store.storeId, Date.now()); // only once every pause is durable
+		const pauseReason = startPauseReason(arrived, created, workspace, configFingerprint, knownStoreConfig(knownDir, workspace, store.storeId));
+		if (pauseReason !== undefined) {
+			// Before any request and before reconciliation: nothing the folder brought starts by itself.
+			startPause = await pauseAtStart(services.api, pauseReason, options.log ?? ((line) => process.stderr.write(`tutti host: ${line}\n`)));
 		}
+		// Only once every pause is durable: this machine's record of the store and of the config its Host started with.
+		recordKnownStore(knownDir, workspace, store.storeId, Date.now(), configFingerprint);
 		const server = await ControlPlaneServer.listen({
 			api: services.api, socketPath: endpoint.socketPath, log: options.log,
 			discovery: { file: endpoint.discoveryFile, workspace }, connections: connectionLimitsFromEnv(env),
@@ -135,7 +142,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		await services.start();
 		let closing: Promise<void> | undefined;
 		return {
-			workspace, tuttiDir, config, userToken, storeArrival,
+			workspace, tuttiDir, config, userToken, startPause,
 			socketPath: endpoint.socketPath, discoveryFile: endpoint.discoveryFile, userTokenPath: endpoint.userTokenPath,
 			pid: process.pid,
 			api: services.api,
@@ -150,9 +157,32 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 	}
 }
 
-/** Whether an issue the store's arrival paused is paused still (until then `hello` repeats why). */
-function stillPaused(store: Store, arrival: StoreArrival): boolean {
-	return store.read((r) => arrival.pausedIssueIds.some((issueId) => issueRepository.get(r, issueId)?.dispatchPaused === true));
+/**
+ * The config the Host starts with and, when it is `.tutti/config.json`, the fingerprint of the very bytes it was
+ * parsed from (VS Code passes its settings instead: then the file is not used, and not fingerprinted).
+ */
+function configAtStart(override: HostConfig | undefined, tuttiDir: string): { configured: HostConfig; configFingerprint: ConfigFingerprint | undefined } {
+	if (override !== undefined) { return { configured: override, configFingerprint: undefined }; }
+	const file = readHostConfigFile(tuttiDir);
+	return { configured: file.config, configFingerprint: fingerprintConfig(file.bytes) };
+}
+
+/**
+ * Why every issue is paused as the Host starts, if at all: a store this machine does not know at this path, or a
+ * config.json whose settings differ from the ones the known store's Host last started with. A store created by this
+ * start has nothing to pause; with VS Code's settings (no fingerprint) the file is not compared.
+ */
+function startPauseReason(arrived: boolean, created: boolean, workspace: string, current: ConfigFingerprint | undefined,
+	recorded: ConfigFingerprint | undefined): StartPauseReason | undefined {
+	if (arrived) { return { kind: 'arrival', workspace }; }
+	if (created || current === undefined) { return undefined; }
+	const changed = configChange(recorded, current);
+	return changed === undefined ? undefined : { kind: 'configChanged', workspace, changed };
+}
+
+/** Whether an issue the start paused is paused still (until then `hello` repeats why). */
+function stillPaused(store: Store, pause: StartPause): boolean {
+	return store.read((r) => pause.pausedIssueIds.some((issueId) => issueRepository.get(r, issueId)?.dispatchPaused === true));
 }
 
 /** Random ids for new rows: `<prefix>-<16 hex>`. */

@@ -42,7 +42,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<numbe
 		options.stderr(`error: ${wire.message}\nhint: ${wire.hint}\n`);
 		return 1;
 	}
-	const notice = host.storeArrival?.message;
+	const notice = host.startPause?.message;
 	options.stdout(`${JSON.stringify({ ready: true, socket: host.socketPath, pid: host.pid, workspace: host.workspace, ...(notice !== undefined ? { notice } : {}) })}\n`);
 	const code = await new Promise<number>((resolve) => {
 		let stopping = false;

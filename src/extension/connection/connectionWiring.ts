@@ -27,8 +27,8 @@ export function followConnection(connection: HostConnection, changes: StoreChang
 	followCommits(connection.state);
 	setConnectionContext(connection.state.kind);
 	store.add(connection.onDidChange((state) => {
-		if (state.kind === 'owner' && state.host.storeArrival !== undefined) {
-			void vscode.window.showWarningMessage(`Tutti: ${state.host.storeArrival.message}`);
+		if (state.kind === 'owner' && state.host.startPause !== undefined) {
+			void vscode.window.showWarningMessage(`Tutti: ${state.host.startPause.message}`);
 		}
 		followCommits(state);
 		setConnectionContext(state.kind);

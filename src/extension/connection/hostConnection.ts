@@ -155,7 +155,7 @@ export class HostConnection implements Disposable {
 				return this.#state;
 			}
 			this.#options.log(`this window owns the store in ${host.tuttiDir} (socket ${host.socketPath})`);
-			if (host.storeArrival !== undefined) { this.#options.log(host.storeArrival.message); }
+			if (host.startPause !== undefined) { this.#options.log(host.startPause.message); }
 			return this.#set({ kind: 'owner', workspace, host, client: new InProcessClient(host.api) });
 		} catch (error) {
 			if (isStoreLocked(error)) {

@@ -82,7 +82,7 @@ describe('extension/hostConnection (real Host)', function () {
 			assert.equal(fs.existsSync(path.join(clone, '.tutti', 'host.lease')), false, 'no Host took the store');
 			const state = await window.startInFolder();
 			assert.equal(state.kind, 'owner');
-			assert.match(state.kind === 'owner' ? state.host.storeArrival?.message ?? '' : '', /This store came with the folder: nothing runs until you resume\./);
+			assert.match(state.kind === 'owner' ? state.host.startPause?.message ?? '' : '', /This store came with the folder: nothing runs until you resume\./);
 			assert.equal((await window.client!.call('issue/get', { issueId })).dispatchPaused, true);
 			await window.close();
 			const later = connection(clone);

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isKnownStore, isKnownWorkspace, knownStoresDir, recordKnownStore } from '../../../src/host/knownStores.js';
+import { fingerprintConfig } from '../../../src/host/configFingerprint.js';
+import { isKnownStore, isKnownWorkspace, knownStoreConfig, knownStoresDir, recordKnownStore } from '../../../src/host/knownStores.js';
 
 describe('host/knownStores', () => {
 	let dir: string;
@@ -26,6 +27,22 @@ describe('host/knownStores', () => {
 		assert.equal(isKnownWorkspace(record, '/ws/a'), true);
 		assert.equal(isKnownWorkspace(record, '/ws/b'), false);
 		recordKnownStore(record, '/ws/a', 'id-1', 2); // idempotent
+		assert.equal(isKnownStore(record, '/ws/a', 'id-1'), true);
+	});
+
+	it('keeps the fingerprint of the config its Host last started with, replaced by a new one, kept by a record without one', () => {
+		const record = path.join(dir, 'state', 'tutti', 'known-stores');
+		recordKnownStore(record, '/ws/a', 'id-1', 1);
+		assert.equal(knownStoreConfig(record, '/ws/a', 'id-1'), undefined, 'none recorded yet');
+		const first = fingerprintConfig(Buffer.from('{"maxParallelRuns":2}'));
+		recordKnownStore(record, '/ws/a', 'id-1', 2, first);
+		assert.deepEqual(knownStoreConfig(record, '/ws/a', 'id-1'), first);
+		recordKnownStore(record, '/ws/a', 'id-1', 3); // a start with VS Code's settings: the file's fingerprint stays
+		assert.deepEqual(knownStoreConfig(record, '/ws/a', 'id-1'), first);
+		const second = fingerprintConfig(undefined);
+		recordKnownStore(record, '/ws/a', 'id-1', 4, second);
+		assert.deepEqual(knownStoreConfig(record, '/ws/a', 'id-1'), second);
+		assert.equal(knownStoreConfig(record, '/ws/b', 'id-1'), undefined, 'only at the path it was recorded at');
 		assert.equal(isKnownStore(record, '/ws/a', 'id-1'), true);
 	});
 
