@@ -128,6 +128,9 @@ export class HostHandle {
 	pid = 0;
 	/** Everything the Host wrote to stderr since its last start (for failure messages). */
 	stderr = '';
+	/** Every line the Host wrote to stderr since this handle was made, each start opened by a `--- Host start` line (for diagnosing a failure found after many restarts). */
+	readonly stderrLines: string[] = [];
+	#starts = 0;
 	#child: ChildProcess | undefined;
 	readonly #issues = new Set<string>();
 
@@ -155,6 +158,8 @@ export class HostHandle {
 		liveHosts.add(child);
 		child.on('exit', () => liveHosts.delete(child));
 		this.stderr = '';
+		this.stderrLines.push(`--- Host start ${++this.#starts} (pid ${child.pid ?? '?'}) at ${new Date().toISOString()}`);
+		createInterface({ input: child.stderr! }).on('line', (line) => { this.stderrLines.push(line); });
 		child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { this.stderr += chunk; });
 		const ready = await new Promise<{ socket: string; pid: number }>((resolveReady, reject) => {
 			const timer = setTimeout(() => {
