@@ -142,20 +142,26 @@ export class ApprovalService {
 		if (!allow && params.updatedInput !== undefined) {
 			throw rejection('invalid_input', 'An edited input (updatedInput) goes with an allow only.');
 		}
-		const answered = await this.deps.store.transaction((tx) => {
+		// A refusal reports the first answer only once that is on disk too: it is returned from the transaction (which
+		// then waits for the journal) rather than thrown from it (which would reply at once).
+		const outcome = await this.deps.store.transaction((tx) => {
 			const approval = loadApproval(tx, params.approvalId);
 			const running = isRunRunning(tx, approval.runId);
 			if (shownStatus(approval, running) !== 'pending') {
-				const first = toApprovalDto(approval, running);
-				throw rejection('approval_answered', `Approval ${approval.approvalId} (${approval.tool}) was already answered: ${first.answerLabel}.`, {}, { approval: first });
+				return { first: toApprovalDto(approval, running) };
 			}
 			const fields = answerFields({
 				allow, forTask: params.forTask === true, message: params.message ?? '',
 				...(params.updatedInput !== undefined ? { updatedInput: params.updatedInput } : {}),
 			}, this.deps.clock.now());
 			approvalRepository.answer(tx, approval.approvalId, fields);
-			return { approval: toApprovalDto({ ...approval, ...fields }, running) };
+			return { answered: { approval: toApprovalDto({ ...approval, ...fields }, running) } };
 		});
+		if (outcome.first) {
+			const first = outcome.first;
+			throw rejection('approval_answered', `Approval ${first.approvalId} (${first.tool}) was already answered: ${first.answerLabel}.`, {}, { approval: first });
+		}
+		const answered = outcome.answered;
 		this.#log(`approval ${answered.approval.approvalId}: the developer's answer is recorded: ${answered.approval.answerLabel}`);
 		return answered;
 	}

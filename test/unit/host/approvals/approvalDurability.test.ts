@@ -108,6 +108,22 @@ describe('approval answers reach the agent only once they are on disk', () => {
 		await Promise.all([stopping, earlier]);
 	});
 
+	it('a second answer racing the first is refused only once the first is on disk (the refusal reports it)', async () => {
+		const { approvalId, waiting } = await agentWaiting();
+		const { earlier } = await journalBehind();
+		const first = h.call('approval/answer', { approvalId, allow: true });
+		const refused = h.call('approval/answer', { approvalId, deny: true, message: 'the racing answer' }).then(
+			() => assert.fail('the second answer was taken'),
+			(e: unknown) => ({ e, copy: copyStoreNow() }),
+		);
+		disk.release();
+		const { e, copy } = await refused;
+		assert.match((e as Error).message, /already answered: allowed once by the developer/);
+		assert.equal(await recordedStatus(copy, approvalId), 'allowed', 'the answer the refusal reports is on disk when the developer reads it');
+		await Promise.all([first, earlier]);
+		assert.equal((await waiting).permission?.behavior, 'allow');
+	});
+
 	it('an answer recorded before the Run ends stays the answer: the end expires only what is still pending', async () => {
 		const { runId, approvalId, waiting } = await agentWaiting();
 		await h.call('approval/answer', { approvalId, allow: true });
