@@ -3,10 +3,12 @@
 // racing for one request) around the kills. Checked through the CLI (`approval list`): an acknowledged answer is
 // there after every restart, with the same time (answered once); two racing answers never both succeed. At the end
 // every request is answered or expired, each Run asked once for its one tool call, and its agent received exactly
-// the recorded answer (and ended accordingly).
+// the recorded answer (and ended accordingly). "Received" is what the asker itself wrote down on getting the reply
+// of its `approve` call (agentKit.ts, `<taskId>.answers`). A failure of that check prints the request as recorded,
+// what the agent wrote down, and every line the Host logged about the request or its Run, across all its restarts.
 import type { ApprovalDto } from '../../src/protocol/approvals.js';
 import type { HostHandle } from '../../test/integration/harness.js';
-import { askerAnswers } from './agentKit.js';
+import { askerAnswers, askerPids } from './agentKit.js';
 import { cliApprovals, received } from './approvalsCase.js';
 import { call, type CaseResult, cliRunList, type Reply, sleep } from './kit.js';
 
@@ -98,6 +100,22 @@ export class ApprovalLane {
 		}
 	}
 
+	/** For a failure: the request as recorded, what its agent wrote down, and the Host's log lines about it or its Run. */
+	#story(a: ApprovalDto, taskId: string): string {
+		const pids = askerPids(this.host.gateDir, taskId);
+		const acknowledged = this.#answered.get(a.approvalId);
+		const logged = this.host.stderrLines.filter((line) => line.startsWith('--- Host start') || line.includes(a.approvalId) || line.includes(a.runId));
+		// Only the starts around the request's lines (a start line alone says nothing).
+		const shown = logged.filter((line, i) => !line.startsWith('--- Host start') || (logged[i + 1] !== undefined && !logged[i + 1]!.startsWith('--- Host start')));
+		return [
+			'',
+			`    recorded: ${a.status}, answer '${a.answer}' by '${a.answeredBy}' at ${a.answeredAtUnixMs > 0 ? new Date(a.answeredAtUnixMs).toISOString() : '-'}, message '${a.message}'; requested at ${new Date(a.requestedAtUnixMs).toISOString()}; run ${a.runId}`,
+			`    the lane's acknowledged answer: ${acknowledged ?? 'none'}; the agent's answers file: ${askerAnswers(this.host.gateDir, taskId).map((x) => JSON.stringify(x)).join(' | ') || 'empty'}; MCP servers it started: ${pids?.servers ?? '?'}`,
+			`    the Host's log lines of approval ${a.approvalId} and run ${a.runId}:`,
+			...(shown.length > 0 ? shown.slice(-80).map((line) => `      ${line}`) : ['      (none)']),
+		].join('\n');
+	}
+
 	/**
 	 * Answers what is still pending until every asker task has a settled Run (bounded), then checks each Run's one
 	 * request. Tasks still queued for a slot count too: on a fast machine the points add askers faster than the lane
@@ -137,18 +155,19 @@ export class ApprovalLane {
 				this.result.check(answers.length === 0 && run.outcome !== 'success', `${where}: no request, yet the agent received ${answers.length} answers and the Run ended ${run.outcome}`);
 				continue;
 			}
+			const told = answers.map(received).join(', ') || 'nothing';
 			if (a.status === 'pending') {
 				pendingDead++;
-				this.result.fail(`${where}: approval ${a.approvalId} still pending (Run ${run.outcome ?? 'running'})`);
+				this.result.fail(`${where}: approval ${a.approvalId} still pending (Run ${run.outcome ?? 'running'})${this.#story(a, taskId)}`);
 			} else if (a.status === 'allowed' || a.status === 'denied') {
 				const expected = a.status === 'allowed' ? 'allow' : `deny: ${a.message}`;
 				if (answers.length !== 1 || received(answers[0]!) !== expected) {
 					if (answers.length > 1) { this.#twice++; } else { this.#lost++; }
-					this.result.fail(`${where}: approval ${a.status} (${a.message}), but its agent received ${answers.map(received).join(', ') || 'nothing'}`);
+					this.result.fail(`${where}: approval ${a.approvalId} ${a.status} (${a.message}), but its agent received ${told}${this.#story(a, taskId)}`);
 				}
-				this.result.check(run.outcome === (a.status === 'allowed' ? 'success' : 'failure'), `${where}: approval ${a.status}, Run ended ${run.outcome}`);
-			} else {
-				this.result.check(answers.length === 0 || (answers.length === 1 && answers[0]!.behavior === 'deny'), `${where}: approval ${a.status}, yet its agent received ${answers.map((x) => x.behavior).join(', ')}`);
+				this.result.check(run.outcome === (a.status === 'allowed' ? 'success' : 'failure'), `${where}: approval ${a.approvalId} ${a.status}, Run ended ${run.outcome}`);
+			} else if (!(answers.length === 0 || (answers.length === 1 && answers[0]!.behavior === 'deny'))) {
+				this.result.fail(`${where}: approval ${a.approvalId} ${a.status}, yet its agent received ${told}${this.#story(a, taskId)}`);
 			}
 		}
 		this.result.figure('approvals: asker Runs / requests by final status', `${this.#tasks.size} / ${[...endings].map(([k, n]) => `${k} ×${n}`).join(', ') || 'none'}`);

@@ -147,6 +147,9 @@ export class HostHandle {
 	stderr = '';
 	/** Extra environment of the Host process (e.g. shorter control-plane limits for a test). */
 	hostEnv: Record<string, string> = {};
+	/** Every line the Host wrote to stderr since this handle was made, each start opened by a `--- Host start` line (for diagnosing a failure found after many restarts). */
+	readonly stderrLines: string[] = [];
+	#starts = 0;
 	#child: ChildProcess | undefined;
 	readonly #issues = new Set<string>();
 
@@ -174,6 +177,8 @@ export class HostHandle {
 		liveHosts.add(child);
 		child.on('exit', () => liveHosts.delete(child));
 		this.stderr = '';
+		this.stderrLines.push(`--- Host start ${++this.#starts} (pid ${child.pid ?? '?'}) at ${new Date().toISOString()}`);
+		createInterface({ input: child.stderr! }).on('line', (line) => { this.stderrLines.push(line); });
 		child.stderr!.setEncoding('utf8').on('data', (chunk: string) => { this.stderr += chunk; });
 		const ready = await new Promise<{ socket: string; pid: number; notice: string | undefined }>((resolveReady, reject) => {
 			const timer = setTimeout(() => {

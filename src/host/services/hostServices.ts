@@ -162,7 +162,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config, workChanged });
 	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
 
-	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
+	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, log, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
 	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });

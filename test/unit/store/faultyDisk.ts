@@ -51,3 +51,41 @@ export class FullDisk {
 		fsModule.fdatasync = this.#fdatasync;
 	}
 }
+
+/**
+ * A disk whose fdatasync the test holds: while held, each call is parked (the journal's batch is written, not yet
+ * durable, and the frames committed meanwhile wait in memory for the next batch, as under a loaded disk); `synced()`
+ * resolves at the next parked call; release() stops holding and lets the parked ones run for real.
+ */
+export class HeldSyncs {
+	readonly #fdatasync = fsModule.fdatasync;
+	#held = false;
+	#parked: (() => void)[] = [];
+	#onPark: (() => void)[] = [];
+
+	install(): void {
+		const real = this.#fdatasync;
+		fsModule.fdatasync = ((fd: number, callback: (err: NodeJS.ErrnoException | null) => void) => {
+			if (!this.#held) { real(fd, callback); return; }
+			this.#parked.push(() => real(fd, callback));
+			for (const notify of this.#onPark.splice(0)) { notify(); }
+		}) as typeof nodeFs.fdatasync;
+	}
+
+	uninstall(): void {
+		this.release();
+		fsModule.fdatasync = this.#fdatasync;
+	}
+
+	hold(): void { this.#held = true; }
+
+	/** Resolves when the journal next asks for an fdatasync while held. */
+	synced(): Promise<void> {
+		return new Promise((resolve) => { this.#onPark.push(resolve); });
+	}
+
+	release(): void {
+		this.#held = false;
+		for (const run of this.#parked.splice(0)) { run(); }
+	}
+}

@@ -2,6 +2,11 @@
 // answer in bounded calls (approval/wait, ≤ 45 s each, like the await calls); the developer lists and answers them
 // (approval/list, approval/answer). Rules are in src/core/approvals; rows in the store; Stop and settlement close
 // the open requests of their Run in their own transactions (approvalRepository.closeOpenOfRun).
+//
+// What an agent is told is durable first (issue 27): a store read may see a commit whose journal frame is not on disk
+// yet (database.ts, "Visibility note"), so a wait that reads an answer re-reads it in a transaction, which resolves
+// only once everything committed before it is fsynced. A Host killed -9 before that never told the agent anything
+// its restarted self does not find recorded (the request stays pending, and expires if its Run then ends).
 import { type Approval, answerFields, approvalInputMaxChars, shownStatus } from '../../../core/approvals/approvalRules.js';
 import { rejection } from '../../../core/hints.js';
 import type { Clock, IdSource } from '../../../core/ports.js';
@@ -21,6 +26,8 @@ export interface ApprovalServiceDeps {
 	timer?: WaitTimer;
 	/** How often a waiting call re-reads the store (a commit wakes it sooner). */
 	pollMs?: number;
+	/** The Host's log: one line per request recorded, answer recorded and answer handed to the waiting agent. */
+	log?: (line: string) => void;
 }
 
 type WithPermission = Result<'approval/wait'>;
@@ -40,10 +47,12 @@ function requireRunSession(caller: Caller, sessionId: string, what: string): voi
 export class ApprovalService {
 	readonly #timer: WaitTimer;
 	readonly #pollMs: number;
+	readonly #log: (line: string) => void;
 
 	constructor(private readonly deps: ApprovalServiceDeps) {
 		this.#timer = deps.timer ?? storeTimer(deps.store);
 		this.#pollMs = deps.pollMs ?? 500;
+		this.#log = deps.log ?? (() => undefined);
 	}
 
 	/** A tool call of a running Run: answered at once by an allow-for-task of the same tool and task, else pending. */
@@ -53,12 +62,12 @@ export class ApprovalService {
 			throw rejection('invalid_input', `The tool input is ${inputJson.length} characters of JSON; an approval request carries at most ${approvalInputMaxChars}.`);
 		}
 		const toolUseId = params.toolUseId ?? '';
-		return this.deps.store.transaction((tx) => {
+		const asked = await this.deps.store.transaction((tx) => {
 			const run = loadRun(tx, params.runId);
 			requireRunSession(caller, run.agentSessionId, `Run ${run.runId}`);
 			if (toolUseId !== '') {
 				const earlier = approvalRepository.byToolUse(tx, run.runId, toolUseId);
-				if (earlier) { return withPermission(tx, earlier); }
+				if (earlier) { return { ...withPermission(tx, earlier), resent: true }; }
 			}
 			const now = this.deps.clock.now();
 			const base: Approval = {
@@ -73,8 +82,12 @@ export class ApprovalService {
 					? { ...base, status: 'allowed', answer: 'task_grant', answeredBy: 'task_grant', answeredAtUnixMs: Math.max(1, now), grantedByApprovalId: grant.approvalId }
 					: base;
 			approvalRepository.insert(tx, approval);
-			return withPermission(tx, approval);
+			return { ...withPermission(tx, approval), resent: false };
 		});
+		const { resent, ...reply } = asked;
+		const a = reply.approval;
+		this.#log(`approval ${a.approvalId}: run ${a.runId} ${resent ? 'asked again about its tool call' : 'asks about'} ${a.tool} (tool call ${a.toolUseId || 'without an id'}): ${a.answerLabel}${reply.permission ? `; its agent is told ${reply.permission.behavior}` : ''}`);
+		return reply;
 	}
 
 	/** Waits at most `waitMs` (≤ 45 s) for the answer; `permission` is null while the request is still pending. */
@@ -87,10 +100,23 @@ export class ApprovalService {
 				requireRunSession(caller, approval.sessionId, `Approval ${approval.approvalId}`);
 				return withPermission(r, approval);
 			});
+			if (current.permission !== null) { return this.#tellDurably(params.approvalId); }
 			const elapsed = this.#timer.now() - started;
-			if (current.permission !== null || elapsed >= bound) { return current; }
+			if (elapsed >= bound) { return current; }
 			await this.#timer.pause(Math.min(this.#pollMs, bound - elapsed));
 		}
+	}
+
+	/**
+	 * The settled request as it is on disk: read in a transaction (it writes nothing), which resolves only once every
+	 * commit before it is fsynced, so the answer (or the Run's end that expired the request) it returns survives a
+	 * kill -9. A store that cannot write refuses it (store_unavailable, retryable): the agent asks again.
+	 */
+	async #tellDurably(approvalId: string): Promise<WithPermission> {
+		const told = await this.deps.store.transaction((tx) => withPermission(tx, loadApproval(tx, approvalId)));
+		const a = told.approval;
+		this.#log(`approval ${a.approvalId}: its agent (run ${a.runId}) is told ${told.permission?.behavior ?? 'to wait'}: ${a.answerLabel}`);
+		return told;
 	}
 
 	async list(params: ParsedParams<'approval/list'>): Promise<Result<'approval/list'>> {
@@ -116,19 +142,27 @@ export class ApprovalService {
 		if (!allow && params.updatedInput !== undefined) {
 			throw rejection('invalid_input', 'An edited input (updatedInput) goes with an allow only.');
 		}
-		return this.deps.store.transaction((tx) => {
+		// A refusal reports the first answer only once that is on disk too: it is returned from the transaction (which
+		// then waits for the journal) rather than thrown from it (which would reply at once).
+		const outcome = await this.deps.store.transaction((tx) => {
 			const approval = loadApproval(tx, params.approvalId);
 			const running = isRunRunning(tx, approval.runId);
 			if (shownStatus(approval, running) !== 'pending') {
-				const first = toApprovalDto(approval, running);
-				throw rejection('approval_answered', `Approval ${approval.approvalId} (${approval.tool}) was already answered: ${first.answerLabel}.`, {}, { approval: first });
+				return { first: toApprovalDto(approval, running) };
 			}
 			const fields = answerFields({
 				allow, forTask: params.forTask === true, message: params.message ?? '',
 				...(params.updatedInput !== undefined ? { updatedInput: params.updatedInput } : {}),
 			}, this.deps.clock.now());
 			approvalRepository.answer(tx, approval.approvalId, fields);
-			return { approval: toApprovalDto({ ...approval, ...fields }, running) };
+			return { answered: { approval: toApprovalDto({ ...approval, ...fields }, running) } };
 		});
+		if (outcome.first) {
+			const first = outcome.first;
+			throw rejection('approval_answered', `Approval ${first.approvalId} (${first.tool}) was already answered: ${first.answerLabel}.`, {}, { approval: first });
+		}
+		const answered = outcome.answered;
+		this.#log(`approval ${answered.approval.approvalId}: the developer's answer is recorded: ${answered.approval.answerLabel}`);
+		return answered;
 	}
 }
