@@ -102,6 +102,8 @@ describe('security: git hooks of the repository', function () {
 		writeFileSync(log, '');
 		rewriteConfig(ws.workspace, { agentTargets: [writer] });
 		await ws.host.restart();
+		// The changed config.json paused the issue at the restart (configChange.test.ts): the developer resumes it.
+		expectOk(await ws.host.cli(['issue', 'resume', '--issue-id', issueId, '--json'], { asUser: true }));
 		await addManualTask(ws.host, issueId, 'b', ['--agent-target-id', 'iso']);
 		assert.equal((await settledRunOf(ws.host, issueId, 'b')).status, 'completed');
 		expectOk(await ws.host.cli(['issue', 'integrate', '--issue-id', issueId, '--json'], { asUser: true }));
