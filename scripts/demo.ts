@@ -224,7 +224,7 @@ async function runDemo(keep: boolean): Promise<number> {
 		const created = await cliJson<{ issueId: string }>(['plan', 'issue', 'create', '--title', demoIssue.title,
 			'--content', demoIssue.content, '--request-id', `demo-${process.pid}`,
 			// Unattended: no developer reviews task results or confirms the goal (the demo workspace's settings turn the
-			// SPEC §7 gates off; an agent session may not).
+			// the developer-confirmation and auto-accept settings gate off; an agent session may not).
 		], sourceEnv);
 		process.stdout.write(`${dim(elapsed(startedAt))}  source session ${session.sessionId} owns managed issue ${created.issueId}\n`);
 		const orchestrator = await runOrchestrator(created.issueId, sourceEnv, startedAt);

@@ -1,4 +1,4 @@
-// How much a task's launch settings let its agent do, compared with what the developer configured (issue 20):
+// How much a task's launch settings let its agent do, compared with what the developer configured (SECURITY.md, "Who may do what"):
 // an agent may narrow what it was given, never widen it. A permission mode is compared with the mode the task's
 // agent target runs with when a task names none (the target's configured default: its own `args`, else the
 // adapter's default); auto-accept with the issue's default. Pure: the Host decides who is asking.

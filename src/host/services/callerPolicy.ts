@@ -38,7 +38,7 @@ export function requireReviewerCapability(caller: Caller, method: Method): void 
 }
 
 /**
- * What a worker token may call on any issue (SPEC §5: agents read the board); every other method acts on the
+ * What a worker token may call on any issue (agents may read the whole board); every other method acts on the
  * worker's own issue only (requireOwnIssue).
  */
 export const anyIssueReads: ReadonlySet<Method> = new Set<Method>([

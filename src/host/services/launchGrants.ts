@@ -1,4 +1,4 @@
-// An agent may narrow the launch settings it was given, never widen them (issue 20): a permission mode wider than
+// An agent may narrow the launch settings it was given, never widen them (SECURITY.md, "Who may do what"): a permission mode wider than
 // its target's configured default, or auto-accept on an issue whose default is to ask the developer, is the
 // developer's to set. The rule is core's (launchAuthority.ts); this refuses an agent's write that breaks it.
 import { DomainError } from '../../core/errors.js';

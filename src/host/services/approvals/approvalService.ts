@@ -3,7 +3,7 @@
 // (approval/list, approval/answer). Rules are in src/core/approvals; rows in the store; Stop and settlement close
 // the open requests of their Run in their own transactions (approvalRepository.closeOpenOfRun).
 //
-// What an agent is told is durable first (issue 27): a store read may see a commit whose journal frame is not on disk
+// What an agent is told is durable first: a store read may see a commit whose journal frame is not on disk
 // yet (database.ts, "Visibility note"), so a wait that reads an answer re-reads it in a transaction, which resolves
 // only once everything committed before it is fsynced. A Host killed -9 before that never told the agent anything
 // its restarted self does not find recorded (the request stays pending, and expires if its Run then ends).
