@@ -2,7 +2,8 @@
 // starts itself plans a then b (b depends on a). When a settles into the developer's review, the wake prompt says
 // only the developer accepts it, nothing is ready, and the agent ends its turn — its Stop hook lets it, since Tutti
 // wakes it with the decision. The developer's Accept then wakes it at once on a task_accepted checkpoint, and it
-// schedules b; b (auto-accepted) settles and the plan reaches Goal Review.
+// schedules b. An agent cannot turn auto-accept on, so b waits for the developer too; its Accept leads the plan to
+// Goal Review.
 import { strict as assert } from 'node:assert';
 import type { Result } from '../../../src/protocol/controlPlane.js';
 import type { PlanSnapshotDto } from '../../../src/protocol/dto.js';
@@ -20,7 +21,7 @@ describe('e2e: auto-accept off — the claude source waits for the developer, wh
 	const planner = sourcePlanner({
 		tasks: [
 			{ taskId: 'a', title: 'A', content: 'First.', agentTargetId: 'cmd' },
-			{ taskId: 'b', title: 'B', content: 'Second.', agentTargetId: 'cmd', dependencyTaskIds: ['a'], autoAccept: true },
+			{ taskId: 'b', title: 'B', content: 'Second.', agentTargetId: 'cmd', dependencyTaskIds: ['a'] },
 		],
 		fixedContent: 'unused',
 	});
@@ -61,6 +62,9 @@ describe('e2e: auto-accept off — the claude source waits for the developer, wh
 
 		const accepted = expectOk<Result<'review/accept'>>(await h.cli(['review', 'accept', '--issue-id', created.issueId, '--task-id', 'a', '--note', 'Good.', '--json'], { asUser: true }));
 		assert.match(accepted.checkpointId, /:checkpoint:accepted:/);
+		await waitFor(async () => ((await get()).tasks.find((t) => t.taskId === 'b')?.status === 'pending_acceptance' ? true : undefined),
+			{ timeoutMs: 90_000, intervalMs: 300, what: `b to wait for the developer (planner: ${JSON.stringify(planner.actions)})` });
+		expectOk(await h.cli(['review', 'accept', '--issue-id', created.issueId, '--task-id', 'b', '--json'], { asUser: true }));
 		const done = await waitFor(async () => {
 			const snapshot = await get();
 			return planner.actions.at(-1)?.on === 'complete' && snapshot.activeCheckpoint === null ? snapshot : undefined;
