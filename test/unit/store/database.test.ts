@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { Store } from '../../../src/store/database.js';
 import { statementKind } from '../../../src/store/sqlRunner.js';
 import { migrations } from '../../../src/store/migrations.js';
-import { tuttiApplicationId } from '../../../src/store/snapshot.js';
+import { temporaryPathFor, tuttiApplicationId } from '../../../src/store/snapshot.js';
 import { StoreError } from '../../../src/store/storeErrors.js';
 import { dumpTables, insertIssue, insertTask, issueIds, tempStoreDir } from './storeTestKit.js';
 import type { TempStoreDir } from './storeTestKit.js';
@@ -195,6 +195,26 @@ describe('Store', () => {
 		assert.ok(store.stats().frames < 20, 'the snapshot truncated the journal');
 		const reopened = await reopenAfterCrash();
 		assert.equal(reopened.read(issueIds).length, 20);
+	});
+
+	it('reads the time from its injected clock only: the back-off after a failed automatic snapshot, and when one was taken', async () => {
+		// Far from the real time, so a reading of the system clock anywhere would show.
+		let now = 4_000_000_000_000;
+		const store = await openStore({ snapshotEveryBytes: 1_000, now: () => now });
+		// A directory where the snapshot's temporary file goes: snapshots fail, commits do not.
+		const blocker = temporaryPathFor(store.paths.database);
+		mkdirSync(blocker);
+		for (let i = 0; i < 20; i++) {
+			await store.transaction((tx) => insertIssue(tx, `k${String(i).padStart(2, '0')}`));
+		}
+		await eventually(() => store.stats().lastSnapshotError !== undefined, 'the automatic snapshot to fail');
+		assert.equal(store.stats().snapshots, 0);
+		rmSync(blocker, { recursive: true });
+		now += 5_000; // the back-off is over by this clock
+		await store.transaction((tx) => insertIssue(tx, 'k20'));
+		await eventually(() => store.stats().snapshots === 1, 'the next automatic snapshot, 5 s later by the injected clock');
+		assert.equal(store.stats().lastSnapshotAt, 4_000_000_005_000);
+		assert.equal(store.stats().lastSnapshotError, undefined);
 	});
 
 	it('a store reopened on a journal past snapshotAfterOpenBytes snapshots it at once (a crash loop does not replay it again)', async () => {
