@@ -10,9 +10,11 @@
 // rejected, the journal is cut back to its last synced byte, and the Store reloads itself from disk at once (so reads
 // never show a write that was refused) and refuses writes with `store_io` until a whole snapshot can be written again;
 // it retries every few seconds and then accepts writes as before. No restart needed, nothing acknowledged lost.
+// Those states and when each one changes are in writeHealth.ts; this class carries out what a change asks for.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { Emitter, type Event } from '../core/events.js';
+import { systemClock } from '../core/ports.js';
 import { encodeFrame, encodeFramePayload } from './journal.js';
 import type { JournalWriter } from './journalWriter.js';
 import { acquireLease, leasePath } from './lease.js';
@@ -27,8 +29,10 @@ import type { SqlJsStatic } from 'sql.js';
 import { ReadCache } from './readCache.js';
 import { ReadScope, TransactionScope } from './sqlRunner.js';
 import type { SqlRunner } from './sqlRunner.js';
-import { StoreError, errorMessage, isStoreError, leftUntouched } from './storeErrors.js';
+import { StoreError, errorMessage, leftUntouched } from './storeErrors.js';
 import type { Reader, Tx } from './tx.js';
+import { initialWriteHealth, stepWriteHealth, writeRefusal } from './writeHealth.js';
+import type { WriteHealth, WriteHealthEffect, WriteHealthEvent } from './writeHealth.js';
 
 export interface StoreOptions {
 	/** The `.tutti` directory; created (with a `.gitignore` of `*`) if missing. */
@@ -46,7 +50,7 @@ export interface StoreOptions {
 	readonly lease?: boolean;
 	/** The migration list; default the shipped one. Tests pass their own. */
 	readonly migrations?: readonly string[];
-	/** Unix-ms clock for stats (the lease always uses wall-clock time); default Date.now. */
+	/** Unix-ms clock for snapshot times and the automatic snapshot's back-off (the lease always uses wall-clock time); default the system clock. */
 	readonly now?: () => number;
 	/** Run PRAGMA quick_check on the snapshot at open (about 0.3 s at 100k tasks); default false. */
 	readonly checkIntegrity?: boolean;
@@ -90,7 +94,6 @@ export interface StoreStats {
 const defaultFileName = 'tutti.sqlite';
 const defaultSnapshotEveryBytes = 8 * 1024 * 1024;
 const defaultSnapshotAfterOpenBytes = 1024 * 1024;
-const snapshotRetryDelayMs = 5_000;
 const defaultRecoveryRetryMs = 2_000;
 
 export function storePaths(dir: string, fileName = defaultFileName): StorePaths {
@@ -139,22 +142,13 @@ export class Store {
 	readonly #schemaVersion: number;
 	#seq: number;
 	#inTransaction = false;
-	#closed = false;
+	/** Closed, damaged, unavailable, recovering, snapshotting: changed only by #dispatch (writeHealth.ts). */
+	#health: WriteHealth = initialWriteHealth;
+	/** Snapshots run one at a time, in the order they were asked for. */
 	#snapshotChain: Promise<void> = Promise.resolve();
-	#snapshotScheduled = false;
-	#snapshotRetryAt = 0;
-	#snapshots = 0;
-	#lastSnapshotAt: number | undefined;
-	#lastSnapshotError: string | undefined;
-	/** Set when SQLite reports the in-memory image damaged: no more writes or snapshots (never overwrite). */
-	#corruption: StoreError | undefined;
-	/** Set from a journal failure until a recovery attempt proves the disk takes a whole snapshot again. */
-	#unavailable: StoreError | undefined;
 	#recoveryTimer: NodeJS.Timeout | undefined;
+	/** The recovery attempt in flight, for close() to wait for. */
 	#recovery: Promise<void> | undefined;
-	#recoveries = 0;
-	#snapshotInFlight = false;
-	#lastRecoveryError: string | undefined;
 	/** Counts durable write transactions since open; observers compare it to notice any change. */
 	#version = 0;
 	/** Bumped whenever the data may have changed (a commit that wrote, a reload from disk): readCached() starts over. */
@@ -182,9 +176,9 @@ export class Store {
 		this.#schemaVersion = schemaVersionOf(recovered.runner.db);
 		this.#replayed = recovered.replayed;
 		this.#snapshotEveryBytes = options.snapshotEveryBytes ?? defaultSnapshotEveryBytes;
-		this.#now = options.now ?? Date.now;
+		this.#now = options.now ?? (() => systemClock.now());
 		this.#recoveryRetryMs = options.recoveryRetryMs ?? defaultRecoveryRetryMs;
-		this.#scheduleSnapshotIfDue(options.snapshotAfterOpenBytes ?? defaultSnapshotAfterOpenBytes);
+		this.#checkJournalSize(options.snapshotAfterOpenBytes ?? defaultSnapshotAfterOpenBytes);
 	}
 
 	/** Opens (or creates) the store in `options.dir`: lease, snapshot, journal replay, migrations. */
@@ -251,7 +245,7 @@ export class Store {
 		this.#seq++;
 		return this.#journal.append(encodeFrame(this.#seq, payload)).then(
 			() => {
-				this.#scheduleSnapshotIfDue();
+				this.#checkJournalSize();
 				this.#onDidCommit.fire({ version: ++this.#version });
 				return result;
 			},
@@ -277,7 +271,7 @@ export class Store {
 
 	/** Synchronous reads (statements cached by SQL text). Write statements are refused. */
 	read<T>(fn: (r: Reader) => T): T {
-		if (this.#closed) {
+		if (this.#health.closed) {
 			throw this.#closedError();
 		}
 		const scope = new ReadScope(this.#runner);
@@ -293,7 +287,7 @@ export class Store {
 
 	/** Writes the whole database atomically and truncates the journal. Snapshots run one at a time. */
 	snapshot(): Promise<void> {
-		if (this.#closed) {
+		if (this.#health.closed) {
 			return Promise.reject(this.#closedError());
 		}
 		const run = this.#snapshotChain.then(() => this.#takeSnapshot());
@@ -303,11 +297,10 @@ export class Store {
 
 	/** Takes a final snapshot, closes the journal and releases the lease. Further calls are refused. */
 	async close(): Promise<void> {
-		if (this.#closed) {
+		if (this.#health.closed) {
 			return;
 		}
-		this.#closed = true;
-		clearTimeout(this.#recoveryTimer);
+		this.#dispatch({ type: 'closed' });
 		this.#onDidCommit.dispose();
 		this.#onDidResumeWrites.dispose();
 		let failure: unknown;
@@ -315,7 +308,7 @@ export class Store {
 			await this.#recovery;
 			await this.#journal.whenDurable().catch(() => undefined);
 			await this.#snapshotChain;
-			if (!this.#unavailable && !this.#journal.failure && !this.#corruption) {
+			if (!writeRefusal(this.#health) && !this.#journal.failure) {
 				await this.#takeSnapshot();
 			}
 		} catch (e) {
@@ -336,20 +329,20 @@ export class Store {
 			frames: this.#journal.frames,
 			journalBytes: this.#journal.bytes,
 			syncs: this.#journal.syncs,
-			snapshots: this.#snapshots,
-			lastSnapshotAt: this.#lastSnapshotAt,
-			lastSnapshotError: this.#lastSnapshotError,
+			snapshots: this.#health.snapshots,
+			lastSnapshotAt: this.#health.lastSnapshotAt,
+			lastSnapshotError: this.#health.lastSnapshotError,
 			schemaVersion: this.#schemaVersion,
 			replayedOnOpen: this.#replayed,
-			unavailable: this.#unavailable?.message,
-			recoveries: this.#recoveries,
-			lastRecoveryError: this.#lastRecoveryError,
+			unavailable: this.#health.unavailable?.message,
+			recoveries: this.#health.recoveries,
+			lastRecoveryError: this.#health.lastRecoveryError,
 		};
 	}
 
 	/** `force`: write even when the journal is empty (recovery uses it to prove the disk takes a snapshot). */
 	async #takeSnapshot(force = false): Promise<void> {
-		const refusal = this.#journal.failure ?? this.#corruption;
+		const refusal = this.#journal.failure ?? this.#health.damaged;
 		if (refusal) {
 			throw refusal;
 		}
@@ -362,124 +355,120 @@ export class Store {
 		const image = this.#runner.db.export();
 		const mark = journal.mark();
 		const framesInImageDurable = journal.whenDurable();
-		this.#snapshotInFlight = true;
+		this.#dispatch({ type: 'snapshotWriting' });
 		try {
 			// Never put on disk an image holding a write the journal then refused.
 			await framesInImageDurable;
 			await writeFileAtomically(this.paths.database, image);
 			await journal.rotate(mark, seq);
-		} finally {
-			this.#snapshotInFlight = false;
+		} catch (e) {
+			this.#dispatch({ type: 'snapshotNotWritten' });
+			throw e;
 		}
-		this.#snapshots++;
-		this.#lastSnapshotAt = this.#now();
-		this.#lastSnapshotError = undefined;
+		this.#dispatch({ type: 'snapshotWritten', now: this.#now() });
 	}
 
 	/** `threshold`: the journal size that makes a snapshot due (default snapshotEveryBytes). */
-	#scheduleSnapshotIfDue(threshold = this.#snapshotEveryBytes): void {
-		if (this.#snapshotScheduled || this.#closed || this.#journal.bytes < threshold || Date.now() < this.#snapshotRetryAt) {
-			return;
-		}
-		this.#snapshotScheduled = true;
-		// After the reply path: the commit's continuations run first.
-		setImmediate(() => {
-			if (this.#closed) {
-				this.#snapshotScheduled = false;
-				return;
-			}
-			this.snapshot()
-				.catch((e: unknown) => {
-					this.#lastSnapshotError = errorMessage(e);
-					this.#snapshotRetryAt = Date.now() + snapshotRetryDelayMs;
-				})
-				.finally(() => {
-					this.#snapshotScheduled = false;
-					// Commits made while it ran may already have filled the journal again.
-					this.#scheduleSnapshotIfDue();
-				});
-		});
+	#checkJournalSize(threshold = this.#snapshotEveryBytes): void {
+		this.#dispatch({ type: 'journalGrew', journalBytes: this.#journal.bytes, threshold, now: this.#now() });
 	}
 
 	#writeRefusal(): StoreError | undefined {
-		if (this.#closed) {
+		if (this.#health.closed) {
 			return this.#closedError();
 		}
 		this.#noticeJournalFailure();
-		return this.#corruption ?? this.#unavailable;
+		return writeRefusal(this.#health);
 	}
 
-	// ---- resuming after a write failure ----
-
-	/** The journal failed: refuse writes and start recovering (the first attempt at once, to drop refused state). */
 	#noticeJournalFailure(): void {
 		const failure = this.#journal.failure;
-		if (!failure || this.#unavailable || this.#closed) {
-			return;
-		}
-		this.#unavailable = failure;
-		// Drop the refused writes from memory before anything else can read them (a snapshot in flight: right after it).
-		let reloaded = false;
-		if (!this.#snapshotInFlight) {
-			try {
-				this.#reloadFromDisk();
-				reloaded = true;
-			} catch (e) {
-				this.#noticeRecoveryFailure(e);
-			}
-		}
-		this.#scheduleRecovery(reloaded ? this.#recoveryRetryMs : 0);
-	}
-
-	#noticeRecoveryFailure(e: unknown): void {
-		this.#lastRecoveryError = errorMessage(e);
-		if (isStoreError(e) && e.code !== 'store_io' && e.code !== 'store_closed') {
-			// The files on disk are damaged or foreign: stop retrying; a restart reports it the same way.
-			this.#corruption ??= e;
+		if (failure) {
+			this.#dispatch({ type: 'journalFailed', failure });
 		}
 	}
 
-	#scheduleRecovery(delayMs: number): void {
-		if (this.#closed || this.#corruption || this.#recoveryTimer || this.#recovery) {
-			return;
+	#noticeCorruption(e: unknown): void {
+		if (!this.#health.damaged && isSqliteCorruption(e)) {
+			this.#dispatch({ type: 'damageNoticed', damage: damagedError(this.paths.database, `SQLite reported ${errorMessage(e)} while the store was open; no further writes or snapshots`) });
 		}
-		this.#recoveryTimer = setTimeout(() => {
-			this.#recoveryTimer = undefined;
-			this.#recovery = this.#attemptRecovery().finally(() => {
-				this.#recovery = undefined;
-				if (this.#unavailable) {
-					this.#scheduleRecovery(this.#recoveryRetryMs);
+	}
+
+	// ---- write health: the transitions are in writeHealth.ts, their effects here ----
+
+	#dispatch(event: WriteHealthEvent): void {
+		const { health, effects } = stepWriteHealth(this.#health, event);
+		this.#health = health;
+		for (const effect of effects) {
+			this.#perform(effect);
+		}
+	}
+
+	#perform(effect: WriteHealthEffect): void {
+		switch (effect.type) {
+			case 'reloadFromDisk':
+				try {
+					this.#reloadFromDisk();
+				} catch (e) {
+					this.#dispatch({ type: 'reloadFailed', error: e });
+					return;
 				}
-			});
-		}, delayMs);
-		this.#recoveryTimer.unref();
+				this.#dispatch({ type: 'reloaded' });
+				return;
+			case 'startRecoveryTimer':
+				this.#recoveryTimer = setTimeout(() => {
+					this.#recoveryTimer = undefined;
+					this.#dispatch({ type: 'recoveryDue' });
+				}, effect.delay === 'retry' ? this.#recoveryRetryMs : 0);
+				this.#recoveryTimer.unref();
+				return;
+			case 'cancelRecoveryTimer':
+				clearTimeout(this.#recoveryTimer);
+				this.#recoveryTimer = undefined;
+				return;
+			case 'attemptRecovery':
+				this.#recovery = this.#attemptRecovery().then((outcome) => {
+					this.#recovery = undefined;
+					this.#dispatch(outcome);
+				});
+				return;
+			case 'announceResumed':
+				this.#onDidResumeWrites.fire({ seq: this.#seq });
+				return;
+			case 'scheduleAutoSnapshot':
+				// After the reply path: the commit's continuations run first.
+				setImmediate(() => this.#dispatch({ type: 'autoSnapshotTurn' }));
+				return;
+			case 'takeAutoSnapshot':
+				this.snapshot()
+					.catch((e: unknown) => this.#dispatch({ type: 'autoSnapshotFailed', error: e, now: this.#now() }))
+					.finally(() => this.#dispatch({ type: 'autoSnapshotSettled' }));
+				return;
+			case 'checkJournalSize':
+				this.#checkJournalSize();
+				return;
+		}
 	}
 
 	/**
 	 * One attempt: reload from disk if the journal failed (the in-memory image holds refused writes), then write a
-	 * whole snapshot and a fresh journal. Only when both succeed are writes accepted again.
+	 * whole snapshot and a fresh journal. Only when both succeed may writes be accepted again.
 	 */
-	async #attemptRecovery(): Promise<void> {
+	async #attemptRecovery(): Promise<WriteHealthEvent> {
 		try {
 			await this.#snapshotChain;
 			if (this.#journal.failure) {
 				this.#reloadFromDisk();
 			}
-			if (this.#closed) {
-				return;
+			if (this.#health.closed) {
+				return { type: 'recoveryStopped' };
 			}
 			const proof = this.#snapshotChain.then(() => this.#takeSnapshot(true));
 			this.#snapshotChain = proof.catch(() => undefined);
 			await proof;
-			if (this.#closed) {
-				return;
-			}
-			this.#unavailable = undefined;
-			this.#lastRecoveryError = undefined;
-			this.#recoveries++;
-			this.#onDidResumeWrites.fire({ seq: this.#seq });
+			return { type: 'recoveryProved' };
 		} catch (e) {
-			this.#noticeRecoveryFailure(e);
+			return { type: 'recoveryFailed', error: e };
 		}
 	}
 
@@ -501,12 +490,6 @@ export class Store {
 		previous.runner.db.close();
 		this.#generation++;
 		this.#onDidCommit.fire({ version: ++this.#version });
-	}
-
-	#noticeCorruption(e: unknown): void {
-		if (!this.#corruption && isSqliteCorruption(e)) {
-			this.#corruption = damagedError(this.paths.database, `SQLite reported ${errorMessage(e)} while the store was open; no further writes or snapshots`);
-		}
 	}
 
 	#closedError(): StoreError {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, closeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { systemClock } from '../core/ports.js';
 import { StoreError } from './storeErrors.js';
 
 export const leaseFileName = 'host.lease';
@@ -210,7 +211,7 @@ export class Lease {
  */
 export function acquireLease(dir: string): Lease {
 	const path = leasePath(dir);
-	const me: LeaseOwner = { pid: process.pid, nonce: randomBytes(16).toString('hex'), startedAt: Date.now(), hostname: hostname() };
+	const me: LeaseOwner = { pid: process.pid, nonce: randomBytes(16).toString('hex'), startedAt: systemClock.now(), hostname: hostname() };
 	let last: LeaseFile = { kind: 'missing' };
 	for (let attempt = 0; attempt < acquireAttempts; attempt++) {
 		if (tryCreate(path, me)) {
@@ -223,7 +224,7 @@ export function acquireLease(dir: string): Lease {
 		if (last.kind === 'owner' && isLeaseOwnerAlive(last.owner)) {
 			throw lockedError(dir, last.owner);
 		}
-		if (last.kind === 'unreadable' && Date.now() - last.mtimeMs < unreadableLeaseGraceMs) {
+		if (last.kind === 'unreadable' && systemClock.now() - last.mtimeMs < unreadableLeaseGraceMs) {
 			throw new StoreError('store_locked', `Another Tutti Host is taking the store in ${dir} right now (${path} is being written).`, path);
 		}
 		removeStale(path, last, me);

@@ -165,14 +165,3 @@ export function jsonLines(text: string): Record<string, unknown>[] {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it returns a value other than undefined; rejects after `timeoutMs` with `what`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const v = probe();
-		if (v !== undefined) { return v; }
-		if (Date.now() > deadline) { throw new Error(`timed out waiting for ${what}`); }
-		await sleep(20);
-	}
-}

@@ -9,7 +9,8 @@ import { claudeAdapter } from '../../src/agents/claude.js';
 import { ProcessRunner } from '../../src/host/runs/processRunner.js';
 import type { RunExit } from '../../src/core/runs/runProcessPort.js';
 import { killAllRuns, type RunBuild, shareRunBuild } from '../integration/runs/runTestKit.js';
-import { type AgentSandbox, agentLaunchSpec, claudeTestTarget, isolatedEnv, makeAgentSandbox, waitFor } from './agentKit.js';
+import { type AgentSandbox, agentLaunchSpec, claudeTestTarget, isolatedEnv, makeAgentSandbox } from './agentKit.js';
+import { waitFor } from '../waitFor.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
 
 describe('claude worker through ProcessRunner (real supervisor, real CLI)', function () {
@@ -46,7 +47,7 @@ describe('claude worker through ProcessRunner (real supervisor, real CLI)', func
 		runner.onExit((e) => exits.push(e));
 		const sessionId = randomUUID();
 		await runner.launch(agentLaunchSpec('run-claude-1', claudeTestTarget(server.url, sandbox), sandbox.workspace, { prompt: 'report to tutti', newProviderSessionId: sessionId }));
-		const exit = await waitFor('the claude Run to exit', () => exits.find((e) => e.runId === 'run-claude-1'));
+		const exit = await waitFor(() => exits.find((e) => e.runId === 'run-claude-1'), { what: 'the claude Run to exit', timeoutMs: 30_000 });
 		const stdout = runner.readLog('run-claude-1', 'stdout', 0, 10_000_000).data;
 		assert.equal(exit.exitCode, 0, `${runner.readLog('run-claude-1', 'stderr', 0, 100_000).data}\n${stdout.slice(-2000)}`);
 

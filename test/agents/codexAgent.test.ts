@@ -12,8 +12,9 @@ import { codexAdapter } from '../../src/agents/codex.js';
 import type { AgentTargetConfig, AgentTurnInput } from '../../src/core/runs/runProcessPort.js';
 import {
 	type AgentResult, type AgentRun, type AgentSandbox, agentLaunchSpec, codexBin, isolatedEnv, jsonLines, killGroup, makeAgentSandbox,
-	pinnedVersions, sleep, spawnAgent, waitFor,
+	pinnedVersions, sleep, spawnAgent,
 } from './agentKit.js';
+import { waitFor } from '../waitFor.js';
 import { codexTestTarget, pidsWithArg } from './codexKit.js';
 import type { Script } from './modelServer/script.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
@@ -185,7 +186,7 @@ describe('agent tier: codex', function () {
 			});
 			const run = startTurn(codexTestTarget(s, sandbox), sandbox, { prompt: 'sleep' });
 			runs.push(run);
-			await waitFor('the command to start', () => (jsonLines(run.stdout()).some((l) => l.type === 'item.started') && pidsWithArg(marker).length > 0 ? true : undefined), 20_000);
+			await waitFor(() => (jsonLines(run.stdout()).some((l) => l.type === 'item.started') && pidsWithArg(marker).length > 0 ? true : undefined), { what: 'the command to start', timeoutMs: 20_000 });
 			process.kill(-run.child.pid!, 'SIGINT');
 			const result = await run.done;
 			// Recorded (§3.5): exit 1, nothing after item.started; the group SIGINT also ends the command.
@@ -194,7 +195,7 @@ describe('agent tier: codex', function () {
 			assert.equal(facts.result, null);
 			assert.equal(facts.toolCalls.length, 1);
 			assert.equal(jsonLines(result.stdout).at(-1)?.type, 'item.started');
-			await waitFor('the sleep to end', () => (pidsWithArg(marker).length === 0 ? true : undefined), 5_000);
+			await waitFor(() => (pidsWithArg(marker).length === 0 ? true : undefined), { what: 'the sleep to end', timeoutMs: 5_000 });
 		});
 
 		it('while waiting for a slow model (unsandboxed: permission mode danger-full-access): exits promptly with no final event', async () => {

@@ -9,7 +9,8 @@ import { codexAdapter } from '../../src/agents/codex.js';
 import { ProcessRunner } from '../../src/host/runs/processRunner.js';
 import type { RunExit } from '../../src/core/runs/runProcessPort.js';
 import { killAllRuns, type RunBuild, shareRunBuild } from '../integration/runs/runTestKit.js';
-import { type AgentSandbox, agentLaunchSpec, isolatedEnv, jsonLines, makeAgentSandbox, waitFor } from './agentKit.js';
+import { type AgentSandbox, agentLaunchSpec, isolatedEnv, jsonLines, makeAgentSandbox } from './agentKit.js';
+import { waitFor } from '../waitFor.js';
 import { codexTestTarget, pidsWithArg } from './codexKit.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
 
@@ -52,7 +53,7 @@ describe('codex worker through ProcessRunner (real supervisor, real CLI)', funct
 		});
 		const { runner: r, exits } = startRunner();
 		await r.launch(agentLaunchSpec('run-codex-1', codexTestTarget(server, sandbox), sandbox.workspace, { prompt: 'report to tutti' }));
-		const exit = await waitFor('the codex Run to exit', () => exits.find((e) => e.runId === 'run-codex-1'));
+		const exit = await waitFor(() => exits.find((e) => e.runId === 'run-codex-1'), { what: 'the codex Run to exit', timeoutMs: 30_000 });
 		const stdout = r.readLog('run-codex-1', 'stdout', 0, 10_000_000).data;
 		assert.equal(exit.exitCode, 0, `${r.readLog('run-codex-1', 'stderr', 0, 100_000).data}\n${stdout.slice(-2000)}`);
 
@@ -77,13 +78,13 @@ describe('codex worker through ProcessRunner (real supervisor, real CLI)', funct
 		const { runner: r, exits } = startRunner();
 		await r.launch(agentLaunchSpec('run-codex-2', codexTestTarget(server, sandbox), sandbox.workspace, { prompt: 'sleep' }));
 		const started = (): boolean => jsonLines(r.readLog('run-codex-2', 'stdout', 0, 10_000_000).data).some((l) => l.type === 'item.started');
-		await waitFor('the command to run', () => (pidsWithArg(marker).length > 0 && started() ? true : undefined), 20_000);
+		await waitFor(() => (pidsWithArg(marker).length > 0 && started() ? true : undefined), { what: 'the command to run', timeoutMs: 20_000 });
 		assert.equal(await r.interrupt('run-codex-2'), 'exited');
-		const exit = await waitFor('the exit record', () => exits.find((e) => e.runId === 'run-codex-2'));
+		const exit = await waitFor(() => exits.find((e) => e.runId === 'run-codex-2'), { what: 'the exit record', timeoutMs: 30_000 });
 		assert.equal(exit.exitCode, 1, `SIGINT: codex exits 1 (§3.5), got ${String(exit.exitCode)} / ${String(exit.signal)}`);
 		assert.deepEqual(pidsWithArg(marker), [], 'no orphaned command');
 		// exit.json is the supervisor's last write, not its end: it is still exiting when the record appears.
-		await waitFor('the supervisor to end after its exit record', () => (r.isAlive('run-codex-2') ? undefined : true));
+		await waitFor(() => (r.isAlive('run-codex-2') ? undefined : true), { what: 'the supervisor to end after its exit record', timeoutMs: 30_000 });
 		const stdout = r.readLog('run-codex-2', 'stdout', 0, 10_000_000).data;
 		assert.equal(codexAdapter.parseTurnFacts!(stdout).result, null);
 		assert.equal(jsonLines(stdout).at(-1)?.type, 'item.started');

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { codexAdapter } from '../../src/agents/codex.js';
-import { type AgentSandbox, agentLaunchSpec, isolatedEnv, killGroup, makeAgentSandbox, waitFor } from './agentKit.js';
+import { type AgentSandbox, agentLaunchSpec, isolatedEnv, killGroup, makeAgentSandbox } from './agentKit.js';
+import { waitFor } from '../waitFor.js';
 import { codexTestTarget } from './codexKit.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
 
@@ -31,7 +32,7 @@ describe('agent tier: codex exec takes no input while it runs', function () {
 			child.stdout.resume();
 			const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
 			// It says so itself, and has asked the model nothing yet.
-			await waitFor('codex to wait for stdin', () => (stderr.includes('Reading additional input from stdin') ? true : undefined));
+			await waitFor(() => (stderr.includes('Reading additional input from stdin') ? true : undefined), { what: 'codex to wait for stdin', timeoutMs: 30_000 });
 			assert.equal(server.modelRequests().length, 0, 'no Turn runs while stdin is open');
 			child.stdin.end('STEER-WHILE-WAITING-5521\n');
 			assert.equal(await exited, 0, stderr);

@@ -7,6 +7,8 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gateFile, gateIssueDir, gateStartedFile, releaseAllName, writeGate } from '../../scripts/workers/gate.js';
 export { methods } from '../../src/protocol/controlPlane.js';
+export { waitFor, type WaitOptions } from '../waitFor.js';
+import { waitFor } from '../waitFor.js';
 import { errorOf, parseJsonOutput, type CliError } from '../../scripts/workers/tuttiCli.js';
 import { methods, type Result } from '../../src/protocol/controlPlane.js';
 import { killAllRuns } from './runs/runTestKit.js';
@@ -401,37 +403,6 @@ export function expectError(result: CliResult, reason?: string | readonly string
 		throw new Error(`the error envelope needs a message and a hint:\n${show(result)}`);
 	}
 	return error;
-}
-
-export interface WaitOptions {
-	timeoutMs?: number;
-	intervalMs?: number;
-	/** Named in the timeout message. */
-	what?: string;
-}
-
-/** Polls `fn` until it returns a value other than undefined/false/null; throws with the last value on timeout. */
-export async function waitFor<T>(fn: () => Promise<T | undefined | null | false> | T | undefined | null | false, options: WaitOptions = {}): Promise<T> {
-	const timeoutMs = options.timeoutMs ?? 20_000;
-	const intervalMs = options.intervalMs ?? 50;
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	for (;;) {
-		try {
-			const value = await fn();
-			if (value !== undefined && value !== null && value !== false) {
-				return value;
-			}
-			last = value;
-		} catch (error) {
-			last = error;
-		}
-		if (Date.now() > deadline) {
-			const detail = last instanceof Error ? last.message : JSON.stringify(last);
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${options.what ?? 'a condition'} (last: ${detail})`);
-		}
-		await new Promise((r) => setTimeout(r, intervalMs));
-	}
 }
 
 export interface Session {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { AgentTargetConfig } from '../../../src/core/runs/runProcessPort.js';
 import type { Result } from '../../../src/protocol/controlPlane.js';
 import type { RunDto } from '../../../src/protocol/dto.js';
-import { expectOk, fenceOf, type HostHandle, managedIssue, runGet, taskSpec } from '../../integration/harness.js';
-import { makeTempDir, type TempDir, waitFor } from '../agentKit.js';
+import { expectOk, fenceOf, type HostHandle, managedIssue, runGet, taskSpec, waitFor } from '../../integration/harness.js';
+import { makeTempDir, type TempDir } from '../agentKit.js';
 import { pidsWithArg } from '../codexKit.js';
 import type { Script } from '../modelServer/script.js';
 import { type ScriptedServer, startScriptedServer } from '../modelServer/server.js';
@@ -66,7 +66,7 @@ describe('e2e: claude workers through the Host', function () {
 	/** Waits until the scripted server has sent the tool call and Claude's Bash has started it. */
 	const toolRunning = async (server: ScriptedServer): Promise<void> => {
 		await server.waitForModelRequests(1);
-		await waitFor('the Bash tool to start', () => (pidsWithArg(server === servers.tool ? sleepMarker : twiceMarker).length > 0 ? true : undefined), 30_000);
+		await waitFor(() => (pidsWithArg(server === servers.tool ? sleepMarker : twiceMarker).length > 0 ? true : undefined), { what: 'the Bash tool to start', timeoutMs: 30_000 });
 	};
 
 	it('Stop before the turn opens (the model has not answered yet): Interrupted, the Stop took', async () => {

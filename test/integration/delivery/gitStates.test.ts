@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'mocha';
 import type { DomainError } from '../../../src/core/errors.js';
 import { commandTarget, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
+import { waitFor } from '../../waitFor.js';
 import { initRepo, sh, snapshotTree as snapshotDir, write } from './gitRepoKit.js';
 
 /** The developer's side of the workspace: files, index, HEAD and status, without Tutti's own .tutti folder. */
@@ -211,16 +212,6 @@ describe('git in every state (real git)', function () {
 			developerWork();
 		}
 
-		async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-			const deadline = Date.now() + 30_000;
-			for (;;) {
-				const v = await probe();
-				if (v !== undefined) { return v; }
-				if (Date.now() > deadline) { throw new Error(`timed out waiting for ${what} (logs: ${h.logs.join(' | ')})`); }
-				await new Promise((r) => setTimeout(r, 100));
-			}
-		}
-
 		it('during a result commit: the Run fails saying the disk is full, its work stays in its tree, the developer\'s files untouched', async () => {
 			await openOnMount();
 			const { issueId } = await h.call('issue/create', { title: 'Full disk' });
@@ -233,10 +224,10 @@ describe('git in every state (real git)', function () {
 			h.runs.exit(launch.runId, { exitCode: 0 });
 			await h.idle();
 			free();
-			const run = await until('the Run to settle', async () => {
+			const run = await waitFor(async () => {
 				const r = await h.call('run/get', { runId: launch.runId });
 				return r.status === 'running' ? undefined : r;
-			});
+			}, { what: 'the Run to settle', timeoutMs: 30_000, detail: () => `logs: ${h.logs.join(' | ')}` });
 			assert.equal(run.status, 'failed');
 			assert.equal(run.resultCommit, '');
 			assert.match(run.errorMessage, /its result could not be committed: the disk is full: free some space/);
@@ -259,11 +250,11 @@ describe('git in every state (real git)', function () {
 			if (!added) { return; } // The store refused the write itself, cleanly: nothing else to check.
 			// Either the tree could not be made (the Run fails, saying why), or the launch's own record was refused
 			// (nothing of it saved): then the Run is launched once the store can write again, and never stays stuck.
-			const run = await until('the Run to settle or to be launched again', async () => {
+			const run = await waitFor(async () => {
 				const runId = (await h.call('issue/get', { issueId })).tasks[0]?.latestRunId ?? '';
 				const r = runId === '' ? undefined : await h.call('run/get', { runId });
 				return r && (r.status !== 'running' || h.runs.launches.some((l) => l.runId === r.runId)) ? r : undefined;
-			});
+			}, { what: 'the Run to settle or to be launched again', timeoutMs: 30_000, detail: () => `logs: ${h.logs.join(' | ')}` });
 			if (run.status === 'running') {
 				assert.ok(h.logs.some((line) => line.includes(`launching again after the write failure: ${run.runId}`)), h.logs.join(' | '));
 				assert.equal(h.runs.launches.filter((l) => l.runId === run.runId).length, 1, 'launched once');

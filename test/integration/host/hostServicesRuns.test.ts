@@ -11,7 +11,8 @@ import { type Caller, type Method, methods, type Params, type ParsedParams, type
 import { Store } from '../../../src/store/database.js';
 import { recordingPlanService, sequentialIds } from '../../unit/host/services/serviceHarness.js';
 import { FullDisk } from '../../unit/store/faultyDisk.js';
-import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild, sleep } from '../runs/runTestKit.js';
+import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild } from '../runs/runTestKit.js';
+import { waitFor } from '../../waitFor.js';
 
 const user: Caller = { kind: 'user' };
 const node = process.execPath;
@@ -88,25 +89,15 @@ describe('Host services with real Run processes', function () {
 		return handler(methods[method].params.parse(params) as ParsedParams<M>, user);
 	}
 
-	async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
-		const deadline = Date.now() + 30_000;
-		for (;;) {
-			const v = await probe();
-			if (v !== undefined) { return v; }
-			if (Date.now() > deadline) { throw new Error(`timed out waiting for ${what}`); }
-			await sleep(25);
-		}
-	}
-
 	async function runOf(issueId: string, taskId: string): Promise<string> {
-		return until(`a Run of ${taskId}`, async () => (await call('issue/get', { issueId })).tasks.find((t) => t.taskId === taskId)?.latestRunId || undefined);
+		return waitFor(async () => (await call('issue/get', { issueId })).tasks.find((t) => t.taskId === taskId)?.latestRunId || undefined, { what: `a Run of ${taskId}`, timeoutMs: 30_000 });
 	}
 
 	async function settled(runId: string): Promise<Result<'run/get'>> {
-		return until(`run ${runId} to settle`, async () => {
+		return waitFor(async () => {
 			const run = await call('run/get', { runId });
 			return run.status === 'running' ? undefined : run;
-		});
+		}, { what: `run ${runId} to settle`, timeoutMs: 30_000 });
 	}
 
 	it('a `node -e` command Run settles completed with its stdout captured (content on stdin, task directory as cwd)', async () => {
@@ -125,7 +116,7 @@ describe('Host services with real Run processes', function () {
 		const issueId = (await call('issue/create', { title: 'transcript' })).issueId;
 		await call('task/add', { issueId, taskId: 't', title: 'transcript', agentTargetId: 'transcript' });
 		const runId = await runOf(issueId, 't');
-		await until('the partial third line', async () => ((await call('run/log', { runId })).data.includes('"subtype":"succ') ? true : undefined));
+		await waitFor(async () => ((await call('run/log', { runId })).data.includes('"subtype":"succ') ? true : undefined), { what: 'the partial third line', timeoutMs: 30_000 });
 		const first = await call('run/transcript', { runId });
 		assert.deepEqual(first.entries.map((e) => [e.kind, e.text]), [['assistant', 'Reading the tests'], ['tool', '$ npm test'], ['edit', 'src/a.ts']]);
 		assert.equal(first.done, false, 'the Run still runs');
@@ -148,7 +139,7 @@ describe('Host services with real Run processes', function () {
 		const issueId = (await call('issue/create', { title: 'stop' })).issueId;
 		await call('task/add', { issueId, taskId: 's', title: 'sleep', agentTargetId: 'sleep' });
 		const runId = await runOf(issueId, 's');
-		await until('the sleeper to start', async () => ((await call('run/log', { runId })).data.includes('ready') ? true : undefined));
+		await waitFor(async () => ((await call('run/log', { runId })).data.includes('ready') ? true : undefined), { what: 'the sleeper to start', timeoutMs: 30_000 });
 		const stopped = await call('run/stop', { runId });
 		assert.equal(stopped.answer, 'took');
 		const run = await settled(runId);
@@ -169,7 +160,7 @@ describe('Host services with real Run processes', function () {
 		const issueId = (await call('issue/create', { title: 'restart' })).issueId;
 		await call('task/add', { issueId, taskId: 's', title: 'sleep', agentTargetId: 'sleep' });
 		const runId = await runOf(issueId, 's');
-		await until('the sleeper to start', async () => ((await call('run/log', { runId })).data.includes('ready') ? true : undefined));
+		await waitFor(async () => ((await call('run/log', { runId })).data.includes('ready') ? true : undefined), { what: 'the sleeper to start', timeoutMs: 30_000 });
 		await stopHost();
 		await startHost();
 		assert.equal((await call('run/get', { runId })).status, 'running', 'the live Run was re-attached, not settled');
@@ -183,13 +174,13 @@ describe('Host services with real Run processes', function () {
 		const issueId = (await call('issue/create', { title: 'full disk' })).issueId;
 		await call('task/add', { issueId, taskId: 'g', title: 'gated', agentTargetId: 'gated' });
 		const runId = await runOf(issueId, 'g');
-		await until('the gated process to start', async () => ((await call('run/log', { runId })).data.includes('ready') ? true : undefined));
+		await waitFor(async () => ((await call('run/log', { runId })).data.includes('ready') ? true : undefined), { what: 'the gated process to start', timeoutMs: 30_000 });
 		const disk = new FullDisk();
 		disk.install();
 		try {
 			disk.full = true;
 			writeFileSync(join(ws.path, 'release.gate'), ''); // the process exits; its settlement cannot be saved
-			await until('the refused settlement', async () => (store.stats().unavailable !== undefined ? true : undefined));
+			await waitFor(async () => (store.stats().unavailable !== undefined ? true : undefined), { what: 'the refused settlement', timeoutMs: 30_000 });
 			assert.equal((await call('run/get', { runId })).status, 'running', 'the refused settlement is not shown');
 			disk.full = false;
 			const run = await settled(runId);

@@ -15,7 +15,8 @@ import { methods, type Method, type Params, type ParsedParams, type Result } fro
 import { Store } from '../../../src/store/database.js';
 import { sessionRepository } from '../../../src/store/repositories/sessionRepository.js';
 import { recordingPlanService, sequentialIds } from '../../unit/host/services/serviceHarness.js';
-import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild, sleep } from '../runs/runTestKit.js';
+import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild } from '../runs/runTestKit.js';
+import { waitFor } from '../../waitFor.js';
 
 const user: Caller = { kind: 'user' };
 const credential = 'the-users-own-credential';
@@ -88,16 +89,11 @@ describe('claude-target worker Runs over real processes (stand-in claude)', func
 	}
 
 	async function settledRunOf(issueId: string): Promise<Result<'run/get'>> {
-		const deadline = Date.now() + 30_000;
-		for (;;) {
+		return waitFor(async () => {
 			const runId = (await call('issue/get', { issueId })).tasks[0]?.latestRunId ?? '';
-			if (runId !== '') {
-				const run = await call('run/get', { runId });
-				if (run.status !== 'running') { return run; }
-			}
-			if (Date.now() > deadline) { throw new Error('timed out waiting for the Run to settle'); }
-			await sleep(25);
-		}
+			const run = runId === '' ? undefined : await call('run/get', { runId });
+			return run?.status === 'running' ? undefined : run;
+		}, { what: 'the Run to settle', timeoutMs: 30_000 });
 	}
 
 	it('starts claude with the adapter argv, the prompt on stdin, TUTTI_* and tutti on PATH, and settles from the stream', async () => {

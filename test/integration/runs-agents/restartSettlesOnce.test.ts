@@ -17,7 +17,8 @@ import { runRepository } from '../../../src/store/repositories/runRepository.js'
 import { taskRepository } from '../../../src/store/repositories/taskRepository.js';
 import { turnRepository } from '../../../src/store/repositories/turnRepository.js';
 import { sequentialIds } from '../../unit/host/services/serviceHarness.js';
-import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild, sleep } from '../runs/runTestKit.js';
+import { killAllRuns, makeTempDir, type RunBuild, shareRunBuild } from '../runs/runTestKit.js';
+import { waitFor } from '../../waitFor.js';
 
 // Waits for `go-<taskId>` in its cwd, then exits 0.
 const waiter = 'const f=`go-${process.env.TUTTI_TASK_ID}`;const fs=require("fs");process.stdout.write("ready\\n");'
@@ -77,16 +78,6 @@ describe('restart: two command workers settle exactly once', function () {
 		ws.remove();
 	});
 
-	async function until<T>(what: string, probe: () => T | undefined): Promise<T> {
-		const deadline = Date.now() + 30_000;
-		for (;;) {
-			const v = probe();
-			if (v !== undefined) { return v; }
-			if (Date.now() > deadline) { throw new Error(`timed out waiting for ${what}`); }
-			await sleep(25);
-		}
-	}
-
 	/** A managed issue with two tasks, admitted and launched through the Run admission (as a schedule would). */
 	async function scheduleTwo(): Promise<string[]> {
 		const now = Date.now();
@@ -115,17 +106,17 @@ describe('restart: two command workers settle exactly once', function () {
 
 	it('one ends while the Host is down, one after the restart; both settle once, and another restart changes nothing', async () => {
 		const [runA, runB] = await scheduleTwo() as [string, string];
-		await until('both workers to start', () => (['a', 'b'].every((t, i) => runner.readLog([runA, runB][i]!, 'stdout', 0, 100).data.includes('ready')) ? true : undefined));
+		await waitFor(() => (['a', 'b'].every((t, i) => runner.readLog([runA, runB][i]!, 'stdout', 0, 100).data.includes('ready')) ? true : undefined), { what: 'both workers to start', timeoutMs: 30_000 });
 		await stopHost();
 
 		writeFileSync(join(ws.path, 'go-a'), '');
-		await until('worker a to exit while no Host is up', () => (runner.exitRecord(runA) !== null ? true : undefined));
+		await waitFor(() => (runner.exitRecord(runA) !== null ? true : undefined), { what: 'worker a to exit while no Host is up', timeoutMs: 30_000 });
 
 		await startHost();
-		await until('run a to settle from its exit record', () => (runOf(runA).status !== 'running' ? true : undefined));
+		await waitFor(() => (runOf(runA).status !== 'running' ? true : undefined), { what: 'run a to settle from its exit record', timeoutMs: 30_000 });
 		assert.equal(runOf(runB).status, 'running', 'the live worker was re-attached, not settled');
 		writeFileSync(join(ws.path, 'go-b'), '');
-		await until('run b to settle', () => (runOf(runB).status !== 'running' ? true : undefined));
+		await waitFor(() => (runOf(runB).status !== 'running' ? true : undefined), { what: 'run b to settle', timeoutMs: 30_000 });
 		await services.whenIdle();
 
 		for (const runId of [runA, runB]) {
@@ -150,20 +141,20 @@ describe('restart: two command workers settle exactly once', function () {
 
 	it('carries out a person\'s Stop that was recorded before the Host went down but never sent (SPEC §8: durable before interrupting)', async () => {
 		const [runA, runB] = await scheduleTwo() as [string, string];
-		await until('both workers to start', () => (['a', 'b'].every((t, i) => runner.readLog([runA, runB][i]!, 'stdout', 0, 100).data.includes('ready')) ? true : undefined));
+		await waitFor(() => (['a', 'b'].every((t, i) => runner.readLog([runA, runB][i]!, 'stdout', 0, 100).data.includes('ready')) ? true : undefined), { what: 'both workers to start', timeoutMs: 30_000 });
 		// The Host recorded the Stop event, then died before interrupting: the event has no answer and b still runs.
 		await store.transaction((tx) => runRepository.insertStopEvent(tx, { eventId: 'stop-before-crash', runId: runB, reason: 'person', requestedAtUnixMs: Date.now(), answer: null, answeredAtUnixMs: 0 }));
 		await stopHost();
 
 		await startHost();
-		await until('run b to settle (its worker waits for a go file that never comes)', () => (runOf(runB).status !== 'running' ? true : undefined));
+		await waitFor(() => (runOf(runB).status !== 'running' ? true : undefined), { what: 'run b to settle (its worker waits for a go file that never comes)', timeoutMs: 30_000 });
 		await services.whenIdle();
 		const b = runOf(runB);
 		assert.deepEqual([b.status, b.outcome], ['canceled', 'cancellation'], 'the developer\'s Stop took: a cancellation, not a failure');
 		assert.deepEqual(store.read((r) => runRepository.stopEvents(r, runB).map((e) => [e.eventId, e.answer])), [['stop-before-crash', 'took']]);
 		assert.equal(runOf(runA).status, 'running', 'a Run nobody stopped keeps running');
 		writeFileSync(join(ws.path, 'go-a'), '');
-		await until('run a to settle', () => (runOf(runA).status !== 'running' ? true : undefined));
+		await waitFor(() => (runOf(runA).status !== 'running' ? true : undefined), { what: 'run a to settle', timeoutMs: 30_000 });
 		assert.equal(runOf(runA).outcome, 'success');
 	});
 });

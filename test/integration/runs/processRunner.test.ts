@@ -8,8 +8,9 @@ import type { RunExit } from '../../../src/core/runs/runProcessPort.js';
 import { processIsAlive } from '../../../src/supervisor/processTable.js';
 import { readPidRecord } from '../../../src/supervisor/runFiles.js';
 import {
-	exitOf, killAllRuns, launchSpec, makeTempDir, nodeTarget, recordExits, repoRoot, type RunBuild, shareRunBuild, stdoutContains, tsxNodeArgs, waitFor,
+	exitOf, killAllRuns, launchSpec, makeTempDir, nodeTarget, recordExits, repoRoot, type RunBuild, shareRunBuild, stdoutContains, tsxNodeArgs,
 } from './runTestKit.js';
+import { waitFor } from '../../waitFor.js';
 
 const hostSecrets = { TUTTI_USER_TOKEN: 'user-credential-secret', TUTTI_SESSION_TOKEN: 'host-own-session-secret' };
 
@@ -75,7 +76,7 @@ describe('ProcessRunner (real processes)', function () {
 			.map((l) => (JSON.parse(l) as { type: string }).type);
 		assert.deepEqual(events, ['started', 'exited']);
 		assert.equal(statSync(runner.runDir('r-ok')).mode & 0o777, 0o700);
-		await waitFor('the supervisor to end', () => (runner.isAlive('r-ok') ? undefined : true));
+		await waitFor(() => (runner.isAlive('r-ok') ? undefined : true), { what: 'the supervisor to end' });
 	});
 
 	it('settles a command that exits 3', async () => {
@@ -171,7 +172,7 @@ describe('ProcessRunner (real processes)', function () {
 		assert.equal(await runner.interrupt('r-done'), 'not_running');
 		assert.equal(await runner.interrupt('r-never-launched'), 'not_running');
 		// exit.json is the supervisor's last write, not its end: it may still be exiting when the record appears.
-		await waitFor('the supervisor to end', () => (runner.isAlive('r-done') ? undefined : true));
+		await waitFor(() => (runner.isAlive('r-done') ? undefined : true), { what: 'the supervisor to end' });
 		assert.equal(runner.isAlive('r-never-launched'), false);
 	});
 
@@ -270,7 +271,7 @@ describe('ProcessRunner (real processes)', function () {
 		await assert.rejects(slow.launch(launchSpec('r-hang', nodeTarget('process.exit(0)'), ws.path)), /did not start the agent within 500 ms/);
 		assert.match(slow.exitRecord('r-hang')?.spawnError ?? '', /did not start the agent/);
 		const supervisorPid = Number(readFileSync(join(slow.runDir('r-hang'), 'hang.pid'), 'utf8'));
-		await waitFor('the hanging supervisor to be killed', () => (processIsAlive(supervisorPid, null) ? undefined : true));
+		await waitFor(() => (processIsAlive(supervisorPid, null) ? undefined : true), { what: 'the hanging supervisor to be killed' });
 	});
 
 	it('hands the next launch to a spare supervisor started after the last one, and ends an unused spare on dispose', async () => {
@@ -283,7 +284,7 @@ describe('ProcessRunner (real processes)', function () {
 		const next = runner.spareSupervisorPid();
 		assert.ok(next !== undefined && next !== spare);
 		runner.dispose();
-		await waitFor('the unused spare to exit', () => (processIsAlive(next, null) ? undefined : true));
+		await waitFor(() => (processIsAlive(next, null) ? undefined : true), { what: 'the unused spare to exit' });
 	});
 
 	it('a spare whose Host goes away (its stdin ends) exits without doing anything', async () => {

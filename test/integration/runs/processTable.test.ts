@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { processGroupIsAlive, processIsAlive, processStartTicks, signalTargetExists } from '../../../src/supervisor/processTable.js';
-import { waitFor } from './runTestKit.js';
+import { waitFor } from '../../waitFor.js';
 
 const hasProcfs = ((): boolean => { try { return readFileSync('/proc/self/stat').length > 0; } catch { return false; } })();
 
@@ -23,8 +23,8 @@ describe('process table checks (real processes)', () => {
 		try {
 			let out = '';
 			sh.stdout.on('data', (d: Buffer) => { out += d.toString(); });
-			const zombie = await waitFor('the background pid', () => (out.includes('\n') ? Number(out.trim()) : undefined));
-			await waitFor('the zombie state', () => (/\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8')) ? true : undefined));
+			const zombie = await waitFor(() => (out.includes('\n') ? Number(out.trim()) : undefined), { what: 'the background pid' });
+			await waitFor(() => (/\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8')) ? true : undefined), { what: 'the zombie state' });
 			assert.equal(signalTargetExists(zombie), true, 'signal 0 still reaches a zombie');
 			assert.equal(processIsAlive(zombie, null), false);
 			assert.equal(processGroupIsAlive(sh.pid!), true, 'sh itself is alive in the group');

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { ProcessRunner } from '../../../src/host/runs/processRunner.js';
 import { processIsAlive } from '../../../src/supervisor/processTable.js';
 import { readPidRecord } from '../../../src/supervisor/runFiles.js';
-import { buildSupervisor, exitOf, killAllRuns, makeTempDir, recordExits, repoRoot, tsxNodeArgs, waitFor } from './runTestKit.js';
+import { buildSupervisor, exitOf, killAllRuns, makeTempDir, recordExits, repoRoot, tsxNodeArgs } from './runTestKit.js';
+import { waitFor } from '../../waitFor.js';
 
 describe('Run survival across a Host crash (real processes)', function () {
 	this.timeout(40_000);
@@ -35,7 +36,7 @@ describe('Run survival across a Host crash (real processes)', function () {
 		host.stdout.on('data', (d: Buffer) => { out += d.toString(); });
 		host.stderr.on('data', (d: Buffer) => { err += d.toString(); });
 		const hostGone = new Promise<void>((r) => host.once('exit', () => r()));
-		await waitFor(`the launcher to say launched (stderr: ${err})`, () => (out.includes('launched') ? true : undefined));
+		await waitFor(() => (out.includes('launched') ? true : undefined), { what: 'the launcher to say launched', detail: () => `stderr: ${err}` });
 
 		host.kill('SIGKILL');
 		await hostGone;

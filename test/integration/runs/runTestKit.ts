@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import type { ProcessRunner } from '../../../src/host/runs/processRunner.js';
 import { readPidRecord } from '../../../src/supervisor/runFiles.js';
 import type { AgentTargetConfig, RunExit, RunLaunchSpec } from '../../../src/core/runs/runProcessPort.js';
+import { waitFor } from '../../waitFor.js';
 
 export const repoRoot = resolve(__dirname, '../../..');
 
@@ -76,19 +77,6 @@ export function launchSpec(runId: string, target: AgentTargetConfig, cwd: string
 	};
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `probe` until it returns a value other than undefined; rejects after `timeoutMs` with `what`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 15_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const v = probe();
-		if (v !== undefined) { return v; }
-		if (Date.now() > deadline) { throw new Error(`timed out waiting for ${what}`); }
-		await sleep(20);
-	}
-}
-
 /** Collects every onExit event of a runner. */
 export function recordExits(runner: ProcessRunner): RunExit[] {
 	const exits: RunExit[] = [];
@@ -97,13 +85,13 @@ export function recordExits(runner: ProcessRunner): RunExit[] {
 }
 
 export function exitOf(exits: RunExit[], runId: string): Promise<RunExit> {
-	return waitFor(`the exit of ${runId}`, () => exits.find((e) => e.runId === runId));
+	return waitFor(() => exits.find((e) => e.runId === runId), { what: `the exit of ${runId}` });
 }
 
 /** Waits until the Run's stdout contains `text`. */
 export function stdoutContains(runner: ProcessRunner, runId: string, text: string): Promise<true> {
-	return waitFor(`"${text}" on the stdout of ${runId}`, () =>
-		runner.readLog(runId, 'stdout', 0, 1_000_000).data.includes(text) ? true : undefined);
+	const stdout = (): string => runner.readLog(runId, 'stdout', 0, 1_000_000).data;
+	return waitFor(() => (stdout().includes(text) ? true : undefined), { what: `"${text}" on the stdout of ${runId}`, detail: () => `stdout: ${stdout().slice(-500)}` });
 }
 
 /** SIGKILLs every supervisor and agent process group recorded under `<tuttiDir>/runs` (test cleanup). */

@@ -5,6 +5,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { ControlPlaneServer } from '../../../src/control-plane/server.js';
 import { createFakeHostApi, type FakeHostApi, sourceToken, special, userToken } from './fakeHostApi.js';
+import { waitFor } from '../../waitFor.js';
 import { call, makeTempDir, request, startTestServer, type TestServer } from './serverTestKit.js';
 
 interface ErrorReply {
@@ -280,9 +281,7 @@ describe('control-plane server lifecycle', () => {
 		const t = await startTestServer(api, { timeouts: { headersMs: 100, requestMs: 200, checkIntervalMs: 50 } });
 		dirs.push(t.dir);
 		const pending = call(t.socketPath, 'issue/get', { issueId: special.slow }, userToken);
-		while (api.calls.length === 0) {
-			await new Promise((r) => setTimeout(r, 5));
-		}
+		await waitFor(() => api.calls.length > 0, { what: 'the slow handler to be called' });
 		await new Promise((r) => setTimeout(r, 500));
 		api.release();
 		assert.equal((await pending).status, 200);
@@ -294,9 +293,7 @@ describe('control-plane server lifecycle', () => {
 		const t = await startTestServer(api);
 		dirs.push(t.dir);
 		const pending = call(t.socketPath, 'issue/get', { issueId: special.slow }, userToken).then(() => 'answered', () => 'failed');
-		while (api.calls.length === 0) {
-			await new Promise((r) => setTimeout(r, 5));
-		}
+		await waitFor(() => api.calls.length > 0, { what: 'the slow handler to be called' });
 		t.server.dispose();
 		assert.equal(await pending, 'failed');
 		api.release();

@@ -1,20 +1,16 @@
 import assert from 'node:assert/strict';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { Store } from '../../../src/store/database.js';
 import { statementKind } from '../../../src/store/sqlRunner.js';
 import { migrations } from '../../../src/store/migrations.js';
-import { tuttiApplicationId } from '../../../src/store/snapshot.js';
+import { temporaryPathFor, tuttiApplicationId } from '../../../src/store/snapshot.js';
 import { StoreError } from '../../../src/store/storeErrors.js';
+import { waitFor } from '../../waitFor.js';
 import { dumpTables, insertIssue, insertTask, issueIds, tempStoreDir } from './storeTestKit.js';
 import type { TempStoreDir } from './storeTestKit.js';
 
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-	for (const started = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 10))) {
-		if (Date.now() - started > 15_000) {
-			assert.fail(`timed out waiting for ${what}`);
-		}
-	}
-}
+/** What the store says about itself, for a timeout message. */
+const statsOf = (store: Store) => (): string => `store stats: ${JSON.stringify(store.stats())}`;
 
 describe('Store', () => {
 	let tmp: TempStoreDir;
@@ -163,7 +159,7 @@ describe('Store', () => {
 				]);
 			});
 		}
-		await eventually(() => store.stats().snapshots > 0, 'automatic snapshots at the small threshold');
+		await waitFor(() => store.stats().snapshots > 0, { what: 'automatic snapshots at the small threshold', detail: statsOf(store) });
 		await store.snapshot(); // let a scheduled one finish before comparing
 		const live = dumpTables(store);
 		const reopened = await reopenAfterCrash();
@@ -191,10 +187,30 @@ describe('Store', () => {
 		for (let i = 0; i < 20; i++) {
 			await store.transaction((tx) => insertIssue(tx, `a${String(i).padStart(2, '0')}`));
 		}
-		await eventually(() => store.stats().snapshots >= 1, 'an automatic snapshot');
+		await waitFor(() => store.stats().snapshots >= 1, { what: 'an automatic snapshot', detail: statsOf(store) });
 		assert.ok(store.stats().frames < 20, 'the snapshot truncated the journal');
 		const reopened = await reopenAfterCrash();
 		assert.equal(reopened.read(issueIds).length, 20);
+	});
+
+	it('reads the time from its injected clock only: the back-off after a failed automatic snapshot, and when one was taken', async () => {
+		// Far from the real time, so a reading of the system clock anywhere would show.
+		let now = 4_000_000_000_000;
+		const store = await openStore({ snapshotEveryBytes: 1_000, now: () => now });
+		// A directory where the snapshot's temporary file goes: snapshots fail, commits do not.
+		const blocker = temporaryPathFor(store.paths.database);
+		mkdirSync(blocker);
+		for (let i = 0; i < 20; i++) {
+			await store.transaction((tx) => insertIssue(tx, `k${String(i).padStart(2, '0')}`));
+		}
+		await waitFor(() => store.stats().lastSnapshotError !== undefined, { what: 'the automatic snapshot to fail', detail: statsOf(store) });
+		assert.equal(store.stats().snapshots, 0);
+		rmSync(blocker, { recursive: true });
+		now += 5_000; // the back-off is over by this clock
+		await store.transaction((tx) => insertIssue(tx, 'k20'));
+		await waitFor(() => store.stats().snapshots === 1, { what: 'the next automatic snapshot, 5 s later by the injected clock', detail: statsOf(store) });
+		assert.equal(store.stats().lastSnapshotAt, 4_000_000_005_000);
+		assert.equal(store.stats().lastSnapshotError, undefined);
 	});
 
 	it('a store reopened on a journal past snapshotAfterOpenBytes snapshots it at once (a crash loop does not replay it again)', async () => {
@@ -204,7 +220,7 @@ describe('Store', () => {
 		}
 		const reopened = await reopenAfterCrash({ snapshotAfterOpenBytes: 1_000 });
 		assert.equal(reopened.stats().replayedOnOpen, 20);
-		await eventually(() => reopened.stats().snapshots >= 1, 'a snapshot after the replay, without a commit');
+		await waitFor(() => reopened.stats().snapshots >= 1, { what: 'a snapshot after the replay, without a commit', detail: statsOf(reopened) });
 		assert.equal(reopened.stats().frames, 0, 'the snapshot truncated the journal');
 		const again = await reopenAfterCrash();
 		assert.equal(again.stats().replayedOnOpen, 0);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { Store } from '../../../src/store/database.js';
 import { StoreError } from '../../../src/store/storeErrors.js';
+import { waitFor } from '../../waitFor.js';
 import { FullDisk } from './faultyDisk.js';
 import { insertIssue, issueIds, tempStoreDir } from './storeTestKit.js';
 import type { TempStoreDir } from './storeTestKit.js';
@@ -61,11 +62,9 @@ describe('Store.readCached', () => {
 			assert.deepEqual(store.readCached(issueIds), ['kept', 'refused']);
 			assert.ok((await write) instanceof StoreError);
 			// The reload happens right after the refusal; poll the cached read itself until it no longer shows the row.
-			const started = Date.now();
-			while (store.readCached(issueIds).includes('refused')) {
-				assert.ok(Date.now() - started < 10_000, 'the cached read still shows a refused write after the reload');
-				await new Promise((resolve) => setTimeout(resolve, 10));
-			}
+			await waitFor(() => !store.readCached(issueIds).includes('refused'), {
+				what: 'the cached read to drop the refused write after the reload', detail: () => `cached read: ${store.readCached(issueIds).join(', ')}`,
+			});
 			assert.deepEqual(store.readCached(issueIds), store.read(issueIds));
 		} finally {
 			disk.uninstall();

@@ -7,17 +7,13 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { Store } from '../../../src/store/database.js';
 import { StoreError } from '../../../src/store/storeErrors.js';
+import { waitFor } from '../../waitFor.js';
 import { FullDisk } from './faultyDisk.js';
 import { insertIssue, issueIds, tempStoreDir } from './storeTestKit.js';
 import type { TempStoreDir } from './storeTestKit.js';
 
-async function eventually(condition: () => boolean, what: string): Promise<void> {
-	for (const started = Date.now(); !condition(); await new Promise((resolve) => setTimeout(resolve, 10))) {
-		if (Date.now() - started > 10_000) {
-			assert.fail(`timed out waiting for ${what}`);
-		}
-	}
-}
+/** What the store says about itself, for a timeout message. */
+const statsOf = (store: Store) => (): string => `store stats: ${JSON.stringify(store.stats())}`;
 
 describe('Store after a journal write failure', () => {
 	let tmp: TempStoreDir;
@@ -65,15 +61,15 @@ describe('Store after a journal write failure', () => {
 		assert.equal(refused.reasonCode, 'store_unavailable');
 		// While the disk stays full: later writes are refused too, and the refused row is gone from reads.
 		await assert.rejects(store.transaction((tx) => insertIssue(tx, 'refused-2')), (e: unknown) => e instanceof StoreError && e.code === 'store_io');
-		await eventually(() => !store.read(issueIds).includes('refused-1'), 'the reload that drops the refused write');
+		await waitFor(() => !store.read(issueIds).includes('refused-1'), { what: 'the reload that drops the refused write', detail: () => `issues: ${store.read(issueIds).join(', ')}` });
 		assert.deepEqual(store.read(issueIds), ['kept-1']);
 		const refusedSoFar = disk.refusals;
-		await eventually(() => disk.refusals >= refusedSoFar + 3, 'three more refused writes: recovery attempts failing on the full disk');
+		await waitFor(() => disk.refusals >= refusedSoFar + 3, { what: 'three more refused writes: recovery attempts failing on the full disk', detail: () => `${disk.refusals - refusedSoFar} more; ${statsOf(store)()}` });
 		assert.ok(store.stats().unavailable, 'writes are still refused while the disk is full');
 		assert.match(store.stats().lastRecoveryError ?? '', /ENOSPC/);
 
 		disk.full = false;
-		await eventually(() => store.stats().unavailable === undefined, 'writes to resume');
+		await waitFor(() => store.stats().unavailable === undefined, { what: 'writes to resume', detail: statsOf(store) });
 		await store.transaction((tx) => insertIssue(tx, 'kept-2'));
 		assert.deepEqual(store.read(issueIds), ['kept-1', 'kept-2']);
 		assert.equal(store.stats().recoveries, 1);
@@ -92,7 +88,7 @@ describe('Store after a journal write failure', () => {
 		assert.deepEqual(await issuesOnDisk(), ['kept-1']);
 
 		disk.full = false;
-		await eventually(() => store.stats().unavailable === undefined, 'writes to resume');
+		await waitFor(() => store.stats().unavailable === undefined, { what: 'writes to resume', detail: statsOf(store) });
 		assert.deepEqual(store.read(issueIds), ['kept-1']);
 		await store.transaction((tx) => insertIssue(tx, 'kept-2'));
 		assert.deepEqual(await issuesOnDisk(), ['kept-1', 'kept-2']);
@@ -106,12 +102,12 @@ describe('Store after a journal write failure', () => {
 		const versionBefore = store.version;
 		disk.full = true;
 		await store.transaction((tx) => insertIssue(tx, 'refused-1')).catch(() => undefined);
-		await eventually(() => store.version > versionBefore, 'the reload to bump the version observers poll');
+		await waitFor(() => store.version > versionBefore, { what: 'the reload to bump the version observers poll', detail: statsOf(store) });
 		const refusedSoFar = disk.refusals;
-		await eventually(() => disk.refusals >= refusedSoFar + 2, 'two more refused writes: recovery attempts failing on the full disk');
+		await waitFor(() => disk.refusals >= refusedSoFar + 2, { what: 'two more refused writes: recovery attempts failing on the full disk', detail: () => `${disk.refusals - refusedSoFar} more; ${statsOf(store)()}` });
 		assert.deepEqual(resumed, [], 'not resumed while the disk is full');
 		disk.full = false;
-		await eventually(() => resumed.length === 1, 'the resume event');
+		await waitFor(() => resumed.length === 1, { what: 'the resume event', detail: () => `resumed: ${JSON.stringify(resumed)}; ${statsOf(store)()}` });
 		assert.deepEqual(resumed, [1], 'resumed at the last acknowledged transaction');
 	});
 });

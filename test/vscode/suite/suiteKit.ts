@@ -1,6 +1,7 @@
 // Helpers for the suite: the activated extension's API and bounded polling (never assertions on timing).
 import * as vscode from 'vscode';
 import type { TuttiExtensionApi } from '../../../src/extension/extension.js';
+import { waitFor as pollUntil } from '../../waitFor.js';
 
 export const extensionId = 'tutti.tutti-vscode';
 
@@ -12,24 +13,9 @@ export async function tutti(): Promise<TuttiExtensionApi> {
 	return extension.activate();
 }
 
-/** Polls until `probe` returns something other than undefined; fails naming `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let lastError: unknown;
-	for (;;) {
-		try {
-			const value = await probe();
-			if (value !== undefined) {
-				return value;
-			}
-		} catch (error) {
-			lastError = error;
-		}
-		if (Date.now() > deadline) {
-			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
-		}
-		await new Promise((r) => setTimeout(r, 100));
-	}
+/** The shared poll (test/waitFor.ts) in the suite's argument order: fails naming `what` and the last value after `timeoutMs`. */
+export function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+	return pollUntil(probe, { what, timeoutMs, intervalMs: 100 });
 }
 
 /** The extension with this window owning the store ("Start in Folder" if the folder has none yet). */
