@@ -182,8 +182,8 @@ export class ControlPlaneServer implements Disposable {
 			const reply = wireReplyFor(name, error);
 			if (reply !== null) {
 				if (reply.status >= 500) {
-					// The store refused (full disk, read-only, damaged): said with its own reason, and logged.
-					this.#log(`control plane: ${name} refused by the store: ${describe(error)}`);
+					// The store refused (503: full disk, read-only, damaged) or a rule found a fault (500): said with its reason, and logged.
+					this.#log(`control plane: ${name} ${reply.status === 503 ? 'refused by the store' : 'failed'}: ${describe(error)}`);
 				}
 				return this.#send(res, reply.status, { ok: false, error: reply.error });
 			}
