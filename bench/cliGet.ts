@@ -184,7 +184,7 @@ export async function startCliGetFixture(options: { tasks?: number; cliScript?: 
 		}));
 		await host.call('plan/mutate', {
 			issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: created.graphRevision,
-			requestId: 'bench-mutate', operationsJson: JSON.stringify(operations),
+			requestId: 'bench-mutate', operations: operations,
 		}, session.token);
 		return { socket: host.socket, token: session.token, issueId: created.issueId, cliScript, stop: () => host.stop() };
 	} catch (error) {

@@ -56,7 +56,7 @@ export async function benchHostMemory(options: { issues?: number; tasksPerIssue?
 			const operations = Array.from({ length: perIssue }, (_, t) => ({
 				kind: 'add', task: { taskId: `t${t}`, title: `Task ${t}`, content: 'Implement the change described in the issue, run the tests, and report what changed.', agentTargetId: 'sh', dependencyTaskIds: t > 0 && t % 10 !== 0 ? [`t${t - 1}`] : [] },
 			}));
-			await host.call('plan/mutate', { issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: created.graphRevision, requestId: `mem-m-${i}`, operationsJson: JSON.stringify(operations) }, session.token);
+			await host.call('plan/mutate', { issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: created.graphRevision, requestId: `mem-m-${i}`, operations: operations }, session.token);
 			last = created.issueId;
 			if ((i + 1) % 25 === 0) { options.log?.(`${(i + 1) * perIssue} tasks loaded`); }
 		}

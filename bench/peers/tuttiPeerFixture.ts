@@ -31,7 +31,7 @@ export async function startTuttiPeerFixture(graph: readonly PeerTask[]): Promise
 		}));
 		await host.call('plan/mutate', {
 			issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: created.graphRevision, requestId: 'peer-mutate',
-			operationsJson: JSON.stringify(operations),
+			operations: operations,
 		}, session.token);
 		return { host, manualIssueId: manual.issueId, managedIssueId: created.issueId, deps: new Map(graph.map((t) => [t.n, [...t.deps]])) };
 	} catch (error) {

@@ -139,6 +139,14 @@ function operationsArbitrary(): fc.Arbitrary<string> {
 	);
 }
 
+function parsedOrText(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
 async function operationsFuzz(host: HostHandle, options: BadInputOptions, result: CaseResult, issueId: string, token: string): Promise<void> {
 	const snapshot = await call(host, 'plan/get', { issueId }, { token });
 	if (!snapshot.ok) {
@@ -162,7 +170,8 @@ async function operationsFuzz(host: HostHandle, options: BadInputOptions, result
 			reasonCode = r.code === 0 ? 'ACCEPTED' : r.error?.reasonCode ?? `no envelope (exit ${r.code})`;
 			result.check(r.code === 0 || r.code === 1 || r.code === 2, `operations fuzz ${i} (CLI): exit ${r.code}`);
 		} else {
-			const r = await call(host, 'plan/mutate', { ...fence, requestId: requestId('opsfuzz'), operationsJson }, { token }, 15_000);
+			// The socket carries the operations as JSON; text that is not JSON goes as a string, which the method table refuses too.
+			const r = await call(host, 'plan/mutate', { ...fence, requestId: requestId('opsfuzz'), operations: parsedOrText(operationsJson) }, { token }, 15_000);
 			reasonCode = r.ok ? 'ACCEPTED' : r.reasonCode;
 			if (!r.ok) {
 				result.check(r.message !== '' && r.hint !== '', `operations fuzz ${i}: ${r.reasonCode} without message or hint`);

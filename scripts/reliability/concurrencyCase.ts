@@ -198,7 +198,7 @@ async function run(host: HostHandle, options: ConcurrencyOptions, result: CaseRe
 			} else if (dice < 0.55) {
 				const taskId = `t${seq++}`;
 				method = 'plan/mutate';
-				params = { ...fenceOf(snapshot), requestId: requestId(`c${lane}`), operationsJson: JSON.stringify([{ kind: 'add', task: { taskId, title: taskId, agentTargetId: 'ok' } }]) };
+				params = { ...fenceOf(snapshot), requestId: requestId(`c${lane}`), operations: [{ kind: 'add', task: { taskId, title: taskId, agentTargetId: 'ok' } }] };
 			} else if (dice < 0.7) {
 				method = 'plan/schedule';
 				params = { ...fenceOf(snapshot), requestId: requestId(`c${lane}`), taskIds: snapshot.readyTaskIds.length > 0 ? snapshot.readyTaskIds.slice(0, 2) : ['none'] };
@@ -274,7 +274,7 @@ async function run(host: HostHandle, options: ConcurrencyOptions, result: CaseRe
 			} else if (dice < 0.3) {
 				const taskId = `x${session.index}-${i}`;
 				method = 'plan/mutate';
-				params = { ...fenceOf(published), requestId: requestId(`o${session.index}`), operationsJson: JSON.stringify([{ kind: 'add', task: { taskId, title: taskId, agentTargetId: 'ok' } }]) };
+				params = { ...fenceOf(published), requestId: requestId(`o${session.index}`), operations: [{ kind: 'add', task: { taskId, title: taskId, agentTargetId: 'ok' } }] };
 			} else if (dice < 0.42) {
 				method = 'plan/schedule';
 				const ready = published?.readyTaskIds ?? [];

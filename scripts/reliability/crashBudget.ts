@@ -60,7 +60,7 @@ export class BudgetLane {
 					const taskId = `b${this.#seq++}`;
 					return { kind: 'add', task: { taskId, title: taskId, agentTargetId: 'spender' } };
 				});
-				acked(await call(this.host, 'plan/mutate', { ...fence, requestId: requestId('crash-budget-mutate'), operationsJson: JSON.stringify(ops) }, this.source));
+				acked(await call(this.host, 'plan/mutate', { ...fence, requestId: requestId('crash-budget-mutate'), operations: ops }, this.source));
 			} else if (s.allowedActions.includes('schedule') && s.readyTaskIds.length > 0) {
 				const r = await call(this.host, 'plan/schedule', { ...fence, requestId: requestId('crash-budget-schedule'), taskIds: s.readyTaskIds.slice(0, 2) }, this.source);
 				if (r.ok) {

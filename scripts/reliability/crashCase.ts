@@ -234,7 +234,7 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 				} else if (s.allowedActions.includes('mutate') && n < 6) {
 					const ids = [`m${seq++}`, `m${seq++}`];
 					const ops = ids.map((taskId, i) => ({ kind: 'add', task: { taskId, title: taskId, agentTargetId: i === 1 && random() < 0.3 ? 'fail' : 'ok' } }));
-					const r = await call(host, 'plan/mutate', { ...fence, requestId: requestId('crash-mutate'), operationsJson: JSON.stringify(ops) }, source);
+					const r = await call(host, 'plan/mutate', { ...fence, requestId: requestId('crash-mutate'), operations: ops }, source);
 					if (acked(r)) {
 						n++;
 						ids.forEach((id) => driven.addedTaskIds.add(id));

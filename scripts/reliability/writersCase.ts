@@ -124,7 +124,7 @@ async function managedWriter(host: HostHandle, index: number, options: WritersOp
 		const taskId = update ? known[Math.floor(random() * known.length)]! : `m${index}-t${next++}`;
 		const title = update ? `Renamed ${taskId} #${attempt}` : `Task ${taskId}`;
 		const operation = update ? { kind: 'update', taskId, task: { title } } : { kind: 'add', task: { taskId, title, agentTargetId: 'ok' } };
-		if (await write(host, tally, 'plan/mutate', { ...fence, operationsJson: JSON.stringify([operation]) }, caller) !== null) {
+		if (await write(host, tally, 'plan/mutate', { ...fence, operations: [operation] }, caller) !== null) {
 			expected.titles.set(taskId, title);
 			expected.mutations += 1;
 			acked += 1;

@@ -1,9 +1,9 @@
-// The `codex` adapter: Codex CLI in exec mode with the JSONL stream (agent-cli-protocols.md §3).
+// The `codex` adapter: Codex CLI in exec mode with the JSONL stream.
 //
 //   codex exec --json --skip-git-repo-check -c allow_login_shell=false <sandbox flags> [-m M] [-c model_reasoning_effort="E"]
 //         [-c model_provider=tutti -c model_providers.tutti={…}] [extra/target args] [resume <thread>] -- <prompt>
 //
-// - stdin is /dev/null: with an open stdin `codex exec` waits for EOF before it starts (§3).
+// - stdin is /dev/null: with an open stdin `codex exec` waits for EOF before it starts.
 // - A model provider's base URL comes from the target's env `OPENAI_BASE_URL`; it becomes a custom provider
 //   `tutti` with `wire_api="responses"` (the only wire API 0.171 accepts) and, when the target's env also has
 //   `OPENAI_API_KEY`, `env_key="OPENAI_API_KEY"`. Without it Codex uses its own configured provider.
@@ -17,9 +17,9 @@
 //   A target can turn it back on with `-c allow_login_shell=true` in its args (later `-c` flags win).
 // - `exec resume <thread>` continues a thread from any cwd (§3.4). The prompt goes after `--` so a prompt that
 //   starts with `-` is never read as a flag.
-import { DomainError } from '../core/errors.js';
 import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
+import { checkAgentTarget, invalidAgentTarget, targetEnv, turnExtraArgs, turnValue } from './agentTarget.js';
 import { parseCodexTurnFacts } from './codexStream.js';
 import { tomlString } from './stopHook.js';
 
@@ -37,37 +37,6 @@ const ownSandboxFlags = ['-s', '--sandbox', '-a', '--ask-for-approval', '--full-
 const ownSandboxConfig = /^(sandbox_mode|approval_policy)\s*=/;
 
 const threadIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function invalidCodexTarget(target: AgentTargetConfig, problem: string, next?: string): DomainError {
-	return new DomainError(
-		'invalid_input',
-		`Agent target '${target.id}' cannot be started: ${problem}.`,
-		next ?? 'Fix the target in .tutti/config.json, e.g. {"id":"codex","adapter":"codex","model":"gpt-5.5","env":{"OPENAI_BASE_URL":"http://127.0.0.1:8080/v1"}}, then run `tutti agent list --json`.',
-		{ agentTargetId: target.id },
-	);
-}
-
-function noNul(target: AgentTargetConfig, what: string, value: string): string {
-	if (value.includes('\0')) { throw invalidCodexTarget(target, `${what} must not contain NUL characters`); }
-	return value;
-}
-
-function targetEnv(target: AgentTargetConfig): Record<string, string> {
-	const env: Record<string, string> = {};
-	for (const [k, v] of Object.entries(target.env ?? {})) {
-		if (typeof v !== 'string' || k === '' || k.includes('=') || k.includes('\0') || v.includes('\0')) {
-			throw invalidCodexTarget(target, `environment variable '${k}' is not a valid NAME=string pair`);
-		}
-		env[k] = v;
-	}
-	return env;
-}
-
-function stringList(target: AgentTargetConfig, what: string, value: unknown): string[] {
-	if (value === undefined) { return []; }
-	if (!Array.isArray(value) || !value.every((a) => typeof a === 'string')) { throw invalidCodexTarget(target, `"${what}" must be an array of strings`); }
-	return value.map((a) => noNul(target, `"${what}"`, a));
-}
 
 /** Whether `args` already choose the sandbox or the approval policy (a flag, or `-c sandbox_mode=…`/`approval_policy=…`). */
 export function choosesOwnSandbox(args: readonly string[]): boolean {
@@ -87,7 +56,7 @@ export function codexSandboxArgs(target: AgentTargetConfig, mode: string): strin
 		case 'danger-full-access':
 			return ['--dangerously-bypass-approvals-and-sandbox'];
 		default:
-			throw invalidCodexTarget(target, `the permission mode '${mode}' is not one of ${codexSandboxModes.join(', ')}`,
+			throw invalidAgentTarget(target, `the permission mode '${mode}' is not one of ${codexSandboxModes.join(', ')}`,
 				`Set the task's permission mode to one of ${codexSandboxModes.join(', ')} (or leave it empty for workspace-write).`);
 	}
 }
@@ -97,7 +66,7 @@ export function codexProviderArgs(target: AgentTargetConfig): string[] {
 	const env = target.env ?? {};
 	const baseUrl = env.OPENAI_BASE_URL;
 	if (baseUrl === undefined || baseUrl.trim() === '') { return []; }
-	if (!/^https?:\/\/\S+$/.test(baseUrl)) { throw invalidCodexTarget(target, `OPENAI_BASE_URL '${baseUrl}' is not an http(s) URL`); }
+	if (!/^https?:\/\/\S+$/.test(baseUrl)) { throw invalidAgentTarget(target, `OPENAI_BASE_URL '${baseUrl}' is not an http(s) URL`); }
 	const fields = [`name=${tomlString(codexProviderName)}`, `base_url=${tomlString(baseUrl)}`, 'wire_api="responses"'];
 	if (env.OPENAI_API_KEY !== undefined) { fields.push('env_key="OPENAI_API_KEY"'); }
 	return ['-c', `model_provider=${tomlString(codexProviderName)}`, '-c', `model_providers.${codexProviderName}={${fields.join(',')}}`];
@@ -105,42 +74,45 @@ export function codexProviderArgs(target: AgentTargetConfig): string[] {
 
 /** The argv (after the executable) of one codex Turn. Throws DomainError('invalid_input') for a bad target or Turn. */
 export function codexArgs(spec: RunLaunchSpec): string[] {
+	checkAgentTarget(spec.target, 'codex');
+	return turnArgs(spec);
+}
+
+/** codexArgs for a target already checked. */
+function turnArgs(spec: RunLaunchSpec): string[] {
 	const target = spec.target;
 	const turn = spec.turn;
 	const prompt = turn?.prompt ?? spec.stdinText;
-	if (prompt.trim() === '') { throw invalidCodexTarget(target, 'the Turn has no prompt', 'Give the task some content (its prompt), then launch it again.'); }
-	const extraArgs = stringList(target, 'extraArgs', turn?.extraArgs);
-	const targetArgs = stringList(target, 'args', target.args);
+	if (prompt.trim() === '') { throw invalidAgentTarget(target, 'the Turn has no prompt', 'Give the task some content (its prompt), then launch it again.'); }
+	const extraArgs = turnExtraArgs(target, turn?.extraArgs);
+	const targetArgs = target.args ?? [];
 	const args = ['exec', '--json', '--skip-git-repo-check', '-c', 'allow_login_shell=false'];
 	const mode = turn?.permissionModeId ?? '';
 	if (mode !== '' || !choosesOwnSandbox([...extraArgs, ...targetArgs])) { args.push(...codexSandboxArgs(target, mode)); }
 	const model = turn?.model !== undefined && turn.model !== '' ? turn.model : target.model;
-	if (model !== undefined && model !== '') { args.push('-m', noNul(target, 'the model', model)); }
+	if (model !== undefined && model !== '') { args.push('-m', turnValue(target, 'the model', model)); }
 	const effort = turn?.reasoningEffort;
 	if (effort !== undefined && effort !== '') {
-		if (!codexEffortLevels.includes(effort)) { throw invalidCodexTarget(target, `the reasoning effort '${effort}' is not one of ${codexEffortLevels.join(', ')}`); }
+		if (!codexEffortLevels.includes(effort)) { throw invalidAgentTarget(target, `the reasoning effort '${effort}' is not one of ${codexEffortLevels.join(', ')}`); }
 		args.push('-c', `model_reasoning_effort=${tomlString(effort)}`);
 	}
 	args.push(...codexProviderArgs(target), ...extraArgs, ...targetArgs);
 	const thread = turn?.resumeProviderSessionId;
 	if (thread !== undefined) {
 		if (!threadIdPattern.test(thread)) {
-			throw invalidCodexTarget(target, `the thread to resume '${thread}' is not a Codex thread id`, 'Codex thread ids are UUIDs; start a new session instead.');
+			throw invalidAgentTarget(target, `the thread to resume '${thread}' is not a Codex thread id`, 'Codex thread ids are UUIDs; start a new session instead.');
 		}
 		args.push('resume', thread);
 	}
-	args.push('--', noNul(target, 'the prompt', prompt));
+	args.push('--', turnValue(target, 'the prompt', prompt));
 	return args;
 }
 
-/** Validates a `codex` target and returns the process for one Turn. */
+/** Checks a `codex` target and returns the process for one Turn. */
 export function codexCommandFor(spec: RunLaunchSpec): AgentCommand {
 	const target = spec.target;
-	if (target.adapter !== 'codex') { throw invalidCodexTarget(target, `it uses the '${target.adapter}' adapter, not 'codex'`); }
-	const file = target.path ?? 'codex';
-	if (typeof file !== 'string' || file.trim() === '') { throw invalidCodexTarget(target, '"path" is empty'); }
-	noNul(target, '"path"', file);
-	return { file, args: codexArgs(spec), shell: false, env: targetEnv(target), stdin: 'devnull' };
+	checkAgentTarget(target, 'codex');
+	return { file: target.path ?? 'codex', args: turnArgs(spec), shell: false, env: targetEnv(target), stdin: 'devnull' };
 }
 
 export const codexAdapter: AgentAdapter = {

@@ -4,34 +4,15 @@
 import { DomainError } from '../core/errors.js';
 import type { AgentTargetConfig } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
+import { checkAgentTarget, targetEnv } from './agentTarget.js';
 import { claudeAdapter } from './claude.js';
 import { codexAdapter } from './codex.js';
 
-function invalidTarget(target: AgentTargetConfig, problem: string): DomainError {
-	return new DomainError(
-		'invalid_input',
-		`Agent target '${target.id}' cannot be started: ${problem}.`,
-		'Fix the target in .tutti/config.json, e.g. {"id":"sh","adapter":"command","argv":["sh","./agent.sh"]}, then run `tutti agent list --json`.',
-		{ agentTargetId: target.id },
-	);
-}
-
-/** Validates a `command` target and returns the process to start. */
+/** Checks a `command` target and returns the process to start. */
 export function commandForTarget(target: AgentTargetConfig): AgentCommand {
-	const argv = target.argv;
-	if (!Array.isArray(argv) || argv.length === 0) { throw invalidTarget(target, 'a command target needs a non-empty "argv" array'); }
-	if (!argv.every((a) => typeof a === 'string')) { throw invalidTarget(target, '"argv" must contain strings only'); }
-	if (argv.some((a) => a.includes('\0'))) { throw invalidTarget(target, '"argv" must not contain NUL characters'); }
-	const [file, ...args] = argv as [string, ...string[]];
-	if (file.trim() === '') { throw invalidTarget(target, 'the executable (argv[0]) is empty'); }
-	const env: Record<string, string> = {};
-	for (const [k, v] of Object.entries(target.env ?? {})) {
-		if (typeof v !== 'string' || k === '' || k.includes('=') || k.includes('\0') || v.includes('\0')) {
-			throw invalidTarget(target, `environment variable '${k}' is not a valid NAME=string pair`);
-		}
-		env[k] = v;
-	}
-	return { file, args, shell: target.shell === true, env, stdin: 'spec' };
+	checkAgentTarget(target, 'command');
+	const [file, ...args] = target.argv as [string, ...string[]];
+	return { file, args, shell: target.shell === true, env: targetEnv(target), stdin: 'spec' };
 }
 
 export const commandAdapter: AgentAdapter = {
@@ -39,7 +20,7 @@ export const commandAdapter: AgentAdapter = {
 	commandFor: (spec) => commandForTarget(spec.target),
 };
 
-/** The adapter for a target. `claude` and `codex` adapters come with the agent-sessions work; until then they throw. */
+/** The adapter for a target; a target whose adapter this version does not have is refused with the three it has. */
 export function adapterFor(target: AgentTargetConfig): AgentAdapter {
 	switch (target.adapter) {
 		case 'command':
@@ -53,7 +34,7 @@ export function adapterFor(target: AgentTargetConfig): AgentAdapter {
 			throw new DomainError(
 				'invalid_input',
 				`Agent target '${target.id}' has an unknown adapter '${String(unknownAdapter)}'.`,
-				'Set "adapter" to "command" in .tutti/config.json and run `tutti agent list --json`.',
+				'Set "adapter" to "command", "claude" or "codex" in the tutti.agentTargets setting (headless: .tutti/config.json), then run `tutti agent list --json`.',
 				{ agentTargetId: target.id },
 			);
 		}

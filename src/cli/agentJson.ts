@@ -3,6 +3,7 @@
 // line on stderr every 10 s while a wait is in flight; exit 0 for every success, waiting included. A long poll
 // returns within its call bound whatever the Host does: while the Host cannot be reached (restarting, silent) it
 // prints the waiting response itself, retryable, with the same command in `next` — never a failure.
+import type { WireReasonCode } from '../protocol/reasonCodes.js';
 import type { CallOutcome } from './client.js';
 import type { ExitCode } from './cliError.js';
 
@@ -60,7 +61,7 @@ export function hostAwayResponse(params: Record<string, unknown>, waitedMs: numb
 }
 
 /** An agent response for a failure the CLI saw itself (Host unreachable…): the same command is the recovery. */
-export function cliFailureResponse(reasonCode: string, message: string, hint: string, sameCommand: string): Record<string, unknown> {
+export function cliFailureResponse(reasonCode: WireReasonCode, message: string, hint: string, sameCommand: string): Record<string, unknown> {
 	return { ok: false, error: { reasonCode, message, hint }, recovery: { hint, next: sameCommand } };
 }
 

@@ -1,11 +1,13 @@
-// The CLI's error contract (SPEC §10): `{"error":{reasonCode,message,hint,retryable?}}` on stdout with --json,
-// "error: …\nhint: …" on stderr without it; exit 2 for invalid input (or HTTP 400), 1 for everything else.
+// The CLI's error contract: `{"error":{reasonCode,message,hint,retryable?}}` on stdout with --json, "error: …\nhint: …"
+// on stderr without it; exit 2 for invalid input (or HTTP 400), 1 for everything else. Every reasonCode it prints is
+// one of the closed list (src/protocol/reasonCodes.ts), whatever the Host sent.
 import type { WireError } from '../protocol/controlPlane.js';
+import type { WireReasonCode } from '../protocol/reasonCodes.js';
 
 export type CliError = WireError;
 
 /** Mirrors `invalidInputReasons` in src/core/errors.ts (the CLI may not import core; a unit test checks they agree). */
-export const invalidInputReasonCodes: ReadonlySet<string> = new Set(['invalid_input', 'invalid_mutation_operation']);
+export const invalidInputReasonCodes: ReadonlySet<WireReasonCode> = new Set<WireReasonCode>(['invalid_input', 'invalid_mutation_operation']);
 
 export type ExitCode = 0 | 1 | 2;
 
@@ -13,7 +15,7 @@ export function exitCodeFor(error: CliError, httpStatus?: number): ExitCode {
 	return httpStatus === 400 || invalidInputReasonCodes.has(error.reasonCode) ? 2 : 1;
 }
 
-export function cliError(reasonCode: string, message: string, hint: string, retryable?: boolean): CliError {
+export function cliError(reasonCode: WireReasonCode, message: string, hint: string, retryable?: boolean): CliError {
 	return retryable ? { reasonCode, message, hint, retryable } : { reasonCode, message, hint };
 }
 

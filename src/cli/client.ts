@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { type UntrustedPathError, isUntrustedPathError } from '../ipc/ownPaths.js';
 import { type HostReply, postToHost, requestWasSent } from '../ipc/postToHost.js';
+import { type PeerError, fromUnknownReason, isWireReasonCode } from '../protocol/reasonCodes.js';
 import { type CliError, cliError } from './cliError.js';
 import { type ResolvedEndpoint, readUserToken } from './discovery.js';
 
@@ -22,7 +23,10 @@ const connectFailures = new Set(['ENOENT', 'ECONNREFUSED', 'EAGAIN', 'ENOTSOCK']
 /** What the server's JSON.stringify({ok:true,result}) always starts with. */
 const successPrefix = '{"ok":true,"result":';
 
-/** A reply body → the outcome; anything that is not the protocol's envelope is an `internal` error. */
+/**
+ * A reply body → the outcome; anything that is not the protocol's envelope is an `internal` error, and an error whose
+ * reason code is not in this version's closed list (a newer Host) is `version_mismatch` keeping the Host's words.
+ */
 export function interpretReply(reply: HostReply): CallOutcome {
 	if (reply.status === 200 && reply.body.startsWith(successPrefix) && reply.body.endsWith('}')) {
 		// The Host validated and serialised the result; pass its text through without a parse/stringify round.
@@ -41,13 +45,14 @@ export function interpretReply(reply: HostReply): CallOutcome {
 	const error = envelope['error'] as Record<string, unknown> | undefined;
 	if (envelope['ok'] === false && typeof error === 'object' && error !== null
 		&& typeof error['reasonCode'] === 'string' && typeof error['message'] === 'string' && typeof error['hint'] === 'string') {
-		const wire: CliError = { reasonCode: error['reasonCode'], message: error['message'], hint: error['hint'] };
+		const peer: PeerError = { reasonCode: error['reasonCode'], message: error['message'], hint: error['hint'] };
 		if (typeof error['retryable'] === 'boolean') {
-			wire.retryable = error['retryable'];
+			peer.retryable = error['retryable'];
 		}
 		if (typeof error['details'] === 'object' && error['details'] !== null && !Array.isArray(error['details'])) {
-			wire.details = error['details'] as Record<string, unknown>;
+			peer.details = error['details'] as Record<string, unknown>;
 		}
+		const wire: CliError = isWireReasonCode(peer.reasonCode) ? { ...peer, reasonCode: peer.reasonCode } : fromUnknownReason(peer);
 		return { ok: false, error: wire, status: reply.status };
 	}
 	return {

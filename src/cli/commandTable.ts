@@ -17,6 +17,11 @@ export type FlagKind =
 	| 'jsonStringArray'
 	/** A JSON object, e.g. `--input-json '{"command":"npm test"}'`. */
 	| 'jsonObject'
+	/**
+	 * Plan operations as JSON (`--operations-json`): sent as parsed, the Host's method table checks their shape; text
+	 * that is not JSON is refused here as a malformed operation, in the words the Host uses for any other.
+	 */
+	| 'jsonOperations'
 	/** One of `choices`. */
 	| 'choice'
 	/** A budget in USD: a decimal number ≥ 0 (`5`, `2.50`), or `none` (→ null: no USD budget). */
@@ -274,7 +279,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['plan', 'issue', 'mutate'], method: 'plan/mutate', summary: 'add, update, rework or supersede tasks at the active checkpoint',
-		flags: [...fenceFlags, { name: 'operations-json', param: 'operationsJson', kind: 'string', valueName: '<json>', required: true, file: 'operations-file', description: 'a JSON array of operations (see below); - reads it from stdin' }],
+		flags: [...fenceFlags, { name: 'operations-json', param: 'operations', kind: 'jsonOperations', valueName: '<json>', required: true, file: 'operations-file', description: 'a JSON array of operations (see below); - reads it from stdin' }],
 		details: operationsHelp,
 		examples: [
 			`tutti plan issue mutate --issue-id ISSUE --checkpoint-id CP --expected-graph-revision 3 --request-id mut-1 --json --operations-json '[{"kind":"add","task":{"taskId":"docs","title":"Write docs","agentTargetId":"sh","dependencyTaskIds":["build"]}}]'`,

@@ -2,6 +2,7 @@
 // and conversions that turn a command's parsed flags into the call's params. Shared by the quick parser
 // (quickParse.ts, the usual case) and the commander program (commanderParse.ts, help and everything unusual).
 import type { Method } from '../protocol/controlPlane.js';
+import { operationsNotJsonMessage } from '../protocol/operationsShape.js';
 import { type CliError, type ExitCode, cliError } from './cliError.js';
 import { type CommandSpec, type FlagSpec, commandName } from './commandTable.js';
 
@@ -76,7 +77,7 @@ export function toCall(spec: CommandSpec, opts: Record<string, unknown>, json: b
 		}
 		const converted = convert(flag, raw);
 		if (!converted.ok) {
-			return invalid(json, converted.problem, command);
+			return invalid(json, converted.problem, command, converted.reasonCode);
 		}
 		params[flag.param] = converted.value;
 	}
@@ -108,12 +109,14 @@ export function applyInput(invocation: Extract<Invocation, { kind: 'call' }>, te
 	}
 	const converted = convert(input.flag, text);
 	if (!converted.ok) {
-		return invalid(call.json, `${inputLabel(input)}: ${converted.problem}`, invocation.command);
+		// Malformed operations are answered in the same words from any source, as the Host answers a malformed shape.
+		const message = converted.reasonCode === undefined ? `${inputLabel(input)}: ${converted.problem}` : converted.problem;
+		return invalid(call.json, message, invocation.command, converted.reasonCode);
 	}
 	return { ...call, params: { ...call.params, [input.param]: converted.value } };
 }
 
-type Converted = { ok: true; value: unknown } | { ok: false; problem: string };
+type Converted = { ok: true; value: unknown } | { ok: false; problem: string; reasonCode?: 'invalid_mutation_operation' };
 
 const ok = (value: unknown): Converted => ({ ok: true, value });
 const problem = (text: string): Converted => ({ ok: false, problem: text });
@@ -156,6 +159,12 @@ function convert(flag: FlagSpec, raw: unknown): Converted {
 		case 'jsonObject':
 			return jsonFlag(name, raw, { what: 'a JSON object', example: `${name} '{"command":"npm test"}'` },
 				(v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'a JSON object');
+		case 'jsonOperations':
+			try {
+				return ok(JSON.parse(String(raw)));
+			} catch (error) {
+				return { ok: false, problem: operationsNotJsonMessage((error as Error).message), reasonCode: 'invalid_mutation_operation' };
+			}
 	}
 }
 
@@ -175,8 +184,8 @@ function quote(raw: unknown): string {
 	return JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
 }
 
-export function invalid(json: boolean, message: string, command: string): Extract<Invocation, { kind: 'error' }> {
-	return { kind: 'error', json, exitCode: 2, error: cliError('invalid_input', message, `run \`${command} --help\``) };
+export function invalid(json: boolean, message: string, command: string, reasonCode: 'invalid_input' | 'invalid_mutation_operation' = 'invalid_input'): Extract<Invocation, { kind: 'error' }> {
+	return { kind: 'error', json, exitCode: 2, error: cliError(reasonCode, message, `run \`${command} --help\``) };
 }
 
 /** `--issue-id` → `issueId`, as commander names option values. */

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { type CliError, type ExitCode, cliError, errorEnvelope, exitCodeFor, humanError } from './cliError.js';
 import { type AgentCall, runAgentJson, agentJsonMethods } from './agentJson.js';
-import { callHost, type CallOutcome } from './client.js';
+import { type CallOptions, type CallOutcome, callHost } from './client.js';
 import { hookConnectTimeoutMs, runStopHook } from './hookStop.js';
 import { type Env, resolveEndpoint } from './discovery.js';
 import { type HostEntry, loadHostEntry } from './hostEntry.js';
@@ -75,33 +75,27 @@ async function withInput(io: CliIo, invocation: Extract<Invocation, { kind: 'cal
 }
 
 async function runCall(io: CliIo, invocation: Extract<Invocation, { kind: 'call' }>, argv: readonly string[]): Promise<ExitCode> {
-	const call = (params: Record<string, unknown>): Promise<CallOutcome> => callHost({
+	// Every call of this command shares these options; each kind of command below changes only what differs.
+	const shared: Omit<CallOptions, 'params'> = {
 		resolve: () => resolveEndpoint(io.env, io.cwd),
 		method: invocation.method,
-		params,
 		asUser: invocation.asUser,
 		sessionToken: io.env['TUTTI_SESSION_TOKEN'] || undefined,
 		connectTimeoutMs: connectTimeout(io.env),
 		sameCommand: shellCommand(argv),
 		sleep: io.sleep,
-	});
+	};
+	const call = (params: CallOptions['params'], differs: Partial<CallOptions> = {}): Promise<CallOutcome> => callHost({ ...shared, params, ...differs });
 	if (invocation.method === 'hook/stop') {
-		const hookCall = (): Promise<CallOutcome> => callHost({
-			resolve: () => resolveEndpoint(io.env, io.cwd), method: invocation.method, params: {}, asUser: false,
-			sessionToken: io.env['TUTTI_SESSION_TOKEN'] || undefined, connectTimeoutMs: hookConnectTimeout(io.env),
-			sameCommand: shellCommand(argv), sleep: io.sleep, requestTimeoutMs: 30_000,
-		});
+		// The Stop hook fails open quickly: its own connect bound, and never as the developer.
+		const hookCall = (): Promise<CallOutcome> => call({}, { asUser: false, connectTimeoutMs: hookConnectTimeout(io.env), requestTimeoutMs: 30_000 });
 		return runStopHook({ env: io.env, stdout: io.stdout, ...(io.drainStdin ? { drainStdin: io.drainStdin } : {}) }, hookCall);
 	}
 	if (agentJsonMethods.has(invocation.method)) {
 		// A long poll passes its deadline: connection retries and the request both end by then.
-		const agentCall: AgentCall = (params, deadlineMs) => callHost({
-			resolve: () => resolveEndpoint(io.env, io.cwd), method: invocation.method, params, asUser: invocation.asUser,
-			sessionToken: io.env['TUTTI_SESSION_TOKEN'] || undefined, sameCommand: shellCommand(argv), sleep: io.sleep,
-			connectTimeoutMs: deadlineMs === undefined ? connectTimeout(io.env) : Math.max(0, deadlineMs - Date.now()),
-			...(deadlineMs === undefined ? {} : { deadlineMs }),
-		});
-		return runAgentJson(io, invocation.method, invocation.params, agentCall, shellCommand(argv));
+		const agentCall: AgentCall = (params, deadlineMs) => call(params,
+			deadlineMs === undefined ? {} : { connectTimeoutMs: Math.max(0, deadlineMs - Date.now()), deadlineMs });
+		return runAgentJson(io, invocation.method, invocation.params, agentCall, shared.sameCommand);
 	}
 	if (invocation.follow) {
 		return follow(io, invocation, call);

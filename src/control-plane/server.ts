@@ -5,8 +5,6 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
 import { z } from 'zod';
-import { DomainError } from '../core/errors.js';
-import { rejection } from '../core/hints.js';
 import type { Disposable } from '../core/lifecycle.js';
 import type { HostApi } from '../protocol/hostApi.js';
 import { type Caller, type Method, type WireError, maxBodyBytes, methods, protocolVersion } from '../protocol/controlPlane.js';
@@ -15,7 +13,7 @@ import { removeDiscoveryFileIfOwned, writeDiscoveryFile } from './discoveryFile.
 import { methodCommands } from './methodCommands.js';
 import { readBody } from './requestBody.js';
 import { clearStaleSocket } from './socketProbe.js';
-import { internalHint, statusForReason, toWireError, wireError } from './wireErrors.js';
+import { internalHint, paramsRejection, toWireError, wireError, wireReplyFor } from './wireErrors.js';
 
 export interface ControlPlaneServerOptions {
 	api: HostApi;
@@ -174,23 +172,20 @@ export class ControlPlaneServer implements Disposable {
 		const spec = methods[name];
 		const params = (spec.params as z.ZodType).safeParse(raw);
 		if (!params.success) {
-			return this.#send(res, 400, {
-				ok: false,
-				error: wireError('invalid_input', `invalid parameters for ${name}:\n${z.prettifyError(params.error)}`, `run \`${methodCommands[name]} --help\` and fix the flags it names`),
-			});
+			// Refused here, before any handler runs: a handler only ever sees params of the method table's shape.
+			return this.#send(res, 400, { ok: false, error: toWireError(paramsRejection(name, params.error)) });
 		}
 		let result: unknown;
 		try {
 			result = await (this.#options.api.handlers[name] as AnyHandler)(params.data, caller);
 		} catch (error) {
-			if (isDomainError(error)) {
-				return this.#send(res, statusForReason(error.reasonCode), { ok: false, error: toWireError(error) });
-			}
-			const storeReason = storeReasonOf(error);
-			if (storeReason !== undefined) {
-				// The store refused (full disk, read-only, damaged): say so with its own reason, never as `internal`.
-				this.#log(`control plane: ${name} refused by the store: ${describe(error)}`);
-				return this.#send(res, 503, { ok: false, error: toWireError(rejection(storeReason, `the Host could not save ${name}: ${firstLine(error)}`)) });
+			const reply = wireReplyFor(name, error);
+			if (reply !== null) {
+				if (reply.status >= 500) {
+					// The store refused (503: full disk, read-only, damaged) or a rule found a fault (500): said with its reason, and logged.
+					this.#log(`control plane: ${name} ${reply.status === 503 ? 'refused by the store' : 'failed'}: ${describe(error)}`);
+				}
+				return this.#send(res, reply.status, { ok: false, error: reply.error });
 			}
 			this.#log(`control plane: ${name} failed: ${describe(error)}`);
 			return this.#send(res, 500, { ok: false, error: wireError('internal', `the Host failed while handling ${name}: ${firstLine(error)}`, internalHint) });
@@ -240,23 +235,6 @@ export class ControlPlaneServer implements Disposable {
 
 function isMethod(name: string): name is Method {
 	return Object.prototype.hasOwnProperty.call(methods, name);
-}
-
-/** A store failure (src/store/storeErrors.ts, recognised by shape: the control plane does not import the store). */
-function storeReasonOf(error: unknown): 'store_unavailable' | 'store_corrupt' | 'store_locked' | undefined {
-	const e = error as { name?: unknown; reasonCode?: unknown } | null;
-	if (typeof e !== 'object' || e === null || e.name !== 'StoreError') { return undefined; }
-	return e.reasonCode === 'store_corrupt' || e.reasonCode === 'store_locked' ? e.reasonCode : 'store_unavailable';
-}
-
-/** `instanceof` plus the shape, so a DomainError from a second copy of the module is still recognised. */
-function isDomainError(error: unknown): error is DomainError {
-	if (error instanceof DomainError) {
-		return true;
-	}
-	const e = error as Partial<DomainError> | null;
-	return typeof e === 'object' && e !== null && e.name === 'DomainError' && typeof e.reasonCode === 'string'
-		&& typeof e.message === 'string' && typeof e.hint === 'string' && typeof e.details === 'object';
 }
 
 function describe(error: unknown): string {

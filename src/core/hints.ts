@@ -1,5 +1,5 @@
-// Exactly one hint per reason code, naming the exact next command (digest §1.6 "each rejection message carries
-// one action-specific hint"). The Record type makes a missing reason a compile error; a test checks every code.
+// Exactly one hint per reason code, naming the exact next command: each rejection carries one action-specific
+// hint. The Record type makes a missing reason a compile error; a test checks every code.
 import { DomainError, type ReasonCode } from './errors.js';
 import { getCommand, resumeCommand, resumeCompatCommand, shellQuote } from './execution/planCommands.js';
 
@@ -60,6 +60,8 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`This --request-id was already used with a different payload: send the new payload with a new --request-id (the original payload replays its result); run \`${n.get}\` to see what was applied.`,
 	tutti_issue_managed: (n) =>
 		`This issue is managed by its source session: change its tasks with \`tutti plan issue mutate\` from that session (run \`${n.get}\` first for the checkpoint and graphRevision).`,
+	issue_aborted: (n) =>
+		`Read the final state with \`tutti issue get --issue-id ${n.issue} --json\` and tell the developer the issue was stopped and archived; nothing more runs in it, so do not retry or wait again.`,
 	review_not_pending: (n) =>
 		`Run \`tutti issue get --issue-id ${n.issue} --json\` and decide only on a task whose status is pending_acceptance, or on the goal while \`${n.get}\` shows execution.status pending_goal_review awaiting your confirmation.`,
 	acceptance_pending: (n) =>
@@ -102,6 +104,8 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`A stored execution, checkpoint or Run does not carry the id it is derived from, so Tutti refuses to act on it and changed nothing: report this exact error; ${neverTouchDb}.`,
 	store_locked: () =>
 		'Another Tutti Host owns this store: use that VS Code window, or stop that Host and run `tutti host --workspace DIR` again.',
+	version_mismatch: () =>
+		'The tutti CLI, the extension and the Host that answered are different Tutti versions: reload the VS Code window (headless: stop the Host and run `tutti host --workspace DIR` again) so they all run the installed version, then run the same command again.',
 	internal: (n) => defaultHint(n),
 };
 

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { agentTargetProblems } from '../agents/agentTarget.js';
 import { DomainError } from '../core/errors.js';
 import type { AgentTargetConfig } from '../core/runs/runProcessPort.js';
 import type { PriceTable } from '../core/usage/prices.js';
@@ -45,28 +46,27 @@ export const configFileName = 'config.json';
 export const defaultMaxParallelRuns = 4;
 
 const name = z.string().min(1).max(200);
+/** The shape of a target; what its fields may hold is the one agent-target check every adapter also runs. */
 const agentTargetConfig = z.strictObject({
 	id: name,
 	adapter: z.enum(['command', 'claude', 'codex']),
-	argv: z.array(z.string().min(1)).min(1).optional(),
+	argv: z.array(z.string()).optional(),
 	shell: z.boolean().optional(),
-	cwd: z.string().min(1).optional(),
-	env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).optional(),
-	path: z.string().min(1).optional(),
+	cwd: z.string().optional(),
+	env: z.record(z.string(), z.string()).optional(),
+	path: z.string().optional(),
 	args: z.array(z.string()).optional(),
-	model: z.string().min(1).optional(),
-	allowedTools: z.array(z.string().min(1)).optional(),
+	model: z.string().optional(),
+	allowedTools: z.array(z.string()).optional(),
 	isolation: z.enum(['none', 'worktree']).optional(),
 	onMergeConflict: z.enum(['fail', 'agent']).optional(),
 	/** claude: `ask` (default) routes tool calls outside allowedTools to the developer; `allowed-tools-only` denies them. */
 	approvals: z.enum(['ask', 'allowed-tools-only']).optional(),
-}).refine((t) => t.adapter !== 'command' || t.argv !== undefined, { message: 'a "command" target needs "argv" (the exact argument vector)', path: ['argv'] })
-	.refine((t) => t.adapter === 'claude' || t.approvals === undefined, {
-		message: '"approvals" is for claude targets (codex runs under its sandbox setting and is not asked per call)', path: ['approvals'],
-	})
-	.refine((t) => t.adapter === 'command' || (t.argv === undefined && t.shell === undefined), {
-		message: '"argv" and "shell" are for "command" targets; a claude or codex target takes "path" (the executable) and "args" (extra arguments)', path: ['argv'],
-	});
+}).superRefine((target, ctx) => {
+	for (const { path, problem } of agentTargetProblems(target)) {
+		ctx.addIssue({ code: 'custom', message: problem, path });
+	}
+});
 
 const perMTok = z.number().nonnegative().max(1_000_000);
 /** One model's price: USD per million tokens (cache prices default to 0). */

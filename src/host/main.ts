@@ -1,6 +1,7 @@
 // Entry of dist/host.js: `tutti host --workspace DIR` loads this bundle and calls runHostCommand; it also runs on
 // its own (`node dist/host.js --workspace DIR`). Prints exactly one JSON line on stdout: the ready line, or the
 // startup error. SIGTERM/SIGINT close the Host cleanly (exit 0).
+import { type ReasonCode, ReasonedError } from '../core/errors.js';
 import type { WireError } from '../protocol/controlPlane.js';
 import { type RunningHost, startHost } from './host.js';
 
@@ -66,19 +67,20 @@ export async function runHostCommand(options: HostCommandOptions): Promise<numbe
 	return code;
 }
 
-/** The startup failure as a wire error: DomainError and StoreError carry a reasonCode; anything else is internal. */
+/** At start a store failure is about starting the Host, not about a request: these hints say how to start it. */
+const startupHints: Partial<Record<ReasonCode, string>> = {
+	store_locked: 'another Host already serves this workspace: use it (the CLI finds it), or stop that process first',
+	store_corrupt: 'move the named file aside (or restore a backup), then run `tutti host --workspace DIR` again; never edit the store by hand',
+	store_unavailable: 'report this exact error; then run `tutti host --workspace DIR` again',
+};
+
+/** The startup failure as a wire error: domain and store errors carry their reason; anything else is internal. */
 function startupError(error: unknown): WireError {
-	const e = (typeof error === 'object' && error !== null ? error : {}) as { reasonCode?: unknown; message?: unknown; hint?: unknown };
-	const message = typeof e.message === 'string' ? e.message : String(error);
-	const reasonCode = typeof e.reasonCode === 'string' ? e.reasonCode : 'internal';
-	const hint = typeof e.hint === 'string' ? e.hint
-		: reasonCode === 'store_locked' ? 'another Host already serves this workspace: use it (the CLI finds it), or stop that process first'
-			: reasonCode === 'store_corrupt' ? 'move the named file aside (or restore a backup), then run `tutti host --workspace DIR` again; never edit the store by hand'
-				: 'report this exact error; then run `tutti host --workspace DIR` again';
-	if (reasonCode === 'internal') {
-		process.stderr.write(`tutti host: ${describe(error)}\n`);
+	if (error instanceof ReasonedError) {
+		return { reasonCode: error.reasonCode, message: error.message, hint: startupHints[error.reasonCode] ?? error.hint };
 	}
-	return { reasonCode, message, hint };
+	process.stderr.write(`tutti host: ${describe(error)}\n`);
+	return { reasonCode: 'internal', message: error instanceof Error ? error.message : String(error), hint: 'report this exact error; then run `tutti host --workspace DIR` again' };
 }
 
 function describe(error: unknown): string {

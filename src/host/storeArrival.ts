@@ -7,6 +7,7 @@
 // Before the Host answers any request or reconciles anything, every issue's dispatch is then paused exactly as the
 // developer's `issue pause` does (so a prepared Run, a queued task or a wake of it never starts; a pause an agent
 // held becomes the developer's, which no agent lifts), and the Host says why.
+import { ReasonedError } from '../core/errors.js';
 import type { Caller } from '../protocol/controlPlane.js';
 import type { HostApi } from '../protocol/hostApi.js';
 
@@ -58,7 +59,7 @@ export async function pauseAtStart(api: HostApi, reason: StartPauseReason, log: 
 		} catch (error) {
 			// A managed issue without an execution is refused a pause, and nothing dispatches it; anything else (a store
 			// that refuses writes) fails the Host's start: nothing of this store runs then either.
-			if ((error as { reasonCode?: unknown }).reasonCode !== 'execution_not_found') { throw error; }
+			if (!(error instanceof ReasonedError && error.reasonCode === 'execution_not_found')) { throw error; }
 			log(`issue ${issue.issueId} could not be paused (${(error as Error).message}); nothing can dispatch it without an execution`);
 		}
 	}

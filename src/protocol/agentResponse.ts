@@ -2,6 +2,13 @@
 // `tutti plan issue await`, `tutti next-action`, `tutti agent resume`. One JSON document; the validator below runs
 // on every such response before it is printed (and in tests).
 import { z } from 'zod';
+import { wireReasonCodes } from './reasonCodes.js';
+
+/** What the agent owes now (src/core/next/owed.ts `owedStates`): `waiting` repeats the call, the others name what to do. */
+export const owedState = z.enum([
+	'waiting', 'awaiting_review', 'awaiting_goal_review', 'awaiting_checkpoint', 'awaiting_budget', 'checkpoint', 'changes_requested',
+	'accepted', 'settled', 'routed', 'completed', 'finished', 'follow_up', 'nothing_owed', 'working', 'taken',
+]);
 
 export const requiredInput = z.object({
 	name: z.string(),
@@ -26,7 +33,7 @@ export const agentResponse = z.object({
 	session_id: z.string().optional(),
 	issue_id: z.string().optional(),
 	task_id: z.string().optional(),
-	state: z.string().optional(),
+	state: owedState.optional(),
 	advance_allowed: z.boolean().optional(),
 	waited_seconds: z.number().int().nonnegative().optional(),
 	wait_timeout_seconds: z.number().int().positive().optional(),
@@ -36,12 +43,12 @@ export const agentResponse = z.object({
 	/** The developer's note (changes requested). */
 	note: z.string().optional(),
 	/** Whether the session is waiting in a live call, working, or idle (agent resume). */
-	activity: z.string().optional(),
+	activity: z.enum(['waiting', 'working', 'idle']).optional(),
 	next: z.string().optional(),
 	next_template: z.string().optional(),
 	required_inputs: z.array(requiredInput).optional(),
-	/** Also the CLI's error envelope fields (SPEC §10): reasonCode, message, hint. */
-	error: z.object({ reasonCode: z.string(), message: z.string(), hint: z.string() }).optional(),
+	/** Also the CLI's error envelope fields: reasonCode, message, hint. */
+	error: z.object({ reasonCode: z.enum(wireReasonCodes), message: z.string(), hint: z.string() }).optional(),
 	recovery: agentRecovery.optional(),
 });
 export type AgentResponse = z.infer<typeof agentResponse>;

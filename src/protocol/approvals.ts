@@ -6,6 +6,7 @@ const id = z.string().min(1).max(200);
 
 export const approvalStatus = z.enum(['pending', 'allowed', 'denied', 'expired', 'canceled']);
 export const approvalAnswer = z.enum(['', 'allow_once', 'allow_for_task', 'deny', 'task_grant']);
+export const approvalAnswerer = z.enum(['', 'user', 'task_grant', 'host']);
 
 export const approvalDto = z.object({
 	approvalId: z.string(),
@@ -21,7 +22,7 @@ export const approvalDto = z.object({
 	status: approvalStatus,
 	answer: approvalAnswer,
 	/** 'user', 'task_grant', 'host', or '' while pending. */
-	answeredBy: z.string(),
+	answeredBy: approvalAnswerer,
 	answeredAtUnixMs: z.number().int(),
 	message: z.string(),
 	updatedInput: z.unknown(),

@@ -1,14 +1,20 @@
 // The control-plane method table: `POST /v1/<method>` with a JSON body of `params`.
 // Shared by the server (src/control-plane) and the client (src/cli). Validate on receipt, every time.
 import { z } from 'zod';
-import { agentResponse } from './agentResponse.js';
+import { agentResponse, owedState } from './agentResponse.js';
 import { approvalDto, approvalMethods } from './approvals.js';
 import {
-	agentTargetDto, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto, planSnapshotDto, planTaskViewDto, runDto, sessionRole,
-	taskDto, taskStatus,
+	agentTargetDto, archiveStatus, checkpointKind, checkpointStatus, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto,
+	planSnapshotDto, planTaskViewDto, runDto, sessionRole, stopAnswer, taskDto, taskStatus,
 } from './dto.js';
+import { mutationOperations } from './operations.js';
+import { operationsShapeMessage } from './operationsShape.js';
+import { type WireReasonCode, wireReasonCodes } from './reasonCodes.js';
 
 export const protocolVersion = 1;
+
+/** Every reason code an error may carry: a closed list, equal to core's. */
+export const reasonCode = z.enum(wireReasonCodes);
 
 const id = z.string().min(1).max(200);
 const requestId = z.string().min(1).max(200);
@@ -202,8 +208,8 @@ export const methods = {
 		result: z.object({ executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(), runIds: z.array(z.string()), replayed: z.boolean() }),
 	},
 	'plan/mutate': {
-		/** The raw `--operations-json` text: the Host parses it strictly so every client gets the same message. */
-		params: z.strictObject({ ...fenced, operationsJson: z.string().min(1).max(8_388_608) }),
+		/** The operations as structured JSON, checked here strictly (a malformed one: `paramReasons`). */
+		params: z.strictObject({ ...fenced, operations: mutationOperations }),
 		result: z.object({
 			executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(),
 			addedTaskIds: z.array(z.string()), updatedTaskIds: z.array(z.string()), supersededTaskIds: z.array(z.string()), replayed: z.boolean(),
@@ -213,7 +219,9 @@ export const methods = {
 		params: z.strictObject(fenced),
 		result: z.object({
 			executionId: z.string(), checkpointId: z.string(), graphRevision: z.number().int(),
-			nextCheckpointId: z.string(), nextCheckpointKind: z.string(), nextCheckpointState: z.string(), replayed: z.boolean(),
+			/** The checkpoint promoted to active, if any ('' for each when none was pending). */
+			nextCheckpointId: z.string(), nextCheckpointKind: z.union([checkpointKind, z.literal('')]), nextCheckpointState: z.union([checkpointStatus, z.literal('')]),
+			replayed: z.boolean(),
 		}),
 	},
 	'plan/complete': {
@@ -227,7 +235,7 @@ export const methods = {
 	},
 	'plan/stop': {
 		params: z.strictObject({ ...fenced, reason: z.string().min(1).max(10_000) }),
-		result: z.object({ executionId: z.string(), issueId: z.string(), operationId: z.string(), requestId: z.string(), status: z.string(), reason: z.string(), replayed: z.boolean() }),
+		result: z.object({ executionId: z.string(), issueId: z.string(), operationId: z.string(), requestId: z.string(), status: archiveStatus, reason: z.string(), replayed: z.boolean() }),
 	},
 	/** Answers the compact snapshot, like `plan issue get`. The source lifts only its own pause, never the developer's. */
 	'plan/resume': { params: z.strictObject({ issueId: id }), result: compactPlanSnapshotDto },
@@ -254,7 +262,7 @@ export const methods = {
 	// Runs.
 	'run/get': { params: z.strictObject({ runId: id }), result: runDto },
 	'run/list': { params: z.strictObject({ issueId: id }), result: z.object({ runs: z.array(runDto) }) },
-	'run/stop': { params: z.strictObject({ runId: id }), result: z.object({ runId: z.string(), eventId: z.string(), answer: z.string() }) },
+	'run/stop': { params: z.strictObject({ runId: id }), result: z.object({ runId: z.string(), eventId: z.string(), answer: stopAnswer }) },
 	'run/log': {
 		params: z.strictObject({ runId: id, stream: z.enum(['stdout', 'stderr']).default('stdout'), offset: z.number().int().nonnegative().default(0), maxBytes: z.number().int().positive().max(1_048_576).default(262_144) }),
 		result: z.object({ runId: z.string(), data: z.string(), nextOffset: z.number().int(), done: z.boolean() }),
@@ -296,7 +304,8 @@ export const methods = {
 		params: z.strictObject({ sessionId: id }),
 		result: z.object({
 			sessionId: z.string(), activity: z.enum(['waiting', 'working', 'idle']), lastHeartbeatAtUnixMs: z.number().int(),
-			handBackCommand: z.string(), state: z.string(), next: z.string().optional(),
+			/** What the session owes now, or why that cannot be said (the reason code of the failure). */
+			handBackCommand: z.string(), state: z.union([owedState, reasonCode]), next: z.string().optional(),
 		}),
 	},
 	/** Developer action: Finish after a completed issue (nothing more is offered to the agent). */
@@ -335,18 +344,32 @@ export type Caller =
 	| { kind: 'session'; sessionId: string; role: 'source' | 'worker' | 'reviewer' };
 
 export const wireError = z.object({
-	reasonCode: z.string(),
+	reasonCode,
 	message: z.string(),
 	hint: z.string(),
 	retryable: z.boolean().optional(),
 	details: z.record(z.string(), z.unknown()).optional(),
 });
 export type WireError = z.infer<typeof wireError>;
-/** Every reply body: `{ok:true,result}` (HTTP 200) or `{ok:false,error}` (HTTP 400 invalid input, 401/403/404/409/500 otherwise). */
+/** Every reply body: `{ok:true,result}` (HTTP 200) or `{ok:false,error}` (HTTP 400 invalid input, 401/403/404/409/500/503 otherwise). */
 export const wireReply = z.union([
 	z.object({ ok: z.literal(true), result: z.unknown() }),
 	z.object({ ok: z.literal(false), error: wireError }),
 ]);
+
+/**
+ * An error reply as a Host of another Tutti version may send it: any reason code, checked apart against this
+ * version's list (`isWireReasonCode`, else `fromUnknownReason` in reasonCodes.ts) so a newer code degrades clearly.
+ */
+export const peerErrorReply = z.object({ ok: z.literal(false), error: wireError.extend({ reasonCode: z.string() }) });
+
+/**
+ * Params whose malformed value is answered with their own reason code instead of `invalid_input`, and a message
+ * that says how to write them: a bad plan operation, whatever is wrong with it, is told the operation's shape.
+ */
+export const paramReasons: Partial<Record<Method, { param: string; reasonCode: WireReasonCode; message: string }>> = {
+	'plan/mutate': { param: 'operations', reasonCode: 'invalid_mutation_operation', message: `--operations-json is malformed: ${operationsShapeMessage}` },
+};
 
 /** Bearer token header. `TUTTI_SESSION_TOKEN` for agents, the user credential for `--as-user`. */
 export const authHeader = 'authorization';

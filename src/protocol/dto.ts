@@ -11,6 +11,8 @@ export const checkpointStatus = z.enum(['pending', 'active', 'resolved', 'supers
 export const blockerReason = z.enum(['task_superseded', 'task_not_started', 'missing_agent_target', 'dependency_unsatisfied']);
 export const planAction = z.enum(['schedule', 'mutate', 'acknowledge', 'complete', 'stop', 'resume']);
 export const sessionRole = z.enum(['source', 'worker', 'reviewer']);
+/** A Stop's archive operation (`plan issue stop`, a source-session Stop). */
+export const archiveStatus = z.enum(['requested', 'canceling_runs', 'archiving', 'completed', 'failed']);
 
 export const statusCountsDto = z.object({
 	notStarted: z.number().int(), running: z.number().int(), pendingAcceptance: z.number().int(),

@@ -1,4 +1,4 @@
-// `--operations-json` (digest §1.6): strict. Unknown keys are rejected so `op`/`replacement` never pass silently.
+// `plan issue mutate` operations on the wire: strict. Unknown keys are rejected so `op`/`replacement` never pass silently.
 import { z } from 'zod';
 
 /** Presence-aware task patch: an omitted field means "keep / inherit", never "clear". */
@@ -29,8 +29,3 @@ export type MutationOperation = z.infer<typeof mutationOperation>;
 
 /** Up to 5,000 operations: a whole plan of that size in one mutate (it fits the 8 MiB request cap). */
 export const mutationOperations = z.array(mutationOperation).min(1).max(5000);
-
-/** The actionable message for any malformed entry (troubleshooting doc: name `kind` and `task`). */
-export const operationsShapeMessage =
-	'entries must use kind add, update, rework, or supersede; op and replacement are not supported — ' +
-	'write {"kind":"rework","taskId":"<old>","task":{"taskId":"<new>","title":"…"}} or {"kind":"supersede","taskId":"<id>"}';

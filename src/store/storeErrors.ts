@@ -1,5 +1,6 @@
 // The one error the store throws for anything about its files: corrupt, foreign, locked, too new, I/O.
-import type { ReasonCode } from '../core/errors.js';
+import { type ReasonCode, ReasonedError } from '../core/errors.js';
+import { hintFor } from '../core/hints.js';
 
 export type StoreErrorCode =
 	/** A store file is damaged (bad journal header, corrupt frame followed by good ones, snapshot unreadable). */
@@ -24,7 +25,8 @@ const reasonCodeOf: Record<StoreErrorCode, ReasonCode> = {
 	store_closed: 'store_unavailable',
 };
 
-export class StoreError extends Error {
+/** A store failure is a ReasonedError, so every layer above maps it to the wire exactly as it maps a domain error. */
+export class StoreError extends ReasonedError {
 	constructor(
 		readonly code: StoreErrorCode,
 		message: string,
@@ -39,6 +41,15 @@ export class StoreError extends Error {
 	/** The domain reason code (core/errors.ts) a layer above should report this as. */
 	get reasonCode(): ReasonCode {
 		return reasonCodeOf[this.code];
+	}
+
+	get hint(): string {
+		return hintFor(this.reasonCode);
+	}
+
+	/** Only a store that is briefly away may take the same request later; a damaged or taken one needs the developer. */
+	get retryable(): boolean {
+		return this.reasonCode === 'store_unavailable';
 	}
 }
 

@@ -13,6 +13,10 @@ export type ApprovalStatus = (typeof approvalStatuses)[number];
 export const approvalAnswers = ['', 'allow_once', 'allow_for_task', 'deny', 'task_grant'] as const;
 export type ApprovalAnswer = (typeof approvalAnswers)[number];
 
+/** Who answered: 'user' (the developer), 'task_grant' (an earlier allow-for-task), 'host' (the Run ended or was stopped), '' while pending. */
+export const approvalAnswerers = ['', 'user', 'task_grant', 'host'] as const;
+export type ApprovalAnswerer = (typeof approvalAnswerers)[number];
+
 /** The target setting: `ask` routes calls outside allowedTools to the developer; `allowed-tools-only` denies them silently. */
 export const approvalModes = ['ask', 'allowed-tools-only'] as const;
 export type ApprovalMode = (typeof approvalModes)[number];
@@ -37,8 +41,7 @@ export interface Approval {
 	requestedAtUnixMs: number;
 	status: ApprovalStatus;
 	answer: ApprovalAnswer;
-	/** 'user' (the developer), 'task_grant' (an earlier allow-for-task), 'host' (the Run ended or was stopped), '' while pending. */
-	answeredBy: string;
+	answeredBy: ApprovalAnswerer;
 	answeredAtUnixMs: number;
 	/** A denial's message for the agent, or why the request was canceled / expired. */
 	message: string;

@@ -6,11 +6,19 @@ import {
 import { reviewOnlyOwed, reviewToAwait } from '../execution/reviewOwed.js';
 import type { IssueFacts, SessionFacts, TaskFacts } from './facts.js';
 import { followUpCommand } from './followUp.js';
+import type { ReasonCode } from '../errors.js';
+
+/** Every state an owed answer names; `waiting` alone means "run the same call again". */
+export const owedStates = [
+	'waiting', 'awaiting_review', 'awaiting_goal_review', 'awaiting_checkpoint', 'awaiting_budget', 'checkpoint', 'changes_requested',
+	'accepted', 'settled', 'routed', 'completed', 'finished', 'follow_up', 'nothing_owed', 'working', 'taken',
+] as const;
+export type OwedState = (typeof owedStates)[number];
 
 export type Owed =
 	| {
 		kind: 'answer';
-		state: string;
+		state: OwedState;
 		/** true = a decision is available; false = still waiting (only with state "waiting"); undefined = omitted. */
 		advanceAllowed?: boolean;
 		/** The exact command owed now; absent = nothing to run. */
@@ -22,7 +30,7 @@ export type Owed =
 		/** Durable entry time of the wait (state "waiting" only): waited_seconds counts from here. */
 		waitingSinceUnixMs?: number;
 	}
-	| { kind: 'failure'; reasonCode: string; message: string; hint: string; next: string };
+	| { kind: 'failure'; reasonCode: ReasonCode; message: string; hint: string; next: string };
 
 export type OwedAnswer = Extract<Owed, { kind: 'answer' }>;
 

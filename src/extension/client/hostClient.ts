@@ -1,5 +1,6 @@
 // How the extension talks to the Host, whether it runs in this window (owner) or in another one (viewer):
 // one typed call per control-plane method, as the developer unless a session token is given.
+import { type ReasonCode, ReasonedError } from '../../core/errors.js';
 import type { Method, Params, Result } from '../../protocol/controlPlane.js';
 
 export type ClientMode = 'owner' | 'viewer';
@@ -14,26 +15,28 @@ export interface HostClient {
 	call<M extends Method>(method: M, params: Params<M>, options?: CallOptions): Promise<Result<M>>;
 	/** Whether this version's protocol has the method (later features are looked up by name). */
 	has(method: string): boolean;
-	/** A method looked up by name: rejects with `not_available` when this version's protocol lacks it. */
+	/** A method looked up by name: rejects with `version_mismatch` when this version's protocol lacks it. */
 	callByName(method: string, params: unknown, options?: CallOptions): Promise<unknown>;
 }
 
 /** A failed call: the Host's reason code, message and hint (the same words the CLI prints). */
-export class HostCallError extends Error {
+export class HostCallError extends ReasonedError {
 	constructor(
-		readonly reasonCode: string,
+		readonly reasonCode: ReasonCode,
 		message: string,
 		readonly hint: string = '',
 		readonly retryable = false,
+		readonly details: Record<string, unknown> = {},
 	) {
 		super(message);
 		this.name = 'HostCallError';
 	}
 }
 
+/** The method is not in this version's protocol (an older owner window, or a newer caller). */
 export function notAvailable(method: string): HostCallError {
-	return new HostCallError('not_available', `"${method}" is not available in this version of Tutti.`,
-		'update the Tutti extension; this action arrives with the developer-confirmation feature');
+	return new HostCallError('version_mismatch', `"${method}" is not available in this version of Tutti.`,
+		'update the Tutti extension in every window, then reload them so they all run the same version');
 }
 
 /** What to show the developer for any error from a call. */

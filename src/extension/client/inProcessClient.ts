@@ -2,28 +2,18 @@
 // same validation the socket server applies (params parsed by the method table, caller from the token).
 import { methods, type Caller, type Method, type Params, type ParsedParams, type Result } from '../../protocol/controlPlane.js';
 import type { HostApi } from '../../protocol/hostApi.js';
+import { ReasonedError } from '../../core/errors.js';
 import { type CallOptions, HostCallError, type HostClient, notAvailable } from './hostClient.js';
 
-interface ErrorLike {
-	reasonCode?: unknown;
-	message?: unknown;
-	hint?: unknown;
-	retryable?: unknown;
-}
-
-/** Domain and store errors carry a reasonCode; anything else is `internal`. */
+/** Domain and store errors (one base class) keep their reason; anything else is `internal`. */
 function toCallError(error: unknown): HostCallError {
 	if (error instanceof HostCallError) {
 		return error;
 	}
-	const e = (typeof error === 'object' && error !== null ? error : {}) as ErrorLike;
-	const message = typeof e.message === 'string' ? e.message : String(error);
-	return new HostCallError(
-		typeof e.reasonCode === 'string' ? e.reasonCode : 'internal',
-		message,
-		typeof e.hint === 'string' ? e.hint : '',
-		e.retryable === true,
-	);
+	if (error instanceof ReasonedError) {
+		return new HostCallError(error.reasonCode, error.message, error.hint, error.retryable, error.details);
+	}
+	return new HostCallError('internal', error instanceof Error ? error.message : String(error));
 }
 
 type AnyHandler = (params: unknown, caller: Caller) => Promise<unknown>;

@@ -3,7 +3,8 @@
 // Replies are validated with the same method table the server uses.
 import { readOwnCredential } from '../../ipc/ownPaths.js';
 import { type HostReply, postToHost } from '../../ipc/postToHost.js';
-import { methods, wireReply, type Method, type Params, type Result } from '../../protocol/controlPlane.js';
+import { methods, peerErrorReply, wireReply, type Method, type Params, type Result } from '../../protocol/controlPlane.js';
+import { fromUnknownReason } from '../../protocol/reasonCodes.js';
 import { type CallOptions, HostCallError, type HostClient, notAvailable } from './hostClient.js';
 
 export interface SocketEndpoint {
@@ -47,11 +48,17 @@ export class SocketClient implements HostClient {
 		}
 		const envelope = wireReply.safeParse(json);
 		if (!envelope.success) {
+			// An error whose reason code this version does not know (a newer owner) keeps its words as version_mismatch.
+			const newer = peerErrorReply.safeParse(json);
+			if (newer.success) {
+				const e = fromUnknownReason(newer.data.error);
+				throw new HostCallError(e.reasonCode, e.message, e.hint, e.retryable ?? false, e.details);
+			}
 			throw new HostCallError('internal', `the Host sent a reply that is not a Tutti envelope (HTTP ${reply.status})`);
 		}
 		if (!envelope.data.ok) {
 			const e = envelope.data.error;
-			throw new HostCallError(e.reasonCode, e.message, e.hint, e.retryable ?? false);
+			throw new HostCallError(e.reasonCode, e.message, e.hint, e.retryable ?? false, e.details);
 		}
 		const result = methods[method as Method].result.safeParse(envelope.data.result);
 		if (!result.success) {

@@ -1,6 +1,6 @@
 // Developer confirmation: Accept Task, Request Changes (a task, or the goal at Goal Review), Confirm Goal, and the
 // next step after completion: Follow Up (the source agent's `tutti next-action` gets it) or Finish.
-// A Host without these methods (an older owner window) answers `not_available`, shown as such: nothing pretends.
+// A Host without these methods (an older owner window) answers `version_mismatch`, shown as such: nothing pretends.
 import { noteWithComments } from '../review/reviewCommentBook.js';
 import { reviewNoteMaxChars } from '../../protocol/webview.js';
 // No success notification: the board and the panel show the result (and a hand-back command, when one is owed).

@@ -3,6 +3,7 @@
 // vscode-free: the extension edge shows the state (context key, welcome view, board message).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ReasonedError } from '../../core/errors.js';
 import { Emitter, type Event } from '../../core/events.js';
 import type { Disposable } from '../../core/lifecycle.js';
 import type { HostConfig } from '../../host/config.js';
@@ -48,10 +49,9 @@ export function autoStartDecision(hasStoreFiles: boolean, knownHere: boolean): '
 	return knownHere ? 'connect' : 'unknownStore';
 }
 
-/** Another Host holds the store lease (StoreError `store_locked`, or a domain error with that reason). */
+/** Another Host holds the store lease (a store, domain or call error with that reason). */
 export function isStoreLocked(error: unknown): boolean {
-	const e = error as { code?: unknown; reasonCode?: unknown } | null;
-	return typeof e === 'object' && e !== null && (e.code === 'store_locked' || e.reasonCode === 'store_locked');
+	return error instanceof ReasonedError && error.reasonCode === 'store_locked';
 }
 
 /** The pid named by a `store_locked` error (its details, else its message). */

@@ -1,6 +1,6 @@
 // Approval requests (migration 012): one row per tool call an agent asked the developer about. Answered once (the
 // UPDATE only touches a pending row); the Host closes the open ones of a Run that is stopped or ends.
-import type { Approval, ApprovalAnswer, ApprovalStatus } from '../../core/approvals/approvalRules.js';
+import type { Approval, ApprovalAnswer, ApprovalAnswerer, ApprovalStatus } from '../../core/approvals/approvalRules.js';
 import type { Reader, Row, Tx } from '../tx.js';
 import { num, str } from './rowValues.js';
 
@@ -18,7 +18,7 @@ function toApproval(row: Row): Approval {
 		approvalId: str(row, 'approval_id'), issueId: str(row, 'issue_id'), taskId: str(row, 'task_id'), runId: str(row, 'run_id'),
 		sessionId: str(row, 'session_id'), toolUseId: str(row, 'tool_use_id'), tool: str(row, 'tool'), input: parseJson(str(row, 'input_json')),
 		requestedAtUnixMs: num(row, 'requested_at'), status: str(row, 'status') as ApprovalStatus, answer: str(row, 'answer') as ApprovalAnswer,
-		answeredBy: str(row, 'answered_by'), answeredAtUnixMs: num(row, 'answered_at'), message: str(row, 'message'),
+		answeredBy: str(row, 'answered_by') as ApprovalAnswerer, answeredAtUnixMs: num(row, 'answered_at'), message: str(row, 'message'),
 		updatedInput: parseJson(str(row, 'updated_input_json')), grantedByApprovalId: str(row, 'granted_by_approval_id'),
 	};
 }

@@ -20,8 +20,8 @@ describe('CLI errors', () => {
 			const expected = invalidInputReasons.has(reasonCode) ? 2 : 1;
 			assert.equal(exitCodeFor(cliError(reasonCode, 'm', 'h')), expected, reasonCode);
 		}
-		assert.equal(exitCodeFor(cliError('something_new', 'm', 'h'), 400), 2);
-		assert.equal(exitCodeFor(cliError('something_new', 'm', 'h'), 409), 1);
+		assert.equal(exitCodeFor(cliError('version_mismatch', 'm', 'h'), 400), 2);
+		assert.equal(exitCodeFor(cliError('version_mismatch', 'm', 'h'), 409), 1);
 	});
 
 	it('mirrors the invalid-input reasons of src/core/errors.ts', () => {

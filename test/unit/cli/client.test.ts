@@ -17,6 +17,17 @@ describe('CLI reply interpretation', () => {
 		assert.deepEqual(interpretReply({ status: 409, body: JSON.stringify({ ok: false, error: { ...error, extra: 'dropped' } }) }), { ok: false, status: 409, error });
 	});
 
+	it('reads a reason code this version does not know (a newer Host) as version_mismatch, keeping everything the Host said', () => {
+		const error = { reasonCode: 'brand_new_reason', message: 'm', hint: 'h', details: { a: 1 } };
+		assert.deepEqual(interpretReply({ status: 409, body: JSON.stringify({ ok: false, error }) }), {
+			ok: false, status: 409,
+			error: {
+				reasonCode: 'version_mismatch', hint: 'h', details: { a: 1, peerReasonCode: 'brand_new_reason' },
+				message: 'm (the Host answered with the reason code "brand_new_reason", which this version of Tutti does not know: the Host runs another Tutti version)',
+			},
+		});
+	});
+
 	it('turns anything else into an internal error', () => {
 		for (const body of ['', 'Bad Gateway', '{"ok":false}', '{"ok":false,"error":{"reasonCode":1}}', '[]', 'null', '{"ok":true}']) {
 			const outcome = interpretReply({ status: 502, body });

@@ -1,7 +1,7 @@
 // argv → {method, params} for every command, and structured errors (exit 2) for everything malformed.
 import * as assert from 'node:assert/strict';
 import { type CommandSpec, type FlagSpec, commandTable } from '../../../src/cli/commandTable.js';
-import type { Invocation } from '../../../src/cli/invocation.js';
+import { type Invocation, applyInput } from '../../../src/cli/invocation.js';
 import { parseCommandLine } from '../../../src/cli/parseCommandLine.js';
 import { methods } from '../../../src/protocol/controlPlane.js';
 
@@ -15,6 +15,7 @@ function sampleArgs(flag: FlagSpec): string[] {
 		case 'list': return [name, 'a', name, 'b'];
 		case 'jsonStringArray': return [name, '["a","b"]'];
 		case 'jsonObject': return [name, '{"command":"ls"}'];
+		case 'jsonOperations': return [name, '[{"kind":"supersede","taskId":"a"}]'];
 		case 'choice': return [name, flag.choices![0]!];
 		case 'budgetUsd': return [name, '2.50'];
 		case 'budgetTokens': return [name, 'none'];
@@ -140,7 +141,7 @@ describe('tutti command line → control-plane call', () => {
 			[['plan', 'issue', 'schedule', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--task-ids-json', '["a","b"]', '--request-id', 'R'],
 				'plan/schedule', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, taskIds: ['a', 'b'], requestId: 'R' }],
 			[['plan', 'issue', 'mutate', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--operations-json', '[{"op":"x"}]', '--request-id', 'R'],
-				'plan/mutate', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, operationsJson: '[{"op":"x"}]', requestId: 'R' }],
+				'plan/mutate', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, operations: [{ op: 'x' }], requestId: 'R' }],
 			[['plan', 'issue', 'acknowledge', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--request-id', 'R'],
 				'plan/acknowledge', { issueId: 'X', checkpointId: 'C', expectedGraphRevision: 2, requestId: 'R' }],
 			[['plan', 'issue', 'complete', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '2', '--request-id', 'R', '--decision', 'goal_satisfied', '--disagreement-reason', 'D'],
@@ -216,6 +217,29 @@ describe('tutti command line → control-plane call', () => {
 				assert.equal(error.error.hint, `run \`${command} --help\``);
 				assert.equal(error.json, argv.includes('--json'));
 			});
+		}
+	});
+
+	it('operations that are not JSON are a malformed operation (exit 2) in the same words inline and from stdin, naming kind and task', () => {
+		const mutate = ['plan', 'issue', 'mutate', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R', '--json'];
+		const inline = expectError(parseCommandLine([...mutate, '--operations-json', '[{"kind":"add"}']));
+		assert.equal(inline.exitCode, 2);
+		assert.equal(inline.error.reasonCode, 'invalid_mutation_operation');
+		assert.match(inline.error.message, /^--operations-json is not valid JSON \(.+\): entries must use kind add, update, rework, or supersede; op and replacement are not supported/);
+		assert.match(inline.error.message, /"task"/);
+		assert.equal(inline.error.hint, 'run `tutti plan issue mutate --help`');
+		const pending = parseCommandLine([...mutate, '--operations-json', '-']);
+		assert.equal(pending.kind, 'call');
+		const piped = expectError(applyInput(pending as Extract<Invocation, { kind: 'call' }>, '[{"kind":"add"}'));
+		assert.deepEqual(piped, inline);
+	});
+
+	it('operations are sent as parsed JSON, whatever their shape: the Host\'s method table checks it', () => {
+		const mutate = ['plan', 'issue', 'mutate', '--issue-id', 'X', '--checkpoint-id', 'C', '--expected-graph-revision', '1', '--request-id', 'R'];
+		for (const text of ['[{"kind":"supersede","taskId":"a"}]', '{"kind":"add"}', '[]', '"text"']) {
+			const call = parseCommandLine([...mutate, '--operations-json', text]);
+			assert.equal(call.kind, 'call', text);
+			assert.deepEqual((call as Extract<Invocation, { kind: 'call' }>).params['operations'], JSON.parse(text));
 		}
 	});
 

@@ -1,6 +1,7 @@
 // The whole CLI in process (runCli) against the real server on a temporary socket, backed by a fake HostApi.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { type CliIo, runCli, shellCommand } from '../../../src/cli/runCli.js';
 import { requestBodyCapBytes } from '../../../src/cli/client.js';
@@ -243,6 +244,46 @@ describe('tutti CLI without a Host', () => {
 		assert.equal(out.code, 0);
 		assert.equal(seen, '/base/sub');
 		assert.equal(out.stdout, '{"ready":true}\n');
+	});
+});
+
+describe('tutti CLI against a Host of a newer Tutti version', () => {
+	/** A Host that answers every request with an error whose reason code this version does not have. */
+	async function newerHost(status: number): Promise<{ socketPath: string; close: () => Promise<void> }> {
+		const dir = makeTempDir('tutti-cli-');
+		fs.chmodSync(dir, 0o700);
+		const socketPath = path.join(dir, 'cp.sock');
+		const body = JSON.stringify({ ok: false, error: { reasonCode: 'task_on_fire', message: 'task a is on fire', hint: 'run `tutti plan issue get --issue-id X --json`', retryable: true, details: { taskId: 'a' } } });
+		const server = http.createServer((req, res) => {
+			req.resume();
+			req.on('end', () => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+		});
+		await new Promise<void>((resolve) => server.listen(socketPath, resolve));
+		return { socketPath, close: async () => { await new Promise<void>((resolve) => server.close(() => resolve())); fs.rmSync(dir, { recursive: true, force: true }); } };
+	}
+
+	it('prints an unknown reason code as version_mismatch, keeping the Host\'s message, hint, retryable, details and code (exit by HTTP status)', async () => {
+		for (const [status, exitCode] of [[409, 1], [400, 2]] as const) {
+			const host = await newerHost(status);
+			try {
+				const out = await run(['plan', 'issue', 'get', '--issue-id', 'X', '--json'], { TUTTI_IPC_HOOK: host.socketPath, TUTTI_SESSION_TOKEN: sourceToken });
+				assert.equal(out.code, exitCode, String(status));
+				const error = JSON.parse(out.stdout) as { error: Record<string, unknown> };
+				assert.deepEqual(error, {
+					error: {
+						reasonCode: 'version_mismatch',
+						message: 'task a is on fire (the Host answered with the reason code "task_on_fire", which this version of Tutti does not know: the Host runs another Tutti version)',
+						hint: 'run `tutti plan issue get --issue-id X --json`',
+						retryable: true,
+						details: { taskId: 'a', peerReasonCode: 'task_on_fire' },
+					},
+				});
+				const human = await run(['plan', 'issue', 'get', '--issue-id', 'X'], { TUTTI_IPC_HOOK: host.socketPath, TUTTI_SESSION_TOKEN: sourceToken });
+				assert.equal(human.stderr, 'error: task a is on fire (the Host answered with the reason code "task_on_fire", which this version of Tutti does not know: the Host runs another Tutti version) (retryable)\nhint: run `tutti plan issue get --issue-id X --json`\n');
+			} finally {
+				await host.close();
+			}
+		}
 	});
 });
 

@@ -5,6 +5,7 @@ import type { HostApi, MethodHandlers } from '../../../src/protocol/hostApi.js';
 import { type Caller, type Method, methods } from '../../../src/protocol/controlPlane.js';
 import type { IssueDto, IssueWithTasksDto, RunDto } from '../../../src/protocol/dto.js';
 import { emptySpendDto } from '../../../src/host/services/usage/issueSpend.js';
+import { StoreError } from '../../../src/store/storeErrors.js';
 
 export const userToken = 'user-token-0123456789';
 export const sourceToken = 'source-token-0123456789';
@@ -68,7 +69,7 @@ export function createFakeHostApi(workspace = '/fake/workspace'): FakeHostApi {
 			case special.crash:
 				throw new Error('kaput\nsecond line');
 			case special.diskFull:
-				throw Object.assign(new Error('the journal could not be written (ENOSPC); restart the Host once space is back'), { name: 'StoreError', reasonCode: 'store_unavailable' });
+				throw new StoreError('store_io', 'the journal could not be written (ENOSPC); restart the Host once space is back');
 			case special.badReply:
 				return { nope: true };
 			case special.stale:

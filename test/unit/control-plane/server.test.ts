@@ -119,6 +119,34 @@ describe('control-plane server', () => {
 		}
 	});
 
+	it('refuses a malformed plan operation in the method table, before any handler runs: 400 invalid_mutation_operation naming kind and task', async () => {
+		const fence = { issueId: 'I', checkpointId: 'C', expectedGraphRevision: 1, requestId: 'r' };
+		const malformed: unknown[] = [
+			[{ op: 'add', task: { taskId: 'b', title: 'B', agentTargetId: 'sh' } }],
+			[{ kind: 'rework', taskId: 'a', replacement: { taskId: 'a2', title: 'A2' } }],
+			[{ kind: 'delete', taskId: 'a' }],
+			[{ kind: 'add', task: { taskId: 'b', title: 'B', agentTargetId: 'sh', bogus: 1 } }],
+			{ kind: 'supersede', taskId: 'a' },
+			[],
+			Array.from({ length: 5001 }, (_, i) => ({ kind: 'supersede', taskId: `t${i}` })),
+			'[{"kind":"supersede","taskId":"a"}]',
+		];
+		for (const operations of malformed) {
+			const reply = await call(t.socketPath, 'plan/mutate', { ...fence, operations }, sourceToken);
+			const what = JSON.stringify(operations).slice(0, 80);
+			assert.equal(reply.status, 400, what);
+			const error = errorOf(reply.json);
+			assert.equal(error.reasonCode, 'invalid_mutation_operation', what);
+			assert.match(error.message, /^--operations-json is malformed: entries must use kind add, update, rework, or supersede; op and replacement are not supported/, what);
+			assert.match(error.message, /"task"/, what);
+			assert.match(error.hint, /`tutti plan issue mutate --help`/, what);
+		}
+		assert.equal(api.calls.length, 0, 'no handler ran for a malformed operation');
+		const ok = [{ kind: 'add', task: { taskId: 'b', title: 'B', agentTargetId: 'sh' } }, { kind: 'supersede', taskId: 'a' }];
+		await call(t.socketPath, 'plan/mutate', { ...fence, operations: ok }, sourceToken);
+		assert.deepEqual(api.calls.map((c) => [c.method, c.params]), [['plan/mutate', { ...fence, operations: ok }]], 'well-formed operations reach the handler as structured JSON');
+	});
+
 	it('answers a body over the 8 MiB cap with 413 JSON naming the cap, and keeps serving', async () => {
 		const big = JSON.stringify({ issueId: 'x'.repeat(8_388_608) });
 		const reply = await request(t.socketPath, { path: '/v1/issue/get', headers: { authorization: `Bearer ${userToken}` }, body: big });

@@ -134,7 +134,7 @@ describe('extension/hostConnection (real Host)', function () {
 		const c = connection();
 		await c.startInFolder();
 		await assert.rejects(c.client!.call('issue/create', { title: '' }), { reasonCode: 'invalid_input' });
-		await assert.rejects(c.client!.callByName('review/nonexistent', {}), { reasonCode: 'not_available', message: /not available in this version/ });
+		await assert.rejects(c.client!.callByName('review/nonexistent', {}), { reasonCode: 'version_mismatch', message: /not available in this version/ });
 		const session = await c.client!.call('session/open', { role: 'source' });
 		const plan = await c.client!.call('plan/create', { title: 'Managed', content: 'Goal', requestId: 'r1' }, { sessionToken: session.token });
 		assert.equal(plan.sourceSessionId, session.sessionId);

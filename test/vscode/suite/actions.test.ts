@@ -128,7 +128,7 @@ describe('actions (commands with arguments)', () => {
 		const before = await client.call('plan/get', { issueId });
 		assert.equal(await vscode.commands.executeCommand(commandIds.confirmGoal, issueId), undefined);
 		assert.equal((await client.call('plan/get', { issueId })).execution.status, before.execution.status);
-		await assert.rejects(client.call('goal/confirm', { issueId }), (e: Error & { reasonCode?: string }) => typeof e.reasonCode === 'string' && e.reasonCode !== 'not_available');
+		await assert.rejects(client.call('goal/confirm', { issueId }), (e: Error & { reasonCode?: string }) => typeof e.reasonCode === 'string' && e.reasonCode !== 'version_mismatch');
 	});
 
 	it('Finish and Follow Up on an issue that is not completed report the Host\'s refusal and record nothing', async () => {

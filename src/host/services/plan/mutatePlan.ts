@@ -1,13 +1,12 @@
-// `plan issue mutate` (digest §1.5, §1.6): strict `--operations-json`, fences, the pure graph mutation, then in
-// one transaction: the task rows, revision + 1, the active checkpoint rebound to it, stale pending terminal
+// `plan issue mutate`: operations the method table already checked strictly, fences, the pure graph mutation, then
+// in one transaction: the task rows, revision + 1, the active checkpoint rebound to it, stale pending terminal
 // checkpoints superseded, awaiting_main and a reset watchdog.
-import { z } from 'zod';
 import { staleTerminalCheckpointIds } from '../../../core/execution/backlog.js';
 import { applyMutationGraph } from '../../../core/graph/mutation.js';
 import { rejection } from '../../../core/hints.js';
 import type { Checkpoint, Execution, Issue, Task } from '../../../core/model.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
-import { type MutationOperation, mutationOperations, operationsShapeMessage } from '../../../protocol/operations.js';
+import type { MutationOperation } from '../../../protocol/operations.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
@@ -19,25 +18,6 @@ import { callerSessionId, passFences, type PlanContext } from './planContext.js'
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 
 type MutateResult = Result<'plan/mutate'>;
-
-/**
- * Parses `--operations-json` strictly: one JSON array of `{kind, taskId?, task?}` with no unknown keys, so the
- * `op` / `replacement` aliases are rejected with a message naming `kind` and `task` (invalid input, exit 2).
- */
-export function parseOperations(text: string, issueId?: string): MutationOperation[] {
-	let raw: unknown;
-	try {
-		raw = JSON.parse(text);
-	} catch (e) {
-		throw rejection('invalid_mutation_operation', `--operations-json is not valid JSON (${(e as Error).message}): ${operationsShapeMessage}`, { issueId });
-	}
-	const parsed = mutationOperations.safeParse(raw);
-	if (!parsed.success) {
-		throw rejection('invalid_mutation_operation', `--operations-json is malformed: ${operationsShapeMessage}\n${z.prettifyError(parsed.error)}`,
-			{ issueId }, { issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })) });
-	}
-	return parsed.data;
-}
 
 /** Every executionDirectory an operation sets must stay inside the workspace (checked before any state is read). */
 function checkExecutionDirectories(workspace: string, operations: readonly MutationOperation[], issueId: string): void {
@@ -69,8 +49,8 @@ function requireAgentMutationWithinGrants(
 
 /** `ctx.workspace`: the absolute workspace root that every executionDirectory must stay inside. */
 export async function mutatePlan(ctx: PlanContext & { workspace: string }, params: ParsedParams<'plan/mutate'>, caller: Caller): Promise<MutateResult> {
-	// The malformed shape is rejected before any durable state (checkpoint, revision) is evaluated.
-	const operations = parseOperations(params.operationsJson, params.issueId);
+	// A malformed shape never gets here (the method table refused it); a bad directory is refused before any state is read.
+	const operations = params.operations;
 	checkExecutionDirectories(ctx.workspace, operations, params.issueId);
 	const identity = requestIdentity('mutate', callerSessionId(caller), params.issueId, params.requestId, {
 		checkpointId: params.checkpointId, expectedGraphRevision: params.expectedGraphRevision, operations,

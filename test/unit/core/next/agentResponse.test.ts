@@ -19,12 +19,12 @@ describe('agent response validator', () => {
 		assert.deepEqual(responseProblems({ ok: true, state: 'accepted', advance_allowed: true, message: 'ok', next: 'tutti plan issue get --issue-id i --json' }), []);
 		assert.deepEqual(responseProblems({ ok: true, state: 'finished', message: 'Nothing more to run.' }), []);
 		assert.deepEqual(responseProblems({ ok: false, error: { reasonCode: 'issue_aborted', message: 'archived', hint: 'read it' }, recovery: { hint: 'read it', next: 'tutti plan issue get --issue-id i --json' } }), []);
-		assert.deepEqual(responseProblems({ ok: true, state: 'x', next_template: 'tutti await-review --issue-id <issue-id>', required_inputs: [{ name: 'issue-id', flag: '--issue-id', description: 'the issue' }], message: 'm' }), []);
+		assert.deepEqual(responseProblems({ ok: true, state: 'checkpoint', next_template: 'tutti await-review --issue-id <issue-id>', required_inputs: [{ name: 'issue-id', flag: '--issue-id', description: 'the issue' }], message: 'm' }), []);
 	});
 
 	it('rejects placeholders in next', () => {
 		rejects({ ...waiting, next: 'tutti await-review --issue-id <issue-id>' }, /placeholder/);
-		rejects({ ok: false, error: { reasonCode: 'x', message: 'm', hint: 'h' }, recovery: { hint: 'h', next: 'tutti plan issue get --issue-id <id>' } }, /recovery\.next contains a placeholder/);
+		rejects({ ok: false, error: { reasonCode: 'internal', message: 'm', hint: 'h' }, recovery: { hint: 'h', next: 'tutti plan issue get --issue-id <id>' } }, /recovery\.next contains a placeholder/);
 	});
 
 	it('rejects failure words in a waiting message', () => {
@@ -37,18 +37,18 @@ describe('agent response validator', () => {
 
 	it('rejects both next and next_template, a template without placeholder or inputs, next with inputs', () => {
 		rejects({ ...waiting, next_template: 'tutti x <a>' }, /both next and next_template/);
-		rejects({ ok: true, state: 'x', message: 'm', next_template: 'tutti x', required_inputs: [{ name: 'a', flag: '--a', description: 'd' }] }, /no placeholder/);
-		rejects({ ok: true, state: 'x', message: 'm', next_template: 'tutti x <a>' }, /needs required_inputs/);
-		rejects({ ok: true, state: 'x', message: 'm', next: 'tutti x', required_inputs: [{ name: 'a', flag: '--a', description: 'd' }] }, /must not come with required_inputs/);
+		rejects({ ok: true, state: 'checkpoint', message: 'm', next_template: 'tutti x', required_inputs: [{ name: 'a', flag: '--a', description: 'd' }] }, /no placeholder/);
+		rejects({ ok: true, state: 'checkpoint', message: 'm', next_template: 'tutti x <a>' }, /needs required_inputs/);
+		rejects({ ok: true, state: 'checkpoint', message: 'm', next: 'tutti x', required_inputs: [{ name: 'a', flag: '--a', description: 'd' }] }, /must not come with required_inputs/);
 	});
 
 	it('rejects a success with error/recovery and a failure without them or with a top-level next', () => {
 		rejects({ ...waiting, recovery: { hint: 'h', next: 'tutti x' } }, /must not carry error or recovery/);
-		rejects({ ok: false, error: { reasonCode: 'x', message: 'm', hint: 'h' } }, /must carry recovery/);
+		rejects({ ok: false, error: { reasonCode: 'internal', message: 'm', hint: 'h' } }, /must carry recovery/);
 		rejects({ ok: false, recovery: { hint: 'h', next: 'tutti x' } }, /must carry error/);
-		rejects({ ok: false, error: { reasonCode: 'x', message: 'm', hint: 'h' }, recovery: { hint: 'h' } }, /recovery needs next/);
-		rejects({ ok: false, error: { reasonCode: 'x', message: 'm', hint: 'h' }, recovery: { hint: 'h', next: 'tutti x' }, next: 'tutti x' }, /top level/);
-		rejects({ ok: false, error: { reasonCode: 'x', message: 'm', hint: 'h' }, recovery: { hint: 'h', next: 'tutti x' }, wait_timeout_seconds: 45 }, /top level/);
+		rejects({ ok: false, error: { reasonCode: 'internal', message: 'm', hint: 'h' }, recovery: { hint: 'h' } }, /recovery needs next/);
+		rejects({ ok: false, error: { reasonCode: 'internal', message: 'm', hint: 'h' }, recovery: { hint: 'h', next: 'tutti x' }, next: 'tutti x' }, /top level/);
+		rejects({ ok: false, error: { reasonCode: 'internal', message: 'm', hint: 'h' }, recovery: { hint: 'h', next: 'tutti x' }, wait_timeout_seconds: 45 }, /top level/);
 	});
 
 	it('rejects waiting responses that do not block advance, repeat the command or carry the wait', () => {
@@ -59,6 +59,6 @@ describe('agent response validator', () => {
 		rejects(noWaited, /waited_seconds and wait_timeout_seconds/);
 		rejects({ ok: true, state: 'accepted', advance_allowed: false, message: 'm', next: 'tutti x' }, /only for state "waiting"/);
 		rejects({ ok: true, state: 'accepted', advance_allowed: true, message: 'm' }, /promises a command/);
-		rejects({ ok: true, state: 'x', message: 'm', wait_timeout_seconds: 45 }, /requires next/);
+		rejects({ ok: true, state: 'checkpoint', message: 'm', wait_timeout_seconds: 45 }, /requires next/);
 	});
 });

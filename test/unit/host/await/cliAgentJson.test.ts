@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { cliFailureResponse, hostAnswerSlackMs, runAgentJson, waitMsFrom } from '../../../../src/cli/agentJson.js';
 import { hookOutput, runStopHook } from '../../../../src/cli/hookStop.js';
 import { responseProblems } from '../../../../src/protocol/agentResponse.js';
+import type { WireReasonCode } from '../../../../src/protocol/reasonCodes.js';
 
 function io(env: Record<string, string> = {}): { env: Record<string, string>; out: string[]; err: string[]; stdout: (t: string) => void; stderr: (t: string) => void } {
 	const out: string[] = [];
@@ -66,7 +67,7 @@ describe('CLI agent JSON and hook stop', () => {
 	});
 
 	it('turns other failures, and a transport failure of agent resume, into one valid agent failure whose recovery is the same command (exit 1)', async () => {
-		const cases: Array<[string, string]> = [['agent/resume', 'host_unavailable'], ['await/next-action', 'unauthenticated']];
+		const cases: Array<[string, WireReasonCode]> = [['agent/resume', 'host_unavailable'], ['await/next-action', 'unauthenticated']];
 		for (const [method, reasonCode] of cases) {
 			const t = io();
 			const code = await runAgentJson(t, method, { issueId: 'i' }, async () => ({ ok: false, error: { reasonCode, message: 'no Host', hint: 'start it' } }), 'tutti next-action --issue-id i');

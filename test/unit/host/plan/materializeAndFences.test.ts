@@ -115,19 +115,20 @@ describe('plan service: materialization, caller authority and fences', () => {
 		assert.equal(issue.execution().status, 'awaiting_main', 'nothing changed');
 	});
 
-	it('strict --operations-json: op and replacement aliases and broken JSON are invalid input naming kind and task, before any fence', async () => {
+	it('strict operations: op and replacement aliases and other malformed shapes are invalid input naming kind and task, before any fence', async () => {
+		// Text that is not JSON never reaches the Host: the CLI refuses it in the same words (test/unit/cli/parseCommandLine.test.ts).
 		const issue = await kit.managedIssue([taskSpec('a')]);
 		const stale = { checkpointId: 'nope', expectedGraphRevision: 99 };
-		const cases = [
-			JSON.stringify([{ op: 'supersede', taskId: 'a' }]),
-			JSON.stringify([{ kind: 'rework', taskId: 'a', replacement: { taskId: 'a2' } }]),
-			JSON.stringify([{ kind: 'delete', taskId: 'a' }]),
-			JSON.stringify({ kind: 'supersede', taskId: 'a' }),
-			'[]',
-			'[{"kind":"supersede","taskId":"a"}',
+		const cases: unknown[] = [
+			[{ op: 'supersede', taskId: 'a' }],
+			[{ kind: 'rework', taskId: 'a', replacement: { taskId: 'a2' } }],
+			[{ kind: 'delete', taskId: 'a' }],
+			{ kind: 'supersede', taskId: 'a' },
+			[],
+			'[{"kind":"supersede","taskId":"a"}]',
 		];
-		for (const json of cases) {
-			const e = await rejects(issue.mutateRaw(json, stale), 'invalid_mutation_operation');
+		for (const operations of cases) {
+			const e = await rejects(issue.mutate(operations, stale), 'invalid_mutation_operation');
 			assert.ok(invalidInputReasons.has(e.reasonCode), 'exit-2 class');
 			assert.match(e.message, /kind/);
 			assert.match(e.message, /"task"/);

@@ -11,9 +11,9 @@ import type { HostConfig } from '../../../../src/host/config.js';
 import type { AdmittedRun, PlanService, RunAdmission } from '../../../../src/host/services/contracts.js';
 import { createPlanService } from '../../../../src/host/services/planService.js';
 import { createReviewService, type ReviewService } from '../../../../src/host/services/reviews/reviewService.js';
-import type { Caller, Result } from '../../../../src/protocol/controlPlane.js';
+import { paramsRejection } from '../../../../src/control-plane/wireErrors.js';
+import { type Caller, methods, type Result } from '../../../../src/protocol/controlPlane.js';
 import type { PlanSnapshotDto } from '../../../../src/protocol/dto.js';
-import type { MutationOperation } from '../../../../src/protocol/operations.js';
 import { Store } from '../../../../src/store/database.js';
 import { checkpointRepository } from '../../../../src/store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../../src/store/repositories/executionRepository.js';
@@ -194,12 +194,11 @@ export class ManagedIssueDriver {
 		return { checkpointId: s.activeCheckpoint.checkpointId, expectedGraphRevision: s.execution.graphRevision };
 	}
 
-	async mutate(ops: (MutationOperation | Record<string, unknown>)[], opts: Partial<Fence> & { caller?: Caller; requestId?: string } = {}): Promise<Result<'plan/mutate'>> {
-		return this.kit.plan.mutate({ ...await this.fenceWith(opts), operationsJson: JSON.stringify(ops), requestId: opts.requestId ?? requestId('mutate') }, opts.caller ?? this.source);
-	}
-
-	async mutateRaw(operationsJson: string, opts: Partial<Fence> = {}): Promise<Result<'plan/mutate'>> {
-		return this.kit.plan.mutate({ ...await this.fenceWith(opts), operationsJson, requestId: requestId('mutate') }, this.source);
+	/** Through the method table, as the control plane calls it: a malformed operation is refused before the service runs. */
+	async mutate(ops: unknown, opts: Partial<Fence> & { caller?: Caller; requestId?: string } = {}): Promise<Result<'plan/mutate'>> {
+		const params = methods['plan/mutate'].params.safeParse({ ...await this.fenceWith(opts), operations: ops, requestId: opts.requestId ?? requestId('mutate') });
+		if (!params.success) { throw paramsRejection('plan/mutate', params.error); }
+		return this.kit.plan.mutate(params.data, opts.caller ?? this.source);
 	}
 
 	async schedule(taskIds: string[], opts: Partial<Fence> & { caller?: Caller; requestId?: string } = {}): Promise<Result<'plan/schedule'>> {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, it } from 'mocha';
 import type { Caller } from '../../../../src/protocol/controlPlane.js';
 import type { Checkpoint } from '../../../../src/core/model.js';
 import type { PlanSnapshotDto } from '../../../../src/protocol/dto.js';
+import type { MutationOperation } from '../../../../src/protocol/operations.js';
 import { checkpointRepository } from '../../../../src/store/repositories/checkpointRepository.js';
 import { rejects, ServiceHarness } from '../services/serviceHarness.js';
 
@@ -34,8 +35,8 @@ describe('troubleshooting chains (real Host services)', () => {
 		assert.ok(s.activeCheckpoint, 'an active checkpoint');
 		return { issueId, checkpointId: s.activeCheckpoint.checkpointId, expectedGraphRevision: s.execution.graphRevision };
 	};
-	const mutate = async (s: Snapshot, ops: unknown[]): Promise<number> =>
-		(await h.call('plan/mutate', { ...fence(s), operationsJson: JSON.stringify(ops), requestId: rid('mutate') }, source)).graphRevision;
+	const mutate = async (s: Snapshot, ops: MutationOperation[]): Promise<number> =>
+		(await h.call('plan/mutate', { ...fence(s), operations: ops, requestId: rid('mutate') }, source)).graphRevision;
 	/** Schedules `taskIds` at the active checkpoint of `s`; returns runId by taskId once the Runs were launched. */
 	const schedule = async (s: Snapshot, taskIds: string[]): Promise<Map<string, string>> => {
 		const { runIds } = await h.call('plan/schedule', { ...fence(s), taskIds, requestId: rid('schedule') }, source);

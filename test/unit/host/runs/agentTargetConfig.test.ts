@@ -37,7 +37,7 @@ describe('agent target config', () => {
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', argv: ['claude'] }] }), /"argv" and "shell" are for "command" targets/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', isolation: 'container' }] }), /isolation/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', bogus: 1 }] }), /bogus/);
-		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', env: { 'A=B': 'c' } }] }), /Invalid key in record[\s\S]*agentTargets\[0\]\.env\["A=B"\]/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', env: { 'A=B': 'c' } }] }), /environment variable 'A=B' is not a valid name \(letters, digits and _, not starting with a digit\)[\s\S]*agentTargets\[0\]\.env\["A=B"\]/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude' }, { id: 'x', adapter: 'codex' }] }), /duplicate agent target id "x"/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'codex', approvals: 'ask' }] }), /"approvals" is for claude targets/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', approvals: 'sometimes' }] }), /approvals/);

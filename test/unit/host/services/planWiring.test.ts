@@ -19,7 +19,7 @@ describe('host services: wiring of the plan service', () => {
 		await rejects(h.call('task/add', { issueId, title: 'sneaky', agentTargetId: 'ok' }, source), 'tutti_issue_managed');
 		const mutated = await h.call('plan/mutate', {
 			issueId, checkpointId: created.checkpointId, expectedGraphRevision: created.graphRevision, requestId: 'm1',
-			operationsJson: JSON.stringify([{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'ok', content: 'do A' } }]),
+			operations: [{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'ok', content: 'do A' } }],
 		}, source);
 		const scheduled = await h.call('plan/schedule', {
 			issueId, checkpointId: created.checkpointId, expectedGraphRevision: mutated.graphRevision, requestId: 's1', taskIds: ['a'],

@@ -34,7 +34,7 @@ async function toTerminal(kit: WakeKit): Promise<AtTerminal> {
 	const source = sourceCaller(created.sourceSessionId);
 	const mutated = await kit.call('plan/mutate', {
 		issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: 1, requestId: 'm1',
-		operationsJson: JSON.stringify([{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w', autoAccept: true } }]),
+		operations: [{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w', autoAccept: true } }],
 	}, source);
 	const scheduled = await kit.call('plan/schedule', {
 		issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: mutated.graphRevision, requestId: 's1', taskIds: ['a'],
@@ -193,7 +193,7 @@ describe('independent reviewer at Goal Review', () => {
 		const t = await toTerminal(kit);
 		const mutated = await kit.call('plan/mutate', {
 			issueId: t.created.issueId, checkpointId: t.checkpointId, expectedGraphRevision: t.revision, requestId: 'm2',
-			operationsJson: JSON.stringify([{ kind: 'add', task: { taskId: 'b', title: 'B', agentTargetId: 'w' } }]),
+			operations: [{ kind: 'add', task: { taskId: 'b', title: 'B', agentTargetId: 'w' } }],
 		}, t.source);
 		const canceled = review(t.reviewId);
 		assert.deepEqual([canceled.status, canceled.failureReason], ['canceled', 'graph_superseded']);

@@ -19,10 +19,10 @@ describe('auto-accept off: the developer is the only one who can move', () => {
 		const caller = sourceCaller(created.sourceSessionId);
 		const mutated = await kit.call('plan/mutate', {
 			issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: 1, requestId: 'm1',
-			operationsJson: JSON.stringify([
+			operations: [
 				{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w' } },
 				{ kind: 'add', task: { taskId: 'b', title: 'B', agentTargetId: 'w', dependencyTaskIds: ['a'] } },
-			]),
+			],
 		}, caller);
 		const scheduled = await kit.call('plan/schedule', {
 			issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: mutated.graphRevision, requestId: 's1', taskIds: ['a'],

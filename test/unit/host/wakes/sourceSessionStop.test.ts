@@ -22,7 +22,7 @@ describe('source-session Stop', () => {
 		await kit.idle();
 		await kit.call('plan/mutate', {
 			issueId: working.issueId, checkpointId: working.checkpointId, expectedGraphRevision: 1, requestId: 'm1',
-			operationsJson: JSON.stringify([{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w' } }]),
+			operations: [{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w' } }],
 		}, caller);
 		const scheduled = await kit.call('plan/schedule', { issueId: working.issueId, checkpointId: working.checkpointId, expectedGraphRevision: 2, requestId: 's1', taskIds: ['a'] }, caller);
 		await kit.call('plan/stop', { issueId: done.issueId, checkpointId: done.checkpointId, expectedGraphRevision: 1, requestId: 'st', reason: 'done' }, caller);

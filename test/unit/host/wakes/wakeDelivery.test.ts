@@ -70,7 +70,7 @@ describe('wake delivery to source sessions', () => {
 		const caller = sourceCaller(created.sourceSessionId);
 		const mutated = await kit.call('plan/mutate', {
 			issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: 1, requestId: 'm1',
-			operationsJson: JSON.stringify([{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w' } }]),
+			operations: [{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w' } }],
 		}, caller);
 		const scheduled = await kit.call('plan/schedule', {
 			issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: mutated.graphRevision, requestId: 's1', taskIds: ['a'],

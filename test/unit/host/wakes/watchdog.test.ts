@@ -25,7 +25,7 @@ describe('the inactivity watchdog', () => {
 		const t1 = kit.clock.now();
 		const mutated = await kit.call('plan/mutate', {
 			issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: 1, requestId: 'm1',
-			operationsJson: JSON.stringify([{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w' } }]),
+			operations: [{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w' } }],
 		}, sourceCaller(created.sourceSessionId));
 		assert.equal(kit.execution(created.executionId).watchdogDueAtUnixMs, t1 + fiveMinutes, 'a valid command resets the deadline');
 		kit.clock.advance(1_000);
@@ -76,7 +76,7 @@ describe('the inactivity watchdog', () => {
 		const caller = sourceCaller(created.sourceSessionId);
 		await kit.call('plan/mutate', {
 			issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: 1, requestId: 'm1',
-			operationsJson: JSON.stringify([{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w' } }]),
+			operations: [{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'w' } }],
 		}, caller);
 		await kit.call('plan/schedule', { issueId: created.issueId, checkpointId: created.checkpointId, expectedGraphRevision: 2, requestId: 's1', taskIds: ['a'] }, caller);
 		await kit.idle();
