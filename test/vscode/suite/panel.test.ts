@@ -30,12 +30,16 @@ describe('issue panel', () => {
 		});
 		assert.ok(resumed.seq > first.seq);
 		panel.close();
+		await waitFor('the closed panel to leave the registration', () => (panels.panelFor(issueId) === undefined ? true : undefined));
 	});
 	it('closing the panel\'s tab releases it at once: the registration holds nothing for it, and Open Issue opens a new one', async () => {
 		const { services, panels } = await tutti();
+		// Other tests leave their panels open: what matters is one holder per open panel, and one panel fewer once closed.
+		const before = panels.held;
+		assert.equal(before.disposables, before.panels);
+		// A new manual issue opens its panel.
 		const { issueId } = (await vscode.commands.executeCommand<NewIssueResult>(commandIds.newIssue, { mode: 'manual', title: 'Closed and opened again', content: '' }))!;
 		await vscode.commands.executeCommand(commandIds.pauseIssue, issueId);
-		const before = panels.held;
 		await vscode.commands.executeCommand(commandIds.openIssue, issueId);
 		const first = panels.panelFor(issueId)!;
 		await first.waitForSnapshot(30_000);
