@@ -32,8 +32,6 @@ export interface LatestRunModel {
 	readonly runId: string;
 	readonly outcomeLabel: string;
 	readonly status: TaskStatus;
-	readonly canStop: boolean;
-	readonly stopping: boolean;
 	/** "Started 14:02:11Z · ended 14:04:13Z" (or "· still running"). */
 	readonly timesLabel: string;
 	readonly usageLabel: string;
@@ -95,7 +93,7 @@ export function latestRunModel(r: RunDto | undefined): LatestRunModel | null {
 	const ended = r.completedAtUnixMs > 0 ? `ended ${formatClock(r.completedAtUnixMs)}` : hasSettled(r) ? 'end not recorded' : 'still running';
 	const started = r.startedAtUnixMs > 0 ? `Started ${formatClock(r.startedAtUnixMs)}` : 'Not started yet';
 	return {
-		runId: r.runId, outcomeLabel: outcomeLabel(r), status: r.status, canStop: r.controls.stop, stopping: r.stopping,
+		runId: r.runId, outcomeLabel: outcomeLabel(r), status: r.status,
 		timesLabel: r.startedAtUnixMs > 0 ? `${started} · ${ended}` : started,
 		usageLabel: usageLabel([r]), summary: r.summary, errorMessage: r.errorMessage,
 	};

@@ -1,6 +1,7 @@
 // What the developer may do to an issue as a whole right now (the board's and the panel's Pause, Resume, Stop and
-// Start, Add Task on a manual issue, Accept / Request changes on one of its tasks, Confirm goal / Request changes / Switch to self review at Goal Review, Stop the
-// source session, Integrate, Finish and Follow Up once a managed issue completed), and whether the issue is over.
+// Start, Add Task on a manual issue, Accept / Request changes on one of its tasks, Confirm goal / Request changes /
+// Switch to self review at Goal Review, Stop the source session, Integrate, Finish and Follow Up once a managed issue
+// completed), and whether the issue is over.
 // The Host derives both once per issue and sends them in every IssueDto; the UIs draw them and derive nothing (a
 // rule written twice drifts).
 import { isTerminalExecution } from '../execution/allowedActions.js';
@@ -77,8 +78,8 @@ export function isIssueClosed(issueStatus: IssueStatus, executionStatus: Executi
  * managed issue an execution at work (its source agent owes the next step; at Goal Review only the developer does,
  * so there is nothing to stop), for a manual one a task not started or running. Confirm goal and Request changes at
  * Goal Review only. Accept / Request changes on a task while one awaits the developer and the issue is not closed
- * (a gone source session leaves its tasks' results to the developer). A terminal issue offers none of these; Finish and Follow Up come after a managed execution
- * completed, until Finish is recorded. Integrate while accepted work is not integrated yet, completed issues
+ * (a gone source session leaves its tasks' results to the developer). A terminal issue offers none of the others;
+ * Finish and Follow Up come after a managed execution completed, until Finish is recorded. Integrate while accepted work is not integrated yet, completed issues
  * included, archived ones not.
  */
 export function issueControls(facts: IssueControlFacts): IssueControls {

@@ -22,8 +22,8 @@ export interface TaskControls {
 
 /**
  * Accept and Request changes while an active task awaits the developer's decision and its issue is not closed (the
- * attention state calls such a task "awaiting your acceptance"). Open changes for an active task with a recorded base commit: the command finds only
- * active tasks, and without a base there is no diff to show.
+ * attention state calls such a task "awaiting your acceptance"). Open changes for an active task with a recorded base
+ * commit: the command finds only active tasks, and without a base there is no diff to show.
  */
 export function taskControls(facts: TaskControlFacts): TaskControls {
 	const review = !facts.issueClosed && !facts.superseded && facts.status === 'pending_acceptance';
