@@ -6,6 +6,7 @@
 // The browser adds DOM building (createElementNS) and paint on top; measure that in the webview itself (see the
 // note printed at the end). Run: node --import tsx bench/panelRender.ts
 import type { Attention } from '../src/core/attention/attention.js';
+import { taskControls } from '../src/core/issues/taskControls.js';
 import type { Issue, Task } from '../src/core/model.js';
 import { toIssueDto, toTasksWithReadiness } from '../src/host/services/dtoMapping.js';
 import { toWebview, type PanelSnapshot } from '../src/protocol/webview.js';
@@ -13,7 +14,7 @@ import { snapshotDelta } from '../src/protocol/webviewDelta.js';
 import type { TaskDto } from '../src/protocol/dto.js';
 import { dagreLayout, layoutGraph } from '../webview/issuePanel/layout.js';
 import { LayoutCache, layoutInputOf, panelTree, renderPanel } from '../webview/issuePanel/renderPanel.js';
-import { derivePanelModel } from '../webview/issuePanel/viewModel.js';
+import { derivePanelModel } from '../webview/issuePanel/panelModel.js';
 import { renderToString } from '../webview/shared/vnode.js';
 import { fmtMs, median, timeMs } from './stats.js';
 import { emptySpendDto } from '../src/host/services/usage/issueSpend.js';
@@ -63,14 +64,15 @@ export function benchSnapshot(n: number): PanelSnapshot {
 	return {
 		type: 'snapshot', seq: 1, plan: null, runs: [],
 		// As the Host sends it: readiness and controls derived by its mapping.
-		issue: { ...toIssueDto(issue, { counts, executionStatus: null, hasRunningRun: counts.running > 0, attention: benchAttention, spend: emptySpendDto() }), tasks: toTasksWithReadiness(tasks as Task[]) },
+		issue: { ...toIssueDto(issue, { counts, executionStatus: null, hasRunningRun: counts.running > 0, attention: benchAttention, spend: emptySpendDto() }), tasks: toTasksWithReadiness(tasks as Task[], new Map(), false) },
 		view: { selectedTaskId: 't1', showHistory: false, nowUnixMs: 1, agentWaiting: null },
 	};
 }
 
 /** The same snapshot after one Run settles: task `taskId` has `status`, the issue's counts follow (as the Host sends it). */
 export function withStatus(s: PanelSnapshot, taskId: string, status: TaskDto['status'], seq: number): PanelSnapshot {
-	const tasks = s.issue.tasks.map((t) => (t.taskId === taskId ? { ...t, status } : t));
+	const tasks = s.issue.tasks.map((t) => (t.taskId === taskId
+		? { ...t, status, controls: taskControls({ status, superseded: t.superseded, issueClosed: false, hasRecordedBase: t.baseCommit !== '' }) } : t));
 	const count = (st: TaskDto['status']): number => tasks.filter((t) => t.status === st).length;
 	const counts = { notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'), completed: count('completed'), failed: count('failed'), canceled: count('canceled') };
 	return { ...s, seq, issue: { ...s.issue, counts, tasks } };

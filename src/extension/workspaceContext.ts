@@ -32,7 +32,7 @@ export function workspaceContext(state: WorkspaceState | undefined): WorkspaceCo
 		[workspaceContextKeys.canStop]: some((i) => i.controls.stop),
 		[workspaceContextKeys.canStart]: some((i) => i.controls.start),
 		[workspaceContextKeys.canAddTask]: some((i) => i.controls.addTask),
-		[workspaceContextKeys.hasPendingAcceptance]: some((i) => i.counts.pendingAcceptance > 0),
+		[workspaceContextKeys.hasPendingAcceptance]: some((i) => i.controls.reviewTask),
 		[workspaceContextKeys.hasGoalReview]: some((i) => i.controls.confirmGoal),
 		[workspaceContextKeys.canFinish]: some((i) => i.controls.finish),
 		[workspaceContextKeys.canFollowUp]: some((i) => i.controls.followUp),

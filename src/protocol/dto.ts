@@ -55,11 +55,25 @@ export const taskDto = z.object({
 });
 export type TaskDto = z.infer<typeof taskDto>;
 
+/** What the developer may press on one task now (the Host's rule; the panel and the pickers only draw it). */
+export const taskControlsDto = z.object({
+	accept: z.boolean(),
+	requestChanges: z.boolean(),
+	/** The task's latest Run's own diff can be opened (`tutti.openTaskChanges`). */
+	openChanges: z.boolean(),
+});
+export type TaskControlsDto = z.infer<typeof taskControlsDto>;
+
 /**
- * A task with its readiness and the one blocker that holds it back, as the Host derives them (the managed snapshot
- * and `issue/get` alike; the UIs draw them).
+ * A task with its readiness and the one blocker that holds it back, whether it is superseded history, and what the
+ * developer may do to it, as the Host derives them (the managed snapshot and `issue/get` alike; the UIs draw them).
  */
-export const planTaskDto = taskDto.extend({ ready: z.boolean(), blockerReason: z.union([blockerReason, z.literal('')]) });
+export const planTaskDto = taskDto.extend({
+	ready: z.boolean(),
+	blockerReason: z.union([blockerReason, z.literal('')]),
+	superseded: z.boolean(),
+	controls: taskControlsDto,
+});
 export type PlanTaskDto = z.infer<typeof planTaskDto>;
 
 /** What the developer may press on the issue now (the Host's rule; the board and the panel only draw it). */
@@ -69,6 +83,8 @@ export const issueControlsDto = z.object({
 	stop: z.boolean(),
 	confirmGoal: z.boolean(),
 	requestGoalChanges: z.boolean(),
+	/** Some task awaits the developer's Accept or Request changes. */
+	reviewTask: z.boolean(),
 	/** Accepted work is not integrated yet: the panel's Integrate (`tutti issue integrate`). */
 	integrate: z.boolean(),
 	/** A manual issue open to new tasks. */
@@ -256,6 +272,13 @@ export const runDto = z.object({
 	 */
 	outsideChanges: z.array(z.string()).default([]),
 	stopNotes: z.array(stopNoteDto),
+	/** A person's Stop is in force on the Run and it has not settled yet (drawn as "Stopping…"). */
+	stopping: z.boolean(),
+	/** What the developer may press on the Run now (the Host's rule). */
+	controls: z.object({
+		/** The Run has not settled: Stop it (`tutti run stop`). */
+		stop: z.boolean(),
+	}),
 	/** While it runs: the newest line of its transcript (what the agent is doing now); absent otherwise. */
 	activity: transcriptEntryDto.nullable().optional(),
 	/** The tool calls this Run asked the developer about, each with its answer and who gave it (approval requests). */

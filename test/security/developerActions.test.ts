@@ -202,6 +202,18 @@ describe('security: developer actions, method by method', function () {
 		expectOk(await issue.getRaw());
 	});
 
+	it('the controls the Host shows grant nothing: an agent that reads Accept on a task still cannot accept it', async function () {
+		const read = async (token: string): Promise<{ status: string; accept: boolean }> => {
+			const got = methods['issue/get'].result.parse(expectOk(await host.cli(['issue', 'get', '--issue-id', ids.manual, '--json'], { token })));
+			const task = got.tasks.find((t) => t.taskId === ids.taskId)!;
+			return { status: task.status, accept: task.controls.accept };
+		};
+		assert.deepEqual(await read(ids.worker.token), { status: 'pending_acceptance', accept: true }, 'the worker reads what the developer may press');
+		const refused = await host.cli(['review', 'accept', '--issue-id', ids.manual, '--task-id', ids.taskId, '--json'], { token: ids.worker.token });
+		expectError(refused, 'forbidden');
+		assert.deepEqual(await read(ids.worker.token), { status: 'pending_acceptance', accept: true }, 'nothing was accepted');
+	});
+
 	it('an agent call is never refused as a developer action', async function () {
 		const calls = callsFor(ids).filter((c) => c.policy === 'agent');
 		for (const call of calls) {

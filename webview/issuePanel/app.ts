@@ -16,7 +16,7 @@ import { defaultGraphView, type GraphViewOptions, type ListSort, toggleStatus } 
 import { GraphView } from './graphView.js';
 import type { GraphLayout } from './layout.js';
 import { LayoutCache, type RegionName, renderPanel } from './renderPanel.js';
-import type { PanelUi } from './viewModel.js';
+import type { PanelUi } from './panelModel.js';
 import type { TaskStatus } from './snapshotTypes.js';
 
 const zoomSteps = [0.1, 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4];

@@ -1,5 +1,5 @@
 // Human labels for the panel: durations, token counts and the words for each enum value. Pure.
-import type { BlockerReason, CheckpointKind, ExecutionStatus, StopAnswer, TaskStatus } from './snapshotTypes.js';
+import type { BlockerReason, CheckpointKind, ExecutionStatus, StopAnswer, TaskStatus, TranscriptEntryDto } from './snapshotTypes.js';
 
 /** "0s", "45s", "2m 03s", "1h 02m 03s" (the same shape as the Host's outcome labels). */
 export function formatDuration(ms: number): string {
@@ -77,6 +77,11 @@ export const stopAnswerLabel: Readonly<Record<StopAnswer, string>> = {
 	'declined': 'declined: the agent could not be interrupted',
 	'interrupt-unconfirmed': 'not confirmed: the interrupt got no answer',
 	'no-effect': 'no effect: nothing was running',
+};
+
+/** What kind of transcript line it is, in words. */
+export const transcriptKindLabel: Readonly<Record<TranscriptEntryDto['kind'], string>> = {
+	assistant: 'Agent', tool: 'Ran', edit: 'Edited', error: 'Error', user: 'Sent', result: 'Result', output: 'Output',
 };
 
 export function stopReasonLabel(reason: 'person' | 'host' | 'evict'): string {

@@ -8,7 +8,7 @@ import { type ElementNode, renderToString } from '../shared/vnode.js';
 import { type DetailLevel, detailLevel } from './graphOptions.js';
 import type { GraphLayout, PositionedNode } from './layout.js';
 import { graphNode, graphNodeSignature, renderGraph, rovingFocusTaskId } from './renderGraph.js';
-import type { GraphModel, GraphNodeModel } from './viewModel.js';
+import type { GraphModel, GraphNodeModel } from './graphModel.js';
 
 interface DrawnNode {
 	/** The model it was drawn from (models of unchanged tasks are the same objects from one snapshot to the next). */

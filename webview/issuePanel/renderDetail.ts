@@ -4,7 +4,10 @@
 import { button, linkButton, textArea } from '../shared/components.js';
 import { type ElementNode, h } from '../shared/vnode.js';
 import { noteMaxLength } from './renderHeader.js';
-import type { DetailModel, LatestRunModel, MessagesModel, RelatedTask, ReviewChangesModel, RunModel, TranscriptModel } from './viewModel.js';
+import type { DetailModel, RelatedTask } from './detailModel.js';
+import type { MessagesModel, TranscriptModel } from './liveRunModel.js';
+import type { ReviewChangesModel } from './reviewChangesModel.js';
+import type { LatestRunModel, RunModel } from './runModel.js';
 import type { ApprovalBody, ApprovalModel } from './approvalModel.js';
 
 function approvalBody(b: ApprovalBody): ElementNode {
@@ -53,12 +56,12 @@ function run(r: RunModel): ElementNode {
 		h('p', { class: 'muted run-usage' }, r.usageLabel),
 		r.stopNotes.length ? h('ul', { class: 'stop-notes', 'aria-label': 'Stop notes' }, ...r.stopNotes.map((n) => h('li', { 'data-stop-event-id': n.eventId }, n.text))) : null,
 		h('div', { class: 'run-actions' },
-			r.nonterminal ? button({ label: r.stopping ? 'Stop again' : 'Stop run', action: 'run/stop', ariaLabel: `Stop run ${r.runId}`, data: { 'run-id': r.runId } }) : null,
+			r.canStop ? button({ label: r.stopping ? 'Stop again' : 'Stop run', action: 'run/stop', ariaLabel: `Stop run ${r.runId}`, data: { 'run-id': r.runId } }) : null,
 			button({ label: 'Open output', action: 'run/openOutput', ariaLabel: `Open the output of run ${r.runId}`, data: { 'run-id': r.runId } })));
 }
 
 /** The files the latest Run changed, above Accept / Request changes, with the button that opens their diff. */
-function reviewChanges(c: ReviewChangesModel, title: string, data: Readonly<Record<string, string>>): ElementNode {
+function reviewChanges(c: ReviewChangesModel, title: string, canOpen: boolean, data: Readonly<Record<string, string>>): ElementNode {
 	return h('div', { id: 'review-changes' },
 		c.kind === 'files'
 			? h('ul', { class: 'changed-files', 'aria-label': `Files changed by task ${title}` }, ...c.files.map((f) => h('li', {},
@@ -66,7 +69,7 @@ function reviewChanges(c: ReviewChangesModel, title: string, data: Readonly<Reco
 				h('span', { class: 'changed-counts', 'aria-hidden': 'true' }, f.countsLabel),
 				h('span', { class: 'visually-hidden' }, `, ${f.countsSpoken}`))))
 			: h('p', { class: `muted review-${c.kind}` }, c.message),
-		c.kind === 'noChanges' || c.kind === 'notRecorded' ? null
+		!canOpen || c.kind === 'noChanges' || c.kind === 'notRecorded' ? null
 			: button({ label: 'Open Diff', action: 'task/openChanges', ariaLabel: `Open the diff of task ${title}`, data }));
 }
 
@@ -76,8 +79,8 @@ function latestRun(d: DetailModel, r: LatestRunModel, data: Readonly<Record<stri
 		h('p', { class: 'muted latest-facts' }, `${r.timesLabel} · ${r.usageLabel}`),
 		r.summary ? h('p', { class: 'run-summary' }, r.summary) : null,
 		r.errorMessage ? h('p', { class: 'run-error' }, r.errorMessage) : null,
-		d.changes ? reviewChanges(d.changes, d.title, data) : null,
-		!d.changes && d.canOpenChanges ? button({ label: 'Open changes', action: 'task/openChanges', ariaLabel: `Open the changes of task ${d.title} in the diff view`, data }) : null);
+		d.changes ? reviewChanges(d.changes, d.title, d.controls.openChanges, data) : null,
+		!d.changes && d.controls.openChanges ? button({ label: 'Open changes', action: 'task/openChanges', ariaLabel: `Open the changes of task ${d.title} in the diff view`, data }) : null);
 }
 
 function transcript(t: TranscriptModel): ElementNode {
@@ -128,12 +131,12 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 		d.approvals.some((a) => a.pending) ? approvals(d.approvals) : null,
 		d.latest ? latestRun(d, d.latest, data) : null,
 		d.messages ? messages(d.messages) : null,
-		d.canAccept || d.canRequestChanges ? h('section', { id: 'acceptance', class: 'callout', 'aria-label': 'Acceptance' },
+		d.controls.accept || d.controls.requestChanges ? h('section', { id: 'acceptance', class: 'callout', 'aria-label': 'Acceptance' },
 			h('p', {}, 'This task is waiting for you to accept its result or request changes.'),
 			d.reopenedReason !== '' ? h('p', { id: 'reopened-reason', class: 'notice' },
 				`Pending acceptance again: ${d.reopenedReason}. Its branch moved after it was accepted; its result is now the branch's new commit.`) : null,
-			d.canAccept ? button({ label: 'Accept', action: 'task/accept', appearance: 'primary', ariaLabel: `Accept task ${d.title}`, data }) : null,
-			d.canRequestChanges ? h('div', { class: 'note-form' },
+			d.controls.accept ? button({ label: 'Accept', action: 'task/accept', appearance: 'primary', ariaLabel: `Accept task ${d.title}`, data }) : null,
+			d.controls.requestChanges ? h('div', { class: 'note-form' },
 				textArea({ id: 'task-note', label: 'What needs to change', maxLength: noteMaxLength, draftKey: `task:${d.taskId}` }),
 				d.reviewComments.length
 					? h('div', { id: 'review-comments' },

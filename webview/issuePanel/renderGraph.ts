@@ -6,7 +6,7 @@ import { type ElementNode, findAll, h, svg, type VNode } from '../shared/vnode.j
 import { detailLevel } from './graphOptions.js';
 import type { GraphLayout, Point } from './layout.js';
 import { truncate } from './format.js';
-import { type GraphModel, type GraphNodeModel, nodeLabelMax } from './viewModel.js';
+import { type GraphModel, type GraphNodeModel, nodeLabelMax } from './graphModel.js';
 
 export interface GraphRenderOptions {
 	readonly zoom: number;

@@ -5,7 +5,8 @@
 // complete command.
 import { badge, button, linkButton, textArea } from '../shared/components.js';
 import { type Child, type ElementNode, h } from '../shared/vnode.js';
-import type { CheckpointSummary, HeaderModel, IssueControls } from './viewModel.js';
+import type { CheckpointSummary, HeaderModel } from './headerModel.js';
+import type { IssueControlsDto as IssueControls } from './snapshotTypes.js';
 
 export const noteMaxLength = 10_000;
 

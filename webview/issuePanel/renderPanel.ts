@@ -6,7 +6,8 @@ import { renderGraph, renderGraphStatus, renderGraphToolbar, rovingFocusTaskId }
 import { renderHeader } from './renderHeader.js';
 import { renderTaskList } from './renderTaskList.js';
 import type { PanelSnapshot } from './snapshotTypes.js';
-import { derivePanelModel, type GraphModel, type PanelModel, type PanelUi } from './viewModel.js';
+import type { GraphModel } from './graphModel.js';
+import { derivePanelModel, type PanelModel, type PanelUi } from './panelModel.js';
 
 export interface PanelRegions {
 	readonly header: ElementNode;

@@ -2,7 +2,7 @@
 // table sortable by status, title or plan order. Redrawn from every snapshot, so it follows status changes live.
 import { h, type ElementNode } from '../shared/vnode.js';
 import type { ListSort } from './graphOptions.js';
-import type { GraphModel } from './viewModel.js';
+import type { GraphModel } from './graphModel.js';
 
 const columns: readonly { readonly sort: ListSort; readonly label: string }[] = [
 	{ sort: 'plan', label: '#' },

@@ -2,11 +2,13 @@
 import type { PanelSnapshot, PanelTranscript } from '../../src/protocol/webview.js';
 import type { ApprovalDto } from '../../src/protocol/approvals.js';
 import type {
-	AttentionStateDto, CheckpointDto, IssueControlsDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
+	AttentionStateDto, CheckpointDto, IssueControlsDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskControlsDto, TaskDto, TranscriptEntryDto,
+	WakeDto,
 } from '../../src/protocol/dto.js';
 
 export type {
-	ApprovalDto, AttentionStateDto, CheckpointDto, IssueControlsDto, IssueWithTasksDto, PanelSnapshot, PanelTranscript, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, TranscriptEntryDto, WakeDto,
+	ApprovalDto, AttentionStateDto, CheckpointDto, IssueControlsDto, IssueWithTasksDto, PanelSnapshot, PanelTranscript, PlanSnapshotDto, PlanTaskDto, RunDto,
+	TaskControlsDto, TaskDto, TranscriptEntryDto, WakeDto,
 };
 export type TaskStatus = TaskDto['status'];
 export type ExecutionStatus = PlanSnapshotDto['execution']['status'];

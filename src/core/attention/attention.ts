@@ -2,6 +2,7 @@
 // on agent · paused · planned · done. Derived once, here, from the same facts and the same "what is owed next"
 // derivation that serves `tutti agent resume` (src/core/next/owed.ts); the Host sends it in every IssueDto and the
 // board, the view badge, the status bar, the panel and notifications draw it and derive nothing. Pure.
+import { isIssueClosed } from '../issues/issueControls.js';
 import { agentResumeCommand } from '../next/commands.js';
 import type { IssueFacts } from '../next/facts.js';
 import { owedOnIssue } from '../next/owed.js';
@@ -156,9 +157,7 @@ interface Context {
 }
 
 function isTerminalIssue(facts: IssueFacts): boolean {
-	const status = facts.execution?.status;
-	return facts.issueStatus === 'completed' || facts.issueStatus === 'archived'
-		|| status === 'completed' || status === 'archiving' || status === 'archived';
+	return isIssueClosed(facts.issueStatus, facts.execution?.status ?? null);
 }
 
 /** Whether the source agent is taking the step it owes, by the facts Tutti has. */

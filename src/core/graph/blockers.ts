@@ -17,6 +17,11 @@ export interface ReadinessOptions {
 	projectAcceptedTaskId?: string;
 }
 
+/** A task is history once it was superseded (its row stays for audit; counts, lists and scheduling skip it). */
+export function isSuperseded(task: Pick<Task, 'supersededAtUnixMs'>): boolean {
+	return task.supersededAtUnixMs > 0;
+}
+
 type ReadinessTask = Pick<Task, 'taskId' | 'status' | 'agentTargetId' | 'dependencyTaskIds' | 'acceptanceState' | 'supersededAtUnixMs' | 'sortIndex'>;
 
 /**
@@ -46,7 +51,7 @@ function dependencyView(task: ReadinessTask | undefined, projectId: string | und
 
 /** The first blocker of one task, checked in the order superseded → not started → target → dependencies. */
 export function blockerFor(task: ReadinessTask, byId: ReadonlyMap<string, ReadinessTask>, opts: ReadinessOptions = {}): BlockerReason | '' {
-	if (task.supersededAtUnixMs > 0) { return 'task_superseded'; }
+	if (isSuperseded(task)) { return 'task_superseded'; }
 	if (task.status !== 'not_started') { return 'task_not_started'; }
 	if (task.agentTargetId.trim() === '') { return 'missing_agent_target'; }
 	for (const depId of task.dependencyTaskIds) {

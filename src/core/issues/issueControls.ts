@@ -1,6 +1,7 @@
 // What the developer may do to an issue as a whole right now (the board's and the panel's Pause, Resume, Stop and
-// Start, Add Task on a manual issue, Confirm goal / Request changes / Switch to self review at Goal Review, Stop the
-// source session, Integrate, Finish and Follow Up once a managed issue completed), and whether the issue is over.
+// Start, Add Task on a manual issue, Accept / Request changes on one of its tasks, Confirm goal / Request changes /
+// Switch to self review at Goal Review, Stop the source session, Integrate, Finish and Follow Up once a managed issue
+// completed), and whether the issue is over.
 // The Host derives both once per issue and sends them in every IssueDto; the UIs draw them and derive nothing (a
 // rule written twice drifts).
 import { isTerminalExecution } from '../execution/allowedActions.js';
@@ -15,6 +16,8 @@ export interface IssueControlFacts {
 	readonly hasRunningRun: boolean;
 	/** Some active (not superseded) task is not started or running: a manual issue's open work. */
 	readonly hasOpenTask: boolean;
+	/** Some active (not superseded) task is pending acceptance: its result awaits the developer's decision. */
+	readonly hasTaskAwaitingReview: boolean;
 	/** Some active task was accepted (bound to a commit) after the issue's last integration, or never integrated. */
 	readonly hasUnintegratedAcceptance: boolean;
 	/** The developer recorded Finish on the completed issue (absent: not finished). */
@@ -34,6 +37,8 @@ export interface IssueControls {
 	readonly stop: boolean;
 	readonly confirmGoal: boolean;
 	readonly requestGoalChanges: boolean;
+	/** Some task awaits the developer's Accept or Request changes (each such task's own controls say which). */
+	readonly reviewTask: boolean;
 	/** `tutti issue integrate` has accepted work to bring back (also once the issue is completed; never once archived). */
 	readonly integrate: boolean;
 	/** A manual issue still open to new tasks. */
@@ -51,10 +56,19 @@ export interface IssueControls {
 
 /**
  * The issue is over: it is completed or archived, or its execution is terminal (orphaned_source, completed,
- * archiving, archived). Nothing can be paused, resumed, stopped or reviewed any more.
+ * archiving, archived). Nothing can be paused, resumed or stopped any more, and its goal is not reviewed.
  */
 export function isIssueTerminal(issueStatus: IssueStatus, executionStatus: ExecutionStatus | null): boolean {
 	return issueStatus === 'completed' || issueStatus === 'archived' || (executionStatus !== null && isTerminalExecution(executionStatus));
+}
+
+/**
+ * The issue is closed: completed or archived (or being archived). Unlike a gone source session (orphaned_source, also
+ * terminal), nothing on it awaits the developer: its tasks' results are decided on no more.
+ */
+export function isIssueClosed(issueStatus: IssueStatus, executionStatus: ExecutionStatus | null): boolean {
+	return issueStatus === 'completed' || issueStatus === 'archived'
+		|| executionStatus === 'completed' || executionStatus === 'archiving' || executionStatus === 'archived';
 }
 
 /**
@@ -63,8 +77,9 @@ export function isIssueTerminal(issueStatus: IssueStatus, executionStatus: Execu
  * issue has work that is not paused, or a Run still running (read from the store, never from one Turn's end): for a
  * managed issue an execution at work (its source agent owes the next step; at Goal Review only the developer does,
  * so there is nothing to stop), for a manual one a task not started or running. Confirm goal and Request changes at
- * Goal Review only. A terminal issue offers none of these; Finish and Follow Up come after a managed execution
- * completed, until Finish is recorded. Integrate while accepted work is not integrated yet, completed issues
+ * Goal Review only. Accept / Request changes on a task while one awaits the developer and the issue is not closed
+ * (a gone source session leaves its tasks' results to the developer). A terminal issue offers none of the others;
+ * Finish and Follow Up come after a managed execution completed, until Finish is recorded. Integrate while accepted work is not integrated yet, completed issues
  * included, archived ones not.
  */
 export function issueControls(facts: IssueControlFacts): IssueControls {
@@ -74,7 +89,8 @@ export function issueControls(facts: IssueControlFacts): IssueControls {
 	if (isIssueTerminal(facts.issueStatus, facts.executionStatus)) {
 		const afterCompletion = facts.executionStatus === 'completed' && facts.finished !== true;
 		return {
-			pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate,
+			pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false,
+			reviewTask: facts.hasTaskAwaitingReview && !isIssueClosed(facts.issueStatus, facts.executionStatus), integrate,
 			addTask: false, start: false, finish: afterCompletion, followUp: afterCompletion, stopSource: false, switchReviewToSelf: false,
 		};
 	}
@@ -88,6 +104,7 @@ export function issueControls(facts: IssueControlFacts): IssueControls {
 		stop: facts.hasRunningRun || (!paused && openWork),
 		confirmGoal: goalReview,
 		requestGoalChanges: goalReview,
+		reviewTask: facts.hasTaskAwaitingReview,
 		integrate,
 		addTask: !managed,
 		start,

@@ -78,12 +78,12 @@ export async function pickRun(services: ExtensionServices, placeHolder: string, 
 	return (await vscode.window.showQuickPick(titled.map((run) => runItem(run, run.taskTitle)), { placeHolder, matchOnDetail: true }))?.value as (RunDto & { taskTitle: string }) | undefined;
 }
 
-/** A task waiting for the developer's acceptance, in one issue or across all of them. */
+/** A task waiting for the developer's decision (the Host offers Accept on it), in one issue or across all of them. */
 export async function pickPendingTask(services: ExtensionServices, placeHolder: string, issueId?: string): Promise<TaskRef | undefined> {
-	const issues = (await currentIssues(services)).filter((i) => i.counts.pendingAcceptance > 0 && (issueId === undefined || i.issueId === issueId));
+	const issues = (await currentIssues(services)).filter((i) => i.controls.reviewTask && (issueId === undefined || i.issueId === issueId));
 	const details = await Promise.all(issues.map((i) => services.client().call('issue/get', { issueId: i.issueId })));
 	const items: Picked<TaskRef>[] = details.flatMap((issue) => issue.tasks
-		.filter((t) => t.status === 'pending_acceptance')
+		.filter((t) => t.controls.accept)
 		.map((t) => ({ label: t.title, description: issue.title, detail: `${t.taskId} · issue ${issue.issueId}`, value: { issueId: issue.issueId, taskId: t.taskId } })));
 	if (items.length === 0) {
 		void vscode.window.showInformationMessage('Tutti: no task is waiting for your acceptance.');

@@ -19,8 +19,9 @@ function atGoalReview(services: ExtensionServices, issueId: string): boolean {
 	return currentIssue(services, issueId)?.controls.confirmGoal ?? false;
 }
 
-function pendingTasks(services: ExtensionServices, issueId: string): number {
-	return currentIssue(services, issueId)?.counts.pendingAcceptance ?? 0;
+/** The Host offers Accept / Request changes on some task of the issue. */
+function taskAwaitsReview(services: ExtensionServices, issueId: string): boolean {
+	return currentIssue(services, issueId)?.controls.reviewTask ?? false;
 }
 
 /** `(issueId, taskId)`; from the board `(element)` picks among that issue's tasks; from the palette among all. */
@@ -44,7 +45,7 @@ export function requestChanges(ctx: ActionContext, args: CommandArgs): Promise<u
 		const given = taskRefOf(args);
 		const issueId = issueIdOf(args);
 		const goal = given === undefined && issueId !== undefined
-			&& (isGoalRequest(args) || (atGoalReview(ctx.services, issueId) && pendingTasks(ctx.services, issueId) === 0));
+			&& (isGoalRequest(args) || (atGoalReview(ctx.services, issueId) && !taskAwaitsReview(ctx.services, issueId)));
 		const task = goal ? undefined : given ?? await pickPendingTask(ctx.services, 'Request changes on which task?', issueId);
 		if (!goal && task === undefined) {
 			return undefined;

@@ -1,7 +1,7 @@
 // One Issue panel (a webview editor tab per issue): the thin 'vscode' adapter around IssuePanelController.
 // retainContextWhenHidden stays false: the page is rebuilt on show, and the `ready` handshake re-sends the snapshot.
 import * as vscode from 'vscode';
-import { DisposableStore } from '../../core/lifecycle.js';
+import { DisposableStore, MutableDisposable } from '../../core/lifecycle.js';
 import type { PanelSnapshot, PanelViewState } from '../../protocol/webview.js';
 import { IssuePanelController } from './issuePanelController.js';
 import { issuePanelHtml } from './issuePanelHtml.js';
@@ -25,6 +25,8 @@ export class IssuePanel implements vscode.Disposable {
 	readonly #store = new DisposableStore();
 	readonly #controller: IssuePanelController;
 	readonly #onDidDispose = this.#store.add(new vscode.EventEmitter<void>());
+	/** The last "copied" status-bar message: a new copy replaces it, and closing the panel takes it away. */
+	readonly #copiedMessage = this.#store.add(new MutableDisposable());
 	/** The panel was closed (or its registration disposed). */
 	readonly onDidDispose: vscode.Event<void> = this.#onDidDispose.event;
 	#disposed = false;
@@ -52,7 +54,7 @@ export class IssuePanel implements vscode.Disposable {
 			executeCommand: (command: string, args: readonly unknown[]): Thenable<unknown> => vscode.commands.executeCommand(command, ...args),
 			copyToClipboard: async (text: string): Promise<void> => {
 				await vscode.env.clipboard.writeText(text);
-				this.#store.add(vscode.window.setStatusBarMessage('Tutti: command copied to the clipboard', 3000));
+				this.#copiedMessage.value = vscode.window.setStatusBarMessage('Tutti: command copied to the clipboard', 3000);
 			},
 			warn: (message: string): void => console.warn(message),
 		};

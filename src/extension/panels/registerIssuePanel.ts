@@ -1,10 +1,11 @@
-// Registers the Issue panel: one panel per issue, and the serializer that restores open panels after a reload
-// (VS Code hands back the state the webview saved with setState).
+// Registers the Issue panel: one panel per issue, held while it is open (panelRegistry.ts), and the serializer that
+// restores open panels after a reload (VS Code hands back the state the webview saved with setState).
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/lifecycle.js';
 import { type PanelViewState, parsePersistedState } from '../../protocol/webview.js';
 import { IssuePanel, issuePanelOptions, issuePanelViewType } from './issuePanel.js';
 import type { PanelHostApi } from './panelHostApi.js';
+import { PanelRegistry } from './panelRegistry.js';
 
 export interface ShowIssuePanelOptions {
 	readonly column?: vscode.ViewColumn;
@@ -18,17 +19,14 @@ export interface IssuePanelRegistration extends vscode.Disposable {
 	showIssuePanel(issueId: string, options?: ShowIssuePanelOptions): IssuePanel;
 	/** The open panel of an issue, if any. */
 	panelFor(issueId: string): IssuePanel | undefined;
+	/** The open panels, and what the registration holds for them (a closed panel leaves both at once). */
+	readonly held: { readonly panels: number; readonly disposables: number };
 }
 
 export function registerIssuePanel(ctx: { extensionUri: vscode.Uri; api: PanelHostApi }): IssuePanelRegistration {
 	const store = new DisposableStore();
-	const panels = new Map<string, IssuePanel>();
-
-	const track = (panel: IssuePanel): IssuePanel => {
-		panels.set(panel.issueId, store.add(panel));
-		panel.onDidDispose(() => { if (panels.get(panel.issueId) === panel) { panels.delete(panel.issueId); } });
-		return panel;
-	};
+	const panels = store.add(new PanelRegistry<IssuePanel>());
+	const track = (panel: IssuePanel): IssuePanel => panels.track(panel);
 
 	store.add(vscode.window.registerWebviewPanelSerializer(issuePanelViewType, {
 		deserializeWebviewPanel: async (webviewPanel: vscode.WebviewPanel, state: unknown): Promise<void> => {
@@ -69,9 +67,11 @@ export function registerIssuePanel(ctx: { extensionUri: vscode.Uri; api: PanelHo
 		panelFor(issueId: string): IssuePanel | undefined {
 			return panels.get(issueId);
 		},
+		get held(): { panels: number; disposables: number } {
+			return { panels: panels.size, disposables: panels.heldDisposables };
+		},
 		dispose(): void {
 			store.dispose();
-			panels.clear();
 		},
 	};
 }

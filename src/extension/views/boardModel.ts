@@ -58,7 +58,8 @@ export interface BoardIssue {
 	readonly tooltip: string;
 	/**
 	 * The tree item's contextValue: `issue` plus `:pause`, `:resume`, `:stop`, `:managed`, `:needsYou` flags, then the Host's
-	 * other controls: `:start`, `:addTask`, `:finish`, `:followUp`, `:sourceStop`, `:reviewToSelf`; `:running` while a Run runs.
+	 * other controls: `:start`, `:addTask`, `:reviewTask` (Accept Task), `:requestChanges` (a task's or the goal's),
+	 * `:confirmGoal`, `:integrate`, `:finish`, `:followUp`, `:sourceStop`, `:reviewToSelf`; `:running` while a Run runs.
 	 */
 	readonly contextValue: string;
 	readonly updatedAtUnixMs: number;
@@ -133,6 +134,10 @@ export function toBoardIssue(issue: IssueDto, execution: ExecutionSummary | unde
 		needsYou.length > 0 ? 'needsYou' : '',
 		issue.controls.start ? 'start' : '',
 		issue.controls.addTask ? 'addTask' : '',
+		issue.controls.reviewTask ? 'reviewTask' : '',
+		issue.controls.reviewTask || issue.controls.requestGoalChanges ? 'requestChanges' : '',
+		issue.controls.confirmGoal ? 'confirmGoal' : '',
+		issue.controls.integrate ? 'integrate' : '',
 		issue.controls.finish ? 'finish' : '',
 		issue.controls.followUp ? 'followUp' : '',
 		// Not `stopSource`: the menus match `/:stop/` for Stop Issue.

@@ -1,12 +1,14 @@
 // Core model → wire DTOs (src/protocol/dto.ts). What the UIs draw but must not re-derive (an issue's terminality and
 // controls, a task's readiness, a wake's marker) is derived here from the core rules.
 import type { Attention } from '../../core/attention/attention.js';
-import { computeReadiness } from '../../core/graph/blockers.js';
+import { computeReadiness, isSuperseded } from '../../core/graph/blockers.js';
 import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
+import { taskControls } from '../../core/issues/taskControls.js';
 import { pausedByField } from '../../core/issues/pauser.js';
 import type { ExecutionStatus, Issue, Run, Task, Wake } from '../../core/model.js';
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
 import { outsideChangesLabel } from '../../core/runs/outsideChanges.js';
+import { isStopping, runControls } from '../../core/runs/runControls.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
 import type { AttentionDto, IssueDto, PlanTaskDto, RunDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
 import { deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits } from '../../store/repositories/deliveryRepository.js';
@@ -67,6 +69,7 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 			dispatchPaused: issue.dispatchPaused,
 			hasRunningRun: facts.hasRunningRun,
 			hasOpenTask: counts.notStarted + counts.running > 0,
+			hasTaskAwaitingReview: counts.pendingAcceptance > 0,
 			hasUnintegratedAcceptance: facts.hasUnintegratedAcceptance ?? false,
 			finished: facts.finished ?? false,
 			reviewMode: facts.reviewMode ?? null,
@@ -152,15 +155,21 @@ export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): Tas
 }
 
 /**
- * Tasks with their readiness under the one core rule. `tasks` is every task of the issue (superseded history
- * included, so dependencies resolve); superseded ones read `task_superseded`.
+ * Tasks with their readiness under the one core rule, and the developer's controls on each. `tasks` is every task of
+ * the issue (superseded history included, so dependencies resolve); superseded ones read `task_superseded`.
+ * `issueClosed`: the issue is closed (isIssueClosed), so no task of it awaits a decision.
  */
-export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits> = new Map()): PlanTaskDto[] {
-	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents (SPEC §7).
+export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, issueClosed: boolean): PlanTaskDto[] {
+	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents.
 	const readiness = computeReadiness(tasks);
 	return tasks.map((t) => {
 		const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
-		return { ...toTaskDto(t, commits.get(t.taskId)), ready: state.ready, blockerReason: state.blockerReason };
+		const taskCommits = commits.get(t.taskId) ?? noTaskCommits;
+		const superseded = isSuperseded(t);
+		return {
+			...toTaskDto(t, taskCommits), ready: state.ready, blockerReason: state.blockerReason, superseded,
+			controls: taskControls({ status: t.status, superseded, issueClosed, hasRecordedBase: taskCommits.baseCommit !== '' }),
+		};
 	});
 }
 
@@ -227,6 +236,8 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 			requestedAtUnixMs: e.requestedAtUnixMs,
 			answeredAtUnixMs: e.answeredAtUnixMs,
 		})),
+		stopping: isStopping({ status: run.status, outcome: run.outcome, stopNotes: stopEvents }),
+		controls: runControls({ status: run.status, outcome: run.outcome, stopNotes: stopEvents }),
 		createdAtUnixMs: run.createdAtUnixMs,
 		startedAtUnixMs: run.startedAtUnixMs,
 		completedAtUnixMs: run.completedAtUnixMs,

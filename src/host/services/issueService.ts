@@ -10,6 +10,7 @@ import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { requireUser } from './callerPolicy.js';
+import { isIssueClosed } from '../../core/issues/issueControls.js';
 import { withPause } from '../../core/issues/pauser.js';
 import { requireAgentIssueControl } from './launchGrants.js';
 import type { PlanService } from './contracts.js';
@@ -92,15 +93,17 @@ export class IssueService {
 	async get(params: ParsedParams<'issue/get'>): Promise<Result<'issue/get'>> {
 		return this.deps.store.read((r) => {
 			const issue = loadIssue(r, params.issueId);
-			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId))
-				.filter((t) => t.supersededAtUnixMs === 0
+			const dto = readIssueDto(r, issue, this.#attention());
+			const closed = isIssueClosed(issue.status, dto.executionStatus);
+			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId), closed)
+				.filter((t) => !t.superseded
 					&& (params.taskId === undefined || t.taskId === params.taskId) && (params.status === undefined || t.status === params.status));
 			if (params.taskId !== undefined && tasks.length === 0 && params.status === undefined) {
 				throw rejection('task_not_found', `issue get: issue ${issue.issueId} has no active task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
 			}
 			const attentions = readTaskAttentions(r, issue, this.#attention());
 			return {
-				...readIssueDto(r, issue, this.#attention()),
+				...dto,
 				tasks: tasks.map((t) => {
 					const attention = attentions.get(t.taskId);
 					return attention ? { ...t, attention: { state: attention.state, label: attention.label } } : t;

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import type { AttentionFixture } from '../attentionFixture.js';
 import { attentionFor } from '../attentionFixture.js';
 import { boardGroupLabels, buildBoard, statusSummary } from '../../../src/extension/views/boardModel.js';
-import { derivePanelModel } from '../../../webview/issuePanel/viewModel.js';
+import { derivePanelModel } from '../../../webview/issuePanel/panelModel.js';
 import { aManagedSnapshot, aPlanTask, aSnapshot, anIssue, aTask } from '../webview/builders.js';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
 

@@ -98,9 +98,26 @@ describe('extension/boardModel', () => {
 			assert.deepEqual(orphaned.needsYou, ['source agent gone']);
 		});
 		it('draws exactly the controls the Host sent, whatever the counts say', () => {
-			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false } };
+			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false } };
 			assert.deepEqual(boardActions(sent), { canPause: false, canResume: true, canStop: false });
 			assert.equal(toBoardIssue(sent, undefined).contextValue, 'issue:resume');
+		});
+		it('flags Accept Task, Request changes, Confirm goal and Integrate from the Host\'s controls, not from "needs you"', () => {
+			const review = toBoardIssue(managedIssue('A', 'pending_goal_review', { counts: { pendingAcceptance: 1, completed: 1 } }), undefined);
+			assert.equal(review.contextValue, 'issue:pause:managed:needsYou:reviewTask:requestChanges:confirmGoal:sourceStop');
+			const goalOnly = toBoardIssue(managedIssue('B', 'pending_goal_review', { counts: { completed: 2 } }), undefined);
+			assert.equal(goalOnly.contextValue, 'issue:pause:managed:needsYou:requestChanges:confirmGoal:sourceStop');
+			// Needs you for a failure only: nothing to accept, no goal to confirm.
+			const failed = toBoardIssue(issue('C', { counts: { failed: 1 } }), undefined);
+			assert.match(failed.contextValue, /:needsYou/);
+			assert.doesNotMatch(failed.contextValue, /:reviewTask|:requestChanges|:confirmGoal/);
+			// A gone source session leaves its tasks' results to the developer; an archived issue nothing.
+			const orphaned = toBoardIssue(managedIssue('E', 'orphaned_source', { status: 'in_progress', counts: { pendingAcceptance: 1 } }), undefined);
+			assert.equal(orphaned.contextValue, 'issue:managed:needsYou:reviewTask:requestChanges');
+			const archived = toBoardIssue(managedIssue('F', 'archived', { status: 'in_progress', counts: { pendingAcceptance: 1 } }), undefined);
+			assert.doesNotMatch(archived.contextValue, /:reviewTask|:requestChanges/);
+			const sent = { ...issue('D'), controls: { ...issue('D').controls, pause: false, addTask: false, integrate: true } };
+			assert.equal(toBoardIssue(sent, undefined).contextValue, 'issue:integrate');
 		});
 		it('offers nothing for a finished issue, and encodes the actions in the contextValue', () => {
 			assert.deepEqual(boardActions(issue('A', { status: 'completed' })), { canPause: false, canResume: false, canStop: false });

@@ -1,6 +1,9 @@
 // DTO builders for the extension's pure modules: complete wire shapes with defaults, overridden per test. What the
 // Host derives for an issue (terminality, controls) comes from the Host's own mapping, as the board receives it.
 import type { ExecutionStatus, Issue } from '../../../src/core/model.js';
+import { isSuperseded } from '../../../src/core/graph/blockers.js';
+import { taskControls } from '../../../src/core/issues/taskControls.js';
+import { isStopping, runControls } from '../../../src/core/runs/runControls.js';
 import { toIssueDto } from '../../../src/host/services/dtoMapping.js';
 import type { IssueDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto } from '../../../src/protocol/dto.js';
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
@@ -54,17 +57,23 @@ export function task(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 	};
 }
 
+/** A task of an open issue; whether it is superseded and its controls by the Host's rules, unless given. */
 export function planTask(taskId: string, over: Partial<PlanTaskDto> = {}): PlanTaskDto {
-	return { ...task(taskId), ready: false, blockerReason: '', ...over };
+	const { superseded: givenSuperseded, controls, ...fields } = over;
+	const t = { ...task(taskId), ready: false, blockerReason: '' as const, ...fields };
+	const superseded = givenSuperseded ?? isSuperseded(t);
+	return { ...t, superseded, controls: controls ?? taskControls({ status: t.status, superseded, issueClosed: false, hasRecordedBase: t.baseCommit !== '' }) };
 }
 
+/** A Run; whether a person's Stop is ending it and its controls by the Host's rules, unless given. */
 export function run(runId: string, over: Partial<RunDto> = {}): RunDto {
-	return {
+	const r: Omit<RunDto, 'stopping' | 'controls'> = {
 		runId, issueId: 'I1', taskId: 'T1', agentTargetId: 'sh', agentSessionId: 's', status: 'running', outcome: null, outcomeLabel: null,
 		exitCode: null, summary: '', errorMessage: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
 		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 0, durationMs: 1,
 		...over,
 	};
+	return { ...r, stopping: over.stopping ?? isStopping(r), controls: over.controls ?? runControls(r) };
 }
 
 export function plan(issueId: string, over: Partial<PlanSnapshotDto> = {}): PlanSnapshotDto {

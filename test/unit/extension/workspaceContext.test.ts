@@ -28,4 +28,11 @@ describe('extension/workspaceContext', () => {
 		const review = managedIssue('C', 'pending_goal_review', { counts: { pendingAcceptance: 1 } });
 		assert.deepEqual(on(workspaceContext(state([review]))), [k.canPause, k.canStopSource, k.hasGoalReview, k.hasIssues, k.hasPendingAcceptance].sort());
 	});
+
+	it('Accept Task shows while the Host offers a task\'s review: not for a task left pending on an archived issue', () => {
+		const archived = managedIssue('D', 'archived', { status: 'archived', counts: { pendingAcceptance: 1 } });
+		assert.equal(workspaceContext(state([archived]))[k.hasPendingAcceptance], false);
+		const orphaned = managedIssue('E', 'orphaned_source', { counts: { pendingAcceptance: 1 } });
+		assert.equal(workspaceContext(state([orphaned]))[k.hasPendingAcceptance], true);
+	});
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { approvalBody, approvalModels } from '../../../webview/issuePanel/approvalModel.js';
 import { renderDetail } from '../../../webview/issuePanel/renderDetail.js';
-import { derivePanelModel } from '../../../webview/issuePanel/viewModel.js';
+import { derivePanelModel } from '../../../webview/issuePanel/panelModel.js';
 import type { ApprovalDto } from '../../../src/protocol/approvals.js';
 import { aRun, aSnapshot, aTask, anIssue } from './builders.js';
 

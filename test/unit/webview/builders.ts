@@ -2,6 +2,10 @@
 // Host derives (an issue's terminality and controls, readiness, a wake's marker) is derived by the Host's own mapping,
 // so the panel is tested against the snapshot it would really receive.
 import type { ExecutionStatus, Issue, Task, Wake } from '../../../src/core/model.js';
+import { isSuperseded } from '../../../src/core/graph/blockers.js';
+import { isIssueClosed } from '../../../src/core/issues/issueControls.js';
+import { taskControls } from '../../../src/core/issues/taskControls.js';
+import { isStopping, runControls } from '../../../src/core/runs/runControls.js';
 import { toIssueDto, toTasksWithReadiness, toWakeDto } from '../../../src/host/services/dtoMapping.js';
 import type { CheckpointDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../../src/protocol/dto.js';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
@@ -19,8 +23,18 @@ export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 	};
 }
 
+/** A plan task of an open issue: whether it is superseded and its controls by the Host's rules, unless given. */
 export function aPlanTask(taskId: string, over: Partial<PlanTaskDto> = {}): PlanTaskDto {
-	return { ...aTask(taskId), ready: false, blockerReason: '', ...over };
+	const { superseded, controls, ...fields } = over;
+	const t = { ...aTask(taskId), ready: false, blockerReason: '' as const, ...fields };
+	return withHostControls({ ...t, superseded: superseded ?? isSuperseded(t), controls: noControls }, false, controls);
+}
+
+const noControls = { accept: false, requestChanges: false, openChanges: false };
+
+/** The task's controls as the Host derives them on an issue that is (or is not) closed; `given` wins. */
+function withHostControls(t: PlanTaskDto, issueClosed: boolean, given?: PlanTaskDto['controls']): PlanTaskDto {
+	return { ...t, controls: given ?? taskControls({ status: t.status, superseded: t.superseded, issueClosed, hasRecordedBase: t.baseCommit !== '' }) };
 }
 
 export interface IssueFields extends Partial<Pick<Issue, 'title' | 'status' | 'planningSource' | 'sourceSessionId' | 'dispatchPaused'>> {
@@ -50,9 +64,9 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 		baseCommit: t.baseCommit, resultCommit: t.resultCommit, acceptedCommit: t.acceptedCommit,
 		acceptanceChange: t.reopenedReason !== '' ? { runId: t.latestRunId, reason: t.reopenedReason } : null,
 	}]));
-	const withReadiness = toTasksWithReadiness(tasks as Task[], commits).filter((t) => t.supersededAtUnixMs === 0);
 	const derived = attention ?? attentionFor({ issueStatus: issue.status, executionStatus, dispatchPaused: issue.dispatchPaused, tasks: active.map((t) => ({ taskId: t.taskId, title: t.title, status: t.status })) });
-	return { ...toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, spend: emptySpendDto() }), tasks: withReadiness };
+	const dto = toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, spend: emptySpendDto() });
+	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, isIssueClosed(issue.status, executionStatus)).filter((t) => !t.superseded) };
 }
 
 /** A main wake of the active checkpoint, as the Host maps it (marker and body read from the prompt). */
@@ -87,14 +101,16 @@ export function aPlan(tasks: PlanTaskDto[], over: Partial<PlanSnapshotDto> = {})
 	};
 }
 
+/** A Run; whether a person's Stop is ending it and its controls by the Host's rules, unless given. */
 export function aRun(runId: string, taskId: string, over: Partial<RunDto> = {}): RunDto {
-	return {
+	const r: Omit<RunDto, 'stopping' | 'controls'> = {
 		runId, issueId: 'i1', taskId, agentTargetId: 'sh', agentSessionId: '', status: 'completed', outcome: 'success',
 		outcomeLabel: 'Completed in 0m 05s', exitCode: 0, summary: '', errorMessage: '',
 		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
 		outputDir: '', executionDirectory: '', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], createdAtUnixMs: 2_000, startedAtUnixMs: 2_000, completedAtUnixMs: 7_000,
 		durationMs: 5_000, ...over,
 	};
+	return { ...r, stopping: over.stopping ?? isStopping(r), controls: over.controls ?? runControls(r) };
 }
 
 export function aSnapshot(issue: IssueWithTasksDto, over: Partial<Omit<PanelSnapshot, 'type'>> = {}): PanelSnapshot {
@@ -106,10 +122,12 @@ export function aSnapshot(issue: IssueWithTasksDto, over: Partial<Omit<PanelSnap
 
 /** A managed snapshot whose issue and plan agree on the tasks, the pause and the execution's status. */
 export function aManagedSnapshot(tasks: PlanTaskDto[], plan: Partial<PlanSnapshotDto> = {}, over: Partial<Omit<PanelSnapshot, 'type'>> = {}): PanelSnapshot {
-	const issue = anIssue(tasks.map(({ ready: _r, blockerReason: _b, ...t }) => t), {
+	const issue = anIssue(tasks.map(({ ready: _r, blockerReason: _b, superseded: _s, controls: _c, ...t }) => t), {
 		planningSource: 'tutti', sourceSessionId: 's1', dispatchPaused: plan.dispatchPaused ?? false, executionStatus: plan.execution?.status ?? 'awaiting_main',
 	});
-	return aSnapshot(issue, { plan: aPlan(tasks, plan), ...over });
+	// The plan's tasks get their controls on this issue, as the Host would send them (none awaits a closed issue).
+	const closed = isIssueClosed(issue.status, issue.executionStatus);
+	return aSnapshot(issue, { plan: aPlan(tasks.map((t) => withHostControls(t, closed)), plan), ...over });
 }
 
 /** `n` tasks in a layered DAG (each depends on up to two earlier tasks a few ranks back), deterministic. */

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import {
 	defaultGraphView, detailLevel, type GraphViewOptions, lineage, matchesFilter, scopeTaskIds, sortForList, statusChips, toggleStatus,
 } from '../../../webview/issuePanel/graphOptions.js';
-import { derivePanelModel } from '../../../webview/issuePanel/viewModel.js';
+import { derivePanelModel } from '../../../webview/issuePanel/panelModel.js';
 import { aSnapshot, aTask, anIssue } from './builders.js';
 
 //   a ─► b ─► d ─► f

@@ -7,7 +7,8 @@ import { applySnapshotDelta, snapshotDelta } from '../../../src/protocol/webview
 import { defaultGraphView, type GraphViewOptions } from '../../../webview/issuePanel/graphOptions.js';
 import { graphNode } from '../../../webview/issuePanel/renderGraph.js';
 import { LayoutCache, panelTree, renderPanel } from '../../../webview/issuePanel/renderPanel.js';
-import type { GraphNodeModel, PanelUi } from '../../../webview/issuePanel/viewModel.js';
+import type { GraphNodeModel } from '../../../webview/issuePanel/graphModel.js';
+import type { PanelUi } from '../../../webview/issuePanel/panelModel.js';
 import { buildDom, type DomNode, patchDom as patchWith } from '../../../webview/shared/domPatch.js';
 import type { VNode } from '../../../webview/shared/vnode.js';
 import { renderToString } from '../../../webview/shared/vnode.js';

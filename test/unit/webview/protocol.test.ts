@@ -99,6 +99,24 @@ describe('webview protocol', () => {
 			assert.equal(parseToWebview({ ...s, plan: { ...s.plan, execution: { status: 'sleeping' } } }).ok, false);
 			assert.equal(parseToWebview({ type: 'delta', seq: 2 }).ok, false);
 		});
+
+		it('rejects a snapshot whose tasks or Runs lack the Host\'s controls (an older Host), naming the field', () => {
+			const s = aManagedSnapshot([aPlanTask('t1', { status: 'pending_acceptance' })], {}, { runs: [aRun('r1', 't1')] });
+			const plan = s.plan!;
+			const cases: [string, unknown][] = [
+				['plan.tasks.0.controls', { ...s, plan: { ...plan, tasks: plan.tasks.map(({ controls: _c, ...t }) => t) } }],
+				['plan.tasks.0.superseded', { ...s, plan: { ...plan, tasks: plan.tasks.map(({ superseded: _s, ...t }) => t) } }],
+				['issue.tasks.0.controls', { ...s, issue: { ...s.issue, tasks: s.issue.tasks.map((t) => ({ ...t, controls: { accept: 'yes' } })) } }],
+				['runs.0.controls', { ...s, runs: s.runs.map(({ controls: _c, ...r }) => r) }],
+				['runs.0.stopping', { ...s, runs: s.runs.map(({ stopping: _s, ...r }) => r) }],
+				['issue.controls.reviewTask', { ...s, issue: { ...s.issue, controls: { ...s.issue.controls, reviewTask: undefined } } }],
+			];
+			for (const [field, raw] of cases) {
+				const r = parseToWebview(roundTrip(raw));
+				assert.equal(r.ok, false, field);
+				if (!r.ok) { assert.ok(r.error.includes(field.split('.').at(-1)!), `${field}: ${r.error}`); }
+			}
+		});
 	});
 
 	describe('persisted state', () => {

@@ -3,7 +3,7 @@ import type { PanelSnapshot } from '../../../src/protocol/webview.js';
 import { nextNodeId } from '../../../webview/issuePanel/graphNavigation.js';
 import { graphNodeVNodes } from '../../../webview/issuePanel/renderGraph.js';
 import { LayoutCache, panelTree, renderPanel } from '../../../webview/issuePanel/renderPanel.js';
-import { nodeLabelMax } from '../../../webview/issuePanel/viewModel.js';
+import { nodeLabelMax } from '../../../webview/issuePanel/graphModel.js';
 import { findAll, h, renderToString, svg, textContent, type VNode } from '../../../webview/shared/vnode.js';
 import { repeatedPhrase } from '../../vscode/ui/repeatedText.js';
 import { attentionFor } from '../attentionFixture.js';
@@ -47,7 +47,7 @@ describe('panel rendering', () => {
 		}));
 		const issue = anIssue(tasks, { title: hostile[1]!, planningSource: 'tutti' });
 		const snapshot = aSnapshot(issue, {
-			plan: aManagedSnapshot(tasks.map((t) => ({ ...t, ready: false, blockerReason: '' as const })), {
+			plan: aManagedSnapshot(tasks.map((t) => aPlanTask(t.taskId, t)), {
 				recoveryHint: `Run \`tutti plan issue get --issue-id ${hostile[1]!}\`.`,
 			}).plan,
 			runs: [aRun('r<1>', 't0', { summary: hostile[0]!, errorMessage: hostile[1]! })],
@@ -192,7 +192,7 @@ describe('panel rendering', () => {
 		});
 
 		it('lists the changed files with their counts above Accept, and Open Diff posts the task\'s open-changes message', () => {
-			const s = aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance' })]), {
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance', baseCommit: 'b0', resultCommit: 'r9' })]), {
 				runs: [aRun('r1', 't1', { inWorktree: true, baseCommit: 'b0', resultCommit: 'r9', executionDirectory: '/wt/t1', changedFiles: [
 					{ path: 'src/a.ts', added: 12, deleted: 3, binary: false }, { path: 'logo.png', added: 0, deleted: 0, binary: true },
 				] })],
@@ -205,6 +205,15 @@ describe('panel rendering', () => {
 			const diff = findAll(tree, (n) => n.attrs['data-action'] === 'task/openChanges' && n.attrs['aria-label'] === 'Open the diff of task Task t1');
 			assert.equal(diff.length, 1);
 			assert.equal(diff[0]!.attrs['data-task-id'], 't1');
+		});
+
+		it('offers Open Diff only when the Host offers Open changes on the task', () => {
+			const run = aRun('r1', 't1', { inWorktree: true, baseCommit: 'b0', resultCommit: 'r9', changedFiles: [{ path: 'a.ts', added: 1, deleted: 0, binary: false }] });
+			const issue = anIssue([aTask('t1', { status: 'pending_acceptance', baseCommit: 'b0', resultCommit: 'r9' })]);
+			const withheld = { ...issue, tasks: issue.tasks.map((t) => ({ ...t, controls: { ...t.controls, openChanges: false } })) };
+			const diffs = (s: ReturnType<typeof aSnapshot>): number => findAll(render(s, 't1'), (n) => n.attrs['data-action'] === 'task/openChanges').length;
+			assert.equal(diffs(aSnapshot(issue, { runs: [run] })), 1);
+			assert.equal(diffs(aSnapshot(withheld, { runs: [run] })), 0);
 		});
 
 		it('says "No files changed" (and offers no diff) in the review block when the Run changed nothing', () => {

@@ -5,7 +5,7 @@ import { commandIds } from '../../../src/extension/commands/ids.js';
 import { panelActionFor } from '../../../src/extension/panels/panelActions.js';
 import { toHost } from '../../../src/protocol/webview.js';
 import { renderDetail } from '../../../webview/issuePanel/renderDetail.js';
-import { derivePanelModel } from '../../../webview/issuePanel/viewModel.js';
+import { derivePanelModel } from '../../../webview/issuePanel/panelModel.js';
 import { aRun, aSnapshot, aTask, anIssue } from './builders.js';
 
 describe('panel: messages to a running agent', () => {

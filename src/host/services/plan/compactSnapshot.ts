@@ -3,6 +3,7 @@
 // compact snapshot lists only the tasks changed since.
 import { clipDependencies, clipTitle, compactLimits, selectCompactTasks } from '../../../core/execution/compactSnapshot.js';
 import { computeReadiness } from '../../../core/graph/blockers.js';
+import { isIssueClosed } from '../../../core/issues/issueControls.js';
 import { pausedByField } from '../../../core/issues/pauser.js';
 import { rejection } from '../../../core/hints.js';
 import type { Execution, Issue, Task } from '../../../core/model.js';
@@ -110,7 +111,8 @@ export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCom
 export function readPlanTask(r: Reader, params: ParsedParams<'plan/getTask'>, caller: Caller): PlanTaskViewDto {
 	const { issue, execution } = loadReadable(r, params.issueId, caller, 'get');
 	const tasks = taskRepository.listByIssue(r, issue.issueId);
-	const task = toTasksWithReadiness(tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId)).find((t) => t.taskId === params.taskId);
+	const task = toTasksWithReadiness(tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId), isIssueClosed(issue.status, execution.status))
+		.find((t) => t.taskId === params.taskId);
 	if (!task) {
 		throw rejection('task_not_found', `get: issue ${issue.issueId} has no task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
 	}

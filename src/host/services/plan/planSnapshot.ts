@@ -7,6 +7,7 @@ import { hasLaterPending } from '../../../core/execution/backlog.js';
 import { recoveryHint } from '../../../core/execution/recoveryHint.js';
 import { reviewOnlyOwed } from '../../../core/execution/reviewOwed.js';
 import { readyTaskIds } from '../../../core/graph/blockers.js';
+import { isIssueClosed } from '../../../core/issues/issueControls.js';
 import { pausedByField, sourceCannotResume } from '../../../core/issues/pauser.js';
 import type { Checkpoint, Execution, Issue, PlanAction, Task } from '../../../core/model.js';
 import type { BudgetDecision } from '../../../core/usage/budget.js';
@@ -121,7 +122,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution, 
 		},
 		activeCheckpoint: active ? toCheckpointDto(active) : null,
 		checkpoints: facts.open.map(toCheckpointDto),
-		tasks: toTasksWithReadiness(facts.tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId)),
+		tasks: toTasksWithReadiness(facts.tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId), isIssueClosed(issue.status, execution.status)),
 		readyTaskIds: facts.readyTaskIds,
 		allowedActions: facts.allowedActions,
 		recoveryHint: facts.recoveryHint,

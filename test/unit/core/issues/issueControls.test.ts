@@ -3,7 +3,7 @@ import { describe, it } from 'mocha';
 import { type IssueControlFacts, type IssueControls, isIssueTerminal, issueControls } from '../../../../src/core/issues/issueControls.js';
 import { executionStatuses } from '../../../../src/core/model.js';
 
-const open: IssueControlFacts = { issueStatus: 'in_progress', executionStatus: null, dispatchPaused: false, hasRunningRun: false, hasOpenTask: true, hasUnintegratedAcceptance: false };
+const open: IssueControlFacts = { issueStatus: 'in_progress', executionStatus: null, dispatchPaused: false, hasRunningRun: false, hasOpenTask: true, hasTaskAwaitingReview: false, hasUnintegratedAcceptance: false };
 
 /** [pause, resume, stop, confirmGoal, requestGoalChanges] */
 function row(facts: Partial<IssueControlFacts>): [boolean, boolean, boolean, boolean, boolean] {
@@ -103,5 +103,17 @@ describe('core/issues/issueControls', () => {
 			assert.deepEqual([c({ executionStatus }).finish, c({ executionStatus }).followUp], [false, false], executionStatus);
 		}
 		assert.deepEqual([c({ issueStatus: 'completed' }).finish, c({ issueStatus: 'completed' }).followUp], [false, false], 'a completed manual issue');
+	});
+	it('Accept / Request changes on a task while one awaits the developer, on a gone source session\'s issue too, never once it is closed', () => {
+		const reviewTask = (facts: Partial<IssueControlFacts>): boolean => issueControls({ ...open, ...facts }).reviewTask;
+		assert.equal(reviewTask({}), false, 'nothing pending acceptance');
+		assert.equal(reviewTask({ hasTaskAwaitingReview: true }), true);
+		assert.equal(reviewTask({ hasTaskAwaitingReview: true, executionStatus: 'orphaned_source' }), true, 'its results are the developer\'s to decide');
+		for (const executionStatus of ['completed', 'archiving', 'archived'] as const) {
+			assert.equal(reviewTask({ hasTaskAwaitingReview: true, executionStatus }), false, executionStatus);
+		}
+		for (const issueStatus of ['completed', 'archived'] as const) {
+			assert.equal(reviewTask({ hasTaskAwaitingReview: true, issueStatus }), false, issueStatus);
+		}
 	});
 });

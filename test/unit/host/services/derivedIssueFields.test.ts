@@ -1,12 +1,15 @@
 // What the board and the panel draw but must not re-derive is derived by the Host and sent in its DTOs: an issue's
-// execution status, whether it is terminal and which controls apply (issue/list, issue/get), every task's readiness
-// and blocker (issue/get), and the active wake's marker (plan/get). Real Host services over a real Store.
+// execution status, whether it is terminal and which controls apply (issue/list, issue/get), every task's readiness,
+// blocker, superseded flag and controls (issue/get, plan/get), and the active wake's marker (plan/get). Real Host
+// services over a real Store.
 import { strict as assert } from 'node:assert';
 import { afterEach, beforeEach, describe, it } from 'mocha';
 import { executionRepository } from '../../../../src/store/repositories/executionRepository.js';
+import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
+import { task } from '../../core/builders.js';
 import { WakeKit } from '../wakes/wakeKit.js';
 
-const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false };
+const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false };
 const noControls = { ...none, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
 
 describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () => {
@@ -52,6 +55,39 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		assert.deepEqual(listed.controls, noControls);
 		const got = await k.call('issue/get', { issueId });
 		assert.deepEqual([got.terminal, got.controls], [true, noControls]);
+	});
+
+	it('every task carries the Host\'s controls: Accept and Request changes while it awaits the developer, also after its source session is gone', async () => {
+		const { issueId } = await k.managedQuiet('Review');
+		await k.store.transaction((tx) => {
+			taskRepository.insert(tx, task('done', { issueId, status: 'pending_acceptance', sortIndex: 0 }));
+			taskRepository.insert(tx, task('todo', { issueId, status: 'not_started', sortIndex: 1 }));
+		});
+		const review = { accept: true, requestChanges: true, openChanges: false };
+		const nothing = { accept: false, requestChanges: false, openChanges: false };
+		const controlsOf = async (): Promise<unknown> => {
+			const got = await k.call('issue/get', { issueId });
+			const plan = await k.call('plan/get', { issueId });
+			assert.deepEqual(plan.tasks.map((t) => [t.taskId, t.superseded, t.controls]), got.tasks.map((t) => [t.taskId, t.superseded, t.controls]), 'plan/get sends the same');
+			return [got.controls.reviewTask, got.tasks.map((t) => [t.taskId, t.controls])];
+		};
+		assert.deepEqual(await controlsOf(), [true, [['done', review], ['todo', nothing]]]);
+		await k.store.transaction((tx) => {
+			executionRepository.update(tx, { ...executionRepository.getByIssue(tx, issueId)!, status: 'orphaned_source' });
+		});
+		assert.deepEqual(await controlsOf(), [true, [['done', review], ['todo', nothing]]], 'a gone source session leaves the results to the developer');
+		await k.store.transaction((tx) => {
+			executionRepository.update(tx, { ...executionRepository.getByIssue(tx, issueId)!, status: 'archived' });
+		});
+		assert.deepEqual(await controlsOf(), [false, [['done', nothing], ['todo', nothing]]], 'nothing awaits the developer once archived');
+	});
+
+	it('plan/get: a superseded task is history: superseded, with no controls, and issue/get leaves it out', async () => {
+		const { issueId } = await k.managedQuiet('History');
+		await k.store.transaction((tx) => taskRepository.insert(tx, task('old', { issueId, status: 'pending_acceptance', supersededAtUnixMs: 5 })));
+		const plan = await k.call('plan/get', { issueId });
+		assert.deepEqual(plan.tasks.map((t) => [t.taskId, t.superseded, t.controls]), [['old', true, { accept: false, requestChanges: false, openChanges: false }]]);
+		assert.deepEqual((await k.call('issue/get', { issueId })).tasks, []);
 	});
 
 	it('plan/get: the active wake carries the marker the Host read from its prompt, and the body without it', async () => {

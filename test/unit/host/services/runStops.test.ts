@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { afterEach, beforeEach, describe, it } from 'mocha';
+import { readRunDto } from '../../../../src/host/services/dtoMapping.js';
+import type { RunDto } from '../../../../src/protocol/dto.js';
+import { runRepository } from '../../../../src/store/repositories/runRepository.js';
 import { rejects, ServiceHarness } from './serviceHarness.js';
 
 const twoMinutesThree = 123_000;
@@ -33,6 +36,30 @@ describe('host services: Stop answers and honest outcomes', () => {
 		assert.equal(run.outcomeLabel, 'Interrupted after 2m 03s — you stopped this');
 		assert.deepEqual(run.stopNotes.map((n) => [n.eventId, n.reason, n.answer]), [[stopped.eventId, 'person', 'took']]);
 		assert.equal((await h.call('issue/get', { issueId })).tasks[0]!.status, 'canceled');
+	});
+
+	it('every Run carries the Host\'s Stop control and whether a person\'s Stop is ending it', async () => {
+		const runId = await running();
+		const facts = async (): Promise<[boolean, boolean]> => {
+			const run = await h.call('run/get', { runId });
+			const listed = (await h.call('run/list', { issueId })).runs.find((r) => r.runId === runId)!;
+			assert.deepEqual([listed.controls, listed.stopping], [run.controls, run.stopping], 'run/list sends the same');
+			return [run.controls.stop, run.stopping];
+		};
+		assert.deepEqual(await facts(), [true, false], 'running: Stop, not stopping');
+		let atInterrupt: RunDto | undefined;
+		h.runs.interruptBehaviour = () => {
+			// The Run as the Host maps it while its Stop is durable and unanswered (run/get's own mapping).
+			atInterrupt = h.store.read((r) => readRunDto(r, runRepository.get(r, runId)!, h.clock.now()));
+			return { result: 'still_running' };
+		};
+		assert.equal((await h.call('run/stop', { runId })).answer, 'declined');
+		assert.deepEqual([atInterrupt?.controls.stop, atInterrupt?.stopping], [true, true], 'while the Stop has no answer: Stopping…, and Stop again');
+		assert.deepEqual(await facts(), [true, false], 'a Stop that did not take ends "Stopping…"; Stop stays');
+		h.runs.interruptBehaviour = () => ({ result: 'exited', exit: { exitCode: null, signal: 'SIGINT' } });
+		assert.equal((await h.call('run/stop', { runId })).answer, 'took');
+		await h.idle();
+		assert.deepEqual(await facts(), [false, false], 'settled: nothing to stop');
 	});
 
 	it('the Stop event is durable before the interrupt goes out', async () => {

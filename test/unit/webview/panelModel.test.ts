@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
-import type { IssueControlsDto } from '../../../src/protocol/dto.js';
-import {
-	commandsInHint, derivePanelModel, panelTasks, summarizeWake, type IssueControls,
-} from '../../../webview/issuePanel/viewModel.js';
+import type { IssueControlsDto as IssueControls, TaskControlsDto } from '../../../src/protocol/dto.js';
+import { summarizeWake } from '../../../webview/issuePanel/headerModel.js';
+import { derivePanelModel } from '../../../webview/issuePanel/panelModel.js';
+import { panelTasks } from '../../../webview/issuePanel/panelTasks.js';
 import { attentionFor } from '../attentionFixture.js';
 import { aCheckpoint, aManagedSnapshot, aPlanTask, aRun, aSnapshot, aTask, aWake, anIssue, type IssueFields } from './builders.js';
 
@@ -59,26 +59,38 @@ describe('panel view model', () => {
 		});
 
 		it('offers nothing for a finished issue or an archived execution', () => {
-			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
+			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
 			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' }))), none);
 			assert.deepEqual(issueControls(managedIn('archived')), none);
 		});
 
-		it('offers nothing, and no review, for an issue whose source session is gone (as the board)', () => {
+		it('offers no issue control for an issue whose source session is gone (as the board), but leaves its tasks\' results to the developer', () => {
 			const m = derivePanelModel(managedIn('orphaned_source'), select('t1'));
-			assert.deepEqual(m.controls, { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false });
+			assert.deepEqual(m.controls, { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: true, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false });
 			assert.equal(m.header.terminal, true);
-			assert.deepEqual([m.detail!.canAccept, m.detail!.canRequestChanges], [false, false]);
+			// The Host's attention lists t1 as awaiting acceptance: its Accept is offered with it.
+			assert.deepEqual(m.header.needsYou.map((t) => t.taskId), ['t1']);
+			assert.deepEqual([m.detail!.controls.accept, m.detail!.controls.requestChanges], [true, true]);
 		});
 
-		it('draws exactly the controls and terminality the Host sent, whatever the tasks and the execution say', () => {
-			const sent: IssueControlsDto = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
+		it('offers no review once the issue is closed (archived)', () => {
+			const d = derivePanelModel(managedIn('archived'), select('t1')).detail!;
+			assert.deepEqual([d.controls.accept, d.controls.requestChanges], [false, false]);
+		});
+
+		it('draws exactly the issue and task controls and terminality the Host sent, whatever the tasks and the execution say', () => {
+			const sent: IssueControls = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
+			const taskSent: TaskControlsDto = { accept: false, requestChanges: true, openChanges: true };
 			const s = managedIn('awaiting_main');
-			const m = derivePanelModel({ ...s, issue: { ...s.issue, controls: sent, terminal: true } }, select('t1'));
+			const plan = s.plan!;
+			const m = derivePanelModel({
+				...s, issue: { ...s.issue, controls: sent, terminal: true },
+				plan: { ...plan, tasks: plan.tasks.map((t) => (t.taskId === 't1' ? { ...t, controls: taskSent } : t)) },
+			}, select('t1'));
 			assert.deepEqual(m.controls, sent);
 			assert.equal(m.header.goalReview, true);
 			assert.equal(m.header.terminal, true);
-			assert.equal(m.detail!.canAccept, false);
+			assert.deepEqual(m.detail!.controls, taskSent, 'a pending task whose Accept the Host withholds');
 		});
 
 		it('offers Confirm goal and Request changes at Goal Review only', () => {
@@ -98,7 +110,7 @@ describe('panel view model', () => {
 		it('offers Accept and Request changes for a task pending acceptance', () => {
 			const s = manual([aTask('t1', { status: 'pending_acceptance' })]);
 			const d = derivePanelModel(s, select('t1')).detail!;
-			assert.deepEqual([d.canAccept, d.canRequestChanges], [true, true]);
+			assert.deepEqual([d.controls.accept, d.controls.requestChanges], [true, true]);
 		});
 
 		it('shows the Host\'s reason when a task is pending acceptance again, in the detail and on its graph node', () => {
@@ -113,11 +125,11 @@ describe('panel view model', () => {
 		it('offers neither for other statuses or for superseded history', () => {
 			for (const status of ['not_started', 'running', 'completed', 'failed', 'canceled'] as const) {
 				const d = derivePanelModel(manual([aTask('t1', { status })]), select('t1')).detail!;
-				assert.deepEqual([d.canAccept, d.canRequestChanges], [false, false], status);
+				assert.deepEqual([d.controls.accept, d.controls.requestChanges], [false, false], status);
 			}
 			const old = aManagedSnapshot([aPlanTask('t1', { status: 'pending_acceptance', supersededAtUnixMs: 5, supersededByTaskId: 't2' }), aPlanTask('t2')]);
 			const d = derivePanelModel(old, select('t1', true)).detail!;
-			assert.deepEqual([d.canAccept, d.canRequestChanges], [false, false]);
+			assert.deepEqual([d.controls.accept, d.controls.requestChanges], [false, false]);
 		});
 
 		it('lists runs newest first with outcome labels, durations, usage and Stop notes with answers', () => {
@@ -132,10 +144,10 @@ describe('panel view model', () => {
 			const d = derivePanelModel(s, select('t1')).detail!;
 			assert.deepEqual(d.runs.map((r) => r.runId), ['r2', 'r1']);
 			assert.equal(d.runs[0]!.outcomeLabel, 'Running for 1m 02s');
-			assert.equal(d.runs[0]!.nonterminal, true);
+			assert.equal(d.runs[0]!.canStop, true);
 			assert.equal(d.runs[1]!.outcomeLabel, 'Interrupted after 2m 03s — you stopped this');
 			assert.equal(d.runs[1]!.durationLabel, '2m 03s');
-			assert.equal(d.runs[1]!.nonterminal, false);
+			assert.equal(d.runs[1]!.canStop, false);
 			assert.match(d.runs[1]!.stopNotes[0]!.text, /Stop by you: took effect/);
 			assert.match(d.runs[1]!.usageLabel, /1,200 in · 30 out/);
 			assert.match(d.usageLabel, /1,200 in/);
@@ -151,15 +163,28 @@ describe('panel view model', () => {
 			assert.match(r.outcomeLabel, /^Stopping…/);
 		});
 
-		it('shows the blocker, launch settings and "Open changes" for a task that ran in a directory', () => {
-			const s = manual([aTask('t0', { status: 'running' }), aTask('t1', { dependencyTaskIds: ['t0'], model: 'opus', executionDirectory: '/wt/t1' })], {
-				runs: [aRun('r1', 't1', { executionDirectory: '/wt/t1' })],
+		it('draws a Run\'s Stop and "Stopping…" exactly as the Host sent them, whatever its status and Stop notes say', () => {
+			const running = { status: 'running' as const, outcome: null, outcomeLabel: null, durationMs: 5_000, completedAtUnixMs: 0 };
+			const s = manual([aTask('t1', { status: 'running' })], {
+				runs: [
+					aRun('r1', 't1', { ...running, createdAtUnixMs: 5, stopping: true, controls: { stop: false } }),
+					aRun('r0', 't1', { createdAtUnixMs: 1, controls: { stop: true } }),
+				],
+			});
+			const [r1, r0] = derivePanelModel(s, select('t1')).detail!.runs;
+			assert.deepEqual([r1!.canStop, r1!.stopping, r1!.outcomeLabel], [false, true, 'Stopping… (running for 5s)']);
+			assert.deepEqual([r0!.canStop, r0!.stopping], [true, false]);
+		});
+
+		it('shows the blocker, launch settings and "Open changes" for a task whose Run recorded its base commit', () => {
+			const s = manual([aTask('t0', { status: 'running' }), aTask('t1', { dependencyTaskIds: ['t0'], model: 'opus', executionDirectory: '/wt/t1', baseCommit: 'b0' })], {
+				runs: [aRun('r1', 't1', { executionDirectory: '/wt/t1', baseCommit: 'b0' })],
 			});
 			const d = derivePanelModel(s, select('t1')).detail!;
 			assert.match(d.blocker ?? '', /dependency/);
 			assert.deepEqual(d.launch.find(([k]) => k === 'Model'), ['Model', 'opus']);
-			assert.equal(d.canOpenChanges, true);
-			assert.equal(derivePanelModel(s, select('t0')).detail!.canOpenChanges, false);
+			assert.equal(d.controls.openChanges, true);
+			assert.equal(derivePanelModel(s, select('t0')).detail!.controls.openChanges, false);
 		});
 
 		describe('review changes (the latest Run\'s, as the Host recorded them)', () => {
@@ -226,6 +251,14 @@ describe('panel view model', () => {
 			aPlanTask('t2', { dependencyTaskIds: ['t1b'], sortIndex: 2 }),
 		];
 		const history = (): PanelSnapshot => aManagedSnapshot(tasks);
+
+		it('takes superseded history from the Host\'s flag, not from the task\'s fields', () => {
+			// A replacement pointer on a task the Host does not call superseded: drawn as an active task.
+			const s = aManagedSnapshot([aPlanTask('t1', { supersededByTaskId: 't1b', superseded: false }), aPlanTask('t1b', { sortIndex: 1 })]);
+			const g = derivePanelModel(s, ui).graph;
+			assert.deepEqual(g.nodes.map((n) => [n.taskId, n.superseded]), [['t1', false], ['t1b', false]]);
+			assert.equal(g.hiddenHistoryCount, 0);
+		});
 
 		it('hides superseded tasks by default and counts them', () => {
 			const g = derivePanelModel(history(), ui).graph;
@@ -319,9 +352,6 @@ describe('panel view model', () => {
 			assert.equal(derivePanelModel(manual(), ui).header.sourceAgent, null);
 		});
 
-		it('extracts only tutti commands from a hint, once each', () => {
-			assert.deepEqual(commandsInHint('Run `tutti a` or `rm -rf /`, then `tutti a` and `tutti b --x`.'), ['tutti a', 'tutti b --x']);
-		});
 	});
 
 	describe('manual readiness', () => {
