@@ -1,4 +1,12 @@
-// The `codex` adapter: Codex CLI in exec mode with the JSONL stream (agent-cli-protocols.md §3).
+// The `codex` adapter. A target's `protocol` picks how Codex runs: `app-server` (the default) speaks JSON-RPC with
+// `codex app-server` through the Run's supervisor (docs/codex-app-server.md):
+//
+//   codex app-server -c allow_login_shell=false [-c sandbox_workspace_write.network_access=true]
+//         [-c model_provider=tutti -c model_providers.tutti={…}] [extra/target args]
+//
+// with the thread's cwd, sandbox, approval policy and model, the effort and the thread to resume in the supervisor's
+// plan, and the prompt as the turn's input. `exec` (for older Codex builds, and the fallback when a Codex has no
+// app-server) runs Codex in exec mode with the JSONL stream (agent-cli-protocols.md §3):
 //
 //   codex exec --json --skip-git-repo-check -c allow_login_shell=false <sandbox flags> [-m M] [-c model_reasoning_effort="E"]
 //         [-c model_provider=tutti -c model_providers.tutti={…}] [extra/target args] [resume <thread>] -- <prompt>
@@ -20,8 +28,9 @@
 import { DomainError } from '../core/errors.js';
 import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
+import type { CodexAppServerPlan } from './codexAppServerSession.js';
 import { parseCodexTurnFacts } from './codexStream.js';
-import { tomlString } from './stopHook.js';
+import { codexHookTrustFlag, codexStopHookCommandOf, tomlString } from './stopHook.js';
 
 /** The name of the model provider the adapter defines when the target gives a base URL. */
 export const codexProviderName = 'tutti';
@@ -133,6 +142,58 @@ export function codexArgs(spec: RunLaunchSpec): string[] {
 	return args;
 }
 
+/** The protocol a codex target runs with: `app-server` unless the target says `exec`. */
+export function codexProtocol(target: Pick<AgentTargetConfig, 'protocol'>): 'app-server' | 'exec' {
+	return target.protocol ?? 'app-server';
+}
+
+/** The thread's sandbox and approval policy for a permission mode ('' = workspace-write); nothing is asked yet. */
+function appServerSandbox(target: AgentTargetConfig, mode: string): Pick<CodexAppServerPlan, 'sandbox' | 'approvalPolicy'> {
+	codexSandboxArgs(target, mode); // validates the mode with the same message as exec
+	return { sandbox: mode === '' ? 'workspace-write' : mode as NonNullable<CodexAppServerPlan['sandbox']>, approvalPolicy: 'never' };
+}
+
+/** The extra args the Host gave with Tutti's Stop hook taken out (the supervisor runs it: app-server runs no untrusted hook). */
+function withoutStopHook(extraArgs: readonly string[]): { args: string[]; stopHookCommand?: string } {
+	const args: string[] = [];
+	let stopHookCommand: string | undefined;
+	for (let i = 0; i < extraArgs.length; i++) {
+		const a = extraArgs[i]!;
+		const command = a === '-c' && extraArgs[i + 1] !== undefined ? codexStopHookCommandOf(extraArgs[i + 1]!) : undefined;
+		if (command !== undefined) { stopHookCommand = command; i++; continue; }
+		if (a === codexHookTrustFlag) { continue; }
+		args.push(a);
+	}
+	return stopHookCommand !== undefined ? { args, stopHookCommand } : { args };
+}
+
+/** The `codex app-server` argv and the supervisor's plan for one Turn. Throws DomainError('invalid_input') for a bad target or Turn. */
+export function codexAppServerLaunch(spec: RunLaunchSpec): { args: string[]; plan: CodexAppServerPlan } {
+	const target = spec.target;
+	const turn = spec.turn;
+	const execFallbackArgs = codexArgs(spec); // validates the prompt, model, effort, mode and thread as exec does
+	const hook = withoutStopHook(stringList(target, 'extraArgs', turn?.extraArgs));
+	const targetArgs = stringList(target, 'args', target.args);
+	const mode = turn?.permissionModeId ?? '';
+	const ownSandbox = mode === '' && choosesOwnSandbox([...hook.args, ...targetArgs]);
+	const args = ['app-server', '-c', 'allow_login_shell=false'];
+	// A sandboxed shell may otherwise not reach the Host's socket (connect EPERM), as with exec.
+	if (!ownSandbox && (mode === '' || mode === 'workspace-write')) { args.push('-c', 'sandbox_workspace_write.network_access=true'); }
+	args.push(...codexProviderArgs(target), ...hook.args, ...targetArgs);
+	const model = turn?.model !== undefined && turn.model !== '' ? turn.model : target.model;
+	const effort = turn?.reasoningEffort;
+	const plan: CodexAppServerPlan = {
+		cwd: spec.cwd,
+		...(ownSandbox ? {} : appServerSandbox(target, mode)),
+		...(model !== undefined && model !== '' ? { model } : {}),
+		...(effort !== undefined && effort !== '' ? { effort: effort as NonNullable<CodexAppServerPlan['effort']> } : {}),
+		...(turn?.resumeProviderSessionId !== undefined ? { resumeThreadId: turn.resumeProviderSessionId } : {}),
+		...(hook.stopHookCommand !== undefined ? { stopHookCommand: hook.stopHookCommand } : {}),
+		execFallbackArgs,
+	};
+	return { args, plan };
+}
+
 /** Validates a `codex` target and returns the process for one Turn. */
 export function codexCommandFor(spec: RunLaunchSpec): AgentCommand {
 	const target = spec.target;
@@ -140,7 +201,10 @@ export function codexCommandFor(spec: RunLaunchSpec): AgentCommand {
 	const file = target.path ?? 'codex';
 	if (typeof file !== 'string' || file.trim() === '') { throw invalidCodexTarget(target, '"path" is empty'); }
 	noNul(target, '"path"', file);
-	return { file, args: codexArgs(spec), shell: false, env: targetEnv(target), stdin: 'devnull' };
+	if (codexProtocol(target) === 'exec') { return { file, args: codexArgs(spec), shell: false, env: targetEnv(target), stdin: 'devnull' }; }
+	const { args, plan } = codexAppServerLaunch(spec);
+	// The prompt is the turn's input: the first message the supervisor hands to app-server.
+	return { file, args, shell: false, env: targetEnv(target), stdin: 'live', livePrompt: spec.turn?.prompt ?? spec.stdinText, appServer: plan };
 }
 
 export const codexAdapter: AgentAdapter = {

@@ -60,9 +60,14 @@ const agentTargetConfig = z.strictObject({
 	onMergeConflict: z.enum(['fail', 'agent']).optional(),
 	/** claude: `ask` (default) routes tool calls outside allowedTools to the developer; `allowed-tools-only` denies them. */
 	approvals: z.enum(['ask', 'allowed-tools-only']).optional(),
+	/** codex: `app-server` (default) drives `codex app-server` over JSON-RPC; `exec` runs `codex exec --json` as before. */
+	protocol: z.enum(['app-server', 'exec']).optional(),
 }).refine((t) => t.adapter !== 'command' || t.argv !== undefined, { message: 'a "command" target needs "argv" (the exact argument vector)', path: ['argv'] })
 	.refine((t) => t.adapter === 'claude' || t.approvals === undefined, {
 		message: '"approvals" is for claude targets (codex runs under its sandbox setting and is not asked per call)', path: ['approvals'],
+	})
+	.refine((t) => t.adapter === 'codex' || t.protocol === undefined, {
+		message: '"protocol" is for codex targets ("app-server" or "exec")', path: ['protocol'],
 	})
 	.refine((t) => t.adapter === 'command' || (t.argv === undefined && t.shell === undefined), {
 		message: '"argv" and "shell" are for "command" targets; a claude or codex target takes "path" (the executable) and "args" (extra arguments)', path: ['argv'],

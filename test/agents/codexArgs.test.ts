@@ -1,8 +1,8 @@
 // The codex adapter's command (pure): argv, provider settings, sandbox/approval flags, resume, stdin, env and validation.
 import assert from 'node:assert/strict';
-import { choosesOwnSandbox, codexAdapter, codexArgs } from '../../src/agents/codex.js';
+import { choosesOwnSandbox, codexAdapter, codexAppServerLaunch, codexArgs } from '../../src/agents/codex.js';
 import { adapterFor } from '../../src/agents/command.js';
-import { withCodexStopHook } from '../../src/agents/stopHook.js';
+import { codexStopHookCommandOf, codexStopHookConfig, stopHookLaunchArgs, withCodexStopHook } from '../../src/agents/stopHook.js';
 import { DomainError } from '../../src/core/errors.js';
 import type { AgentTargetConfig, AgentTurnInput, RunLaunchSpec } from '../../src/core/runs/runProcessPort.js';
 
@@ -32,8 +32,8 @@ describe('codex adapter: command for a Turn', () => {
 		assert.equal(adapterFor({ id: 'c', adapter: 'codex' }), codexAdapter);
 	});
 
-	it('runs exec --json without a login shell (it would reset PATH), the default sandbox, stdin /dev/null, codex on PATH, the prompt last after --', () => {
-		const command = codexAdapter.commandFor(spec());
+	it('exec: runs exec --json without a login shell (it would reset PATH), the default sandbox, stdin /dev/null, codex on PATH, the prompt last after --', () => {
+		const command = codexAdapter.commandFor(spec({ protocol: 'exec' }));
 		assert.deepEqual(command, {
 			file: 'codex',
 			args: ['exec', '--json', '--skip-git-repo-check', '-c', 'allow_login_shell=false', ...defaultSandbox, '--', 'do the task'],
@@ -45,7 +45,7 @@ describe('codex adapter: command for a Turn', () => {
 
 	it('uses target.path, passes target.env through, and appends extra args then target args before the prompt', () => {
 		const command = codexAdapter.commandFor(spec(
-			{ path: '/opt/codex', env: { CODEX_HOME: '/h' }, args: ['--strict-config', '-c', 'analytics.enabled=false'] },
+			{ path: '/opt/codex', env: { CODEX_HOME: '/h' }, args: ['--strict-config', '-c', 'analytics.enabled=false'], protocol: 'exec' },
 			{ extraArgs: ['-c', 'notify=["x"]'] },
 		));
 		assert.equal(command.file, '/opt/codex');
@@ -118,5 +118,81 @@ describe('codex adapter: command for a Turn', () => {
 		invalid(() => codexArgs(spec({}, { prompt: 'a\0b' })), 'NUL');
 		invalid(() => codexArgs(spec({ args: ['a\0'] })), 'NUL');
 		invalid(() => codexAdapter.commandFor(spec({ env: { 'A=B': 'x' } })), "'A=B'");
+	});
+});
+
+describe('codex adapter: app-server (the default protocol)', () => {
+	it('runs `codex app-server` without a login shell, with network in the default sandbox; the prompt is live input and the plan holds the thread', () => {
+		const command = codexAdapter.commandFor(spec());
+		assert.deepEqual(command, {
+			file: 'codex',
+			args: ['app-server', '-c', 'allow_login_shell=false', '-c', 'sandbox_workspace_write.network_access=true'],
+			shell: false,
+			env: {},
+			stdin: 'live',
+			livePrompt: 'do the task',
+			appServer: { cwd: '/ws', sandbox: 'workspace-write', approvalPolicy: 'never', execFallbackArgs: codexArgs(spec()) },
+		});
+		assert.equal(codexAdapter.commandFor(spec({}, null)).livePrompt, 'task content', 'no Turn: the task content is the prompt');
+	});
+
+	it('puts model, effort and the thread to resume in the plan; provider, extra and target args on the command line', () => {
+		const { args, plan } = codexAppServerLaunch(spec(
+			{ model: 'gpt-5.5', env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, args: ['--strict-config'] },
+			{ model: 'gpt-6-sol', reasoningEffort: 'high', resumeProviderSessionId: thread, extraArgs: ['-c', 'notify=["x"]'] },
+		));
+		assert.deepEqual(plan, {
+			cwd: '/ws', sandbox: 'workspace-write', approvalPolicy: 'never', model: 'gpt-6-sol', effort: 'high', resumeThreadId: thread,
+			execFallbackArgs: codexArgs(spec(
+				{ model: 'gpt-5.5', env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, args: ['--strict-config'] },
+				{ model: 'gpt-6-sol', reasoningEffort: 'high', resumeProviderSessionId: thread, extraArgs: ['-c', 'notify=["x"]'] },
+			)),
+		});
+		assert.deepEqual(args.slice(5), [
+			'-c', 'model_provider="tutti"', '-c', 'model_providers.tutti={name="tutti",base_url="http://127.0.0.1:9/v1",wire_api="responses"}',
+			'-c', 'notify=["x"]', '--strict-config',
+		]);
+		assert.equal(codexAppServerLaunch(spec({ model: 'gpt-5.5' })).plan.model, 'gpt-5.5', 'the target model without a Turn model');
+	});
+
+	it('maps the permission mode to the thread sandbox (network only where the workspace is writable); a bad mode is refused', () => {
+		const read = codexAppServerLaunch(spec({}, { permissionModeId: 'read-only' }));
+		assert.deepEqual([read.plan.sandbox, read.plan.approvalPolicy], ['read-only', 'never']);
+		assert.ok(!read.args.includes('sandbox_workspace_write.network_access=true'));
+		assert.equal(codexAppServerLaunch(spec({}, { permissionModeId: 'workspace-write' })).plan.sandbox, 'workspace-write');
+		assert.equal(codexAppServerLaunch(spec({}, { permissionModeId: 'danger-full-access' })).plan.sandbox, 'danger-full-access');
+		invalid(() => codexAppServerLaunch(spec({}, { permissionModeId: 'yolo' })), "permission mode 'yolo'");
+	});
+
+	it("leaves sandbox and approvals to a target whose args choose them", () => {
+		const { args, plan } = codexAppServerLaunch(spec({ args: ['-c', 'sandbox_mode="read-only"'] }));
+		assert.equal(plan.sandbox, undefined);
+		assert.equal(plan.approvalPolicy, undefined);
+		assert.ok(!args.includes('sandbox_workspace_write.network_access=true'));
+	});
+
+	it("takes Tutti's Stop hook out of the flags (app-server runs no untrusted hook): the supervisor runs the same command", () => {
+		const command = 'node "/opt/my dir/cli.js" hook stop # \\ "q" é\n';
+		const { args, plan } = codexAppServerLaunch(spec({}, { extraArgs: [...stopHookLaunchArgs('codex', command), '-c', 'notify=["x"]'] }));
+		assert.equal(plan.stopHookCommand, command);
+		assert.ok(!args.some((a) => a.startsWith('hooks.Stop') || a === '--dangerously-bypass-hook-trust'), args.join(' '));
+		assert.deepEqual(args.slice(-2), ['-c', 'notify=["x"]']);
+		assert.ok(plan.execFallbackArgs.includes('--dangerously-bypass-hook-trust'), 'the exec fallback keeps Codex running the hook itself');
+	});
+
+	it('reads back only a Stop hook value it wrote', () => {
+		for (const command of ['tutti hook stop', 'a"b\\c', 'tab\there', '\u0001ctl', '']) {
+			assert.equal(codexStopHookCommandOf(codexStopHookConfig(command)), command);
+		}
+		for (const value of ['hooks.Stop=[]', 'hooks.Stop=[{hooks=[{type="command",command="x"}]}]x', 'hooks.Stop=[{hooks=[{type="command",command="a"b"}]}]',
+			'hooks.Stop=[{hooks=[{type="command",command="\\q"}]}]', 'notify=["x"]']) {
+			assert.equal(codexStopHookCommandOf(value), undefined, value);
+		}
+	});
+
+	it('validates as exec does: a bad thread, effort or prompt is refused', () => {
+		invalid(() => codexAdapter.commandFor(spec({}, { resumeProviderSessionId: 'not-a-thread' })), 'not a Codex thread id');
+		invalid(() => codexAdapter.commandFor(spec({}, { reasoningEffort: 'extreme' })), "reasoning effort 'extreme'");
+		invalid(() => codexAdapter.commandFor(spec({}, { prompt: ' ' })), 'no prompt');
 	});
 });

@@ -49,6 +49,11 @@ export interface AgentTargetConfig {
 	 * `ask` for claude targets.
 	 */
 	approvals?: 'ask' | 'allowed-tools-only';
+	/**
+	 * codex only. `app-server` (default): Codex runs as `codex app-server`, driven over JSON-RPC by the Run's supervisor;
+	 * `exec`: `codex exec --json` (older Codex builds). A Codex without app-server falls back to exec by itself.
+	 */
+	protocol?: 'app-server' | 'exec';
 }
 
 export interface RunLaunchSpec {

@@ -26,10 +26,11 @@ export function claudeTarget(id: string, serverUrl: string, home: string, extra:
 }
 
 /** A codex target running the pinned CLI against `serverUrl` (Responses API), isolated under `home`. */
-export function codexTarget(id: string, serverUrl: string, home: string): AgentTargetConfig {
+export function codexTarget(id: string, serverUrl: string, home: string, extra: Partial<AgentTargetConfig> = {}): AgentTargetConfig {
 	return {
 		id, adapter: 'codex', path: codexBin, model: 'gpt-5.5', args: [...codexTestArgs],
 		env: { OPENAI_BASE_URL: `${serverUrl}/v1`, CODEX_HOME: join(home, 'codex-home'), HOME: home },
+		...extra,
 	};
 }
 
