@@ -146,7 +146,8 @@ export const fileChangeItem = z.object({
 	status: z.enum(['inProgress', 'completed', 'failed', 'declined']),
 });
 export const mcpToolCallItem = z.object({ type: z.literal('mcpToolCall'), id: z.string(), server: z.string(), tool: z.string(), arguments: z.unknown() });
-export const threadItem = z.discriminatedUnion('type', [userMessageItem, agentMessageItem, commandExecutionItem, fileChangeItem, mcpToolCallItem]);
+export const webSearchItem = z.object({ type: z.literal('webSearch'), id: z.string(), query: z.string() });
+export const threadItem = z.discriminatedUnion('type', [userMessageItem, agentMessageItem, commandExecutionItem, fileChangeItem, mcpToolCallItem, webSearchItem]);
 export type ThreadItem = z.infer<typeof threadItem>;
 
 const turnNotice = { threadId: z.string(), turn: turnRef };
