@@ -162,6 +162,7 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 		await agent.ended;
 		closeSync(stdoutFd!);
 		stdoutFd = undefined;
+		pump?.finish(); // input closed: messages sent meanwhile wait for the next Turn, as exec's do
 		pump = undefined;
 		appendFileSync(runFile(runDir, 'stderr'), `tutti: ${spec.file} has no \`app-server\`; this Turn runs as \`codex exec\` instead.\n`, { mode: 0o600 });
 		try {

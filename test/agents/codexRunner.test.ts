@@ -6,12 +6,13 @@
 // A Stop ends the agent and its running command: app-server through its supervisor (`turn/interrupt`, then stdin
 // closed — SIGINT would orphan the command, which app-server runs in a session of its own), exec by SIGINT to the group.
 import assert from 'node:assert/strict';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codexAdapter } from '../../src/agents/codex.js';
 import { ProcessRunner } from '../../src/host/runs/processRunner.js';
 import type { RunExit } from '../../src/core/runs/runProcessPort.js';
 import { killAllRuns, type RunBuild, shareRunBuild } from '../integration/runs/runTestKit.js';
-import { type AgentSandbox, agentLaunchSpec, isolatedEnv, jsonLines, makeAgentSandbox, waitFor } from './agentKit.js';
+import { type AgentSandbox, agentLaunchSpec, codexBin, isolatedEnv, jsonLines, makeAgentSandbox, waitFor } from './agentKit.js';
 import { codexTestTarget, pidsWithArg } from './codexKit.js';
 import { type ScriptedServer, startScriptedServer } from './modelServer/server.js';
 
@@ -114,5 +115,23 @@ describe('codex worker through ProcessRunner (real supervisor, real CLI)', funct
 		const stdout = r.readLog('run-codex-2', 'stdout', 0, 10_000_000).data;
 		assert.equal(codexAdapter.parseTurnFacts!(stdout).result, null);
 		assert.equal(jsonLines(stdout).at(-1)?.type, 'item.started');
+	});
+
+	it('app-server on a Codex that has none: the same Turn runs as codex exec, with a note in stderr', async () => {
+		server = await startScriptedServer({ script: { turns: [{ blocks: [{ type: 'text', text: 'answered by exec' }] }] } });
+		// An older Codex reads `app-server` as a prompt: no JSON-RPC, its own usage text, exit 2.
+		const old = join(sandbox.root, 'old-codex');
+		writeFileSync(old, `#!/bin/sh\nif [ "$1" = app-server ]; then echo 'Usage: codex [OPTIONS] [PROMPT]'; exit 2; fi\nexec '${codexBin}' "$@"\n`);
+		chmodSync(old, 0o755);
+		const { runner: r, exits } = startRunner();
+		await r.launch(agentLaunchSpec('run-codex-3', { ...codexTestTarget(server, sandbox), path: old }, sandbox.workspace, { prompt: 'say it' }));
+		const exit = await waitFor('the exit record', () => exits.find((e) => e.runId === 'run-codex-3'));
+		const stdout = r.readLog('run-codex-3', 'stdout', 0, 10_000_000).data;
+		const stderr = r.readLog('run-codex-3', 'stderr', 0, 100_000).data;
+		assert.equal(exit.exitCode, 0, `${stderr}\n${stdout}`);
+		assert.match(stderr, /has no `app-server`; this Turn runs as `codex exec` instead/);
+		assert.deepEqual(codexAdapter.parseTurnFacts!(stdout).result, { ok: true, text: 'answered by exec' });
+		assert.equal(jsonLines(stdout)[0]?.type, 'thread.started', 'only the exec stream is in stdout');
+		assert.match(readFileSync(join(r.runDir('run-codex-3'), 'input-state.jsonl'), 'utf8'), /"closed"/, 'input closed: messages wait for the next Turn');
 	});
 });

@@ -29,3 +29,11 @@ export function effectiveApprovals(target: Pick<AgentTargetConfig, 'adapter' | '
 export function withTargetDefaults(targets: readonly AgentTargetConfig[], gitWorkspace: boolean): AgentTargetConfig[] {
 	return targets.map((t) => ({ ...t, isolation: effectiveIsolation(t, gitWorkspace), onMergeConflict: effectiveOnMergeConflict(t) }));
 }
+
+/**
+ * The protocol a codex target's Runs speak: `exec` when the target says so or when its Codex has no app-server
+ * (`hasAppServer` false: the supervisor then falls back to exec); otherwise `app-server` (also while unknown).
+ */
+export function effectiveCodexProtocol(target: Pick<AgentTargetConfig, 'protocol'>, hasAppServer: boolean | null = null): 'app-server' | 'exec' {
+	return target.protocol === 'exec' || hasAppServer === false ? 'exec' : 'app-server';
+}
