@@ -26,6 +26,7 @@
 // - `exec resume <thread>` continues a thread from any cwd (§3.4). The prompt goes after `--` so a prompt that
 //   starts with `-` is never read as a flag.
 import { DomainError } from '../core/errors.js';
+import { targetDefaultPermissionMode } from '../core/runs/launchAuthority.js';
 import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
 import type { CodexAppServerPlan } from './codexAppServerSession.js';
@@ -147,10 +148,56 @@ export function codexProtocol(target: Pick<AgentTargetConfig, 'protocol'>): 'app
 	return target.protocol ?? 'app-server';
 }
 
-/** The thread's sandbox and approval policy for a permission mode ('' = workspace-write); nothing is asked yet. */
-function appServerSandbox(target: AgentTargetConfig, mode: string): Pick<CodexAppServerPlan, 'sandbox' | 'approvalPolicy'> {
-	codexSandboxArgs(target, mode); // validates the mode with the same message as exec
-	return { sandbox: mode === '' ? 'workspace-write' : mode as NonNullable<CodexAppServerPlan['sandbox']>, approvalPolicy: 'never' };
+/** The approval policies a codex app-server thread takes (`on-failure` is gone from 0.171). */
+const appServerApprovalPolicies: readonly string[] = ['never', 'on-request', 'untrusted'];
+
+/** `codex exec` options with no `codex app-server` equivalent Tutti could give (or that would break its stdio). */
+const execOnlyOptions = [
+	'--json', '--skip-git-repo-check', '-C', '--cd', '--add-dir', '--oss', '--local-provider', '-p', '--profile', '--output-schema',
+	'--color', '-o', '--output-last-message', '-i', '--image', '--ephemeral', '--worktree', '--trust', '--ignore-user-config',
+	'--ignore-rules', '--thread-source', '--cyber-access-program', '--remote', '--remote-auth-token-env', '--approve-for-me',
+	codexHookTrustFlag, '--listen', '--stdio',
+];
+
+/** The value of the option at `i` (`--x v`, `--x=v`, or `-xV` for a short one) and how many args it took; undefined when `args[i]` is not it. */
+function optionAt(args: readonly string[], i: number, names: readonly string[]): { value: string; used: number } | undefined {
+	const arg = args[i]!;
+	for (const name of names) {
+		if (arg === name) { return { value: args[i + 1] ?? '', used: 2 }; }
+		if (name.startsWith('--') && arg.startsWith(`${name}=`)) { return { value: arg.slice(name.length + 1), used: 1 }; }
+		if (!name.startsWith('--') && arg.startsWith(name) && arg.length > name.length) { return { value: arg.slice(name.length), used: 1 }; }
+	}
+	return undefined;
+}
+
+/**
+ * A target's args for `codex app-server`: the exec options that choose the sandbox, the approval policy or the model
+ * become the thread's settings (the sandbox itself is read by targetDefaultPermissionMode, as the Host's widening
+ * check reads it); `-c` config passes through; an exec option app-server has no place for is refused.
+ */
+function appServerTargetArgs(target: AgentTargetConfig, args: readonly string[]): { args: string[]; approvalPolicy?: string; model?: string } {
+	const out: string[] = [];
+	let approvalPolicy: string | undefined;
+	let model: string | undefined;
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i]!;
+		const sandbox = optionAt(args, i, ['--sandbox', '-s']);
+		const approval = optionAt(args, i, ['--ask-for-approval', '-a']);
+		const chosenModel = optionAt(args, i, ['--model', '-m']);
+		if (sandbox !== undefined) { i += sandbox.used - 1; continue; }
+		if (approval !== undefined) { approvalPolicy = approval.value; i += approval.used - 1; continue; }
+		if (chosenModel !== undefined) { model = chosenModel.value; i += chosenModel.used - 1; continue; }
+		if (arg === '--dangerously-bypass-approvals-and-sandbox' || arg === '--yolo') { approvalPolicy = 'never'; continue; }
+		if (arg === '--full-auto') { continue; }
+		if (execOnlyOptions.some((o) => arg === o || (o.startsWith('--') && arg.startsWith(`${o}=`)))) {
+			throw invalidCodexTarget(target, `"args" has '${arg}', a codex exec option that codex app-server does not take`,
+				'Set "protocol": "exec" on the target to keep running `codex exec`, or remove the option from its "args".');
+		}
+		const config = (arg === '-c' || arg === '--config') ? /^approval_policy\s*=\s*"?([^"]*)"?\s*$/.exec(args[i + 1] ?? '') : null;
+		if (config) { approvalPolicy = config[1]; }
+		out.push(arg);
+	}
+	return { args: out, ...(approvalPolicy !== undefined ? { approvalPolicy } : {}), ...(model !== undefined ? { model } : {}) };
 }
 
 /** The extra args the Host gave with Tutti's Stop hook taken out (the supervisor runs it: app-server runs no untrusted hook). */
@@ -173,18 +220,23 @@ export function codexAppServerLaunch(spec: RunLaunchSpec): { args: string[]; pla
 	const turn = spec.turn;
 	const execFallbackArgs = codexArgs(spec); // validates the prompt, model, effort, mode and thread as exec does
 	const hook = withoutStopHook(stringList(target, 'extraArgs', turn?.extraArgs));
-	const targetArgs = stringList(target, 'args', target.args);
-	const mode = turn?.permissionModeId ?? '';
-	const ownSandbox = mode === '' && choosesOwnSandbox([...hook.args, ...targetArgs]);
+	const own = appServerTargetArgs(target, stringList(target, 'args', target.args));
+	// The Turn's mode (never wider than the target's default: the Host checks), else the target's default, as exec runs it.
+	const mode = turn?.permissionModeId !== undefined && turn.permissionModeId !== '' ? turn.permissionModeId : targetDefaultPermissionMode(target);
+	const approvalPolicy = mode === 'danger-full-access' ? 'never' : own.approvalPolicy ?? 'never';
+	if (!appServerApprovalPolicies.includes(approvalPolicy)) {
+		throw invalidCodexTarget(target, `the approval policy '${approvalPolicy}' is not one codex app-server takes (${appServerApprovalPolicies.join(', ')})`);
+	}
 	const args = ['app-server', '-c', 'allow_login_shell=false'];
 	// A sandboxed shell may otherwise not reach the Host's socket (connect EPERM), as with exec.
-	if (!ownSandbox && (mode === '' || mode === 'workspace-write')) { args.push('-c', 'sandbox_workspace_write.network_access=true'); }
-	args.push(...codexProviderArgs(target), ...hook.args, ...targetArgs);
-	const model = turn?.model !== undefined && turn.model !== '' ? turn.model : target.model;
+	if (mode === 'workspace-write') { args.push('-c', 'sandbox_workspace_write.network_access=true'); }
+	args.push(...codexProviderArgs(target), ...hook.args, ...own.args);
+	const model = turn?.model !== undefined && turn.model !== '' ? turn.model : own.model ?? target.model;
 	const effort = turn?.reasoningEffort;
 	const plan: CodexAppServerPlan = {
 		cwd: spec.cwd,
-		...(ownSandbox ? {} : appServerSandbox(target, mode)),
+		sandbox: mode as CodexAppServerPlan['sandbox'] & string,
+		approvalPolicy: approvalPolicy as CodexAppServerPlan['approvalPolicy'] & string,
 		...(model !== undefined && model !== '' ? { model } : {}),
 		...(effort !== undefined && effort !== '' ? { effort: effort as NonNullable<CodexAppServerPlan['effort']> } : {}),
 		...(turn?.resumeProviderSessionId !== undefined ? { resumeThreadId: turn.resumeProviderSessionId } : {}),

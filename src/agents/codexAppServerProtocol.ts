@@ -19,8 +19,11 @@ export function textInputOf(text: string): TextInput {
 	return { type: 'text', text, text_elements: [] };
 }
 
-/** `AskForApproval` values Tutti uses: `never` (nothing is asked) or `on-request` (the agent may ask to escalate). */
-export const askForApproval = z.enum(['never', 'on-request']);
+/**
+ * `AskForApproval` values a thread takes from Tutti: `never` (nothing is asked), `on-request` (the agent may ask to run
+ * a command outside the sandbox), `untrusted` (every command is asked; a target's own choice).
+ */
+export const askForApproval = z.enum(['never', 'on-request', 'untrusted']);
 export type AskForApproval = z.infer<typeof askForApproval>;
 
 /** `SandboxMode`: the same three modes as `codex exec -s`. */

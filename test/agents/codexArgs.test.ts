@@ -164,11 +164,27 @@ describe('codex adapter: app-server (the default protocol)', () => {
 		invalid(() => codexAppServerLaunch(spec({}, { permissionModeId: 'yolo' })), "permission mode 'yolo'");
 	});
 
-	it("leaves sandbox and approvals to a target whose args choose them", () => {
-		const { args, plan } = codexAppServerLaunch(spec({ args: ['-c', 'sandbox_mode="read-only"'] }));
-		assert.equal(plan.sandbox, undefined);
-		assert.equal(plan.approvalPolicy, undefined);
-		assert.ok(!args.includes('sandbox_workspace_write.network_access=true'));
+	it("turns a target's exec options for sandbox, approvals and model into the thread's settings; -c config passes through", () => {
+		const ro = codexAppServerLaunch(spec({ args: ['-c', 'sandbox_mode="read-only"'] }));
+		assert.deepEqual([ro.plan.sandbox, ro.plan.approvalPolicy], ['read-only', 'never']);
+		assert.deepEqual(ro.args.slice(3), ['-c', 'sandbox_mode="read-only"'], 'no network flag for a read-only sandbox');
+		const full = codexAppServerLaunch(spec({ args: ['--sandbox', 'danger-full-access', '-m', 'gpt-6-sol', '--strict-config'] }));
+		assert.deepEqual([full.plan.sandbox, full.plan.approvalPolicy, full.plan.model], ['danger-full-access', 'never', 'gpt-6-sol']);
+		assert.deepEqual(full.args.slice(3), ['--strict-config'], 'the exec options are not passed to app-server');
+		assert.equal(codexAppServerLaunch(spec({ args: ['--yolo'] })).plan.sandbox, 'danger-full-access');
+		const asks = codexAppServerLaunch(spec({ args: ['-s', 'workspace-write', '-a', 'on-request'] }));
+		assert.deepEqual([asks.plan.sandbox, asks.plan.approvalPolicy], ['workspace-write', 'on-request']);
+		assert.equal(codexAppServerLaunch(spec({ args: ['-c', 'approval_policy="untrusted"'] })).plan.approvalPolicy, 'untrusted');
+		const narrowed = codexAppServerLaunch(spec({ args: ['--sandbox=danger-full-access'] }, { permissionModeId: 'read-only' }));
+		assert.equal(narrowed.plan.sandbox, 'read-only', "the task's mode (never wider: the Host checks) wins over the target's default");
+	});
+
+	it('refuses an exec option app-server does not take, and an approval policy it does not know', () => {
+		invalid(() => codexAppServerLaunch(spec({ args: ['--skip-git-repo-check'] })), "'--skip-git-repo-check', a codex exec option that codex app-server does not take");
+		invalid(() => codexAppServerLaunch(spec({ args: ['--output-schema=x.json'] })), "'--output-schema=x.json'");
+		invalid(() => codexAppServerLaunch(spec({ args: ['--listen', 'ws://127.0.0.1:1'] })), "'--listen'");
+		invalid(() => codexAppServerLaunch(spec({ args: ['-a', 'on-failure'] })), "the approval policy 'on-failure' is not one codex app-server takes");
+		assert.doesNotThrow(() => codexArgs(spec({ args: ['--skip-git-repo-check'], protocol: 'exec' })), 'exec keeps taking them');
 	});
 
 	it("takes Tutti's Stop hook out of the flags (app-server runs no untrusted hook): the supervisor runs the same command", () => {
