@@ -27,6 +27,7 @@
 //   starts with `-` is never read as a flag.
 import { DomainError } from '../core/errors.js';
 import { targetDefaultPermissionMode } from '../core/runs/launchAuthority.js';
+import { effectiveApprovals } from '../core/runs/targetDefaults.js';
 import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
 import type { CodexAppServerPlan } from './codexAppServerSession.js';
@@ -223,13 +224,17 @@ export function codexAppServerLaunch(spec: RunLaunchSpec): { args: string[]; pla
 	const own = appServerTargetArgs(target, stringList(target, 'args', target.args));
 	// The Turn's mode (never wider than the target's default: the Host checks), else the target's default, as exec runs it.
 	const mode = turn?.permissionModeId !== undefined && turn.permissionModeId !== '' ? turn.permissionModeId : targetDefaultPermissionMode(target);
-	const approvalPolicy = mode === 'danger-full-access' ? 'never' : own.approvalPolicy ?? 'never';
+	// A worker Turn's approvals become its Run's approvals (a wake Turn has no Run to attach them to: never asked).
+	const askDeveloper = mode !== 'danger-full-access' && (spec.env.TUTTI_RUN_ID ?? '') !== '' && effectiveApprovals(target) === 'ask';
+	const approvalPolicy = mode === 'danger-full-access' ? 'never' : own.approvalPolicy ?? (askDeveloper ? 'on-request' : 'never');
 	if (!appServerApprovalPolicies.includes(approvalPolicy)) {
 		throw invalidCodexTarget(target, `the approval policy '${approvalPolicy}' is not one codex app-server takes (${appServerApprovalPolicies.join(', ')})`);
 	}
 	const args = ['app-server', '-c', 'allow_login_shell=false'];
 	// A sandboxed shell may otherwise not reach the Host's socket (connect EPERM), as with exec.
 	if (mode === 'workspace-write') { args.push('-c', 'sandbox_workspace_write.network_access=true'); }
+	// Questions (`request_user_input`) reach the developer only with this feature (under development in 0.171).
+	if (askDeveloper) { args.push('--enable', 'default_mode_request_user_input'); }
 	args.push(...codexProviderArgs(target), ...hook.args, ...own.args);
 	const model = turn?.model !== undefined && turn.model !== '' ? turn.model : own.model ?? target.model;
 	const effort = turn?.reasoningEffort;
@@ -241,6 +246,7 @@ export function codexAppServerLaunch(spec: RunLaunchSpec): { args: string[]; pla
 		...(effort !== undefined && effort !== '' ? { effort: effort as NonNullable<CodexAppServerPlan['effort']> } : {}),
 		...(turn?.resumeProviderSessionId !== undefined ? { resumeThreadId: turn.resumeProviderSessionId } : {}),
 		...(hook.stopHookCommand !== undefined ? { stopHookCommand: hook.stopHookCommand } : {}),
+		...(askDeveloper && approvalPolicy !== 'never' ? { askDeveloper: true } : {}),
 		execFallbackArgs,
 	};
 	return { args, plan };

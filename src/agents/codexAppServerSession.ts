@@ -21,6 +21,8 @@ export const codexAppServerPlan = z.object({
 	effort: z.optional(reasoningEffort),
 	/** The Stop hook's shell command, run by the supervisor at the end of each completed turn. */
 	stopHookCommand: z.optional(z.string()),
+	/** A worker Turn whose approvals and questions go to the developer (Tutti approvals of its Run); else they are declined. */
+	askDeveloper: z.optional(z.boolean()),
 	/** The argv (after the executable) of the same Turn as `codex exec`, for a Codex that has no `app-server`. */
 	execFallbackArgs: z.array(z.string()),
 });
@@ -83,6 +85,10 @@ export class CodexAppServerSession {
 	#resolveDone: (end: CodexSessionEnd) => void = () => undefined;
 	readonly done: Promise<CodexSessionEnd>;
 	readonly #turnEnded = new Map<string, () => void>();
+	/** The changes of each file-change item (an approval request for it names only the item). */
+	readonly #changes = new Map<string, unknown>();
+	#notes = 0;
+	readonly #over = new AbortController();
 
 	/** `connect` builds the client over the server's streams with the session's notification listeners. */
 	constructor(connect: (notifications: NotificationListeners) => CodexAppServerClient, plan: CodexAppServerPlan, deps: CodexSessionDeps = {}) {
@@ -99,6 +105,28 @@ export class CodexAppServerSession {
 
 	get threadId(): string {
 		return this.#threadId;
+	}
+
+	/** Aborted when the session is over (whatever still waits on the developer's answer for it can stop). */
+	get over(): AbortSignal {
+		return this.#over.signal;
+	}
+
+	/** The changes of a file-change item of this session, as its `item/started` gave them. */
+	fileChanges(itemId: string): unknown {
+		return this.#changes.get(itemId);
+	}
+
+	/** Steers Tutti's own note into the running turn (e.g. the message of a denial); false when no turn takes it. */
+	async note(text: string): Promise<boolean> {
+		if (this.#activeTurn === null) { return false; }
+		this.#notes += 1;
+		try {
+			await this.#client.request('turn/steer', { threadId: this.#threadId, expectedTurnId: this.#activeTurn, input: [textInputOf(text)], clientUserMessageId: `tutti-note-${this.#notes}` }, this.#d.requestTimeoutMs);
+			return true;
+		} catch {
+			return false;
+		}
 	}
 
 	/** Initializes the connection and starts or resumes the thread. Rejects (and ends the session) when either fails. */
@@ -172,6 +200,7 @@ export class CodexAppServerSession {
 		const item = p.item as Record<string, unknown>;
 		if (item.type === 'userMessage' && typeof item.clientId === 'string' && !completed) { this.#d.onUserMessage?.(item.clientId); }
 		if (item.type === 'agentMessage' && completed && typeof item.text === 'string' && item.text !== '') { this.#lastText = item.text; }
+		if (item.type === 'fileChange' && typeof item.id === 'string') { this.#changes.set(item.id, item.changes); }
 	}
 
 	#onTurnCompleted(p: NotificationParams<'turn/completed'>): void {
@@ -231,6 +260,7 @@ export class CodexAppServerSession {
 	#finish(failure: string): void {
 		if (this.#finished) { return; }
 		this.#finished = true;
+		this.#over.abort();
 		this.#closeInput();
 		for (const resolve of this.#turnEnded.values()) { resolve(); }
 		this.#turnEnded.clear();

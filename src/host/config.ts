@@ -58,13 +58,16 @@ const agentTargetConfig = z.strictObject({
 	allowedTools: z.array(z.string().min(1)).optional(),
 	isolation: z.enum(['none', 'worktree']).optional(),
 	onMergeConflict: z.enum(['fail', 'agent']).optional(),
-	/** claude: `ask` (default) routes tool calls outside allowedTools to the developer; `allowed-tools-only` denies them. */
+	/**
+	 * claude: `ask` (default) routes tool calls outside allowedTools to the developer; `allowed-tools-only` denies them.
+	 * codex app-server: `ask` (default) routes its approval requests and questions to the developer; the other never asks.
+	 */
 	approvals: z.enum(['ask', 'allowed-tools-only']).optional(),
 	/** codex: `app-server` (default) drives `codex app-server` over JSON-RPC; `exec` runs `codex exec --json` as before. */
 	protocol: z.enum(['app-server', 'exec']).optional(),
 }).refine((t) => t.adapter !== 'command' || t.argv !== undefined, { message: 'a "command" target needs "argv" (the exact argument vector)', path: ['argv'] })
-	.refine((t) => t.adapter === 'claude' || t.approvals === undefined, {
-		message: '"approvals" is for claude targets (codex runs under its sandbox setting and is not asked per call)', path: ['approvals'],
+	.refine((t) => t.adapter === 'claude' || (t.adapter === 'codex' && t.protocol !== 'exec') || t.approvals === undefined, {
+		message: '"approvals" is for claude and codex app-server targets (codex exec runs under its sandbox setting and is not asked per call)', path: ['approvals'],
 	})
 	.refine((t) => t.adapter === 'codex' || t.protocol === undefined, {
 		message: '"protocol" is for codex targets ("app-server" or "exec")', path: ['protocol'],

@@ -5,6 +5,8 @@
 //     into it; a message counts as echoed once the turn shows it (its userMessage item), and input closes at the
 //     turn's end; a `close` entry (a person's Stop) interrupts the turn;
 //   - Tutti's Stop hook runs here at each completed turn (app-server runs no untrusted hook);
+//   - a worker Turn's approval requests and questions are asked of the developer as the Run's approvals
+//     (codexApprovalBridge.ts); anything else the thread asks is declined;
 //   - when the session is over, the server's stdin is closed: it exits, ending any command still running, and the
 //     supervisor records the exit as for every agent.
 // A Codex that has no `app-server` (it ends before answering `initialize` and its `app-server --help` is not the
@@ -17,6 +19,7 @@ import {
 	type CodexAppServerPlan, CodexAppServerSession, type StopHookInput, type StopHookVerdict,
 } from '../agents/codexAppServerSession.js';
 import { codexSessionFailureLine } from '../agents/codexStream.js';
+import { approvalHandlers, hostApprovalCall } from './codexApprovalBridge.js';
 import { LiveInputPump, type LiveInputSink } from './liveInputPump.js';
 
 export interface CodexAppServerRunOptions {
@@ -72,12 +75,13 @@ export function hasAppServer(file: string, env: Record<string, string>): boolean
 	return help.status === 0 && /Usage: \S*codex\S* app-server/.test(help.stdout ?? '');
 }
 
-/** Until the session opens, server requests other than those listed are answered "method not found". */
-function stageOneHandlers(): ServerRequestHandlers {
+/** A Turn whose approvals are not the developer's (a wake Turn, or approvals off): whatever the thread asks is declined. */
+function declineHandlers(): ServerRequestHandlers {
 	return {
-		// The thread asks nothing while its approval policy is `never`; if it does, the answer is no.
 		'item/commandExecution/requestApproval': async () => ({ decision: 'decline' }),
 		'item/fileChange/requestApproval': async () => ({ decision: 'decline' }),
+		'item/permissions/requestApproval': async () => ({ permissions: {}, scope: 'turn' }),
+		'item/tool/requestUserInput': async (p) => ({ answers: Object.fromEntries(p.questions.map((q) => [q.id, { answers: ['No one can answer this now; go on without it.'] }])) }),
 	};
 }
 
@@ -86,8 +90,12 @@ export function runCodexAppServer(o: CodexAppServerRunOptions): CodexAppServerRu
 	let answeredInitialize = false;
 	const exited = new Promise<void>((resolve) => { if (o.child.exitCode !== null || o.child.signalCode !== null) { resolve(); } else { o.child.once('exit', () => resolve()); } });
 	const writeOut = (line: string): void => { writeSync(o.stdoutFd, `${line}\n`); };
-	const session = new CodexAppServerSession((notifications) => new CodexAppServerClient({
-		input: o.child.stdout, output: o.child.stdin, notifications, handlers: stageOneHandlers(),
+	const call = o.plan.askDeveloper === true && (o.env.TUTTI_RUN_ID ?? '') !== '' ? hostApprovalCall(o.env) : undefined;
+	const handlers = call !== undefined
+		? approvalHandlers({ runId: o.env.TUTTI_RUN_ID!, call, session: () => session })
+		: declineHandlers();
+	const session: CodexAppServerSession = new CodexAppServerSession((notifications) => new CodexAppServerClient({
+		input: o.child.stdout, output: o.child.stdin, notifications, handlers,
 		onServerLine: (line) => { answeredInitialize ||= line.includes('"userAgent"'); writeOut(line); },
 		...(o.requestTimeoutMs !== undefined ? { requestTimeoutMs: o.requestTimeoutMs } : {}),
 	}), o.plan, {

@@ -126,12 +126,12 @@ describe('codex adapter: app-server (the default protocol)', () => {
 		const command = codexAdapter.commandFor(spec());
 		assert.deepEqual(command, {
 			file: 'codex',
-			args: ['app-server', '-c', 'allow_login_shell=false', '-c', 'sandbox_workspace_write.network_access=true'],
+			args: ['app-server', '-c', 'allow_login_shell=false', '-c', 'sandbox_workspace_write.network_access=true', '--enable', 'default_mode_request_user_input'],
 			shell: false,
 			env: {},
 			stdin: 'live',
 			livePrompt: 'do the task',
-			appServer: { cwd: '/ws', sandbox: 'workspace-write', approvalPolicy: 'never', execFallbackArgs: codexArgs(spec()) },
+			appServer: { cwd: '/ws', sandbox: 'workspace-write', approvalPolicy: 'on-request', askDeveloper: true, execFallbackArgs: codexArgs(spec()) },
 		});
 		assert.equal(codexAdapter.commandFor(spec({}, null)).livePrompt, 'task content', 'no Turn: the task content is the prompt');
 	});
@@ -142,13 +142,13 @@ describe('codex adapter: app-server (the default protocol)', () => {
 			{ model: 'gpt-6-sol', reasoningEffort: 'high', resumeProviderSessionId: thread, extraArgs: ['-c', 'notify=["x"]'] },
 		));
 		assert.deepEqual(plan, {
-			cwd: '/ws', sandbox: 'workspace-write', approvalPolicy: 'never', model: 'gpt-6-sol', effort: 'high', resumeThreadId: thread,
+			cwd: '/ws', sandbox: 'workspace-write', approvalPolicy: 'on-request', askDeveloper: true, model: 'gpt-6-sol', effort: 'high', resumeThreadId: thread,
 			execFallbackArgs: codexArgs(spec(
 				{ model: 'gpt-5.5', env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }, args: ['--strict-config'] },
 				{ model: 'gpt-6-sol', reasoningEffort: 'high', resumeProviderSessionId: thread, extraArgs: ['-c', 'notify=["x"]'] },
 			)),
 		});
-		assert.deepEqual(args.slice(5), [
+		assert.deepEqual(args.slice(7), [
 			'-c', 'model_provider="tutti"', '-c', 'model_providers.tutti={name="tutti",base_url="http://127.0.0.1:9/v1",wire_api="responses"}',
 			'-c', 'notify=["x"]', '--strict-config',
 		]);
@@ -157,7 +157,7 @@ describe('codex adapter: app-server (the default protocol)', () => {
 
 	it('maps the permission mode to the thread sandbox (network only where the workspace is writable); a bad mode is refused', () => {
 		const read = codexAppServerLaunch(spec({}, { permissionModeId: 'read-only' }));
-		assert.deepEqual([read.plan.sandbox, read.plan.approvalPolicy], ['read-only', 'never']);
+		assert.deepEqual([read.plan.sandbox, read.plan.approvalPolicy], ['read-only', 'on-request']);
 		assert.ok(!read.args.includes('sandbox_workspace_write.network_access=true'));
 		assert.equal(codexAppServerLaunch(spec({}, { permissionModeId: 'workspace-write' })).plan.sandbox, 'workspace-write');
 		assert.equal(codexAppServerLaunch(spec({}, { permissionModeId: 'danger-full-access' })).plan.sandbox, 'danger-full-access');
@@ -166,17 +166,26 @@ describe('codex adapter: app-server (the default protocol)', () => {
 
 	it("turns a target's exec options for sandbox, approvals and model into the thread's settings; -c config passes through", () => {
 		const ro = codexAppServerLaunch(spec({ args: ['-c', 'sandbox_mode="read-only"'] }));
-		assert.deepEqual([ro.plan.sandbox, ro.plan.approvalPolicy], ['read-only', 'never']);
-		assert.deepEqual(ro.args.slice(3), ['-c', 'sandbox_mode="read-only"'], 'no network flag for a read-only sandbox');
+		assert.deepEqual([ro.plan.sandbox, ro.plan.approvalPolicy], ['read-only', 'on-request']);
+		assert.deepEqual(ro.args.slice(3), ['--enable', 'default_mode_request_user_input', '-c', 'sandbox_mode="read-only"'], 'no network flag for a read-only sandbox');
 		const full = codexAppServerLaunch(spec({ args: ['--sandbox', 'danger-full-access', '-m', 'gpt-6-sol', '--strict-config'] }));
-		assert.deepEqual([full.plan.sandbox, full.plan.approvalPolicy, full.plan.model], ['danger-full-access', 'never', 'gpt-6-sol']);
-		assert.deepEqual(full.args.slice(3), ['--strict-config'], 'the exec options are not passed to app-server');
+		assert.deepEqual([full.plan.sandbox, full.plan.approvalPolicy, full.plan.model, full.plan.askDeveloper], ['danger-full-access', 'never', 'gpt-6-sol', undefined]);
+		assert.deepEqual(full.args.slice(3), ['--strict-config'], 'the exec options are not passed to app-server; nothing is asked with full access');
 		assert.equal(codexAppServerLaunch(spec({ args: ['--yolo'] })).plan.sandbox, 'danger-full-access');
-		const asks = codexAppServerLaunch(spec({ args: ['-s', 'workspace-write', '-a', 'on-request'] }));
-		assert.deepEqual([asks.plan.sandbox, asks.plan.approvalPolicy], ['workspace-write', 'on-request']);
+		const never = codexAppServerLaunch(spec({ args: ['-s', 'workspace-write', '-a', 'never'] }));
+		assert.deepEqual([never.plan.sandbox, never.plan.approvalPolicy, never.plan.askDeveloper], ['workspace-write', 'never', undefined]);
 		assert.equal(codexAppServerLaunch(spec({ args: ['-c', 'approval_policy="untrusted"'] })).plan.approvalPolicy, 'untrusted');
 		const narrowed = codexAppServerLaunch(spec({ args: ['--sandbox=danger-full-access'] }, { permissionModeId: 'read-only' }));
 		assert.equal(narrowed.plan.sandbox, 'read-only', "the task's mode (never wider: the Host checks) wins over the target's default");
+	});
+
+	it("asks the developer only in a worker Turn of a target whose approvals are `ask` (the default), and not with full access", () => {
+		const wake = codexAppServerLaunch({ ...spec(), env: {} });
+		assert.deepEqual([wake.plan.approvalPolicy, wake.plan.askDeveloper, wake.args.includes('default_mode_request_user_input')], ['never', undefined, false], 'a wake Turn has no Run to ask for');
+		const quiet = codexAppServerLaunch(spec({ approvals: 'allowed-tools-only' }));
+		assert.deepEqual([quiet.plan.approvalPolicy, quiet.plan.askDeveloper], ['never', undefined]);
+		const full = codexAppServerLaunch(spec({}, { permissionModeId: 'danger-full-access' }));
+		assert.deepEqual([full.plan.approvalPolicy, full.plan.askDeveloper], ['never', undefined]);
 	});
 
 	it('refuses an exec option app-server does not take, and an approval policy it does not know', () => {

@@ -44,9 +44,10 @@ export interface AgentTargetConfig {
 	 */
 	onMergeConflict?: 'fail' | 'agent';
 	/**
-	 * claude only. `ask`: a tool call outside allowedTools waits for the developer's answer (an approval request,
-	 * through `tutti mcp`); `allowed-tools-only`: it is denied as Claude Code does by itself. Default (targetDefaults.ts):
-	 * `ask` for claude targets.
+	 * claude: `ask`: a tool call outside allowedTools waits for the developer's answer (an approval request, through
+	 * `tutti mcp`); `allowed-tools-only`: it is denied as Claude Code does by itself. codex app-server: `ask`: a command
+	 * it asks to run outside its sandbox, a file change it asks for, and a question wait for the developer;
+	 * `allowed-tools-only`: nothing is asked. Default (targetDefaults.ts): `ask`.
 	 */
 	approvals?: 'ask' | 'allowed-tools-only';
 	/**

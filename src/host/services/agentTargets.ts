@@ -94,13 +94,16 @@ function codexDetail(target: AgentTargetConfig, hasAppServer: boolean | null): s
 	if (hasAppServer === false) {
 		return `this Codex has no app-server: its Runs fall back to codex exec (${sandbox}, and messages wait for the turn to end); update Codex, or set "protocol": "exec"`;
 	}
+	if (effectiveApprovals(target, hasAppServer) === 'ask') {
+		return 'runs through codex app-server: a command it asks to run outside its sandbox, a file change or a question asks you (tutti approval list); messages go into the running turn';
+	}
 	return `runs through codex app-server (messages go into the running turn); ${sandbox}`;
 }
 
 /** The Host resolved the workspace-dependent defaults at start (targetDefaults.ts); a target seen before that runs in place. */
 function placement(target: AgentTargetConfig, hasAppServer: boolean | null): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals' | 'messagesWhileRunning' | 'protocol'> {
 	return {
-		isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target), approvals: effectiveApprovals(target),
+		isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target), approvals: effectiveApprovals(target, hasAppServer),
 		messagesWhileRunning: messagesWhileRunning(target, hasAppServer),
 		...(target.adapter === 'codex' ? { protocol: effectiveCodexProtocol(target, hasAppServer) } : {}),
 	};

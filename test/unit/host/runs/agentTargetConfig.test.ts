@@ -39,7 +39,8 @@ describe('agent target config', () => {
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', bogus: 1 }] }), /bogus/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', env: { 'A=B': 'c' } }] }), /Invalid key in record[\s\S]*agentTargets\[0\]\.env\["A=B"\]/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude' }, { id: 'x', adapter: 'codex' }] }), /duplicate agent target id "x"/);
-		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'codex', approvals: 'ask' }] }), /"approvals" is for claude targets/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'codex', approvals: 'ask', protocol: 'exec' }] }), /"approvals" is for claude and codex app-server targets/);
+		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'command', argv: ['a'], approvals: 'ask' }] }), /"approvals" is for claude and codex app-server targets/);
 		assert.match(refusal({ agentTargets: [{ id: 'x', adapter: 'claude', approvals: 'sometimes' }] }), /approvals/);
 	});
 
@@ -63,10 +64,10 @@ describe('agent target config', () => {
 				['cc', true, join(dir, 'claude')], ['cx', true, join(dir, 'mycodex')], ['cx2', false, ''], ['quiet', true, join(dir, 'claude')],
 			]);
 			assert.match(listed[2]!.detail, /codex is not on PATH; each task runs in its own git worktree/);
-			// Approvals: claude asks by default; codex is never asked per call (its sandbox setting decides), and says so.
-			assert.deepEqual(listed.map((t) => t.approvals), ['ask', 'sandbox', 'sandbox', 'allowed-tools-only']);
+			// Approvals: claude and codex app-server ask by default (codex: what it asks to run outside its sandbox).
+			assert.deepEqual(listed.map((t) => t.approvals), ['ask', 'ask', 'ask', 'allowed-tools-only']);
 			assert.equal(listed[0]!.detail, 'found claude; tool calls outside allowedTools ask you (tutti approval list)');
-			assert.match(listed[1]!.detail, /runs through codex app-server \(messages go into the running turn\); not asked per tool call: it runs under its sandbox setting$/);
+			assert.match(listed[1]!.detail, /runs through codex app-server: a command it asks to run outside its sandbox, a file change or a question asks you \(tutti approval list\); messages go into the running turn$/);
 			assert.match(listed[3]!.detail, /tool calls outside allowedTools are denied without asking$/);
 			// claude and codex app-server (the default protocol) take messages into the running Turn.
 			assert.deepEqual(listed.map((t) => t.messagesWhileRunning), ['into-turn', 'into-turn', 'into-turn', 'into-turn']);
@@ -94,8 +95,9 @@ describe('agent target config', () => {
 			const asked: string[] = [];
 			const list = new AgentTargetList({ config, workspace: '/ws', ask: (path) => { asked.push(path); return askCodexForAppServer(path); } });
 			const listed = await list.list();
-			assert.deepEqual(listed.map((t) => [t.id, t.protocol, t.messagesWhileRunning]), [
-				['new', 'app-server', 'into-turn'], ['old', 'exec', 'queued-until-turn-ends'], ['old-exec', 'exec', 'queued-until-turn-ends'], ['missing', 'app-server', 'into-turn'],
+			assert.deepEqual(listed.map((t) => [t.id, t.protocol, t.messagesWhileRunning, t.approvals]), [
+				['new', 'app-server', 'into-turn', 'ask'], ['old', 'exec', 'queued-until-turn-ends', 'sandbox'],
+				['old-exec', 'exec', 'queued-until-turn-ends', 'sandbox'], ['missing', 'app-server', 'into-turn', 'ask'],
 			]);
 			assert.match(listed[1]!.detail, /this Codex has no app-server: its Runs fall back to codex exec .*; update Codex, or set "protocol": "exec"$/);
 			assert.match(listed[2]!.detail, /runs as codex exec \(protocol "exec"\)/);
