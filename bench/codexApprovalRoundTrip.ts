@@ -10,6 +10,7 @@ import { codexTestArgs } from '../test/agents/codexKit.js';
 import { codexBin } from '../test/agents/agentKit.js';
 import type { Script } from '../test/agents/modelServer/script.js';
 import { startScriptedServer } from '../test/agents/modelServer/server.js';
+import { until } from './approvalRoundTrip.js';
 import { startBenchHost } from './peers/hostFixture.js';
 import { fmtMs, median, percentile } from './stats.js';
 
@@ -24,16 +25,6 @@ export interface CodexApprovalBench {
 	readonly rounds: CodexApprovalRound[];
 	/** Task added → the first approval pending (Run, supervisor, app-server, thread, turn, first model request), ms. */
 	readonly firstAskMs: number;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, everyMs: number, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = await probe();
-		if (value !== undefined) { return value; }
-		if (Date.now() > deadline) { throw new Error(`timed out waiting for ${what}`); }
-		await new Promise((r) => setTimeout(r, everyMs));
-	}
 }
 
 export async function benchCodexApprovalRoundTrip(options: { rounds?: number; log?: (line: string) => void } = {}): Promise<CodexApprovalBench> {

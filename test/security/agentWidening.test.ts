@@ -16,19 +16,20 @@ import {
 } from '../integration/harness.js';
 import { recordOf } from './securityKit.js';
 
-/** An executable that stands in for `claude` / `codex`: it writes `<RECORD_DIR>/<TUTTI_TASK_ID>.json` with its argv. */
-function fakeAgentBin(dir: string): string {
-	const bin = join(dir, 'bin');
-	mkdirSync(bin, { recursive: true });
-	const file = join(bin, 'fake-agent');
-	writeFileSync(file, [
-		`#!${process.execPath}`,
-		"const fs = require('node:fs');",
-		"const path = require('node:path');",
-		"fs.writeFileSync(path.join(process.env.RECORD_DIR, process.env.TUTTI_TASK_ID + '.json'), JSON.stringify({ argv: process.argv.slice(2) }));",
-	].join('\n'));
+/** A Node script at `<dir>/bin/<name>`, executable. */
+function nodeBin(dir: string, name: string, lines: string[]): string {
+	mkdirSync(join(dir, 'bin'), { recursive: true });
+	const file = join(dir, 'bin', name);
+	writeFileSync(file, [`#!${process.execPath}`, "const fs = require('node:fs');", "const path = require('node:path');", ...lines].join('\n'));
 	chmodSync(file, 0o755);
 	return file;
+}
+
+/** An executable that stands in for `claude` / `codex`: it writes `<RECORD_DIR>/<TUTTI_TASK_ID>.json` with its argv. */
+function fakeAgentBin(dir: string): string {
+	return nodeBin(dir, 'fake-agent', [
+		"fs.writeFileSync(path.join(process.env.RECORD_DIR, process.env.TUTTI_TASK_ID + '.json'), JSON.stringify({ argv: process.argv.slice(2) }));",
+	]);
 }
 
 /**
@@ -36,12 +37,7 @@ function fakeAgentBin(dir: string): string {
  * with its argv and the params of the thread it was asked to start, and completes the turn at once.
  */
 function fakeAppServerBin(dir: string): string {
-	const file = join(dir, 'bin', 'fake-app-server');
-	mkdirSync(join(dir, 'bin'), { recursive: true });
-	writeFileSync(file, [
-		`#!${process.execPath}`,
-		"const fs = require('node:fs');",
-		"const path = require('node:path');",
+	return nodeBin(dir, 'fake-app-server', [
 		"const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');",
 		"let rest = '';",
 		"process.stdin.setEncoding('utf8').on('data', (c) => { rest += c; let nl; while ((nl = rest.indexOf('\\n')) >= 0) { const m = JSON.parse(rest.slice(0, nl)); rest = rest.slice(nl + 1); on(m); } });",
@@ -57,9 +53,7 @@ function fakeAppServerBin(dir: string): string {
 		"    send({ method: 'turn/completed', params: { threadId: m.params.threadId, turn: { ...turn, status: 'completed' } } });",
 		'  }',
 		'}',
-	].join('\n'));
-	chmodSync(file, 0o755);
-	return file;
+	]);
 }
 
 interface Targets { codex: object; claude: object; codexFull: (args: string[]) => object; appServer: object }

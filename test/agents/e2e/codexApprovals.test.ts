@@ -8,13 +8,12 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApprovalDto } from '../../../src/protocol/approvals.js';
-import { methods, type Result } from '../../../src/protocol/controlPlane.js';
-import { expectOk, type HostHandle, waitFor } from '../../integration/harness.js';
+import type { Result } from '../../../src/protocol/controlPlane.js';
+import { expectOk, type HostHandle } from '../../integration/harness.js';
 import { makeTempDir, type TempDir } from '../agentKit.js';
 import type { Script } from '../modelServer/script.js';
 import { type ScriptedServer, startScriptedServer } from '../modelServer/server.js';
-import { codexTarget, killLeftovers, latestRunId, manualTask, settledRun, startAgentHost, targetHome } from './e2eKit.js';
+import { answerApproval, approvalsOf, codexTarget, killLeftovers, latestRunId, manualTask, pendingApproval, settledRun, startAgentHost, targetHome } from './e2eKit.js';
 
 /** One escalated exec_command per entry, each after the previous one's output (or a steered note naming `after`), then a final text. */
 function escalatedCalls(calls: { id: string; cmd: string; after?: string }[]): Script {
@@ -50,20 +49,8 @@ describe('e2e: codex app-server asks the developer (approvals)', function () {
 		return host;
 	}
 
-	async function approvals(h: HostHandle, issueId: string): Promise<ApprovalDto[]> {
-		return methods['approval/list'].result.parse(expectOk(await h.cli(['approval', 'list', '--issue-id', issueId, '--json'], { asUser: true }))).approvals;
-	}
-
-	function pendingApproval(h: HostHandle, issueId: string, n = 1): Promise<ApprovalDto> {
-		return waitFor(async () => {
-			const list = await approvals(h, issueId);
-			return list.length === n && list[n - 1]!.status === 'pending' ? list[n - 1] : undefined;
-		}, { what: `approval ${n} to be pending`, timeoutMs: 60_000, intervalMs: 200 });
-	}
-
-	async function answer(h: HostHandle, approvalId: string, ...flags: string[]): Promise<ApprovalDto> {
-		return methods['approval/answer'].result.parse(expectOk(await h.cli(['approval', 'answer', '--approval-id', approvalId, ...flags, '--json'], { asUser: true }))).approval;
-	}
+	const approvals = approvalsOf;
+	const answer = answerApproval;
 
 	it('tutti agent list: approvals ask, messages into the turn', async () => {
 		const h = await start({ turns: [] });
