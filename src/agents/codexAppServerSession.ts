@@ -79,7 +79,8 @@ export class CodexAppServerSession {
 	#lastTurn: CodexSessionEnd['lastTurn'] = null;
 	#lastText = '';
 	#inputClosed = false;
-	#startingTurn = false;
+	/** The turn/start in flight, if any. */
+	#starting: Promise<boolean> | null = null;
 	#blocks = 0;
 	#finished = false;
 	#resolveDone: (end: CodexSessionEnd) => void = () => undefined;
@@ -161,9 +162,11 @@ export class CodexAppServerSession {
 	 */
 	async send(text: string, clientId: string): Promise<SendResult> {
 		if (this.#finished || this.#threadId === '' || this.#inputClosed) { return 'refused'; }
-		if (this.#activeTurn === null && this.#lastTurn === null && !this.#startingTurn) {
+		if (this.#activeTurn === null && this.#lastTurn === null && this.#starting === null) {
 			return await this.#startTurn(text, clientId) ? 'started' : 'refused';
 		}
+		// A message right behind the prompt waits for its turn to start, then steers into it.
+		if (this.#starting !== null) { await this.#starting; }
 		const turnId = this.#activeTurn;
 		if (turnId === null) { return 'refused'; }
 		try {
@@ -213,8 +216,12 @@ export class CodexAppServerSession {
 		if (p.turn.status === 'completed') { void this.#afterCompletedTurn(p.turn.id); } else { this.#finish(''); }
 	}
 
-	async #startTurn(text: string, clientId: string | undefined): Promise<boolean> {
-		this.#startingTurn = true;
+	#startTurn(text: string, clientId: string | undefined): Promise<boolean> {
+		this.#starting = this.#requestTurn(text, clientId).finally(() => { this.#starting = null; });
+		return this.#starting;
+	}
+
+	async #requestTurn(text: string, clientId: string | undefined): Promise<boolean> {
 		try {
 			const started = await this.#client.request('turn/start', {
 				threadId: this.#threadId, input: [textInputOf(text)],
@@ -227,8 +234,6 @@ export class CodexAppServerSession {
 		} catch (e) {
 			this.#finish(`could not start the Codex turn: ${(e as Error).message}`);
 			return false;
-		} finally {
-			this.#startingTurn = false;
 		}
 	}
 

@@ -94,6 +94,20 @@ describe('codex app-server session', () => {
 		assert.equal(await s.send('after', 'm3'), 'refused');
 	});
 
+	it('a message right behind the prompt waits for the turn to start, then is steered into it', async () => {
+		const peer = new FakePeer();
+		const s = session(peer);
+		await openThread(peer, s);
+		const prompt = s.send('prompt', 'p');
+		const next = s.send('right behind', 'm1');
+		await startTurn(peer, 'u1');
+		assert.equal(await prompt, 'started');
+		const steer = await peer.request('turn/steer');
+		assert.deepEqual(steer.params, { threadId: thread, expectedTurnId: 'u1', input: text('right behind'), clientUserMessageId: 'm1' });
+		peer.answer(steer, { turnId: 'u1' });
+		assert.equal(await next, 'steered');
+	});
+
 	it('plays the Stop hook: a block starts another turn with its reason (stop_hook_active then true); a release ends the session', async () => {
 		const peer = new FakePeer();
 		const inputs: StopHookInput[] = [];
