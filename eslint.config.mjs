@@ -13,9 +13,10 @@ const zod = ['zod'];
 /**
  * What each layer may import besides itself. `host` is the headless Host's composition root: besides the table's
  * core, protocol and store it wires the agent adapters, the Run supervisor and the control-plane server (as
- * src/extension wires everything for VS Code). `ipc` is node-only: where the Host's socket is and one POST over
- * it, shared by every client (cli, supervisor, extension) and the Host, so the CLI still reaches only protocol
- * and node:* through it.
+ * src/extension wires everything for VS Code). `supervisor` drives the agents that speak a protocol while they run
+ * (codex app-server's JSON-RPC client lives with the codex adapter in agents; agents never import the supervisor).
+ * `ipc` is node-only: where the Host's socket is and one POST over it, shared by every client (cli, supervisor,
+ * extension) and the Host, so the CLI still reaches only protocol and node:* through it.
  */
 const table = {
 	core: { layers: [], packages: [] },
@@ -23,7 +24,7 @@ const table = {
 	store: { layers: ['core'], packages: ['sql\\.js', ...node] },
 	host: { layers: ['core', 'protocol', 'store', 'ipc', 'agents', 'supervisor', 'control-plane'], packages: [...node, ...zod] },
 	agents: { layers: ['core', 'protocol', 'store'], packages: [...node, ...zod] },
-	supervisor: { layers: ['core', 'protocol', 'store', 'ipc'], packages: [...node, ...zod] },
+	supervisor: { layers: ['core', 'protocol', 'store', 'ipc', 'agents'], packages: [...node, ...zod] },
 	'control-plane': { layers: ['core', 'protocol', 'ipc'], packages: [...node, ...zod] },
 	cli: { layers: ['protocol', 'ipc'], packages: ['commander', '@modelcontextprotocol/sdk', ...node, ...zod] },
 	ipc: { layers: [], packages: node },

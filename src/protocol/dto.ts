@@ -451,8 +451,10 @@ export const agentTargetDto = z.object({
 	 */
 	approvals: z.enum(['ask', 'allowed-tools-only', 'sandbox']).optional(),
 	/**
-	 * What `tutti run send` does while its agent works: `into-turn` (claude: the message reaches the running Turn),
-	 * `queued-until-turn-ends` (codex: the next `--resume` Turn takes it), `not-accepted` (command targets).
+	 * What `tutti run send` does while its agent works: `into-turn` (claude, codex app-server: the message reaches the
+	 * running Turn), `queued-until-turn-ends` (codex exec: the next resume Turn takes it), `not-accepted` (command targets).
 	 */
 	messagesWhileRunning: z.enum(['into-turn', 'queued-until-turn-ends', 'not-accepted']),
+	/** codex only: how its Runs speak with Codex — `app-server` (JSON-RPC driven by the Run's supervisor) or `exec`. */
+	protocol: z.enum(['app-server', 'exec']).optional(),
 });

@@ -11,7 +11,7 @@ import { stopHookCommand } from '../../agents/stopHook.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
 import { protocolVersion } from '../../protocol/controlPlane.js';
 import type { HostApi, MethodHandlers } from '../../protocol/hostApi.js';
-import { listAgentTargets } from './agentTargets.js';
+import { AgentTargetList } from './agentTargets.js';
 import { callerLabel } from './callerPolicy.js';
 import type { PlanService, RunAdmission, ServiceDeps } from './contracts.js';
 import { Dispatcher } from './dispatcher.js';
@@ -155,8 +155,9 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	});
 	const runQueries = new RunQueries({
 		store: deps.store, clock: deps.clock, runs: deps.runs,
-		adapterOf: (id) => turns.target(id)?.adapter,
+		targetOf: (id) => turns.target(id),
 	});
+	const agentTargets = new AgentTargetList({ config: deps.config, workspace: deps.workspace });
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
 	const worktreeService = new WorktreeService({ store: deps.store, worktrees });
 	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config, workChanged });
@@ -184,7 +185,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		},
 		'session/open': (params, caller) => sessions.open(params, caller),
 		'session/stop': (params, caller) => sourceStop.stop(params, caller),
-		'agent/list': async () => ({ agentTargets: listAgentTargets(deps.config, deps.workspace) }),
+		'agent/list': async () => ({ agentTargets: await agentTargets.list() }),
 		'issue/create': (params, caller) => issues.create(params, caller),
 		'issue/get': (params) => issues.get(params),
 		'issue/list': () => issues.list(),

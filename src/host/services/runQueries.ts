@@ -30,8 +30,8 @@ export function loadRun(r: Reader, runId: string): Run {
 export class RunQueries {
 	constructor(private readonly deps: {
 		store: Store; clock: Clock; runs: RunProcessPort;
-		/** The adapter of a configured target (undefined when the id is no longer configured). */
-		adapterOf?: (agentTargetId: string) => AgentTargetConfig['adapter'] | undefined;
+		/** A configured target (undefined when the id is no longer configured). */
+		targetOf?: (agentTargetId: string) => AgentTargetConfig | undefined;
 	}) {}
 
 	async get(params: ParsedParams<'run/get'>): Promise<Result<'run/get'>> {
@@ -41,10 +41,10 @@ export class RunQueries {
 	/** A running Run's DTO carries what it is doing now and its messages (read outside the store's transaction). */
 	#withActivity(run: RunDto): RunDto {
 		if (run.status !== 'running') { return run; }
-		const adapter = this.deps.adapterOf?.(run.agentTargetId);
+		const target = this.deps.targetOf?.(run.agentTargetId);
 		return {
 			...run, activity: latestActivity(this.deps.runs, run.runId), ...this.#messages(run.runId),
-			...(adapter !== undefined ? { messagesWhileRunning: messagesWhileRunning(adapter) } : {}),
+			...(target !== undefined ? { messagesWhileRunning: messagesWhileRunning(target) } : {}),
 		};
 	}
 

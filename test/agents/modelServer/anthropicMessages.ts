@@ -46,9 +46,10 @@ export function anthropicEvents(turn: Turn, model: string): SseEvent[] {
 			);
 		} else {
 			sawTool = true;
+			const input = block.type === 'custom_tool' ? { input: block.input } : block.input ?? {};
 			events.push(
 				{ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } } },
-				{ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input ?? {}) } } },
+				{ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) } } },
 			);
 		}
 		events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
