@@ -99,11 +99,9 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const hook = deps.cliShim !== '' ? { stopHookCommand: stopHookCommand([deps.cliShim]) } : {};
 	// claude workers ask the developer about tool calls outside allowedTools through `tutti mcp` (the same shim).
 	const mcp = deps.cliShim !== '' ? { mcpCommand: deps.cliShim } : {};
-	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
 	// Refs the developer's own commands move (integrate, finish --remove-worktrees): not a Run's outside change.
 	const gitMoves = new DeveloperGitMoves();
 	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config), (ref) => { gitMoves.record(ref, '', deps.clock.now()); });
-	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
 	// One owner of every agent Turn's process (worker Runs, source wakes, reviewer wakes).
 	const turns = new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook, ...mcp });
 	const runs = disposables.add(new RunService({
@@ -117,24 +115,18 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		runs: deps.runs,
 		config: deps.config,
 		turns,
-		observer: { onRunSettled: (tx, settled) => { late.plan?.onRunSettled(tx, settled); } },
 		log,
-		onSettled: () => { late.dispatcher?.trigger(); late.wakes?.trigger(); },
 		...hook,
 	}));
 	const admission: RunAdmission = runs;
+	// The plan admits through the Run service and observes its settlements (inside each settlement's transaction).
 	const activePlan: PlanService = (deps.planServiceFactory ?? createPlanService)({ ...deps, admission });
-	late.plan = activePlan;
+	disposables.add(runs.observeSettlements(activePlan));
+	// The dispatcher and the wake loop react to every store commit: no write path needs a trigger of its own.
 	const activeDispatcher = disposables.add(new Dispatcher({ store: deps.store, config: deps.config, admission, log }));
-	late.dispatcher = activeDispatcher;
-	const workChanged = (): void => { activeDispatcher.trigger(); late.wakes?.trigger(); };
 
 	const archiveContext = { store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, admission, processes: turns, log };
-	const sourceStop = new SourceSessionStop({
-		plan: archiveContext,
-		interruptSessionTurns: (sessionId) => wakes.interruptSessionTurns(sessionId),
-		afterStop: () => { wakes.trigger(); },
-	});
+	const sourceStop = new SourceSessionStop({ plan: archiveContext });
 	const wakes: WakeService = disposables.add(new WakeService({
 		workspace: deps.workspace, endpoint: deps.endpoint, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs,
 		config: deps.config, turns, log, drainInbox: async () => { await sourceStop.drain(); },
@@ -142,13 +134,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		...(deps.wakeLeaseMs !== undefined ? { leaseMs: deps.wakeLeaseMs } : {}),
 		...hook,
 	}));
-	late.wakes = wakes;
-	/** A plan command may have prepared a wake (or unpaused one): run a wake pass after it. */
-	const thenWake = <T>(p: Promise<T>): Promise<T> => p.finally(() => { wakes.trigger(); });
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const issues = new IssueService({
-		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged, autoAcceptDefault: deps.config.autoAcceptDefault,
+		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, autoAcceptDefault: deps.config.autoAcceptDefault,
 		defaultBudgetUsd: deps.config.defaultBudgetUsd, pricing: deps.config,
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason), contacts: awaiting.heartbeats,
 		runActivity: (runId) => activityLine(latestActivity(deps.runs, runId)),
@@ -159,8 +148,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	});
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
 	const worktreeService = new WorktreeService({ store: deps.store, worktrees });
-	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config, workChanged });
-	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
+	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config });
+	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace });
 
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, log, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
@@ -190,28 +179,28 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'issue/list': () => issues.list(),
 		'issue/update': (params, caller) => issues.update(params, caller),
 		'issue/pause': (params, caller) => issues.pause(params, caller),
-		'issue/resume': (params, caller) => thenWake(issues.resume(params, caller)),
+		'issue/resume': (params, caller) => issues.resume(params, caller),
 		'issue/stop': (params, caller) => issues.stop(params, caller),
 		'task/add': (params, caller) => tasks.add(params, caller),
 		'task/update': (params, caller) => tasks.update(params, caller),
 		'task/delete': (params) => tasks.delete(params),
-		'plan/create': (params, caller) => thenWake(activePlan.create(params, caller)),
+		'plan/create': (params, caller) => activePlan.create(params, caller),
 		'plan/get': (params, caller) => activePlan.get(params, caller),
 		'plan/getCompact': (params, caller) => getCompactPlan({ store: deps.store, clock: deps.clock, log, config: deps.config }, params, caller),
 		'plan/getTask': async (params, caller) => deps.store.read((r) => readPlanTask(r, params, caller)),
-		'plan/schedule': (params, caller) => thenWake(activePlan.schedule(params, caller)),
-		'plan/mutate': (params, caller) => thenWake(activePlan.mutate(params, caller)),
-		'plan/acknowledge': (params, caller) => thenWake(activePlan.acknowledge(params, caller)),
-		'plan/complete': (params, caller) => thenWake(activePlan.complete(params, caller)),
-		'plan/stop': (params, caller) => thenWake(activePlan.stop(params, caller)),
-		'plan/resume': (params, caller) => thenWake(activePlan.resume(params, caller)),
+		'plan/schedule': (params, caller) => activePlan.schedule(params, caller),
+		'plan/mutate': (params, caller) => activePlan.mutate(params, caller),
+		'plan/acknowledge': (params, caller) => activePlan.acknowledge(params, caller),
+		'plan/complete': (params, caller) => activePlan.complete(params, caller),
+		'plan/stop': (params, caller) => activePlan.stop(params, caller),
+		'plan/resume': (params, caller) => activePlan.resume(params, caller),
 		'plan/pause': (params, caller) => activePlan.pause(params, caller),
 		'review/accept': async (params, caller) => withHandBack(await reviews.accept(params, caller)),
 		'review/requestChanges': async (params, caller) => withHandBack(await reviews.requestChanges(params, caller)),
 		'goal/confirm': async (params, caller) => withHandBack(await reviews.confirmGoal(params, caller)),
 		'goal/requestChanges': async (params, caller) => withHandBack(await reviews.requestGoalChanges(params, caller)),
-		'goalReview/verdict': (params, caller) => thenWake(submitReviewerVerdict({ store: deps.store, clock: deps.clock }, params, caller)),
-		'goalReview/switchToSelf': (params, caller) => thenWake(switchToSelfReview({ store: deps.store, clock: deps.clock }, params, caller)),
+		'goalReview/verdict': (params, caller) => submitReviewerVerdict({ store: deps.store, clock: deps.clock }, params, caller),
+		'goalReview/switchToSelf': (params, caller) => switchToSelfReview({ store: deps.store, clock: deps.clock }, params, caller),
 		'run/get': (params) => runQueries.get(params),
 		'run/list': (params) => runQueries.list(params),
 		'run/stop': (params, caller) => runs.stop(params, caller),
@@ -252,12 +241,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	let started = false;
 	disposables.add(toDisposable(() => { const p = activePlan as Partial<Disposable>; p.dispose?.(); }));
-	// The store accepts writes again after a write failure (it reloaded from disk): redo what could not be saved.
+	// The store accepts writes again after a write failure (it reloaded from disk): redo what could not be saved. The
+	// reload counts as a commit, so dispatch and wakes run again by themselves.
 	disposables.add(deps.store.onDidResumeWrites(({ seq }) => {
-		log(`the store accepts writes again after a write failure (at transaction ${seq}); rechecking Runs, dispatch and wakes`);
-		void runs.recheckRunning()
-			.catch((e: unknown) => { log(`rechecking Runs after the store reload failed: ${(e as Error).message}`); })
-			.finally(() => { activeDispatcher.trigger(); wakes.trigger(); });
+		log(`the store accepts writes again after a write failure (at transaction ${seq}); rechecking Runs`);
+		void runs.recheckRunning().catch((e: unknown) => { log(`rechecking Runs after the store reload failed: ${(e as Error).message}`); });
 	}));
 
 	return {

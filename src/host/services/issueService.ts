@@ -32,8 +32,6 @@ export interface IssueServiceDeps {
 	defaultBudgetUsd?: number | undefined;
 	/** The configured targets and prices: an issue shows a pending launch its USD budget cannot count (absent: spend only). */
 	pricing?: LaunchPricing;
-	/** Something the dispatcher cares about changed (a resume, a new task). */
-	workChanged(): void;
 	/** Stops every running Run of the issue (after commit; records Stop events first). */
 	stopRunsOfIssue(issueId: string, reason: 'person' | 'host'): Promise<void>;
 	/** The await calls' heartbeats, for the attention state (absent: no session is known to wait). */
@@ -147,7 +145,6 @@ export class IssueService {
 			issueRepository.update(tx, next);
 			return readIssueDto(tx, next, this.#attention());
 		});
-		if (params.dispatchPaused === false) { this.deps.workChanged(); }
 		return dto;
 	}
 
@@ -162,7 +159,6 @@ export class IssueService {
 	async resume(params: ParsedParams<'issue/resume'>, caller: Caller): Promise<Result<'issue/resume'>> {
 		requireUser(caller, 'issue resume', { issueId: params.issueId });
 		await this.#setPaused(params.issueId, false);
-		this.deps.workChanged();
 		return this.#read(params.issueId);
 	}
 
@@ -187,7 +183,6 @@ export class IssueService {
 				budgetTokens: params.budgetTokens === undefined ? current.budgetTokens : params.budgetTokens,
 			}, this.deps.clock.now());
 		});
-		this.deps.workChanged();
 	}
 
 	/**

@@ -37,10 +37,10 @@ const settleRetry = { everyMs: 2_000, attempts: 60 } as const;
 export type { StopResult } from '../turns/runStops.js';
 
 export interface RunServiceDeps extends TurnServiceDeps {
-	/** Managed issues' settlement hook (the plan service), called inside the settlement transaction. */
-	observer: SettlementObserver;
-	/** After a settlement committed (the dispatcher is triggered from here). */
-	onSettled(settled: SettledRun): void;
+	/** Managed issues' settlement hook, called inside the settlement transaction (or given later: observeSettlements). */
+	observer?: SettlementObserver;
+	/** After a settlement committed. */
+	onSettled?(settled: SettledRun): void;
 	/** Git worktrees of isolated tasks (default: one over `workspace`). */
 	worktrees?: WorktreeManager;
 	/** A new claude session id (default: a random UUID); tests pin it. */
@@ -60,11 +60,20 @@ export class RunService implements RunAdmission, Disposable {
 	readonly #results: RunResultRecorder;
 	/** Background work (exit handling, follow-up settlements) for whenIdle(). */
 	readonly #background = new Set<Promise<unknown>>();
+	#observer: SettlementObserver | undefined;
 	#disposed = false;
 
 	constructor(deps: RunServiceDeps) {
 		this.#d = deps;
-		const settlement = { now: () => deps.clock.now(), observer: deps.observer, log: deps.log };
+		this.#observer = deps.observer;
+		const observer: SettlementObserver = {
+			onRunSettled: (tx, settled) => {
+				// Loud, and rolled back (the settlement is tried again): a managed Run never settles unobserved.
+				if (!this.#observer) { throw new Error(`run ${settled.run.runId} of a managed issue settled before its plan observed settlements`); }
+				this.#observer.onRunSettled(tx, settled);
+			},
+		};
+		const settlement = { now: () => deps.clock.now(), observer, log: deps.log };
 		this.#turns = deps.turns ?? new TurnLifecycle(deps);
 		const worktrees = deps.worktrees ?? new WorktreeManager(deps.workspace);
 		this.#results = new RunResultRecorder({
@@ -92,6 +101,12 @@ export class RunService implements RunAdmission, Disposable {
 			replayExit: (exit) => { this.#track(this.#onExit(exit)); },
 		});
 		this.#disposables.add(this.#turns.onExit((exit) => { this.#track(this.#onExit(exit)); }));
+	}
+
+	/** The plan's settlement hook for managed issues: it is built over this service's admission, so it comes after. */
+	observeSettlements(observer: SettlementObserver): Disposable {
+		this.#observer = observer;
+		return { dispose: () => { if (this.#observer === observer) { this.#observer = undefined; } } };
 	}
 
 	// ---- RunAdmission ----
@@ -214,7 +229,7 @@ export class RunService implements RunAdmission, Disposable {
 
 	#afterSettle(settled: SettledRun): void {
 		try {
-			this.#d.onSettled(settled);
+			this.#d.onSettled?.(settled);
 		} catch (e) {
 			this.#d.log(`after settling run ${settled.run.runId}: ${(e as Error).message}`);
 		}

@@ -26,8 +26,6 @@ export interface TaskServiceDeps {
 	ids: IdSource;
 	config: HostConfig;
 	workspace: string;
-	/** A task was added or changed: the dispatcher may have new ready work. */
-	workChanged(): void;
 }
 
 type LaunchPatch = Pick<ParsedParams<'task/update'>, 'agentTargetId' | 'model' | 'permissionModeId' | 'reasoningEffort' | 'executionDirectory' | 'autoAccept' | 'dependencyTaskIds'>;
@@ -80,7 +78,6 @@ export class TaskService {
 			this.#refreshIssueStatus(tx, issue);
 			return toTaskDto(task);
 		});
-		this.deps.workChanged();
 		return dto;
 	}
 
@@ -120,7 +117,6 @@ export class TaskService {
 			taskRepository.update(tx, next);
 			return toTaskDto(next);
 		});
-		this.deps.workChanged();
 		return dto;
 	}
 

@@ -151,7 +151,6 @@ export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, 
 		const decision = recordDecision(tx, ctx, issue, task, { decision: 'accepted', note, checkpointId }, now);
 		return resultOf(decision, accepted, false);
 	});
-	if (!outcome.replayed) { ctx.workChanged(); }
 	return outcome;
 }
 
@@ -172,6 +171,5 @@ export async function requestTaskChanges(ctx: ReviewContext, params: TaskDecisio
 		const decision = recordDecision(tx, ctx, issue, task, { decision: 'changes_requested', note, checkpointId }, now);
 		return resultOf(decision, failed, false);
 	});
-	if (!outcome.replayed) { ctx.workChanged(); }
 	return outcome;
 }

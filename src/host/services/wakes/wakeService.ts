@@ -1,4 +1,5 @@
-// Durable wake delivery to source sessions (digest §1.7 items 17–25). Each pass: drain the source activity inbox
+// Durable wake delivery to source sessions. A pass runs after every store commit (coalesced) and on the timer, which
+// also brings due watchdogs and expired leases. Each pass: drain the source activity inbox
 // (source-session Stops), fire due watchdogs, then deliver at most `maxPerPass` prepared main wakes, each isolated:
 // claim (tx) → start the Turn through the TurnLifecycle (or find an accepted one again: lost-response recovery) →
 // finalize (tx); when the pause gate lost, cancel the accepted Turn and rotate the wake; if the cancellation fails
@@ -43,6 +44,8 @@ export class WakeService implements Disposable {
 	readonly #turns: TurnLifecycle;
 	readonly #ctx: WakeTurnContext;
 	readonly #background = new Set<Promise<unknown>>();
+	/** Wakes whose launch failed: a commit does not retry them, the next tick does (no hot loop on a failing launch). */
+	readonly #retryOnTick = new Set<string>();
 	#pass: Promise<void> | undefined;
 	#again = false;
 	#timer: NodeJS.Timeout | undefined;
@@ -59,6 +62,7 @@ export class WakeService implements Disposable {
 			if (isTurnProcessId(exit.runId)) { this.#track(this.onTurnExit(exit)); }
 		}));
 		this.#disposables.add(toDisposable(() => { if (this.#timer) { clearInterval(this.#timer); } }));
+		this.#disposables.add(deps.store.onDidCommit(() => { this.trigger(); }));
 	}
 
 	get owner(): string { return this.#owner; }
@@ -75,19 +79,27 @@ export class WakeService implements Disposable {
 		await this.tick();
 		const tickMs = this.#d.tickMs ?? 1000;
 		if (tickMs > 0 && !this.#disposed) {
-			this.#timer = setInterval(() => { this.trigger(); }, tickMs);
+			this.#timer = setInterval(() => { this.#track(this.tick()); }, tickMs);
 			this.#timer.unref();
 		}
 	}
 
-	/** Requests a pass (coalesced); never throws. */
+	/** Requests a pass (coalesced), as every commit does; never throws. */
 	trigger(): void {
 		if (this.#disposed) { return; }
-		this.#track(this.tick());
+		this.#track(this.#passSoon());
 	}
 
-	/** One pass (or joins the running one and runs another after it): inbox, watchdog, bounded delivery. */
+	/**
+	 * One pass (or joins the running one and runs another after it): inbox, watchdog, bounded delivery. Unlike a
+	 * commit's pass, it also retries wakes whose launch failed.
+	 */
 	async tick(): Promise<void> {
+		this.#retryOnTick.clear();
+		return this.#passSoon();
+	}
+
+	#passSoon(): Promise<void> {
 		if (this.#pass) {
 			this.#again = true;
 			return this.#pass;
@@ -128,7 +140,8 @@ export class WakeService implements Disposable {
 
 	/** Delivers at most `maxPerPass` wakes; each failure is recorded on its wake and isolated from the others. */
 	async deliveryPass(): Promise<DeliveryResult[]> {
-		const ids = this.#d.store.read((r) => listDeliverableWakeIds(r, this.#d.clock.now(), this.#maxPerPass));
+		const ids = this.#d.store.read((r) => listDeliverableWakeIds(r, this.#d.clock.now(), this.#maxPerPass + this.#retryOnTick.size))
+			.filter((id) => !this.#retryOnTick.has(id)).slice(0, this.#maxPerPass);
 		const results: DeliveryResult[] = [];
 		for (const wakeId of ids) {
 			if (this.#disposed) { break; }
@@ -175,6 +188,7 @@ export class WakeService implements Disposable {
 	}
 
 	async #recordLaunchFailure(wakeId: string, message: string): Promise<void> {
+		this.#retryOnTick.add(wakeId);
 		this.#d.log(`delivering wake ${wakeId} failed (retried with the same identity): ${message}`);
 		await this.#d.store.transaction((tx) => {
 			updateOwnLeaseInTx(this.#ctx, tx, wakeId, { status: 'prepared', lastError: message, leaseOwner: '', leaseExpiresAtUnixMs: 0 }, this.#d.clock.now());
@@ -212,7 +226,6 @@ export class WakeService implements Disposable {
 		} catch (e) {
 			this.#d.log(`settling wake Turn ${exit.runId} failed: ${(e as Error).message}`);
 		}
-		this.trigger();
 	}
 
 	/** `run/report` from a wake Turn's supervisor: its exit is looked for now, not at the runner's next poll. */
@@ -255,14 +268,6 @@ export class WakeService implements Disposable {
 
 	#adopt(processId: string): void {
 		try { this.#turns.adopt(processId); } catch (e) { this.#d.log(`re-attaching wake Turn ${processId} failed: ${(e as Error).message}`); }
-	}
-
-	/** Interrupts every running Turn of a session (source-session Stop); returns the runner ids interrupted. */
-	async interruptSessionTurns(sessionId: string): Promise<string[]> {
-		const open = this.#d.store.read((r) => turnRepository.openOfSession(r, sessionId));
-		const ids = open.map((t) => t.processId ?? '').filter((id) => isTurnProcessId(id));
-		await Promise.all(ids.map((id) => this.#turns.interrupt(id)));
-		return ids;
 	}
 
 	#track(p: Promise<unknown>): void {

@@ -109,6 +109,7 @@ export class PlanKit {
 	readonly plan: PlanService;
 	/** The developer's decisions (accept / request changes, Goal Review). */
 	readonly reviews: ReviewService;
+	/** When a developer's decision committed (what wakes the dispatcher). */
 	readonly workChanges: number[] = [];
 	readonly logs: string[] = [];
 	#sessions = 0;
@@ -121,7 +122,13 @@ export class PlanKit {
 			runs: undefined as never, config, endpoint: '', userCredential: '', cliShim: '',
 			admission: this.admission, log: (line) => { this.logs.push(line); },
 		});
-		this.reviews = createReviewService({ store, clock, config, workChanged: () => { this.workChanges.push(clock.now()); } });
+		// The dispatcher reacts to store commits: a decision that committed is one that wakes it (a replay commits nothing).
+		const reviews = createReviewService({ store, clock, config });
+		const counted = <P, R>(decide: (params: P, caller: Caller) => Promise<R>) => async (params: P, caller: Caller): Promise<R> => {
+			const before = store.version;
+			try { return await decide(params, caller); } finally { if (store.version !== before) { this.workChanges.push(clock.now()); } }
+		};
+		this.reviews = { ...reviews, accept: counted(reviews.accept), requestChanges: counted(reviews.requestChanges) };
 	}
 
 	static async open(config: HostConfig = testConfig()): Promise<PlanKit> {
