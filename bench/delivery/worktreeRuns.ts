@@ -6,8 +6,8 @@
 // the shared folder (no isolation) are the baseline. Medians and totals only; never assertions.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workspaceIdentity } from '../../src/host/services/delivery/gitIdentity.js';
-import { newTreeBase } from '../../src/host/services/delivery/taskBase.js';
+import { workspaceIdentity } from '../../src/host/delivery/gitIdentity.js';
+import { newTreeBase } from '../../src/host/delivery/taskBase.js';
 import { runRepository } from '../../src/store/repositories/runRepository.js';
 import { commandTarget, ServiceHarness } from '../../test/unit/host/services/serviceHarness.js';
 import { fmtMs, median } from '../stats.js';

@@ -14,8 +14,8 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import type { RunAdmission } from './contracts.js';
-import { hasAcceptedParentCommits } from './delivery/acceptanceChanges.js';
-import { issueBudgetDecision, launchBudgetGate, launchModelOf } from './usage/issueSpend.js';
+import { hasAcceptedParentCommits } from '../delivery/acceptanceChanges.js';
+import { issueBudgetDecision, launchBudgetGate, launchModelOf } from '../usage/issueSpend.js';
 
 export const defaultMaxParallelRuns = 4;
 

@@ -19,7 +19,7 @@ import { readTaskAttentions } from './attention/readAttention.js';
 import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 import { usageRepository } from '../../store/repositories/usageRepository.js';
-import { type LaunchPricing, newIssueBudget } from './usage/issueSpend.js';
+import { type LaunchPricing, newIssueBudget } from '../usage/issueSpend.js';
 
 export interface IssueServiceDeps {
 	store: Store;

@@ -13,10 +13,10 @@ import type { Reader } from '../../store/tx.js';
 import type { RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { readRunDto } from './dtoMapping.js';
 import { requireRunIdentity } from './identityChecks.js';
-import { readRunLog } from './messages/turnLog.js';
+import { readRunLog } from '../runs/messages/turnLog.js';
 import { loadIssue } from './issueService.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
-import { runQueueState } from './messages/liveDelivery.js';
+import { runQueueState } from '../runs/messages/liveDelivery.js';
 import { latestActivity } from './runActivity.js';
 
 /** The Run, or `run_not_found`; a Run that disagrees with its worker session is refused (`identity_mismatch`). */

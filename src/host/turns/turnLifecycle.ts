@@ -23,7 +23,7 @@ import { wakeRepository } from '../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig, AgentTurnInput, InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../core/runs/runProcessPort.js';
-import { runIdOfProcess } from '../services/messages/turnProcesses.js';
+import { runIdOfProcess } from '../runs/messages/turnProcesses.js';
 import { mintToken, tokenHash } from '../services/sessionService.js';
 
 /** How much of a Turn's stdout is read for its facts (in 1 MiB slices). */

@@ -12,9 +12,9 @@ import type { HostConfig } from '../../config.js';
 import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import { requireUser } from '../callerPolicy.js';
 import { loadRun } from '../runQueries.js';
-import { forwardPendingMessages, type LiveDeliveries, runQueueState } from './liveDelivery.js';
-import { appendQueueEntry } from './queueFile.js';
-import type { QueueState } from './queueState.js';
+import { forwardPendingMessages, type LiveDeliveries, runQueueState } from '../../runs/messages/liveDelivery.js';
+import { appendQueueEntry } from '../../runs/messages/queueFile.js';
+import type { QueueState } from '../../runs/messages/queueState.js';
 
 export interface RunMessageServiceDeps {
 	store: Store;

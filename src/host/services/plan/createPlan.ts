@@ -16,9 +16,9 @@ import { sessionRepository } from '../../../store/repositories/sessionRepository
 import { usageRepository } from '../../../store/repositories/usageRepository.js';
 import { findAgentTarget } from '../agentTargets.js';
 import { requireAgentIssueControl } from '../launchGrants.js';
-import { newIssueBudget } from '../usage/issueSpend.js';
+import { newIssueBudget } from '../../usage/issueSpend.js';
 import { mintToken, tokenHash } from '../sessionService.js';
-import { appendCheckpoint, withWatchdogReset } from './checkpointSteps.js';
+import { appendCheckpoint, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 import type { PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 

@@ -11,7 +11,7 @@ import { inboxRepository } from '../../../store/repositories/inboxRepository.js'
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { turnRepository } from '../../../store/repositories/turnRepository.js';
-import { isTurnProcessId } from '../wakes/turnIds.js';
+import { isTurnProcessId } from '../../turns/turnIds.js';
 import { requireUser } from '../callerPolicy.js';
 import { continueArchive, requestArchive } from '../plan/archiveExecution.js';
 import type { PlanContext } from '../plan/planContext.js';

@@ -1,7 +1,7 @@
 // Wake delivery to source sessions (digest §1.7 items 17–19, §1.9 wake conformance names).
 import { strict as assert } from 'node:assert';
 import { mainWakeId, wakeSubmitId } from '../../../../src/core/ids.js';
-import { tuttiCliSkill } from '../../../../src/host/services/sourceSessions/skill.js';
+import { tuttiCliSkill } from '../../../../src/host/wakes/skill.js';
 import { leaseMs, sourceCaller, WakeKit } from './wakeKit.js';
 
 describe('wake delivery to source sessions', () => {

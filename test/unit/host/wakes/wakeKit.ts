@@ -8,7 +8,7 @@ import type { Event } from '../../../../src/core/events.js';
 import type { HostConfig } from '../../../../src/host/config.js';
 import { createHostServices, type HostServices } from '../../../../src/host/services/hostServices.js';
 import { createPlan } from '../../../../src/host/services/plan/createPlan.js';
-import { WakeService } from '../../../../src/host/services/wakes/wakeService.js';
+import { WakeService } from '../../../../src/host/wakes/wakeService.js';
 import { type Caller, type Method, methods, type Params, type ParsedParams, type Result } from '../../../../src/protocol/controlPlane.js';
 import { Store } from '../../../../src/store/database.js';
 import { checkpointRepository } from '../../../../src/store/repositories/checkpointRepository.js';

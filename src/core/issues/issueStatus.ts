@@ -1,6 +1,6 @@
 // A manual issue's status follows its tasks: open until a Run starts, in_progress while work remains,
 // completed when every active task is completed. Managed issues complete only through `plan issue complete`.
-import type { Issue, IssueStatus } from '../../core/model.js';
+import type { Issue, IssueStatus } from '../model.js';
 import type { StatusCounts } from '../../store/repositories/issueRepository.js';
 
 export function manualIssueStatus(current: IssueStatus, counts: StatusCounts, runStarted: boolean): IssueStatus {

@@ -7,7 +7,7 @@
 // GIT_OPTIONAL_LOCKS=0: reading never takes the index lock, so the developer's own git never meets one of ours.
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import type { CheckoutSnapshot } from '../../../core/runs/outsideChanges.js';
+import type { CheckoutSnapshot } from '../../core/runs/outsideChanges.js';
 import { git } from '../worktrees/git.js';
 
 const readOnly = { env: { GIT_OPTIONAL_LOCKS: '0' } };

@@ -16,25 +16,25 @@ import { launchIntentRepository } from '../../store/repositories/launchIntentRep
 import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
-import { RunStops, type StopResult } from '../turns/runStops.js';
-import { launchWorkerRun, type QueuedTurnContext, startQueuedTurn } from '../turns/runTurns.js';
+import { RunStops, type StopResult } from './runStops.js';
+import { launchWorkerRun, type QueuedTurnContext, startQueuedTurn } from './runLaunch.js';
 import { TurnLifecycle, type TurnServiceDeps } from '../turns/turnLifecycle.js';
-import { requireUser } from './callerPolicy.js';
-import type { AdmittedRun, RunAdmission, SettlementObserver } from './contracts.js';
+import { requireUser } from '../services/callerPolicy.js';
+import type { AdmittedRun, RunAdmission, SettlementObserver } from '../services/contracts.js';
 import { forwardPendingMessages } from './messages/liveDelivery.js';
 import { readQueue } from './messages/queueFile.js';
 import { currentTurnProcessId, runIdOfProcess } from './messages/turnProcesses.js';
 import { admitRunsInTx } from './runAdmission.js';
-import { loadRun } from './runQueries.js';
-import { reopenChangedParents } from './delivery/acceptanceChanges.js';
-import { DeveloperGitMoves } from './delivery/outsideWatch.js';
-import { RunResultRecorder } from './delivery/runDelivery.js';
+import { loadRun } from '../services/runQueries.js';
+import { reopenChangedParents } from '../delivery/acceptanceChanges.js';
+import { DeveloperGitMoves } from '../delivery/outsideWatch.js';
+import { RunResultRecorder } from '../delivery/runDelivery.js';
 import { type RunEnding, type SettledRun, settleRunInTx } from './runSettlement.js';
-import { WorktreeManager } from './worktrees/worktreeManager.js';
+import { WorktreeManager } from '../worktrees/worktreeManager.js';
 
 /** A settlement the store refused is tried again this often, this many times (two minutes in all). */
 const settleRetry = { everyMs: 2_000, attempts: 60 } as const;
-export type { StopResult } from '../turns/runStops.js';
+export type { StopResult } from './runStops.js';
 
 export interface RunServiceDeps extends TurnServiceDeps {
 	/** Managed issues' settlement hook, called inside the settlement transaction (or given later: observeSettlements). */

@@ -1,8 +1,8 @@
 // Acceptance binds to a commit (SPEC §8a): when a task is accepted (by the developer, or automatically), the
 // commit holding its accepted Run's work is recorded as its acceptedCommit. A Run that worked in the shared folder
 // has no result commit, so its task's acceptance binds to none.
-import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
-import type { Tx } from '../../../store/tx.js';
+import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
+import type { Tx } from '../../store/tx.js';
 
 /** Records the accepted commit of `taskId` from its Run `runId`; returns it ('' when that Run has no result commit). */
 export function bindAcceptance(tx: Tx, issueId: string, taskId: string, runId: string, now: number): string {

@@ -6,9 +6,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { z } from 'zod';
-import { type CheckoutSnapshot, outsideChanges } from '../../../core/runs/outsideChanges.js';
-import type { Store } from '../../../store/database.js';
-import { runRepository } from '../../../store/repositories/runRepository.js';
+import { type CheckoutSnapshot, outsideChanges } from '../../core/runs/outsideChanges.js';
+import type { Store } from '../../store/database.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
 import { worktreeBranch, worktreesFolder } from '../worktrees/worktreePaths.js';
 import { captureCheckout } from './checkoutSnapshot.js';
 

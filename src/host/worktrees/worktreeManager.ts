@@ -9,7 +9,7 @@
 // before `git worktree add`, so a Host that dies in between finds the half-made tree as its own next time.
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DomainError } from '../../../core/errors.js';
+import { DomainError } from '../../core/errors.js';
 import { git, GitError, gitExit } from './git.js';
 import { copyFiles, filesToCopy, noPreparation, runSetup, type TreePreparation } from './treePreparation.js';
 import { worktreeBranch, worktreeRelativePath, worktreesFolder, worktreeTaskIdProblem } from './worktreePaths.js';

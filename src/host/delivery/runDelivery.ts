@@ -6,13 +6,13 @@
 // - when it ends (`recordRunResult`): what the agent left becomes its result commit (resultCommit.ts), recorded
 //   once with the files it changed; a merge left unresolved is reported so that the Run fails.
 import { resolve } from 'node:path';
-import { effectiveOnMergeConflict } from '../../../core/runs/targetDefaults.js';
-import type { AgentTargetConfig } from '../../../core/runs/runProcessPort.js';
-import type { Run, Task } from '../../../core/model.js';
-import type { Store } from '../../../store/database.js';
-import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
-import { runRepository } from '../../../store/repositories/runRepository.js';
-import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import { effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
+import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
+import type { Run, Task } from '../../core/model.js';
+import type { Store } from '../../store/database.js';
+import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { gitExit } from '../worktrees/git.js';
 import type { Worktree, WorktreeManager } from '../worktrees/worktreeManager.js';
 import { changedFiles } from './changedFiles.js';

@@ -6,19 +6,19 @@
 // the lease is kept until it expires. The transactional steps and their rules live in src/host/turns/wakeTurn.ts.
 // A wake Turn's exit settles the Turn and moves its wake to `turn_settled` — the checkpoint is NOT resolved.
 // Reviewer wakes (independent Goal Review) go the same way to the reviewer session.
-import { type Disposable, DisposableStore, toDisposable } from '../../../core/lifecycle.js';
-import { listDeliverableWakeIds, listDueWatchdogExecutionIds, listNonRunnableWithOpenWakes } from '../../../store/repositories/wakeDeliveryRepository.js';
-import { turnRepository } from '../../../store/repositories/turnRepository.js';
-import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
-import type { RunExit } from '../../../core/runs/runProcessPort.js';
-import { TurnLifecycle, type TurnServiceDeps } from '../../turns/turnLifecycle.js';
+import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
+import { listDeliverableWakeIds, listDueWatchdogExecutionIds, listNonRunnableWithOpenWakes } from '../../store/repositories/wakeDeliveryRepository.js';
+import { turnRepository } from '../../store/repositories/turnRepository.js';
+import { wakeRepository } from '../../store/repositories/wakeRepository.js';
+import type { RunExit } from '../../core/runs/runProcessPort.js';
+import { TurnLifecycle, type TurnServiceDeps } from '../turns/turnLifecycle.js';
 import {
 	claimWakeInTx, type DeliveryResult, finalizeWakeInTx, rotateWakeInTx, settleWakeTurnInTx, updateOwnLeaseInTx, type WakeClaim, type WakeTurnContext, wakeTurnTarget,
-} from '../../turns/wakeTurn.js';
-import { isTurnProcessId } from './turnIds.js';
-import { fireWatchdog } from './watchdog.js';
+} from './wakeTurn.js';
+import { isTurnProcessId } from '../turns/turnIds.js';
+import { fireWatchdog } from '../checkpoints/watchdog.js';
 
-export type { DeliveryResult } from '../../turns/wakeTurn.js';
+export type { DeliveryResult } from './wakeTurn.js';
 
 export interface WakeServiceDeps extends TurnServiceDeps {
 	/** Drains durable source-session Stop markers; runs first in every pass (before any wake dispatch). */

@@ -14,10 +14,10 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
-import { findAgentTarget } from './agentTargets.js';
-import type { AdmittedRun } from './contracts.js';
-import { nextIssueStatus } from './issueStatus.js';
-import { launchModelOf, requireLaunchWithinBudget } from './usage/issueSpend.js';
+import { findAgentTarget } from '../services/agentTargets.js';
+import type { AdmittedRun } from '../services/contracts.js';
+import { nextIssueStatus } from '../../core/issues/issueStatus.js';
+import { launchModelOf, requireLaunchWithinBudget } from '../usage/issueSpend.js';
 
 export interface AdmissionContext {
 	clock: Clock;

@@ -15,9 +15,9 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
-import type { SettlementObserver } from './contracts.js';
-import { nextIssueStatus } from './issueStatus.js';
-import { bindAcceptance } from './delivery/acceptanceBinding.js';
+import type { SettlementObserver } from '../services/contracts.js';
+import { nextIssueStatus } from '../../core/issues/issueStatus.js';
+import { bindAcceptance } from '../delivery/acceptanceBinding.js';
 
 /** How a Run ended: its process exited (exit record), or it never got a process. */
 export type RunEnding =

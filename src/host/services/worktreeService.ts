@@ -1,14 +1,14 @@
 // `worktree/remove` (developer): removes a task's worktree unless it has uncommitted changes or a Run of the task
 // (or of a task in its rework chain) is still running in it.
 import { sep } from 'node:path';
-import { DomainError } from '../../../core/errors.js';
-import type { Caller, RunAgentParams, RunAgentResult } from '../../../protocol/controlPlane.js';
-import type { Store } from '../../../store/database.js';
-import { runRepository } from '../../../store/repositories/runRepository.js';
-import { requireUser } from '../callerPolicy.js';
-import { loadIssue } from '../issueService.js';
-import type { WorktreeManager } from './worktreeManager.js';
-import { worktreeRelativePath } from './worktreePaths.js';
+import { DomainError } from '../../core/errors.js';
+import type { Caller, RunAgentParams, RunAgentResult } from '../../protocol/controlPlane.js';
+import type { Store } from '../../store/database.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
+import { requireUser } from './callerPolicy.js';
+import { loadIssue } from './issueService.js';
+import type { WorktreeManager } from '../worktrees/worktreeManager.js';
+import { worktreeRelativePath } from '../worktrees/worktreePaths.js';
 
 export class WorktreeService {
 	constructor(private readonly deps: { store: Store; worktrees: WorktreeManager }) {}

@@ -2,7 +2,7 @@
 // A torn last line (a crash mid-append) is ignored when reading; earlier lines are never rewritten.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendJsonLine } from '../../runs/appendJsonLine.js';
+import { appendJsonLine } from '../appendJsonLine.js';
 import type { QueueEntry } from './queueState.js';
 
 export const queueFileName = 'queue.jsonl';

@@ -2,20 +2,20 @@
 // issue's base branch) by fast-forward or one merge commit (integration.ts). Tasks not accepted yet are refused
 // with not_integrable unless `acceptedOnly`; tasks that worked in the shared folder have no commit to merge.
 // Integrations run one at a time; the store records the integrated commit after git moved the branch.
-import { dependencySatisfied } from '../../../core/graph/blockers.js';
-import { rejection } from '../../../core/hints.js';
-import type { Task } from '../../../core/model.js';
-import type { Clock } from '../../../core/ports.js';
-import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
-import type { Store } from '../../../store/database.js';
-import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
-import { taskRepository } from '../../../store/repositories/taskRepository.js';
-import { requireUser } from '../callerPolicy.js';
-import { loadIssue } from '../issueService.js';
-import { workspaceIdentity } from './gitIdentity.js';
-import { integrate } from './integration.js';
-import type { DeveloperGitMoves } from './outsideWatch.js';
-import { checkoutHead } from '../../../core/runs/outsideChanges.js';
+import { dependencySatisfied } from '../../core/graph/blockers.js';
+import { rejection } from '../../core/hints.js';
+import type { Task } from '../../core/model.js';
+import type { Clock } from '../../core/ports.js';
+import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
+import type { Store } from '../../store/database.js';
+import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import { requireUser } from './callerPolicy.js';
+import { loadIssue } from './issueService.js';
+import { workspaceIdentity } from '../delivery/gitIdentity.js';
+import { integrate } from '../delivery/integration.js';
+import type { DeveloperGitMoves } from '../delivery/outsideWatch.js';
+import { checkoutHead } from '../../core/runs/outsideChanges.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
 
 export interface IntegrationServiceDeps {

@@ -3,14 +3,14 @@
 // (`<checkpointId>:goal-review:<n>`), a hidden reviewer session on the review target, and a reviewer wake (submit id
 // `tutti-goal-review:<reviewId>`). While the review is prepared or dispatched the checkpoint's main wake is held;
 // the reviewer's one verdict (or its failure) releases it. The verdict is advisory: the source session decides.
-import { shellQuote } from '../../../core/execution/planCommands.js';
-import type { Checkpoint, Execution, Issue, Wake } from '../../../core/model.js';
-import { reviewerReviewRepository, activeReviewerStatuses, type ReviewerReview } from '../../../store/repositories/reviewerReviewRepository.js';
-import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
-import { taskRepository } from '../../../store/repositories/taskRepository.js';
-import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
-import type { Reader, Tx } from '../../../store/tx.js';
-import { mintToken, tokenHash } from '../sessionService.js';
+import { shellQuote } from '../../core/execution/planCommands.js';
+import type { Checkpoint, Execution, Issue, Wake } from '../../core/model.js';
+import { reviewerReviewRepository, activeReviewerStatuses, type ReviewerReview } from '../../store/repositories/reviewerReviewRepository.js';
+import { sessionRepository } from '../../store/repositories/sessionRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import { wakeRepository } from '../../store/repositories/wakeRepository.js';
+import type { Reader, Tx } from '../../store/tx.js';
+import { mintToken, tokenHash } from '../services/sessionService.js';
 
 /** The n-th independent review of a checkpoint (digest §1.4). */
 export function reviewerReviewId(checkpointId: string, n: number): string {

@@ -4,18 +4,18 @@
 // (after rebinding a revision that trails the execution's), or a `watchdog` checkpoint is created when none is
 // active. The next deadline is the fixed product cadence after the previous one (never an infrastructure backoff).
 // While the developer's review is the only step owed (src/core/execution/reviewOwed.ts) it spends no Turn.
-import { nextSequence } from '../../../core/execution/backlog.js';
-import { watchdogCheckpointId } from '../../../core/ids.js';
-import type { Checkpoint, Execution, Issue, Wake } from '../../../core/model.js';
-import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
-import { executionRepository } from '../../../store/repositories/executionRepository.js';
-import { issueRepository } from '../../../store/repositories/issueRepository.js';
-import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
-import type { Tx } from '../../../store/tx.js';
-import { appendCheckpoint, insertMainWake, refreshPreparedWakes } from '../plan/checkpointSteps.js';
-import { reviewOnlyTaskIds } from '../plan/reviewOnly.js';
-import { watchdogIntervalMs } from '../plan/planContext.js';
-import { runnableExecutionStatuses } from '../../../store/repositories/wakeDeliveryRepository.js';
+import { nextSequence } from '../../core/execution/backlog.js';
+import { watchdogCheckpointId } from '../../core/ids.js';
+import type { Checkpoint, Execution, Issue, Wake } from '../../core/model.js';
+import { checkpointRepository } from '../../store/repositories/checkpointRepository.js';
+import { executionRepository } from '../../store/repositories/executionRepository.js';
+import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { wakeRepository } from '../../store/repositories/wakeRepository.js';
+import type { Tx } from '../../store/tx.js';
+import { appendCheckpoint, insertMainWake, refreshPreparedWakes } from './checkpointSteps.js';
+import { reviewOnlyTaskIds } from './reviewOnly.js';
+import { watchdogIntervalMs } from '../services/plan/planContext.js';
+import { runnableExecutionStatuses } from '../../store/repositories/wakeDeliveryRepository.js';
 
 export type WatchdogAction = 'none' | 'next_wake' | 'watchdog_checkpoint' | 'delivery_pending' | 'awaiting_developer';
 

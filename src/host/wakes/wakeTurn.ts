@@ -26,13 +26,13 @@ import { wakeIdBySubmitId } from '../../store/repositories/wakeDeliveryRepositor
 import { wakeRepository } from '../../store/repositories/wakeRepository.js';
 import type { Reader, Tx } from '../../store/tx.js';
 import type { AgentTargetConfig, RunExit } from '../../core/runs/runProcessPort.js';
-import { resolveRunDirectory } from '../services/executionDirectory.js';
-import { prepareMainWake } from '../services/plan/checkpointSteps.js';
-import { failReview, reviewerHolds } from '../services/reviews/independentReview.js';
-import { planningPrompt } from '../services/sourceSessions/skill.js';
-import { launchBudgetDecision, launchModelOf } from '../services/usage/issueSpend.js';
-import { turnIdFor, turnProcessId } from '../services/wakes/turnIds.js';
-import type { TurnLifecycle, TurnStart } from './turnLifecycle.js';
+import { resolveRunDirectory } from '../executionDirectory.js';
+import { prepareMainWake } from '../checkpoints/checkpointSteps.js';
+import { failReview, reviewerHolds } from '../checkpoints/independentReview.js';
+import { planningPrompt } from './skill.js';
+import { launchBudgetDecision, launchModelOf } from '../usage/issueSpend.js';
+import { turnIdFor, turnProcessId } from '../turns/turnIds.js';
+import type { TurnLifecycle, TurnStart } from '../turns/turnLifecycle.js';
 
 export type DeliveryResult = 'delivered' | 'recovered' | 'busy' | 'skipped' | 'failed' | 'rotated' | 'cancel_failed' | 'launch_failed';
 

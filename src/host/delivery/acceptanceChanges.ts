@@ -4,17 +4,17 @@
 // branch's new HEAD (so Open Changes and Accept see the new work), its accepted commit and the developer's decision
 // on that Run are withdrawn, and the reopening is recorded (a store fact the board and panel show). Checked before a
 // dependent is admitted (the dispatcher, managed `schedule`) and again before its Run launches.
-import type { Task } from '../../../core/model.js';
-import type { Store } from '../../../store/database.js';
-import type { Reader } from '../../../store/tx.js';
-import { type AcceptanceChange, changedAfterAcceptance, deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
-import { issueRepository } from '../../../store/repositories/issueRepository.js';
-import { reviewRepository } from '../../../store/repositories/reviewRepository.js';
-import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import type { Task } from '../../core/model.js';
+import type { Store } from '../../store/database.js';
+import type { Reader } from '../../store/tx.js';
+import { type AcceptanceChange, changedAfterAcceptance, deliveryRepository } from '../../store/repositories/deliveryRepository.js';
+import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { reviewRepository } from '../../store/repositories/reviewRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { gitExit } from '../worktrees/git.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
 import { reworkChain } from '../worktrees/worktreePaths.js';
-import { nextIssueStatus } from '../issueStatus.js';
+import { nextIssueStatus } from '../../core/issues/issueStatus.js';
 import { changedFiles } from './changedFiles.js';
 
 export interface AcceptanceChangeDeps {

@@ -1,22 +1,22 @@
 // An issue's spend against its budget, read from the store and judged by the one core rule (src/core/usage/budget.ts):
 // the DTO every surface shows, and the check every launch path makes before it starts anything.
-import { isTerminalExecution } from '../../../core/execution/allowedActions.js';
-import { rejection } from '../../../core/hints.js';
-import type { AgentTargetConfig } from '../../../core/runs/runProcessPort.js';
+import { isTerminalExecution } from '../../core/execution/allowedActions.js';
+import { rejection } from '../../core/hints.js';
+import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
 import {
 	budgetRemaining, type BudgetDecision, decideBudget, decideIssueBudget, decideLaunchBudget, formatUsd, type IssueBudget, type IssueSpend, type LaunchModel,
-} from '../../../core/usage/budget.js';
-import { priceTable, totalTokens } from '../../../core/usage/prices.js';
-import type { Caller } from '../../../protocol/controlPlane.js';
-import type { SpendDto } from '../../../protocol/dto.js';
-import { executionRepository } from '../../../store/repositories/executionRepository.js';
-import { issueRepository } from '../../../store/repositories/issueRepository.js';
-import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
-import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
-import { taskRepository } from '../../../store/repositories/taskRepository.js';
-import { usageRepository } from '../../../store/repositories/usageRepository.js';
-import type { Reader } from '../../../store/tx.js';
-import type { HostConfig } from '../../config.js';
+} from '../../core/usage/budget.js';
+import { priceTable, totalTokens } from '../../core/usage/prices.js';
+import type { Caller } from '../../protocol/controlPlane.js';
+import type { SpendDto } from '../../protocol/dto.js';
+import { executionRepository } from '../../store/repositories/executionRepository.js';
+import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { reviewerReviewRepository } from '../../store/repositories/reviewerReviewRepository.js';
+import { sessionRepository } from '../../store/repositories/sessionRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import { usageRepository } from '../../store/repositories/usageRepository.js';
+import type { Reader } from '../../store/tx.js';
+import type { HostConfig } from '../config.js';
 
 /** What a launch's price depends on: the configured targets and prices (`tutti.modelPrices` over the defaults). */
 export type LaunchPricing = Pick<HostConfig, 'agentTargets' | 'modelPrices'>;

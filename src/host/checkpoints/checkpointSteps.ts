@@ -2,17 +2,17 @@
 // (backlog.ts); these load rows, call them and write the results inside the caller's transaction.
 import {
 	nextSequence, promoteOldestPending, shouldCreateTerminalCheckpoint, terminalCheckpointAction,
-} from '../../../core/execution/backlog.js';
-import { mainWakeId, terminalCheckpointId, wakeSubmitId } from '../../../core/ids.js';
-import type { Checkpoint, Execution, ExecutionStatus, Issue, Wake } from '../../../core/model.js';
-import { wakePrompt } from '../../../core/wakes/wakePrompt.js';
-import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
-import { runRepository } from '../../../store/repositories/runRepository.js';
-import { taskRepository } from '../../../store/repositories/taskRepository.js';
-import { openWakeStatuses, wakeRepository } from '../../../store/repositories/wakeRepository.js';
-import type { Tx } from '../../../store/tx.js';
-import { prepareIndependentReview } from '../reviews/independentReview.js';
-import { watchdogIntervalMs } from './planContext.js';
+} from '../../core/execution/backlog.js';
+import { mainWakeId, terminalCheckpointId, wakeSubmitId } from '../../core/ids.js';
+import type { Checkpoint, Execution, ExecutionStatus, Issue, Wake } from '../../core/model.js';
+import { wakePrompt } from '../../core/wakes/wakePrompt.js';
+import { checkpointRepository } from '../../store/repositories/checkpointRepository.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import { openWakeStatuses, wakeRepository } from '../../store/repositories/wakeRepository.js';
+import type { Tx } from '../../store/tx.js';
+import { prepareIndependentReview } from './independentReview.js';
+import { watchdogIntervalMs } from '../services/plan/planContext.js';
 
 /** Relevant orchestrator activity: the watchdog deadline moves to exactly five minutes after it. */
 export function withWatchdogReset(execution: Execution, nowUnixMs: number): Execution {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { promptMessageId } from '../../../core/runs/liveInput.js';
 import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
-import { appendLiveInputEntry, readLiveInputEntries, readLiveInputState } from '../../runs/liveInputFiles.js';
+import { appendLiveInputEntry, readLiveInputEntries, readLiveInputState } from '../liveInputFiles.js';
 import { readQueue } from './queueFile.js';
 import { deriveQueueState, type PersonStop, type QueueState } from './queueState.js';
 import { currentTurnProcessId, turnProcessIds } from './turnProcesses.js';

@@ -14,9 +14,9 @@ import { sessionRepository } from '../../store/repositories/sessionRepository.js
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
-import { type SettledRun, type SettlementContext, settleRunInTx } from '../services/runSettlement.js';
-import { answerPendingStopsInTx } from './runTurns.js';
-import type { TurnLifecycle } from './turnLifecycle.js';
+import { type SettledRun, type SettlementContext, settleRunInTx } from './runSettlement.js';
+import { answerPendingStopsInTx } from './runLaunch.js';
+import type { TurnLifecycle } from '../turns/turnLifecycle.js';
 
 export interface StopResult {
 	runId: string;

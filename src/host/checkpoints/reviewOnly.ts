@@ -1,10 +1,10 @@
 // Reads what src/core/execution/reviewOwed.ts decides from the store: the tasks in review when the developer's
 // decision is the only step owed on an execution ([] when the source agent or a Run can still move).
-import { reviewOnlyOwed } from '../../../core/execution/reviewOwed.js';
-import type { Execution } from '../../../core/model.js';
-import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
-import { taskRepository } from '../../../store/repositories/taskRepository.js';
-import type { Reader } from '../../../store/tx.js';
+import { reviewOnlyOwed } from '../../core/execution/reviewOwed.js';
+import type { Execution } from '../../core/model.js';
+import { checkpointRepository } from '../../store/repositories/checkpointRepository.js';
+import { taskRepository } from '../../store/repositories/taskRepository.js';
+import type { Reader } from '../../store/tx.js';
 
 export function reviewOnlyTaskIds(r: Reader, execution: Execution): string[] {
 	const open = checkpointRepository.listOpen(r, execution.executionId);
