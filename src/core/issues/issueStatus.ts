@@ -1,7 +1,16 @@
 // A manual issue's status follows its tasks: open until a Run starts, in_progress while work remains,
 // completed when every active task is completed. Managed issues complete only through `plan issue complete`.
 import type { Issue, IssueStatus } from '../model.js';
-import type { StatusCounts } from '../../store/repositories/issueRepository.js';
+
+/** How many of an issue's tasks are in each status (superseded tasks excluded). */
+export interface StatusCounts {
+	notStarted: number;
+	running: number;
+	pendingAcceptance: number;
+	completed: number;
+	failed: number;
+	canceled: number;
+}
 
 export function manualIssueStatus(current: IssueStatus, counts: StatusCounts, runStarted: boolean): IssueStatus {
 	if (current === 'archived') { return current; }

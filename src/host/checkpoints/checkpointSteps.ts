@@ -12,7 +12,9 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { openWakeStatuses, wakeRepository } from '../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../store/tx.js';
 import { prepareIndependentReview } from './independentReview.js';
-import { watchdogIntervalMs } from '../services/plan/planContext.js';
+
+/** The inactivity watchdog fires this long after the last relevant activity (a product deadline, not a backoff). */
+export const watchdogIntervalMs = 5 * 60_000;
 
 /** Relevant orchestrator activity: the watchdog deadline moves to exactly five minutes after it. */
 export function withWatchdogReset(execution: Execution, nowUnixMs: number): Execution {

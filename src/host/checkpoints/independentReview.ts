@@ -10,7 +10,7 @@ import { sessionRepository } from '../../store/repositories/sessionRepository.js
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { wakeRepository } from '../../store/repositories/wakeRepository.js';
 import type { Reader, Tx } from '../../store/tx.js';
-import { mintToken, tokenHash } from '../services/sessionService.js';
+import { mintToken, tokenHash } from '../turns/sessionTokens.js';
 
 /** The n-th independent review of a checkpoint (digest §1.4). */
 export function reviewerReviewId(checkpointId: string, n: number): string {

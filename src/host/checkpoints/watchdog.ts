@@ -12,9 +12,9 @@ import { executionRepository } from '../../store/repositories/executionRepositor
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { wakeRepository } from '../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../store/tx.js';
-import { appendCheckpoint, insertMainWake, refreshPreparedWakes } from './checkpointSteps.js';
+import { appendCheckpoint, insertMainWake, refreshPreparedWakes, watchdogIntervalMs } from './checkpointSteps.js';
 import { reviewOnlyTaskIds } from './reviewOnly.js';
-import { watchdogIntervalMs } from '../services/plan/planContext.js';
+
 import { runnableExecutionStatuses } from '../../store/repositories/wakeDeliveryRepository.js';
 
 export type WatchdogAction = 'none' | 'next_wake' | 'watchdog_checkpoint' | 'delivery_pending' | 'awaiting_developer';

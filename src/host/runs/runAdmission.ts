@@ -1,4 +1,4 @@
-// Run admission (digest §1.7 item 9): inside the caller's transaction, per task a Run (`running`), its worker
+// Run admission: inside the caller's transaction, per task a Run (`running`), its worker
 // session, a Turn bound to `issue-run:<runId>`, a `prepared` launch intent, and the task claimed. External launch
 // happens only after commit, from the persisted intent.
 import { createHash, randomBytes } from 'node:crypto';
@@ -14,10 +14,40 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
-import { findAgentTarget } from '../services/agentTargets.js';
-import type { AdmittedRun } from '../services/contracts.js';
+import { findAgentTarget } from '../agentTargetLookup.js';
 import { nextIssueStatus } from '../../core/issues/issueStatus.js';
 import { launchModelOf, requireLaunchWithinBudget } from '../usage/issueSpend.js';
+
+export interface AdmittedRun {
+	runId: string;
+	taskId: string;
+}
+
+/** Run admission and launch, shared by the manual dispatcher and managed `schedule` (implemented by the Run owner). */
+export interface RunAdmission {
+	/**
+	 * Inside the caller's transaction: per task create a Run (`running`), its worker session, a `prepared` launch intent
+	 * (`launch-intent:<runId>`, submit id `issue-run:<runId>`) and a Turn bound to that submit id; claim the task
+	 * (`not_started → running`, latestRunId). Throws DomainError (e.g. agent_target_not_found / missing_agent_target).
+	 */
+	admit(tx: Tx, issue: Issue, tasks: readonly Task[]): AdmittedRun[];
+	/**
+	 * Before admitting `taskIds` (never inside a transaction): each worktree parent of theirs whose branch moved after
+	 * its acceptance goes back to pending_acceptance ("changed after acceptance"), so nothing starts from a stale
+	 * acceptance. Returns the ids of the tasks reopened.
+	 */
+	reopenChangedParents(issueId: string, taskIds: readonly string[]): Promise<string[]>;
+	/**
+	 * Before admitting (never inside a transaction): what the Turns of running Runs that have ended (their exit record
+	 * is on disk) used counts now — of one issue, or of every issue — so admission's budget check does not wait for
+	 * the Host to notice those exits.
+	 */
+	countEndedTurns(issueId?: string): Promise<void>;
+	/** After commit only (never inside a transaction): start the admitted Runs from their persisted launch intents. */
+	launch(runIds: readonly string[]): Promise<void>;
+	/** After commit only: stop every running Run of the issue, recording Stop events with this reason. */
+	stopRunsOfIssue(issueId: string, reason: 'person' | 'host'): Promise<void>;
+}
 
 export interface AdmissionContext {
 	clock: Clock;

@@ -1,381 +1,299 @@
-// Runs: admission and launch (RunAdmission), settlement from exit records, person/host Stops with recorded
-// answers, restart reconciliation, and the run/stop and run/report handlers (queued messages and worktrees have
-// their own services: messages/runMessageService.ts, worktrees/worktreeService.ts). The Turns themselves — the first one, the Turns of queued
-// messages, their Stops — go through src/host/turns (runTurns.ts, runStops.ts and the TurnLifecycle); this service
-// keeps the per-Run chain that serializes launch and interrupt of the same Run, and routes exits to settlement.
-// Transactions are synchronous and never span a process call; Turn facts are read before the settlement transaction.
+// The owner of a worker Run from admission to settlement: it admits Runs, launches their first Turn, starts the
+// Turn of each queued message, carries out Stops, takes each Turn's exit from the exit inbox, has the result committed
+// and settles the Run. Every step that touches one Run's process (launch, interrupt, the next queued Turn, a
+// settlement retry) runs in that Run's serial chain, `this.#live.serial`, and the Run's current Turn process is kept
+// here, not re-read from its queue file. The steps below (runLaunch.ts, queuedTurns.ts, runStops.ts,
+// runSettlement.ts, runRecovery.ts) take values and return what happened; no transaction spans a process call.
 import type { TurnFacts } from '../../agents/adapter.js';
-import { runSubmitId } from '../../core/ids.js';
-import { type Disposable, DisposableStore } from '../../core/lifecycle.js';
-import type { Issue, Task } from '../../core/model.js';
-import { restartLaunchBlocker } from '../../core/turns/launchGate.js';
+import type { Disposable } from '../../core/lifecycle.js';
+import type { Issue, StopAnswer, Task } from '../../core/model.js';
+import type { Clock, IdSource } from '../../core/ports.js';
+import type { RunExit, RunProcessPort } from '../../core/runs/runProcessPort.js';
+import { answerForInterrupt } from '../../core/runs/stopRules.js';
 import { turnCompleted } from '../../core/turns/turnOutcome.js';
-import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
-import { issueRepository } from '../../store/repositories/issueRepository.js';
-import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
+import type { Store } from '../../store/database.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Tx } from '../../store/tx.js';
-import type { RunExit } from '../../core/runs/runProcessPort.js';
-import { RunStops, type StopResult } from './runStops.js';
-import { launchWorkerRun, type QueuedTurnContext, startQueuedTurn } from './runLaunch.js';
-import { TurnLifecycle, type TurnServiceDeps } from '../turns/turnLifecycle.js';
-import { requireUser } from '../services/callerPolicy.js';
-import type { AdmittedRun, RunAdmission, SettlementObserver } from '../services/contracts.js';
-import { forwardPendingMessages } from './messages/liveDelivery.js';
-import { readQueue } from './messages/queueFile.js';
-import { currentTurnProcessId, runIdOfProcess } from './messages/turnProcesses.js';
-import { admitRunsInTx } from './runAdmission.js';
-import { loadRun } from '../services/runQueries.js';
+import type { HostConfig } from '../config.js';
 import { reopenChangedParents } from '../delivery/acceptanceChanges.js';
 import { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { RunResultRecorder } from '../delivery/runDelivery.js';
-import { type RunEnding, type SettledRun, settleRunInTx } from './runSettlement.js';
+import type { TurnLifecycle } from '../turns/turnLifecycle.js';
 import { WorktreeManager } from '../worktrees/worktreeManager.js';
+import { RunChains } from './runChains.js';
+import { forwardRunMessages } from './messages/liveDelivery.js';
+import { asRunExit, turnProcessAfter } from './messages/turnProcesses.js';
+import { prepareQueuedTurn } from './queuedTurns.js';
+import { type AdmittedRun, admitRunsInTx, type RunAdmission } from './runAdmission.js';
+import { prepareRunLaunch, type RunLaunchContext, startRunTurn, type TurnStarted } from './runLaunch.js';
+import { launchedRunningRuns, recoverySteps, runningByLaunch, unansweredStopIds } from './runRecovery.js';
+import { type RunEnding, type SettlementContext, SettlementHook, type SettlementObserver, settleRunInTx } from './runSettlement.js';
+import { RunStops, type StopResult } from './runStops.js';
 
 /** A settlement the store refused is tried again this often, this many times (two minutes in all). */
 const settleRetry = { everyMs: 2_000, attempts: 60 } as const;
-export type { StopResult } from './runStops.js';
 
-export interface RunServiceDeps extends TurnServiceDeps {
-	/** Managed issues' settlement hook, called inside the settlement transaction (or given later: observeSettlements). */
-	observer?: SettlementObserver;
-	/** After a settlement committed. */
-	onSettled?(settled: SettledRun): void;
+export interface RunLifecycleDeps {
+	workspace: string;
+	store: Store;
+	clock: Clock;
+	ids: IdSource;
+	runs: RunProcessPort;
+	config: HostConfig;
+	/** The Turn lifecycle and its exit inbox, shared with the wakes. */
+	turns: TurnLifecycle;
+	log(line: string): void;
 	/** Git worktrees of isolated tasks (default: one over `workspace`). */
 	worktrees?: WorktreeManager;
-	/** A new claude session id (default: a random UUID); tests pin it. */
-	newProviderSessionId?: () => string;
 	/** The developer's Tutti commands that move refs (default: a ledger of its own; the Host shares one). */
 	gitMoves?: DeveloperGitMoves;
+	/** A new claude session id (default: a random UUID); tests pin it. */
+	newProviderSessionId?: () => string;
 }
 
-export class RunService implements RunAdmission, Disposable {
-	readonly #d: RunServiceDeps;
-	readonly #disposables = new DisposableStore();
-	/** Per-Run chain serializing launch and interrupt of the same Run. */
-	readonly #chains = new Map<string, Promise<unknown>>();
-	readonly #turns: TurnLifecycle;
-	readonly #ctx: QueuedTurnContext;
-	readonly #stops: RunStops;
+export class RunLifecycle implements RunAdmission, Disposable {
+	readonly #d: RunLifecycleDeps;
+	readonly #ctx: RunLaunchContext;
 	readonly #results: RunResultRecorder;
-	/** Background work (exit handling, follow-up settlements) for whenIdle(). */
-	readonly #background = new Set<Promise<unknown>>();
-	#observer: SettlementObserver | undefined;
+	readonly #stops: RunStops;
+	readonly #live: RunChains;
+	readonly #settlements = new SettlementHook();
 	#disposed = false;
 
-	constructor(deps: RunServiceDeps) {
+	constructor(deps: RunLifecycleDeps) {
 		this.#d = deps;
-		this.#observer = deps.observer;
-		const observer: SettlementObserver = {
-			onRunSettled: (tx, settled) => {
-				// Loud, and rolled back (the settlement is tried again): a managed Run never settles unobserved.
-				if (!this.#observer) { throw new Error(`run ${settled.run.runId} of a managed issue settled before its plan observed settlements`); }
-				this.#observer.onRunSettled(tx, settled);
-			},
-		};
-		const settlement = { now: () => deps.clock.now(), observer, log: deps.log };
-		this.#turns = deps.turns ?? new TurnLifecycle(deps);
+		this.#live = new RunChains(deps.runs, deps.log);
 		const worktrees = deps.worktrees ?? new WorktreeManager(deps.workspace);
-		this.#results = new RunResultRecorder({
-			workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees,
-			moves: deps.gitMoves ?? new DeveloperGitMoves(), runDir: (runId) => deps.runs.runDir(runId),
-		}, deps.log);
+		const settlement: SettlementContext = { now: () => deps.clock.now(), log: deps.log, observer: this.#settlements };
 		this.#ctx = {
-			workspace: deps.workspace, store: deps.store, clock: deps.clock, turns: this.#turns, worktrees, settlement,
-			leaseOwner: deps.ids.next('host'), log: deps.log,
-			...(deps.newProviderSessionId ? { newProviderSessionId: deps.newProviderSessionId } : {}),
-			settle: (runId, ending) => this.#settle(runId, ending),
-			afterSettle: (settled) => { this.#afterSettle(settled); },
-			onExit: (exit) => this.#onExit(exit),
-			runDir: (runId) => deps.runs.runDir(runId),
-			runExitOf: (runId, exit) => this.#runExitOf(runId, exit),
-			track: (p) => { this.#track(p); },
-			forwardMessages: (runId) => { this.#forwardMessages(runId); },
+			workspace: deps.workspace, store: deps.store, clock: deps.clock, turns: deps.turns, runs: deps.runs, worktrees, settlement,
+			leaseOwner: deps.ids.next('host'), log: deps.log, ...(deps.newProviderSessionId ? { newProviderSessionId: deps.newProviderSessionId } : {}),
 		};
-		this.#stops = new RunStops({
-			store: deps.store, clock: deps.clock, ids: deps.ids, turns: this.#turns, settlement,
-			serial: (runId, fn) => this.#serial(runId, fn),
-			currentProcess: (runId) => this.#currentProcess(runId),
-			runExitOf: (runId, exit) => this.#runExitOf(runId, exit),
-			afterSettle: (settled) => { this.#afterSettle(settled); },
-			replayExit: (exit) => { this.#track(this.#onExit(exit)); },
-		});
-		this.#disposables.add(this.#turns.onExit((exit) => { this.#track(this.#onExit(exit)); }));
+		this.#stops = new RunStops({ store: deps.store, clock: deps.clock, ids: deps.ids, settlement });
+		this.#results = new RunResultRecorder({
+			workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, moves: deps.gitMoves ?? new DeveloperGitMoves(), runDir: (id) => deps.runs.runDir(id),
+		}, deps.log);
 	}
 
-	/** The plan's settlement hook for managed issues: it is built over this service's admission, so it comes after. */
+	/** The plan's settlement hook for managed issues (the plan is built over this admission, so it comes after). */
 	observeSettlements(observer: SettlementObserver): Disposable {
-		this.#observer = observer;
-		return { dispose: () => { if (this.#observer === observer) { this.#observer = undefined; } } };
+		return this.#settlements.observe(observer);
 	}
 
-	// ---- RunAdmission ----
+	// ---- admission and launch ----
 
 	admit(tx: Tx, issue: Issue, tasks: readonly Task[]): AdmittedRun[] {
 		return admitRunsInTx({ clock: this.#d.clock, ids: this.#d.ids, config: this.#d.config, runDir: (id) => this.#d.runs.runDir(id) }, tx, issue, tasks);
 	}
 
 	async reopenChangedParents(issueId: string, taskIds: readonly string[]): Promise<string[]> {
-		const changes = await reopenChangedParents(this.#ctx, issueId, taskIds);
-		for (const c of changes) { this.#d.log(`task ${c.taskId} of issue ${issueId} is pending acceptance again: ${c.reason} (${c.acceptedCommit.slice(0, 10)} → ${c.movedToCommit.slice(0, 10)})`); }
-		return changes.map((c) => c.taskId);
+		return (await reopenChangedParents(this.#ctx, issueId, taskIds)).map((c) => {
+			this.#d.log(`task ${c.taskId} of issue ${issueId} is pending acceptance again: ${c.reason} (${c.acceptedCommit.slice(0, 10)} → ${c.movedToCommit.slice(0, 10)})`);
+			return c.taskId;
+		});
 	}
 
 	async launch(runIds: readonly string[]): Promise<void> {
-		await Promise.all(runIds.map((runId) => this.#serial(runId, async () => {
-			if (!this.#disposed) { await launchWorkerRun(this.#ctx, runId); }
-		})));
+		await Promise.all(runIds.map((runId) => this.#live.serial(runId, () => this.#launch(runId))));
 	}
 
-	async stopRunsOfIssue(issueId: string, reason: 'person' | 'host'): Promise<void> {
-		const running = this.#d.store.read((r) => runRepository.listByIssue(r, issueId).filter((run) => run.status === 'running'));
-		await Promise.all(running.map((run) => this.stopRun(run.runId, reason).catch((e: unknown) => {
-			this.#d.log(`stopping run ${run.runId} failed: ${(e as Error).message}`);
-		})));
+	/** In the Run's chain: the launch gate and tree, then the first Turn, its exit expected from the inbox before it starts. */
+	async #launch(runId: string): Promise<void> {
+		if (this.#disposed) { return; }
+		const launch = await prepareRunLaunch(this.#ctx, runId);
+		if (launch.kind === 'done') { return; }
+		if (launch.kind === 'not_started') { return this.#settle(runId, launch.ending); }
+		this.#expect(runId, runId);
+		await this.#notStarted(runId, runId, await startRunTurn(this.#ctx, launch));
 	}
 
-	/** A person's or the Host's Stop of a Run (runStops.ts): the event is durable before the interrupt. */
-	stopRun(runId: string, reason: 'person' | 'host'): Promise<StopResult> {
-		return this.#stops.stop(runId, reason);
+	/** A Turn that did not start: its exit record (a spawn failure) comes through the inbox; without one, it settles. */
+	async #notStarted(runId: string, processId: string, started: TurnStarted): Promise<void> {
+		// The exit's handling is not awaited: this runs in the Run's chain, which that handling may enter.
+		if (started.kind === 'exited') { void this.#d.turns.lookNow(processId); }
+		if (started.kind !== 'not_started') { return; }
+		this.#d.turns.forgetExit(processId);
+		await this.#settle(runId, started.ending);
 	}
 
-	// ---- exits and settlement ----
+	// ---- exits ----
 
-	/** The Turn facts of a still-running claude/codex Run's Turn process (read before the settlement transaction). */
-	#turnFacts(runId: string, processId: string): TurnFacts | null {
-		const run = this.#d.store.read((r) => runRepository.get(r, runId));
-		if (!run || run.status !== 'running') { return null; }
-		return this.#turns.facts(processId, this.#turns.target(run.agentTargetId));
+	/** The Run's current Turn process is `processId`: its exit is taken from the inbox, once. */
+	#expect(runId: string, processId: string): void {
+		this.#live.setProcess(runId, processId);
+		this.#d.turns.expectExit(processId, (exit) => this.#live.track(this.#onExit(runId, exit)));
 	}
 
-	async #onExit(exit: RunExit): Promise<void> {
-		const runId = runIdOfProcess(exit.runId);
+	/** An exit of the Run's current Turn: its usage, then the next queued Turn, or else the result commit and settlement. */
+	async #onExit(runId: string, exit: RunExit): Promise<void> {
 		try {
-			if (this.#currentProcess(runId) !== exit.runId) {
-				this.#d.log(`ignored the exit of ${exit.runId}: it is not the current Turn process of run ${runId}`);
-				return;
-			}
-			const facts = this.#turnFacts(runId, exit.runId);
+			const run = this.#d.store.read((r) => runRepository.get(r, runId));
+			const facts = this.#d.turns.facts(exit.runId, run ? this.#d.turns.target(run.agentTargetId) : undefined);
 			// What this Turn used counts before anything else starts (a queued Turn, a dependent's Run): the budget sees it.
-			if (facts) { await this.#d.store.transaction((tx) => { this.#turns.recordUsageInTx(tx, exit.runId, facts, this.#d.clock.now()); }); }
-			if (!this.#disposed && turnCompleted(exit, facts)) {
-				// The next queued message goes to the same agent session, inside the Run's chain.
-				const delivered = await this.#serial(runId, () => (this.#disposed || this.#stops.stopping(runId)
-					? Promise.resolve(false) : startQueuedTurn(this.#ctx, runId, exit, facts)));
-				// The same exit is seen twice (the runner's event and the supervisor's run/report): when the other
-				// handling already started the next Turn, this exit is no longer the Run's and settles nothing.
-				if (delivered || this.#currentProcess(runId) !== exit.runId) { return; }
-			}
+			if (facts) { await this.#d.store.transaction((tx) => { this.#d.turns.recordUsageInTx(tx, exit.runId, facts, this.#d.clock.now()); }); }
+			if (turnCompleted(exit, facts) && await this.#live.serial(runId, () => this.#nextQueuedTurn(runId, exit, facts))) { return; }
 			// A worktree Run's result is a commit, made and recorded before it settles (idempotent after a kill -9).
-			const { unresolvedPaths, recordError } = await this.#results.record(runId);
-			const settled = await this.#d.store.transaction((tx) => (this.#stops.holdExit(runId, exit, facts)
-				? null : settleRunInTx(this.#ctx.settlement, tx, runId, {
-					kind: 'exit', exit: this.#runExitOf(runId, exit), facts, unresolvedMergePaths: unresolvedPaths,
-					...(recordError !== undefined ? { resultRecordError: recordError } : {}),
-				})));
-			if (settled) { this.#afterSettle(settled); }
+			const { unresolvedPaths: unresolvedMergePaths, recordError } = await this.#results.record(runId);
+			const recorded = recordError !== undefined ? { resultRecordError: recordError } : {};
+			await this.#settle(runId, { kind: 'exit', exit: asRunExit(runId, exit), facts, unresolvedMergePaths, ...recorded }, exit);
 		} catch (e) {
 			this.#d.log(`settling run ${runId} failed (it stays running until the next check): ${(e as Error).message}`);
 		}
 	}
 
-	/** The runner id of the Run's current Turn process (the Run id until a queued message started another Turn). */
-	#currentProcess(runId: string): string {
-		try {
-			return currentTurnProcessId(runId, readQueue(this.#d.runs.runDir(runId)));
-		} catch (e) {
-			this.#d.log(`reading the Turns of run ${runId} failed: ${(e as Error).message}`);
-			return runId;
-		}
+	/** In the Run's chain: the next queued message becomes a new Turn of the same session; false: the Run settles. */
+	async #nextQueuedTurn(runId: string, exit: RunExit, facts: TurnFacts | null): Promise<boolean> {
+		if (this.#disposed || this.#stops.stopping(runId)) { return false; }
+		const processId = turnProcessAfter(exit.runId);
+		const turn = await prepareQueuedTurn(this.#ctx, runId, processId, facts);
+		if (!turn) { return false; }
+		this.#expect(runId, processId);
+		const started = await this.#d.turns.start(turn.start);
+		// The messages queued behind this one go into the Turn it started, in order.
+		if (started.started) { this.#forwardMessages(runId); return true; }
+		const message = `could not start the Turn for queued message ${turn.messageId}: ${started.message}`;
+		this.#live.track(this.#notStarted(runId, processId, started.exit ? { kind: 'exited' } : { kind: 'not_started', ending: { kind: 'not_launched', outcome: 'failure', message } }));
+		return true;
 	}
 
-	/**
-	 * The exit of a later Turn process, as the Run's exit: the process `<runId>.t<n>` is bound to `issue-run:<runId>.t<n>`
-	 * by its supervisor; when it is the Run's current Turn, that binding is the Run's own. Anything else passes unchanged
-	 * (and settlement refuses it).
-	 */
-	#runExitOf(runId: string, exit: RunExit): RunExit {
-		if (exit.runId === runId || exit.clientSubmitId !== runSubmitId(exit.runId) || this.#currentProcess(runId) !== exit.runId) { return exit; }
-		return { ...exit, runId, clientSubmitId: runSubmitId(runId) };
-	}
-
-	/**
-	 * Settles a Run that ended without an exit to read (refused before launch, …). The store may refuse the write for
-	 * a while (a full disk): then it is tried again every few seconds, for a bounded time, so the Run is not left
-	 * "running" with nothing behind it.
-	 */
-	async #settle(runId: string, ending: RunEnding, attempt = 0): Promise<void> {
+	/** Settles the Run (an exit held while a Stop is in flight settles with its answer); a refused write is retried a while. */
+	async #settle(runId: string, ending: RunEnding, exit?: RunExit, attempt = 0): Promise<void> {
 		try {
-			const settled = await this.#d.store.transaction((tx) => settleRunInTx(this.#ctx.settlement, tx, runId, ending));
-			if (settled) { this.#afterSettle(settled); }
+			const facts = ending.kind === 'exit' ? ending.facts ?? null : null;
+			const outcome = await this.#d.store.transaction((tx) => {
+				if (exit && this.#stops.hold(runId, { exit, facts })) { return 'held'; }
+				if (settleRunInTx(this.#ctx.settlement, tx, runId, ending)) { return 'settled'; }
+				return runRepository.get(tx, runId)?.status === 'running' ? 'refused' : 'gone';
+			});
+			if (outcome === 'settled') { this.#live.drop(runId); }
+			// An exit the settlement refused (bound to another Turn) is not the Run's: it waits for its own.
+			if (outcome === 'refused' && exit) { this.#expect(runId, exit.runId); }
 		} catch (e) {
 			const retry = !this.#disposed && attempt < settleRetry.attempts;
 			this.#d.log(`settling run ${runId} failed${retry ? `; trying again in ${settleRetry.everyMs / 1000} s` : ''}: ${(e as Error).message}`);
 			if (retry) {
-				setTimeout(() => { void this.#serial(runId, () => this.#settle(runId, ending, attempt + 1)); }, settleRetry.everyMs).unref();
+				setTimeout(() => { this.#live.track(this.#live.serial(runId, () => this.#settle(runId, ending, exit, attempt + 1))); }, settleRetry.everyMs).unref();
 			}
 		}
 	}
 
-	/** Pending messages of a Run into its running Turn, when it takes input (liveDelivery.ts); a failure leaves them queued. */
 	#forwardMessages(runId: string): void {
+		forwardRunMessages(this.#ctx, runId, this.#live.processOf(runId));
+	}
+
+	// ---- Stops (runStops.ts) ----
+
+	async stopRunsOfIssue(issueId: string, reason: 'person' | 'host'): Promise<void> {
+		const running = this.#d.store.read((r) => runRepository.listByIssue(r, issueId).filter((run) => run.status === 'running'));
+		const failed = (runId: string) => (e: unknown): void => { this.#d.log(`stopping run ${runId} failed: ${(e as Error).message}`); };
+		await Promise.all(running.map((run) => this.stopRun(run.runId, reason).catch(failed(run.runId))));
+	}
+
+	/** A person's or the Host's Stop: the event is durable before the interrupt, and gets the interrupt's answer. */
+	async stopRun(runId: string, reason: 'person' | 'host'): Promise<StopResult> {
+		const stop = await this.#stops.record(runId, reason);
 		try {
-			const stops = this.#d.store.read((r) => runRepository.stopEvents(r, runId));
-			forwardPendingMessages(this.#d.runs, runId, stops, this.#d.clock.now());
-		} catch (e) {
-			this.#d.log(`handing the queued messages of run ${runId} to its Turn failed (they stay queued): ${(e as Error).message}`);
+			if (stop.kind === 'answered') { return stop.result; }
+			return { runId, eventId: stop.eventId, answer: await this.#interruptAndAnswer(runId, stop.eventId, stop.canceledAWait) };
+		} finally {
+			this.#endStop(runId);
 		}
 	}
 
-	#afterSettle(settled: SettledRun): void {
-		try {
-			this.#d.onSettled?.(settled);
-		} catch (e) {
-			this.#d.log(`after settling run ${settled.run.runId}: ${(e as Error).message}`);
-		}
+	/** In the Run's chain: cancel a launch that has not happened, or interrupt the current Turn; then record the answer. */
+	async #interruptAndAnswer(runId: string, eventId: string | null, canceledAWait = false): Promise<StopAnswer> {
+		const answer = await this.#live.serial(runId, async () => await this.#stops.cancelUnlaunched(runId, eventId)
+			?? answerForInterrupt(await this.#d.turns.interrupt(this.#live.processOf(runId)), true, canceledAWait));
+		return this.#stops.answer(runId, eventId, answer);
 	}
 
-	// ---- restart reconciliation ----
+	/** A Stop ended: an exit it held and did not settle (another Stop was still in flight then) is handled again. */
+	#endStop(runId: string): void {
+		const held = this.#stops.end(runId);
+		if (held) { this.#live.track(this.#onExit(runId, held.exit)); }
+	}
+
+	// ---- restart and write-failure recovery (runRecovery.ts) ----
 
 	/**
 	 * Host start: every running Run is settled from its exit record, re-attached when its process lives, or adopted
-	 * so the runner records it lost (→ failure). Prepared launches of unpaused issues are launched; those of paused
-	 * or archived issues settle canceled. Nothing here resumes an issue or creates a wake.
+	 * so the runner records it lost (→ failure). Prepared launches of unpaused issues are launched; those of paused or
+	 * archived issues settle canceled. Nothing here resumes an issue or creates a wake.
 	 */
 	async reconcile(): Promise<void> {
-		const running = this.#d.store.read((r) => runRepository.listByStatus(r, 'running').map((run) => ({
-			run, intent: launchIntentRepository.byRun(r, run.runId), issue: issueRepository.get(r, run.issueId),
-		})));
 		const toLaunch: string[] = [];
-		for (const { run, intent, issue } of running) {
-			let intentStatus = intent?.status;
-			// The earlier Host died while launching it, before any supervisor started its agent: it is launched again,
-			// as a prepared launch is (at most once: the withdrawn attempt can never start).
-			if (intentStatus === 'leased' && this.#turns.withdrawUnstarted(run.runId)) {
-				await this.#d.store.transaction((tx) => {
-					launchIntentRepository.transition(tx, run.runId, ['leased'], 'prepared', this.#d.clock.now(), { lastError: 'its launch was cut by a Host restart; launched again' });
-				});
-				this.#d.log(`run ${run.runId}: its launch was cut by the Host's restart before the agent started; launching it again`);
-				intentStatus = 'prepared';
-			}
-			if (intentStatus === 'prepared') {
-				const blocker = restartLaunchBlocker(issue);
-				if (blocker === null) { toLaunch.push(run.runId); } else { await this.#settle(run.runId, { kind: 'not_launched', outcome: 'cancellation', message: blocker }); }
-				continue;
-			}
-			const processId = this.#currentProcess(run.runId);
-			const exit = this.#turns.exitRecord(processId);
-			if (exit) {
-				await this.#onExit(exit);
-				continue;
-			}
+		for (const step of await recoverySteps(this.#ctx)) {
+			if (step.kind === 'launch') { toLaunch.push(step.runId); continue; }
+			if (step.kind === 'settle') { await this.#settle(step.runId, step.ending); continue; }
+			const processId = this.#live.processOf(step.runId);
+			this.#expect(step.runId, processId);
+			if (this.#d.turns.exitRecord(processId)) { await this.#d.turns.lookNow(processId); continue; }
 			try {
 				// Alive: re-attach and wait for its exit. Dead without a record: the runner records it lost.
-				this.#turns.adopt(processId);
+				this.#d.turns.adopt(processId);
 				// Messages sent before the restart and not handed over yet go into the running Turn now.
-				this.#forwardMessages(run.runId);
+				this.#forwardMessages(step.runId);
 				// A Stop recorded before the restart but never carried out is carried out now.
-				this.#track(this.#stops.resumeUnanswered(run.runId).catch((e: unknown) => {
-					this.#d.log(`carrying out the unanswered Stop of run ${run.runId} failed: ${(e as Error).message}`);
-				}));
+				this.#live.track(this.#resumeUnansweredStops(step.runId));
 			} catch (e) {
-				await this.#settle(run.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
+				this.#d.turns.forgetExit(processId);
+				await this.#settle(step.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
 			}
 		}
-		// Each launch asks the budget again (runTurns.ts): the Runs above settled first, so their spend counts.
+		// Each launch asks the budget again: the Runs whose exits were on disk settle first, so their spend counts.
+		await this.#live.backgroundSettled();
 		if (toLaunch.length > 0) { await this.launch(toLaunch); }
 	}
 
-	/**
-	 * What the Turns of running Runs (of `issueId`, or all) that have ended used counts against their issues now (the
-	 * transaction's body runs when this is called): at Host start before any request is answered (Runs that ended
-	 * while the Host was down), and before every admission (an exit the Host has not handled yet), so no launch is
-	 * admitted on a spend that misses them. Their settlement follows as usual; usage is recorded once per Turn process.
-	 */
+	async #resumeUnansweredStops(runId: string): Promise<void> {
+		for (const eventId of this.#d.store.read((r) => unansweredStopIds(r, runId))) {
+			this.#stops.begin(runId);
+			try {
+				await this.#interruptAndAnswer(runId, eventId);
+			} catch (e) {
+				this.#d.log(`carrying out the unanswered Stop of run ${runId} failed: ${(e as Error).message}`);
+			} finally {
+				this.#endStop(runId);
+			}
+		}
+	}
+
+	/** What the ended Turns of running Runs (of `issueId`, or all) used counts now: at Host start, and before admissions. */
 	countEndedTurns(issueId?: string): Promise<void> {
-		const candidates = this.#d.store.read((r) => (issueId === undefined ? runRepository.listByStatus(r, 'running')
-			: runRepository.listByIssue(r, issueId).filter((run) => run.status === 'running'))
-			.filter((run) => launchIntentRepository.byRun(r, run.runId)?.status !== 'prepared')
-			.map((run) => ({ processId: this.#currentProcess(run.runId), target: this.#turns.target(run.agentTargetId) })));
-		return this.#turns.countEndedTurns(this.#d.store, candidates, this.#d.clock.now());
+		const candidates = this.#d.store.read((r) => launchedRunningRuns(r, issueId)).map((run) => ({
+			processId: this.#live.processOf(run.runId), target: this.#d.turns.target(run.agentTargetId),
+		}));
+		return this.#d.turns.countEndedTurns(this.#d.store, candidates, this.#d.clock.now());
 	}
 
 	/**
-	 * After the store reloaded itself from disk (a write failure dropped refused writes): a Run whose settlement was
-	 * refused is still running in the store while its process has exited; settle each such Run from its exit record.
-	 * Live Runs stay watched by the runner. A prepared launch with no launch in flight is one whose launch gate was
-	 * refused by the write failure (its lease never saved): it is launched again, and the gate decides anew.
+	 * After the store reloaded itself from disk (dropping refused writes): each launched running Run's exit is looked for
+	 * again (its settlement may have been refused); a prepared launch not in flight is launched again, gated anew.
 	 */
 	async recheckRunning(): Promise<void> {
-		const running = this.#d.store.read((r) => runRepository.listByStatus(r, 'running').map((run) => ({
-			runId: run.runId, prepared: launchIntentRepository.byRun(r, run.runId)?.status === 'prepared',
-		})));
-		const relaunch: string[] = [];
-		for (const { runId, prepared } of running) {
-			if (prepared) {
-				if (!this.#chains.has(runId)) { relaunch.push(runId); }
-				continue;
-			}
-			const exit = this.#turns.exitRecord(this.#currentProcess(runId));
-			if (exit) { await this.#onExit(exit); }
+		const { prepared, launched } = this.#d.store.read((r) => runningByLaunch(r));
+		for (const runId of launched) {
+			const processId = this.#live.processOf(runId);
+			this.#expect(runId, processId);
+			await this.#d.turns.lookNow(processId);
 		}
+		const relaunch = prepared.filter((runId) => !this.#live.busy(runId));
 		if (relaunch.length > 0) {
 			this.#d.log(`launching again after the write failure: ${relaunch.join(', ')}`);
 			await this.launch(relaunch);
 		}
 	}
 
-	// ---- handlers ----
-
-	/** `run/stop` (developer): a person's Stop. */
-	async stop(params: ParsedParams<'run/stop'>, caller: Caller): Promise<Result<'run/stop'>> {
-		requireUser(caller, 'run stop', { runId: params.runId });
-		const result = await this.stopRun(params.runId, 'person');
-		return { runId: result.runId, eventId: result.eventId ?? '', answer: result.answer };
-	}
-
-	/** `run/report` from a Run's supervisor: check its exit record now instead of at the next poll. */
-	async report(params: ParsedParams<'run/report'>): Promise<Result<'run/report'>> {
-		const run = this.#d.store.read((r) => loadRun(r, runIdOfProcess(params.runId)));
-		// A launch waiting for this process to start stops waiting now.
-		if (params.event === 'started') { this.#turns.checkNow(params.runId); }
-		if (run.status === 'running') {
-			const exit = this.#turns.exitRecord(this.#currentProcess(run.runId));
-			if (exit) { await this.#onExit(exit); }
-		}
-		return { ok: true };
-	}
-
-	// ---- plumbing ----
-
-	#serial<T>(runId: string, fn: () => Promise<T>): Promise<T> {
-		const previous = this.#chains.get(runId) ?? Promise.resolve();
-		const next = previous.then(fn, fn);
-		const tail = next.then(() => undefined, () => undefined);
-		this.#chains.set(runId, tail);
-		void tail.then(() => { if (this.#chains.get(runId) === tail) { this.#chains.delete(runId); } });
-		return next;
-	}
-
-	#track(p: Promise<unknown>): void {
-		this.#background.add(p);
-		const remove = (): void => { this.#background.delete(p); };
-		p.then(remove, remove);
-	}
-
 	isIdle(): boolean {
-		return this.#background.size === 0 && this.#chains.size === 0;
+		return this.#live.isIdle();
 	}
 
-	/** Resolves when no launch, interrupt or exit handling of this service is in flight. */
-	async whenIdle(): Promise<void> {
-		while (this.#background.size > 0 || this.#chains.size > 0) {
-			await Promise.allSettled([...this.#background, ...this.#chains.values()]);
-		}
+	/** Resolves when no launch, interrupt or exit handling of this owner is in flight. */
+	whenIdle(): Promise<void> {
+		return this.#live.whenIdle();
 	}
 
 	dispose(): void {
 		this.#disposed = true;
-		this.#disposables.dispose();
 	}
 }

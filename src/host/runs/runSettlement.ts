@@ -15,7 +15,7 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
-import type { SettlementObserver } from '../services/contracts.js';
+import type { Disposable } from '../../core/lifecycle.js';
 import { nextIssueStatus } from '../../core/issues/issueStatus.js';
 import { bindAcceptance } from '../delivery/acceptanceBinding.js';
 
@@ -35,6 +35,27 @@ export interface SettledRun {
 	issue: Issue;
 	task: Task;
 	run: Run;
+}
+
+/** Called inside the settlement transaction, for `tutti` issues only (the plan records the settlement checkpoint). */
+export interface SettlementObserver {
+	onRunSettled(tx: Tx, settled: SettledRun): void;
+}
+
+/** The observer, given after the Run owner is built (the plan admits through it); a managed Run never settles unobserved. */
+export class SettlementHook implements SettlementObserver {
+	#observer: SettlementObserver | undefined;
+
+	observe(observer: SettlementObserver): Disposable {
+		this.#observer = observer;
+		return { dispose: () => { if (this.#observer === observer) { this.#observer = undefined; } } };
+	}
+
+	onRunSettled(tx: Tx, settled: SettledRun): void {
+		// Loud, and rolled back with the settlement (which is tried again).
+		if (!this.#observer) { throw new Error(`run ${settled.run.runId} of a managed issue settled before its plan observed settlements`); }
+		this.#observer.onRunSettled(tx, settled);
+	}
 }
 
 export interface SettlementContext {

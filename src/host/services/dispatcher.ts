@@ -13,7 +13,7 @@ import { runRepository } from '../../store/repositories/runRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
-import type { RunAdmission } from './contracts.js';
+import type { RunAdmission } from '../runs/runAdmission.js';
 import { hasAcceptedParentCommits } from '../delivery/acceptanceChanges.js';
 import { issueBudgetDecision, launchBudgetGate, launchModelOf } from '../usage/issueSpend.js';
 

@@ -6,21 +6,26 @@ import { requireWorkerScope } from './workerScope.js';
 import type { Event } from '../../core/events.js';
 import type { Caller, Method } from '../../protocol/controlPlane.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
+import { turnRepository } from '../../store/repositories/turnRepository.js';
+import type { Reader } from '../../store/tx.js';
+import { runIdOfProcess } from '../turns/turnIds.js';
 import type { Store } from '../../store/database.js';
 import { stopHookCommand } from '../../agents/stopHook.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
 import { protocolVersion } from '../../protocol/controlPlane.js';
 import type { HostApi, MethodHandlers } from '../../protocol/hostApi.js';
 import { listAgentTargets } from './agentTargets.js';
-import { callerLabel } from './callerPolicy.js';
-import type { PlanService, RunAdmission, ServiceDeps } from './contracts.js';
+import { callerLabel, requireUser } from './callerPolicy.js';
+import type { PlanService, ServiceDeps } from './contracts.js';
+import type { RunAdmission } from '../runs/runAdmission.js';
 import { Dispatcher } from './dispatcher.js';
 import { IssueService } from './issueService.js';
 import { getCompactPlan, readPlanTask } from './plan/compactSnapshot.js';
 import { createPlanService } from './planService.js';
 import { RunQueries } from './runQueries.js';
 import { activityLine, latestActivity } from './runActivity.js';
-import { RunService } from '../runs/runLifecycle.js';
+import { RunLifecycle } from '../runs/runLifecycle.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
 import { AwaitService, type WaitTimer } from './await/awaitService.js';
@@ -38,7 +43,6 @@ import { WorktreeService } from './worktreeService.js';
 import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 import { ApprovalService } from './approvals/approvalService.js';
-import { isTurnProcessId } from '../turns/turnIds.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
@@ -85,6 +89,11 @@ function withCallerPolicy(handlers: MethodHandlers, store: Store, touched: (sess
 	return guarded as MethodHandlers;
 }
 
+/** A reported process is a Run's Turn or a wake's Turn that the store knows (`run_not_found` otherwise). */
+function requireTurnProcess(r: Reader, processId: string): void {
+	if (!turnRepository.byProcessId(r, processId)) { runRepository.load(r, runIdOfProcess(processId)); }
+}
+
 function stderrLog(line: string): void {
 	process.stderr.write(`tutti host: ${line}\n`);
 }
@@ -102,24 +111,14 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	// Refs the developer's own commands move (integrate, finish --remove-worktrees): not a Run's outside change.
 	const gitMoves = new DeveloperGitMoves();
 	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config), (ref) => { gitMoves.record(ref, '', deps.clock.now()); });
-	// One owner of every agent Turn's process (worker Runs, source wakes, reviewer wakes).
-	const turns = new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook, ...mcp });
-	const runs = disposables.add(new RunService({
-		workspace: deps.workspace,
-		worktrees,
-		gitMoves,
-		endpoint: deps.endpoint,
-		store: deps.store,
-		clock: deps.clock,
-		ids: deps.ids,
-		runs: deps.runs,
-		config: deps.config,
-		turns,
-		log,
-		...hook,
+	// One owner of every agent Turn's process and of the one exit inbox (worker Runs, source wakes, reviewer wakes).
+	const turns = disposables.add(new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook, ...mcp }));
+	// The owner of every worker Run, from admission to settlement.
+	const runs = disposables.add(new RunLifecycle({
+		workspace: deps.workspace, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config, turns, log, worktrees, gitMoves,
 	}));
 	const admission: RunAdmission = runs;
-	// The plan admits through the Run service and observes its settlements (inside each settlement's transaction).
+	// The plan admits through the Run owner and observes its settlements (inside each settlement's transaction).
 	const activePlan: PlanService = (deps.planServiceFactory ?? createPlanService)({ ...deps, admission });
 	disposables.add(runs.observeSettlements(activePlan));
 	// The dispatcher and the wake loop react to every store commit: no write path needs a trigger of its own.
@@ -129,7 +128,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const sourceStop = new SourceSessionStop({ plan: archiveContext });
 	const wakes: WakeService = disposables.add(new WakeService({
 		workspace: deps.workspace, endpoint: deps.endpoint, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs,
-		config: deps.config, turns, log, drainInbox: async () => { await sourceStop.drain(); },
+		config: deps.config, turns, log, stopMarkers: sourceStop,
 		...(deps.wakeTickMs !== undefined ? { tickMs: deps.wakeTickMs } : {}),
 		...(deps.wakeLeaseMs !== undefined ? { leaseMs: deps.wakeLeaseMs } : {}),
 		...hook,
@@ -203,12 +202,17 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'goalReview/switchToSelf': (params, caller) => switchToSelfReview({ store: deps.store, clock: deps.clock }, params, caller),
 		'run/get': (params) => runQueries.get(params),
 		'run/list': (params) => runQueries.list(params),
-		'run/stop': (params, caller) => runs.stop(params, caller),
+		'run/stop': async (params, caller) => {
+			requireUser(caller, 'run stop', { runId: params.runId });
+			const stopped = await runs.stopRun(params.runId, 'person');
+			return { runId: stopped.runId, eventId: stopped.eventId ?? '', answer: stopped.answer };
+		},
 		'run/log': (params) => runQueries.log(params),
 		'run/transcript': (params) => runQueries.transcript(params),
+		// A supervisor's report only asks the exit inbox to look now (and a launch waiting for the start stops waiting).
 		'run/report': async (params) => {
-			if (!isTurnProcessId(params.runId)) { return runs.report(params); }
-			wakes.report(params.runId);
+			deps.store.read((r) => { requireTurnProcess(r, params.runId); });
+			await turns.lookNow(params.runId);
 			return { ok: true };
 		},
 		'run/send': (params, caller) => runMessages.send(params, caller),

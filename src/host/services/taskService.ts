@@ -11,7 +11,7 @@ import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
-import { findAgentTarget } from './agentTargets.js';
+import { findAgentTarget } from '../agentTargetLookup.js';
 import { toTaskDto } from './dtoMapping.js';
 import { executionDirectoryProblem } from '../executionDirectory.js';
 import { nextIssueStatus } from '../../core/issues/issueStatus.js';

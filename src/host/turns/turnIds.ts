@@ -1,5 +1,5 @@
-// Deterministic ids of a source session's wake Turn: the Turn id is derived from its submit id (so a lost response
-// is found again by the same id), and each delivery attempt gets its own runner directory.
+// Runner ids of agent Turns. A wake Turn's id is derived from its submit id (so a lost response is found again by the
+// same id), and each delivery attempt gets its own runner directory; a worker Run's later Turns are `<runId>.t<n>`.
 import { createHash } from 'node:crypto';
 
 /** `turn-<16 hex>` from the Turn's client submit id. */
@@ -10,6 +10,12 @@ export function turnIdFor(clientSubmitId: string): string {
 /** The runner id (directory `.tutti/runs/<id>`) of one delivery attempt of a Turn. */
 export function turnProcessId(turnId: string, attempt: number): string {
 	return `${turnId}-a${attempt}`;
+}
+
+/** The Run a worker Turn process belongs to (`<runId>.t<n>` → `<runId>`; anything else names itself). */
+export function runIdOfProcess(processId: string): string {
+	const m = /^(.+)\.t([0-9]+)$/.exec(processId);
+	return m && Number(m[2]) >= 2 ? m[1]! : processId;
 }
 
 /** Whether a runner id belongs to a source-session Turn (not a Run). */

@@ -1,11 +1,11 @@
-// Durable wake delivery to source sessions. A pass runs after every store commit (coalesced) and on the timer, which
-// also brings due watchdogs and expired leases. Each pass: drain the source activity inbox
-// (source-session Stops), fire due watchdogs, then deliver at most `maxPerPass` prepared main wakes, each isolated:
-// claim (tx) → start the Turn through the TurnLifecycle (or find an accepted one again: lost-response recovery) →
-// finalize (tx); when the pause gate lost, cancel the accepted Turn and rotate the wake; if the cancellation fails
-// the lease is kept until it expires. The transactional steps and their rules live in src/host/turns/wakeTurn.ts.
-// A wake Turn's exit settles the Turn and moves its wake to `turn_settled` — the checkpoint is NOT resolved.
-// Reviewer wakes (independent Goal Review) go the same way to the reviewer session.
+// The owner of a wake's delivery to its source session, from a prepared wake to its Turn's settlement. A pass runs
+// after every store commit (coalesced) and on the timer, which also brings due watchdogs and expired leases. Each
+// pass: drain the source-session Stop markers, fire due watchdogs, then deliver at most `maxPerPass` wakes, each
+// isolated: claim (tx) → start the Turn through the TurnLifecycle, its exit expected from the exit inbox first (or
+// find an accepted one again: lost-response recovery) → finalize (tx); when the pause gate lost, cancel the accepted
+// Turn and rotate the wake; if the cancellation fails the lease is kept until it expires. The transactional steps and
+// their rules are in wakeTurn.ts. A wake Turn's exit settles the Turn and moves its wake to `turn_settled` — the
+// checkpoint is NOT resolved. Reviewer wakes (independent Goal Review) go the same way to the reviewer session.
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
 import { listDeliverableWakeIds, listDueWatchdogExecutionIds, listNonRunnableWithOpenWakes } from '../../store/repositories/wakeDeliveryRepository.js';
 import { turnRepository } from '../../store/repositories/turnRepository.js';
@@ -21,8 +21,8 @@ import { fireWatchdog } from '../checkpoints/watchdog.js';
 export type { DeliveryResult } from './wakeTurn.js';
 
 export interface WakeServiceDeps extends TurnServiceDeps {
-	/** Drains durable source-session Stop markers; runs first in every pass (before any wake dispatch). */
-	drainInbox?(): Promise<void>;
+	/** The durable source-session Stop markers, drained first in every pass (before any wake dispatch). */
+	stopMarkers?: { drain(): Promise<unknown> };
 	/** Lease length of a claimed wake (default 60 s). */
 	leaseMs?: number;
 	/** At most this many deliveries per pass (default 8). */
@@ -41,6 +41,7 @@ export class WakeService implements Disposable {
 	readonly #leaseMs: number;
 	readonly #maxPerPass: number;
 	readonly #disposables = new DisposableStore();
+	/** The Turn lifecycle and exit inbox shared with the Run owner. */
 	readonly #turns: TurnLifecycle;
 	readonly #ctx: WakeTurnContext;
 	readonly #background = new Set<Promise<unknown>>();
@@ -56,11 +57,8 @@ export class WakeService implements Disposable {
 		this.#owner = deps.owner ?? deps.ids.next('wake-owner');
 		this.#leaseMs = deps.leaseMs ?? defaultLeaseMs;
 		this.#maxPerPass = deps.maxPerPass ?? 8;
-		this.#turns = deps.turns ?? new TurnLifecycle(deps);
+		this.#turns = deps.turns ?? this.#disposables.add(new TurnLifecycle(deps));
 		this.#ctx = { workspace: deps.workspace, owner: this.#owner, leaseMs: this.#leaseMs, turns: this.#turns, log: deps.log };
-		this.#disposables.add(this.#turns.onExit((exit) => {
-			if (isTurnProcessId(exit.runId)) { this.#track(this.onTurnExit(exit)); }
-		}));
 		this.#disposables.add(toDisposable(() => { if (this.#timer) { clearInterval(this.#timer); } }));
 		this.#disposables.add(deps.store.onDidCommit(() => { this.trigger(); }));
 	}
@@ -74,7 +72,7 @@ export class WakeService implements Disposable {
 	 */
 	async start(): Promise<void> {
 		await this.#suppressNonRunnable();
-		if (this.#d.drainInbox) { await this.#d.drainInbox(); }
+		await this.#d.stopMarkers?.drain();
 		await this.#reconcileTurns();
 		await this.tick();
 		const tickMs = this.#d.tickMs ?? 1000;
@@ -117,7 +115,7 @@ export class WakeService implements Disposable {
 	async #onePass(): Promise<void> {
 		if (this.#disposed) { return; }
 		try {
-			if (this.#d.drainInbox) { await this.#d.drainInbox(); }
+			await this.#d.stopMarkers?.drain();
 			await this.watchdogPass();
 		} catch (e) {
 			this.#d.log(`wake pass: ${(e as Error).message}`);
@@ -161,8 +159,10 @@ export class WakeService implements Disposable {
 		}
 		if (claim.kind === 'skip') { return claim.result; }
 		if (claim.kind === 'launch') {
+			this.#expect(claim.processId);
 			const started = await this.#turns.start(claim.start);
 			if (!started.started) {
+				this.#turns.forgetExit(claim.processId);
 				await this.#recordLaunchFailure(wakeId, started.message);
 				return 'launch_failed';
 			}
@@ -179,9 +179,8 @@ export class WakeService implements Disposable {
 			return 'rotated';
 		}
 		if (claim.kind === 'recover') {
-			// The recovered Turn may have ended before we found it again: its exit is settled now (it fires no event).
-			const exit = this.#turns.exitRecord(claim.processId);
-			if (exit) { await this.onTurnExit(exit); } else { this.#adopt(claim.processId); }
+			// The recovered Turn may have ended before we found it again: then its exit is settled now.
+			await this.#attach(claim.processId);
 			return final === 'delivered' ? 'recovered' : final;
 		}
 		return final;
@@ -228,11 +227,6 @@ export class WakeService implements Disposable {
 		}
 	}
 
-	/** `run/report` from a wake Turn's supervisor: its exit is looked for now, not at the runner's next poll. */
-	report(processId: string): void {
-		this.#turns.checkNow(processId);
-	}
-
 	/** Startup: every still-open wake of a completed, archived or orphaned execution is suppressed (stored canceled). */
 	async #suppressNonRunnable(): Promise<void> {
 		const ids = this.#d.store.read((r) => listNonRunnableWithOpenWakes(r));
@@ -256,24 +250,27 @@ export class WakeService implements Disposable {
 		const running = this.#d.store.read((r) => turnRepository.listRunningWithProcess(r));
 		for (const turn of running) {
 			const processId = turn.processId ?? '';
-			if (!isTurnProcessId(processId)) { continue; }
-			const exit = this.#turns.exitRecord(processId);
-			if (exit) {
-				await this.onTurnExit(exit);
-			} else {
-				this.#adopt(processId);
-			}
+			if (isTurnProcessId(processId)) { await this.#attach(processId); }
 		}
 	}
 
-	#adopt(processId: string): void {
+	/** The wake Turn's exit is taken from the exit inbox, once (the Run owner takes its own the same way). */
+	#expect(processId: string): void {
+		this.#turns.expectExit(processId, (exit) => this.#track(this.onTurnExit(exit)));
+	}
+
+	/** A wake Turn started earlier: settled now from its exit record, or re-attached so its exit comes later. */
+	async #attach(processId: string): Promise<void> {
+		this.#expect(processId);
+		if (this.#turns.exitRecord(processId)) { return this.#turns.lookNow(processId); }
 		try { this.#turns.adopt(processId); } catch (e) { this.#d.log(`re-attaching wake Turn ${processId} failed: ${(e as Error).message}`); }
 	}
 
-	#track(p: Promise<unknown>): void {
-		const guarded = p.catch((e: unknown) => { this.#d.log(`wake service: ${(e as Error).message}`); });
+	#track(p: Promise<unknown>): Promise<void> {
+		const guarded = p.then(() => undefined, (e: unknown) => { this.#d.log(`wake service: ${(e as Error).message}`); });
 		this.#background.add(guarded);
 		void guarded.finally(() => { this.#background.delete(guarded); });
+		return guarded;
 	}
 
 	isIdle(): boolean {

@@ -2,8 +2,11 @@
 // Run's current Turn process while it is alive and its stdin open; its supervisor writes them to the agent and
 // records their echo. A message is delivered once echoed (read back from the supervisor's record, so a Host that dies
 // between the write and the echo neither loses nor repeats it). What is not handed over in time — stdin closed at
-// the Turn's result, a paused queue, a codex Turn — stays queued for the next `--resume` Turn (runTurns.ts).
+// the Turn's result, a paused queue, a codex Turn — stays queued for the next `--resume` Turn (../queuedTurns.ts).
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../../core/ports.js';
+import type { Store } from '../../../store/database.js';
+import { runRepository } from '../../../store/repositories/runRepository.js';
 import { promptMessageId } from '../../../core/runs/liveInput.js';
 import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import { appendLiveInputEntry, readLiveInputEntries, readLiveInputState } from '../liveInputFiles.js';
@@ -40,17 +43,17 @@ export function runQueueState(runs: Pick<RunProcessPort, 'runDir'>, runId: strin
 }
 
 /**
- * Hands every pending message not yet handed to the Run's current Turn process to it, in order, when that process
- * takes input now (launched with live input, alive, stdin not closed) and the queue is not paused. Returns the ids
- * handed over. Synchronous, so two calls never interleave.
+ * Hands every pending message not yet handed to the Run's current Turn process (`processId`, else read from the
+ * queue file) to it, in order, when that process takes input now (launched with live input, alive, stdin not closed)
+ * and the queue is not paused. Returns the ids handed over. Synchronous, so two calls never interleave.
  */
-export function forwardPendingMessages(runs: LiveRuns, runId: string, stops: readonly PersonStop[], now: number): string[] {
+export function forwardPendingMessages(runs: LiveRuns, runId: string, stops: readonly PersonStop[], now: number, processId?: string): string[] {
 	const state = runQueueState(runs, runId, stops);
 	if (state.paused || state.pending.length === 0) { return []; }
-	const processId = currentTurnProcessId(runId, readQueue(runs.runDir(runId)));
-	const dir = runs.runDir(processId);
+	const current = processId ?? currentTurnProcessId(runId, readQueue(runs.runDir(runId)));
+	const dir = runs.runDir(current);
 	const entries = readLiveInputEntries(dir);
-	if (entries.length === 0 || readLiveInputState(dir).closed || !runs.isAlive(processId)) { return []; }
+	if (entries.length === 0 || readLiveInputState(dir).closed || !runs.isAlive(current)) { return []; }
 	const handed = new Set(entries.flatMap((e) => (e.type === 'message' ? [e.messageId] : [])));
 	const forwarded: string[] = [];
 	for (const m of state.pending) {
@@ -59,4 +62,14 @@ export function forwardPendingMessages(runs: LiveRuns, runId: string, stops: rea
 		forwarded.push(m.messageId);
 	}
 	return forwarded;
+}
+
+/** For the Run's owner, who knows its current Turn process: its Stops read from the store; a failure leaves the messages queued. */
+export function forwardRunMessages(ctx: { store: Store; runs: LiveRuns; clock: Clock; log(line: string): void }, runId: string, processId: string): void {
+	try {
+		const stops = ctx.store.read((r) => runRepository.stopEvents(r, runId));
+		forwardPendingMessages(ctx.runs, runId, stops, ctx.clock.now(), processId);
+	} catch (e) {
+		ctx.log(`handing the queued messages of run ${runId} to its Turn failed (they stay queued): ${(e as Error).message}`);
+	}
 }

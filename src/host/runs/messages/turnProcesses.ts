@@ -1,6 +1,9 @@
 // The processes of a Run's Turns: the first Turn runs as the runner id `<runId>`, each delivered message starts
 // the next Turn of the same session as `<runId>.t<n>` (n = 2, 3, …). The `delivered` entries of the queue file
 // name them, so the Run's current process is recoverable after a Host restart. Pure.
+import { runSubmitId } from '../../../core/ids.js';
+import type { RunExit } from '../../../core/runs/runProcessPort.js';
+import { runIdOfProcess } from '../../turns/turnIds.js';
 import type { QueueEntry } from './queueState.js';
 
 /** Every Turn process of the Run, in order (the first is the Run id itself). */
@@ -18,13 +21,18 @@ export function currentTurnProcessId(runId: string, entries: readonly QueueEntry
 	return ids[ids.length - 1] ?? runId;
 }
 
-/** The runner id the next Turn process gets. */
-export function nextTurnProcessId(runId: string, entries: readonly QueueEntry[]): string {
-	return `${runId}.t${turnProcessIds(runId, entries).length + 1}`;
+/** The runner id of the Turn process after `processId` (`<runId>` → `<runId>.t2`, `<runId>.t<n>` → `<runId>.t<n+1>`). */
+export function turnProcessAfter(processId: string): string {
+	const runId = runIdOfProcess(processId);
+	return `${runId}.t${runId === processId ? 2 : Number(processId.slice(runId.length + 2)) + 1}`;
 }
 
-/** The Run a Turn process belongs to (`<runId>.t<n>` → `<runId>`; anything else names itself). */
-export function runIdOfProcess(processId: string): string {
-	const m = /^(.+)\.t([0-9]+)$/.exec(processId);
-	return m && Number(m[2]) >= 2 ? m[1]! : processId;
+/**
+ * The exit of one of the Run's Turn processes, as the Run's own exit: the process `<runId>.t<n>` is bound to
+ * `issue-run:<runId>.t<n>` by its supervisor, and as the Run's current Turn that binding is the Run's own. Any other
+ * binding passes unchanged (and settlement refuses it).
+ */
+export function asRunExit(runId: string, exit: RunExit): RunExit {
+	if (exit.runId === runId || runIdOfProcess(exit.runId) !== runId || exit.clientSubmitId !== runSubmitId(exit.runId)) { return exit; }
+	return { ...exit, runId, clientSubmitId: runSubmitId(runId) };
 }

@@ -11,7 +11,6 @@ import { runRepository } from '../../../store/repositories/runRepository.js';
 import type { HostConfig } from '../../config.js';
 import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import { requireUser } from '../callerPolicy.js';
-import { loadRun } from '../runQueries.js';
 import { forwardPendingMessages, type LiveDeliveries, runQueueState } from '../../runs/messages/liveDelivery.js';
 import { appendQueueEntry } from '../../runs/messages/queueFile.js';
 import type { QueueState } from '../../runs/messages/queueState.js';
@@ -45,7 +44,7 @@ export class RunMessageService {
 
 	async send(params: RunAgentParams<'run/send'>, caller: Caller): Promise<RunAgentResult<'run/send'>> {
 		requireUser(caller, 'run send', { runId: params.runId });
-		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const run = this.deps.store.read((r) => runRepository.load(r, params.runId));
 		const target = this.deps.config.agentTargets.find((t) => t.id === run.agentTargetId);
 		if (target === undefined || target.adapter === 'command') {
 			throw new DomainError('invalid_input',
@@ -72,14 +71,14 @@ export class RunMessageService {
 	}
 
 	async queue(params: RunAgentParams<'run/queue'>): Promise<QueueResult> {
-		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const run = this.deps.store.read((r) => runRepository.load(r, params.runId));
 		return toResult(run.runId, this.stateOf(run.runId));
 	}
 
 	/** Writes a Resume entry covering every person Stop recorded so far (the queue is paused by none of them after). */
 	async resumeQueue(params: RunAgentParams<'run/resume-queue'>, caller: Caller): Promise<RunAgentResult<'run/resume-queue'>> {
 		requireUser(caller, 'run resume-queue', { runId: params.runId });
-		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const run = this.deps.store.read((r) => runRepository.load(r, params.runId));
 		const stops = this.deps.store.read((r) => runRepository.stopEvents(r, run.runId)).filter((s) => s.reason === 'person');
 		const eventId = this.deps.ids.next('resume');
 		appendQueueEntry(this.deps.runs.runDir(run.runId), {
