@@ -108,7 +108,7 @@ export class TurnLifecycle implements Disposable {
 		return this.#exits.lookNow(processId);
 	}
 
-	/** The configured targets and prices a launch's budget check reads (src/host/services/usage/issueSpend.ts). */
+	/** The configured targets and prices a launch's budget check reads (src/host/usage/issueSpend.ts). */
 	get pricing(): Pick<HostConfig, 'agentTargets' | 'modelPrices'> {
 		return this.#d.config;
 	}

@@ -1,8 +1,9 @@
-// `run/send`, `run/queue`, `run/resume-queue`: the durable message queue of a Run (queueFile.ts) and its derived
-// pause state (queueState.ts). A claude Turn takes messages while it runs: a send is appended to the queue, then
-// handed to the running Turn (liveDelivery.ts) and delivered once the agent echoes it. What the running Turn does not
-// take is RunService's: when a Turn completes, the next deliverable message becomes the next `--resume` Turn of the
-// same session (turnProcesses.ts); messages left when the Run settles stay recorded.
+// `run/send`, `run/queue`, `run/resume-queue`: the durable message queue of a Run (src/host/runs/messages/queueFile.ts)
+// and its derived pause state (queueState.ts there). A claude Turn takes messages while it runs: a send is appended
+// to the queue, then handed to the running Turn (liveDelivery.ts) and delivered once the agent echoes it. What the
+// running Turn does not take is the Run owner's (src/host/runs/queuedTurns.ts): when a Turn completes, the next
+// deliverable message becomes the next `--resume` Turn of the same session; messages left when the Run settles stay
+// recorded.
 import { DomainError } from '../../../core/errors.js';
 import type { Clock, IdSource } from '../../../core/ports.js';
 import type { Caller, RunAgentParams, RunAgentResult } from '../../../protocol/controlPlane.js';
