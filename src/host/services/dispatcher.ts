@@ -1,10 +1,10 @@
-// The manual-issue dispatcher: after every store commit, start every ready task of unpaused manual issues within
-// the workspace's capacity, oldest issue first and by sortIndex within an issue. Managed issues are never touched
-// (every decision there is the source agent's). It reacts to the commit itself, so no write path needs a trigger of
-// its own; commits coalesce into one async loop: a commit during a pass asks for one more pass, never a second
-// concurrent one.
+// The manual-issue dispatcher: a pass starts every ready task of unpaused manual issues within the workspace's
+// capacity, oldest issue first and by sortIndex within an issue. Managed issues are never touched (every decision
+// there is the source agent's). Once the Host has started, every store commit asks for a pass (hostServices.ts), so
+// no write path needs a trigger of its own; requests coalesce into one async loop: a request during a pass asks for
+// one more pass, never a second concurrent one.
 import { readyTaskIds } from '../../core/graph/blockers.js';
-import { type Disposable, DisposableStore } from '../../core/lifecycle.js';
+import type { Disposable } from '../../core/lifecycle.js';
 import type { Issue, Task } from '../../core/model.js';
 import type { Store } from '../../store/database.js';
 import { type TaskKey, dispatchRepository } from '../../store/repositories/dispatchRepository.js';
@@ -36,12 +36,10 @@ export class Dispatcher implements Disposable {
 	#wanted = false;
 	#loop: Promise<void> | undefined;
 	readonly #launches = new Set<Promise<void>>();
-	readonly #disposables = new DisposableStore();
 	#disposed = false;
 
 	constructor(deps: DispatcherDeps) {
 		this.#d = deps;
-		this.#disposables.add(deps.store.onDidCommit(() => { this.trigger(); }));
 	}
 
 	get capacity(): number {
@@ -49,7 +47,7 @@ export class Dispatcher implements Disposable {
 		return Number.isInteger(n) && n > 0 ? n : defaultMaxParallelRuns;
 	}
 
-	/** Run a pass soon (coalesced with any pending one): every commit does; so does Host start. */
+	/** Run a pass soon (coalesced with any pending one): every commit asks for one once the Host has started. */
 	trigger(): void {
 		if (this.#disposed) { return; }
 		this.#wanted = true;
@@ -69,7 +67,6 @@ export class Dispatcher implements Disposable {
 
 	dispose(): void {
 		this.#disposed = true;
-		this.#disposables.dispose();
 	}
 
 	async #run(): Promise<void> {

@@ -46,7 +46,10 @@ import { ApprovalService } from './approvals/approvalService.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
-	/** Restart reconciliation of Runs, the plan service's local repair, then a dispatch pass. Call once. */
+	/**
+	 * Restart reconciliation of Runs, the plan service's local repair, then a dispatch pass; from then on the dispatcher
+	 * and the wake loop react to every store commit (before, nothing dispatches). Call once.
+	 */
 	start(): Promise<void>;
 	/** Resolves once dispatch passes, launches, Stops and exit settlements started so far are done (tests, demo). */
 	whenIdle(): Promise<void>;
@@ -121,7 +124,6 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	// The plan admits through the Run owner and observes its settlements (inside each settlement's transaction).
 	const activePlan: PlanService = (deps.planServiceFactory ?? createPlanService)({ ...deps, admission });
 	disposables.add(runs.observeSettlements(activePlan));
-	// The dispatcher and the wake loop react to every store commit: no write path needs a trigger of its own.
 	const activeDispatcher = disposables.add(new Dispatcher({ store: deps.store, config: deps.config, admission, log }));
 
 	const archiveContext = { store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, admission, processes: turns, log };
@@ -266,6 +268,9 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 			// Source-session Stop markers are drained before repair and before any wake dispatch (restart is never a resume).
 			await sourceStop.drain();
 			await activePlan.repairOnStart();
+			// From here on the dispatcher and the wake loop react to every store commit, so no write path needs a trigger
+			// of its own; before, nothing of the recovering Host's writes (or of an arrival pause) dispatches anything.
+			disposables.add(deps.store.onDidCommit(() => { activeDispatcher.trigger(); wakes.trigger(); }));
 			activeDispatcher.trigger();
 			await wakes.start();
 		},

@@ -1,5 +1,6 @@
 // The owner of a wake's delivery to its source session, from a prepared wake to its Turn's settlement. A pass runs
-// after every store commit (coalesced) and on the timer, which also brings due watchdogs and expired leases. Each
+// after every store commit once the Host has started (coalesced; hostServices.ts) and on the timer, which also
+// brings due watchdogs and expired leases. Each
 // pass: drain the source-session Stop markers, fire due watchdogs, then deliver at most `maxPerPass` wakes, each
 // isolated: claim (tx) → start the Turn through the TurnLifecycle, its exit expected from the exit inbox first (or
 // find an accepted one again: lost-response recovery) → finalize (tx); when the pause gate lost, cancel the accepted
@@ -60,7 +61,6 @@ export class WakeService implements Disposable {
 		this.#turns = deps.turns ?? this.#disposables.add(new TurnLifecycle(deps));
 		this.#ctx = { workspace: deps.workspace, owner: this.#owner, leaseMs: this.#leaseMs, turns: this.#turns, log: deps.log };
 		this.#disposables.add(toDisposable(() => { if (this.#timer) { clearInterval(this.#timer); } }));
-		this.#disposables.add(deps.store.onDidCommit(() => { this.trigger(); }));
 	}
 
 	get owner(): string { return this.#owner; }

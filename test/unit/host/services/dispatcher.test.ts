@@ -137,7 +137,7 @@ describe('host services: the dispatcher reacts to store commits', () => {
 	afterEach(async () => { await h.close(); });
 
 	it('a write path with no trigger of its own (a direct store write) makes a task ready, and that one commit starts it', async () => {
-		// No wake tick runs here (the services are never started), so only the commit can start b.
+		// The harness's Host has started with no wake timer (wakeTickMs 0), so only the commit can start b.
 		h = await ServiceHarness.open();
 		const issueId = await paused(h, 'direct');
 		await h.call('task/add', { issueId, taskId: 'a', title: 'A', agentTargetId: 'ok' });

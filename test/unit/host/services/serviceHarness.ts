@@ -56,7 +56,7 @@ export function commandTarget(id: string, extra: Partial<AgentTargetConfig> = {}
 
 export interface HarnessOptions {
 	config?: Partial<HostConfig>;
-	/** Reuse the store directory of an earlier harness (restart). */
+	/** Reuse the store directory of an earlier harness (restart): the test starts the services itself. */
 	dir?: string;
 	runs?: FakeRunProcessPort;
 	clock?: FakeClock;
@@ -95,7 +95,14 @@ export class ServiceHarness {
 			log: (line) => { logs.push(line); },
 			...(options.realPlan ? {} : { planServiceFactory: recordingPlanService(planCalls) }),
 			...(options.awaitTimer ? { awaitTimer: options.awaitTimer } : {}),
+			// No wake timer: the tests drive every pass (commits, and tick() where a test asks for one).
+			wakeTickMs: 0,
 		});
+		if (options.dir === undefined) {
+			// A fresh store is a started Host: from here on every commit wakes the dispatcher and the wake loop.
+			await services.start();
+			planCalls.length = 0;
+		}
 		return new ServiceHarness(planCalls, logs, dir, workspace, store, clock, runs, services);
 	}
 

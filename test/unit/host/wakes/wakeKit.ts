@@ -91,6 +91,8 @@ export class WakeKit {
 			endpoint: join(dir, 'cp.sock'), userCredential, cliShim: join(dir, 'bin', 'tutti'),
 			log: (line) => { logs.push(line); }, wakeTickMs: 0, wakeLeaseMs: leaseMs,
 		});
+		// A fresh store is a started Host (every commit wakes the wake loop); a reopened one is started by the test.
+		if (options.dir === undefined) { await services.start(); }
 		return new WakeKit(dir, workspace, tuttiDir, store, clock, runs, services, config, logs, gate);
 	}
 
