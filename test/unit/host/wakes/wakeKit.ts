@@ -1,6 +1,6 @@
 // In-process kit for wake delivery, the watchdog and source sessions: the real Host services and plan service over
 // a real Store, a fake clock, a scripted RunProcessPort, and a wake loop without a timer (tests call tick()).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Checkpoint, Execution, Issue, Wake } from '../../../../src/core/model.js';
@@ -80,6 +80,7 @@ export class WakeKit {
 		const workspace = join(dir, 'ws');
 		const tuttiDir = join(workspace, '.tutti');
 		mkdirSync(tuttiDir, { recursive: true });
+		const reopened = readdirSync(tuttiDir).length > 0;
 		const clock = options.clock ?? new FakeClock();
 		const store = await Store.open({ dir: tuttiDir, lease: false });
 		const runs = options.runs ?? new FakeRunProcessPort(tuttiDir, () => clock.now());
@@ -92,7 +93,7 @@ export class WakeKit {
 			log: (line) => { logs.push(line); }, wakeTickMs: 0, wakeLeaseMs: leaseMs,
 		});
 		// A fresh store is a started Host (every commit wakes the wake loop); a reopened one is started by the test.
-		if (options.dir === undefined) { await services.start(); }
+		if (!reopened) { await services.start(); }
 		return new WakeKit(dir, workspace, tuttiDir, store, clock, runs, services, config, logs, gate);
 	}
 
