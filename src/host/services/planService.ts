@@ -2,7 +2,8 @@
 // Run-settlement checkpoints, the ordered backlog, the all_tasks_terminal singleton, pause and archive.
 // Each command is one store transaction; the rules are core functions; external work happens after commit.
 import type { Caller } from '../../protocol/controlPlane.js';
-import type { PlanService, RunAdmission, ServiceDeps } from './contracts.js';
+import type { PlanService, ServiceDeps } from './contracts.js';
+import type { RunAdmission } from '../runs/runAdmission.js';
 import { acknowledgePlan } from './plan/acknowledgePlan.js';
 import { completePlan } from './plan/completePlan.js';
 import { createPlan } from './plan/createPlan.js';

@@ -7,7 +7,7 @@ import type { Execution } from '../../../core/model.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
-import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from './checkpointSteps.js';
+import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 

@@ -19,7 +19,7 @@ import type { Reader } from '../../../store/tx.js';
 import { toTasksWithReadiness } from '../dtoMapping.js';
 import { loadManaged, type PlanContext } from './planContext.js';
 import { readPlanFacts, toCheckpointDto } from './planSnapshot.js';
-import { type LaunchPricing, readSpendDto } from '../usage/issueSpend.js';
+import { type LaunchPricing, readSpendDto } from '../../usage/issueSpend.js';
 
 /** The plan's readers: the source session and the developer; any other session is wrong_source_session. */
 function loadReadable(r: Reader, issueId: string, caller: Caller, command: string): { issue: Issue; execution: Execution } {

@@ -10,7 +10,7 @@ import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlan
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { checkIndependentReview } from '../reviews/independentCompletion.js';
 import { assertNothingAwaitsAcceptance, completeExecution, developerConfirmationFor, openGoalReview } from '../reviews/goalCompletion.js';
-import { resolveCheckpoint } from './checkpointSteps.js';
+import { resolveCheckpoint } from '../../checkpoints/checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 

@@ -14,11 +14,11 @@ import { reviewRepository } from '../../../store/repositories/reviewRepository.j
 import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { usageRepository } from '../../../store/repositories/usageRepository.js';
-import { findAgentTarget } from '../agentTargets.js';
+import { findAgentTarget } from '../../agentTargetLookup.js';
 import { requireAgentIssueControl } from '../launchGrants.js';
-import { newIssueBudget } from '../usage/issueSpend.js';
-import { mintToken, tokenHash } from '../sessionService.js';
-import { appendCheckpoint, withWatchdogReset } from './checkpointSteps.js';
+import { newIssueBudget } from '../../usage/issueSpend.js';
+import { mintToken, tokenHash } from '../../turns/sessionTokens.js';
+import { appendCheckpoint, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 import type { PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 

@@ -12,10 +12,7 @@ import type { Reader } from '../../../store/tx.js';
 import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import type { HostConfig } from '../../config.js';
 import { requireCheckpointIdentity, requireExecutionIdentity } from '../identityChecks.js';
-import type { RunAdmission } from '../contracts.js';
-
-/** The product deadline of the inactivity watchdog (digest §1.8): not a backoff. */
-export const watchdogIntervalMs = 5 * 60_000;
+import type { RunAdmission } from '../../runs/runAdmission.js';
 
 export interface PlanContext {
 	store: Store;

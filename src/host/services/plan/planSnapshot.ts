@@ -20,8 +20,8 @@ import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Reader } from '../../../store/tx.js';
 import { toTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
 import { requireCheckpointIdentity } from '../identityChecks.js';
-import { currentReview } from '../reviews/independentReview.js';
-import { issueBudgetDecision, type LaunchPricing, readSpendDto } from '../usage/issueSpend.js';
+import { currentReview } from '../../checkpoints/independentReview.js';
+import { issueBudgetDecision, type LaunchPricing, readSpendDto } from '../../usage/issueSpend.js';
 
 export function toCheckpointDto(c: Checkpoint): CheckpointDto {
 	return {

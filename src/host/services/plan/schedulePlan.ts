@@ -11,8 +11,8 @@ import { executionRepository } from '../../../store/repositories/executionReposi
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Tx } from '../../../store/tx.js';
-import { hasAcceptedParentCommits } from '../delivery/acceptanceChanges.js';
-import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from './checkpointSteps.js';
+import { hasAcceptedParentCommits } from '../../delivery/acceptanceChanges.js';
+import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 import { callerSessionId, type FencedState, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 

@@ -9,7 +9,7 @@ import { checkpointRepository } from '../../../store/repositories/checkpointRepo
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { launchIntentRepository } from '../../../store/repositories/launchIntentRepository.js';
 import type { Tx } from '../../../store/tx.js';
-import { appendCheckpoint, ensureTerminalCheckpoint, withWatchdogReset } from './checkpointSteps.js';
+import { appendCheckpoint, ensureTerminalCheckpoint, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 
 /** Records the settlement checkpoint of `run` (if it has none yet). Returns the execution as persisted. */
 export function recordRunSettlement(tx: Tx, execution: Execution, issue: Issue, run: Run, nowUnixMs: number): Execution {

@@ -6,7 +6,7 @@ import { rejection } from '../../../core/hints.js';
 import type { Checkpoint, Execution } from '../../../core/model.js';
 import { activeReviewerStatuses, reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import type { Tx } from '../../../store/tx.js';
-import { currentReview } from './independentReview.js';
+import { currentReview } from '../../checkpoints/independentReview.js';
 
 export function checkIndependentReview(tx: Tx, execution: Execution, checkpoint: Checkpoint, disagreementReason: string, nowUnixMs: number): void {
 	if (execution.reviewMode !== 'independent' || checkpoint.kind !== 'all_tasks_terminal') { return; }

@@ -7,7 +7,7 @@ import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlan
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import { findManaged } from '../plan/planContext.js';
-import { recordVerdict } from './independentReview.js';
+import { recordVerdict } from '../../checkpoints/independentReview.js';
 import type { ReviewContext } from './reviewContext.js';
 
 type VerdictResult = Result<'goalReview/verdict'>;

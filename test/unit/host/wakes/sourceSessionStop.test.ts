@@ -83,10 +83,11 @@ describe('source-session Stop', () => {
 	});
 
 	/** Writes an undrained Stop marker of the session, as `session/stop` does before it interrupts and drains. */
+	/** A durable Stop marker the Host has not drained yet (written quietly: no pass drains it before the test looks). */
 	async function stopMarker(sessionId: string, mutationId = 'inbox-stop'): Promise<void> {
-		await kit.store.transaction((tx) => {
+		await kit.gate.quietly(() => kit.store.transaction((tx) => {
 			inboxRepository.insert(tx, { mutationId, sessionId, entityKind: 'stop', entityId: '', createdAtUnixMs: kit.clock.now(), drainedAtUnixMs: 0 });
-		});
+		}));
 	}
 
 	/** Starts delivering `wakeId` and holds its Turn's launch; resolves once the launch is in flight. */
