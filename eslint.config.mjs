@@ -35,20 +35,34 @@ const relativeInto = (names) => `^\\.{1,2}/(?:.*/)?(?:${names.join('|')})/`;
 /** A bare (package) import other than `allowed` (each a regex for the whole name, subpaths allowed). */
 const packageOtherThan = (allowed) => allowed.length === 0 ? '^[^.]' : `^(?!(?:${allowed.join('|')})(?:/|$))[^.]`;
 
-const layerRules = Object.entries(table).map(([layer, may]) => {
+/** The `no-restricted-imports` patterns of one layer. */
+const layerPatterns = (layer, may) => {
 	const forbidden = layers.filter((other) => other !== layer && !may.layers.includes(other));
 	const allowed = [`src/${layer}`, ...may.layers.map((l) => `src/${l}`), ...may.packages.map((p) => p.replace(/\\/g, ''))].join(', ');
 	const message = `src/${layer} may import only ${allowed} (the layer table).`;
-	return {
-		files: [`src/${layer}/**/*.ts`],
-		rules: {
-			'no-restricted-imports': ['error', { patterns: [
-				{ regex: relativeInto(forbidden), message, caseSensitive: true },
-				{ regex: packageOtherThan(may.packages), message, caseSensitive: true },
-			] }],
-		},
-	};
-});
+	return [
+		{ regex: relativeInto(forbidden), message, caseSensitive: true },
+		{ regex: packageOtherThan(may.packages), message, caseSensitive: true },
+	];
+};
+
+const layerRules = Object.entries(table).map(([layer, may]) => ({
+	files: [`src/${layer}/**/*.ts`],
+	rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(layer, may) }] },
+}));
+
+/**
+ * Inside the Host, the control-plane services (src/host/services) sit on top: the lifecycles of Runs, wakes and Turns
+ * and what they stand on never import a service (a service may import them).
+ */
+const belowServices = ['runs', 'wakes', 'turns', 'checkpoints', 'delivery', 'worktrees', 'usage'];
+const belowServicesRule = {
+	files: belowServices.map((folder) => `src/host/${folder}/**/*.ts`),
+	rules: { 'no-restricted-imports': ['error', { patterns: [
+		...layerPatterns('host', table.host),
+		{ regex: relativeInto(['services']), message: `src/host/{${belowServices.join(',')}} never import src/host/services (services sit on top).`, caseSensitive: true },
+	] }] },
+};
 
 const webviewMessage = 'webview/ is browser code: src/protocol (and zod), the DOM and the UI kit (with its codicons) only (the layer table).';
 
@@ -64,6 +78,7 @@ export default tseslint.config(
 		},
 	},
 	...layerRules,
+	belowServicesRule,
 	{
 		files: ['webview/**/*.ts'],
 		rules: {

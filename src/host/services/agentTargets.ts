@@ -3,28 +3,12 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { rejection } from '../../core/hints.js';
 import type { Result } from '../../protocol/controlPlane.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
 import { effectiveApprovals, effectiveCodexProtocol, effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
 
 type AgentTargetDto = Result<'agent/list'>['agentTargets'][number];
-
-/** The configured target with this id; throws `agent_target_not_found` otherwise. */
-export function findAgentTarget(config: HostConfig, agentTargetId: string, ctx: { issueId?: string; taskId?: string } = {}): AgentTargetConfig {
-	const target = config.agentTargets.find((t) => t.id === agentTargetId);
-	if (!target) {
-		const known = config.agentTargets.map((t) => t.id);
-		throw rejection(
-			'agent_target_not_found',
-			`Agent target '${agentTargetId}' is not configured${known.length ? ` (configured: ${known.join(', ')})` : ' (no agent targets are configured)'}.`,
-			ctx,
-			{ agentTargetId, configured: known },
-		);
-	}
-	return target;
-}
 
 function isExecutableFile(path: string): boolean {
 	try {
