@@ -2,7 +2,9 @@
 // (the pinned Codex CLI from node_modules, `codex app-server` driven by the Run's supervisor) whose scripted model
 // (the Responses API on 127.0.0.1) asks to run a command outside its sandbox; the notification names the task and the
 // command, its Allow is clicked, and the command ran (its file in the workspace, its output in the model's next
-// request, the approval recorded as allowed once by the developer). Screenshots of the notification and of the end.
+// request, the approval recorded as allowed once by the developer). Then the agent of a second task asks a question
+// (request_user_input): its notification reads as the question with its options as buttons, and clicking one answers
+// it (the model receives that answer as the tool's result). Screenshots of each notification and of the end.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VsCodeSession } from '../runInVsCode.js';
@@ -22,11 +24,19 @@ export const codexApprovalCommand = 'echo allowed-from-vscode > codex-approved.t
 const approvedFile = 'codex-approved.txt';
 const issueTitle = 'Codex asks in VS Code';
 
-/** The model: one escalated exec_command (it must ask), then, once it sees the command's output, a final answer. */
+const markerTask = 'Write codex-approved.txt.';
+const questionTask = 'Ask me which color to use.';
+
+/**
+ * The model. The first task: one escalated exec_command (it must ask), then, once it sees the command's output, a final
+ * answer. The second: a question (request_user_input) with two options, then an answer naming what it was told.
+ */
 export const codexApprovalScript: Script = {
 	turns: [
-		{ blocks: [{ type: 'tool', name: 'exec_command', id: 'call_vscode_allow', input: { cmd: codexApprovalCommand, sandbox_permissions: 'require_escalated', justification: 'write the approval marker' } }] },
+		{ when: { any_includes: markerTask }, blocks: [{ type: 'tool', name: 'exec_command', id: 'call_vscode_allow', input: { cmd: codexApprovalCommand, sandbox_permissions: 'require_escalated', justification: 'write the approval marker' } }] },
 		{ when: { last_user_includes: 'call_vscode_allow' }, blocks: [{ type: 'text', text: 'Wrote codex-approved.txt.' }] },
+		{ when: { any_includes: questionTask }, blocks: [{ type: 'tool', name: 'request_user_input', id: 'call_vscode_q', input: { questions: [{ id: 'color', header: 'Color', question: 'Which color?', options: [{ label: 'Red (Recommended)', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] } }] },
+		{ when: { last_user_includes: 'call_vscode_q' }, blocks: [{ type: 'text', text: 'Using the color I was told.' }] },
 	],
 	default: { blocks: [{ type: 'text', text: 'done' }] },
 };
@@ -69,7 +79,7 @@ export async function runCodexApprovalUi(session: VsCodeSession, workspace: stri
 			await page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first().waitFor({ state: 'visible', timeout: 30_000 });
 			await tidyForScreenshot(workbench);
 			issueId = String(cli(['issue', 'create', '--title', issueTitle, '--as-user'])['issueId']);
-			cli(['issue', 'task', 'add', '--issue-id', issueId, '--task-id', 'marker', '--title', 'Write the marker', '--content', 'Write codex-approved.txt.',
+			cli(['issue', 'task', 'add', '--issue-id', issueId, '--task-id', 'marker', '--title', 'Write the marker', '--content', markerTask,
 				'--agent-target-id', 'codex-ask', '--as-user']);
 			const pending = await pollFor('the codex agent\'s approval to be pending', 90_000, async () => approvals().find((a) => a.status === 'pending'), 250);
 			approvalId = pending.approvalId;
@@ -106,6 +116,23 @@ export async function runCodexApprovalUi(session: VsCodeSession, workspace: stri
 			await workbench.waitForNotification(`exec_command ${answered.answerLabel}`, { timeoutMs: 15_000 }).catch(() => undefined);
 			await shot('codex-approval-allowed');
 			return `${answered.answerLabel}; run ${String(run['runId'])}: ${String(run['summary'])}`;
+		});
+		await step("the agent's question is a notification in its own words with its options as buttons; clicking Blue answers it", async () => {
+			await tidyForScreenshot(workbench);
+			cli(['issue', 'task', 'add', '--issue-id', issueId, '--task-id', 'color', '--title', 'Pick a color', '--content', questionTask, '--agent-target-id', 'codex-ask', '--as-user']);
+			const asked = 'asks: Which color? (Red (Recommended) · Blue)';
+			await workbench.waitForNotification(asked, { timeoutMs: 90_000 });
+			const notification = notificationWith(workbench, asked);
+			for (const label of ['Red \\(Recommended\\)', 'Blue', 'Other…', 'Decline']) {
+				await notification.locator('.monaco-button').filter({ hasText: new RegExp(`^${label}$`) }).first().waitFor({ state: 'visible', timeout: 10_000 });
+			}
+			await shot('codex-question-notification');
+			await notification.locator('.monaco-button').filter({ hasText: /^Blue$/ }).first().click({ timeout: 10_000 });
+			const question = await pollFor('the question to be answered', 30_000, async () => approvals().find((a) => a.tool === 'request_user_input' && a.status === 'allowed'), 250);
+			if (!/^answered by the developer at .*: Blue$/.test(question.answerLabel)) { throw new Error(`the question reads ${question.answerLabel}`); }
+			await pollFor('the model to receive the answer', 60_000, async () =>
+				(server.modelRequests().some((r) => /\\"answers\\":\[\\"Blue\\"\]/.test(JSON.stringify(r.body))) ? true : undefined), 250);
+			return question.answerLabel;
 		});
 	} catch (error) {
 		steps.push({ name: `step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
