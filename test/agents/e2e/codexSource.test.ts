@@ -120,7 +120,10 @@ describe('e2e: a codex source session (app-server) started by Tutti plans, sched
 		assert.ok(last.input.filter((i) => i.type === 'function_call_output').length > 8, 'the last turn carries the earlier turns of the thread');
 
 		// One codex app-server process per wake Turn, which starts the thread (the first) or resumes it, then runs the
-		// wake's turn and any turn the Stop hook adds on the same thread.
+		// wake's turn and any turn the Stop hook adds on the same thread. The last wake's process may still be finishing
+		// its turn when Goal Review shows: count turns once every wake process has exited.
+		await waitFor(() => (turnDirs().every((d) => existsSync(join(runs, d, 'exit.json'))) ? true : undefined),
+			{ timeoutMs: 60_000, intervalMs: 100, what: 'every wake process to exit' });
 		const wakes = planner.actions.filter((a) => a.on.startsWith('wake:')).length;
 		const hookTurns = planner.actions.filter((a) => a.on === 'hook').length;
 		assert.ok(wakes >= 4, `at least 4 wake turns (initial, settled, failed, settled): ${verbs}`);
