@@ -1,4 +1,4 @@
-// Lint is the layer table (the import table in ../shared/STYLE.md): dependencies point one way. Each layer lists
+// Lint is the layer table (each layer imports only the layers below it): dependencies point one way. Each layer lists
 // what it MAY import; every other layer and every other package is refused by `no-restricted-imports`.
 // test/unit/lint/layers.test.ts lints a probe import for every forbidden edge and expects it refused.
 import js from '@eslint/js';
