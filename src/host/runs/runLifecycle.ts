@@ -222,12 +222,14 @@ export class RunLifecycle implements RunAdmission, Disposable {
 	 */
 	async reconcile(): Promise<void> {
 		const toLaunch: string[] = [];
+		// Runs settle concurrently (each on its own chain), so their commits share fsyncs instead of queueing one by one.
+		const settling: Promise<void>[] = [];
 		for (const step of await recoverySteps(this.#ctx)) {
 			if (step.kind === 'launch') { toLaunch.push(step.runId); continue; }
-			if (step.kind === 'settle') { await this.#settle(step.runId, step.ending); continue; }
+			if (step.kind === 'settle') { settling.push(this.#settle(step.runId, step.ending)); continue; }
 			const processId = this.#live.processOf(step.runId);
 			this.#expect(step.runId, processId);
-			if (this.#d.turns.exitRecord(processId)) { await this.#d.turns.lookNow(processId); continue; }
+			if (this.#d.turns.exitRecord(processId)) { settling.push(this.#d.turns.lookNow(processId)); continue; }
 			try {
 				// Alive: re-attach and wait for its exit. Dead without a record: the runner records it lost.
 				this.#d.turns.adopt(processId);
@@ -237,9 +239,10 @@ export class RunLifecycle implements RunAdmission, Disposable {
 				this.#live.track(this.#resumeUnansweredStops(step.runId));
 			} catch (e) {
 				this.#d.turns.forgetExit(processId);
-				await this.#settle(step.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
+				settling.push(this.#settle(step.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` }));
 			}
 		}
+		await Promise.all(settling);
 		// Each launch asks the budget again: the Runs whose exits were on disk settle first, so their spend counts.
 		await this.#live.backgroundSettled();
 		if (toLaunch.length > 0) { await this.launch(toLaunch); }
