@@ -1,6 +1,7 @@
 // Where a task's git worktree lives and which branch it is on: `.tutti/worktrees/<taskId>` on `tutti/<taskId>`.
 // Pure rules: a task id becomes a directory name and a branch name only when it is safe as both.
 import { join } from 'node:path';
+import { taskIdProblem } from '../../core/graph/taskNames.js';
 
 /** Isolation a Run gets from its agent target (`"isolation"` in `.tutti/config.json`; default `none`). */
 export type Isolation = 'none' | 'worktree';
@@ -10,13 +11,7 @@ export const worktreesFolder = join('.tutti', 'worktrees');
 
 /** Why this task id cannot name a worktree folder and branch, or null when it can. */
 export function worktreeTaskIdProblem(taskId: string): string | null {
-	if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$/.test(taskId)) {
-		return `task id '${taskId}' cannot name a worktree: use letters, digits, '.', '_' and '-' (starting with a letter or digit, at most 120 characters)`;
-	}
-	if (taskId.includes('..') || taskId.endsWith('.lock') || taskId.endsWith('.')) {
-		return `task id '${taskId}' cannot name a git branch (no '..', no trailing '.' or '.lock')`;
-	}
-	return null;
+	return taskIdProblem(taskId);
 }
 
 /** `.tutti/worktrees/<taskId>` relative to the workspace (recorded on the Run as its executionDirectory). */
