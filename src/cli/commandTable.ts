@@ -394,7 +394,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['finish'], method: 'issue/finish', summary: 'record Finish on a completed issue: nothing more is offered to its agent (developer action)',
-		flags: [issueId, { name: 'remove-worktrees', param: 'removeWorktrees', kind: 'bool', valueName: '[bool]', description: "also remove the issue's worktrees and tutti/<task> branches (after `tutti issue integrate`; refused while a tree has uncommitted changes)" }],
+		flags: [issueId, { name: 'remove-worktrees', param: 'removeWorktrees', kind: 'bool', valueName: '[bool]', description: "also remove the issue's worktrees and tutti/<issue>/<task> branches (after `tutti issue integrate`; refused while a tree has uncommitted changes)" }],
 		examples: ['tutti finish --issue-id ISSUE --as-user --json', 'tutti finish --issue-id ISSUE --remove-worktrees --as-user --json'],
 	},
 	{
