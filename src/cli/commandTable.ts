@@ -163,7 +163,7 @@ export const commandTable: readonly CommandSpec[] = [
 		path: ['issue', 'get'], method: 'issue/get', summary: 'show an issue with its tasks',
 		flags: [
 			issueId,
-			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'only this task' },
+			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'only this task (also a superseded one: its history stays readable, with supersededByTaskId)' },
 			{ name: 'status', param: 'status', kind: 'choice', choices: ['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled'], valueName: '<status>', description: 'only the tasks in this status' },
 		],
 		examples: ['tutti issue get --issue-id ISSUE --json', 'tutti issue get --issue-id ISSUE --status running --json', 'tutti issue get --issue-id ISSUE --task-id build --json'],
