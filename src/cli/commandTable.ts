@@ -163,7 +163,7 @@ export const commandTable: readonly CommandSpec[] = [
 		path: ['issue', 'get'], method: 'issue/get', summary: 'show an issue with its tasks',
 		flags: [
 			issueId,
-			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'only this task' },
+			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'only this task (also a superseded one: its history stays readable, with supersededByTaskId)' },
 			{ name: 'status', param: 'status', kind: 'choice', choices: ['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled'], valueName: '<status>', description: 'only the tasks in this status' },
 		],
 		examples: ['tutti issue get --issue-id ISSUE --json', 'tutti issue get --issue-id ISSUE --status running --json', 'tutti issue get --issue-id ISSUE --task-id build --json'],
@@ -219,7 +219,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['issue', 'task', 'add'], method: 'task/add', summary: 'add a task to a manual issue',
-		flags: [issueId, title(true), { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'your id for the task (default: generated)' }, content(false), ...launchFlags],
+		flags: [issueId, title(true), { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: "your id for the task; it names the task's git branch and worktree, so: letters, digits, '.', '_' and '-', starting with a letter or digit, at most 120 characters, no '..', not ending in '.' or '.lock' (default: generated)" }, content(false), ...launchFlags],
 		examples: [
 			'tutti issue task add --issue-id ISSUE --task-id build --title "Build" --agent-target-id sh --json',
 			'tutti issue task add --issue-id ISSUE --task-id test --title "Test" --agent-target-id sh --depends-on build --json',
@@ -398,7 +398,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['finish'], method: 'issue/finish', summary: 'record Finish on a completed issue: nothing more is offered to its agent (developer action)',
-		flags: [issueId, { name: 'remove-worktrees', param: 'removeWorktrees', kind: 'bool', valueName: '[bool]', description: "also remove the issue's worktrees and tutti/<task> branches (after `tutti issue integrate`; refused while a tree has uncommitted changes)" }],
+		flags: [issueId, { name: 'remove-worktrees', param: 'removeWorktrees', kind: 'bool', valueName: '[bool]', description: "also remove the issue's worktrees and tutti/<issue>/<task> branches (after `tutti issue integrate`; refused while a tree has uncommitted changes)" }],
 		examples: ['tutti finish --issue-id ISSUE --as-user --json', 'tutti finish --issue-id ISSUE --remove-worktrees --as-user --json'],
 	},
 	{

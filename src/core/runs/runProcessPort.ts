@@ -33,7 +33,7 @@ export interface AgentTargetConfig {
 	model?: string;
 	allowedTools?: string[];
 	/**
-	 * `worktree`: each task runs in its own git worktree `.tutti/worktrees/<taskId>`. Default (targetDefaults.ts):
+	 * `worktree`: each task runs in its own git worktree `.tutti/worktrees/<issueId>/<taskId>`. Default (targetDefaults.ts):
 	 * `worktree` for claude and codex in a git workspace, `none` otherwise.
 	 */
 	isolation?: 'none' | 'worktree';

@@ -150,7 +150,9 @@ export async function recordRunResult(deps: RunResultDeps, runId: string): Promi
 	if (facts === undefined) { return { unresolvedPaths: [] }; }
 	const treePath = resolve(deps.workspace, facts.run.executionDirectory);
 	// Before the result commit (which moves only the Run's own branch): what changed outside its tree meanwhile.
-	const outside = await outsideChangesOfRun({ workspace: deps.workspace, store: deps.store, moves: deps.moves, runDir: deps.runDir }, runId, deps.clock.now());
+	const outside = await outsideChangesOfRun({
+		workspace: deps.workspace, store: deps.store, moves: deps.moves, runDir: deps.runDir, treesOf: (issueId) => deps.worktrees.treesOf(issueId),
+	}, runId, deps.clock.now());
 	let result: ResultCommit;
 	try {
 		result = await commitResult({

@@ -3,7 +3,7 @@
 // worktree, outside any transaction), the prompt, and the start recorded as dispatched. The gate's decision is the
 // pure rule of src/core/turns/launchGate.ts; the process side is the TurnLifecycle's. Nothing here settles a Run
 // outside the gate's own transaction: what could not start is returned to the Run's owner, which settles it.
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { DomainError } from '../../core/errors.js';
 import { runSubmitId } from '../../core/ids.js';
 import type { Run, Task } from '../../core/model.js';
@@ -27,7 +27,7 @@ import { resolveRunDirectory } from '../executionDirectory.js';
 import type { TurnIdentity, TurnLifecycle, TurnStart } from '../turns/turnLifecycle.js';
 import { launchBudgetDecision, launchModelOf } from '../usage/issueSpend.js';
 import { type WorktreeManager, WorktreeSetupError } from '../worktrees/worktreeManager.js';
-import { reworkChain, worktreesFolder } from '../worktrees/worktreePaths.js';
+import { reworkChain } from '../worktrees/worktreePaths.js';
 import { workerTurnInput } from './workerTurn.js';
 import { type RunEnding, type SettlementContext, settleRunInTx } from './runSettlement.js';
 import { answerPendingStopsInTx } from './runStops.js';
@@ -111,11 +111,6 @@ function leaseLaunchInTx(ctx: RunLaunchContext, tx: Tx, runId: string): LaunchGa
 	const token = ctx.turns.issueToken(tx, run.agentSessionId);
 	turnRepository.markRunning(tx, runSubmitId(runId));
 	return { kind: 'launch', run, task, token };
-}
-
-/** The worktree folder (`.tutti/worktrees/<taskId>`) a worktree Run's recorded directory lies in. */
-export function treeOf(runDirectory: string): string {
-	return join(...runDirectory.split(sep).slice(0, worktreesFolder.split(sep).length + 1));
 }
 
 /** The worktree of an isolated Run, prepared before its agent starts: its tree and the parents' conflict, if any. */

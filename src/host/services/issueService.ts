@@ -86,7 +86,8 @@ export class IssueService {
 
 	/**
 	 * `issue/get`: the issue with its active tasks and their readiness (superseded history is left to `plan issue get`);
-	 * `taskId` keeps that one task (task_not_found when it has none such), `status` the tasks in that status.
+	 * `taskId` keeps that one task, superseded or not, since a task named by id is kept as history and must stay
+	 * readable (task_not_found when it has none such); `status` the tasks in that status.
 	 */
 	async get(params: ParsedParams<'issue/get'>): Promise<Result<'issue/get'>> {
 		return this.deps.store.read((r) => {
@@ -94,10 +95,10 @@ export class IssueService {
 			const dto = readIssueDto(r, issue, this.#attention());
 			const closed = isIssueClosed(issue.status, dto.executionStatus);
 			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId), closed)
-				.filter((t) => !t.superseded
-					&& (params.taskId === undefined || t.taskId === params.taskId) && (params.status === undefined || t.status === params.status));
+				.filter((t) => (params.taskId === undefined ? !t.superseded : t.taskId === params.taskId)
+					&& (params.status === undefined || t.status === params.status));
 			if (params.taskId !== undefined && tasks.length === 0 && params.status === undefined) {
-				throw rejection('task_not_found', `issue get: issue ${issue.issueId} has no active task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
+				throw rejection('task_not_found', `issue get: issue ${issue.issueId} has no task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
 			}
 			const attentions = readTaskAttentions(r, issue, this.#attention());
 			return {

@@ -3,6 +3,7 @@
 // `tutti_issue_managed`. Launch settings and dependencies change only while a task has not started.
 import { rejection } from '../../core/hints.js';
 import { detectCycle } from '../../core/graph/cycles.js';
+import { taskIdProblem, taskTitleProblem } from '../../core/graph/taskNames.js';
 import type { Issue, Task } from '../../core/model.js';
 import type { Clock, IdSource } from '../../core/ports.js';
 import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
@@ -33,6 +34,15 @@ type LaunchPatch = Pick<ParsedParams<'task/update'>, 'agentTargetId' | 'model' |
 /** Fields that only a not-started task may change. */
 const launchKeys: readonly (keyof LaunchPatch)[] = ['agentTargetId', 'model', 'permissionModeId', 'reasoningEffort', 'executionDirectory', 'autoAccept', 'dependencyTaskIds'];
 
+/** A task's id names its git branch and worktree, its title its result commit: refused here, not at launch. */
+function requireGitNames(command: string, issueId: string, title: string, taskId?: string): void {
+	const problem = (taskId === undefined ? null : taskIdProblem(taskId)) ?? taskTitleProblem(title);
+	if (problem !== null) {
+		throw rejection('invalid_input', `${command}: ${problem}; nothing was changed.`, { issueId, ...(taskId !== undefined ? { taskId } : {}) },
+			{ issueId, ...(taskId !== undefined ? { taskId } : {}) });
+	}
+}
+
 function unique(ids: readonly string[]): string[] {
 	return [...new Set(ids)];
 }
@@ -47,6 +57,7 @@ export class TaskService {
 			if (taskRepository.get(tx, issue.issueId, taskId)) {
 				throw manualRejection('duplicate_task', `Issue ${issue.issueId} already has a task ${taskId}.`, issue.issueId, { taskId });
 			}
+			requireGitNames('issue task add', issue.issueId, params.title, taskId);
 			this.#checkLaunchSettings(issue, taskId, params);
 			const now = this.deps.clock.now();
 			const task: Task = {
@@ -94,6 +105,7 @@ export class TaskService {
 					{ taskId: current.taskId, status: current.status, fields: changesLaunch },
 				);
 			}
+			if (params.title !== undefined) { requireGitNames('issue task update', issue.issueId, params.title); }
 			this.#checkLaunchSettings(issue, current.taskId, params);
 			const targetChanged = params.agentTargetId !== undefined && params.agentTargetId !== current.agentTargetId;
 			// Presence-aware patch: changing the target clears the target-specific settings unless they are given.

@@ -20,9 +20,9 @@ describe('worktree removal tells each branch it deletes, before deleting it (rea
 			seen.push({ ref, existed: sh(made.repo, 'for-each-ref', '--format=%(refname)', ref) === ref });
 		});
 		const tree = await manager.ensure('iss', ['a'], 'iso');
-		assert.equal(tree.absolutePath, join(made.repo, '.tutti', 'worktrees', 'a'));
+		assert.equal(tree.absolutePath, join(made.repo, '.tutti', 'worktrees', 'iss', 'a'));
 		await manager.removeIssueTrees('iss', made.first);
-		assert.deepEqual(seen, [{ ref: 'refs/heads/tutti/a', existed: true }]);
-		assert.equal(sh(made.repo, 'branch', '--list', 'tutti/a'), '');
+		assert.deepEqual(seen, [{ ref: 'refs/heads/tutti/iss/a', existed: true }]);
+		assert.equal(sh(made.repo, 'branch', '--list', 'tutti/iss/a'), '');
 	});
 });
