@@ -164,7 +164,7 @@ describe('panel rendering', () => {
 		});
 
 		it('renders Integrate exactly when the Host offers it, and the last integration once there is one', () => {
-			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' });
+			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed', finished: true });
 			assert.deepEqual(actions(render(aSnapshot(issue))), []);
 			const offered = render(aSnapshot({ ...issue, controls: { ...issue.controls, integrate: true } }));
 			assert.deepEqual(actions(offered), ['issue/integrate']);
