@@ -222,7 +222,11 @@ export const issueDto = z.object({
 	 */
 	delivery: deliveryState,
 	/** The disk the issue's worktrees use (bytes) as last measured, with how many trees; null before a measurement. */
-	worktreeDisk: z.object({ bytes: z.number().int().nonnegative(), trees: z.number().int().nonnegative(), measuredAtUnixMs: z.number().int() }).nullable(),
+	worktreeDisk: z.object({
+		bytes: z.number().int().nonnegative(), trees: z.number().int().nonnegative(), measuredAtUnixMs: z.number().int(),
+		/** "2 trees · 12.3 MB" */
+		label: z.string(),
+	}).nullable(),
 	/** Tool calls of this issue's running Runs waiting for the developer's answer (approval requests; `tutti approval list`). */
 	pendingApprovalCount: z.number().int().optional(),
 	/** Usage and cost of every agent Turn of the issue, and its budget. */

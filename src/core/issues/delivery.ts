@@ -41,3 +41,11 @@ export function manualWorkOver(counts: StatusCounts): boolean {
 	const open = counts.notStarted + counts.running + counts.pendingAcceptance + counts.failed;
 	return open === 0 && counts.completed + counts.canceled > 0;
 }
+
+/**
+ * Tree cleanup (Finish's removal, `tutti worktree prune`) applies to a finished issue: the developer recorded Finish,
+ * or it was stopped, or it is closed with nothing waiting to be integrated. An issue Ready to integrate keeps its trees.
+ */
+export function cleanupAllowed(facts: { readonly finished: boolean; readonly stopped: boolean; readonly closed: boolean; readonly delivery: Delivery }): boolean {
+	return facts.finished || facts.stopped || (facts.closed && facts.delivery !== 'ready_to_integrate');
+}

@@ -2,6 +2,7 @@
 // controls, a task's readiness, a wake's marker) is derived here from the core rules.
 import type { Attention } from '../../core/attention/attention.js';
 import { computeReadiness, isSuperseded } from '../../core/graph/blockers.js';
+import { formatBytes } from '../../core/bytes.js';
 import { deliveryOf, manualWorkOver } from '../../core/issues/delivery.js';
 import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
 import { taskControls } from '../../core/issues/taskControls.js';
@@ -91,7 +92,10 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 		delivery: deliveryOf({
 			unintegrated: facts.hasUnintegratedAcceptance ?? false, integratedInto: facts.delivery?.integratedInto ?? '', finished: facts.finished ?? false,
 		}),
-		worktreeDisk: facts.worktreeDisk ? { bytes: facts.worktreeDisk.bytes, trees: facts.worktreeDisk.trees, measuredAtUnixMs: facts.worktreeDisk.measuredAtUnixMs } : null,
+		worktreeDisk: facts.worktreeDisk ? {
+			bytes: facts.worktreeDisk.bytes, trees: facts.worktreeDisk.trees, measuredAtUnixMs: facts.worktreeDisk.measuredAtUnixMs,
+			label: `${facts.worktreeDisk.trees} ${facts.worktreeDisk.trees === 1 ? 'tree' : 'trees'} · ${formatBytes(facts.worktreeDisk.bytes)}`,
+		} : null,
 		...(facts.pendingApprovalCount ? { pendingApprovalCount: facts.pendingApprovalCount } : {}),
 		spend: facts.spend,
 		createdAtUnixMs: issue.createdAtUnixMs,

@@ -1,7 +1,8 @@
 // Git worktrees for task isolation (issue 3 "Isolation"). A task whose agent target says `"isolation":"worktree"`
 // runs in `.tutti/worktrees/<taskId>` on branch `tutti/<taskId>`, created from its issue's base commit before
 // launch (never inside a store transaction). The tree is kept after the Run; a rework (a task superseding this
-// one) goes back to the same tree; only `tutti worktree remove` deletes it, and never with uncommitted changes.
+// one) goes back to the same tree; only the developer's `tutti worktree remove`, Finish and prune delete it (and its
+// branch once merged: src/host/delivery/treeCleanup.ts), never with uncommitted changes.
 //
 // The issue's base commit is HEAD when the issue first needs a worktree (recorded then, reused for every later
 // task of the issue). Bookkeeping lives in `.tutti/worktrees.json` (no schema change; outside the trees' folder so
@@ -241,44 +242,33 @@ export class WorktreeManager {
 		});
 	}
 
+	/** The issue's trees that exist on disk, by task id. */
+	treesOf(issueId: string): { taskId: string; path: string; branch: string }[] {
+		const state = this.readState();
+		return Object.keys(state.owners).filter((t) => state.owners[t] === issueId && existsSync(this.pathOf(t))).sort()
+			.map((taskId) => ({ taskId, path: this.pathOf(taskId), branch: worktreeBranch(taskId) }));
+	}
+
+	/** The issue recorded as the owner of the task's tree (undefined when none is, e.g. after its tree was removed). */
+	ownerOf(taskId: string): string | undefined {
+		return this.readState().owners[taskId];
+	}
+
+	/** The commit `tutti/<taskId>` points at ('' when there is no such branch). */
+	async branchTip(taskId: string): Promise<string> {
+		const head = await gitExit(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${worktreeBranch(taskId)}^{commit}`]);
+		return head.exitCode === 0 ? head.stdout.trim() : '';
+	}
+
 	/**
-	 * Removes every tree of the issue and its branch, once `integratedCommit` contains the branch's work. Refuses
-	 * (removing nothing) when a tree has uncommitted changes or a branch holds work that was not integrated.
+	 * Deletes `tutti/<taskId>` only while it still points at `tip` (git's compare-and-delete), telling
+	 * `beforeBranchDelete` first; false when it moved meanwhile or is gone.
 	 */
-	removeIssueTrees(issueId: string, integratedCommit: string): Promise<{ taskId: string; path: string; branch: string }[]> {
+	deleteBranch(taskId: string, tip: string): Promise<boolean> {
 		return this.#serial(async () => {
-			const state = this.readState();
-			const taskIds = Object.keys(state.owners).filter((t) => state.owners[t] === issueId).sort();
-			const problems: string[] = [];
-			for (const taskId of taskIds) {
-				const absolutePath = this.pathOf(taskId);
-				if (existsSync(absolutePath)) {
-					const status = (await git(absolutePath, ['status', '--porcelain', '--untracked-files=all'])).stdout.trim();
-					if (status !== '') { problems.push(`${absolutePath} has uncommitted changes (${status.split('\n').slice(0, 5).map((l) => l.trim()).join(', ')})`); }
-				}
-				const head = await gitExit(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${worktreeBranch(taskId)}`]);
-				if (head.exitCode === 0 && (await gitExit(this.#workspace, ['merge-base', '--is-ancestor', head.stdout.trim(), integratedCommit])).exitCode !== 0) {
-					problems.push(`branch ${worktreeBranch(taskId)} has commits that were not integrated`);
-				}
-			}
-			if (problems.length > 0) {
-				throw new DomainError('dirty_workspace', `The worktrees of issue ${issueId} were not removed: ${problems.join('; ')}.`,
-					`Commit or discard those changes (or integrate again with \`tutti issue integrate --issue-id ${issueId} --as-user\`), then run \`tutti finish --issue-id ${issueId} --remove-worktrees --as-user\` again.`,
-					{ issueId, problems });
-			}
-			const removed: { taskId: string; path: string; branch: string }[] = [];
-			for (const taskId of taskIds) {
-				const absolutePath = this.pathOf(taskId);
-				if (existsSync(absolutePath)) { await git(this.#workspace, ['worktree', 'remove', absolutePath]); }
-				this.#beforeBranchDelete(`refs/heads/${worktreeBranch(taskId)}`);
-				await gitExit(this.#workspace, ['branch', '-D', '--', worktreeBranch(taskId)]);
-				const next = this.readState();
-				delete next.owners[taskId];
-				delete next.prepared[taskId];
-				this.#writeState(next);
-				removed.push({ taskId, path: absolutePath, branch: worktreeBranch(taskId) });
-			}
-			return removed;
+			const ref = `refs/heads/${worktreeBranch(taskId)}`;
+			this.#beforeBranchDelete(ref);
+			return (await gitExit(this.#workspace, ['update-ref', '-d', ref, tip])).exitCode === 0;
 		});
 	}
 

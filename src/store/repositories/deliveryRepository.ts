@@ -258,6 +258,12 @@ export const deliveryRepository = {
 			WHERE c.issue_id = ? AND t.status = 'pending_acceptance' AND t.superseded_at = 0 AND t.latest_run_id = c.run_id ORDER BY t.task_id`, [issueId])
 			.map((row) => str(row, 'task_id'));
 	},
+	/** The active tasks accepted (bound to a commit) after the issue's last integration, or never integrated. */
+	unintegratedTaskIds(r: Reader, issueId: string): string[] {
+		return r.all(`SELECT a.task_id FROM task_acceptances a JOIN tasks t ON t.issue_id = a.issue_id AND t.task_id = a.task_id AND t.superseded_at = 0
+			LEFT JOIN issue_delivery d ON d.issue_id = a.issue_id
+			WHERE a.issue_id = ? AND a.accepted_at > COALESCE(d.integrated_at, 0) ORDER BY a.task_id`, [issueId]).map((row) => str(row, 'task_id'));
+	},
 	/** Some active task was accepted (bound to a commit) after the issue's last integration, or was never integrated. */
 	hasUnintegratedAcceptance(r: Reader, issueId: string): boolean {
 		return r.get(`SELECT 1 AS found FROM task_acceptances a JOIN tasks t ON t.issue_id = a.issue_id AND t.task_id = a.task_id AND t.superseded_at = 0
