@@ -137,6 +137,12 @@ describe('done means delivered (real git)', function () {
 		const issue = await h.call('issue/get', { issueId });
 		assert.equal(issue.integratedCommit, local);
 		assert.equal(issue.delivery, 'integrated');
+		// What the hint says: pull the remote's commits, integrate with --push again.
+		git(h.workspace, 'pull', '-q', '--no-rebase', '--no-edit', 'origin', 'main');
+		const again = await h.call('issue/integrate', { issueId, push: 'origin' });
+		assert.deepEqual(again.pushed, { remote: 'origin', branch: 'main' });
+		assert.equal(git(bare, 'rev-parse', 'main'), git(h.workspace, 'rev-parse', 'main'));
+		assert.equal(git(bare, 'merge-base', '--is-ancestor', theirs, 'main'), '');
 	});
 
 	it('--push to a remote that does not exist changes nothing', async () => {

@@ -173,6 +173,19 @@ describe('panel rendering', () => {
 			assert.equal(textContent(findAll(done, (n) => n.attrs['id'] === 'integrated')[0]!), 'Integrated into main at abcdef012345');
 		});
 
+		it('makes Integrate the primary action while the work is ready to integrate, with a Push checkbox; says "not integrated" after Finish without it', () => {
+			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' });
+			const integrateButton = (tree: ReturnType<typeof render>) => findAll(tree, (n) => n.attrs['data-action'] === 'issue/integrate')[0]!;
+			const ready = render(aSnapshot({ ...issue, delivery: 'ready_to_integrate', controls: { ...issue.controls, integrate: true } }));
+			assert.equal(integrateButton(ready).attrs['appearance'], 'primary');
+			const push = findAll(ready, (n) => n.attrs['id'] === 'integrate-push')[0]!;
+			assert.equal(push.attrs['type'], 'checkbox');
+			const offered = render(aSnapshot({ ...issue, delivery: 'integrated', controls: { ...issue.controls, integrate: true } }));
+			assert.equal(integrateButton(offered).attrs['appearance'], 'secondary');
+			const abandoned = render(aSnapshot({ ...issue, delivery: 'not_integrated', finished: true }));
+			assert.equal(textContent(findAll(abandoned, (n) => n.attrs['id'] === 'not-integrated')[0]!), 'Finished without integrating: the accepted work is only on its tutti/* branches.');
+		});
+
 		it('renders Resume, the Paused state and what pausing means (id paused-note) when paused', () => {
 			const tree = render(aSnapshot(anIssue([aTask('t1')], { dispatchPaused: true })));
 			assert.deepEqual(actions(tree), ['issue/resume', 'task/add']);
