@@ -182,7 +182,7 @@ describe('panel rendering', () => {
 			assert.equal(push.attrs['type'], 'checkbox');
 			const offered = render(aSnapshot({ ...issue, delivery: 'integrated', controls: { ...issue.controls, integrate: true } }));
 			assert.equal(integrateButton(offered).attrs['appearance'], 'secondary');
-			const abandoned = render(aSnapshot({ ...issue, delivery: 'not_integrated', finished: true }));
+			const abandoned = render(aSnapshot({ ...issue, delivery: 'not_integrated' }));
 			assert.equal(textContent(findAll(abandoned, (n) => n.attrs['id'] === 'not-integrated')[0]!), 'Finished without integrating: the accepted work is only on its tutti/* branches.');
 		});
 
