@@ -24,6 +24,11 @@ export type FlagKind =
 	| 'jsonOperations'
 	/** One of `choices`. */
 	| 'choice'
+	/**
+	 * `--flag` alone (→ `bare`, or true without one) or `--flag VALUE` (→ the value, one of `choices` when given):
+	 * `--push` / `--push origin`, `--squash` / `--squash issue`.
+	 */
+	| 'optionalValue'
 	/** A budget in USD: a decimal number ≥ 0 (`5`, `2.50`), or `none` (→ null: no USD budget). */
 	| 'budgetUsd'
 	/** A budget in tokens: a whole number ≥ 0, or `none` (→ null: no token budget). */
@@ -40,6 +45,8 @@ export interface FlagSpec {
 	valueName?: string;
 	required?: boolean;
 	choices?: readonly string[];
+	/** An optionalValue flag given alone means this value (absent: true). */
+	bare?: string;
 	/** Only with these methods (a command whose alternative flag calls another method refuses it with that one). */
 	methods?: readonly Method[];
 	/**
@@ -174,14 +181,20 @@ export const commandTable: readonly CommandSpec[] = [
 			issueId,
 			{ name: 'into', param: 'into', kind: 'string', valueName: '<branch>', description: "the branch to integrate into (default: the issue's base branch)" },
 			{ name: 'accepted-only', param: 'acceptedOnly', kind: 'bool', valueName: '[bool]', description: 'integrate what is accepted and leave the other tasks out (default: refuse while a task is not accepted)' },
+			{ name: 'push', param: 'push', kind: 'optionalValue', valueName: '[remote]', description: "then push the branch: to this remote, or alone to the branch's upstream (never forced; a failed push keeps the integration and says what to do)" },
+			{ name: 'squash', param: 'squash', kind: 'optionalValue', valueName: '[task|issue]', choices: ['task', 'issue'], bare: 'task', description: "new commits instead of the tasks' history: one per task titled by the task (alone or `task`), or one for the issue (`issue`); default keeps the history" },
 		],
 		details: 'The merge is computed without touching any working tree: a fast-forward when possible, otherwise one merge commit "Integrate <issue title>". '
 			+ 'Where the branch is checked out its tracked files must be clean (dirty_workspace names them) and that tree moves to the new commit; untracked files are never touched. '
 			+ 'A conflict (merge_conflict) names every conflicting path and changes nothing. '
-			+ "The repository's git hooks do not run (post-merge, reference-transaction, …) unless the developer's setting integrateRunsHooks is on.",
+			+ "The repository's git hooks do not run (post-merge, reference-transaction, …) unless the developer's setting integrateRunsHooks is on. "
+			+ '--squash makes new commits on the branch (tasks in dependency order) instead of keeping every attempt of the tasks. '
+			+ '--push checks the remote before anything moves; a push that fails (push_failed) leaves the integration on the local branch and names what to fix.',
 		examples: [
 			'tutti issue integrate --issue-id ISSUE --as-user --json',
 			'tutti issue integrate --issue-id ISSUE --into release/1.2 --accepted-only --as-user --json',
+			'tutti issue integrate --issue-id ISSUE --squash --push --as-user --json',
+			'tutti issue integrate --issue-id ISSUE --squash issue --push origin --as-user --json',
 		],
 	},
 	{
@@ -397,9 +410,15 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti session state --session-id SESSION --as-user --json'],
 	},
 	{
-		path: ['finish'], method: 'issue/finish', summary: 'record Finish on a completed issue: nothing more is offered to its agent (developer action)',
-		flags: [issueId, { name: 'remove-worktrees', param: 'removeWorktrees', kind: 'bool', valueName: '[bool]', description: "also remove the issue's worktrees and tutti/<issue>/<task> branches (after `tutti issue integrate`; refused while a tree has uncommitted changes)" }],
-		examples: ['tutti finish --issue-id ISSUE --as-user --json', 'tutti finish --issue-id ISSUE --remove-worktrees --as-user --json'],
+		path: ['finish'], method: 'issue/finish', summary: 'record Finish on an issue whose work is over: nothing more is offered to its agent (developer action)',
+		flags: [
+			issueId,
+			{ name: 'remove-worktrees', param: 'removeWorktrees', kind: 'bool', valueName: '[bool]', description: "also remove the issue's worktrees and merged tutti/<issue>/<task> branches (a tree with uncommitted changes or an unmerged branch is kept, named)" },
+			{ name: 'without-integrating', param: 'withoutIntegrating', kind: 'bool', valueName: '[bool]', description: 'finish although accepted work is not integrated (recorded; the issue then reads "not integrated")' },
+		],
+		details: 'Refused with not_integrated while accepted work is not integrated, unless --without-integrating. '
+			+ 'Without --remove-worktrees the answer offers the removal: cleanup.summary says what would go and how much disk it frees.',
+		examples: ['tutti finish --issue-id ISSUE --as-user --json', 'tutti finish --issue-id ISSUE --remove-worktrees --as-user --json', 'tutti finish --issue-id ISSUE --without-integrating --as-user --json'],
 	},
 	{
 		path: ['follow-up'], method: 'issue/followUp', summary: "pick a follow-up on a completed issue: the agent's next-action starts it (developer action)",
@@ -536,6 +555,13 @@ export const commandTable: readonly CommandSpec[] = [
 		path: ['worktree', 'remove'], method: 'worktree/remove', summary: "remove a task's git worktree (refused with uncommitted changes; the branch stays)",
 		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose worktree to remove' }],
 		examples: ['tutti worktree remove --issue-id ISSUE --task-id TASK --as-user --json'],
+	},
+	{
+		path: ['worktree', 'prune'], method: 'worktree/prune', summary: 'remove the worktrees and merged tutti/* branches of finished issues (developer action)',
+		flags: [{ name: 'issue-id', param: 'issueId', kind: 'string', valueName: '<id>', description: "only this issue's (refused while it is not finished)" }],
+		details: 'A finished issue: Finish recorded, stopped, or closed with nothing waiting to be integrated. '
+			+ 'Never removes a tree with uncommitted changes or a Run running in it, nor a branch whose work is not merged: each one kept is named with its reason.',
+		examples: ['tutti worktree prune --as-user --json', 'tutti worktree prune --issue-id ISSUE --as-user --json'],
 	},
 ];
 

@@ -44,6 +44,7 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'run/queue': 'tutti run queue',
 	'run/resume-queue': 'tutti run resume-queue',
 	'worktree/remove': 'tutti worktree remove',
+	'worktree/prune': 'tutti worktree prune',
 	'issue/integrate': 'tutti issue integrate',
 	'await/review': 'tutti await-review',
 	'await/checkpoint': 'tutti plan issue await',

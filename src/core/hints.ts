@@ -78,6 +78,10 @@ const hints: Record<ReasonCode, HintBuilder> = {
 		`Git is busy in the tree named in the message: finish or abort the merge or rebase in progress there (\`git status\` says which), or, if no git command is running, delete the lock file it names (a crashed git left it); then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again.`,
 	merge_conflict: (n) =>
 		`Nothing was changed. Resolve the conflict in the tasks' work (request changes on one of the tasks named, or merge by hand), then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again.`,
+	not_integrated: (n) =>
+		`It is the developer's decision to integrate the accepted work first (\`tutti issue integrate --issue-id ${n.issue} --as-user\`) or to finish without integrating it (\`tutti finish --issue-id ${n.issue} --without-integrating --as-user\`); the tasks' branches keep the work either way.`,
+	push_failed: (n) =>
+		`The integration stays on your local branch; nothing was undone. Fix what the message names (the remote, your access to it, or a remote branch that moved: pull it and integrate again), then push the branch yourself with git, or run \`tutti issue integrate --issue-id ${n.issue} --push --as-user\` again (the developer's command).`,
 	issue_not_found: () =>
 		'Run `tutti issue list --json` and use an issueId it lists.',
 	run_not_found: (n) =>

@@ -21,6 +21,32 @@ const requestId = z.string().min(1).max(200);
 const revision = z.number().int().min(1);
 const text = (max: number) => z.string().max(max);
 
+/** One worktree or `tutti/*` branch of an issue, as Finish and `tutti worktree prune` see it. */
+export const cleanupItemDto = z.object({
+	kind: z.enum(['tree', 'branch']),
+	taskId: z.string(),
+	/** The tree's absolute path, or the branch's name. */
+	name: z.string(),
+	/** A tree's disk use in bytes (0 for a branch). */
+	bytes: z.number().int().nonnegative(),
+	/** removable: would go (an offer); removed: went; kept: stays, for `reason`. */
+	state: z.enum(['removable', 'removed', 'kept']),
+	/** Why it is kept ('' otherwise). */
+	reason: z.string(),
+});
+export type CleanupItemDto = z.infer<typeof cleanupItemDto>;
+
+/** What removing an issue's trees and merged branches would do or did, and the disk that frees. */
+export const cleanupReportDto = z.object({
+	issueId: z.string(),
+	items: z.array(cleanupItemDto),
+	/** The disk the removable (or removed) trees free, in bytes. */
+	bytes: z.number().int().nonnegative(),
+	/** One sentence: "Removing its 4 worktrees and 4 merged branches frees 12.3 MB." */
+	summary: z.string(),
+});
+export type CleanupReportDto = z.infer<typeof cleanupReportDto>;
+
 /** Optional launch settings accepted by generic task writers. */
 const launchFields = {
 	agentTargetId: text(200).optional(),
@@ -101,6 +127,14 @@ export const runAgentMethods = {
 		params: z.strictObject({ issueId: id, taskId: id }),
 		result: z.object({ issueId: z.string(), taskId: z.string(), path: z.string(), branch: z.string(), removed: z.literal(true) }),
 	},
+	/**
+	 * Removes the worktrees and merged `tutti/*` branches of finished issues (developer; all of them, or one issue's):
+	 * never a tree with uncommitted changes or a branch whose work is not merged, each one kept named with its reason.
+	 */
+	'worktree/prune': {
+		params: z.strictObject({ issueId: id.optional() }),
+		result: z.object({ issues: z.array(cleanupReportDto), bytes: z.number().int().nonnegative(), summary: z.string() }),
+	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 
 /** Code delivery, part of `methods`. */
@@ -113,10 +147,18 @@ export const deliveryMethods = {
 			into: z.string().min(1).max(250).optional(),
 			/** Integrate what is accepted and leave the rest (default: refuse while a task is not accepted). */
 			acceptedOnly: z.boolean().optional(),
+			/** Push the branch once it moved: to this remote, or (true) to the branch's upstream. */
+			push: z.union([z.literal(true), z.string().min(1).max(250)]).optional(),
+			/** One commit per task titled by the task, or one for the issue (default: the tasks' history as it is). */
+			squash: z.enum(['task', 'issue']).optional(),
 		}),
 		result: z.object({
 			issueId: z.string(), into: z.string(), integratedCommit: z.string(), previousCommit: z.string(),
 			fastForward: z.boolean(), mergedTaskIds: z.array(z.string()), workspaceMoved: z.boolean(),
+			/** How the tasks' work became commits: their own history (none), one commit per task, or one for the issue. */
+			squash: z.enum(['none', 'task', 'issue']),
+			/** With push: where the branch went (the push never undoes the integration; a failed push is an error). */
+			pushed: z.object({ remote: z.string(), branch: z.string() }).optional(),
 		}),
 	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
@@ -310,11 +352,19 @@ export const methods = {
 	},
 	/** Developer action: Finish after a completed issue (nothing more is offered to the agent). */
 	'issue/finish': {
-		params: z.strictObject({ issueId: id, removeWorktrees: z.boolean().optional() }),
+		params: z.strictObject({
+			issueId: id,
+			/** Also remove the issue's worktrees and merged `tutti/*` branches (what holds work is kept, named). */
+			removeWorktrees: z.boolean().optional(),
+			/** Finish although accepted work is not integrated (recorded: the issue then reads "not integrated"). */
+			withoutIntegrating: z.boolean().optional(),
+		}),
 		result: z.object({
 			issueId: z.string(), finishedAtUnixMs: z.number().int(), replayed: z.boolean(),
-			/** With removeWorktrees: the trees and branches removed (the issue must be integrated first). */
-			removedWorktrees: z.array(z.object({ taskId: z.string(), path: z.string(), branch: z.string() })).optional(),
+			/** Finish left accepted work not integrated (as recorded). */
+			notIntegrated: z.boolean(),
+			/** Without removeWorktrees: what removing would do and free (the offer); with it: what was removed and kept. */
+			cleanup: cleanupReportDto,
 		}),
 	},
 	/** Developer action: a follow-up after a completed issue; `tutti next-action` offers it once (`next` = the command it hands the agent). */

@@ -91,8 +91,12 @@ export const issueControlsDto = z.object({
 	addTask: z.boolean(),
 	/** A manual issue created paused before its first Run: start dispatch (instead of Resume). */
 	start: z.boolean(),
-	/** A completed managed issue not finished yet: Finish, or a Follow Up for its source agent. */
+	/**
+	 * The work is over (a completed managed issue; a manual one whose tasks are each completed or canceled) and not
+	 * finished yet: Finish (with accepted work not integrated: "Finish without integrating").
+	 */
 	finish: z.boolean(),
+	/** A completed managed issue not finished yet: a Follow Up for its source agent. */
 	followUp: z.boolean(),
 	/** A managed issue whose execution is not over: stop its source session. */
 	stopSource: z.boolean(),
@@ -105,8 +109,11 @@ export type IssueControlsDto = z.infer<typeof issueControlsDto>;
 export const attentionState = z.enum(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done']);
 export type AttentionStateDto = z.infer<typeof attentionState>;
 
+export const deliveryState = z.enum(['nothing_to_integrate', 'ready_to_integrate', 'integrated', 'not_integrated']);
+export type DeliveryStateDto = z.infer<typeof deliveryState>;
+
 export const needsYouReasonDto = z.object({
-	kind: z.enum(['task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked', 'outside_changes']),
+	kind: z.enum(['task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked', 'outside_changes', 'ready_to_integrate']),
 	/** Short: "2 tasks to accept", "goal review", "source agent idle". */
 	label: z.string(),
 	taskIds: z.array(z.string()),
@@ -209,6 +216,17 @@ export const issueDto = z.object({
 	integratedInto: z.string(),
 	/** Tasks pending acceptance again because their branch moved after they were accepted ("changed after acceptance"). */
 	changedAfterAcceptanceTaskIds: z.array(z.string()),
+	/**
+	 * Where the accepted work is (src/core/issues/delivery.ts): nothing in worktrees to integrate, ready to integrate,
+	 * integrated, or finished without integrating ("not integrated").
+	 */
+	delivery: deliveryState,
+	/** The disk the issue's worktrees use (bytes) as last measured, with how many trees; null before a measurement. */
+	worktreeDisk: z.object({
+		bytes: z.number().int().nonnegative(), trees: z.number().int().nonnegative(), measuredAtUnixMs: z.number().int(),
+		/** "2 trees · 12.3 MB" */
+		label: z.string(),
+	}).nullable(),
 	/** Tool calls of this issue's running Runs waiting for the developer's answer (approval requests; `tutti approval list`). */
 	pendingApprovalCount: z.number().int().optional(),
 	/** Usage and cost of every agent Turn of the issue, and its budget. */

@@ -18,7 +18,8 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('issue/pause') }),
 	z.strictObject({ type: z.literal('issue/resume') }),
 	z.strictObject({ type: z.literal('issue/stop') }),
-	z.strictObject({ type: z.literal('issue/integrate') }),
+	/** push: the Push checkbox next to Integrate (the branch then goes to its upstream). */
+	z.strictObject({ type: z.literal('issue/integrate'), push: z.boolean().optional() }),
 	z.strictObject({ type: z.literal('run/stop'), runId: id }),
 	z.strictObject({ type: z.literal('task/accept'), taskId: id }),
 	z.strictObject({ type: z.literal('task/requestChanges'), taskId: id, note: reviewNote }),

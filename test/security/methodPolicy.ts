@@ -25,7 +25,7 @@ export const policy: Record<Method, Policy> = {
 	'issue/integrate': 'developer', 'issue/finish': 'developer', 'issue/followUp': 'developer',
 	'review/accept': 'developer', 'review/requestChanges': 'developer', 'goal/confirm': 'developer', 'goal/requestChanges': 'developer',
 	'goalReview/switchToSelf': 'developer',
-	'run/stop': 'developer', 'run/send': 'developer', 'run/resume-queue': 'developer', 'worktree/remove': 'developer',
+	'run/stop': 'developer', 'run/send': 'developer', 'run/resume-queue': 'developer', 'worktree/remove': 'developer', 'worktree/prune': 'developer',
 	'approval/answer': 'developer', 'question/answer': 'developer',
 };
 

@@ -244,7 +244,10 @@ export class IssuePanelApp {
 			case 'zoom/out': return this.#setZoom([...zoomSteps].reverse().find((z) => z < this.#zoom - 1e-6) ?? this.#zoom);
 			case 'zoom/reset': return this.#setZoom(1);
 			case 'zoom/fit': return this.#fit();
-			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'issue/integrate': case 'goal/confirm': case 'agent/showTerminal':
+			case 'issue/integrate':
+				this.#post((document.getElementById('integrate-push') as HTMLInputElement | null)?.checked === true ? { type: action, push: true } : { type: action });
+				return;
+			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'goal/confirm': case 'agent/showTerminal':
 			case 'issue/start': case 'task/add': case 'issue/finish': case 'issue/followUp': case 'source/stop': case 'goalReview/switchToSelf':
 				this.#post({ type: action });
 				return;

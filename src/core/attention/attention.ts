@@ -2,6 +2,7 @@
 // on agent · paused · planned · done. Derived once, here, from the same facts and the same "what is owed next"
 // derivation that serves `tutti agent resume` (src/core/next/owed.ts); the Host sends it in every IssueDto and the
 // board, the view badge, the status bar, the panel and notifications draw it and derive nothing. Pure.
+import { type DeliveryFacts, deliveryOf, doneLabel } from '../issues/delivery.js';
 import { isIssueClosed } from '../issues/issueControls.js';
 import { agentResumeCommand } from '../next/commands.js';
 import type { IssueFacts } from '../next/facts.js';
@@ -14,7 +15,7 @@ export type AttentionState = (typeof attentionStates)[number];
 
 export const needsYouReasonKinds = [
 	'task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked',
-	'outside_changes',
+	'outside_changes', 'ready_to_integrate',
 ] as const;
 export type NeedsYouReasonKind = (typeof needsYouReasonKinds)[number];
 
@@ -127,6 +128,8 @@ export interface AttentionInput {
 	readonly approvalsAsked?: { readonly count: number; readonly taskIds: readonly string[]; readonly questions?: number } | null;
 	/** Tasks pending acceptance again because their branch moved after the developer accepted them. */
 	readonly changedAfterAcceptance?: readonly string[];
+	/** Code delivery: whether accepted work waits to be integrated, where it went, and Finish (absent: nothing to integrate). */
+	readonly delivery?: DeliveryFacts;
 }
 
 /** A source agent with no bounded call and no change for this long is idle (the session's own idle rule). */
@@ -265,7 +268,22 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 		const label = [tools > 0 ? plural(tools, 'approval') : '', questions > 0 ? plural(questions, 'question') : ''].filter((l) => l !== '').join(' and ');
 		reasons.push({ kind: 'approval_asked', label: `${label} asked`, taskIds: [...input.approvalsAsked.taskIds], failure: false });
 	}
+	if (!ctx.managed && manualWorkDone(ctx) && readyToIntegrate(input)) {
+		reasons.push(readyReason);
+	}
 	return reasons;
+}
+
+/** Accepted work waits for the developer's integrate (or their Finish without integrating). */
+const readyReason: NeedsYouReason = { kind: 'ready_to_integrate', label: 'ready to integrate', taskIds: [], failure: false };
+
+function readyToIntegrate(input: AttentionInput): boolean {
+	return input.delivery !== undefined && deliveryOf(input.delivery) === 'ready_to_integrate';
+}
+
+/** A manual issue with tasks, each completed or canceled: nothing more runs or waits on its own. */
+function manualWorkDone(ctx: Context): boolean {
+	return ctx.live.length > 0 && ctx.live.every((t) => t.status === 'completed' || t.status === 'canceled');
 }
 
 function sourceAgentOf(ctx: Context): SourceAgentAttention | null {
@@ -315,7 +333,11 @@ export function issueAttention(input: AttentionInput): Attention {
 	const sourceAgent = sourceAgentOf(ctx);
 	if (isTerminalIssue(input.facts)) {
 		const stopped = input.facts.issueStatus === 'archived' || input.facts.execution?.status === 'archived' || input.facts.execution?.status === 'archiving';
-		return { ...base, state: 'done', label: stopped ? 'Stopped' : 'Done', sourceAgent, runs: [] };
+		// Completed is not Done while its accepted work is only on task branches: Integrate is the developer's step.
+		if (!stopped && readyToIntegrate(input)) {
+			return { ...base, state: 'needs_you', label: `Needs you: ${readyReason.label}`, reasons: [readyReason], sourceAgent, runs: [] };
+		}
+		return { ...base, state: 'done', label: stopped ? 'Stopped' : doneLabel(input.delivery), sourceAgent, runs: [] };
 	}
 	const runs = runsOf(ctx);
 	const reasons = reasonsOf(ctx);
@@ -348,7 +370,7 @@ export function issueAttention(input: AttentionInput): Attention {
 	}
 	const openWork = ctx.live.some((t) => t.status === 'not_started' || t.status === 'running');
 	if (!ctx.managed && !openWork && ctx.live.length > 0) {
-		return { ...base, state: 'done', label: 'Done', sourceAgent, runs };
+		return { ...base, state: 'done', label: doneLabel(input.delivery), sourceAgent, runs };
 	}
 	return { ...base, state: 'planned', label: 'Planned', sourceAgent, runs };
 }

@@ -40,7 +40,7 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'issue/pause': return { kind: 'command', command: commandIds.pauseIssue, args: [issueId] };
 		case 'issue/resume': return { kind: 'command', command: commandIds.resumeIssue, args: [issueId] };
 		case 'issue/stop': return { kind: 'command', command: commandIds.stopIssue, args: [issueId] };
-		case 'issue/integrate': return { kind: 'command', command: commandIds.integrateIssue, args: [issueId] };
+		case 'issue/integrate': return { kind: 'command', command: commandIds.integrateIssue, args: msg.push === true ? [issueId, { push: true }] : [issueId] };
 		case 'goal/confirm': return { kind: 'command', command: commandIds.confirmGoal, args: [issueId] };
 		case 'goal/requestChanges': return { kind: 'command', command: commandIds.requestChanges, args: [issueId, undefined, msg.note] };
 		case 'run/stop': return run(msg.runId, () => ({ kind: 'command', command: commandIds.stopRun, args: [msg.runId] }));

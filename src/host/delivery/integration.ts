@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { git, gitExit } from '../worktrees/git.js';
 import { combineCommits, resolveCommit } from './combineCommits.js';
 import type { GitIdentity } from './gitIdentity.js';
+import { squashCommits, type SquashInput } from './squash.js';
 
 export interface IntegrateInput {
 	/** The repository (the workspace). */
@@ -30,6 +31,8 @@ export interface IntegrateInput {
 	runHooks?: boolean;
 	/** Told the commit the branch is about to move to, and whether the workspace's own checkout moves with it. */
 	beforeMove?: (commit: string, movesWorkspace: boolean) => void;
+	/** New commits for the accepted work instead of its own history (squash.ts); `commits` is then unused. */
+	squash?: Omit<SquashInput, 'repo' | 'previous' | 'identity'>;
 }
 
 export type Integration =
@@ -113,7 +116,9 @@ export async function integrate(input: IntegrateInput): Promise<Integration> {
 	for (const { tree } of all.filter((t) => t.branch === '')) {
 		if ((await branchBeingRebased(tree)) === into) { return { kind: 'blocked_tree', tree, reason: `a rebase of ${into} is in progress there` }; }
 	}
-	const combined = await combineCommits(repo, [previous, ...input.commits], `Integrate ${input.title.replace(/\s+/g, ' ').trim()}`, input.identity);
+	const combined = input.squash !== undefined
+		? await squashCommits({ ...input.squash, repo, previous, identity: input.identity })
+		: await combineCommits(repo, [previous, ...input.commits], `Integrate ${input.title.replace(/\s+/g, ' ').trim()}`, input.identity);
 	if (combined.kind === 'conflict') { return combined; }
 	const integratedCommit = combined.commit;
 	const fastForward = !combined.mergeCommit;

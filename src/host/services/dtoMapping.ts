@@ -2,6 +2,8 @@
 // controls, a task's readiness, a wake's marker) is derived here from the core rules.
 import type { Attention } from '../../core/attention/attention.js';
 import { computeReadiness, isSuperseded } from '../../core/graph/blockers.js';
+import { formatBytes } from '../../core/bytes.js';
+import { deliveryOf, manualWorkOver } from '../../core/issues/delivery.js';
 import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
 import { taskControls } from '../../core/issues/taskControls.js';
 import { pausedByField } from '../../core/issues/pauser.js';
@@ -11,7 +13,9 @@ import { outsideChangesLabel } from '../../core/runs/outsideChanges.js';
 import { isStopping, runControls } from '../../core/runs/runControls.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
 import type { AttentionDto, IssueDto, PlanTaskDto, RunDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
-import { deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits } from '../../store/repositories/deliveryRepository.js';
+import {
+	deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits, type WorktreeDisk,
+} from '../../store/repositories/deliveryRepository.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
 import { finishRepository } from '../../store/repositories/finishRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
@@ -41,6 +45,8 @@ export interface IssueFacts {
 	readonly pendingApprovalCount?: number;
 	/** The developer recorded Finish (absent: not finished). */
 	readonly finished?: boolean;
+	/** The disk the issue's worktrees use, as last measured (absent: not measured, or no tree). */
+	readonly worktreeDisk?: WorktreeDisk | undefined;
 	/** The managed execution's Goal Review mode (absent: self or manual). */
 	readonly reviewMode?: 'self' | 'independent' | null;
 	/** What the issue's Turns used and cost, against its budget. */
@@ -72,6 +78,7 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 			hasTaskAwaitingReview: counts.pendingAcceptance > 0,
 			hasUnintegratedAcceptance: facts.hasUnintegratedAcceptance ?? false,
 			finished: facts.finished ?? false,
+			manualWorkOver: issue.planningSource === 'manual' && manualWorkOver(counts),
 			reviewMode: facts.reviewMode ?? null,
 			// The same rule as the attention state's "goal review" (Confirm goal exactly when it says so).
 			goalReviewAwaited: facts.attention.reasons.some((r) => r.kind === 'goal_review'),
@@ -82,6 +89,13 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 		integratedCommit: facts.delivery?.integratedCommit ?? '',
 		integratedInto: facts.delivery?.integratedInto ?? '',
 		changedAfterAcceptanceTaskIds: [...(facts.changedAfterAcceptanceTaskIds ?? [])],
+		delivery: deliveryOf({
+			unintegrated: facts.hasUnintegratedAcceptance ?? false, integratedInto: facts.delivery?.integratedInto ?? '', finished: facts.finished ?? false,
+		}),
+		worktreeDisk: facts.worktreeDisk ? {
+			bytes: facts.worktreeDisk.bytes, trees: facts.worktreeDisk.trees, measuredAtUnixMs: facts.worktreeDisk.measuredAtUnixMs,
+			label: `${facts.worktreeDisk.trees} ${facts.worktreeDisk.trees === 1 ? 'tree' : 'trees'} · ${formatBytes(facts.worktreeDisk.bytes)}`,
+		} : null,
 		...(facts.pendingApprovalCount ? { pendingApprovalCount: facts.pendingApprovalCount } : {}),
 		spend: facts.spend,
 		createdAtUnixMs: issue.createdAtUnixMs,
@@ -108,7 +122,8 @@ export function readIssueDto(r: Reader, issue: Issue, context: AttentionReadCont
 		counts: issueRepository.counts(r, issue.issueId),
 		executionStatus: execution?.status ?? null,
 		reviewMode: execution?.reviewMode ?? null,
-		finished: execution?.status === 'completed' && finishRepository.finishedAt(r, issue.issueId) > 0,
+		finished: finishRepository.finishedAt(r, issue.issueId) > 0,
+		worktreeDisk: deliveryRepository.worktreeDisk(r, issue.issueId),
 		hasRunningRun: executionRepository.hasRunningRun(r, issue.issueId),
 		delivery: deliveryRepository.issueDelivery(r, issue.issueId),
 		hasUnintegratedAcceptance: deliveryRepository.hasUnintegratedAcceptance(r, issue.issueId),

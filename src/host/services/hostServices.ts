@@ -31,6 +31,7 @@ import { TaskService } from './taskService.js';
 import { AwaitService, type WaitTimer } from './await/awaitService.js';
 import { preparationOf } from '../worktrees/treePreparation.js';
 import { IntegrationService } from './integrationService.js';
+import { FinishService } from './finishService.js';
 import { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
@@ -156,6 +157,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, log, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
 	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
+	const finishing = new FinishService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	/** A decision made while no agent is waiting names the exact command that hands the source session back. */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
@@ -228,10 +230,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'await/next-action': (params, caller) => awaiting.nextAction(params, caller),
 		'agent/resume': (params, caller) => awaiting.resume(params, caller),
 		'session/state': (params, caller) => awaiting.sessionState(params, caller),
-		'issue/finish': async (params, caller) => {
-			const finished = await awaiting.finish(params, caller);
-			return params.removeWorktrees === true ? { ...finished, removedWorktrees: await integration.removeWorktrees(params.issueId) } : finished;
-		},
+		'issue/finish': (params, caller) => finishing.finish(params, caller),
+		'worktree/prune': (params, caller) => finishing.prune(params, caller),
 		'issue/followUp': (params, caller) => followUps.record(params, caller),
 		'hook/stop': (_params, caller) => stopHook.stop(caller),
 		'approval/request': (params, caller) => approvals.request(params, caller),

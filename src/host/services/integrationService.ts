@@ -1,7 +1,9 @@
 // `issue/integrate` (developer): the accepted commits of an issue's tasks, merged into a branch (default: the
 // issue's base branch) by fast-forward or one merge commit (integration.ts). Tasks not accepted yet are refused
 // with not_integrable unless `acceptedOnly`; tasks that worked in the shared folder have no commit to merge.
-// Integrations run one at a time; the store records the integrated commit after git moved the branch.
+// Integrations run one at a time; the store records the integrated commit after git moved the branch. `squash`
+// makes new commits for the accepted work (squash.ts); `push` sends the moved branch to a remote (push.ts), checked
+// before anything moves and never undoing the integration when it fails.
 import { dependencySatisfied } from '../../core/graph/blockers.js';
 import { rejection } from '../../core/hints.js';
 import type { Task } from '../../core/model.js';
@@ -14,6 +16,9 @@ import { requireUser } from './callerPolicy.js';
 import { loadIssue } from './issueService.js';
 import { workspaceIdentity } from '../delivery/gitIdentity.js';
 import { integrate } from '../delivery/integration.js';
+import { pushBranch, type PushTarget, pushTargetOf } from '../delivery/push.js';
+import { topologicalOrder } from '../../core/graph/topological.js';
+import { DomainError } from '../../core/errors.js';
 import type { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { checkoutHead } from '../../core/runs/outsideChanges.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
@@ -44,16 +49,6 @@ export class IntegrationService {
 		return next;
 	}
 
-	/** After Finish: the issue's trees and branches go, once integrated (`tutti finish --remove-worktrees`). */
-	async removeWorktrees(issueId: string): Promise<{ taskId: string; path: string; branch: string }[]> {
-		const integrated = this.deps.store.read((r) => deliveryRepository.issueDelivery(r, issueId)?.integratedCommit ?? '');
-		if (integrated === '') {
-			throw rejection('not_integrable', `Issue ${issueId} has not been integrated, so its worktrees hold the only copy of its work; nothing was removed.`,
-				{ issueId }, { issueId });
-		}
-		return this.deps.worktrees.removeIssueTrees(issueId, integrated);
-	}
-
 	async #integrate(params: ParsedParams<'issue/integrate'>): Promise<Result<'issue/integrate'>> {
 		const { issueId } = params;
 		const plan = this.deps.store.read((r) => {
@@ -76,9 +71,17 @@ export class IntegrationService {
 			throw rejection('invalid_input', `Issue ${issueId} started from a detached HEAD, so it has no base branch to integrate into: name one with --into (\`tutti issue integrate --issue-id ${issueId} --into <branch> --as-user\`). Nothing was changed.`,
 				{ issueId }, { issueId });
 		}
+		const pushTarget = params.push === undefined ? null : await this.#pushTarget(issueId, into, params.push);
 		const commitToTask = new Map(toMerge.map((t) => [plan.acceptedCommits.get(t.taskId)!, t.taskId] as const));
+		const squash = params.squash ?? 'none';
 		const result = await integrate({
 			repo: this.deps.workspace, into, title: plan.issue.title,
+			...(squash !== 'none' ? {
+				squash: {
+					issueId, issueTitle: plan.issue.title, mode: squash,
+					tasks: topologicalOrder(plan.tasks).filter((t) => toMerge.includes(t)).map((t) => ({ taskId: t.taskId, title: t.title, commit: plan.acceptedCommits.get(t.taskId)! })),
+				},
+			} : {}),
 			beforeMove: (commit, movesWorkspace) => {
 				const now = this.deps.clock.now();
 				this.deps.gitMoves?.record(`refs/heads/${into}`, commit, now);
@@ -108,12 +111,32 @@ export class IntegrationService {
 			case 'integrated':
 				break;
 		}
-		await this.deps.store.transaction((tx) => {
-			deliveryRepository.recordIntegration(tx, issueId, result.integratedCommit, into, this.deps.clock.now());
-		});
-		return {
+		const sequence = await this.deps.store.transaction((tx) => deliveryRepository.recordIntegration(tx, issueId, result.integratedCommit, into, this.deps.clock.now(), {
+			previousCommit: result.previousCommit, squash, taskCommits: Object.fromEntries(toMerge.map((t) => [t.taskId, plan.acceptedCommits.get(t.taskId)!])),
+		}));
+		const integrated: Result<'issue/integrate'> = {
 			issueId, into, integratedCommit: result.integratedCommit, previousCommit: result.previousCommit, fastForward: result.fastForward,
-			mergedTaskIds: toMerge.map((t) => t.taskId), workspaceMoved: result.movedTree !== null,
+			mergedTaskIds: toMerge.map((t) => t.taskId), workspaceMoved: result.movedTree !== null, squash,
 		};
+		if (pushTarget === null) { return integrated; }
+		const failure = await pushBranch(this.deps.workspace, into, pushTarget, this.deps.runHooks);
+		await this.deps.store.transaction((tx) => { deliveryRepository.recordPush(tx, issueId, sequence, pushTarget.remote, failure === '' ? 'pushed' : 'failed', failure); });
+		if (failure !== '') {
+			const remoteBranch = pushTarget.remoteRef.slice('refs/heads/'.length);
+			throw new DomainError('push_failed',
+				`Integrated issue ${issueId} into ${into} at ${result.integratedCommit.slice(0, 12)} (this integration stays), but pushing ${into} to ${pushTarget.remote} failed:\n${failure}`,
+				`Nothing was undone: ${into} holds the integration. Fix what git says (if ${pushTarget.remote} has commits you do not have, pull them into ${into} first), then push it yourself (\`git push ${pushTarget.remote} ${into}:${remoteBranch}\`) or run \`tutti issue integrate --issue-id ${issueId} --push ${pushTarget.remote} --as-user\` again (the developer's command; it pushes the same integration).`,
+				{ ...integrated, remote: pushTarget.remote, remoteRef: pushTarget.remoteRef });
+		}
+		return { ...integrated, pushed: { remote: pushTarget.remote, branch: pushTarget.remoteRef.slice('refs/heads/'.length) } };
+	}
+
+	/** Where `--push` sends the branch, checked before anything moves (a refusal changes nothing). */
+	async #pushTarget(issueId: string, into: string, push: string | true): Promise<PushTarget> {
+		const lookup = await pushTargetOf(this.deps.workspace, into, push);
+		if (lookup.kind === 'refused') {
+			throw new DomainError('invalid_input', `${lookup.message} Nothing was changed: issue ${issueId} was not integrated.`, lookup.hint, { issueId, into });
+		}
+		return lookup.target;
 	}
 }

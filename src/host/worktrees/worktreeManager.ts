@@ -1,8 +1,8 @@
 // Git worktrees for task isolation. A task whose agent target says `"isolation":"worktree"` runs in
 // `.tutti/worktrees/<issueId>/<taskId>` on branch `tutti/<issueId>/<taskId>` (worktreePaths.ts), created from its
 // issue's base commit before launch (never inside a store transaction). The tree is kept after the Run; a rework (a
-// task superseding this one) goes back to the same tree; only `tutti worktree remove` deletes it, and never with
-// uncommitted changes.
+// task superseding this one) goes back to the same tree; only the developer's `tutti worktree remove`, Finish and prune
+// delete it (and its branch once merged: src/host/delivery/treeCleanup.ts), never with uncommitted changes.
 //
 // The issue's base commit is HEAD when the issue first needs a worktree (recorded then, reused for every later
 // task of the issue). Bookkeeping lives in `.tutti/worktrees.json` (no schema change; outside the trees' folder so
@@ -291,40 +291,31 @@ export class WorktreeManager {
 		});
 	}
 
+	/** The issue's trees whose folder exists, with absolute paths, by task id. */
+	treesOnDisk(issueId: string): { taskId: string; path: string; branch: string }[] {
+		return this.treesOf(issueId).map((t) => ({ taskId: t.taskId, path: this.#absolute(t), branch: t.branch }))
+			.filter((t) => existsSync(t.path)).sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+	}
+
+	/** The commit `branch` points at ('' when there is no such branch). */
+	async branchTip(branch: string): Promise<string> {
+		const head = await gitExit(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
+		return head.exitCode === 0 ? head.stdout.trim() : '';
+	}
+
 	/**
-	 * Removes every tree of the issue and its branch, once `integratedCommit` contains the branch's work. Refuses
-	 * (removing nothing) when a tree has uncommitted changes or a branch holds work that was not integrated.
+	 * Deletes the task's recorded branch only while it still points at `tip` (git's compare-and-delete), telling
+	 * `beforeBranchDelete` first, and forgets the tree's record; false when it moved meanwhile or is gone.
 	 */
-	removeIssueTrees(issueId: string, integratedCommit: string): Promise<{ taskId: string; path: string; branch: string }[]> {
+	deleteBranch(issueId: string, taskId: string, tip: string): Promise<boolean> {
 		return this.#serial(async () => {
-			const trees = this.treesOf(issueId).sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
-			const problems: string[] = [];
-			for (const tree of trees) {
-				const absolutePath = this.#absolute(tree);
-				if (existsSync(absolutePath)) {
-					const status = (await git(absolutePath, ['status', '--porcelain', '--untracked-files=all'])).stdout.trim();
-					if (status !== '') { problems.push(`${absolutePath} has uncommitted changes (${status.split('\n').slice(0, 5).map((l) => l.trim()).join(', ')})`); }
-				}
-				const head = await gitExit(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${tree.branch}`]);
-				if (head.exitCode === 0 && (await gitExit(this.#workspace, ['merge-base', '--is-ancestor', head.stdout.trim(), integratedCommit])).exitCode !== 0) {
-					problems.push(`branch ${tree.branch} has commits that were not integrated`);
-				}
-			}
-			if (problems.length > 0) {
-				throw new DomainError('dirty_workspace', `The worktrees of issue ${issueId} were not removed: ${problems.join('; ')}.`,
-					`Commit or discard those changes (or integrate again with \`tutti issue integrate --issue-id ${issueId} --as-user\`), then run \`tutti finish --issue-id ${issueId} --remove-worktrees --as-user\` again.`,
-					{ issueId, problems });
-			}
-			const removed: { taskId: string; path: string; branch: string }[] = [];
-			for (const tree of trees) {
-				const absolutePath = this.#absolute(tree);
-				if (existsSync(absolutePath)) { await git(this.#workspace, ['worktree', 'remove', absolutePath]); }
-				this.#beforeBranchDelete(`refs/heads/${tree.branch}`);
-				await gitExit(this.#workspace, ['branch', '-D', '--', tree.branch]);
-				this.#updateRecord(issueId, tree.taskId, () => undefined);
-				removed.push({ taskId: tree.taskId, path: absolutePath, branch: tree.branch });
-			}
-			return removed;
+			const record = this.recordOf(issueId, taskId);
+			if (record === undefined) { return false; }
+			const ref = `refs/heads/${record.branch}`;
+			this.#beforeBranchDelete(ref);
+			const deleted = (await gitExit(this.#workspace, ['update-ref', '-d', ref, tip])).exitCode === 0;
+			if (deleted && !existsSync(this.#absolute(record))) { this.#updateRecord(issueId, taskId, () => undefined); }
+			return deleted;
 		});
 	}
 

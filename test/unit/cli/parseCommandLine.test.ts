@@ -17,6 +17,7 @@ function sampleArgs(flag: FlagSpec): string[] {
 		case 'jsonObject': return [name, '{"command":"ls"}'];
 		case 'jsonOperations': return [name, '[{"kind":"supersede","taskId":"a"}]'];
 		case 'choice': return [name, flag.choices![0]!];
+		case 'optionalValue': return flag.choices ? [name, flag.choices[flag.choices.length - 1]!] : [name, `v-${flag.name}`];
 		case 'budgetUsd': return [name, '2.50'];
 		case 'budgetTokens': return [name, 'none'];
 	}

@@ -32,7 +32,7 @@ export function issueDtoFor(issueId: string, title = 'An issue'): IssueDto {
 		executionStatus: null, terminal: false,
 		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false },
 		attention: { state: 'planned', label: 'Planned', reasons: [], activity: '', sinceUnixMs: 0, stalled: false, handBackCommand: '', sourceAgent: null, runs: [] },
-		baseCommit: '', baseBranch: '', integratedCommit: '', integratedInto: '', changedAfterAcceptanceTaskIds: [], spend: emptySpendDto(),
+		baseCommit: '', baseBranch: '', integratedCommit: '', integratedInto: '', changedAfterAcceptanceTaskIds: [], delivery: 'nothing_to_integrate', worktreeDisk: null, spend: emptySpendDto(),
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,
 	};
 }

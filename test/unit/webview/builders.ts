@@ -44,6 +44,8 @@ export interface IssueFields extends Partial<Pick<Issue, 'title' | 'status' | 'p
 	hasRunningRun?: boolean;
 	/** The attention state (default: the core rule over these tasks). */
 	attention?: Attention;
+	/** The developer recorded Finish. */
+	finished?: boolean;
 }
 
 /** The issue as `issue/get` returns it: counts, terminality, controls and readiness derived by the Host's mapping. */
@@ -54,7 +56,7 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 		notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'),
 		completed: count('completed'), failed: count('failed'), canceled: count('canceled'),
 	};
-	const { executionStatus = null, hasRunningRun = counts.running > 0, attention, ...fields } = over;
+	const { executionStatus = null, hasRunningRun = counts.running > 0, attention, finished = false, ...fields } = over;
 	const issue: Issue = {
 		issueId: 'i1', title: 'Ship the feature', content: 'The goal', status: 'in_progress', planningSource: 'manual',
 		sourceSessionId: '', dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...fields,
@@ -65,7 +67,7 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 		acceptanceChange: t.reopenedReason !== '' ? { runId: t.latestRunId, reason: t.reopenedReason } : null,
 	}]));
 	const derived = attention ?? attentionFor({ issueStatus: issue.status, executionStatus, dispatchPaused: issue.dispatchPaused, tasks: active.map((t) => ({ taskId: t.taskId, title: t.title, status: t.status })) });
-	const dto = toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, spend: emptySpendDto() });
+	const dto = toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, finished, spend: emptySpendDto() });
 	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, isIssueClosed(issue.status, executionStatus)).filter((t) => !t.superseded) };
 }
 

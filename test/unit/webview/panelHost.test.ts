@@ -214,6 +214,7 @@ describe('issue panel host', () => {
 				[{ type: 'issue/resume' }, [commandIds.resumeIssue, ['i1']]],
 				[{ type: 'issue/stop' }, [commandIds.stopIssue, ['i1']]],
 				[{ type: 'issue/integrate' }, [commandIds.integrateIssue, ['i1']]],
+				[{ type: 'issue/integrate', push: true }, [commandIds.integrateIssue, ['i1', { push: true }]]],
 				[{ type: 'run/stop', runId: 'r1' }, [commandIds.stopRun, ['r1']]],
 				[{ type: 'run/openOutput', runId: 'r1' }, [commandIds.openRunOutput, ['r1']]],
 				[{ type: 'task/accept', taskId: 't1' }, [commandIds.acceptTask, ['i1', 't1']]],

@@ -164,13 +164,26 @@ describe('panel rendering', () => {
 		});
 
 		it('renders Integrate exactly when the Host offers it, and the last integration once there is one', () => {
-			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' });
+			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed', finished: true });
 			assert.deepEqual(actions(render(aSnapshot(issue))), []);
 			const offered = render(aSnapshot({ ...issue, controls: { ...issue.controls, integrate: true } }));
 			assert.deepEqual(actions(offered), ['issue/integrate']);
 			assert.equal(findAll(offered, (n) => n.attrs['id'] === 'integrated').length, 0);
 			const done = render(aSnapshot({ ...issue, integratedCommit: 'abcdef0123456789abcdef0123456789abcdef01', integratedInto: 'main' }));
 			assert.equal(textContent(findAll(done, (n) => n.attrs['id'] === 'integrated')[0]!), 'Integrated into main at abcdef012345');
+		});
+
+		it('makes Integrate the primary action while the work is ready to integrate, with a Push checkbox; says "not integrated" after Finish without it', () => {
+			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' });
+			const integrateButton = (tree: ReturnType<typeof render>) => findAll(tree, (n) => n.attrs['data-action'] === 'issue/integrate')[0]!;
+			const ready = render(aSnapshot({ ...issue, delivery: 'ready_to_integrate', controls: { ...issue.controls, integrate: true } }));
+			assert.equal(integrateButton(ready).attrs['appearance'], 'primary');
+			const push = findAll(ready, (n) => n.attrs['id'] === 'integrate-push')[0]!;
+			assert.equal(push.attrs['type'], 'checkbox');
+			const offered = render(aSnapshot({ ...issue, delivery: 'integrated', controls: { ...issue.controls, integrate: true } }));
+			assert.equal(integrateButton(offered).attrs['appearance'], 'secondary');
+			const abandoned = render(aSnapshot({ ...issue, delivery: 'not_integrated' }));
+			assert.equal(textContent(findAll(abandoned, (n) => n.attrs['id'] === 'not-integrated')[0]!), 'Finished without integrating: the accepted work is only on its tutti/* branches.');
 		});
 
 		it('renders Resume, the Paused state and what pausing means (id paused-note) when paused', () => {

@@ -104,6 +104,11 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 		budgetReached: budget.kind === 'ok' ? null : { label: budget.message },
 		approvalsAsked: asked.length === 0 ? null : { count: asked.length, taskIds: [...new Set(asked.map((a) => a.taskId))], questions: asked.filter((a) => approvalQuestions(a).length > 0).length },
 		changedAfterAcceptance: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
+		delivery: {
+			unintegrated: deliveryRepository.hasUnintegratedAcceptance(r, issue.issueId),
+			integratedInto: deliveryRepository.issueDelivery(r, issue.issueId)?.integratedInto ?? '',
+			finished: facts.finishedAtUnixMs > 0,
+		},
 		dispatchPaused: issue.dispatchPaused,
 		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r)),
 		source: sourceFacts(r, issue, facts.activeCheckpoint?.checkpointId ?? '', context),

@@ -199,6 +199,44 @@ describe('attention: one state per issue', () => {
 			state: 'done', reasons: [], label: 'Done',
 		},
 		{
+			name: 'ready to integrate: a completed execution whose accepted work is only on task branches (needs you, not a failure)',
+			in: input(managedFacts({ issueStatus: 'completed', execution: { status: 'completed', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now }, tasks: [task('a', 'completed')] }),
+				{ delivery: { unintegrated: true, integratedInto: '', finished: false } }),
+			state: 'needs_you', reasons: ['ready_to_integrate'], label: 'Needs you: ready to integrate', stalled: false,
+		},
+		{
+			name: 'ready to integrate: a manual issue whose tasks each completed or were canceled, with accepted work not integrated',
+			in: input(manualFacts({ tasks: [task('a', 'completed'), task('b', 'canceled')] }), { delivery: { unintegrated: true, integratedInto: '', finished: false } }),
+			state: 'needs_you', reasons: ['ready_to_integrate'], label: 'Needs you: ready to integrate', stalled: false,
+		},
+		{
+			name: 'ready to integrate again: accepted work newer than the last integration',
+			in: input(manualFacts({ issueStatus: 'completed', tasks: [task('a', 'completed')] }), { delivery: { unintegrated: true, integratedInto: 'main', finished: false } }),
+			state: 'needs_you', reasons: ['ready_to_integrate'], label: 'Needs you: ready to integrate',
+		},
+		{
+			name: 'not ready while a task still waits for acceptance (only that is owed)',
+			in: input(manualFacts({ tasks: [task('a', 'completed'), task('b', 'pending_acceptance')] }), { delivery: { unintegrated: true, integratedInto: '', finished: false } }),
+			state: 'needs_you', reasons: ['task_awaiting_acceptance'], label: 'Needs you: 1 task to accept',
+		},
+		{
+			name: 'done once integrated, saying where',
+			in: input(manualFacts({ issueStatus: 'completed', tasks: [task('a', 'completed')] }), { delivery: { unintegrated: false, integratedInto: 'main', finished: false } }),
+			state: 'done', reasons: [], label: 'Done · integrated into main',
+		},
+		{
+			name: 'done after Finish without integrating, and shown "not integrated"',
+			in: input(managedFacts({ issueStatus: 'completed', execution: { status: 'completed', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now }, tasks: [task('a', 'completed')] }),
+				{ delivery: { unintegrated: true, integratedInto: '', finished: true } }),
+			state: 'done', reasons: [], label: 'Done · not integrated',
+		},
+		{
+			name: 'a stopped issue is Stopped, never ready to integrate',
+			in: input(managedFacts({ issueStatus: 'archived', execution: { status: 'archived', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, tasks: [task('a', 'completed')] }),
+				{ delivery: { unintegrated: true, integratedInto: '', finished: false } }),
+			state: 'done', reasons: [], label: 'Stopped',
+		},
+		{
 			name: 'done: an archived (stopped) issue',
 			in: input(managedFacts({ issueStatus: 'archived', execution: { status: 'archived', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, tasks: [task('a', 'failed')] })),
 			state: 'done', reasons: [], label: 'Stopped',
