@@ -21,6 +21,12 @@ export interface ChangeRequest {
 	taskId: string;
 	note: string;
 	requestedAtUnixMs: number;
+	/**
+	 * The active task that replaces `taskId` when the source agent already reworked it at the checkpoint (its
+	 * `plan issue mutate` kind "rework" superseded the task): the request is taken up, scheduling the replacement is
+	 * owed. Absent or '' while the rework has not been made.
+	 */
+	reworkedInto?: string;
 }
 
 export interface ExecutionFacts {
@@ -43,7 +49,11 @@ export interface IssueFacts {
 	/** A `tutti` (managed) issue; null execution for manual issues. */
 	execution: ExecutionFacts | null;
 	/** The checkpoint the source agent must act on now, if any. */
-	activeCheckpoint: { checkpointId: string; kind: string; createdAtUnixMs: number; subjectTaskId?: string } | null;
+	activeCheckpoint: {
+		checkpointId: string; kind: string; createdAtUnixMs: number; subjectTaskId?: string;
+		/** Its sequence and bound graph revision: the fence of the exact command owed at it (absent: unknown). */
+		sequence?: number; graphRevision?: number;
+	} | null;
 	/** A `pending` checkpoint is queued behind the active one (absent = none). */
 	hasPendingCheckpoint?: boolean;
 	/** When the source agent last resolved a checkpoint (its wait for the next one starts there); 0 = never. */
