@@ -1,6 +1,6 @@
 // The facts "what is owed next" is derived from (src/core/next/owed.ts). The Host reads them from the store in
 // one read; the derivation is pure so resume, the Stop hook, every waiting response and the UI cannot disagree.
-import type { AcceptanceState, ExecutionStatus, IssueStatus, TaskStatus } from '../model.js';
+import type { AcceptanceState, ExecutionStatus, IssueStatus, ReworkKind, TaskStatus } from '../model.js';
 
 export interface TaskFacts {
 	taskId: string;
@@ -13,6 +13,8 @@ export interface TaskFacts {
 	updatedAtUnixMs: number;
 	/** The tasks it depends on (absent = none): tells whether it waits on a task in review. */
 	dependencyTaskIds?: readonly string[];
+	/** A new attempt the developer asked for that has not started yet (absent or '' = none). */
+	pendingRework?: ReworkKind | '';
 }
 
 /** A developer's request for changes that the source agent has not taken up yet ("unstarted rejection"). */

@@ -1,6 +1,8 @@
 // `issue/integrate` (developer): the accepted commits of an issue's tasks, merged into a branch (default: the
 // issue's base branch) by fast-forward or one merge commit (integration.ts). Tasks not accepted yet are refused
-// with not_integrable unless `acceptedOnly`; tasks that worked in the shared folder have no commit to merge.
+// with not_integrable unless `acceptedOnly`; tasks that worked in the shared folder have no commit to merge. A task
+// whose branch moved after its acceptance is reopened for review first; every refusal names the command that moves
+// each blocking task on, and a conflict both ways forward (integrationRefusals.ts).
 // Integrations run one at a time; the store records the integrated commit after git moved the branch.
 import { dependencySatisfied } from '../../core/graph/blockers.js';
 import { rejection } from '../../core/hints.js';
@@ -14,6 +16,9 @@ import { requireUser } from './callerPolicy.js';
 import { loadIssue } from './issueService.js';
 import { workspaceIdentity } from '../delivery/gitIdentity.js';
 import { integrate } from '../delivery/integration.js';
+import { conflictRefusalOf, notAcceptedRefusal } from '../delivery/integrationRefusals.js';
+import { reopenChangedAcceptances } from '../delivery/acceptanceChanges.js';
+import type { HostConfig } from '../config.js';
 import type { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { checkoutHead } from '../../core/runs/outsideChanges.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
@@ -22,6 +27,8 @@ export interface IntegrationServiceDeps {
 	workspace: string;
 	store: Store;
 	clock: Clock;
+	/** The agent targets: what Update from base would do for a task in a conflict refusal. */
+	config: HostConfig;
 	worktrees: WorktreeManager;
 	/** The developer's `integrateRunsHooks` setting: the repository's hooks run when the branch moves. */
 	runHooks: boolean;
@@ -56,6 +63,8 @@ export class IntegrationService {
 
 	async #integrate(params: ParsedParams<'issue/integrate'>): Promise<Result<'issue/integrate'>> {
 		const { issueId } = params;
+		// A task whose branch moved after its acceptance (a conflict resolved by hand in its tree) is reviewed first.
+		await reopenChangedAcceptances(this.deps, issueId);
 		const plan = this.deps.store.read((r) => {
 			const issue = loadIssue(r, issueId);
 			const tasks = taskRepository.listByIssue(r, issueId).filter((t) => t.supersededAtUnixMs === 0);
@@ -63,8 +72,7 @@ export class IntegrationService {
 		});
 		const notAccepted = plan.tasks.filter((t) => !accepted(t)).map((t) => t.taskId);
 		if (notAccepted.length > 0 && params.acceptedOnly !== true) {
-			throw rejection('not_integrable', `Issue ${issueId} has tasks that are not accepted yet: ${notAccepted.join(', ')}. Nothing was changed.`,
-				{ issueId }, { notAcceptedTaskIds: notAccepted });
+			throw notAcceptedRefusal(this.deps, plan.issue, plan.tasks.filter((t) => !accepted(t)), params.into);
 		}
 		const toMerge = plan.tasks.filter((t) => accepted(t) && (plan.acceptedCommits.get(t.taskId) ?? '') !== '');
 		if (!plan.delivery || toMerge.length === 0) {
@@ -76,7 +84,6 @@ export class IntegrationService {
 			throw rejection('invalid_input', `Issue ${issueId} started from a detached HEAD, so it has no base branch to integrate into: name one with --into (\`tutti issue integrate --issue-id ${issueId} --into <branch> --as-user\`). Nothing was changed.`,
 				{ issueId }, { issueId });
 		}
-		const commitToTask = new Map(toMerge.map((t) => [plan.acceptedCommits.get(t.taskId)!, t.taskId] as const));
 		const result = await integrate({
 			repo: this.deps.workspace, into, title: plan.issue.title,
 			beforeMove: (commit, movesWorkspace) => {
@@ -92,12 +99,11 @@ export class IntegrationService {
 				throw rejection('invalid_input', `The workspace ${this.deps.workspace} is not a git repository any more (no .git), so there is no branch to integrate issue ${issueId} into. Nothing was changed.`, { issueId }, { into });
 			case 'no_branch':
 				throw rejection('invalid_input', `There is no branch '${into}' to integrate issue ${issueId} into. Nothing was changed.`, { issueId }, { into });
-			case 'conflict': {
-				const name = (commit: string): string => commitToTask.has(commit) ? `task ${commitToTask.get(commit)!}` : `${into} (${commit.slice(0, 12)})`;
-				throw rejection('merge_conflict',
-					`Integrating issue ${issueId} into ${into} conflicts: merging ${name(result.between[0])} and ${name(result.between[1])} conflicts in ${result.paths.join(', ')}. Nothing was changed.`,
-					{ issueId }, { into, paths: result.paths, between: result.between.map((c) => commitToTask.get(c) ?? c) });
-			}
+			case 'conflict':
+				throw await conflictRefusalOf(this.deps, {
+					issue: plan.issue, into, paths: result.paths, between: result.between,
+					order: toMerge.map((t) => ({ taskId: t.taskId, commit: plan.acceptedCommits.get(t.taskId)! })),
+				});
 			case 'dirty_tree':
 				throw rejection('dirty_workspace',
 					`${into} is checked out in ${result.tree} with uncommitted changes to tracked files: ${result.files.slice(0, 20).join(', ')}${result.files.length > 20 ? ` and ${result.files.length - 20} more` : ''}. Nothing was changed.`,

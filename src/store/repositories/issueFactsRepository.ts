@@ -16,6 +16,7 @@ import { num, str } from './rowValues.js';
 import { sessionRepository } from './sessionRepository.js';
 import { taskRepository } from './taskRepository.js';
 import { usageRepository } from './usageRepository.js';
+import { reworkRepository } from './reworkRepository.js';
 
 /** The active task that replaces `taskId` after its rework(s): the end of its supersededBy chain ('' when it is active). */
 function activeReplacement(tasks: readonly Task[], taskId: string): string {
@@ -46,7 +47,8 @@ function openChangeRequests(r: Reader, executionId: string, tasks: readonly Task
 
 /**
  * A manual issue has no checkpoints: a request for changes is its decision row (migration 3) while the task is
- * still `failed` from that decision and has not run again.
+ * still `failed` from that decision and has not run again (stores from before a request for changes started the
+ * task's next attempt itself; since then Tutti takes the request up, and no agent owes it).
  */
 function manualChangeRequests(r: Reader, issueId: string): IssueFacts['changeRequests'] {
 	return r.all(
@@ -84,6 +86,7 @@ function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 	if (problem !== null) { throw rejection('identity_mismatch', `Refused: ${problem}.`, { issueId }); }
 	const active = checkpoints.find((c) => c.status === 'active');
 	const tasks = taskRepository.listByIssue(r, issueId);
+	const reworks = reworkRepository.latestOfIssue(r, issueId);
 	const lastChange = Math.max(issue.updatedAtUnixMs, execution?.updatedAtUnixMs ?? 0, ...tasks.map((t) => t.updatedAtUnixMs), ...checkpoints.map((c) => c.updatedAtUnixMs));
 	const lastResolved = checkpoints.reduce((max, c) => (c.status === 'resolved' ? Math.max(max, c.resolvedAtUnixMs) : max), 0);
 	return {
@@ -100,10 +103,14 @@ function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 		hasPendingCheckpoint: checkpoints.some((c) => c.status === 'pending'),
 		lastCheckpointResolvedAtUnixMs: lastResolved,
 		goalReviewRequestedAtUnixMs: execution ? goalReviewRequestedAt(r, execution.executionId) : 0,
-		tasks: tasks.map((t) => ({
-			taskId: t.taskId, title: t.title, status: t.status, acceptanceState: t.acceptanceState,
-			superseded: t.supersededAtUnixMs > 0, updatedAtUnixMs: t.updatedAtUnixMs, dependencyTaskIds: t.dependencyTaskIds,
-		})),
+		tasks: tasks.map((t) => {
+			const pending = t.status === 'not_started' ? reworks.get(t.taskId) : undefined;
+			return {
+				taskId: t.taskId, title: t.title, status: t.status, acceptanceState: t.acceptanceState,
+				superseded: t.supersededAtUnixMs > 0, updatedAtUnixMs: t.updatedAtUnixMs, dependencyTaskIds: t.dependencyTaskIds,
+				...(pending !== undefined && pending.runId === '' ? { pendingRework: pending.kind } : {}),
+			};
+		}),
 		changeRequests: execution ? openChangeRequests(r, execution.executionId, tasks) : manualChangeRequests(r, issueId),
 		finishedAtUnixMs: finishRepository.finishedAt(r, issueId),
 		pendingFollowUp: pendingFollowUp(r, issueId),
