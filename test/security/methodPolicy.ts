@@ -27,6 +27,6 @@ export const policy: Record<Method, Policy> = {
 	'goalReview/switchToSelf': 'developer',
 	'run/stop': 'developer', 'run/send': 'developer', 'run/resume-queue': 'developer', 'worktree/remove': 'developer',
 	'task/retry': 'developer', 'task/updateFromBase': 'developer',
-	'approval/answer': 'developer',
+	'approval/answer': 'developer', 'question/answer': 'developer',
 };
 

@@ -159,7 +159,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, config: deps.config, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
 	const updates = new UpdateFromBaseService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, config: deps.config, worktrees, admission, log });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
-	/** A decision made while no agent is waiting names the exact command that hands the source session back (SPEC §7). */
+	/** A decision made while no agent is waiting names the exact command that hands the source session back. */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
 		const sourceSessionId = deps.store.read((r) => issueRepository.get(r, result.issueId)?.sourceSessionId ?? '');
 		if (sourceSessionId === '') { return result; }
@@ -242,6 +242,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'approval/wait': (params, caller) => approvals.wait(params, caller),
 		'approval/list': (params) => approvals.list(params),
 		'approval/answer': (params, caller) => approvals.answer(params, caller),
+		'question/answer': (params, caller) => approvals.answerQuestion(params, caller),
 	};
 
 	const api: HostApi = {

@@ -1,4 +1,4 @@
-// New attempts of tasks (migration 017): each rework the developer asked for, pending until a Run is admitted for it
+// New attempts of tasks (migration 020): each rework the developer asked for, pending until a Run is admitted for it
 // and bound to that Run afterwards. History: rows are never deleted.
 import type { AcceptanceState, MergeSource, ReworkKind, TaskRework } from '../../core/model.js';
 import type { Reader, Row, Tx } from '../tx.js';

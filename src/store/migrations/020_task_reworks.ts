@@ -3,7 +3,7 @@
 // admitted for it (run_id '' until then) and bound to that Run afterwards, so the Run's prompt carries the note and
 // the task's earlier attempts stay its history. An update from base also keeps what it merges in and the acceptance
 // it replaces (restored when the update ends without a result). Forward-only.
-export const migration017 = `
+export const migration020 = `
 CREATE TABLE task_reworks (
   rework_id TEXT PRIMARY KEY,
   issue_id TEXT NOT NULL,
