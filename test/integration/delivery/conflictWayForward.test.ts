@@ -4,18 +4,15 @@
 // left to the developer) and a merge by hand in the task's tree, which integrate picks up as "changed after
 // acceptance". The new result is reviewed and accepted again, then integrated.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import type { DomainError } from '../../../src/core/errors.js';
 import type { AgentTargetConfig } from '../../../src/core/runs/runProcessPort.js';
+import { shellWords } from '../../unit/cli/shellWords.js';
 import { commandTarget, rejects, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
 import { initRepo } from './gitRepoKit.js';
-
-function git(cwd: string, ...args: string[]): string {
-	return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
+import { git, gitPrinted, printed, runPrinted } from './printedCommands.js';
 
 /** Three lines; the middle one is what the tasks and the branch change. */
 const shared = (middle: string): string => `top\n${middle}\nbottom\n`;
@@ -66,7 +63,8 @@ describe('conflicts have a way forward (real git)', function () {
 		assert.ok(refused.hint.includes('`git -C .tutti/worktrees/a merge main`'), refused.hint);
 		assert.deepEqual((refused.details as { taskId: string; updateFromBase: string }).taskId, 'a');
 
-		const update = await h.call('task/updateFromBase', { issueId, taskId: 'a' });
+		// The hint's first way, run as printed.
+		const update = await runPrinted(h, refused.hint, 'tutti task update-from-base') as Awaited<ReturnType<typeof h.call<'task/updateFromBase'>>>;
 		assert.deepEqual([update.resolvedBy, update.conflictPaths, update.upToDate, update.attempt, update.tree], ['agent', ['shared.txt'], false, 2, '.tutti/worktrees/a']);
 		assert.deepEqual(update.sources.map((s) => s.label), ['main']);
 		await h.idle();
@@ -92,8 +90,9 @@ describe('conflicts have a way forward (real git)', function () {
 		assert.deepEqual(run.changedFiles.map((f) => f.path), ['shared.txt']);
 		assert.deepEqual(git(h.workspace, 'log', '-1', '--format=%P', run.resultCommit).split(' ').length, 2, 'a merge commit');
 
-		await h.call('review/accept', { issueId, taskId: 'a' });
-		const integrated = await h.call('issue/integrate', { issueId });
+		// What the update's answer says next, run as printed: accept, then integrate (the refusal's command).
+		await runPrinted(h, update.message, 'tutti review accept');
+		const integrated = await runPrinted(h, refused.hint, 'tutti issue integrate') as Awaited<ReturnType<typeof h.call<'issue/integrate'>>>;
 		assert.equal(integrated.fastForward, true, 'the task now contains main');
 		assert.equal(readFileSync(join(h.workspace, 'shared.txt'), 'utf8'), shared('from main and from task a'));
 		const runs = (await h.call('run/list', { issueId })).runs.filter((r) => r.taskId === 'a');
@@ -104,12 +103,12 @@ describe('conflicts have a way forward (real git)', function () {
 		const setup = await acceptedThenBranchMoved(commandTarget('iso', { isolation: 'worktree' }));
 		h = setup.h;
 		const { issueId, tree } = setup;
-		await conflictOf(h, issueId);
-		// The hint's way: `git -C <tree> merge main`, fix, add, commit.
-		assert.throws(() => git(h.workspace, '-C', '.tutti/worktrees/a', 'merge', 'main'), 'the merge stops on the conflict');
+		const refused = await conflictOf(h, issueId);
+		// The hint's second way, its git commands run as printed: merge, fix, add, commit.
+		assert.throws(() => gitPrinted(h, refused.hint, 'git -C .tutti/worktrees/a merge'), 'the merge stops on the conflict');
 		writeFileSync(join(tree, 'shared.txt'), shared('resolved by hand'));
-		git(h.workspace, '-C', '.tutti/worktrees/a', 'add', 'shared.txt');
-		git(h.workspace, '-C', '.tutti/worktrees/a', 'commit', '--no-edit');
+		git(h.workspace, ...shellWords(printed(refused.hint, 'git -C .tutti/worktrees/a add')).slice(1), 'shared.txt');
+		gitPrinted(h, refused.hint, 'git -C .tutti/worktrees/a commit');
 		const resolved = git(tree, 'rev-parse', 'HEAD');
 
 		const notAccepted = await rejects(h.call('issue/integrate', { issueId }), 'not_integrable');
@@ -118,9 +117,9 @@ describe('conflicts have a way forward (real git)', function () {
 		const task = (await h.call('issue/get', { issueId, taskId: 'a' })).tasks[0]!;
 		assert.deepEqual([task.status, task.reopenedReason, task.resultCommit], ['pending_acceptance', 'changed after acceptance', resolved], 'shown for review');
 
-		const accepted = await h.call('review/accept', { issueId, taskId: 'a' });
+		const accepted = await runPrinted(h, notAccepted.hint, 'tutti review accept') as { taskStatus: string };
 		assert.equal(accepted.taskStatus, 'completed');
-		await h.call('issue/integrate', { issueId });
+		await runPrinted(h, notAccepted.hint, 'tutti issue integrate --issue-id ' + issueId + ' --as-user');
 		assert.equal(readFileSync(join(h.workspace, 'shared.txt'), 'utf8'), shared('resolved by hand'));
 	});
 
@@ -131,7 +130,7 @@ describe('conflicts have a way forward (real git)', function () {
 		const acceptedBefore = (await h.call('issue/get', { issueId, taskId: 'a' })).tasks[0]!.acceptedCommit;
 		const refused = await conflictOf(h, issueId);
 		assert.match(refused.hint, /the merge is left in \.tutti\/worktrees\/a for you to resolve and commit/);
-		const update = await h.call('task/updateFromBase', { issueId, taskId: 'a' });
+		const update = await runPrinted(h, refused.hint, 'tutti task update-from-base') as Awaited<ReturnType<typeof h.call<'task/updateFromBase'>>>;
 		assert.equal(update.resolvedBy, 'developer');
 		assert.match(update.message, /left in progress in \.tutti\/worktrees\/a for you/);
 		await h.idle();
@@ -143,10 +142,11 @@ describe('conflicts have a way forward (real git)', function () {
 		assert.equal(git(tree, 'diff', '--name-only', '--diff-filter=U'), 'shared.txt', 'the merge waits in the tree');
 
 		writeFileSync(join(tree, 'shared.txt'), shared('resolved by the developer'));
-		git(tree, 'add', 'shared.txt');
-		git(tree, 'commit', '--no-edit');
-		await rejects(h.call('issue/integrate', { issueId }), 'not_integrable');
-		await h.call('review/accept', { issueId, taskId: 'a' });
+		// The answer's commands, as printed: add the files, conclude the merge.
+		git(h.workspace, ...shellWords(printed(update.message, 'git -C .tutti/worktrees/a add')).slice(1), 'shared.txt');
+		gitPrinted(h, update.message, 'git -C .tutti/worktrees/a commit');
+		const notAccepted = await rejects(h.call('issue/integrate', { issueId }), 'not_integrable');
+		await runPrinted(h, notAccepted.hint, 'tutti review accept');
 		await h.call('issue/integrate', { issueId });
 		assert.equal(readFileSync(join(h.workspace, 'shared.txt'), 'utf8'), shared('resolved by the developer'));
 	});
@@ -168,7 +168,7 @@ describe('conflicts have a way forward (real git)', function () {
 		const aCommit = (await h.call('issue/get', { issueId, taskId: 'a' })).tasks[0]!.acceptedCommit;
 		assert.ok(refused.hint.includes(`\`git -C .tutti/worktrees/b merge ${aCommit}\``), refused.hint);
 
-		const update = await h.call('task/updateFromBase', { issueId, taskId: 'b' });
+		const update = await runPrinted(h, refused.hint, 'tutti task update-from-base') as Awaited<ReturnType<typeof h.call<'task/updateFromBase'>>>;
 		assert.deepEqual(update.sources, [{ label: 'task a', commit: aCommit }], 'main did not move: only a\'s work');
 		await h.idle();
 		const second = h.runs.launches.filter((l) => l.taskId === 'b')[1]!;
@@ -222,8 +222,8 @@ describe('conflicts have a way forward (real git)', function () {
 		assert.throws(() => git(tree, 'merge', 'main'));
 		const busy = await rejects(h.call('task/updateFromBase', { issueId, taskId: 'a' }), 'invalid_input');
 		assert.match(busy.message, /a merge is in progress in task a's tree \.tutti\/worktrees\/a/);
-		assert.match(busy.hint, /git -C \.tutti\/worktrees\/a merge --abort/);
-		git(tree, 'merge', '--abort');
+		gitPrinted(h, busy.hint, 'git -C .tutti/worktrees/a merge --abort');
+		assert.equal(git(tree, 'status', '--porcelain', '--untracked-files=no'), '', 'the printed abort ends the merge');
 		await h.call('task/add', { issueId, taskId: 'c', title: 'Pending', agentTargetId: 'iso', autoAccept: false });
 		await h.idle();
 		const running = await rejects(h.call('task/updateFromBase', { issueId, taskId: 'c' }), 'invalid_input');

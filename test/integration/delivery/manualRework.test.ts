@@ -3,16 +3,14 @@
 // "running", never "failed"; the earlier attempt stays in its history and integrate takes the accepted attempt.
 // Retry (and Edit and retry) share the mechanism for a failed task.
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import { commandTarget, rejects, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
+import { parseCommandLine } from '../../../src/cli/parseCommandLine.js';
+import { shellWords } from '../../unit/cli/shellWords.js';
 import { initRepo } from './gitRepoKit.js';
-
-function git(cwd: string, ...args: string[]): string {
-	return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-}
+import { git, printed, runPrinted } from './printedCommands.js';
 
 describe('request changes on a manual issue is a rework (real git)', function () {
 	this.timeout(90_000);
@@ -83,7 +81,13 @@ describe('request changes on a manual issue is a rework (real git)', function ()
 
 		const pending = await rejects(h.call('task/retry', { issueId, taskId: 'nope' }), 'task_not_found');
 		assert.ok(pending.hint.length > 0);
-		const retried = await h.call('task/retry', { issueId, taskId: 'build', note: 'The disk was full; try again.', content: 'Build it with the new flags.', agentTargetId: 'iso2' });
+		// Integrate names the retry for the failed task; that command as printed, with the edits added (Edit and retry).
+		const blocked = await rejects(h.call('issue/integrate', { issueId }), 'not_integrable');
+		const retryArgv = shellWords(printed(blocked.hint, 'tutti task retry'));
+		const parsedRetry = parseCommandLine([...retryArgv.slice(1), '--note', 'The disk was full; try again.', '--content', 'Build it with the new flags.', '--agent-target-id', 'iso2']);
+		assert.ok(parsedRetry.kind === 'call' && parsedRetry.asUser && parsedRetry.method === 'task/retry', JSON.stringify(parsedRetry));
+		const retried = await h.call('task/retry', parsedRetry.params as { issueId: string; taskId: string });
+		assert.equal(retried.taskId, 'build');
 		assert.deepEqual([retried.attempt, retried.task.status, retried.task.content, retried.task.agentTargetId], [2, 'not_started', 'Build it with the new flags.', 'iso2']);
 		await h.idle();
 		const second = h.runs.launches.filter((l) => l.taskId === 'build')[1]!;
@@ -97,7 +101,9 @@ describe('request changes on a manual issue is a rework (real git)', function ()
 		assert.deepEqual([task.status, task.attempt, task.controls.retry], ['completed', 2, false]);
 		const notFailed = await rejects(h.call('task/retry', { issueId, taskId: 'build' }), 'invalid_input');
 		assert.match(notFailed.message, /task build is completed; only a failed or canceled task is retried/);
-		assert.match(notFailed.hint, /tutti task update-from-base --issue-id .* --task-id build --as-user/);
+		// Its hint's way, run as printed: the branch did not move, so the update answers "up to date" and starts nothing.
+		const upToDate = await runPrinted(h, notFailed.hint, 'tutti task update-from-base') as { upToDate: boolean };
+		assert.equal(upToDate.upToDate, true);
 		await rejects(h.call('task/delete', { issueId, taskId: 'build' }), 'task_not_started');
 	});
 
