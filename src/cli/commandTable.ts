@@ -186,7 +186,9 @@ export const commandTable: readonly CommandSpec[] = [
 		],
 		details: 'The merge is computed without touching any working tree: a fast-forward when possible, otherwise one merge commit "Integrate <issue title>". '
 			+ 'Where the branch is checked out its tracked files must be clean (dirty_workspace names them) and that tree moves to the new commit; untracked files are never touched. '
-			+ 'A conflict (merge_conflict) names every conflicting path and changes nothing. '
+			+ 'A conflict (merge_conflict) names every conflicting path, changes nothing, and names two ways forward for the task whose work conflicts: '
+			+ '`tutti task update-from-base` (a new Run of it merges the branch into its tree), or a merge by hand in its tree (`git -C <tree> merge <branch>`, fix, commit). '
+			+ 'A task whose branch moved after you accepted it (such a commit by hand) is pending acceptance again first ("changed after acceptance"): accept it, then integrate. '
 			+ "The repository's git hooks do not run (post-merge, reference-transaction, …) unless the developer's setting integrateRunsHooks is on. "
 			+ '--squash makes new commits on the branch (tasks in dependency order) instead of keeping every attempt of the tasks. '
 			+ '--push checks the remote before anything moves; a push that fails (push_failed) leaves the integration on the local branch and names what to fix.',
@@ -439,8 +441,10 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['review', 'request-changes'], method: 'review/requestChanges', summary: "send a task's result back with a note (developer action)",
-		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose result you decide on (status pending_acceptance)' }, { name: 'note', param: 'note', kind: 'string', valueName: '<text>', required: true, description: 'what should change (sent to the source agent); must not be empty' }],
-		details: 'The task becomes failed so it can be reworked; on a managed issue the source agent gets a changes_requested checkpoint carrying the note.',
+		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose result you decide on (status pending_acceptance)' }, { name: 'note', param: 'note', kind: 'string', valueName: '<text>', required: true, description: 'what should change (sent to the agent that reworks it); must not be empty' }],
+		details: 'On a manual issue the task runs again as a new attempt in its own tree: its Run\'s prompt carries your note, the task reads "changes requested" until that Run starts '
+			+ '(it is never failed for it), the earlier attempt stays in its history, and integrate takes the attempt you accept. '
+			+ 'On a managed issue the task fails and the source agent gets a changes_requested checkpoint carrying the note, and reworks it.',
 		examples: ['tutti review request-changes --issue-id ISSUE --task-id build --note "The build must also produce source maps" --as-user --json'],
 	},
 	{
@@ -552,6 +556,39 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti approval wait --approval-id APPROVAL --json'],
 	},
 	{
+		path: ['task', 'retry'], method: 'task/retry', summary: 'run a failed or canceled task of a manual issue again, as a new attempt in its own tree (developer action)',
+		flags: [
+			issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the failed or canceled task' },
+			{ name: 'note', param: 'note', kind: 'string', valueName: '<text>', description: "what to do differently (goes into the new attempt's prompt)" },
+			title(false), content(false), ...launchFlags,
+		],
+		details: 'Edit and retry: the other flags change the task first, as `tutti issue task update` does for a not-started task (--depends-on replaces '
+			+ "the whole list). The task is not_started until its new Run starts (the dispatcher starts it as capacity allows); its earlier Runs stay its history. "
+			+ "On a managed issue a failed task is its source agent's to rework (it got that as a checkpoint), so retry is refused there (tutti_issue_managed).",
+		examples: [
+			'tutti task retry --issue-id ISSUE --task-id build --as-user --json',
+			'tutti task retry --issue-id ISSUE --task-id build --note "The network was down; try again" --as-user --json',
+			'tutti task retry --issue-id ISSUE --task-id build --agent-target-id claude --content "Build with the new toolchain" --as-user --json',
+		],
+	},
+	{
+		path: ['task', 'update-from-base'], method: 'task/updateFromBase', summary: "merge its base branch into an accepted task's work, in a new Run in its own tree (developer action)",
+		flags: [
+			issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the accepted task to update' },
+			{ name: 'into', param: 'into', kind: 'string', valueName: '<branch>', description: "the branch it is integrated into (default: the issue's base branch)" },
+		],
+		details: 'What integrate refuses with merge_conflict is brought up to date here: the branch and the accepted work integrated before the task are merged '
+			+ 'into its tree. The answer says what happens before anything runs: merged cleanly (no agent; the merge is the new result), conflicts its agent '
+			+ 'resolves (onMergeConflict "agent": its prompt names the paths), or conflicts left in progress in the tree for you (onMergeConflict "fail": '
+			+ 'resolve, `git add`, `git commit`; the task stays accepted until then and integrate shows your commit for review). '
+			+ 'A new result is reviewed and accepted again like any change (`tutti review accept`), then `tutti issue integrate` again. '
+			+ 'A managed issue\'s task is updated only after its Goal Review (before, it is the source agent\'s).',
+		examples: [
+			'tutti task update-from-base --issue-id ISSUE --task-id build --as-user --json',
+			'tutti task update-from-base --issue-id ISSUE --task-id build --into release/1.2 --as-user --json',
+		],
+	},
+	{
 		path: ['worktree', 'remove'], method: 'worktree/remove', summary: "remove a task's git worktree (refused with uncommitted changes; the branch stays)",
 		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose worktree to remove' }],
 		examples: ['tutti worktree remove --issue-id ISSUE --task-id TASK --as-user --json'],
@@ -576,6 +613,7 @@ export const groupSummaries: Readonly<Record<string, string>> = {
 	'plan issue': 'the source session\'s commands for a managed issue',
 	'run': 'Runs (one agent process per scheduled task)',
 	'review': "the developer's decisions on task results",
+	'task': "the developer's actions on one task: a new attempt (retry) or an update from its base",
 	'goal': "the developer's decision at Goal Review",
 	'goal-review': "the independent reviewer's verdict at Goal Review",
 	'worktree': 'git worktrees of isolated tasks',

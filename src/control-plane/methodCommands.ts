@@ -17,6 +17,8 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'task/add': 'tutti issue task add',
 	'task/update': 'tutti issue task update',
 	'task/delete': 'tutti issue task delete',
+	'task/retry': 'tutti task retry',
+	'task/updateFromBase': 'tutti task update-from-base',
 	'plan/create': 'tutti plan issue create',
 	'plan/get': 'tutti plan issue get',
 	'plan/getCompact': 'tutti plan issue get',

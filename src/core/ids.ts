@@ -53,6 +53,11 @@ export function goalReviewId(checkpointId: string, n: number): string {
 	return `${checkpointId}:goal-review:${n}`;
 }
 
+/** The n-th new attempt (1-based) the developer asked of one task (a rework, a retry, an update from base). */
+export function reworkId(issueId: string, taskId: string, n: number): string {
+	return `${issueId}:task:${taskId}:rework:${n}`;
+}
+
 /** The n-th main wake (1-based) of a checkpoint. */
 export function mainWakeId(checkpointId: string, sequence: number): string {
 	return `${checkpointId}:wake:main:${sequence}`;

@@ -73,6 +73,46 @@ export type PlanAction = (typeof planActions)[number];
 export const pausers = ['developer', 'source', 'agent'] as const;
 export type Pauser = (typeof pausers)[number];
 
+/**
+ * Why a task runs again in its own tree, as a new attempt (a new Run of the same task): the developer requested
+ * changes on its result (`changes_requested`), retried it after a failure or a cancellation (`retry`), or asked it to
+ * merge its base branch in (`update_from_base`). A review decision is not a failure: the task is never `failed` for it.
+ */
+export const reworkKinds = ['changes_requested', 'retry', 'update_from_base'] as const;
+export type ReworkKind = (typeof reworkKinds)[number];
+
+/** One commit an Update from base merges into the task's tree, with what it is ("main", "task b"). */
+export interface MergeSource {
+	label: string;
+	commit: string;
+}
+
+/** A new attempt of a task: pending until a Run is admitted for it (`runId` '' until then), then bound to that Run. */
+export interface TaskRework {
+	reworkId: string;
+	issueId: string;
+	taskId: string;
+	kind: ReworkKind;
+	/** The attempt it is: the task's Runs before it + 1 (its Run is the task's next). */
+	attempt: number;
+	/** The developer's note (and diff comments): what should change, or why it is retried ('' when none). */
+	note: string;
+	/** The Run whose result (or failure) this attempt follows ('' when the task had none). */
+	fromRunId: string;
+	/** The Run of this attempt ('' while it waits to be started). */
+	runId: string;
+	requestedAtUnixMs: number;
+	/** update_from_base: the branch merged in ('' otherwise). */
+	mergeInto: string;
+	/** update_from_base: the one commit the Run merges into the tree (the branch and the work integrated before it). */
+	mergeCommit: string;
+	/** update_from_base: what `mergeCommit` holds, for the prompt and the refusal texts. */
+	mergeSources: MergeSource[];
+	/** update_from_base: the acceptance it replaces, restored when the update ends without a result. */
+	priorAcceptedCommit: string;
+	priorAcceptanceState: AcceptanceState;
+}
+
 export interface Issue {
 	issueId: string;
 	title: string;

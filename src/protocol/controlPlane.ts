@@ -96,6 +96,8 @@ const reviewDecisionResult = z.object({
 	taskStatus, acceptanceState: z.enum(['', 'agent_claimed', 'auto_checked', 'user_accepted']), replayed: z.boolean(),
 	/** Set when no agent is waiting for this decision: the exact command that hands the source session back. */
 	handBackCommand: z.string().optional(),
+	/** Changes requested on a manual issue: the task's next attempt, which carries the note (its Run starts as capacity allows). */
+	rework: z.object({ reworkId: z.string(), attempt: z.number().int().positive() }).optional(),
 });
 
 /** A developer decision at Goal Review. `checkpointId`: the goal_changes_requested checkpoint ('' for confirmed). */
@@ -137,8 +139,50 @@ export const runAgentMethods = {
 	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 
+/** What a new attempt of a task answers: the rework recorded, and the task as it is now. */
+const reworkResult = z.object({
+	issueId: z.string(), taskId: z.string(), reworkId: z.string(), attempt: z.number().int().positive(),
+	/** The Run carrying it out ('' while it waits for the dispatcher: a manual issue starts it as capacity allows). */
+	runId: z.string(),
+	task: taskDto,
+});
+
 /** Code delivery, part of `methods`. */
 export const deliveryMethods = {
+	/**
+	 * Run a failed or canceled task of a manual issue again (developer): a new attempt in its own tree, after optional
+	 * edits of its not-started fields (Edit and retry); `note` goes into the new attempt's prompt.
+	 */
+	'task/retry': {
+		params: z.strictObject({
+			issueId: id, taskId: id, note: text(10_000).optional(), title: z.string().min(1).max(500).optional(), content: text(100_000).optional(),
+			dependencyTaskIds: z.array(id).max(1000).optional(), ...launchFields,
+		}),
+		result: reworkResult,
+	},
+	/**
+	 * Update an accepted task from its base branch (developer): a new Run of it in its own tree merges the branch (and the
+	 * accepted work integrated before it) in. Merged cleanly: no agent, the merge is its result. Conflicts: its agent
+	 * resolves them (`onMergeConflict: "agent"`), or the merge is left in the tree for the developer (`"fail"`). Either
+	 * way the new result is reviewed and accepted again. `upToDate`: the tree has it all already, nothing was started.
+	 */
+	'task/updateFromBase': {
+		params: z.strictObject({ issueId: id, taskId: id, into: z.string().min(1).max(250).optional() }),
+		result: z.object({
+			issueId: z.string(), taskId: z.string(), into: z.string(), upToDate: z.boolean(),
+			/** What is merged in, the branch first ([] when up to date). */
+			sources: z.array(z.object({ label: z.string(), commit: z.string() })),
+			/** The paths that conflict ([] when it merges cleanly or is up to date). */
+			conflictPaths: z.array(z.string()),
+			/** Who settles the merge: nobody (`merge`: it is clean), the task's `agent`, or the `developer` in the tree. */
+			resolvedBy: z.enum(['none', 'merge', 'agent', 'developer']),
+			/** The task's tree, relative to the workspace. */
+			tree: z.string(),
+			reworkId: z.string(), attempt: z.number().int().nonnegative(), runId: z.string(),
+			/** One sentence: what happens now and what the developer does next. */
+			message: z.string(),
+		}),
+	},
 	/** Merges the accepted commits of an issue's tasks into a branch (developer). */
 	'issue/integrate': {
 		params: z.strictObject({

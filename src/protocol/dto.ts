@@ -19,6 +19,25 @@ export const statusCountsDto = z.object({
 	completed: z.number().int(), failed: z.number().int(), canceled: z.number().int(),
 });
 
+/** Why a task runs again as a new attempt in its own tree (a review decision, a retry, an update): never a failure. */
+export const reworkKind = z.enum(['changes_requested', 'retry', 'update_from_base']);
+
+export const reworkDto = z.object({
+	reworkId: z.string(),
+	kind: reworkKind,
+	/** The developer's note (with the comments on the diff), '' when none. */
+	note: z.string(),
+	/** The attempt it is (2 for the first rework). */
+	attempt: z.number().int().positive(),
+	/** The Run it follows, and the Run carrying it out ('' while it waits to start). */
+	fromRunId: z.string(),
+	runId: z.string(),
+	requestedAtUnixMs: z.number().int(),
+	/** update_from_base: the branch it merges in ('' otherwise). */
+	mergeInto: z.string(),
+});
+export type ReworkDto = z.infer<typeof reworkDto>;
+
 export const taskDto = z.object({
 	issueId: z.string(),
 	taskId: z.string(),
@@ -50,6 +69,13 @@ export const taskDto = z.object({
 	 * accepted (its resultCommit is the new HEAD); '' otherwise.
 	 */
 	reopenedReason: z.string(),
+	/** How many Runs (attempts) the task has had; 0 before its first. */
+	attempt: z.number().int().nonnegative(),
+	/**
+	 * The new attempt the developer asked for last (changes requested, a retry, an update from base): pending while
+	 * `runId` is '' (the task is not_started and waits for it), then the Run carrying it out. null when none.
+	 */
+	rework: reworkDto.nullable(),
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });
@@ -61,6 +87,10 @@ export const taskControlsDto = z.object({
 	requestChanges: z.boolean(),
 	/** The task's latest Run's own diff can be opened (`tutti.openTaskChanges`). */
 	openChanges: z.boolean(),
+	/** A failed or canceled task of a manual issue: run it again as a new attempt (`tutti task retry`). */
+	retry: z.boolean(),
+	/** An accepted task: merge its base branch into its tree in a new Run (`tutti task update-from-base`). */
+	updateFromBase: z.boolean(),
 });
 export type TaskControlsDto = z.infer<typeof taskControlsDto>;
 

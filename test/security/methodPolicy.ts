@@ -26,6 +26,7 @@ export const policy: Record<Method, Policy> = {
 	'review/accept': 'developer', 'review/requestChanges': 'developer', 'goal/confirm': 'developer', 'goal/requestChanges': 'developer',
 	'goalReview/switchToSelf': 'developer',
 	'run/stop': 'developer', 'run/send': 'developer', 'run/resume-queue': 'developer', 'worktree/remove': 'developer', 'worktree/prune': 'developer',
+	'task/retry': 'developer', 'task/updateFromBase': 'developer',
 	'approval/answer': 'developer', 'question/answer': 'developer',
 };
 

@@ -7,7 +7,7 @@ import { isIssueClosed } from '../issues/issueControls.js';
 import { agentResumeCommand } from '../next/commands.js';
 import type { IssueFacts } from '../next/facts.js';
 import { owedOnIssue } from '../next/owed.js';
-import type { RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
+import type { ReworkKind, RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
 import { outsideChangesLabel } from '../runs/outsideChanges.js';
 
 export const attentionStates = ['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done'] as const;
@@ -311,7 +311,7 @@ function runsOf(ctx: Context): RunAttention[] {
 	for (const t of ctx.live) {
 		const run = ctx.input.latestRuns.get(t.taskId);
 		if (run === undefined) { continue; }
-		const task = taskAttentionOf(ctx, t.status, false, run);
+		const task = taskAttentionOf(ctx, t.status, false, run, t.pendingRework ?? '');
 		const common = { runId: run.runId, taskId: t.taskId, taskTitle: t.title };
 		const changed = outside.get(t.taskId);
 		if (t.status === 'failed' && run.outcome === 'failure') {
@@ -382,7 +382,7 @@ export function taskAttentions(input: AttentionInput): Map<string, TaskAttention
 	const outside = terminal ? new Map<string, readonly string[]>() : new Map(tasksChangedOutside(ctx).map((o) => [o.taskId, o.changes] as const));
 	const out = new Map<string, TaskAttention>();
 	for (const t of input.facts.tasks) {
-		const attention = taskAttentionOf(ctx, t.status, t.superseded || terminal, input.latestRuns.get(t.taskId));
+		const attention = taskAttentionOf(ctx, t.status, t.superseded || terminal, input.latestRuns.get(t.taskId), t.pendingRework ?? '');
 		const changed = attention.state === 'needs_you' && t.status === 'pending_acceptance' && input.changedAfterAcceptance?.includes(t.taskId) === true;
 		const changedOutside = outside.get(t.taskId);
 		out.set(t.taskId, changedOutside !== undefined ? { state: 'needs_you', label: capitalized(outsideChangesLabel(changedOutside)) }
@@ -391,8 +391,20 @@ export function taskAttentions(input: AttentionInput): Map<string, TaskAttention
 	return out;
 }
 
-function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: AttentionRun | undefined): TaskAttention {
+/** A new attempt asked for and not started yet: what the task waits for, in the developer's words (never "failed"). */
+const pendingReworkLabel: Readonly<Record<ReworkKind, string>> = {
+	changes_requested: 'Changes requested: its next attempt starts soon',
+	retry: 'Retry asked: its next attempt starts soon',
+	update_from_base: 'Update from base asked: it starts soon',
+};
+
+function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: AttentionRun | undefined, rework: ReworkKind | '' = ''): TaskAttention {
 	if (over && status !== 'running') { return { state: 'done', label: 'Done' }; }
+	if (status === 'not_started' && rework !== '') {
+		return ctx.input.dispatchPaused
+			? { state: 'paused', label: `Paused · ${pendingReworkLabel[rework].split(':')[0]!.toLowerCase()}` }
+			: { state: 'planned', label: pendingReworkLabel[rework] };
+	}
 	switch (status) {
 		case 'pending_acceptance': return { state: 'needs_you', label: 'Awaiting your acceptance' };
 		case 'running': return { state: 'agent_working', label: run?.activity ? run.activity : 'Working on it' };

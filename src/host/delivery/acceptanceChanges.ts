@@ -3,7 +3,8 @@
 // goes back to pending_acceptance with the reason "changed after acceptance", its latest Run's result becomes the
 // branch's new HEAD (so Open Changes and Accept see the new work), its accepted commit and the developer's decision
 // on that Run are withdrawn, and the reopening is recorded (a store fact the board and panel show). Checked before a
-// dependent is admitted (the dispatcher, managed `schedule`) and again before its Run launches.
+// dependent is admitted (the dispatcher, managed `schedule`), again before its Run launches, and before the issue's
+// accepted work is integrated (a conflict resolved by hand in the task's tree is then shown for review).
 import type { Task } from '../../core/model.js';
 import type { Store } from '../../store/database.js';
 import type { Reader } from '../../store/tx.js';
@@ -99,9 +100,23 @@ export function hasAcceptedParentCommits(r: Reader, issueId: string, taskIds: re
  */
 export async function reopenChangedParents(deps: AcceptanceChangeDeps, issueId: string, taskIds: readonly string[]): Promise<AcceptanceChange[]> {
 	const parentIds = deps.store.read((r) => new Set(taskIds.flatMap((id) => taskRepository.get(r, issueId, id)?.dependencyTaskIds ?? [])));
-	if (parentIds.size === 0) { return []; }
+	return reopenChanged(deps, issueId, parentIds);
+}
+
+/**
+ * Before the issue's accepted work is integrated: each accepted task whose branch moved after its acceptance (a
+ * commit the developer made in its tree, e.g. resolving a conflict by hand) goes back to pending_acceptance, so the
+ * integration never merges an acceptance that no longer says what the task's work is, and the change is reviewed.
+ */
+export async function reopenChangedAcceptances(deps: AcceptanceChangeDeps, issueId: string): Promise<AcceptanceChange[]> {
+	const taskIds = deps.store.read((r) => new Set(taskRepository.listByIssue(r, issueId).map((t) => t.taskId)));
+	return reopenChanged(deps, issueId, taskIds);
+}
+
+async function reopenChanged(deps: AcceptanceChangeDeps, issueId: string, taskIds: ReadonlySet<string>): Promise<AcceptanceChange[]> {
+	if (taskIds.size === 0) { return []; }
 	const changes: AcceptanceChange[] = [];
-	for (const bound of boundAcceptances(deps, issueId, parentIds)) {
+	for (const bound of boundAcceptances(deps, issueId, taskIds)) {
 		const head = await treeHead(bound.treePath);
 		if (head === null || head === bound.acceptedCommit) { continue; }
 		const change = await reopen(deps, bound, head);

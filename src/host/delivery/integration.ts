@@ -79,7 +79,7 @@ async function branchBeingRebased(tree: string): Promise<string | null> {
 }
 
 /** Tracked files with changes (staged or not) in `tree`; untracked files do not count. */
-async function dirtyTrackedFiles(tree: string): Promise<string[]> {
+export async function dirtyTrackedFiles(tree: string): Promise<string[]> {
 	const out = (await git(tree, ['status', '--porcelain', '--untracked-files=no', '-z'])).stdout;
 	const files: string[] = [];
 	const fields = out.split('\0');
@@ -92,7 +92,7 @@ async function dirtyTrackedFiles(tree: string): Promise<string[]> {
 	return files;
 }
 
-async function operationInProgress(tree: string): Promise<string | null> {
+export async function operationInProgress(tree: string): Promise<string | null> {
 	for (const [ref, what] of [['MERGE_HEAD', 'a merge'], ['REBASE_HEAD', 'a rebase'], ['CHERRY_PICK_HEAD', 'a cherry-pick'], ['REVERT_HEAD', 'a revert']] as const) {
 		if ((await gitExit(tree, ['rev-parse', '--verify', '--quiet', ref])).exitCode === 0) { return what; }
 	}

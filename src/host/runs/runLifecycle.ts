@@ -102,7 +102,14 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		if (this.#disposed) { return; }
 		const launch = await prepareRunLaunch(this.#ctx, runId);
 		if (launch.kind === 'done') { return; }
-		if (launch.kind === 'not_started') { return this.#settle(runId, launch.ending); }
+		if (launch.kind === 'not_started') {
+			// Nothing left for an agent (an update from base that merged cleanly): the merge is the result, recorded first.
+			if (launch.ending.kind === 'not_launched' && launch.ending.outcome === 'success') {
+				const { recordError } = await this.#results.record(runId);
+				if (recordError !== undefined) { return this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `its result could not be committed: ${recordError}` }); }
+			}
+			return this.#settle(runId, launch.ending);
+		}
 		this.#expect(runId, runId);
 		await this.#notStarted(runId, runId, await startRunTurn(this.#ctx, launch));
 	}

@@ -18,6 +18,8 @@ import type { RunExit } from '../../core/runs/runProcessPort.js';
 import type { Disposable } from '../../core/lifecycle.js';
 import { nextIssueStatus } from '../../core/issues/issueStatus.js';
 import { bindAcceptance } from '../delivery/acceptanceBinding.js';
+import { restoredAcceptanceInTx } from './taskReworks.js';
+import { reworkRepository } from '../../store/repositories/reworkRepository.js';
 
 /** How a Run ended: its process exited (exit record), or it never got a process. */
 export type RunEnding =
@@ -29,7 +31,11 @@ export type RunEnding =
 		/** The worktree Run's result could not be committed (RunResultRecorder): a success is not one. */
 		resultRecordError?: string;
 	}
-	| { kind: 'not_launched'; outcome: Extract<RunOutcome, 'failure' | 'cancellation'>; message: string };
+	/**
+	 * No agent process: refused before launch (failure, cancellation), or nothing was left for an agent to do
+	 * (success: an update from base that merged cleanly; `message` is then its summary, and its result is recorded).
+	 */
+	| { kind: 'not_launched'; outcome: RunOutcome; message: string };
 
 export interface SettledRun {
 	issue: Issue;
@@ -134,7 +140,9 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		const unresolved = ending.unresolvedMergePaths ?? [];
 		if (outcome === 'success' && unresolved.length > 0) {
 			outcome = 'failure';
-			errorMessage = `ended with the merge of its parents unresolved in ${unresolved.join(', ')}`;
+			const update = reworkRepository.ofRun(tx, runId);
+			const merged = update?.kind === 'update_from_base' ? `of ${update.mergeInto} into its tree` : 'of its parents';
+			errorMessage = `ended with the merge ${merged} unresolved in ${unresolved.join(', ')}`;
 		}
 		if (outcome === 'success' && ending.resultRecordError !== undefined) {
 			outcome = 'failure';
@@ -148,9 +156,9 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 			exit.spawnError ? { lastError: exit.spawnError } : {});
 	} else {
 		outcome = ending.outcome;
-		errorMessage = ending.message;
-		launchIntentRepository.transition(tx, runId, ['prepared', 'leased'], outcome === 'cancellation' ? 'canceled' : 'failed', now,
-			{ lastError: ending.message });
+		errorMessage = outcome === 'success' ? '' : ending.message;
+		launchIntentRepository.transition(tx, runId, ['prepared', 'leased'], outcome === 'failure' ? 'failed' : 'canceled', now,
+			{ lastError: outcome === 'success' ? `no agent was needed: ${ending.message}` : ending.message });
 	}
 
 	const facts = ending.kind === 'exit' ? ending.facts ?? null : null;
@@ -162,6 +170,7 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 	const settledRun: Run = {
 		...run,
 		...(facts ? { usage: { ...facts.usage }, summary: summaryFromFacts(facts) } : {}),
+		...(ending.kind === 'not_launched' && outcome === 'success' ? { summary: ending.message } : {}),
 		status: runStatusFor[outcome],
 		outcome,
 		exitCode,
@@ -179,10 +188,12 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 	if (task.latestRunId === runId && task.status === 'running') {
 		// Recorded with the Run's result, before this transaction (RunResultRecorder).
 		const changedOutside = (deliveryRepository.runCommits(tx, runId)?.outsideChanges.length ?? 0) > 0;
-		settledTask = taskAfter(task, outcome, now, changedOutside);
+		// An update from base that brought no result leaves the task accepted as it was (it is not a failure of the task).
+		const restored = outcome !== 'success' ? restoredAcceptanceInTx(tx, task, runId, now) : undefined;
+		settledTask = restored ?? taskAfter(task, outcome, now, changedOutside);
 		taskRepository.update(tx, settledTask);
 		// Auto-accept binds the acceptance to the Run's result commit, as the developer's Accept does.
-		if (settledTask.acceptanceState === 'auto_checked') { bindAcceptance(tx, issue.issueId, task.taskId, runId, now); }
+		if (restored === undefined && settledTask.acceptanceState === 'auto_checked') { bindAcceptance(tx, issue.issueId, task.taskId, runId, now); }
 	}
 	let settledIssue = issue;
 	const status = nextIssueStatus(issue, issueRepository.counts(tx, issue.issueId), false);

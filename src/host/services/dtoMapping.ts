@@ -4,18 +4,18 @@ import type { Attention } from '../../core/attention/attention.js';
 import { computeReadiness, isSuperseded } from '../../core/graph/blockers.js';
 import { formatBytes } from '../../core/bytes.js';
 import { deliveryOf, manualWorkOver } from '../../core/issues/delivery.js';
-import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
+import { isIssueClosed, isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
 import { taskControls } from '../../core/issues/taskControls.js';
 import { pausedByField } from '../../core/issues/pauser.js';
-import type { ExecutionStatus, Issue, Run, Task, Wake } from '../../core/model.js';
+import type { ExecutionStatus, Issue, PlanningSource, Run, Task, TaskRework, Wake } from '../../core/model.js';
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
 import { outsideChangesLabel } from '../../core/runs/outsideChanges.js';
 import { isStopping, runControls } from '../../core/runs/runControls.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
-import type { AttentionDto, IssueDto, PlanTaskDto, RunDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
 import {
 	deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits, type WorktreeDisk,
 } from '../../store/repositories/deliveryRepository.js';
+import type { AttentionDto, IssueDto, PlanTaskDto, ReworkDto, RunDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
 import { finishRepository } from '../../store/repositories/finishRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
@@ -25,6 +25,7 @@ import type { Reader } from '../../store/tx.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
 import { type AttentionReadContext, readIssueAttention } from './attention/readAttention.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
+import { reworkRepository } from '../../store/repositories/reworkRepository.js';
 import { readSpendDto } from '../usage/issueSpend.js';
 
 /** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
@@ -139,7 +140,20 @@ function reopenedReason(task: Task, commits: TaskCommits): string {
 	return change !== null && task.status === 'pending_acceptance' && task.supersededAtUnixMs === 0 && change.runId === task.latestRunId ? change.reason : '';
 }
 
-export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): TaskDto {
+/** A task's attempts: how many Runs it has had, and the new attempt the developer asked for last (if any). */
+export interface TaskAttempts {
+	readonly attempt: number;
+	readonly rework?: TaskRework | undefined;
+}
+
+function toReworkDto(rework: TaskRework): ReworkDto {
+	return {
+		reworkId: rework.reworkId, kind: rework.kind, note: rework.note, attempt: rework.attempt, fromRunId: rework.fromRunId, runId: rework.runId,
+		requestedAtUnixMs: rework.requestedAtUnixMs, mergeInto: rework.mergeInto,
+	};
+}
+
+export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits, attempts: TaskAttempts = { attempt: 0 }): TaskDto {
 	return {
 		issueId: task.issueId,
 		taskId: task.taskId,
@@ -164,26 +178,60 @@ export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): Tas
 		resultCommit: commits.resultCommit,
 		acceptedCommit: commits.acceptedCommit,
 		reopenedReason: reopenedReason(task, commits),
+		attempt: attempts.attempt,
+		rework: attempts.rework !== undefined ? toReworkDto(attempts.rework) : null,
 		createdAtUnixMs: task.createdAtUnixMs,
 		updatedAtUnixMs: task.updatedAtUnixMs,
+	};
+}
+
+/** What the task list of one issue derives from beside its tasks and commits. */
+export interface TaskListContext {
+	/** The issue is closed (isIssueClosed), so no task of it awaits a decision. */
+	readonly issueClosed: boolean;
+	readonly planningSource: PlanningSource;
+	readonly issueArchived: boolean;
+	/** A managed issue whose execution completed (Goal Review passed). */
+	readonly executionCompleted: boolean;
+	/** taskId → its Runs so far; taskId → its latest rework. */
+	readonly attempts: ReadonlyMap<string, number>;
+	readonly reworks: ReadonlyMap<string, TaskRework>;
+}
+
+/** A manual issue's task list without attempts or reworks (builders and benchmarks). */
+export function plainTaskListContext(issueClosed: boolean): TaskListContext {
+	return { issueClosed, planningSource: 'manual', issueArchived: false, executionCompleted: false, attempts: new Map(), reworks: new Map() };
+}
+
+/** The context of an issue's task list, read in the caller's read. */
+export function readTaskListContext(r: Reader, issue: Issue, executionStatus: ExecutionStatus | null): TaskListContext {
+	return {
+		issueClosed: isIssueClosed(issue.status, executionStatus), planningSource: issue.planningSource,
+		issueArchived: issue.status === 'archived' || executionStatus === 'archived' || executionStatus === 'archiving',
+		executionCompleted: executionStatus === 'completed',
+		attempts: reworkRepository.attemptsOfIssue(r, issue.issueId), reworks: reworkRepository.latestOfIssue(r, issue.issueId),
 	};
 }
 
 /**
  * Tasks with their readiness under the one core rule, and the developer's controls on each. `tasks` is every task of
  * the issue (superseded history included, so dependencies resolve); superseded ones read `task_superseded`.
- * `issueClosed`: the issue is closed (isIssueClosed), so no task of it awaits a decision.
  */
-export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, issueClosed: boolean): PlanTaskDto[] {
+export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, context: TaskListContext): PlanTaskDto[] {
 	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents.
 	const readiness = computeReadiness(tasks);
 	return tasks.map((t) => {
 		const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
 		const taskCommits = commits.get(t.taskId) ?? noTaskCommits;
 		const superseded = isSuperseded(t);
+		const attempts = { attempt: context.attempts.get(t.taskId) ?? 0, rework: context.reworks.get(t.taskId) };
 		return {
-			...toTaskDto(t, taskCommits), ready: state.ready, blockerReason: state.blockerReason, superseded,
-			controls: taskControls({ status: t.status, superseded, issueClosed, hasRecordedBase: taskCommits.baseCommit !== '' }),
+			...toTaskDto(t, taskCommits, attempts), ready: state.ready, blockerReason: state.blockerReason, superseded,
+			controls: taskControls({
+				status: t.status, superseded, issueClosed: context.issueClosed, hasRecordedBase: taskCommits.baseCommit !== '',
+				planningSource: context.planningSource, issueArchived: context.issueArchived, executionCompleted: context.executionCompleted,
+				hasAcceptedCommit: taskCommits.acceptedCommit !== '',
+			}),
 		};
 	});
 }

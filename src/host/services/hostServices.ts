@@ -32,6 +32,7 @@ import { AwaitService, type WaitTimer } from './await/awaitService.js';
 import { preparationOf } from '../worktrees/treePreparation.js';
 import { IntegrationService } from './integrationService.js';
 import { FinishService } from './finishService.js';
+import { UpdateFromBaseService } from './updateFromBaseService.js';
 import { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
@@ -156,8 +157,9 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, log, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
-	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
 	const finishing = new FinishService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees });
+	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, config: deps.config, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
+	const updates = new UpdateFromBaseService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, config: deps.config, worktrees, admission, log });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	/** A decision made while no agent is waiting names the exact command that hands the source session back. */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
@@ -225,6 +227,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'run/resume-queue': (params, caller) => runMessages.resumeQueue(params, caller),
 		'worktree/remove': (params, caller) => worktreeService.remove(params, caller),
 		'issue/integrate': (params, caller) => integration.integrate(params, caller),
+		'task/retry': (params, caller) => tasks.retry(params, caller),
+		'task/updateFromBase': (params, caller) => updates.update(params, caller),
 		'await/review': (params, caller) => awaiting.review(params, caller),
 		'await/checkpoint': (params, caller) => awaiting.checkpoint(params, caller),
 		'await/next-action': (params, caller) => awaiting.nextAction(params, caller),

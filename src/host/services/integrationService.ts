@@ -1,6 +1,8 @@
 // `issue/integrate` (developer): the accepted commits of an issue's tasks, merged into a branch (default: the
 // issue's base branch) by fast-forward or one merge commit (integration.ts). Tasks not accepted yet are refused
-// with not_integrable unless `acceptedOnly`; tasks that worked in the shared folder have no commit to merge.
+// with not_integrable unless `acceptedOnly`; tasks that worked in the shared folder have no commit to merge. A task
+// whose branch moved after its acceptance is reopened for review first; every refusal names the command that moves
+// each blocking task on, and a conflict both ways forward (integrationRefusals.ts).
 // Integrations run one at a time; the store records the integrated commit after git moved the branch. `squash`
 // makes new commits for the accepted work (squash.ts); `push` sends the moved branch to a remote (push.ts), checked
 // before anything moves and never undoing the integration when it fails.
@@ -19,6 +21,9 @@ import { integrate } from '../delivery/integration.js';
 import { pushBranch, type PushTarget, pushTargetOf } from '../delivery/push.js';
 import { topologicalOrder } from '../../core/graph/topological.js';
 import { DomainError } from '../../core/errors.js';
+import { conflictRefusalOf, notAcceptedRefusal } from '../delivery/integrationRefusals.js';
+import { reopenChangedAcceptances } from '../delivery/acceptanceChanges.js';
+import type { HostConfig } from '../config.js';
 import type { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { checkoutHead } from '../../core/runs/outsideChanges.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
@@ -27,6 +32,8 @@ export interface IntegrationServiceDeps {
 	workspace: string;
 	store: Store;
 	clock: Clock;
+	/** The agent targets: what Update from base would do for a task in a conflict refusal. */
+	config: HostConfig;
 	worktrees: WorktreeManager;
 	/** The developer's `integrateRunsHooks` setting: the repository's hooks run when the branch moves. */
 	runHooks: boolean;
@@ -51,6 +58,8 @@ export class IntegrationService {
 
 	async #integrate(params: ParsedParams<'issue/integrate'>): Promise<Result<'issue/integrate'>> {
 		const { issueId } = params;
+		// A task whose branch moved after its acceptance (a conflict resolved by hand in its tree) is reviewed first.
+		await reopenChangedAcceptances(this.deps, issueId);
 		const plan = this.deps.store.read((r) => {
 			const issue = loadIssue(r, issueId);
 			const tasks = taskRepository.listByIssue(r, issueId).filter((t) => t.supersededAtUnixMs === 0);
@@ -58,8 +67,7 @@ export class IntegrationService {
 		});
 		const notAccepted = plan.tasks.filter((t) => !accepted(t)).map((t) => t.taskId);
 		if (notAccepted.length > 0 && params.acceptedOnly !== true) {
-			throw rejection('not_integrable', `Issue ${issueId} has tasks that are not accepted yet: ${notAccepted.join(', ')}. Nothing was changed.`,
-				{ issueId }, { notAcceptedTaskIds: notAccepted });
+			throw notAcceptedRefusal(this.deps, plan.issue, plan.tasks.filter((t) => !accepted(t)), params.into);
 		}
 		const toMerge = plan.tasks.filter((t) => accepted(t) && (plan.acceptedCommits.get(t.taskId) ?? '') !== '');
 		if (!plan.delivery || toMerge.length === 0) {
@@ -72,7 +80,6 @@ export class IntegrationService {
 				{ issueId }, { issueId });
 		}
 		const pushTarget = params.push === undefined ? null : await this.#pushTarget(issueId, into, params.push);
-		const commitToTask = new Map(toMerge.map((t) => [plan.acceptedCommits.get(t.taskId)!, t.taskId] as const));
 		const squash = params.squash ?? 'none';
 		const result = await integrate({
 			repo: this.deps.workspace, into, title: plan.issue.title,
@@ -95,12 +102,11 @@ export class IntegrationService {
 				throw rejection('invalid_input', `The workspace ${this.deps.workspace} is not a git repository any more (no .git), so there is no branch to integrate issue ${issueId} into. Nothing was changed.`, { issueId }, { into });
 			case 'no_branch':
 				throw rejection('invalid_input', `There is no branch '${into}' to integrate issue ${issueId} into. Nothing was changed.`, { issueId }, { into });
-			case 'conflict': {
-				const name = (commit: string): string => commitToTask.has(commit) ? `task ${commitToTask.get(commit)!}` : `${into} (${commit.slice(0, 12)})`;
-				throw rejection('merge_conflict',
-					`Integrating issue ${issueId} into ${into} conflicts: merging ${name(result.between[0])} and ${name(result.between[1])} conflicts in ${result.paths.join(', ')}. Nothing was changed.`,
-					{ issueId }, { into, paths: result.paths, between: result.between.map((c) => commitToTask.get(c) ?? c) });
-			}
+			case 'conflict':
+				throw await conflictRefusalOf(this.deps, {
+					issue: plan.issue, into, paths: result.paths, between: result.between,
+					order: toMerge.map((t) => ({ taskId: t.taskId, commit: plan.acceptedCommits.get(t.taskId)! })),
+				});
 			case 'dirty_tree':
 				throw rejection('dirty_workspace',
 					`${into} is checked out in ${result.tree} with uncommitted changes to tracked files: ${result.files.slice(0, 20).join(', ')}${result.files.length > 20 ? ` and ${result.files.length - 20} more` : ''}. Nothing was changed.`,

@@ -10,14 +10,13 @@ import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { requireUser } from './callerPolicy.js';
-import { isIssueClosed } from '../../core/issues/issueControls.js';
 import { withPause } from '../../core/issues/pauser.js';
 import { requireAgentIssueControl } from './launchGrants.js';
 import type { PlanService } from './contracts.js';
 import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import type { AttentionReadContext, SourceContactLookup } from './attention/readAttention.js';
 import { readTaskAttentions } from './attention/readAttention.js';
-import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
+import { readIssueDto, readTaskListContext, toTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 import { usageRepository } from '../../store/repositories/usageRepository.js';
 import { type LaunchPricing, newIssueBudget } from '../usage/issueSpend.js';
@@ -93,8 +92,8 @@ export class IssueService {
 		return this.deps.store.read((r) => {
 			const issue = loadIssue(r, params.issueId);
 			const dto = readIssueDto(r, issue, this.#attention());
-			const closed = isIssueClosed(issue.status, dto.executionStatus);
-			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId), closed)
+			const context = readTaskListContext(r, issue, dto.executionStatus);
+			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId), context)
 				.filter((t) => (params.taskId === undefined ? !t.superseded : t.taskId === params.taskId)
 					&& (params.status === undefined || t.status === params.status));
 			if (params.taskId !== undefined && tasks.length === 0 && params.status === undefined) {

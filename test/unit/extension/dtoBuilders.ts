@@ -53,7 +53,7 @@ export function task(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 		issueId: 'I1', taskId, title: `Task ${taskId}`, content: '', status: 'not_started', acceptanceState: '', agentTargetId: 'sh',
 		modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '', dependencyTaskIds: [],
 		parallelizable: true, autoAccept: false, latestRunId: '', sortIndex: 0, supersededAtUnixMs: 0, supersededByTaskId: '',
-		baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', createdAtUnixMs: 1, updatedAtUnixMs: 1, ...over,
+		baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', attempt: 0, rework: null, createdAtUnixMs: 1, updatedAtUnixMs: 1, ...over,
 	};
 }
 

@@ -6,7 +6,7 @@ import { isSuperseded } from '../../../src/core/graph/blockers.js';
 import { isIssueClosed } from '../../../src/core/issues/issueControls.js';
 import { taskControls } from '../../../src/core/issues/taskControls.js';
 import { isStopping, runControls } from '../../../src/core/runs/runControls.js';
-import { toIssueDto, toTasksWithReadiness, toWakeDto } from '../../../src/host/services/dtoMapping.js';
+import { plainTaskListContext, toIssueDto, toTasksWithReadiness, toWakeDto } from '../../../src/host/services/dtoMapping.js';
 import type { CheckpointDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../../src/protocol/dto.js';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
 import type { TaskCommits } from '../../../src/store/repositories/deliveryRepository.js';
@@ -19,7 +19,7 @@ export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 		issueId: 'i1', taskId, title: `Task ${taskId}`, content: `Do ${taskId}`, status: 'not_started', acceptanceState: '',
 		agentTargetId: 'sh', modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '',
 		dependencyTaskIds: [], parallelizable: true, autoAccept: false, latestRunId: '', sortIndex: 0,
-		supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...over,
+		supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', attempt: 0, rework: null, createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...over,
 	};
 }
 
@@ -30,7 +30,7 @@ export function aPlanTask(taskId: string, over: Partial<PlanTaskDto> = {}): Plan
 	return withHostControls({ ...t, superseded: superseded ?? isSuperseded(t), controls: noControls }, false, controls);
 }
 
-const noControls = { accept: false, requestChanges: false, openChanges: false };
+const noControls = { accept: false, requestChanges: false, openChanges: false, retry: false, updateFromBase: false };
 
 /** The task's controls as the Host derives them on an issue that is (or is not) closed; `given` wins. */
 function withHostControls(t: PlanTaskDto, issueClosed: boolean, given?: PlanTaskDto['controls']): PlanTaskDto {
@@ -68,7 +68,7 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 	}]));
 	const derived = attention ?? attentionFor({ issueStatus: issue.status, executionStatus, dispatchPaused: issue.dispatchPaused, tasks: active.map((t) => ({ taskId: t.taskId, title: t.title, status: t.status })) });
 	const dto = toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, finished, spend: emptySpendDto() });
-	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, isIssueClosed(issue.status, executionStatus)).filter((t) => !t.superseded) };
+	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, plainTaskListContext(isIssueClosed(issue.status, executionStatus))).filter((t) => !t.superseded) };
 }
 
 /** A main wake of the active checkpoint, as the Host maps it (marker and body read from the prompt). */

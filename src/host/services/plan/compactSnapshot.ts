@@ -3,7 +3,6 @@
 // compact snapshot lists only the tasks changed since.
 import { clipDependencies, clipTitle, compactLimits, selectCompactTasks } from '../../../core/execution/compactSnapshot.js';
 import { computeReadiness } from '../../../core/graph/blockers.js';
-import { isIssueClosed } from '../../../core/issues/issueControls.js';
 import { pausedByField } from '../../../core/issues/pauser.js';
 import { rejection } from '../../../core/hints.js';
 import type { Execution, Issue, Task } from '../../../core/model.js';
@@ -16,7 +15,7 @@ import { planReadRepository } from '../../../store/repositories/planReadReposito
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Reader } from '../../../store/tx.js';
-import { toTasksWithReadiness } from '../dtoMapping.js';
+import { readTaskListContext, toTasksWithReadiness } from '../dtoMapping.js';
 import { loadManaged, type PlanContext } from './planContext.js';
 import { readPlanFacts, toCheckpointDto } from './planSnapshot.js';
 import { type LaunchPricing, readSpendDto } from '../../usage/issueSpend.js';
@@ -111,7 +110,7 @@ export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCom
 export function readPlanTask(r: Reader, params: ParsedParams<'plan/getTask'>, caller: Caller): PlanTaskViewDto {
 	const { issue, execution } = loadReadable(r, params.issueId, caller, 'get');
 	const tasks = taskRepository.listByIssue(r, issue.issueId);
-	const task = toTasksWithReadiness(tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId), isIssueClosed(issue.status, execution.status))
+	const task = toTasksWithReadiness(tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId), readTaskListContext(r, issue, execution.status))
 		.find((t) => t.taskId === params.taskId);
 	if (!task) {
 		throw rejection('task_not_found', `get: issue ${issue.issueId} has no task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
