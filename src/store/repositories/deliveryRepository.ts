@@ -72,6 +72,8 @@ export interface IssueDelivery {
 	integratedCommit: string;
 	integratedInto: string;
 	integratedAtUnixMs: number;
+	/** How the last integration was verified (migration 018): `passed`, `skipped` (the developer's choice), `none`; '' before. */
+	integratedChecks: string;
 }
 
 function outsideChangesOf(text: string): string[] {
@@ -112,6 +114,7 @@ function issueDeliveryFromRow(row: Row): IssueDelivery {
 		integratedCommit: str(row, 'integrated_commit'),
 		integratedInto: str(row, 'integrated_into'),
 		integratedAtUnixMs: num(row, 'integrated_at'),
+		integratedChecks: str(row, 'integrated_checks'),
 	};
 }
 
@@ -224,8 +227,8 @@ export const deliveryRepository = {
 		const row = r.get('SELECT * FROM issue_delivery WHERE issue_id = ?', [issueId]);
 		return row ? issueDeliveryFromRow(row) : undefined;
 	},
-	recordIntegration(tx: Tx, issueId: string, integratedCommit: string, into: string, atUnixMs: number): void {
-		tx.run('UPDATE issue_delivery SET integrated_commit = ?, integrated_into = ?, integrated_at = ? WHERE issue_id = ?',
-			[integratedCommit, into, atUnixMs, issueId]);
+	recordIntegration(tx: Tx, issueId: string, integratedCommit: string, into: string, atUnixMs: number, checks = ''): void {
+		tx.run('UPDATE issue_delivery SET integrated_commit = ?, integrated_into = ?, integrated_at = ?, integrated_checks = ? WHERE issue_id = ?',
+			[integratedCommit, into, atUnixMs, checks, issueId]);
 	},
 };
