@@ -1,6 +1,7 @@
 // Wire shapes shared by the Host, the CLI and (later) the webview. zod v4; types are inferred.
 import { z } from 'zod';
 import { approvalDto } from './approvals.js';
+import { acceptanceDto, verificationDto } from './checks.js';
 
 export const taskStatus = z.enum(['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled']);
 export const runOutcome = z.enum(['success', 'failure', 'cancellation']);
@@ -50,6 +51,13 @@ export const taskDto = z.object({
 	 * accepted (its resultCommit is the new HEAD); '' otherwise.
 	 */
 	reopenedReason: z.string(),
+	/**
+	 * Verified: what the developer's checks said of its latest Run's result (null: no Run reported success yet). Kept
+	 * apart from reported (the Run's outcome) and accepted (`acceptance`).
+	 */
+	verification: verificationDto.nullable().optional(),
+	/** Accepted: by whom, at which commit, and what its checks said then (null: not accepted). */
+	acceptance: acceptanceDto.nullable().optional(),
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });
@@ -271,6 +279,8 @@ export const runDto = z.object({
 	 * the shared folder, or while it runs). Such a Run is never accepted automatically.
 	 */
 	outsideChanges: z.array(z.string()).default([]),
+	/** Verified: the developer's checks of its reported success (null: it did not report success, or still runs). */
+	verification: verificationDto.nullable().optional(),
 	stopNotes: z.array(stopNoteDto),
 	/** A person's Stop is in force on the Run and it has not settled yet (drawn as "Stopping…"). */
 	stopping: z.boolean(),
@@ -385,6 +395,8 @@ export const slimTaskDto = z.object({
 	latestRunId: z.string().optional(),
 	outcomeLabel: z.string().optional(),
 	resultCommit: z.string().optional(),
+	/** The verification's one line ("Checks passed at abc1234", "Checks failed: test (exit 1)"); absent before one. */
+	verificationLabel: z.string().optional(),
 });
 export type SlimTaskDto = z.infer<typeof slimTaskDto>;
 

@@ -6,6 +6,8 @@ import {
 } from '../../core/checks/checks.js';
 import type { AcceptanceDto, VerificationDto } from '../../protocol/checks.js';
 import { type Verification, verificationRepository } from '../../store/repositories/verificationRepository.js';
+import type { Task } from '../../core/model.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
 import type { Reader } from '../../store/tx.js';
 
 export function verificationFacts(v: Verification, results: VerificationFacts['results']): VerificationFacts {
@@ -63,4 +65,24 @@ export function promptVerification(r: Reader, runId: string): { label: string; f
 		label: verificationLabel(facts),
 		...(failing !== undefined ? { failing: { name: failing.name, end: checkEndText(failing, v.checks[failing.index]?.timeoutSeconds), outputTail: failing.outputTail } } : {}),
 	};
+}
+
+/** The verified and accepted facts of each task with a Run (taskId → both), for the task DTOs of one issue. */
+export function readTaskChecks(
+	r: Reader, issueId: string, tasks: readonly Task[], acceptedCommitOf: (taskId: string) => string,
+): Map<string, { verification: VerificationDto | null; acceptance: AcceptanceDto | null }> {
+	const latest = verificationRepository.latestOfIssue(r, issueId);
+	const acceptances = verificationRepository.acceptancesOfIssue(r, issueId);
+	const out = new Map<string, { verification: VerificationDto | null; acceptance: AcceptanceDto | null }>();
+	for (const task of tasks) {
+		if (task.latestRunId === '') { continue; }
+		const run = runRepository.get(r, task.latestRunId);
+		const verification = run ? readRunVerification(r, run, latest.get(run.runId)) : null;
+		const by = task.acceptanceState === 'user_accepted' ? 'developer' : task.acceptanceState === 'auto_checked' ? 'auto' : null;
+		const recorded = acceptances.get(task.taskId);
+		const acceptance = by === null || task.status !== 'completed' ? null
+			: acceptanceDto(by, acceptedCommitOf(task.taskId), recorded?.runId === task.latestRunId ? recorded.checks : '', recorded?.acceptedAtUnixMs ?? task.updatedAtUnixMs);
+		out.set(task.taskId, { verification, acceptance });
+	}
+	return out;
 }

@@ -22,6 +22,7 @@ import { readRunApprovals } from './approvals/approvalDtos.js';
 import { type AttentionReadContext, readIssueAttention } from './attention/readAttention.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
 import { readSpendDto } from '../usage/issueSpend.js';
+import { readRunVerification, readTaskChecks } from '../checks/verificationViews.js';
 
 /** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
 export interface IssueFacts {
@@ -159,7 +160,10 @@ export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): Tas
  * the issue (superseded history included, so dependencies resolve); superseded ones read `task_superseded`.
  * `issueClosed`: the issue is closed (isIssueClosed), so no task of it awaits a decision.
  */
-export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, issueClosed: boolean): PlanTaskDto[] {
+/** `checks`: each task's verified and accepted facts (readTaskChecks); a task without an entry has neither. */
+export function toTasksWithReadiness(
+	tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, issueClosed: boolean, checks?: ReadonlyMap<string, Pick<TaskDto, 'verification' | 'acceptance'>>,
+): PlanTaskDto[] {
 	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents.
 	const readiness = computeReadiness(tasks);
 	return tasks.map((t) => {
@@ -167,10 +171,16 @@ export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMa
 		const taskCommits = commits.get(t.taskId) ?? noTaskCommits;
 		const superseded = isSuperseded(t);
 		return {
-			...toTaskDto(t, taskCommits), ready: state.ready, blockerReason: state.blockerReason, superseded,
+			...toTaskDto(t, taskCommits), ...(checks ? { verification: null, acceptance: null, ...checks.get(t.taskId) } : {}), ready: state.ready, blockerReason: state.blockerReason, superseded,
 			controls: taskControls({ status: t.status, superseded, issueClosed, hasRecordedBase: taskCommits.baseCommit !== '' }),
 		};
 	});
+}
+
+/** The issue's tasks with readiness, commits and their verified and accepted facts, read in one go. */
+export function readTasksWithReadiness(r: Reader, issueId: string, tasks: readonly Task[], issueClosed: boolean): PlanTaskDto[] {
+	const commits = deliveryRepository.taskCommitsOfIssue(r, issueId);
+	return toTasksWithReadiness(tasks, commits, issueClosed, readTaskChecks(r, issueId, tasks, (taskId) => commits.get(taskId)?.acceptedCommit ?? ''));
 }
 
 export function toWakeDto(w: Wake): WakeDto {
@@ -248,5 +258,6 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 export function readRunDto(r: Reader, run: Run, nowUnixMs: number): RunDto {
 	const dto = toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId), usageRepository.runTotals(r, run.runId));
 	const approvals = readRunApprovals(r, run.runId);
-	return approvals.length > 0 ? { ...dto, approvals } : dto;
+	const verified = { ...dto, verification: readRunVerification(r, run) };
+	return approvals.length > 0 ? { ...verified, approvals } : verified;
 }

@@ -14,10 +14,9 @@ import { isIssueClosed } from '../../core/issues/issueControls.js';
 import { withPause } from '../../core/issues/pauser.js';
 import { requireAgentIssueControl } from './launchGrants.js';
 import type { PlanService } from './contracts.js';
-import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import type { AttentionReadContext, SourceContactLookup } from './attention/readAttention.js';
 import { readTaskAttentions } from './attention/readAttention.js';
-import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
+import { readIssueDto, readTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 import { usageRepository } from '../../store/repositories/usageRepository.js';
 import { type LaunchPricing, newIssueBudget } from '../usage/issueSpend.js';
@@ -93,7 +92,7 @@ export class IssueService {
 			const issue = loadIssue(r, params.issueId);
 			const dto = readIssueDto(r, issue, this.#attention());
 			const closed = isIssueClosed(issue.status, dto.executionStatus);
-			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId), closed)
+			const tasks = readTasksWithReadiness(r, issue.issueId, taskRepository.listByIssue(r, issue.issueId), closed)
 				.filter((t) => !t.superseded
 					&& (params.taskId === undefined || t.taskId === params.taskId) && (params.status === undefined || t.status === params.status));
 			if (params.taskId !== undefined && tasks.length === 0 && params.status === undefined) {
