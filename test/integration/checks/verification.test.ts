@@ -4,12 +4,14 @@
 // records that its checks had failed.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import type { CheckInput } from '../../../src/core/checks/checks.js';
 import { commandTarget, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
 import { initRepo } from '../delivery/gitRepoKit.js';
+import { waitFor } from '../../waitFor.js';
 
 function git(cwd: string, ...args: string[]): string {
 	return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -89,5 +91,105 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.equal(task.status, 'completed');
 		assert.equal(task.verification?.status, 'none');
 		assert.equal(task.acceptance?.checks, 'none');
+	});
+
+	it('a Run in the shared folder: its checks run in the folder and say they saw the folder, not a commit', async () => {
+		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('shared', { isolation: 'none' })], checks: [fileCheck('content', 'a.txt', 'shared')] } });
+		initRepo(h.workspace);
+		const issueId = (await h.call('issue/create', { title: 'Shared folder' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'shared', autoAccept: true });
+		await h.idle();
+		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
+		writeFileSync(join(h.workspace, 'a.txt'), 'shared\n');
+		h.runs.exit(a.runId, { exitCode: 0 });
+		await h.idle();
+		const task = (await h.call('issue/get', { issueId })).tasks.find((t) => t.taskId === 'a')!;
+		assert.equal(task.status, 'completed');
+		assert.equal(task.verification?.subject, 'folder');
+		assert.equal(task.verification?.commit, '');
+		assert.equal(task.verification?.label, 'Checks passed on the shared folder as it was (not a commit)');
+	});
+
+	it('managed: the source agent gets no checkpoint while the checks run; a failed check is a checks_failed checkpoint whose wake names it with its output', async () => {
+		const gateDir = mkdtempSync(join(tmpdir(), 'tutti-check-gate-'));
+		const gate = join(gateDir, 'release');
+		// Says it started, waits (bounded) for the test's release, then fails with output the wake must show.
+		const script = `const fs = require('fs'); fs.writeFileSync(${JSON.stringify(`${gate}.started`)}, '');`
+			+ ` const end = Date.now() + 30000; (function wait() { if (fs.existsSync(${JSON.stringify(gate)}) || Date.now() > end) { console.log('3 tests failed: parser'); process.exit(2); } setTimeout(wait, 20); })();`;
+		h = await ServiceHarness.open({ realPlan: true, config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks: [{ name: 'test', argv: [process.execPath, '-e', script] }] } });
+		initRepo(h.workspace);
+		const source = (await h.session('source')).caller;
+		const created = await h.call('plan/create', { title: 'Managed', content: 'goal', requestId: 'c1' }, source);
+		const { issueId } = created;
+		const mutated = await h.call('plan/mutate', {
+			issueId, checkpointId: created.checkpointId, expectedGraphRevision: created.graphRevision, requestId: 'm1',
+			operations: [{ kind: 'add', task: { taskId: 'a', title: 'A', agentTargetId: 'iso', content: 'do A' } }],
+		}, source);
+		const scheduled = await h.call('plan/schedule', {
+			issueId, checkpointId: created.checkpointId, expectedGraphRevision: mutated.graphRevision, requestId: 's1', taskIds: ['a'],
+		}, source);
+		await h.idle();
+		const runId = scheduled.runIds[0]!;
+		const launch = h.runs.launches.find((l) => l.runId === runId)!;
+		writeFileSync(join(launch.cwd, 'a.txt'), 'A\n');
+		h.runs.exit(runId, { exitCode: 0 });
+		await waitFor(() => existsSync(`${gate}.started`), { what: 'the check to start' });
+
+		let snapshot = await h.call('plan/get', { issueId }, source);
+		assert.notEqual(snapshot.activeCheckpoint?.subjectRunId, runId, 'no checkpoint about the Run while its checks run');
+		assert.equal(snapshot.checkpoints.some((c) => c.subjectRunId === runId), false);
+		const waiting = snapshot.tasks.find((t) => t.taskId === 'a')!;
+		assert.equal(waiting.status, 'running', 'the task waits for its checks');
+		assert.equal(waiting.verification?.status, 'running');
+
+		writeFileSync(gate, '');
+		await h.idle();
+		snapshot = await h.call('plan/get', { issueId }, source);
+		assert.equal(snapshot.activeCheckpoint?.kind, 'checks_failed');
+		assert.equal(snapshot.activeCheckpoint?.subjectRunId, runId);
+		const task = snapshot.tasks.find((t) => t.taskId === 'a')!;
+		assert.equal(task.status, 'pending_acceptance');
+		assert.equal(task.verification?.label, 'Checks failed: test (exit 2)');
+		const prompt = snapshot.activeWake?.prompt ?? '';
+		assert.match(prompt, /reported success, but the developer's checks failed on its result/);
+		assert.match(prompt, /Failing check: test \(exit 2\)/);
+		assert.match(prompt, /> 3 tests failed: parser/);
+		rmSync(gateDir, { recursive: true, force: true });
+	});
+
+	it('a check a Host restart interrupted runs again once, and its answer is recorded once', async () => {
+		const gateDir = mkdtempSync(join(tmpdir(), 'tutti-check-gate-'));
+		const gate = join(gateDir, 'release');
+		const starts = join(gateDir, 'starts');
+		// Counts its starts; waits (bounded) for the release, then passes.
+		const script = `const fs = require('fs'); fs.appendFileSync(${JSON.stringify(starts)}, 'start\\n');`
+			+ ` const end = Date.now() + 30000; (function wait() { if (fs.existsSync(${JSON.stringify(gate)})) { process.exit(0); } if (Date.now() > end) { process.exit(9); } setTimeout(wait, 20); })();`;
+		const config = { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks: [{ name: 'slow', argv: [process.execPath, '-e', script] }] };
+		h = await ServiceHarness.open({ config });
+		initRepo(h.workspace);
+		const issueId = (await h.call('issue/create', { title: 'Restarted' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept: true });
+		await h.idle();
+		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
+		writeFileSync(join(a.cwd, 'a.txt'), 'A\n');
+		h.runs.exit(a.runId, { exitCode: 0 });
+		await waitFor(() => existsSync(starts), { what: 'the check to start' });
+		// The Host goes away while the check runs (its process ends with it); the verification stays running.
+		h.services.dispose();
+		await h.store.close();
+		writeFileSync(gate, '');
+
+		h = await ServiceHarness.open({ config, dir: h.dir });
+		await h.services.start();
+		await h.idle();
+		const task = (await h.call('issue/get', { issueId })).tasks.find((t) => t.taskId === 'a')!;
+		assert.equal(readFileSync(starts, 'utf8'), 'start\nstart\n', 'it ran twice: interrupted once, then to its end');
+		assert.equal(task.status, 'completed');
+		assert.equal(task.verification?.status, 'passed');
+		assert.equal(task.verification?.attempts, 2);
+		assert.equal(task.verification?.checks.length, 1, 'recorded once');
+		assert.equal(task.verification?.checks[0]?.interrupted, 1);
+		assert.equal(task.verification?.checks[0]?.exitCode, 0);
+		rmSync(gateDir, { recursive: true, force: true });
 	});
 });
