@@ -17,6 +17,8 @@ export type FlagKind =
 	| 'jsonStringArray'
 	/** A JSON object, e.g. `--input-json '{"command":"npm test"}'`. */
 	| 'jsonObject'
+	/** A JSON array (its items' shape is the Host's to check), e.g. `--checks-json '[{"argv":["npm","test"]}]'`. */
+	| 'jsonArray'
 	/**
 	 * Plan operations as JSON (`--operations-json`): sent as parsed, the Host's method table checks their shape; text
 	 * that is not JSON is refused here as a malformed operation, in the words the Host uses for any other.
@@ -200,6 +202,24 @@ export const commandTable: readonly CommandSpec[] = [
 			'tutti issue update --issue-id ISSUE --auto-accept false --as-user --json',
 		],
 		details: `${budgetHelp}\n${autoAcceptHelp}`,
+	},
+	{
+		path: ['issue', 'checks'], method: 'issue/setChecks', summary: 'set the checks of an issue or of one of its tasks (developer action)',
+		flags: [
+			issueId,
+			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'set this task\'s own checks (default: the issue\'s)' },
+			{
+				name: 'checks-json', param: 'checks', kind: 'jsonArray', valueName: '<json>', required: true,
+				description: 'a JSON array of checks {"name"?, "argv": [...], "shell"?, "timeoutSeconds"?} replacing the ones set there ([] drops them)',
+			},
+		],
+		details: 'A task\'s reported success is verified by running its checks in its tree at its result commit, one after another, each bounded by its timeout (default 600 s); '
+			+ 'only passed checks let it be accepted automatically. A task runs the union of the workspace\'s (setting tutti.checks), its agent target\'s, its issue\'s and its own; '
+			+ 'a rework keeps the checks of the task it replaces. Checks are the developer\'s: an agent session cannot set, change or drop them.',
+		examples: [
+			'tutti issue checks --issue-id ISSUE --checks-json \'[{"name":"test","argv":["npm","test"]}]\' --as-user --json',
+			'tutti issue checks --issue-id ISSUE --task-id build --checks-json \'[{"argv":["npm run lint && npm run build"],"shell":true,"timeoutSeconds":900}]\' --as-user --json',
+		],
 	},
 	{
 		path: ['issue', 'pause'], method: 'issue/pause', summary: 'pause dispatch of new Runs (developer action; only the developer lifts this pause)', flags: [issueId],

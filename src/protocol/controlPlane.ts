@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { agentResponse, owedState } from './agentResponse.js';
 import { approvalDto, approvalMethods } from './approvals.js';
+import { checksInput } from './checks.js';
 import {
 	agentTargetDto, archiveStatus, checkpointKind, checkpointStatus, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto,
 	planSnapshotDto, planTaskViewDto, runDto, sessionRole, stopAnswer, taskDto, taskStatus,
@@ -164,6 +165,17 @@ export const methods = {
 		result: issueDto,
 	},
 	/** Developer actions (user only). */
+	/**
+	 * The developer's checks of an issue (no taskId) or of one of its tasks: replaces what was set there ([] drops
+	 * them). A task runs the union of the workspace's, its agent target's, its issue's and its own.
+	 */
+	'issue/setChecks': {
+		params: z.strictObject({ issueId: id, taskId: id.optional(), checks: checksInput }),
+		result: z.object({
+			issueId: z.string(), taskId: z.string(),
+			checks: z.array(z.object({ name: z.string(), argv: z.array(z.string()), shell: z.boolean(), timeoutSeconds: z.number().int() })),
+		}),
+	},
 	'issue/pause': { params: z.strictObject({ issueId: id }), result: issueDto },
 	'issue/resume': { params: z.strictObject({ issueId: id }), result: issueDto },
 	/** Developer Stop for the whole issue: pause dispatch, then stop every running Run (person Stop events). */

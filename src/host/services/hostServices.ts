@@ -44,6 +44,7 @@ import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 import { ApprovalService } from './approvals/approvalService.js';
 import { Verifications, type VerificationsDeps } from '../checks/verifications.js';
+import { setChecks } from './checksService.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
@@ -188,6 +189,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'issue/get': (params) => issues.get(params),
 		'issue/list': () => issues.list(),
 		'issue/update': (params, caller) => issues.update(params, caller),
+		'issue/setChecks': (params, caller) => setChecks(deps, params, caller),
 		'issue/pause': (params, caller) => issues.pause(params, caller),
 		'issue/resume': (params, caller) => issues.resume(params, caller),
 		'issue/stop': (params, caller) => issues.stop(params, caller),

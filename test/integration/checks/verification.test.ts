@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import type { CheckInput } from '../../../src/core/checks/checks.js';
-import { commandTarget, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
+import { commandTarget, rejects, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
 import { initRepo } from '../delivery/gitRepoKit.js';
 import { waitFor } from '../../waitFor.js';
 
@@ -18,7 +18,7 @@ function git(cwd: string, ...args: string[]): string {
 }
 
 /** A check that passes when `file` holds `text` in the directory it runs in, and says what it saw either way. */
-function fileCheck(name: string, file: string, text: string): CheckInput {
+function fileCheck(name: string, file: string, text: string): CheckInput & { argv: string[] } {
 	const script = `const fs = require('fs'); const seen = fs.existsSync(${JSON.stringify(file)}) ? fs.readFileSync(${JSON.stringify(file)}, 'utf8').trim() : '(missing)';`
 		+ ` console.log('saw ' + seen + ' at ' + process.env.TUTTI_CHECK_COMMIT); process.exit(seen === ${JSON.stringify(text)} ? 0 : 1);`;
 	return { name, argv: [process.execPath, '-e', script] };
@@ -191,5 +191,28 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.equal(task.verification?.checks[0]?.interrupted, 1);
 		assert.equal(task.verification?.checks[0]?.exitCode, 0);
 		rmSync(gateDir, { recursive: true, force: true });
+	});
+
+	it('the developer sets an issue\'s and a task\'s checks (a task runs the union, workspace first); an agent session cannot set or drop them', async () => {
+		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks: [fileCheck('workspace', 'a.txt', 'A')] } });
+		initRepo(h.workspace);
+		const issueId = (await h.call('issue/create', { title: 'Layers' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept: true });
+		const worker = (await h.session('worker')).caller;
+		await rejects(h.call('issue/setChecks', { issueId, checks: [] }, worker), 'forbidden');
+		await rejects(h.call('issue/setChecks', { issueId, taskId: 'a', checks: [{ argv: ['true'] }] }, worker), 'forbidden');
+		await h.call('issue/setChecks', { issueId, checks: [fileCheck('issue', './a.txt', 'A'), fileCheck('workspace', 'a.txt', 'A')] });
+		const set = await h.call('issue/setChecks', { issueId, taskId: 'a', checks: [fileCheck('task', 'b.txt', 'B')] });
+		assert.deepEqual(set.checks.map((c) => [c.name, c.timeoutSeconds]), [['task', 600]]);
+		await h.idle();
+		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
+		writeFileSync(join(a.cwd, 'a.txt'), 'A\n');
+		h.runs.exit(a.runId, { exitCode: 0 });
+		await h.idle();
+		const task = (await h.call('issue/get', { issueId })).tasks.find((t) => t.taskId === 'a')!;
+		assert.deepEqual(task.verification?.checks.map((c) => [c.name, c.state]), [['workspace', 'passed'], ['issue', 'passed'], ['task', 'failed']],
+			'the same command set twice runs once, at its first place');
+		assert.equal(task.verification?.label, 'Checks failed: task (exit 1)');
+		assert.equal(task.status, 'pending_acceptance');
 	});
 });

@@ -15,6 +15,7 @@ function sampleArgs(flag: FlagSpec): string[] {
 		case 'list': return [name, 'a', name, 'b'];
 		case 'jsonStringArray': return [name, '["a","b"]'];
 		case 'jsonObject': return [name, '{"command":"ls"}'];
+		case 'jsonArray': return [name, '[{"argv":["true"]}]'];
 		case 'jsonOperations': return [name, '[{"kind":"supersede","taskId":"a"}]'];
 		case 'choice': return [name, flag.choices![0]!];
 		case 'budgetUsd': return [name, '2.50'];
