@@ -172,11 +172,14 @@ export const commandTable: readonly CommandSpec[] = [
 			issueId,
 			{ name: 'into', param: 'into', kind: 'string', valueName: '<branch>', description: "the branch to integrate into (default: the issue's base branch)" },
 			{ name: 'accepted-only', param: 'acceptedOnly', kind: 'bool', valueName: '[bool]', description: 'integrate what is accepted and leave the other tasks out (default: refuse while a task is not accepted)' },
+			{ name: 'skip-checks', param: 'skipChecks', kind: 'bool', valueName: '[bool]', description: "move the branch without running the issue's checks on the integrated commit (your explicit choice; recorded)" },
 		],
 		details: 'The merge is computed without touching any working tree: a fast-forward when possible, otherwise one merge commit "Integrate <issue title>". '
 			+ 'Where the branch is checked out its tracked files must be clean (dirty_workspace names them) and that tree moves to the new commit; untracked files are never touched. '
 			+ 'A conflict (merge_conflict) names every conflicting path and changes nothing. '
-			+ "The repository's git hooks do not run (post-merge, reference-transaction, …) unless the developer's setting integrateRunsHooks is on.",
+			+ "The repository's git hooks do not run (post-merge, reference-transaction, …) unless the developer's setting integrateRunsHooks is on. "
+			+ 'Before the branch moves, the issue\'s checks (the workspace\'s, the issue\'s and every merged task\'s) run on the integrated commit in a scratch worktree; '
+			+ 'a failing check changes nothing and is named with the last lines of its output (not_integrable). --skip-checks moves the branch without them, and the integration records it.',
 		examples: [
 			'tutti issue integrate --issue-id ISSUE --as-user --json',
 			'tutti issue integrate --issue-id ISSUE --into release/1.2 --accepted-only --as-user --json',

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { agentResponse, owedState } from './agentResponse.js';
 import { approvalDto, approvalMethods } from './approvals.js';
-import { checksInput } from './checks.js';
+import { checksInput, integrationChecksDto } from './checks.js';
 import {
 	agentTargetDto, archiveStatus, checkpointKind, checkpointStatus, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto,
 	planSnapshotDto, planTaskViewDto, runDto, sessionRole, stopAnswer, taskDto, taskStatus,
@@ -114,10 +114,14 @@ export const deliveryMethods = {
 			into: z.string().min(1).max(250).optional(),
 			/** Integrate what is accepted and leave the rest (default: refuse while a task is not accepted). */
 			acceptedOnly: z.boolean().optional(),
+			/** The developer's explicit choice to move the branch without running the issue's checks (recorded). */
+			skipChecks: z.boolean().optional(),
 		}),
 		result: z.object({
 			issueId: z.string(), into: z.string(), integratedCommit: z.string(), previousCommit: z.string(),
 			fastForward: z.boolean(), mergedTaskIds: z.array(z.string()), workspaceMoved: z.boolean(),
+			/** How the integrated commit was verified before the branch moved (passed, skipped by the developer, none). */
+			checks: integrationChecksDto.optional(),
 		}),
 	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;

@@ -70,6 +70,7 @@ function callsFor(ids: Ids): Call[] {
 			{ as: 'source', refusal: /^plan issue mutate: task wide: the permission mode 'danger-full-access' is wider/ }),
 		dev('issue/integrate', ['issue', 'integrate', '--issue-id', manual], 'issue integrate'),
 		dev('issue/integrate', ['issue', 'integrate', '--issue-id', manual, '--into', 'main', '--accepted-only'], 'issue integrate'),
+		dev('issue/integrate', ['issue', 'integrate', '--issue-id', manual, '--skip-checks'], 'issue integrate'),
 		dev('issue/finish', ['finish', '--issue-id', managed], 'finish', { as: 'source' }),
 		dev('issue/finish', ['finish', '--issue-id', managed, '--remove-worktrees'], 'finish'),
 		dev('issue/followUp', ['follow-up', '--issue-id', managed, '--text', 'more'], 'follow-up', { as: 'source' }),

@@ -30,6 +30,8 @@ export interface IntegrateInput {
 	runHooks?: boolean;
 	/** Told the commit the branch is about to move to, and whether the workspace's own checkout moves with it. */
 	beforeMove?: (commit: string, movesWorkspace: boolean) => void;
+	/** Verifies the integrated commit before anything moves (the checks); a refusal changes nothing. */
+	verify?: (commit: string) => Promise<{ refused: string } | null>;
 }
 
 export type Integration =
@@ -38,7 +40,8 @@ export type Integration =
 	| { kind: 'not_a_repository' }
 	| { kind: 'conflict'; between: [string, string]; paths: string[] }
 	| { kind: 'dirty_tree'; tree: string; files: string[] }
-	| { kind: 'blocked_tree'; tree: string; reason: string };
+	| { kind: 'blocked_tree'; tree: string; reason: string }
+	| { kind: 'checks_failed'; commit: string; refused: string };
 
 function samePath(a: string, b: string): boolean {
 	try { return realpathSync(a) === realpathSync(b); } catch { return resolve(a) === resolve(b); }
@@ -118,6 +121,8 @@ export async function integrate(input: IntegrateInput): Promise<Integration> {
 	const integratedCommit = combined.commit;
 	const fastForward = !combined.mergeCommit;
 	if (integratedCommit === previous) { return { kind: 'integrated', integratedCommit, fastForward: true, previousCommit: previous, movedTree: null }; }
+	const verified = await input.verify?.(integratedCommit);
+	if (verified) { return { kind: 'checks_failed', commit: integratedCommit, refused: verified.refused }; }
 	const trees = all.filter((t) => t.branch === into).map((t) => t.tree);
 	for (const tree of trees) {
 		const busy = await operationInProgress(tree);

@@ -164,7 +164,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, log, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
-	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
+	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true, config: deps.config });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	/** A decision made while no agent is waiting names the exact command that hands the source session back. */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {

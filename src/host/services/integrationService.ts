@@ -17,6 +17,10 @@ import { integrate } from '../delivery/integration.js';
 import type { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { checkoutHead } from '../../core/runs/outsideChanges.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
+import type { HostConfig } from '../config.js';
+import { checksOfIntegration } from '../checks/taskChecks.js';
+import { integrationChecksView, integrationFailure, runChecksAtCommit } from '../checks/integrationChecks.js';
+import type { CheckResult } from '../../core/checks/checks.js';
 
 export interface IntegrationServiceDeps {
 	workspace: string;
@@ -27,6 +31,8 @@ export interface IntegrationServiceDeps {
 	runHooks: boolean;
 	/** Where the branch (and the checkout's HEAD) this integration moves is recorded, before it moves. */
 	gitMoves?: DeveloperGitMoves;
+	/** The workspace's and the agent targets' checks (the issue's and its tasks' are in the store). */
+	config: Pick<HostConfig, 'checks' | 'agentTargets'>;
 }
 
 /** Accepted = what satisfies a dependency edge (completed, accepted by the developer or automatically): the core rule. */
@@ -77,6 +83,14 @@ export class IntegrationService {
 				{ issueId }, { issueId });
 		}
 		const commitToTask = new Map(toMerge.map((t) => [plan.acceptedCommits.get(t.taskId)!, t.taskId] as const));
+		// Whatever any merged task had to pass, the merge of them has to pass too, before the branch moves.
+		const checks = this.deps.store.read((r) => checksOfIntegration(r, this.deps.config, issueId, toMerge));
+		let checkResults: CheckResult[] = [];
+		const verify = async (commit: string): Promise<{ refused: string } | null> => {
+			checkResults = await runChecksAtCommit({ workspace: this.deps.workspace, commit, checks, names: { TUTTI_ISSUE_ID: issueId }, now: () => this.deps.clock.now() });
+			const failure = integrationFailure(commit, checks, checkResults);
+			return failure === null ? null : { refused: failure.text };
+		};
 		const result = await integrate({
 			repo: this.deps.workspace, into, title: plan.issue.title,
 			beforeMove: (commit, movesWorkspace) => {
@@ -85,6 +99,7 @@ export class IntegrationService {
 				if (movesWorkspace) { this.deps.gitMoves?.record(checkoutHead, commit, now); }
 			},
 			commits: toMerge.map((t) => plan.acceptedCommits.get(t.taskId)!),
+			...(params.skipChecks === true || checks.length === 0 ? {} : { verify }),
 			identity: await workspaceIdentity(this.deps.workspace), runHooks: this.deps.runHooks,
 		});
 		switch (result.kind) {
@@ -105,15 +120,23 @@ export class IntegrationService {
 			case 'blocked_tree':
 				throw rejection('workspace_busy', `Could not move ${into} in ${result.tree}: ${result.reason}. Nothing was changed.`,
 					{ issueId }, { into, tree: result.tree });
+			case 'checks_failed': {
+				const failure = integrationFailure(result.commit, checks, checkResults);
+				throw rejection('not_integrable',
+					`Integrating issue ${issueId} into ${into}: ${result.refused}\nNothing was changed: ${into} stays where it was. Fix it with a rework, or integrate anyway with --skip-checks (your choice, recorded).`,
+					{ issueId }, { into, check: failure?.check ?? '', end: failure?.end ?? '', outputTail: failure?.outputTail ?? '', integratedCommit: result.commit });
+			}
 			case 'integrated':
 				break;
 		}
+		const checked = params.skipChecks === true ? 'skipped' : checks.length === 0 ? 'none' : 'passed';
 		await this.deps.store.transaction((tx) => {
-			deliveryRepository.recordIntegration(tx, issueId, result.integratedCommit, into, this.deps.clock.now());
+			deliveryRepository.recordIntegration(tx, issueId, result.integratedCommit, into, this.deps.clock.now(), checked);
 		});
 		return {
 			issueId, into, integratedCommit: result.integratedCommit, previousCommit: result.previousCommit, fastForward: result.fastForward,
 			mergedTaskIds: toMerge.map((t) => t.taskId), workspaceMoved: result.movedTree !== null,
+			checks: integrationChecksView(checked, result.integratedCommit, checks, checkResults),
 		};
 	}
 }

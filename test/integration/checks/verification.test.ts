@@ -11,6 +11,7 @@ import { afterEach, describe, it } from 'mocha';
 import type { CheckInput } from '../../../src/core/checks/checks.js';
 import { commandTarget, rejects, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
 import { initRepo } from '../delivery/gitRepoKit.js';
+import { deliveryRepository } from '../../../src/store/repositories/deliveryRepository.js';
 import { waitFor } from '../../waitFor.js';
 
 function git(cwd: string, ...args: string[]): string {
@@ -214,5 +215,51 @@ describe('checks verify a reported success at its result commit (real git, real 
 			'the same command set twice runs once, at its first place');
 		assert.equal(task.verification?.label, 'Checks failed: task (exit 1)');
 		assert.equal(task.status, 'pending_acceptance');
+	});
+
+	it('integration runs the issue\'s checks on the integrated commit before the branch moves: a failure changes nothing and names the check; --skip-checks is recorded', async () => {
+		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })] } });
+		initRepo(h.workspace);
+		const branch = git(h.workspace, 'rev-parse', '--abbrev-ref', 'HEAD');
+		const before = git(h.workspace, 'rev-parse', 'HEAD');
+		const issueId = (await h.call('issue/create', { title: 'Integrate checked' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept: true });
+		await h.idle();
+		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
+		writeFileSync(join(a.cwd, 'a.txt'), 'bad\n');
+		h.runs.exit(a.runId, { exitCode: 0 });
+		await h.idle();
+		assert.equal((await h.call('issue/get', { issueId })).tasks[0]?.status, 'completed', 'no checks yet: accepted automatically');
+		// The developer adds a check afterwards: the integration runs it on the integrated commit.
+		await h.call('issue/setChecks', { issueId, checks: [fileCheck('content', 'a.txt', 'good')] });
+		const error = await rejects(h.call('issue/integrate', { issueId }), 'not_integrable');
+		assert.match(error.message, /the check content failed on the integrated commit [0-9a-f]{7} \(exit 1\)\. The last lines of its output:\nsaw bad at [0-9a-f]{40}\nNothing was changed/);
+		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), before, 'the branch did not move');
+		assert.equal(git(h.workspace, 'status', '--porcelain'), '', 'no working tree was touched');
+		assert.equal(git(h.workspace, 'worktree', 'list', '--porcelain').includes('tutti-integrate-'), false, 'the scratch tree is gone');
+
+		const skipped = await h.call('issue/integrate', { issueId, skipChecks: true });
+		assert.equal(skipped.checks?.status, 'skipped');
+		assert.equal(skipped.checks?.label, 'Checks skipped by the developer (--skip-checks)');
+		assert.equal(git(h.workspace, 'rev-parse', branch), skipped.integratedCommit);
+		assert.equal(h.store.read((r) => deliveryRepository.issueDelivery(r, issueId))?.integratedChecks, 'skipped', 'the choice is recorded');
+	});
+
+	it('integration with passing checks moves the branch and says the checks passed at the integrated commit', async () => {
+		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks: [fileCheck('content', 'a.txt', 'good')] } });
+		initRepo(h.workspace);
+		const issueId = (await h.call('issue/create', { title: 'Integrate passing' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept: true });
+		await h.idle();
+		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
+		writeFileSync(join(a.cwd, 'a.txt'), 'good\n');
+		h.runs.exit(a.runId, { exitCode: 0 });
+		await h.idle();
+		const integrated = await h.call('issue/integrate', { issueId });
+		assert.equal(integrated.checks?.status, 'passed');
+		assert.equal(integrated.checks?.label, `Checks passed at ${integrated.integratedCommit.slice(0, 7)} (1 check)`);
+		assert.equal(integrated.checks?.checks[0]?.outputTail, `saw good at ${integrated.integratedCommit}`, 'they ran at the integrated commit');
+		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), integrated.integratedCommit);
+		assert.equal(h.store.read((r) => deliveryRepository.issueDelivery(r, issueId))?.integratedChecks, 'passed');
 	});
 });
