@@ -55,7 +55,7 @@ const layerRules = Object.entries(table).map(([layer, may]) => ({
  * Inside the Host, the control-plane services (src/host/services) sit on top: the lifecycles of Runs, wakes and Turns
  * and what they stand on never import a service (a service may import them).
  */
-const belowServices = ['runs', 'wakes', 'turns', 'checkpoints', 'delivery', 'worktrees', 'usage'];
+const belowServices = ['runs', 'wakes', 'turns', 'checkpoints', 'checks', 'delivery', 'worktrees', 'usage'];
 const belowServicesRule = {
 	files: belowServices.map((folder) => `src/host/${folder}/**/*.ts`),
 	rules: { 'no-restricted-imports': ['error', { patterns: [

@@ -17,6 +17,8 @@ export type FlagKind =
 	| 'jsonStringArray'
 	/** A JSON object, e.g. `--input-json '{"command":"npm test"}'`. */
 	| 'jsonObject'
+	/** A JSON array (its items' shape is the Host's to check), e.g. `--checks-json '[{"argv":["npm","test"]}]'`. */
+	| 'jsonArray'
 	/**
 	 * Plan operations as JSON (`--operations-json`): sent as parsed, the Host's method table checks their shape; text
 	 * that is not JSON is refused here as a malformed operation, in the words the Host uses for any other.
@@ -183,6 +185,7 @@ export const commandTable: readonly CommandSpec[] = [
 			{ name: 'accepted-only', param: 'acceptedOnly', kind: 'bool', valueName: '[bool]', description: 'integrate what is accepted and leave the other tasks out (default: refuse while a task is not accepted)' },
 			{ name: 'push', param: 'push', kind: 'optionalValue', valueName: '[remote]', description: "then push the branch: to this remote, or alone to the branch's upstream (never forced; a failed push keeps the integration and says what to do)" },
 			{ name: 'squash', param: 'squash', kind: 'optionalValue', valueName: '[task|issue]', choices: ['task', 'issue'], bare: 'task', description: "new commits instead of the tasks' history: one per task titled by the task (alone or `task`), or one for the issue (`issue`); default keeps the history" },
+			{ name: 'skip-checks', param: 'skipChecks', kind: 'bool', valueName: '[bool]', description: "move the branch without running the issue's checks on the integrated commit (your explicit choice; recorded)" },
 		],
 		details: 'The merge is computed without touching any working tree: a fast-forward when possible, otherwise one merge commit "Integrate <issue title>". '
 			+ 'Where the branch is checked out its tracked files must be clean (dirty_workspace names them) and that tree moves to the new commit; untracked files are never touched. '
@@ -191,6 +194,8 @@ export const commandTable: readonly CommandSpec[] = [
 			+ 'A task whose branch moved after you accepted it (such a commit by hand) is pending acceptance again first ("changed after acceptance"): accept it, then integrate. '
 			+ "The repository's git hooks do not run (post-merge, reference-transaction, …) unless the developer's setting integrateRunsHooks is on. "
 			+ '--squash makes new commits on the branch (tasks in dependency order) instead of keeping every attempt of the tasks. '
+			+ 'Before the branch moves, the issue\'s checks (the workspace\'s, the issue\'s and every merged task\'s) run on the integrated commit in a scratch worktree; '
+			+ 'a failing check changes nothing and is named with the last lines of its output (not_integrable). --skip-checks moves the branch without them, and the integration records it. '
 			+ '--push checks the remote before anything moves; a push that fails (push_failed) leaves the integration on the local branch and names what to fix.',
 		examples: [
 			'tutti issue integrate --issue-id ISSUE --as-user --json',
@@ -219,6 +224,24 @@ export const commandTable: readonly CommandSpec[] = [
 			'tutti issue update --issue-id ISSUE --auto-accept false --as-user --json',
 		],
 		details: `${budgetHelp}\n${autoAcceptHelp}`,
+	},
+	{
+		path: ['issue', 'checks'], method: 'issue/setChecks', summary: 'set the checks of an issue or of one of its tasks (developer action)',
+		flags: [
+			issueId,
+			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'set this task\'s own checks (default: the issue\'s)' },
+			{
+				name: 'checks-json', param: 'checks', kind: 'jsonArray', valueName: '<json>', required: true,
+				description: 'a JSON array of checks {"name"?, "argv": [...], "shell"?, "timeoutSeconds"?} replacing the ones set there ([] drops them)',
+			},
+		],
+		details: 'A task\'s reported success is verified by running its checks in its tree at its result commit, one after another, each bounded by its timeout (default 600 s); '
+			+ 'only passed checks let it be accepted automatically. A task runs the union of the workspace\'s (setting tutti.checks), its agent target\'s, its issue\'s and its own; '
+			+ 'a rework keeps the checks of the task it replaces. Checks are the developer\'s: an agent session cannot set, change or drop them.',
+		examples: [
+			'tutti issue checks --issue-id ISSUE --checks-json \'[{"name":"test","argv":["npm","test"]}]\' --as-user --json',
+			'tutti issue checks --issue-id ISSUE --task-id build --checks-json \'[{"argv":["npm run lint && npm run build"],"shell":true,"timeoutSeconds":900}]\' --as-user --json',
+		],
 	},
 	{
 		path: ['issue', 'pause'], method: 'issue/pause', summary: 'pause dispatch of new Runs (developer action; only the developer lifts this pause)', flags: [issueId],

@@ -167,6 +167,8 @@ function convert(flag: FlagSpec, raw: unknown): Converted {
 		case 'jsonObject':
 			return jsonFlag(name, raw, { what: 'a JSON object', example: `${name} '{"command":"npm test"}'` },
 				(v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'a JSON object');
+		case 'jsonArray':
+			return jsonFlag(name, raw, { what: 'a JSON array', example: `${name} '[{"name":"test","argv":["npm","test"]}]'` }, (v) => Array.isArray(v), 'a JSON array');
 		case 'jsonOperations':
 			try {
 				return ok(JSON.parse(String(raw)));

@@ -11,6 +11,7 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'issue/get': 'tutti issue get',
 	'issue/list': 'tutti issue list',
 	'issue/update': 'tutti issue update',
+	'issue/setChecks': 'tutti issue checks',
 	'issue/pause': 'tutti issue pause',
 	'issue/resume': 'tutti issue resume',
 	'issue/stop': 'tutti issue stop',

@@ -10,7 +10,7 @@ export function initialCheckpointId(executionId: string): string {
 	return `${executionId}:checkpoint:initial-schedule`;
 }
 
-/** The settlement checkpoint of one Run (kinds task_settled | task_failed | task_canceled). */
+/** The settlement checkpoint of one Run (kinds task_settled | task_failed | task_canceled | checks_failed). */
 export function runCheckpointId(executionId: string, runId: string): string {
 	return `${executionId}:checkpoint:run:${runId}`;
 }
@@ -93,7 +93,8 @@ export function expectedCheckpointId(checkpoint: Pick<Checkpoint, 'executionId' 
 		case 'initial_schedule': return initialCheckpointId(checkpoint.executionId);
 		case 'task_settled':
 		case 'task_failed':
-		case 'task_canceled': return checkpoint.subjectRunId ? runCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
+		case 'task_canceled':
+		case 'checks_failed': return checkpoint.subjectRunId ? runCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
 		case 'all_tasks_terminal': return terminalCheckpointId(checkpoint.executionId);
 		case 'watchdog': return checkpoint.sequence >= 1 ? watchdogCheckpointId(checkpoint.executionId, checkpoint.sequence) : null;
 		case 'changes_requested': return checkpoint.subjectRunId ? changesRequestedCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;

@@ -26,10 +26,11 @@ export const terminalExecutionStatuses: readonly ExecutionStatus[] = ['orphaned_
  * `changes_requested`: the developer requested changes on a task's result (its subject; the note says what);
  * `goal_changes_requested`: the developer requested changes at Goal Review (no subject task). Both since store v3.
  * `task_accepted`: the developer accepted a task's result (its subject; the note, if any, is theirs). Since store v9.
+ * `checks_failed`: a Run reported success but the developer's checks failed on its result (its subject). Since migration 018.
  */
 export const checkpointKinds = [
 	'initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested',
-	'task_accepted',
+	'task_accepted', 'checks_failed',
 ] as const;
 export type CheckpointKind = (typeof checkpointKinds)[number];
 export const checkpointStatuses = ['pending', 'active', 'resolved', 'superseded', 'canceled'] as const;

@@ -7,6 +7,8 @@ import { agentTargetProblems } from '../agents/agentTarget.js';
 import { DomainError } from '../core/errors.js';
 import type { AgentTargetConfig } from '../core/runs/runProcessPort.js';
 import type { PriceTable } from '../core/usage/prices.js';
+import type { CheckInput } from '../core/checks/checks.js';
+import { checksInput } from '../protocol/checks.js';
 
 export interface HostConfig {
 	agentTargets: AgentTargetConfig[];
@@ -38,6 +40,11 @@ export interface HostConfig {
 	 * it is read from the developer's settings when the Host starts; no request changes it.
 	 */
 	integrateRunsHooks?: boolean;
+	/**
+	 * Checks every task of the workspace runs after its Run reports success, before anyone accepts it (a task runs the
+	 * union: these, its agent target's, its issue's and its own). Only the developer sets them. Absent: none.
+	 */
+	checks?: readonly CheckInput[];
 }
 
 export const defaultWorktreeSetupTimeoutSeconds = 600;
@@ -67,6 +74,8 @@ const agentTargetConfig = z.strictObject({
 	approvals: z.enum(['ask', 'allowed-tools-only']).optional(),
 	/** codex: `app-server` (default) drives `codex app-server` over JSON-RPC; `exec` runs `codex exec --json` as before. */
 	protocol: z.enum(['app-server', 'exec']).optional(),
+	/** Checks every task on this target runs (added to the workspace's). */
+	checks: checksInput.optional(),
 }).superRefine((target, ctx) => {
 	for (const { path, problem } of agentTargetProblems(target)) {
 		ctx.addIssue({ code: 'custom', message: problem, path });
@@ -94,6 +103,7 @@ export const hostConfigFile = z.strictObject({
 	modelPrices: modelPricesConfig.optional(),
 	defaultBudgetUsd: z.number().nonnegative().max(1_000_000).optional(),
 	integrateRunsHooks: z.boolean().default(false),
+	checks: checksInput.default([]),
 }).superRefine((config, ctx) => {
 	const seen = new Set<string>();
 	config.agentTargets.forEach((target, index) => {
@@ -149,6 +159,7 @@ export function parseHostConfig(text: string, file: string): HostConfig {
 		worktreeCopy: parsed.data.worktreeCopy, worktreeSetup: parsed.data.worktreeSetup,
 		worktreeSetupTimeoutSeconds: parsed.data.worktreeSetupTimeoutSeconds,
 		...(parsed.data.integrateRunsHooks ? { integrateRunsHooks: true } : {}),
+		...(parsed.data.checks.length > 0 ? { checks: parsed.data.checks } : {}),
 		...(parsed.data.modelPrices !== undefined ? { modelPrices: parsed.data.modelPrices } : {}),
 		...(parsed.data.defaultBudgetUsd !== undefined ? { defaultBudgetUsd: parsed.data.defaultBudgetUsd } : {}),
 	};

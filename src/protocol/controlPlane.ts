@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { agentResponse, owedState } from './agentResponse.js';
 import { approvalDto, approvalMethods } from './approvals.js';
+import { checksInput, integrationChecksDto } from './checks.js';
 import {
 	agentTargetDto, archiveStatus, checkpointKind, checkpointStatus, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto,
 	planSnapshotDto, planTaskViewDto, runDto, sessionRole, stopAnswer, taskDto, taskStatus,
@@ -195,6 +196,8 @@ export const deliveryMethods = {
 			push: z.union([z.literal(true), z.string().min(1).max(250)]).optional(),
 			/** One commit per task titled by the task, or one for the issue (default: the tasks' history as it is). */
 			squash: z.enum(['task', 'issue']).optional(),
+			/** The developer's explicit choice to move the branch without running the issue's checks (recorded). */
+			skipChecks: z.boolean().optional(),
 		}),
 		result: z.object({
 			issueId: z.string(), into: z.string(), integratedCommit: z.string(), previousCommit: z.string(),
@@ -203,6 +206,8 @@ export const deliveryMethods = {
 			squash: z.enum(['none', 'task', 'issue']),
 			/** With push: where the branch went (the push never undoes the integration; a failed push is an error). */
 			pushed: z.object({ remote: z.string(), branch: z.string() }).optional(),
+			/** How the integrated commit was verified before the branch moved (passed, skipped by the developer, none). */
+			checks: integrationChecksDto.optional(),
 		}),
 	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
@@ -250,6 +255,17 @@ export const methods = {
 		result: issueDto,
 	},
 	/** Developer actions (user only). */
+	/**
+	 * The developer's checks of an issue (no taskId) or of one of its tasks: replaces what was set there ([] drops
+	 * them). A task runs the union of the workspace's, its agent target's, its issue's and its own.
+	 */
+	'issue/setChecks': {
+		params: z.strictObject({ issueId: id, taskId: id.optional(), checks: checksInput }),
+		result: z.object({
+			issueId: z.string(), taskId: z.string(),
+			checks: z.array(z.object({ name: z.string(), argv: z.array(z.string()), shell: z.boolean(), timeoutSeconds: z.number().int() })),
+		}),
+	},
 	'issue/pause': { params: z.strictObject({ issueId: id }), result: issueDto },
 	'issue/resume': { params: z.strictObject({ issueId: id }), result: issueDto },
 	/** Developer Stop for the whole issue: pause dispatch, then stop every running Run (person Stop events). */

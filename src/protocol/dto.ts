@@ -1,12 +1,13 @@
 // Wire shapes shared by the Host, the CLI and (later) the webview. zod v4; types are inferred.
 import { z } from 'zod';
 import { approvalDto } from './approvals.js';
+import { acceptanceDto, verificationDto } from './checks.js';
 
 export const taskStatus = z.enum(['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled']);
 export const runOutcome = z.enum(['success', 'failure', 'cancellation']);
 export const stopAnswer = z.enum(['took', 'end-owed', 'declined', 'interrupt-unconfirmed', 'no-effect']);
 export const executionStatus = z.enum(['awaiting_schedule', 'running', 'awaiting_main', 'pending_goal_review', 'orphaned_source', 'completed', 'archiving', 'archived']);
-export const checkpointKind = z.enum(['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested', 'task_accepted']);
+export const checkpointKind = z.enum(['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested', 'task_accepted', 'checks_failed']);
 export const checkpointStatus = z.enum(['pending', 'active', 'resolved', 'superseded', 'canceled']);
 export const blockerReason = z.enum(['task_superseded', 'task_not_started', 'missing_agent_target', 'dependency_unsatisfied']);
 export const planAction = z.enum(['schedule', 'mutate', 'acknowledge', 'complete', 'stop', 'resume']);
@@ -76,6 +77,13 @@ export const taskDto = z.object({
 	 * `runId` is '' (the task is not_started and waits for it), then the Run carrying it out. null when none.
 	 */
 	rework: reworkDto.nullable(),
+	/**
+	 * Verified: what the developer's checks said of its latest Run's result (null: no Run reported success yet). Kept
+	 * apart from reported (the Run's outcome) and accepted (`acceptance`).
+	 */
+	verification: verificationDto.nullable().optional(),
+	/** Accepted: by whom, at which commit, and what its checks said then (null: not accepted). */
+	acceptance: acceptanceDto.nullable().optional(),
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });
@@ -319,6 +327,8 @@ export const runDto = z.object({
 	 * the shared folder, or while it runs). Such a Run is never accepted automatically.
 	 */
 	outsideChanges: z.array(z.string()).default([]),
+	/** Verified: the developer's checks of its reported success (null: it did not report success, or still runs). */
+	verification: verificationDto.nullable().optional(),
 	stopNotes: z.array(stopNoteDto),
 	/** A person's Stop is in force on the Run and it has not settled yet (drawn as "Stopping…"). */
 	stopping: z.boolean(),
@@ -433,6 +443,8 @@ export const slimTaskDto = z.object({
 	latestRunId: z.string().optional(),
 	outcomeLabel: z.string().optional(),
 	resultCommit: z.string().optional(),
+	/** The verification's one line ("Checks passed at abc1234", "Checks failed: test (exit 1)"); absent before one. */
+	verificationLabel: z.string().optional(),
 });
 export type SlimTaskDto = z.infer<typeof slimTaskDto>;
 

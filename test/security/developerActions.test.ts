@@ -39,6 +39,10 @@ function callsFor(ids: Ids): Call[] {
 		dev('session/open', ['session', 'open', '--role', 'worker'], 'session open'),
 		dev('session/stop', ['session', 'stop', '--session-id', ids.source.sessionId], 'session stop'),
 		dev('issue/pause', ['issue', 'pause', '--issue-id', manual], 'issue pause'),
+		// Checks are the developer's: an agent can neither set, change, nor drop (an empty list) them, on an issue or a task.
+		dev('issue/setChecks', ['issue', 'checks', '--issue-id', manual, '--checks-json', '[{"argv":["true"]}]'], 'issue checks'),
+		dev('issue/setChecks', ['issue', 'checks', '--issue-id', managed, '--checks-json', '[]'], 'issue checks', { as: 'source' }),
+		dev('issue/setChecks', ['issue', 'checks', '--issue-id', manual, '--task-id', taskId, '--checks-json', '[]'], 'issue checks'),
 		dev('issue/resume', ['issue', 'resume', '--issue-id', manual], 'issue resume'),
 		dev('issue/stop', ['issue', 'stop', '--issue-id', manual], 'issue stop'),
 		dev('issue/update', ['issue', 'update', '--issue-id', manual, '--budget-usd', '100'], 'issue update --budget-usd/--budget-tokens'),
@@ -66,6 +70,7 @@ function callsFor(ids: Ids): Call[] {
 			{ as: 'source', refusal: /^plan issue mutate: task wide: the permission mode 'danger-full-access' is wider/ }),
 		dev('issue/integrate', ['issue', 'integrate', '--issue-id', manual], 'issue integrate'),
 		dev('issue/integrate', ['issue', 'integrate', '--issue-id', manual, '--into', 'main', '--accepted-only'], 'issue integrate'),
+		dev('issue/integrate', ['issue', 'integrate', '--issue-id', manual, '--skip-checks'], 'issue integrate'),
 		dev('issue/finish', ['finish', '--issue-id', managed], 'finish', { as: 'source' }),
 		dev('issue/finish', ['finish', '--issue-id', managed, '--remove-worktrees'], 'finish'),
 		dev('issue/finish', ['finish', '--issue-id', manual, '--without-integrating'], 'finish'),

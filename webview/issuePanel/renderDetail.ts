@@ -4,7 +4,7 @@
 import { button, linkButton, textArea } from '../shared/components.js';
 import { type ElementNode, h } from '../shared/vnode.js';
 import { noteMaxLength } from './renderHeader.js';
-import type { DetailModel, RelatedTask } from './detailModel.js';
+import type { DetailModel, RelatedTask, VerificationModel } from './detailModel.js';
 import type { MessagesModel, TranscriptModel } from './liveRunModel.js';
 import type { ReviewChangesModel } from './reviewChangesModel.js';
 import type { LatestRunModel, RunModel } from './runModel.js';
@@ -138,6 +138,14 @@ function messages(m: MessagesModel): ElementNode {
 		h('p', { class: 'form-error', role: 'alert', 'data-error-for': draftKey }));
 }
 
+/** Verified, above Accept: the checks' one line, and a failed check's output one click away. */
+function verification(v: VerificationModel): ElementNode {
+	return h('div', { id: 'verification', class: `verification verification-${v.status}` },
+		h('p', { class: v.status === 'failed' ? 'notice' : 'muted' }, v.label),
+		v.failing ? collapsed('verification-output', `Output of ${v.failing.name}`,
+			v.failing.outputTail.trim() !== '' ? h('pre', { class: 'content' }, v.failing.outputTail) : h('p', { class: 'muted' }, 'It printed nothing.')) : null);
+}
+
 export function renderDetail(d: DetailModel | null): ElementNode {
 	if (!d) {
 		return h('div', { id: 'task-detail', class: 'empty' }, h('p', {}, 'Select a task in the graph (click, or Enter / Space) to see its content, runs and controls.'));
@@ -161,6 +169,7 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 			h('p', {}, 'This task is waiting for you to accept its result or request changes.'),
 			d.reopenedReason !== '' ? h('p', { id: 'reopened-reason', class: 'notice' },
 				`Pending acceptance again: ${d.reopenedReason}. Its branch moved after it was accepted; its result is now the branch's new commit.`) : null,
+			d.verification ? verification(d.verification) : null,
 			d.controls.accept ? button({ label: 'Accept', action: 'task/accept', appearance: 'primary', ariaLabel: `Accept task ${d.title}`, data }) : null,
 			d.controls.requestChanges ? h('div', { class: 'note-form' },
 				textArea({ id: 'task-note', label: 'What needs to change', maxLength: noteMaxLength, draftKey: `task:${d.taskId}` }),

@@ -1,6 +1,7 @@
 // The port between the Host's domain services and the real processes of Runs: what a Run is launched with,
 // what its supervisor records at exit, and what the runner (src/host/runs/) implements. Core holds these types
 // because the Host, the agent adapters and the supervisor all speak them and none of them may import another.
+import type { CheckInput } from '../checks/checks.js';
 import type { Disposable } from '../lifecycle.js';
 
 /** What a Turn of an agent session needs beyond the target: its text and the session to continue. */
@@ -55,6 +56,8 @@ export interface AgentTargetConfig {
 	 * `exec`: `codex exec --json` (older Codex builds). A Codex without app-server falls back to exec by itself.
 	 */
 	protocol?: 'app-server' | 'exec';
+	/** Checks every task on this target runs after its Run reports success (src/core/checks/checks.ts). */
+	checks?: readonly CheckInput[];
 }
 
 export interface RunLaunchSpec {

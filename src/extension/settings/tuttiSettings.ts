@@ -16,12 +16,13 @@ export interface TuttiSettings {
 	readonly modelPrices: unknown;
 	readonly defaultBudgetUsd: unknown;
 	readonly integrateRunsHooks: unknown;
+	readonly checks: unknown;
 }
 
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
-	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks',
+	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'checks',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -48,6 +49,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 		}
 		return parsed.data[key];
 	};
+	const nonEmpty = <K extends 'checks'>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined || value.length === 0 ? {} : { [key]: value });
 	const optional = <K extends keyof HostConfig>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined ? {} : { [key]: value });
 	return {
 		config: {
@@ -61,6 +63,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			...(piece('integrateRunsHooks', settings.integrateRunsHooks) === true ? { integrateRunsHooks: true } : {}),
 			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
 			...optional('defaultBudgetUsd', piece('defaultBudgetUsd', settings.defaultBudgetUsd)),
+			...nonEmpty('checks', piece('checks', settings.checks)),
 		},
 		problems,
 	};

@@ -7,7 +7,7 @@
 // accepted work is integrated (a conflict resolved by hand in the task's tree is then shown for review).
 import type { Task } from '../../core/model.js';
 import type { Store } from '../../store/database.js';
-import type { Reader } from '../../store/tx.js';
+import type { Reader, Tx } from '../../store/tx.js';
 import { type AcceptanceChange, changedAfterAcceptance, deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { reviewRepository } from '../../store/repositories/reviewRepository.js';
@@ -23,6 +23,8 @@ export interface AcceptanceChangeDeps {
 	store: Store;
 	clock: { now(): number };
 	worktrees: WorktreeManager;
+	/** The reopened Run's result is `commit` now: its checks run again there (absent: nothing to verify). */
+	reverify?: (tx: Tx, runId: string, commit: string) => void;
 }
 
 /** An accepted task whose acceptance is bound to a commit of its own tree. */
@@ -76,6 +78,7 @@ async function reopen(deps: AcceptanceChangeDeps, bound: BoundAcceptance, movedT
 		deliveryRepository.moveRunResult(tx, bound.runId, movedTo, files);
 		reviewRepository.deleteDecision(tx, issueId, taskId, bound.runId);
 		deliveryRepository.recordAcceptanceChange(tx, change);
+		deps.reverify?.(tx, bound.runId, movedTo);
 		const issue = issueRepository.get(tx, issueId);
 		if (issue) {
 			const status = nextIssueStatus(issue, issueRepository.counts(tx, issueId), false);

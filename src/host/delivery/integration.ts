@@ -33,6 +33,8 @@ export interface IntegrateInput {
 	beforeMove?: (commit: string, movesWorkspace: boolean) => void;
 	/** New commits for the accepted work instead of its own history (squash.ts); `commits` is then unused. */
 	squash?: Omit<SquashInput, 'repo' | 'previous' | 'identity'>;
+	/** Verifies the integrated commit before anything moves (the issue's checks); a refusal changes nothing. */
+	verify?: (commit: string) => Promise<{ refused: string } | null>;
 }
 
 export type Integration =
@@ -41,7 +43,8 @@ export type Integration =
 	| { kind: 'not_a_repository' }
 	| { kind: 'conflict'; between: [string, string]; paths: string[] }
 	| { kind: 'dirty_tree'; tree: string; files: string[] }
-	| { kind: 'blocked_tree'; tree: string; reason: string };
+	| { kind: 'blocked_tree'; tree: string; reason: string }
+	| { kind: 'checks_failed'; commit: string; refused: string };
 
 function samePath(a: string, b: string): boolean {
 	try { return realpathSync(a) === realpathSync(b); } catch { return resolve(a) === resolve(b); }
@@ -123,6 +126,8 @@ export async function integrate(input: IntegrateInput): Promise<Integration> {
 	const integratedCommit = combined.commit;
 	const fastForward = !combined.mergeCommit;
 	if (integratedCommit === previous) { return { kind: 'integrated', integratedCommit, fastForward: true, previousCommit: previous, movedTree: null }; }
+	const verified = await input.verify?.(integratedCommit);
+	if (verified) { return { kind: 'checks_failed', commit: integratedCommit, refused: verified.refused }; }
 	const trees = all.filter((t) => t.branch === into).map((t) => t.tree);
 	for (const tree of trees) {
 		const busy = await operationInProgress(tree);

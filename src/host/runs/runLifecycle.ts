@@ -21,6 +21,8 @@ import { RunResultRecorder } from '../delivery/runDelivery.js';
 import type { TurnLifecycle } from '../turns/turnLifecycle.js';
 import { WorktreeManager } from '../worktrees/worktreeManager.js';
 import { RunChains } from './runChains.js';
+import { checksOfTask } from '../checks/taskChecks.js';
+import { reverifyInTx } from '../checks/verificationStart.js';
 import { forwardRunMessages } from './messages/liveDelivery.js';
 import { asRunExit, turnProcessAfter } from './messages/turnProcesses.js';
 import { prepareQueuedTurn } from './queuedTurns.js';
@@ -64,7 +66,10 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		this.#d = deps;
 		this.#live = new RunChains(deps.runs, deps.log);
 		const worktrees = deps.worktrees ?? new WorktreeManager(deps.workspace);
-		const settlement: SettlementContext = { now: () => deps.clock.now(), log: deps.log, observer: this.#settlements };
+		const settlement: SettlementContext = {
+			now: () => deps.clock.now(), log: deps.log, observer: this.#settlements,
+			checksOf: (r, run, task) => checksOfTask(r, deps.config, task, run.agentTargetId),
+		};
 		this.#ctx = {
 			workspace: deps.workspace, store: deps.store, clock: deps.clock, turns: deps.turns, runs: deps.runs, worktrees, settlement,
 			leaseOwner: deps.ids.next('host'), log: deps.log, ...(deps.newProviderSessionId ? { newProviderSessionId: deps.newProviderSessionId } : {}),
@@ -80,6 +85,11 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		return this.#settlements.observe(observer);
 	}
 
+	/** The same hook, for the verifications: a task whose checks ran settles for the plan when they answer. */
+	get settlements(): SettlementObserver {
+		return this.#settlements;
+	}
+
 	// ---- admission and launch ----
 
 	admit(tx: Tx, issue: Issue, tasks: readonly Task[]): AdmittedRun[] {
@@ -87,7 +97,9 @@ export class RunLifecycle implements RunAdmission, Disposable {
 	}
 
 	async reopenChangedParents(issueId: string, taskIds: readonly string[]): Promise<string[]> {
-		return (await reopenChangedParents(this.#ctx, issueId, taskIds)).map((c) => {
+		// A reopened result is a new commit: the task's checks run again on it.
+		const reverify = (tx: Tx, runId: string, commit: string): void => { reverifyInTx(this.#ctx.settlement, tx, runId, commit, this.#d.clock.now()); };
+		return (await reopenChangedParents({ ...this.#ctx, reverify }, issueId, taskIds)).map((c) => {
 			this.#d.log(`task ${c.taskId} of issue ${issueId} is pending acceptance again: ${c.reason} (${c.acceptedCommit.slice(0, 10)} → ${c.movedToCommit.slice(0, 10)})`);
 			return c.taskId;
 		});

@@ -17,9 +17,13 @@ import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
 import type { Disposable } from '../../core/lifecycle.js';
 import { nextIssueStatus } from '../../core/issues/issueStatus.js';
+import type { CheckSpec } from '../../core/checks/checks.js';
+import type { Reader } from '../../store/tx.js';
+import { verificationRepository } from '../../store/repositories/verificationRepository.js';
 import { bindAcceptance } from '../delivery/acceptanceBinding.js';
 import { restoredAcceptanceInTx } from './taskReworks.js';
 import { reworkRepository } from '../../store/repositories/reworkRepository.js';
+import { startVerificationInTx } from '../checks/verificationStart.js';
 
 /** How a Run ended: its process exited (exit record), or it never got a process. */
 export type RunEnding =
@@ -68,15 +72,20 @@ export interface SettlementContext {
 	now(): number;
 	observer: SettlementObserver;
 	log(line: string): void;
+	/** The checks a task's reported success is verified with (none: it settles at once, as reported). */
+	checksOf(r: Reader, run: Run, task: Task): CheckSpec[];
 }
 
 const runStatusFor: Record<RunOutcome, Run['status']> = { success: 'completed', failure: 'failed', cancellation: 'canceled' };
 
-/** `changedOutside`: the Run changed something outside its worktree (outsideWatch.ts): never accepted automatically. */
-function taskAfter(task: Task, outcome: RunOutcome, now: number, changedOutside: boolean): Task {
+/**
+ * `changedOutside`: the Run changed something outside its worktree (outsideWatch.ts): never accepted automatically.
+ * `verified`: what the task's checks said of the Run's result ('none': it has none); only passed or none auto-accepts.
+ */
+function taskAfter(task: Task, outcome: RunOutcome, now: number, changedOutside: boolean, verified: 'passed' | 'failed' | 'none'): Task {
 	switch (outcome) {
 		case 'success':
-			return task.autoAccept && !changedOutside
+			return task.autoAccept && !changedOutside && verified !== 'failed'
 				? { ...task, status: 'completed', acceptanceState: 'auto_checked', updatedAtUnixMs: now }
 				: { ...task, status: 'pending_acceptance', acceptanceState: 'agent_claimed', updatedAtUnixMs: now };
 		case 'failure':
@@ -184,24 +193,48 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 	approvalRepository.closeOpenOfRun(tx, runId, 'expired', 'The request expired: its Run ended before an answer.', now);
 	turnRepository.settle(tx, submitId, outcome, now);
 
+	// A reported success of a task with checks is not settled for the task yet: its checks run first (verifications.ts),
+	// and only their answer moves the task on (and, on a managed issue, gives the source agent its checkpoint).
+	if (task.latestRunId === runId && task.status === 'running' && outcome === 'success') {
+		const checks = ctx.checksOf(tx, settledRun, task);
+		if (checks.length > 0) {
+			startVerificationInTx(tx, settledRun, checks, now);
+			return { issue, task, run: settledRun };
+		}
+	}
+	return settleTaskInTx(ctx, tx, { issue, task, run: settledRun }, 'none', now);
+}
+
+/**
+ * The task's side of a settled Run, in the settlement's transaction or in the one that records its checks' answer:
+ * the task's status and acceptance (auto-accept binds to the Run's result commit, and records what the checks said),
+ * the issue's status, and — managed issues — the plan's settlement checkpoint. A task that moved on meanwhile (not
+ * this Run's, not running) keeps its state; the plan still hears of the Run.
+ */
+export function settleTaskInTx(ctx: Pick<SettlementContext, 'observer'>, tx: Tx, settled: SettledRun, verified: 'passed' | 'failed' | 'none', now: number): SettledRun {
+	const { issue, task, run } = settled;
+	const runId = run.runId;
 	let settledTask = task;
-	if (task.latestRunId === runId && task.status === 'running') {
+	if (task.latestRunId === runId && task.status === 'running' && run.outcome !== null) {
 		// Recorded with the Run's result, before this transaction (RunResultRecorder).
 		const changedOutside = (deliveryRepository.runCommits(tx, runId)?.outsideChanges.length ?? 0) > 0;
 		// An update from base that brought no result leaves the task accepted as it was (it is not a failure of the task).
-		const restored = outcome !== 'success' ? restoredAcceptanceInTx(tx, task, runId, now) : undefined;
-		settledTask = restored ?? taskAfter(task, outcome, now, changedOutside);
+		const restored = run.outcome !== 'success' ? restoredAcceptanceInTx(tx, task, runId, now) : undefined;
+		settledTask = restored ?? taskAfter(task, run.outcome, now, changedOutside, verified);
 		taskRepository.update(tx, settledTask);
 		// Auto-accept binds the acceptance to the Run's result commit, as the developer's Accept does.
-		if (restored === undefined && settledTask.acceptanceState === 'auto_checked') { bindAcceptance(tx, issue.issueId, task.taskId, runId, now); }
+		if (restored === undefined && settledTask.acceptanceState === 'auto_checked') {
+			bindAcceptance(tx, issue.issueId, task.taskId, runId, now);
+			verificationRepository.recordAcceptance(tx, issue.issueId, task.taskId, runId, verified, now);
+		}
 	}
-	let settledIssue = issue;
-	const status = nextIssueStatus(issue, issueRepository.counts(tx, issue.issueId), false);
-	if (status !== issue.status) {
-		settledIssue = { ...issue, status, updatedAtUnixMs: now };
+	let settledIssue = issueRepository.get(tx, issue.issueId) ?? issue;
+	const status = nextIssueStatus(settledIssue, issueRepository.counts(tx, issue.issueId), false);
+	if (status !== settledIssue.status) {
+		settledIssue = { ...settledIssue, status, updatedAtUnixMs: now };
 		issueRepository.update(tx, settledIssue);
 	}
-	const settled: SettledRun = { issue: settledIssue, task: settledTask, run: settledRun };
-	if (issue.planningSource === 'tutti') { ctx.observer.onRunSettled(tx, settled); }
-	return settled;
+	const result: SettledRun = { issue: settledIssue, task: settledTask, run };
+	if (issue.planningSource === 'tutti') { ctx.observer.onRunSettled(tx, result); }
+	return result;
 }

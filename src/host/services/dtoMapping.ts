@@ -27,6 +27,7 @@ import { type AttentionReadContext, readIssueAttention } from './attention/readA
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
 import { reworkRepository } from '../../store/repositories/reworkRepository.js';
 import { readSpendDto } from '../usage/issueSpend.js';
+import { readRunVerification, readTaskChecks } from '../checks/verificationViews.js';
 
 /** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
 export interface IssueFacts {
@@ -217,7 +218,10 @@ export function readTaskListContext(r: Reader, issue: Issue, executionStatus: Ex
  * Tasks with their readiness under the one core rule, and the developer's controls on each. `tasks` is every task of
  * the issue (superseded history included, so dependencies resolve); superseded ones read `task_superseded`.
  */
-export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, context: TaskListContext): PlanTaskDto[] {
+/** `checks`: each task's verified and accepted facts (readTaskChecks); a task without an entry has neither. */
+export function toTasksWithReadiness(
+	tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, context: TaskListContext, checks?: ReadonlyMap<string, Pick<TaskDto, 'verification' | 'acceptance'>>,
+): PlanTaskDto[] {
 	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents.
 	const readiness = computeReadiness(tasks);
 	return tasks.map((t) => {
@@ -226,7 +230,7 @@ export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMa
 		const superseded = isSuperseded(t);
 		const attempts = { attempt: context.attempts.get(t.taskId) ?? 0, rework: context.reworks.get(t.taskId) };
 		return {
-			...toTaskDto(t, taskCommits, attempts), ready: state.ready, blockerReason: state.blockerReason, superseded,
+			...toTaskDto(t, taskCommits, attempts), ...(checks ? { verification: null, acceptance: null, ...checks.get(t.taskId) } : {}), ready: state.ready, blockerReason: state.blockerReason, superseded,
 			controls: taskControls({
 				status: t.status, superseded, issueClosed: context.issueClosed, hasRecordedBase: taskCommits.baseCommit !== '',
 				planningSource: context.planningSource, issueArchived: context.issueArchived, executionCompleted: context.executionCompleted,
@@ -234,6 +238,13 @@ export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMa
 			}),
 		};
 	});
+}
+
+/** The issue's tasks with readiness, commits and their verified and accepted facts, read in one go. */
+export function readTasksWithReadiness(r: Reader, issue: Issue, tasks: readonly Task[], executionStatus: ExecutionStatus | null): PlanTaskDto[] {
+	const commits = deliveryRepository.taskCommitsOfIssue(r, issue.issueId);
+	return toTasksWithReadiness(tasks, commits, readTaskListContext(r, issue, executionStatus),
+		readTaskChecks(r, issue.issueId, tasks, (taskId) => commits.get(taskId)?.acceptedCommit ?? ''));
 }
 
 export function toWakeDto(w: Wake): WakeDto {
@@ -311,5 +322,6 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 export function readRunDto(r: Reader, run: Run, nowUnixMs: number): RunDto {
 	const dto = toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId), usageRepository.runTotals(r, run.runId));
 	const approvals = readRunApprovals(r, run.runId);
-	return approvals.length > 0 ? { ...dto, approvals } : dto;
+	const verified = { ...dto, verification: readRunVerification(r, run) };
+	return approvals.length > 0 ? { ...verified, approvals } : verified;
 }

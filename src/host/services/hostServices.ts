@@ -45,6 +45,8 @@ import { WorktreeService } from './worktreeService.js';
 import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 import { ApprovalService } from './approvals/approvalService.js';
+import { Verifications, type VerificationsDeps } from '../checks/verifications.js';
+import { setChecks } from './checksService.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
@@ -74,6 +76,8 @@ export interface HostServicesOptions {
 	awaitTimer?: WaitTimer;
 	/** What `hello` tells every client about this Host's store now (e.g. that it came with the folder and is paused). */
 	notice?: () => string | undefined;
+	/** Told when a check's process started and when its answer was recorded (the bench). */
+	onCheckTiming?: VerificationsDeps['onTiming'];
 }
 
 /**
@@ -121,6 +125,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	// The owner of every worker Run, from admission to settlement.
 	const runs = disposables.add(new RunLifecycle({
 		workspace: deps.workspace, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config, turns, log, worktrees, gitMoves,
+	}));
+	// The owner of every verification: the checks of a Run's reported success, and the task's settlement on their answer.
+	const verifications = disposables.add(new Verifications({
+		workspace: deps.workspace, store: deps.store, clock: deps.clock, observer: runs.settlements, runDir: (id) => deps.runs.runDir(id), log,
+		...(deps.onCheckTiming ? { onTiming: deps.onCheckTiming } : {}),
 	}));
 	const admission: RunAdmission = runs;
 	// The plan admits through the Run owner and observes its settlements (inside each settlement's transaction).
@@ -184,6 +193,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'issue/get': (params) => issues.get(params),
 		'issue/list': () => issues.list(),
 		'issue/update': (params, caller) => issues.update(params, caller),
+		'issue/setChecks': (params, caller) => setChecks(deps, params, caller),
 		'issue/pause': (params, caller) => issues.pause(params, caller),
 		'issue/resume': (params, caller) => issues.resume(params, caller),
 		'issue/stop': (params, caller) => issues.stop(params, caller),
@@ -274,9 +284,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 			// Source-session Stop markers are drained before repair and before any wake dispatch (restart is never a resume).
 			await sourceStop.drain();
 			await activePlan.repairOnStart();
-			// From here on the dispatcher and the wake loop react to every store commit, so no write path needs a trigger
-			// of its own; before, nothing of the recovering Host's writes (or of an arrival pause) dispatches anything.
-			disposables.add(deps.store.onDidCommit(() => { activeDispatcher.trigger(); wakes.trigger(); }));
+			// Checks a Host left running: their process ended, and they run on (paused issues wait for their resume).
+			await verifications.start();
+			// From here on the dispatcher, the wake loop and the verifications react to every store commit, so no write path
+			// needs a trigger of its own; before, nothing of the recovering Host's writes (or of an arrival pause) dispatches anything.
+			disposables.add(deps.store.onDidCommit(() => { activeDispatcher.trigger(); wakes.trigger(); verifications.trigger(); }));
 			activeDispatcher.trigger();
 			await wakes.start();
 		},
@@ -284,8 +296,9 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 			do {
 				await activeDispatcher.whenIdle();
 				await runs.whenIdle();
+				await verifications.whenIdle();
 				await wakes.whenIdle();
-			} while (!runs.isIdle() || !activeDispatcher.isIdle() || !wakes.isIdle());
+			} while (!runs.isIdle() || !activeDispatcher.isIdle() || !verifications.isIdle() || !wakes.isIdle());
 		},
 		dispose(): void {
 			disposables.dispose();

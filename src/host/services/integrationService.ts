@@ -27,12 +27,15 @@ import type { HostConfig } from '../config.js';
 import type { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { checkoutHead } from '../../core/runs/outsideChanges.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
+import { checksOfIntegration } from '../checks/taskChecks.js';
+import { integrationChecksView, integrationFailure, runChecksAtCommit } from '../checks/integrationChecks.js';
+import type { CheckResult } from '../../core/checks/checks.js';
 
 export interface IntegrationServiceDeps {
 	workspace: string;
 	store: Store;
 	clock: Clock;
-	/** The agent targets: what Update from base would do for a task in a conflict refusal. */
+	/** The agent targets (what Update from base would do for a task in a conflict refusal) and the workspace's checks. */
 	config: HostConfig;
 	worktrees: WorktreeManager;
 	/** The developer's `integrateRunsHooks` setting: the repository's hooks run when the branch moves. */
@@ -81,6 +84,14 @@ export class IntegrationService {
 		}
 		const pushTarget = params.push === undefined ? null : await this.#pushTarget(issueId, into, params.push);
 		const squash = params.squash ?? 'none';
+		// Whatever any merged task had to pass, the merge of them has to pass too, before the branch moves.
+		const checks = this.deps.store.read((r) => checksOfIntegration(r, this.deps.config, issueId, toMerge));
+		let checkResults: CheckResult[] = [];
+		const verify = async (commit: string): Promise<{ refused: string } | null> => {
+			checkResults = await runChecksAtCommit({ workspace: this.deps.workspace, commit, checks, names: { TUTTI_ISSUE_ID: issueId }, now: () => this.deps.clock.now() });
+			const failure = integrationFailure(commit, checks, checkResults);
+			return failure === null ? null : { refused: failure.text };
+		};
 		const result = await integrate({
 			repo: this.deps.workspace, into, title: plan.issue.title,
 			...(squash !== 'none' ? {
@@ -95,6 +106,7 @@ export class IntegrationService {
 				if (movesWorkspace) { this.deps.gitMoves?.record(checkoutHead, commit, now); }
 			},
 			commits: toMerge.map((t) => plan.acceptedCommits.get(t.taskId)!),
+			...(params.skipChecks === true || checks.length === 0 ? {} : { verify }),
 			identity: await workspaceIdentity(this.deps.workspace), runHooks: this.deps.runHooks,
 		});
 		switch (result.kind) {
@@ -114,15 +126,23 @@ export class IntegrationService {
 			case 'blocked_tree':
 				throw rejection('workspace_busy', `Could not move ${into} in ${result.tree}: ${result.reason}. Nothing was changed.`,
 					{ issueId }, { into, tree: result.tree });
+			case 'checks_failed': {
+				const failure = integrationFailure(result.commit, checks, checkResults);
+				throw rejection('not_integrable',
+					`Integrating issue ${issueId} into ${into}: ${result.refused}\nNothing was changed: ${into} stays where it was. Fix it with a rework, or integrate anyway with --skip-checks (your choice, recorded).`,
+					{ issueId }, { into, check: failure?.check ?? '', end: failure?.end ?? '', outputTail: failure?.outputTail ?? '', integratedCommit: result.commit });
+			}
 			case 'integrated':
 				break;
 		}
+		const checked = params.skipChecks === true ? 'skipped' : checks.length === 0 ? 'none' : 'passed';
 		const sequence = await this.deps.store.transaction((tx) => deliveryRepository.recordIntegration(tx, issueId, result.integratedCommit, into, this.deps.clock.now(), {
-			previousCommit: result.previousCommit, squash, taskCommits: Object.fromEntries(toMerge.map((t) => [t.taskId, plan.acceptedCommits.get(t.taskId)!])),
+			previousCommit: result.previousCommit, squash, taskCommits: Object.fromEntries(toMerge.map((t) => [t.taskId, plan.acceptedCommits.get(t.taskId)!])), checks: checked,
 		}));
 		const integrated: Result<'issue/integrate'> = {
 			issueId, into, integratedCommit: result.integratedCommit, previousCommit: result.previousCommit, fastForward: result.fastForward,
 			mergedTaskIds: toMerge.map((t) => t.taskId), workspaceMoved: result.movedTree !== null, squash,
+			checks: integrationChecksView(checked, result.integratedCommit, checks, checkResults),
 		};
 		if (pushTarget === null) { return integrated; }
 		const failure = await pushBranch(this.deps.workspace, into, pushTarget, this.deps.runHooks);

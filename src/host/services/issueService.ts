@@ -13,10 +13,9 @@ import { requireUser } from './callerPolicy.js';
 import { withPause } from '../../core/issues/pauser.js';
 import { requireAgentIssueControl } from './launchGrants.js';
 import type { PlanService } from './contracts.js';
-import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import type { AttentionReadContext, SourceContactLookup } from './attention/readAttention.js';
 import { readTaskAttentions } from './attention/readAttention.js';
-import { readIssueDto, readTaskListContext, toTasksWithReadiness } from './dtoMapping.js';
+import { readIssueDto, readTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 import { usageRepository } from '../../store/repositories/usageRepository.js';
 import { type LaunchPricing, newIssueBudget } from '../usage/issueSpend.js';
@@ -92,8 +91,7 @@ export class IssueService {
 		return this.deps.store.read((r) => {
 			const issue = loadIssue(r, params.issueId);
 			const dto = readIssueDto(r, issue, this.#attention());
-			const context = readTaskListContext(r, issue, dto.executionStatus);
-			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId), context)
+			const tasks = readTasksWithReadiness(r, issue, taskRepository.listByIssue(r, issue.issueId), dto.executionStatus)
 				.filter((t) => (params.taskId === undefined ? !t.superseded : t.taskId === params.taskId)
 					&& (params.status === undefined || t.status === params.status));
 			if (params.taskId !== undefined && tasks.length === 0 && params.status === undefined) {

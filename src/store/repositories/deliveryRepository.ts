@@ -72,6 +72,8 @@ export interface IssueDelivery {
 	integratedCommit: string;
 	integratedInto: string;
 	integratedAtUnixMs: number;
+	/** How the last integration was verified (migration 018): `passed`, `skipped` (the developer's choice), `none`; '' before. */
+	integratedChecks: string;
 }
 
 export type SquashMode = 'none' | 'task' | 'issue';
@@ -160,6 +162,7 @@ function issueDeliveryFromRow(row: Row): IssueDelivery {
 		integratedCommit: str(row, 'integrated_commit'),
 		integratedInto: str(row, 'integrated_into'),
 		integratedAtUnixMs: num(row, 'integrated_at'),
+		integratedChecks: str(row, 'integrated_checks'),
 	};
 }
 
@@ -280,9 +283,9 @@ export const deliveryRepository = {
 	},
 	/** The issue's latest integration, and (migration 017) one more row of its integration history; returns its sequence. */
 	recordIntegration(tx: Tx, issueId: string, integratedCommit: string, into: string, atUnixMs: number,
-		history: { previousCommit: string; squash: SquashMode; taskCommits: Record<string, string> } = { previousCommit: '', squash: 'none', taskCommits: {} }): number {
-		tx.run('UPDATE issue_delivery SET integrated_commit = ?, integrated_into = ?, integrated_at = ? WHERE issue_id = ?',
-			[integratedCommit, into, atUnixMs, issueId]);
+		history: { previousCommit: string; squash: SquashMode; taskCommits: Record<string, string>; checks?: string } = { previousCommit: '', squash: 'none', taskCommits: {} }): number {
+		tx.run('UPDATE issue_delivery SET integrated_commit = ?, integrated_into = ?, integrated_at = ?, integrated_checks = ? WHERE issue_id = ?',
+			[integratedCommit, into, atUnixMs, history.checks ?? '', issueId]);
 		const sequence = num(tx.get('SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM integrations WHERE issue_id = ?', [issueId]) ?? {}, 'next');
 		tx.run(`INSERT INTO integrations (issue_id, sequence, into_branch, previous_commit, integrated_commit, squash, task_commits_json, integrated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,

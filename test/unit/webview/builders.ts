@@ -68,7 +68,10 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 	}]));
 	const derived = attention ?? attentionFor({ issueStatus: issue.status, executionStatus, dispatchPaused: issue.dispatchPaused, tasks: active.map((t) => ({ taskId: t.taskId, title: t.title, status: t.status })) });
 	const dto = toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, finished, spend: emptySpendDto() });
-	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, plainTaskListContext(isIssueClosed(issue.status, executionStatus))).filter((t) => !t.superseded) };
+	// The verified and accepted facts as the Host reads them (only when a test gives some).
+	const checked = tasks.filter((t) => t.verification !== undefined || t.acceptance !== undefined);
+	const checks = checked.length === 0 ? undefined : new Map(checked.map((t) => [t.taskId, { verification: t.verification ?? null, acceptance: t.acceptance ?? null }]));
+	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, plainTaskListContext(isIssueClosed(issue.status, executionStatus)), checks).filter((t) => !t.superseded) };
 }
 
 /** A main wake of the active checkpoint, as the Host maps it (marker and body read from the prompt). */

@@ -204,6 +204,26 @@ describe('panel rendering', () => {
 			assert.equal(accept.attrs['data-task-id'], 't1');
 		});
 
+		it('shows the Host\'s verification above Accept: a failed check in its words, its output one click away', () => {
+			const check = { name: 'test', argv: ['npm', 'test'], shell: false, timeoutSeconds: 600, exitCode: 1, timedOut: false, durationMs: 800, interrupted: 0 };
+			const verification = {
+				status: 'failed' as const, subject: 'commit' as const, commit: 'abc1234def', label: 'Checks failed: test (exit 1)', stale: false, attempts: 1, startedAtUnixMs: 1, completedAtUnixMs: 2,
+				checks: [{ ...check, state: 'failed' as const, outputTail: 'not ok 2 parser', label: 'test: exit 1 after 0.8 s' }],
+			};
+			const tree = render(aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance', verification })])), 't1');
+			const block = findAll(tree, (n) => n.attrs['id'] === 'verification')[0]!;
+			assert.match(textContent(block), /^Checks failed: test \(exit 1\)Output of testnot ok 2 parser$/);
+			const acceptance = findAll(tree, (n) => n.attrs['id'] === 'acceptance')[0]!;
+			const order = findAll(acceptance, (n) => n.attrs['id'] === 'verification' || n.attrs['data-action'] === 'task/accept').map((n) => n.attrs['id'] ?? n.attrs['data-action']);
+			assert.deepEqual(order, ['verification', 'task/accept'], 'the verification comes before Accept');
+		});
+
+		it('an accepted task says by whom, at which commit and what its checks said then (the Host\'s words)', () => {
+			const acceptance = { by: 'developer' as const, commit: 'abc1234def', checks: 'failed' as const, acceptedAtUnixMs: 5, label: 'Accepted by you at abc1234 — its checks had failed' };
+			const tree = render(aSnapshot(anIssue([aTask('t1', { status: 'completed', acceptanceState: 'user_accepted', acceptance })])), 't1');
+			assert.match(textContent(findAll(tree, (n) => n.attrs['class'] === 'detail-meta')[0]!), /Accepted by you at abc1234 — its checks had failed/);
+		});
+
 		it('lists the changed files with their counts above Accept, and Open Diff posts the task\'s open-changes message', () => {
 			const s = aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance', baseCommit: 'b0', resultCommit: 'r9' })]), {
 				runs: [aRun('r1', 't1', { inWorktree: true, baseCommit: 'b0', resultCommit: 'r9', executionDirectory: '/wt/t1', changedFiles: [

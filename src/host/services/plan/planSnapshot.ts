@@ -12,12 +12,11 @@ import type { Checkpoint, Execution, Issue, PlanAction, Task } from '../../../co
 import type { BudgetDecision } from '../../../core/usage/budget.js';
 import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
-import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Reader } from '../../../store/tx.js';
-import { readTaskListContext, toTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
+import { readTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
 import { requireCheckpointIdentity } from '../identityChecks.js';
 import { currentReview } from '../../checkpoints/independentReview.js';
 import { issueBudgetDecision, type LaunchPricing, readSpendDto } from '../../usage/issueSpend.js';
@@ -121,7 +120,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution, 
 		},
 		activeCheckpoint: active ? toCheckpointDto(active) : null,
 		checkpoints: facts.open.map(toCheckpointDto),
-		tasks: toTasksWithReadiness(facts.tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId), readTaskListContext(r, issue, execution.status)),
+		tasks: readTasksWithReadiness(r, issue, facts.tasks, execution.status),
 		readyTaskIds: facts.readyTaskIds,
 		allowedActions: facts.allowedActions,
 		recoveryHint: facts.recoveryHint,

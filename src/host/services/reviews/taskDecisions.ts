@@ -29,6 +29,8 @@ import { reviewOnlyTaskIds } from '../../checkpoints/reviewOnly.js';
 import { appendDecisionCheckpoint } from './decisionCheckpoint.js';
 import { requestReworkInTx } from '../../runs/taskReworks.js';
 import type { ReviewContext } from './reviewContext.js';
+import { acceptanceChecksOf } from '../../checks/verificationSteps.js';
+import { verificationRepository } from '../../../store/repositories/verificationRepository.js';
 
 export type TaskDecisionResult = Result<'review/accept'>;
 
@@ -149,6 +151,8 @@ export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, 
 		} : null, () => {
 			taskRepository.update(tx, accepted);
 			bindAcceptance(tx, issue.issueId, task.taskId, task.latestRunId, now);
+			// The developer may accept a result whose checks failed (or still run): the acceptance says so.
+			verificationRepository.recordAcceptance(tx, issue.issueId, task.taskId, task.latestRunId, acceptanceChecksOf(tx, task.latestRunId), now);
 		}, now);
 		const decision = recordDecision(tx, ctx, issue, task, { decision: 'accepted', note, checkpointId }, now);
 		return resultOf(decision, accepted, false);
