@@ -11,12 +11,16 @@ import { type Verification, verificationRepository } from '../../store/repositor
 import type { Reader, Tx } from '../../store/tx.js';
 import { worktreesFolder } from '../worktrees/worktreePaths.js';
 
-/** The tree a worktree Run worked in (`.tutti/worktrees/<task>`), from the directory it ran in (maybe a folder inside). */
-export function treeOfDirectory(executionDirectory: string): string {
+/**
+ * The tree a worktree Run worked in, from the directory it ran in (maybe a folder inside): `.tutti/worktrees/<issue>/<task>`,
+ * or `.tutti/worktrees/<task>` for a tree an older Tutti made.
+ */
+export function treeOfDirectory(executionDirectory: string, issueId: string): string {
 	const parts = executionDirectory.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
 	const folder = worktreesFolder.split(sep);
-	const inTrees = folder.every((p, i) => parts[i] === p) && parts.length > folder.length;
-	return inTrees ? [...folder, parts[folder.length]!].join(sep) : '';
+	if (!folder.every((p, i) => parts[i] === p) || parts.length <= folder.length) { return ''; }
+	const perIssue = parts[folder.length] === issueId && parts.length > folder.length + 1;
+	return parts.slice(0, folder.length + (perIssue ? 2 : 1)).join(sep);
 }
 
 /** The id of the Run's n-th verification (1-based). */
@@ -36,7 +40,7 @@ export function startVerificationInTx(tx: Tx, run: Run, checks: readonly CheckSp
 		runId: run.runId, issueId: run.issueId, taskId: run.taskId,
 		subject: inTree ? 'commit' : 'folder',
 		commit: inTree ? commit ?? commits.resultCommit : '',
-		directory: inTree ? treeOfDirectory(run.executionDirectory) : '',
+		directory: inTree ? treeOfDirectory(run.executionDirectory, run.issueId) : '',
 		status: 'running', checks: checks.map((c) => ({ ...c, argv: [...c.argv] })), attempts: 1,
 		currentIndex: -1, currentPid: 0, currentStartTicks: '', interruptions: {}, problem: '',
 		createdAtUnixMs: now, completedAtUnixMs: 0, staleAtUnixMs: 0,
