@@ -1,7 +1,6 @@
 // The start of a verification, inside the caller's transaction: for a Run's reported success (bound to the Run and its
 // result commit, or to the shared folder it worked in), or again when the Run's result moved on (a commit in its tree
 // after acceptance). Every earlier verification of the same tree goes stale: the tree moved on from what it saw.
-import { sep } from 'node:path';
 import type { CheckSpec } from '../../core/checks/checks.js';
 import type { Run, Task } from '../../core/model.js';
 import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
@@ -9,19 +8,7 @@ import { runRepository } from '../../store/repositories/runRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { type Verification, verificationRepository } from '../../store/repositories/verificationRepository.js';
 import type { Reader, Tx } from '../../store/tx.js';
-import { worktreesFolder } from '../worktrees/worktreePaths.js';
-
-/**
- * The tree a worktree Run worked in, from the directory it ran in (maybe a folder inside): `.tutti/worktrees/<issue>/<task>`,
- * or `.tutti/worktrees/<task>` for a tree an older Tutti made.
- */
-export function treeOfDirectory(executionDirectory: string, issueId: string): string {
-	const parts = executionDirectory.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
-	const folder = worktreesFolder.split(sep);
-	if (!folder.every((p, i) => parts[i] === p) || parts.length <= folder.length) { return ''; }
-	const perIssue = parts[folder.length] === issueId && parts.length > folder.length + 1;
-	return parts.slice(0, folder.length + (perIssue ? 2 : 1)).join(sep);
-}
+import { treeOfDirectory } from '../worktrees/worktreePaths.js';
 
 /** The id of the Run's n-th verification (1-based). */
 export function verificationId(runId: string, n: number): string {

@@ -4,7 +4,7 @@
 // removal of the issue's trees and merged `tutti/*` branches and says how much disk that frees; with
 // `removeWorktrees` (and in prune, for every finished issue) it removes what is safe and names what it kept
 // (src/host/delivery/treeCleanup.ts). Developer actions only.
-import { sep } from 'node:path';
+import { basename } from 'node:path';
 import { formatBytes } from '../../core/bytes.js';
 import { DomainError } from '../../core/errors.js';
 import { rejection } from '../../core/hints.js';
@@ -25,7 +25,7 @@ import type { Reader } from '../../store/tx.js';
 import { applyCleanup, bytesFreed, type CleanupInput, planCleanup } from '../delivery/treeCleanup.js';
 import { git } from '../worktrees/git.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
-import { worktreesFolder } from '../worktrees/worktreePaths.js';
+import { treeOfDirectory } from '../worktrees/worktreePaths.js';
 import { requireUser } from './callerPolicy.js';
 import { requireExecutionIdentity } from './identityChecks.js';
 
@@ -67,9 +67,9 @@ function report(issueId: string, items: CleanupItemDto[]): CleanupReportDto {
 }
 
 /** The tree a Run works in, by the task id that names it ('' when it runs outside the trees). */
-function treeTaskOf(executionDirectory: string): string {
-	const prefix = `${worktreesFolder}${sep}`;
-	return executionDirectory.startsWith(prefix) ? executionDirectory.slice(prefix.length).split(sep)[0] ?? '' : '';
+function treeTaskOf(executionDirectory: string, issueId: string): string {
+	const tree = treeOfDirectory(executionDirectory, issueId);
+	return tree === '' ? '' : basename(tree);
 }
 
 /** What a cleanup of the issue works from: every task id, where its work goes, and the trees Runs use. */
@@ -79,7 +79,7 @@ function cleanupInput(r: Reader, workspace: string, issueId: string): CleanupInp
 	const last = integrations[integrations.length - 1];
 	const busy = new Map<string, string>();
 	for (const run of runRepository.listByIssue(r, issueId)) {
-		const tree = run.status === 'running' ? treeTaskOf(run.executionDirectory) : '';
+		const tree = run.status === 'running' ? treeTaskOf(run.executionDirectory, issueId) : '';
 		if (tree !== '') { busy.set(tree, run.runId); }
 	}
 	return {

@@ -76,3 +76,15 @@ export function reworkChain(taskId: string, supersededBy: ReadonlyMap<string, st
 	}
 	return chain;
 }
+
+/**
+ * The tree a worktree Run worked in, from the directory it ran in (maybe a folder inside): `.tutti/worktrees/<issue>/<task>`,
+ * or `.tutti/worktrees/<task>` for a tree an older Tutti made.
+ */
+export function treeOfDirectory(executionDirectory: string, issueId: string): string {
+	const parts = executionDirectory.split(/[\\/]+/).filter((p) => p !== '' && p !== '.');
+	const folder = worktreesFolder.split(sep);
+	if (!folder.every((p, i) => parts[i] === p) || parts.length <= folder.length) { return ''; }
+	const perIssue = parts[folder.length] === issueId && parts.length > folder.length + 1;
+	return parts.slice(0, folder.length + (perIssue ? 2 : 1)).join(sep);
+}

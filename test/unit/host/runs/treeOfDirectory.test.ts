@@ -1,7 +1,7 @@
 // The tree whose result commit a verification checks, from the directory a worktree Run ran in.
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
-import { treeOfDirectory } from '../../../../src/host/checks/verificationStart.js';
+import { treeOfDirectory } from '../../../../src/host/worktrees/worktreePaths.js';
 
 describe('treeOfDirectory', () => {
 	it('a tree named per issue, and a folder inside it', () => {
