@@ -6,6 +6,7 @@ import {
 } from '../execution/planCommands.js';
 import { suggestedReworkTaskId } from '../execution/recoveryHint.js';
 import { awaitReviewCommand } from '../next/commands.js';
+import { quietFor } from '../runs/stallRules.js';
 import { wakeMarkerLine } from './wakeMarker.js';
 
 export interface WakePromptInput {
@@ -23,6 +24,8 @@ export interface WakePromptInput {
 	subjectAwaitsReview?: boolean;
 	/** `task_failed` only: the subject Run's error (e.g. the parents' conflicting paths), said right after the headline. */
 	subjectError?: string;
+	/** `run_stalled` only: the subject Run's stall mark (its last activity, and when it was marked). */
+	subjectStall?: { lastActivityAtUnixMs: number; markedAtUnixMs: number };
 }
 
 /** The audited reason printed in the stop command; the agent may write its own. */
@@ -50,7 +53,14 @@ function headline(kind: CheckpointKind, cp: WakePromptInput['checkpoint']): stri
 		case 'changes_requested': return `The developer reviewed ${subject} and requested changes; the task is now failed and needs a rework.`;
 		case 'goal_changes_requested': return 'The developer reviewed the goal at Goal Review and requested changes before it can be completed.';
 		case 'task_accepted': return `The developer accepted the result of ${subject}; tasks that depend on it may be ready now.`;
+		case 'run_stalled': return `${subject[0]!.toUpperCase()}${subject.slice(1)} is still running but shows no activity (no output, no tool call, no usage). Stalled is not failed: Tutti has not stopped or failed it.`;
 	}
+}
+
+/** "Silent for 12 min: no activity since 2026-12-01T14:02:11.000Z." (nothing when the stall is not known). */
+function stallLine(stall: WakePromptInput['subjectStall']): string[] {
+	if (stall === undefined) { return []; }
+	return [`Silent for ${quietFor(stall.markedAtUnixMs - stall.lastActivityAtUnixMs)} when it was marked: no activity since ${new Date(stall.lastActivityAtUnixMs).toISOString()}.`];
 }
 
 function acknowledgeTail(f: CommandFence, what: string): string[] {
@@ -140,6 +150,17 @@ function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['ch
 				'',
 				'If more work is required, mutate and then schedule an exact follow-up graph instead. Do not use acknowledge for Goal Review.',
 			];
+		case 'run_stalled': {
+			const taskId = cp.subjectTaskId || '<task-id>';
+			return [
+				'What you can do:',
+				`- Wait: it may be in a long step (a build, a test suite). Resolve this checkpoint without new work; the Run's settlement brings its own checkpoint:`,
+				acknowledgeCommand(f),
+				`- Ask the developer to stop it: only the developer stops a Run (Stop Run in Tutti, or \`tutti run stop --run-id ${cp.subjectRunId || '<run-id>'}\` in their own terminal). Tell them why; never stop it yourself. Once stopped, task ${taskId} is canceled and you can rework it (step 3).`,
+				`- Change the rest of the graph (step 3): a running task cannot be reworked or superseded, but you may add tasks, or rework or supersede tasks that have not started, and schedule what is ready.`,
+				'If the task\'s Run shows activity again before you act, the stall is lifted; acknowledge this checkpoint.',
+			];
+		}
 		case 'watchdog':
 			return [
 				'Choose one of the actions above now; a settled Turn without a command does not resolve this checkpoint.',
@@ -177,6 +198,7 @@ export function wakePrompt(input: WakePromptInput): string {
 		'',
 		headline(kind, cp),
 		...(kind === 'task_failed' && (input.subjectError ?? '').trim() !== '' ? [`Why: ${truncateOneLine(input.subjectError!, 600)}`] : []),
+		...(kind === 'run_stalled' ? stallLine(input.subjectStall) : []),
 		'Tutti does not start a successor task by itself: every next step is yours, through the commands below.',
 		'',
 		'1. First read the execution snapshot, once:',

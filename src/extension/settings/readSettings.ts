@@ -17,5 +17,6 @@ export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
 		defaultBudgetUsd: config.get<unknown>('defaultBudgetUsd'),
 		// Machine-scoped in package.json: a folder's .vscode/settings.json (repository content) cannot turn it on.
 		integrateRunsHooks: config.get<unknown>('integrateRunsHooks'),
+		stallSeconds: config.get<unknown>('stallSeconds'),
 	};
 }

@@ -16,12 +16,13 @@ export interface TuttiSettings {
 	readonly modelPrices: unknown;
 	readonly defaultBudgetUsd: unknown;
 	readonly integrateRunsHooks: unknown;
+	readonly stallSeconds: unknown;
 }
 
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
-	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks',
+	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'stallSeconds',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -61,6 +62,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			...(piece('integrateRunsHooks', settings.integrateRunsHooks) === true ? { integrateRunsHooks: true } : {}),
 			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
 			...optional('defaultBudgetUsd', piece('defaultBudgetUsd', settings.defaultBudgetUsd)),
+			...optional('stallSeconds', piece('stallSeconds', settings.stallSeconds)),
 		},
 		problems,
 	};

@@ -34,6 +34,8 @@ export const tuttiCliSkill = [
 	'  then schedule the replacement; acknowledge under the backlog rule leaves the changes undone.',
 	'- task_failed / task_canceled: rework the task with mutate, then schedule the replacement with the graphRevision',
 	'  the mutation returned; acknowledge under the same backlog rule; stop.',
+	'- run_stalled: the subject Run still runs but showed no activity for its stall time (stalled is not failed): acknowledge',
+	'  to wait for it, ask the developer to stop it (only they stop a Run), or mutate the rest of the graph and schedule.',
 	'- watchdog: any work action; acknowledge under the backlog rule.',
 	'- all_tasks_terminal (Goal Review): complete, mutate, stop. Never acknowledge.',
 	'- dispatchPaused=true: schedule is not allowed. pausedBy "developer" (their pause or stop): it stays paused until the developer',

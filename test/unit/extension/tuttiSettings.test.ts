@@ -5,7 +5,7 @@ import { hostConfigFromSettings, storeLocation, type TuttiSettings } from '../..
 function settings(over: Partial<TuttiSettings> = {}): TuttiSettings {
 	return {
 		agentTargets: [], maxParallelRuns: 4, developerConfirmation: true, autoAcceptDefault: false, storePath: '.tutti/tutti.sqlite',
-		worktreeCopy: undefined, worktreeSetup: undefined, worktreeSetupTimeoutSeconds: undefined, modelPrices: undefined, defaultBudgetUsd: undefined, integrateRunsHooks: undefined, ...over,
+		worktreeCopy: undefined, worktreeSetup: undefined, worktreeSetupTimeoutSeconds: undefined, modelPrices: undefined, defaultBudgetUsd: undefined, integrateRunsHooks: undefined, stallSeconds: undefined, ...over,
 	};
 }
 
