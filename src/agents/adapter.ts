@@ -23,7 +23,7 @@ export interface AgentCommand {
 	appServer?: CodexAppServerPlan;
 }
 
-/** Facts of one Turn, read from the agent's structured stream (SPEC §8: a Run settles only from its exact Turn). */
+/** Facts of one Turn, read from the agent's structured stream (a Run settles only from its exact Turn). */
 export interface TurnFacts {
 	providerSessionId: string;
 	toolCalls: { name: string; input: unknown }[];

@@ -6,7 +6,7 @@
 //
 // with the thread's cwd, sandbox, approval policy and model, the effort and the thread to resume in the supervisor's
 // plan, and the prompt as the turn's input. `exec` (for older Codex builds, and the fallback when a Codex has no
-// app-server) runs Codex in exec mode with the JSONL stream (agent-cli-protocols.md §3):
+// app-server) runs Codex in exec mode with the JSONL stream:
 //
 //   codex exec --json --skip-git-repo-check -c allow_login_shell=false <sandbox flags> [-m M] [-c model_reasoning_effort="E"]
 //         [-c model_provider=tutti -c model_providers.tutti={…}] [extra/target args] [resume <thread>] -- <prompt>

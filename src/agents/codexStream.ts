@@ -1,6 +1,6 @@
 // Reads the Turn facts of a Codex run from its stdout, in either of the two shapes a codex Turn leaves there:
 //
-// `codex exec --json` (agent-cli-protocols.md §3.3): one JSON object per line — `thread.started` (the thread id),
+// `codex exec --json`: one JSON object per line — `thread.started` (the thread id),
 // `turn.started`, `item.started`/`item.completed` (command executions, agent messages, file changes, …), and
 // `turn.completed` (usage) or a top-level `error` followed by `turn.failed`. Items of `type:"error"` are warnings
 // (model metadata, hook trust) and are not errors of the Turn. An interrupted run ends with no final event.

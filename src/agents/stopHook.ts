@@ -1,4 +1,4 @@
-// The Stop hook of agents Tutti launches, installed through launch flags only (SPEC §7, digest §2.5): nothing is
+// The Stop hook of agents Tutti launches, installed through launch flags only: nothing is
 // written into the user's repo. The hook runs `tutti hook stop`, which resolves the session from the agent's
 // TUTTI_SESSION_TOKEN (so no session flag is needed and nothing is guessed). Pure functions; the adapters call them.
 
@@ -78,7 +78,7 @@ export function codexStopHookCommandOf(configValue: string): string | undefined 
 
 /**
  * Codex launch args with the hook and the trust flag inserted after the `exec` subcommand (or appended when there
- * is none). Appends, never replaces: auto-approve flags already present are kept (digest §2.9).
+ * is none). Appends, never replaces: auto-approve flags already present are kept.
  */
 export function withCodexStopHook(args: readonly string[], command: string): string[] {
 	const hook = ['-c', codexStopHookConfig(command), ...(args.includes(codexHookTrustFlag) ? [] : [codexHookTrustFlag])];

@@ -16,7 +16,7 @@ export interface HostConfig {
 	/** The autoAccept of new issues when the command does not say. */
 	autoAcceptDefault: boolean;
 	/**
-	 * Goal Review waits for the developer's confirmation after the source agent completes (SPEC §7); `plan issue
+	 * Goal Review waits for the developer's confirmation after the source agent completes; `plan issue
 	 * create --developer-confirmation` overrides it per issue. Absent = true.
 	 */
 	developerConfirmation?: boolean;

@@ -115,7 +115,7 @@ export const issueControlsDto = z.object({
 });
 export type IssueControlsDto = z.infer<typeof issueControlsDto>;
 
-/** SPEC §9 "One state, everywhere": the Host's one attention state (src/core/attention/attention.ts); every UI draws it. */
+/** The Host's one attention state (src/core/attention/attention.ts); every UI draws it. */
 export const attentionState = z.enum(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done']);
 export type AttentionStateDto = z.infer<typeof attentionState>;
 
@@ -148,7 +148,7 @@ export const attentionDto = z.object({
 		waitingIn: z.enum(['', 'await-review', 'plan issue await', 'next-action']),
 		waitingSinceUnixMs: z.number().int(),
 	}).nullable(),
-	/** Runs that need attention (SPEC §9): each live task's latest Run that failed, was stopped, waits for review, or is stalled. */
+	/** Runs that need attention: each live task's latest Run that failed, was stopped, waits for review, or is stalled. */
 	runs: z.array(z.object({
 		runId: z.string(), taskId: z.string(), taskTitle: z.string(), kind: z.enum(['failed', 'stopped', 'waiting', 'stalled']),
 		label: z.string(), needsYou: z.boolean(),
@@ -211,9 +211,9 @@ export const issueDto = z.object({
 	/** The issue is over: completed or archived, or its execution is terminal (a gone source session included). */
 	terminal: z.boolean(),
 	controls: issueControlsDto,
-	/** The one attention state the board, badge, status bar, panel and notifications draw (SPEC §9). */
+	/** The one attention state the board, badge, status bar, panel and notifications draw. */
 	attention: attentionDto,
-	/** Code delivery (SPEC §8a): the commit the issue's first worktree started from ('' before any). */
+	/** Code delivery: the commit the issue's first worktree started from ('' before any). */
 	baseCommit: z.string(),
 	/** The branch checked out when the base was recorded ('' before any, or on a detached HEAD). */
 	baseBranch: z.string(),
@@ -363,7 +363,7 @@ export const wakeDto = z.object({
 });
 export type WakeDto = z.infer<typeof wakeDto>;
 
-/** `tutti plan issue get` (digest §1.6). */
+/** `tutti plan issue get`. */
 export const planSnapshotDto = z.object({
 	issueId: z.string(),
 	title: z.string(),
@@ -463,7 +463,7 @@ export const agentTargetDto = z.object({
 	found: z.boolean(),
 	path: z.string(),
 	detail: z.string(),
-	/** Where its tasks run: the shared folder, or a git worktree each (SPEC §8a). */
+	/** Where its tasks run: the shared folder, or a git worktree each. */
 	isolation: z.enum(['none', 'worktree']),
 	/** What a worktree task does when its parents' commits conflict. */
 	onMergeConflict: z.enum(['fail', 'agent']),

@@ -1,6 +1,6 @@
 // The agent tier for Codex in exec mode (a target with `"protocol": "exec"`): the pinned real `codex` CLI, started
-// with the codex adapter's exact command, against our scripted Responses server on 127.0.0.1 (agent-cli-protocols.md
-// §3); app-server, the default protocol, has its own file (codexAppServer.test.ts). Retries are off (a failure takes one
+// with the codex adapter's exact command, against our scripted Responses server on 127.0.0.1;
+// app-server, the default protocol, has its own file (codexAppServer.test.ts). Retries are off (a failure takes one
 // request), CODEX_HOME is a fresh temp dir per test, stdin is /dev/null. The canary runs first: when it fails,
 // the CLI or its protocol changed; fix the scripted server / adapter before reading the other failures.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Turn facts from `codex exec --json` stdout (fixtures modeled on agent-cli-protocols.md §3.3, §3.5, §3.6).
+// Turn facts from `codex exec --json` stdout (fixtures modeled on what the pinned CLI prints).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { codexFactLimits, codexSessionFailureLine, parseCodexTurnFacts } from '../../src/agents/codexStream.js';

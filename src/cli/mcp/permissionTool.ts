@@ -1,4 +1,4 @@
-// The permission prompt tool that `tutti mcp` serves (agent-cli-protocols.md §2.7): Claude Code calls it for a tool
+// The permission prompt tool that `tutti mcp` serves: Claude Code calls it for a tool
 // call outside its allowedTools with {tool_name, input, tool_use_id}; the tool asks the Host (approval/request) and
 // waits for the developer's answer in bounded calls (approval/wait, ≤ 45 s each) for as long as it takes, riding out a
 // Host restart (src/ipc/developerAnswer.ts). It answers with one text block holding {"behavior":"allow","updatedInput":…}

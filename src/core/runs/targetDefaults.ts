@@ -12,7 +12,7 @@ export function effectiveOnMergeConflict(target: Pick<AgentTargetConfig, 'adapte
 	return target.onMergeConflict ?? (target.adapter === 'command' ? 'fail' : 'agent');
 }
 
-/** How a target's agent gets permission for a tool call outside its allowed tools (issue 14). */
+/** How a target's agent gets permission for a tool call outside its allowed tools. */
 export type EffectiveApprovals = 'ask' | 'allowed-tools-only' | 'sandbox';
 
 /**

@@ -1,4 +1,4 @@
-// The persistence steps of checkpoint transitions (digest §1.5). The rules themselves are core functions
+// The persistence steps of checkpoint transitions. The rules themselves are core functions
 // (backlog.ts); these load rows, call them and write the results inside the caller's transaction.
 import {
 	nextSequence, promoteOldestPending, shouldCreateTerminalCheckpoint, terminalCheckpointAction,
@@ -151,7 +151,7 @@ export function appendCheckpoint(
 }
 
 /**
- * The `all_tasks_terminal` singleton (digest §1.5, troubleshooting "Final rework passes review…"): once no active
+ * The `all_tasks_terminal` singleton: once no active
  * task is not_started/running and every settled Run has its settlement checkpoint, create it — or REARM a
  * superseded (or resolved) one with the next sequence and the current revision, never treating the old row as
  * current. Queued behind the settlement checkpoints as pending (active only when nothing else is).

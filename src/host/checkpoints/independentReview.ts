@@ -1,4 +1,4 @@
-// The independent reviewer at Goal Review (digest §1.3 "Goal review", §1.7 item 30). When the all_tasks_terminal
+// The independent reviewer at Goal Review. When the all_tasks_terminal
 // checkpoint of an execution with review_mode independent becomes active, the same transaction prepares ONE review
 // (`<checkpointId>:goal-review:<n>`), a hidden reviewer session on the review target, and a reviewer wake (submit id
 // `tutti-goal-review:<reviewId>`). While the review is prepared or dispatched the checkpoint's main wake is held;
@@ -12,12 +12,12 @@ import { wakeRepository } from '../../store/repositories/wakeRepository.js';
 import type { Reader, Tx } from '../../store/tx.js';
 import { mintToken, tokenHash } from '../turns/sessionTokens.js';
 
-/** The n-th independent review of a checkpoint (digest §1.4). */
+/** The n-th independent review of a checkpoint. */
 export function reviewerReviewId(checkpointId: string, n: number): string {
 	return `${checkpointId}:goal-review:${n}`;
 }
 
-/** The reviewer wake's Turn submit id (digest §1.4). */
+/** The reviewer wake's Turn submit id. */
 export function reviewerSubmitId(reviewId: string): string {
 	return `tutti-goal-review:${reviewId}`;
 }

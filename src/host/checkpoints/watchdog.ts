@@ -1,4 +1,4 @@
-// The inactivity watchdog (digest §1.7 items 20–22): `watchdogDueAt = lastOrchestratorActivityAt + 5 min` exactly
+// The inactivity watchdog: `watchdogDueAt = lastOrchestratorActivityAt + 5 min` exactly
 // (reset by valid plan commands and Run settlements; a wake Turn of the source session never resets it). When due
 // and the execution is runnable and not paused: the active checkpoint gets its next deterministic wake sequence
 // (after rebinding a revision that trails the execution's), or a `watchdog` checkpoint is created when none is

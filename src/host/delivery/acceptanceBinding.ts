@@ -1,4 +1,4 @@
-// Acceptance binds to a commit (SPEC §8a): when a task is accepted (by the developer, or automatically), the
+// Acceptance binds to a commit: when a task is accepted (by the developer, or automatically), the
 // commit holding its accepted Run's work is recorded as its acceptedCommit. A Run that worked in the shared folder
 // has no result commit, so its task's acceptance binds to none.
 import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';

@@ -1,4 +1,4 @@
-// Acceptance binds to a commit (SPEC §8a). When an accepted task's branch moves afterwards (someone committed in its
+// Acceptance binds to a commit. When an accepted task's branch moves afterwards (someone committed in its
 // tree), the acceptance no longer says what a dependent would build on: before any dependent starts from it, the task
 // goes back to pending_acceptance with the reason "changed after acceptance", its latest Run's result becomes the
 // branch's new HEAD (so Open Changes and Accept see the new work), its accepted commit and the developer's decision

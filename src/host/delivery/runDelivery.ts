@@ -1,4 +1,4 @@
-// Code delivery around a Run (SPEC §8a), the two git steps of a worker Run, both outside any transaction:
+// Code delivery around a Run, the two git steps of a worker Run, both outside any transaction:
 // - before its agent starts (`prepareRunTree`): the issue's base is recorded when it first needs one; a worktree
 //   Run's tree starts from its parents' accepted commits (one merge commit of several), a rework's tree first
 //   merges in the parent commits it lacks; conflicting parents fail the Run before launch ("fail") or leave the

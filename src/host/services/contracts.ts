@@ -29,7 +29,7 @@ export interface ServiceDeps {
 
 type Handler<M extends Method> = (params: ParsedParams<M>, caller: Caller) => Promise<Result<M>>;
 
-/** Managed execution (digest §1.5–§1.7). */
+/** Managed execution. */
 export interface PlanService extends SettlementObserver {
 	create: Handler<'plan/create'>;
 	get: Handler<'plan/get'>;

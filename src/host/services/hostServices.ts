@@ -162,7 +162,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
 	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
-	/** A decision made while no agent is waiting names the exact command that hands the source session back (SPEC §7). */
+	/** A decision made while no agent is waiting names the exact command that hands the source session back. */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
 		const sourceSessionId = deps.store.read((r) => issueRepository.get(r, result.issueId)?.sourceSessionId ?? '');
 		if (sourceSessionId === '') { return result; }

@@ -57,7 +57,7 @@ export class IssueService {
 	}
 
 	/**
-	 * `issue/create`: a manual issue, by the developer or any agent session (SPEC §5; a reviewer session is refused
+	 * `issue/create`: a manual issue, by the developer or any agent session (a reviewer session is refused
 	 * earlier by its read-only allowlist). Its tasks auto-accept as the setting autoAcceptDefault says, unless the
 	 * command says otherwise; an agent may ask for the developer's confirmation, never switch it off.
 	 */

@@ -1,4 +1,4 @@
-// Managed execution (digest §1.4–§1.7): `plan issue create|get|schedule|mutate|acknowledge|complete|stop|resume`,
+// Managed execution: `plan issue create|get|schedule|mutate|acknowledge|complete|stop|resume`,
 // Run-settlement checkpoints, the ordered backlog, the all_tasks_terminal singleton, pause and archive.
 // Each command is one store transaction; the rules are core functions; external work happens after commit.
 import type { Caller } from '../../protocol/controlPlane.js';

@@ -1,5 +1,5 @@
 // Generic task writers on manual issues (`tutti issue task add|update|delete`). Any authenticated caller may use
-// them (SPEC §5: "the developer (or any agent) edits tasks"); on a managed issue every one is rejected with
+// them (the developer, or any agent, edits the tasks of a manual issue); on a managed issue every one is rejected with
 // `tutti_issue_managed`. Launch settings and dependencies change only while a task has not started.
 import { rejection } from '../../core/hints.js';
 import { detectCycle } from '../../core/graph/cycles.js';

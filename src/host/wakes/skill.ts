@@ -1,6 +1,5 @@
-// The skill text Tutti injects into a managed source session's first Turn (troubleshooting: "The injected CLI
-// skill must also define the checkpoint/action matrix and bound fence or schema recovery to one refresh and one
-// retry"; never touch the database). Plain text the agent reads; every command is exact.
+// The skill text Tutti injects into a managed source session's first Turn: it defines the checkpoint/action matrix,
+// bounds fence or schema recovery to one refresh and one retry, and says never to touch the database. Plain text the agent reads; every command is exact.
 
 /** The Tutti CLI skill: the checkpoint/action matrix, exact commands, bounded recovery, no database access. */
 export const tuttiCliSkill = [

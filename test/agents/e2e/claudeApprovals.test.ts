@@ -1,4 +1,4 @@
-// End to end through the real Host and the real Claude Code CLI (issue 14): a Bash call outside the target's
+// End to end through the real Host and the real Claude Code CLI: a Bash call outside the target's
 // allowedTools makes claude call Tutti's permission prompt tool (`tutti mcp`), which records an approval request and
 // waits; the developer's answer through `tutti approval answer` reaches the agent. Allow → the tool runs and its result
 // reaches the model; allow with an edited input → the tool runs the developer's input; deny → the model receives the message; allow for the task → the next call is not asked; a Stop

@@ -1,4 +1,4 @@
-// Anthropic `POST /v1/messages` (stream:true) for the scripted model server (agent-cli-protocols.md §2.0):
+// Anthropic `POST /v1/messages` (stream:true) for the scripted model server:
 // message_start, one content block per script block (text, or tool_use with the input as one
 // input_json_delta), message_delta with stop_reason `tool_use` when a tool block was sent, else `end_turn`,
 // message_stop. Claude Code's session-title side request is answered without using a turn.

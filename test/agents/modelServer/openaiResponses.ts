@@ -1,4 +1,4 @@
-// OpenAI `POST /v1/responses` (SSE) for the scripted model server (agent-cli-protocols.md §1, §3.1). The server
+// OpenAI `POST /v1/responses` (SSE) for the scripted model server. The server
 // has already chosen the Turn and applied its `delay_ms`, `hang` and `http_error`; this plays the Turn's blocks:
 // a `text` block becomes an assistant `message` item, a `tool` block a `function_call` item whose `arguments`
 // is JSON.stringify(input) and whose `call_id` is the block's id, a `custom_tool` block a `custom_tool_call` item

@@ -1,4 +1,4 @@
-// The scripted model server's script (agent-cli-protocols.md §1): `{"turns":[Turn...], "default": Turn?}`.
+// The scripted model server's script: `{"turns":[Turn...], "default": Turn?}`.
 // Turns are used once each, in order; a request gets the first unused turn whose `when` matches, else
 // `default`, else a plain "ok" text. Shared by the Anthropic and OpenAI Responses handlers.
 

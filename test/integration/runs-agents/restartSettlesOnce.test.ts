@@ -140,7 +140,7 @@ describe('restart: two command workers settle exactly once', function () {
 		assert.deepEqual(store.read((r) => taskRepository.listByIssue(r, 'i1').map((t) => t.status)), ['pending_acceptance', 'pending_acceptance']);
 	});
 
-	it('carries out a person\'s Stop that was recorded before the Host went down but never sent (SPEC §8: durable before interrupting)', async () => {
+	it('carries out a person\'s Stop that was recorded before the Host went down but never sent (durable before interrupting)', async () => {
 		const [runA, runB] = await scheduleTwo() as [string, string];
 		await waitFor(() => (['a', 'b'].every((t, i) => runner.readLog([runA, runB][i]!, 'stdout', 0, 100).data.includes('ready')) ? true : undefined), { what: 'both workers to start', timeoutMs: 30_000 });
 		// The Host recorded the Stop event, then died before interrupting: the event has no answer and b still runs.

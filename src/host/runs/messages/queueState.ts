@@ -1,4 +1,4 @@
-// Queued messages to a running agent (SPEC §8 "Queued messages"): the queue is an append-only list of entries;
+// Queued messages to a running agent: the queue is an append-only list of entries;
 // whether it is paused is DERIVED, never stored: a person's Stop of the Run pauses it until a later Resume entry
 // covers that Stop. Messages keep their append order and are never dropped. Pure.
 

@@ -1,4 +1,4 @@
-// The Host side of approvals (issue 14): `tutti mcp` asks for a Run's tool call (approval/request) and waits for the
+// The Host side of approvals: `tutti mcp` asks for a Run's tool call (approval/request) and waits for the
 // answer in bounded calls (approval/wait, ≤ 45 s each, like the await calls); the developer lists and answers them
 // (approval/list, approval/answer). Rules are in src/core/approvals; rows in the store; Stop and settlement close
 // the open requests of their Run in their own transactions (approvalRepository.closeOpenOfRun).

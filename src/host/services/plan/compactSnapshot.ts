@@ -1,4 +1,4 @@
-// `plan issue get` (SPEC §8b): the compact snapshot the source agent reads at every wake, flat in the graph's size,
+// `plan issue get`: the compact snapshot the source agent reads at every wake, flat in the graph's size,
 // and `--task-id T`, one task in full. The source session's last read is remembered (plan_reads) so the next
 // compact snapshot lists only the tasks changed since.
 import { clipDependencies, clipTitle, compactLimits, selectCompactTasks } from '../../../core/execution/compactSnapshot.js';

@@ -1,4 +1,4 @@
-// `plan issue complete --decision goal_satisfied` (digest §1.5, §1.7 item 12, SPEC §7): only the source session,
+// `plan issue complete --decision goal_satisfied`: only the source session,
 // only at the active all_tasks_terminal checkpoint and its revision, and only when no task still awaits the
 // developer's acceptance (`acceptance_pending`). Resolves the checkpoint; then, with developer confirmation on (the
 // default; per issue via `plan issue create --developer-confirmation`), opens a Goal Review request and leaves the

@@ -62,7 +62,7 @@ export interface FencedState extends ManagedIssue {
 }
 
 /**
- * Loads the execution and the named checkpoint and applies the core fences (digest §1.6 order). Throws the one
+ * Loads the execution and the named checkpoint and applies the core fences (session, active checkpoint, graph revision, in that order). Throws the one
  * rejection with its hint; returns the fenced state otherwise.
  */
 export function passFences(

@@ -1,4 +1,4 @@
-// `plan issue get --full` (digest §1.6): the execution, its active checkpoint and pending backlog, every task with its
+// `plan issue get --full`: the execution, its active checkpoint and pending backlog, every task with its
 // readiness (superseded history included, never ready), readyTaskIds, allowedActions and the recovery hint. The
 // compact default (compactSnapshot.ts) derives from the same facts.
 // One pass over the tasks and one over the issue's Runs, so it stays fast at 1,000 tasks.

@@ -1,7 +1,7 @@
-// `plan issue schedule` (digest §1.5, §1.7 items 7–10): the exact task set or nothing. One transaction: fences,
+// `plan issue schedule`: the exact task set or nothing. One transaction: fences,
 // pause, readiness, capacity, admission of the Runs, resolution of the checkpoint, and promotion of the oldest
 // pending checkpoint rebound to the current revision. The Runs are launched only after the commit. Unlike Tutti,
-// scheduling never accepts the settled subject nor projects it as accepted: only the developer accepts (SPEC §7).
+// scheduling never accepts the settled subject nor projects it as accepted: only the developer accepts.
 import { computeReadiness } from '../../../core/graph/blockers.js';
 import { rejection } from '../../../core/hints.js';
 import { sourceCannotResume } from '../../../core/issues/pauser.js';

@@ -1,4 +1,4 @@
-// Run settlement of a managed issue (digest §1.5 "run settlement"), inside the settlement transaction: the Run's
+// Run settlement of a managed issue, inside the settlement transaction: the Run's
 // checkpoint (active with its wake when none is active, else queued as pending), awaiting_main, a reset watchdog,
 // then the all_tasks_terminal singleton rule with its rearm. Settling never dispatches a successor. Suppressed for
 // orphaned_source / completed / archiving / archived executions. Idempotent per Run.

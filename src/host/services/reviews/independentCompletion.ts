@@ -1,4 +1,4 @@
-// `plan issue complete` at an independent execution's Goal Review (digest §1.7 item 30): the reviewer's verdict is
+// `plan issue complete` at an independent execution's Goal Review: the reviewer's verdict is
 // advisory. While the reviewer still holds the checkpoint, completion waits for it; without a goal_satisfied verdict
 // (more_work_required, inconclusive, a failed or superseded review) a non-empty --disagreement-reason is required and
 // recorded on the review row (audit).

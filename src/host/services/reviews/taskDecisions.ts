@@ -1,4 +1,4 @@
-// The developer's decision on a task's result (SPEC §7): accept, or request changes with a non-empty note. Only the
+// The developer's decision on a task's result: accept, or request changes with a non-empty note. Only the
 // developer decides (an agent token is `forbidden`), and only on a task in `pending_acceptance`; the decision is a
 // durable row keyed by the decided Run, so repeating the same decision replays it (`replayed:true`).
 // - accept → completed / user_accepted; dependents become ready (a manual issue's dispatcher runs a pass; on a managed

@@ -1,5 +1,4 @@
-// Source-session Stop (digest §1.7 item 27, troubleshooting "Stopping a Tutti source Turn leaves automation
-// recoverable"): the developer stops the source agent. A durable inbox marker is written first; draining it archives
+// Source-session Stop: the developer stops the source agent. A durable inbox marker is written first; draining it archives
 // EVERY nonterminal execution of that session through the recoverable archive flow (not a scan of running Runs) and
 // happens before any wake dispatch — also after a restart, so reopening never resumes the old automation.
 import { isTerminalExecution } from '../../../core/execution/allowedActions.js';

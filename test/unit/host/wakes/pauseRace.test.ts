@@ -1,4 +1,4 @@
-// Pause at every wake boundary and the race with an accepted wake Turn (digest §1.7 items 23–25); restart is never a
+// Pause at every wake boundary and the race with an accepted wake Turn; restart is never a
 // resume (item 24).
 import { strict as assert } from 'node:assert';
 import { mainWakeId, wakeSubmitId } from '../../../../src/core/ids.js';

@@ -1,4 +1,4 @@
-// Source-session Stop (digest §1.7 item 27): a durable inbox marker, then the archive of EVERY nonterminal execution
+// Source-session Stop: a durable inbox marker, then the archive of EVERY nonterminal execution
 // of that source session, drained before any wake dispatch — also across a restart.
 import { strict as assert } from 'node:assert';
 import { mainWakeId, wakeSubmitId } from '../../../../src/core/ids.js';

@@ -1,4 +1,4 @@
-// Wake delivery to source sessions (digest §1.7 items 17–19, §1.9 wake conformance names).
+// Wake delivery to source sessions.
 import { strict as assert } from 'node:assert';
 import { mainWakeId, wakeSubmitId } from '../../../../src/core/ids.js';
 import { tuttiCliSkill } from '../../../../src/host/wakes/skill.js';

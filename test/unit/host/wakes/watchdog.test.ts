@@ -1,4 +1,4 @@
-// The inactivity watchdog with a fake clock (digest §1.7 items 20–22, §1.9 watchdog conformance names).
+// The inactivity watchdog with a fake clock.
 import { strict as assert } from 'node:assert';
 import { mainWakeId, wakeSubmitId, watchdogCheckpointId } from '../../../../src/core/ids.js';
 import { fiveMinutes, sourceCaller, WakeKit } from './wakeKit.js';
