@@ -38,6 +38,14 @@ describe('extension/tuttiSettings', () => {
 		assert.match(bad.problems[1]!, /^tutti\.defaultBudgetUsd: /);
 	});
 
+	it('passes stallSeconds through and reports a bad one by name', () => {
+		assert.equal(hostConfigFromSettings(settings({ stallSeconds: 90 })).config.stallSeconds, 90);
+		const bad = hostConfigFromSettings(settings({ stallSeconds: -5 }));
+		assert.equal(bad.config.stallSeconds, undefined);
+		assert.equal(bad.problems.length, 1);
+		assert.match(bad.problems[0]!, /^tutti\.stallSeconds: /);
+	});
+
 	it('uses the defaults for unset settings', () => {
 		const { config } = hostConfigFromSettings(settings({ agentTargets: undefined, maxParallelRuns: undefined, developerConfirmation: undefined, autoAcceptDefault: undefined, storePath: undefined }));
 		assert.deepEqual(config, { agentTargets: [], maxParallelRuns: 4, autoAcceptDefault: false, developerConfirmation: true, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
