@@ -156,7 +156,7 @@ function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['ch
 				'What you can do:',
 				`- Wait: it may be in a long step (a build, a test suite). Resolve this checkpoint without new work; the Run's settlement brings its own checkpoint:`,
 				acknowledgeCommand(f),
-				`- Ask the developer to stop it: only the developer stops a Run (Stop Run in Tutti, or \`tutti run stop --run-id ${cp.subjectRunId || '<run-id>'}\` in their own terminal). Tell them why; never stop it yourself. Once stopped, task ${taskId} is canceled and you can rework it (step 3).`,
+				`- Ask the developer to stop it${cp.subjectRunId ? ` (Run ${cp.subjectRunId})` : ''}: only the developer stops a Run, from Tutti. Tell them why; never try to stop it yourself. Once stopped, task ${taskId} is canceled and you can rework it (step 3).`,
 				`- Change the rest of the graph (step 3): a running task cannot be reworked or superseded, but you may add tasks, or rework or supersede tasks that have not started, and schedule what is ready.`,
 				'If the task\'s Run shows activity again before you act, the stall is lifted; acknowledge this checkpoint.',
 			];

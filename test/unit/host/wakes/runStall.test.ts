@@ -53,8 +53,8 @@ describe('a stalled Run of a managed issue', () => {
 		assert.match(wake.prompt, /Stalled is not failed/);
 		assert.match(wake.prompt, new RegExp(`Silent for 1 min when it was marked: no activity since ${new Date(t0).toISOString().replace(/\./g, '\\.')}`));
 		assert.match(wake.prompt, /- Wait:/);
-		assert.match(wake.prompt, /Ask the developer to stop it/);
-		assert.match(wake.prompt, new RegExp(`tutti run stop --run-id ${runId}`));
+		assert.match(wake.prompt, new RegExp(`Ask the developer to stop it \\(Run ${runId}\\): only the developer stops a Run`));
+		assert.doesNotMatch(wake.prompt, /tutti run stop/, 'a Stop is the developer\'s: never offered to the agent');
 		assert.equal((await kit.call('run/get', { runId: runId! })).status, 'running', 'never failed nor stopped for it');
 
 		await kit.tick();
