@@ -1,6 +1,7 @@
 // The owner of a worker Run from admission to settlement: it admits Runs, launches their first Turn, starts the
-// Turn of each queued message, carries out Stops, marks a silent Run stalled (and lifts the mark on its next output),
-// takes each Turn's exit from the exit inbox, has the result committed and settles the Run. Every step that touches one Run's process (launch, interrupt, the next queued Turn, a
+// Turn of each queued message, carries out Stops, takes each Turn's exit from the exit inbox, has the result committed
+// and settles the Run; it also marks a silent Run stalled and lifts the mark on its next output (runStalls.ts).
+// Every step that touches one Run's process (launch, interrupt, the next queued Turn, a
 // settlement retry) runs in that Run's serial chain, `this.#live.serial`, and the Run's current Turn process is kept
 // here, not re-read from its queue file. The steps below (runLaunch.ts, queuedTurns.ts, runStops.ts,
 // runSettlement.ts, runRecovery.ts) take values and return what happened; no transaction spans a process call.
@@ -10,7 +11,6 @@ import type { Issue, StopAnswer, Task } from '../../core/model.js';
 import type { Clock, IdSource } from '../../core/ports.js';
 import type { RunExit, RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { answerForInterrupt } from '../../core/runs/stopRules.js';
-import { type ActivityTrack, stallMsFor, stallProbeIntervalMs, stallStep, trackActivity } from '../../core/runs/stallRules.js';
 import { turnCompleted } from '../../core/turns/turnOutcome.js';
 import type { Store } from '../../store/database.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
@@ -30,7 +30,7 @@ import { prepareRunLaunch, type RunLaunchContext, startRunTurn, type TurnStarted
 import { launchedRunningRuns, recoverySteps, runningByLaunch, unansweredStopIds } from './runRecovery.js';
 import { type RunEnding, type SettlementContext, SettlementHook, type SettlementObserver, settleRunInTx } from './runSettlement.js';
 import { RunStops, type StopResult } from './runStops.js';
-import { clearStallInTx, markStallInTx, stallCandidates } from './runStalls.js';
+import { StallWatch } from './runStalls.js';
 
 /** A settlement the store refused is tried again this often, this many times (two minutes in all). */
 const settleRetry = { everyMs: 2_000, attempts: 60 } as const;
@@ -62,10 +62,7 @@ export class RunLifecycle implements RunAdmission, Disposable {
 	readonly #stops: RunStops;
 	readonly #live: RunChains;
 	readonly #settlements = new SettlementHook();
-	/** What each running Run's output looked like at the last stall probe (in memory; a restart starts from the files). */
-	readonly #activity = new Map<string, ActivityTrack>();
-	#stallProbe: Promise<void> | undefined;
-	#stallTimer: NodeJS.Timeout | undefined;
+	readonly #stalls: StallWatch;
 	#disposed = false;
 
 	constructor(deps: RunLifecycleDeps) {
@@ -81,6 +78,12 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		this.#results = new RunResultRecorder({
 			workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, moves: deps.gitMoves ?? new DeveloperGitMoves(), runDir: (id) => deps.runs.runDir(id),
 		}, deps.log);
+		// A launch, a Stop or an exit in progress is left alone by the stall probe.
+		this.#stalls = new StallWatch({
+			store: deps.store, clock: deps.clock, runs: deps.runs, turns: deps.turns, config: deps.config, log: deps.log,
+			processOf: (runId) => this.#live.processOf(runId), inFlight: (runId) => this.#live.busy(runId) || this.#stops.stopping(runId),
+			...(deps.stallProbeMs !== undefined ? { everyMs: deps.stallProbeMs } : {}),
+		});
 	}
 
 	/** The plan's settlement hook for managed issues (the plan is built over this admission, so it comes after). */
@@ -292,65 +295,16 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		}
 	}
 
-	// ---- stalls (runStalls.ts; the rules in src/core/runs/stallRules.ts) ----
+	// ---- stalls (runStalls.ts) ----
 
 	/** Probes running Runs for stalls from now on, every few seconds (the cadence follows the shortest stall time). */
 	watchStalls(): void {
-		if (this.#disposed || this.#stallTimer !== undefined) { return; }
-		const everyMs = this.#d.stallProbeMs
-			?? stallProbeIntervalMs([stallMsFor(undefined, this.#d.config.stallSeconds), ...this.#d.config.agentTargets.map((t) => stallMsFor(t, this.#d.config.stallSeconds))]);
-		if (everyMs <= 0) { return; }
-		this.#stallTimer = setInterval(() => { void this.checkStalls(); }, everyMs);
-		this.#stallTimer.unref();
+		if (!this.#disposed) { this.#stalls.watch(); }
 	}
 
-	/**
-	 * One probe of every running Run whose launch went out: a stat of its current Turn's output files (never a read).
-	 * A Run silent for its stall time is marked stalled; a mark is lifted once its output moves again. A launch, a Stop
-	 * or an exit in progress is left alone. Never throws; a probe already running is joined.
-	 */
+	/** One stall probe of the running Runs now (joined when one is running); never throws. */
 	checkStalls(): Promise<void> {
-		this.#stallProbe ??= this.#probeStalls().finally(() => { this.#stallProbe = undefined; });
-		return this.#stallProbe;
-	}
-
-	async #probeStalls(): Promise<void> {
-		if (this.#disposed) { return; }
-		try {
-			const now = this.#d.clock.now();
-			const steps: { runId: string; step: 'mark' | 'clear'; lastActivityAtUnixMs: number }[] = [];
-			const candidates = this.#d.store.read((r) => stallCandidates(r));
-			const running = new Set(candidates.map((c) => c.run.runId));
-			for (const id of [...this.#activity.keys()]) { if (!running.has(id)) { this.#activity.delete(id); } }
-			for (const { run, mark, waitingForDeveloper } of candidates) {
-				if (this.#live.busy(run.runId) || this.#stops.stopping(run.runId)) { continue; }
-				const processId = this.#live.processOf(run.runId);
-				const track = trackActivity({
-					previous: this.#activity.get(run.runId), probe: { processId, ...this.#d.runs.outputProbe(processId) },
-					startedAtUnixMs: run.startedAtUnixMs, mark, waitingForDeveloper, nowUnixMs: now,
-				});
-				this.#activity.set(run.runId, track);
-				const stallMs = stallMsFor(this.#d.turns.target(run.agentTargetId), this.#d.config.stallSeconds);
-				const step = stallStep({ lastActivityAtUnixMs: track.lastActivityAtUnixMs, mark, stallMs, nowUnixMs: now });
-				// A Turn that ended is settling (its result commit may take a while): not a stall.
-				if (step === 'mark' && this.#d.turns.exitRecord(processId) !== null) { continue; }
-				if (step !== 'none') { steps.push({ runId: run.runId, step, lastActivityAtUnixMs: track.lastActivityAtUnixMs }); }
-			}
-			for (const s of steps) { await this.#applyStallStep(s.runId, s.step, s.lastActivityAtUnixMs); }
-		} catch (e) {
-			this.#d.log(`probing running Runs for stalls failed (tried again at the next probe): ${(e as Error).message}`);
-		}
-	}
-
-	async #applyStallStep(runId: string, step: 'mark' | 'clear', lastActivityAtUnixMs: number): Promise<void> {
-		const now = this.#d.clock.now();
-		if (step === 'mark') {
-			const marked = await this.#d.store.transaction((tx) => markStallInTx(tx, runId, lastActivityAtUnixMs, now));
-			if (marked) { this.#d.log(`run ${runId} is stalled: no activity since ${new Date(lastActivityAtUnixMs).toISOString()} (it goes on; nothing is stopped)`); }
-			return;
-		}
-		const cleared = await this.#d.store.transaction((tx) => clearStallInTx(tx, runId, now));
-		if (cleared) { this.#d.log(`run ${runId} shows activity again: its stall mark is lifted`); }
+		return this.#stalls.check();
 	}
 
 	isIdle(): boolean {
@@ -364,6 +318,6 @@ export class RunLifecycle implements RunAdmission, Disposable {
 
 	dispose(): void {
 		this.#disposed = true;
-		if (this.#stallTimer !== undefined) { clearInterval(this.#stallTimer); }
+		this.#stalls.dispose();
 	}
 }
