@@ -85,6 +85,8 @@ describe('a silent Run is marked stalled, never failed (real processes)', functi
 		await call('task/add', { issueId, taskId: 'q', title: 'quiet', agentTargetId: 'quiet' });
 		const runId = await waitFor(async () => (await call('issue/get', { issueId })).tasks.find((t) => t.taskId === 'q')?.latestRunId || undefined, { what: 'the Run of q' });
 		await logHas(runId, 'ready');
+		// Its launch step has ended (a probe leaves a Run alone while one is in progress).
+		await services.whenIdle();
 		const t0 = clock.t;
 
 		await services.checkStalls();
@@ -135,6 +137,7 @@ describe('a silent Run is marked stalled, never failed (real processes)', functi
 		await call('task/add', { issueId, taskId: 'n', title: 'never', agentTargetId: 'never' });
 		const runId = await waitFor(async () => (await call('issue/get', { issueId })).tasks.find((t) => t.taskId === 'n')?.latestRunId || undefined, { what: 'the Run of n' });
 		await logHas(runId, 'ready');
+		await services.whenIdle();
 		await services.checkStalls();
 		clock.t += 7 * 24 * 3600_000;
 		await services.checkStalls();
