@@ -175,6 +175,7 @@ export const commandTable: readonly CommandSpec[] = [
 			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'only this task (also a superseded one: its history stays readable, with supersededByTaskId)' },
 			{ name: 'status', param: 'status', kind: 'choice', choices: ['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled'], valueName: '<status>', description: 'only the tasks in this status' },
 		],
+		details: 'A running task whose Run is marked stalled (no activity for its stallSeconds) shows stalled: {lastActivityAtUnixMs, markedAtUnixMs, label}; stalled is not failed.',
 		examples: ['tutti issue get --issue-id ISSUE --json', 'tutti issue get --issue-id ISSUE --status running --json', 'tutti issue get --issue-id ISSUE --task-id build --json'],
 	},
 	{
@@ -366,7 +367,10 @@ export const commandTable: readonly CommandSpec[] = [
 	{
 		path: ['run', 'get'], method: 'run/get', summary: 'show a Run: status, outcome, outcomeLabel, stopNotes, timestamps', flags: [runId],
 		details: 'A worktree Run also shows its commits and outsideChanges: what changed outside its tree and branch while it ran '
-			+ "(HEAD and tracked files of the developer's checkout, its .git/config and hooks, other local branches); such a Run is never accepted automatically.",
+			+ "(HEAD and tracked files of the developer's checkout, its .git/config and hooks, other local branches); such a Run is never accepted automatically.\n"
+			+ 'A running Run whose agent showed no activity (no output, no tool call, no usage) for stallSeconds (the agent target\'s, else the '
+			+ "workspace's stallSeconds in .tutti/config.json or the tutti.stallSeconds setting, default 600; 0: never) shows stalled: "
+			+ '{lastActivityAtUnixMs, markedAtUnixMs, label}. Stalled is not failed: the Run goes on, and its next output lifts the mark.',
 		examples: ['tutti run get --run-id RUN --json'],
 	},
 	{

@@ -43,6 +43,11 @@ export function reacceptedCheckpointId(executionId: string, runId: string, n: nu
 	return `${acceptedCheckpointId(executionId, runId)}:again:${n}`;
 }
 
+/** A running Run's stall handed to the source agent (kind run_stalled); `n` is the checkpoint's own sequence (one per stall). */
+export function stallCheckpointId(executionId: string, runId: string, n: number): string {
+	return `${executionId}:checkpoint:stall:${runId}:${n}`;
+}
+
 /** The developer's request for changes at Goal Review (kind goal_changes_requested); `n` is the checkpoint's own sequence. */
 export function goalChangesCheckpointId(executionId: string, n: number): string {
 	return `${executionId}:checkpoint:goal-changes:${n}`;
@@ -100,6 +105,7 @@ export function expectedCheckpointId(checkpoint: Pick<Checkpoint, 'executionId' 
 		case 'changes_requested': return checkpoint.subjectRunId ? changesRequestedCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
 		case 'goal_changes_requested': return checkpoint.sequence >= 1 ? goalChangesCheckpointId(checkpoint.executionId, checkpoint.sequence) : null;
 		case 'task_accepted': return checkpoint.subjectRunId ? acceptedCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
+		case 'run_stalled': return checkpoint.subjectRunId && checkpoint.sequence >= 1 ? stallCheckpointId(checkpoint.executionId, checkpoint.subjectRunId, checkpoint.sequence) : null;
 	}
 }
 

@@ -27,10 +27,11 @@ export const terminalExecutionStatuses: readonly ExecutionStatus[] = ['orphaned_
  * `goal_changes_requested`: the developer requested changes at Goal Review (no subject task). Both since store v3.
  * `task_accepted`: the developer accepted a task's result (its subject; the note, if any, is theirs). Since store v9.
  * `checks_failed`: a Run reported success but the developer's checks failed on its result (its subject). Since migration 018.
+ * `run_stalled`: a running Run (its subject) showed no activity for its stall time; it still runs. Since migration 019 (run stalls).
  */
 export const checkpointKinds = [
 	'initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested',
-	'task_accepted', 'checks_failed',
+	'task_accepted', 'checks_failed', 'run_stalled',
 ] as const;
 export type CheckpointKind = (typeof checkpointKinds)[number];
 export const checkpointStatuses = ['pending', 'active', 'resolved', 'superseded', 'canceled'] as const;
@@ -183,6 +184,27 @@ export interface Run {
 	startedAtUnixMs: number;
 	completedAtUnixMs: number;
 	updatedAtUnixMs: number;
+}
+
+/** Why a stall mark was lifted: the agent showed activity again, or its Run settled ('' while the mark is in force). */
+export const stallClearReasons = ['', 'activity', 'settled'] as const;
+export type StallClearReason = (typeof stallClearReasons)[number];
+
+/**
+ * A running Run marked stalled: its agent showed no activity (no output, no tool call, no usage) for its stall time.
+ * Only a mark: the Run goes on and is never failed or stopped for it. One row per stall of the Run (`episode` 1, 2, …);
+ * a lifted mark stays as history.
+ */
+export interface RunStall {
+	runId: string;
+	issueId: string;
+	episode: number;
+	/** The last activity seen before the mark (the Run's start when it never showed any). */
+	lastActivityAtUnixMs: number;
+	markedAtUnixMs: number;
+	/** 0 while the mark is in force. */
+	clearedAtUnixMs: number;
+	clearedBy: StallClearReason;
 }
 
 export interface Execution {

@@ -7,13 +7,27 @@ export const taskStatus = z.enum(['not_started', 'running', 'pending_acceptance'
 export const runOutcome = z.enum(['success', 'failure', 'cancellation']);
 export const stopAnswer = z.enum(['took', 'end-owed', 'declined', 'interrupt-unconfirmed', 'no-effect']);
 export const executionStatus = z.enum(['awaiting_schedule', 'running', 'awaiting_main', 'pending_goal_review', 'orphaned_source', 'completed', 'archiving', 'archived']);
-export const checkpointKind = z.enum(['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested', 'task_accepted', 'checks_failed']);
+export const checkpointKind = z.enum(['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested', 'task_accepted', 'checks_failed', 'run_stalled']);
 export const checkpointStatus = z.enum(['pending', 'active', 'resolved', 'superseded', 'canceled']);
 export const blockerReason = z.enum(['task_superseded', 'task_not_started', 'missing_agent_target', 'dependency_unsatisfied']);
 export const planAction = z.enum(['schedule', 'mutate', 'acknowledge', 'complete', 'stop', 'resume']);
 export const sessionRole = z.enum(['source', 'worker', 'reviewer']);
 /** A Stop's archive operation (`plan issue stop`, a source-session Stop). */
 export const archiveStatus = z.enum(['requested', 'canceling_runs', 'archiving', 'completed', 'failed']);
+
+/**
+ * A running Run's stall mark in force: its agent showed no activity (no output, no tool call, no usage) since
+ * `lastActivityAtUnixMs`. Only a mark: the Run goes on, and activity lifts it.
+ */
+export const runStallDto = z.object({
+	/** The last activity seen (the Run's start when it showed none). */
+	lastActivityAtUnixMs: z.number().int(),
+	/** When the Host marked it. */
+	markedAtUnixMs: z.number().int(),
+	/** "Stalled: no activity for 12 min" (now). */
+	label: z.string(),
+});
+export type RunStallDto = z.infer<typeof runStallDto>;
 
 export const statusCountsDto = z.object({
 	notStarted: z.number().int(), running: z.number().int(), pendingAcceptance: z.number().int(),
@@ -151,7 +165,7 @@ export const deliveryState = z.enum(['nothing_to_integrate', 'ready_to_integrate
 export type DeliveryStateDto = z.infer<typeof deliveryState>;
 
 export const needsYouReasonDto = z.object({
-	kind: z.enum(['task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked', 'outside_changes', 'ready_to_integrate']),
+	kind: z.enum(['task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked', 'outside_changes', 'ready_to_integrate', 'run_stalled']),
 	/** Short: "2 tasks to accept", "goal review", "source agent idle". */
 	label: z.string(),
 	taskIds: z.array(z.string()),
@@ -179,9 +193,9 @@ export const attentionDto = z.object({
 		waitingIn: z.enum(['', 'await-review', 'plan issue await', 'next-action']),
 		waitingSinceUnixMs: z.number().int(),
 	}).nullable(),
-	/** Runs that need attention: each live task's latest Run that failed, was stopped, or waits for review. */
+	/** Runs that need attention: each live task's latest Run that failed, was stopped, waits for review, or is stalled. */
 	runs: z.array(z.object({
-		runId: z.string(), taskId: z.string(), taskTitle: z.string(), kind: z.enum(['failed', 'stopped', 'waiting']),
+		runId: z.string(), taskId: z.string(), taskTitle: z.string(), kind: z.enum(['failed', 'stopped', 'waiting', 'stalled']),
 		label: z.string(), needsYou: z.boolean(),
 	})),
 });
@@ -274,7 +288,13 @@ export const issueDto = z.object({
 });
 export type IssueDto = z.infer<typeof issueDto>;
 /** `issue/get`: the issue with its active tasks, each with its readiness. */
-export const issueWithTasksDto = issueDto.extend({ tasks: z.array(planTaskDto.extend({ attention: taskAttentionDto.optional() })) });
+export const issueWithTasksDto = issueDto.extend({
+	tasks: z.array(planTaskDto.extend({
+		attention: taskAttentionDto.optional(),
+		/** The stall mark in force on the task's running Run; absent when none. */
+		stalled: runStallDto.optional(),
+	})),
+});
 export type IssueWithTasksDto = z.infer<typeof issueWithTasksDto>;
 
 export const stopNoteDto = z.object({
@@ -293,6 +313,7 @@ export const transcriptEntryDto = z.object({
 	tool: z.string(),
 });
 export type TranscriptEntryDto = z.infer<typeof transcriptEntryDto>;
+
 
 export const runDto = z.object({
 	runId: z.string(),
@@ -339,6 +360,8 @@ export const runDto = z.object({
 	}),
 	/** While it runs: the newest line of its transcript (what the agent is doing now); absent otherwise. */
 	activity: transcriptEntryDto.nullable().optional(),
+	/** The stall mark in force (running Runs only); null when none. Never a failure: the Run goes on. */
+	stalled: runStallDto.nullable(),
 	/** The tool calls this Run asked the developer about, each with its answer and who gave it (approval requests). */
 	approvals: z.array(approvalDto).optional(),
 	/**

@@ -9,13 +9,14 @@ import type { IssueFacts } from '../next/facts.js';
 import { owedOnIssue } from '../next/owed.js';
 import type { ReworkKind, RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
 import { outsideChangesLabel } from '../runs/outsideChanges.js';
+import { quietFor, stalledLabel } from '../runs/stallRules.js';
 
 export const attentionStates = ['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done'] as const;
 export type AttentionState = (typeof attentionStates)[number];
 
 export const needsYouReasonKinds = [
 	'task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked',
-	'outside_changes', 'ready_to_integrate',
+	'outside_changes', 'ready_to_integrate', 'run_stalled',
 ] as const;
 export type NeedsYouReasonKind = (typeof needsYouReasonKinds)[number];
 
@@ -71,8 +72,8 @@ export interface RunAttention {
 	readonly runId: string;
 	readonly taskId: string;
 	readonly taskTitle: string;
-	readonly kind: 'failed' | 'stopped' | 'waiting';
-	/** "Failed: nobody is acting on it", "Stopped", "Waiting for your review". */
+	readonly kind: 'failed' | 'stopped' | 'waiting' | 'stalled';
+	/** "Failed: nobody is acting on it", "Stopped", "Waiting for your review", "Stalled: no activity for 12 min". */
 	readonly label: string;
 	/** The developer must act on it (it is among the issue's needs-you reasons). */
 	readonly needsYou: boolean;
@@ -95,6 +96,8 @@ export interface AttentionRun {
 	readonly activity: string;
 	/** What the Run changed outside its worktree (src/core/runs/outsideChanges.ts); absent or empty: nothing. */
 	readonly outsideChanges?: readonly string[];
+	/** A running Run's stall mark in force (src/core/runs/stallRules.ts); absent: none. */
+	readonly stall?: { readonly lastActivityAtUnixMs: number } | undefined;
 }
 
 /** The source session's facts the Host holds beside the store (heartbeats live in memory). */
@@ -223,6 +226,20 @@ function tasksChangedOutside(ctx: Context): { taskId: string; changes: readonly 
 	});
 }
 
+/** The live running tasks whose Run is marked stalled, with its last activity. */
+function stalledTasks(ctx: Context): { taskId: string; lastActivityAtUnixMs: number }[] {
+	return ctx.live.flatMap((t) => {
+		const stall = t.status === 'running' ? ctx.input.latestRuns.get(t.taskId)?.stall : undefined;
+		return stall === undefined ? [] : [{ taskId: t.taskId, lastActivityAtUnixMs: stall.lastActivityAtUnixMs }];
+	});
+}
+
+/** "1 Run stalled, no activity for 12 min", "2 Runs stalled, no activity for up to 25 min". */
+function stalledReasonLabel(stalled: readonly { lastActivityAtUnixMs: number }[], nowUnixMs: number): string {
+	const longest = quietFor(nowUnixMs - Math.min(...stalled.map((s) => s.lastActivityAtUnixMs)));
+	return stalled.length === 1 ? `1 Run stalled, no activity for ${longest}` : `${stalled.length} Runs stalled, no activity for up to ${longest}`;
+}
+
 function capitalized(text: string): string {
 	return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
@@ -255,6 +272,11 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 	}
 	if (failed.unowned.length > 0) {
 		reasons.push({ kind: 'failed_run', label: `${failed.unowned.length} failed`, taskIds: failed.unowned, failure: true });
+	}
+	// Stalled is not failed: its own reason and words, in the warning colour; the Run goes on.
+	const stalled = stalledTasks(ctx);
+	if (stalled.length > 0) {
+		reasons.push({ kind: 'run_stalled', label: stalledReasonLabel(stalled, input.nowUnixMs), taskIds: stalled.map((s) => s.taskId), failure: true });
 	}
 	if (ctx.sourceIdle) {
 		reasons.push({ kind: 'source_idle', label: 'source agent idle', taskIds: [], failure: true });
@@ -320,6 +342,8 @@ function runsOf(ctx: Context): RunAttention[] {
 			out.push({ ...common, kind: 'stopped', label: changed ?? 'Stopped', needsYou: changed !== undefined });
 		} else if (t.status === 'pending_acceptance') {
 			out.push({ ...common, kind: 'waiting', label: changed ?? 'Waiting for your review', needsYou: true });
+		} else if (t.status === 'running' && run.status === 'running' && run.stall !== undefined) {
+			out.push({ ...common, kind: 'stalled', label: stalledLabel(run.stall.lastActivityAtUnixMs, ctx.input.nowUnixMs), needsYou: true });
 		}
 	}
 	return out;
@@ -407,7 +431,9 @@ function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: A
 	}
 	switch (status) {
 		case 'pending_acceptance': return { state: 'needs_you', label: 'Awaiting your acceptance' };
-		case 'running': return { state: 'agent_working', label: run?.activity ? run.activity : 'Working on it' };
+		case 'running':
+			if (run?.stall !== undefined && !over) { return { state: 'needs_you', label: stalledLabel(run.stall.lastActivityAtUnixMs, ctx.input.nowUnixMs) }; }
+			return { state: 'agent_working', label: run?.activity ? run.activity : 'Working on it' };
 		case 'failed':
 			if (run?.mergeConflict === true) { return { state: 'needs_you', label: 'Failed: its parents\' work conflicts' }; }
 			return failureUnowned(ctx)

@@ -58,6 +58,11 @@ export interface AgentTargetConfig {
 	protocol?: 'app-server' | 'exec';
 	/** Checks every task on this target runs after its Run reports success (src/core/checks/checks.ts). */
 	checks?: readonly CheckInput[];
+	/**
+	 * How long a Run of this target may show no activity (no output, no tool call, no usage) before it is marked
+	 * stalled; 0: never. Absent: the workspace's `stallSeconds`, else 600. Developer configuration only.
+	 */
+	stallSeconds?: number;
 }
 
 export interface RunLaunchSpec {
@@ -116,6 +121,11 @@ export interface RunProcessPort extends Disposable {
 	withdrawUnstarted(runId: string): boolean;
 	/** Starts watching a Run that was launched by an earlier Host (restart reconciliation). */
 	adopt(runId: string): void;
+	/**
+	 * What the Turn process `runId` has written to stdout and stderr so far (bytes) and when it last wrote (Unix ms, 0:
+	 * nothing yet), from the files' metadata: nothing is read.
+	 */
+	outputProbe(runId: string): { bytes: number; writtenAtUnixMs: number };
 	/** Reads a slice of the Run's captured stdout or stderr. */
 	readLog(runId: string, stream: 'stdout' | 'stderr', offset: number, maxBytes: number): { data: string; nextOffset: number; size: number };
 	/** Absolute directory `.tutti/runs/<runId>`. */

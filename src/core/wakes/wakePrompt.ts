@@ -6,6 +6,7 @@ import {
 } from '../execution/planCommands.js';
 import { suggestedReworkTaskId } from '../execution/recoveryHint.js';
 import { awaitReviewCommand } from '../next/commands.js';
+import { quietFor } from '../runs/stallRules.js';
 import { wakeMarkerLine } from './wakeMarker.js';
 
 export interface WakePromptInput {
@@ -28,6 +29,8 @@ export interface WakePromptInput {
 	 * label) and, when one failed, which one with the last lines of its output.
 	 */
 	subjectVerification?: { label: string; failing?: { name: string; end: string; outputTail: string } };
+	/** `run_stalled` only: the subject Run's stall mark (its last activity, and when it was marked). */
+	subjectStall?: { lastActivityAtUnixMs: number; markedAtUnixMs: number };
 }
 
 /** The audited reason printed in the stop command; the agent may write its own. */
@@ -56,6 +59,7 @@ function headline(kind: CheckpointKind, cp: WakePromptInput['checkpoint']): stri
 		case 'goal_changes_requested': return 'The developer reviewed the goal at Goal Review and requested changes before it can be completed.';
 		case 'task_accepted': return `The developer accepted the result of ${subject}; tasks that depend on it may be ready now.`;
 		case 'checks_failed': return `${subject[0]!.toUpperCase()}${subject.slice(1)} reported success, but the developer's checks failed on its result.`;
+		case 'run_stalled': return `${subject[0]!.toUpperCase()}${subject.slice(1)} is still running but shows no activity (no output, no tool call, no usage). Stalled is not failed: Tutti has not stopped or failed it.`;
 	}
 }
 
@@ -70,6 +74,12 @@ function verificationLines(kind: CheckpointKind, verification: WakePromptInput['
 		lines.push(...tail.map((l) => `> ${l.length > 300 ? `${l.slice(0, 299)}…` : l}`));
 	}
 	return lines;
+}
+
+/** "Silent for 12 min: no activity since 2026-12-01T14:02:11.000Z." (nothing when the stall is not known). */
+function stallLine(stall: WakePromptInput['subjectStall']): string[] {
+	if (stall === undefined) { return []; }
+	return [`Silent for ${quietFor(stall.markedAtUnixMs - stall.lastActivityAtUnixMs)} when it was marked: no activity since ${new Date(stall.lastActivityAtUnixMs).toISOString()}.`];
 }
 
 function acknowledgeTail(f: CommandFence, what: string): string[] {
@@ -171,6 +181,17 @@ function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['ch
 				'',
 				'If more work is required, mutate and then schedule an exact follow-up graph instead. Do not use acknowledge for Goal Review.',
 			];
+		case 'run_stalled': {
+			const taskId = cp.subjectTaskId || '<task-id>';
+			return [
+				'What you can do:',
+				`- Wait: it may be in a long step (a build, a test suite). Resolve this checkpoint without new work; the Run's settlement brings its own checkpoint:`,
+				acknowledgeCommand(f),
+				`- Ask the developer to stop it${cp.subjectRunId ? ` (Run ${cp.subjectRunId})` : ''}: only the developer stops a Run, from Tutti. Tell them why; never try to stop it yourself. Once stopped, task ${taskId} is canceled and you can rework it (step 3).`,
+				`- Change the rest of the graph (step 3): a running task cannot be reworked or superseded, but you may add tasks, or rework or supersede tasks that have not started, and schedule what is ready.`,
+				'If the task\'s Run shows activity again before you act, the stall is lifted; acknowledge this checkpoint.',
+			];
+		}
 		case 'watchdog':
 			return [
 				'Choose one of the actions above now; a settled Turn without a command does not resolve this checkpoint.',
@@ -209,6 +230,7 @@ export function wakePrompt(input: WakePromptInput): string {
 		headline(kind, cp),
 		...(kind === 'task_failed' && (input.subjectError ?? '').trim() !== '' ? [`Why: ${truncateOneLine(input.subjectError!, 600)}`] : []),
 		...verificationLines(kind, input.subjectVerification),
+		...(kind === 'run_stalled' ? stallLine(input.subjectStall) : []),
 		'Tutti does not start a successor task by itself: every next step is yours, through the commands below.',
 		'',
 		'1. First read the execution snapshot, once:',

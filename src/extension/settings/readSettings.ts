@@ -18,5 +18,6 @@ export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
 		// Machine-scoped in package.json: a folder's .vscode/settings.json (repository content) cannot turn it on.
 		integrateRunsHooks: config.get<unknown>('integrateRunsHooks'),
 		checks: config.get<unknown>('checks'),
+		stallSeconds: config.get<unknown>('stallSeconds'),
 	};
 }

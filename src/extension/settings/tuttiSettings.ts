@@ -17,12 +17,13 @@ export interface TuttiSettings {
 	readonly defaultBudgetUsd: unknown;
 	readonly integrateRunsHooks: unknown;
 	readonly checks: unknown;
+	readonly stallSeconds: unknown;
 }
 
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
-	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'checks',
+	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'checks', 'stallSeconds',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -64,6 +65,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
 			...optional('defaultBudgetUsd', piece('defaultBudgetUsd', settings.defaultBudgetUsd)),
 			...nonEmpty('checks', piece('checks', settings.checks)),
+			...optional('stallSeconds', piece('stallSeconds', settings.stallSeconds)),
 		},
 		problems,
 	};

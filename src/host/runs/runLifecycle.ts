@@ -1,6 +1,7 @@
 // The owner of a worker Run from admission to settlement: it admits Runs, launches their first Turn, starts the
 // Turn of each queued message, carries out Stops, takes each Turn's exit from the exit inbox, has the result committed
-// and settles the Run. Every step that touches one Run's process (launch, interrupt, the next queued Turn, a
+// and settles the Run; it also marks a silent Run stalled and lifts the mark on its next output (runStalls.ts).
+// Every step that touches one Run's process (launch, interrupt, the next queued Turn, a
 // settlement retry) runs in that Run's serial chain, `this.#live.serial`, and the Run's current Turn process is kept
 // here, not re-read from its queue file. The steps below (runLaunch.ts, queuedTurns.ts, runStops.ts,
 // runSettlement.ts, runRecovery.ts) take values and return what happened; no transaction spans a process call.
@@ -31,6 +32,7 @@ import { prepareRunLaunch, type RunLaunchContext, startRunTurn, type TurnStarted
 import { launchedRunningRuns, recoverySteps, runningByLaunch, unansweredStopIds } from './runRecovery.js';
 import { type RunEnding, type SettlementContext, SettlementHook, type SettlementObserver, settleRunInTx } from './runSettlement.js';
 import { RunStops, type StopResult } from './runStops.js';
+import { StallWatch } from './runStalls.js';
 
 /** A settlement the store refused is tried again this often, this many times (two minutes in all). */
 const settleRetry = { everyMs: 2_000, attempts: 60 } as const;
@@ -51,6 +53,8 @@ export interface RunLifecycleDeps {
 	gitMoves?: DeveloperGitMoves;
 	/** A new claude session id (default: a random UUID); tests pin it. */
 	newProviderSessionId?: () => string;
+	/** How often running Runs are probed for stalls once watched (default: from the stall times; 0: never, tests call checkStalls()). */
+	stallProbeMs?: number;
 }
 
 export class RunLifecycle implements RunAdmission, Disposable {
@@ -60,6 +64,7 @@ export class RunLifecycle implements RunAdmission, Disposable {
 	readonly #stops: RunStops;
 	readonly #live: RunChains;
 	readonly #settlements = new SettlementHook();
+	readonly #stalls: StallWatch;
 	#disposed = false;
 
 	constructor(deps: RunLifecycleDeps) {
@@ -78,6 +83,12 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		this.#results = new RunResultRecorder({
 			workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, moves: deps.gitMoves ?? new DeveloperGitMoves(), runDir: (id) => deps.runs.runDir(id),
 		}, deps.log);
+		// A launch, a Stop or an exit in progress is left alone by the stall probe.
+		this.#stalls = new StallWatch({
+			store: deps.store, clock: deps.clock, runs: deps.runs, turns: deps.turns, config: deps.config, log: deps.log,
+			processOf: (runId) => this.#live.processOf(runId), inFlight: (runId) => this.#live.busy(runId) || this.#stops.stopping(runId),
+			...(deps.stallProbeMs !== undefined ? { everyMs: deps.stallProbeMs } : {}),
+		});
 	}
 
 	/** The plan's settlement hook for managed issues (the plan is built over this admission, so it comes after). */
@@ -306,6 +317,18 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		}
 	}
 
+	// ---- stalls (runStalls.ts) ----
+
+	/** Probes running Runs for stalls from now on, every few seconds (the cadence follows the shortest stall time). */
+	watchStalls(): void {
+		if (!this.#disposed) { this.#stalls.watch(); }
+	}
+
+	/** One stall probe of the running Runs now (joined when one is running); never throws. */
+	checkStalls(): Promise<void> {
+		return this.#stalls.check();
+	}
+
 	isIdle(): boolean {
 		return this.#live.isIdle();
 	}
@@ -317,5 +340,6 @@ export class RunLifecycle implements RunAdmission, Disposable {
 
 	dispose(): void {
 		this.#disposed = true;
+		this.#stalls.dispose();
 	}
 }

@@ -8,6 +8,7 @@ import { runTurnOutcome } from '../../core/turns/turnOutcome.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
+import { runStallRepository } from '../../store/repositories/runStallRepository.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
 import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
@@ -189,6 +190,8 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		updatedAtUnixMs: now,
 	};
 	runRepository.update(tx, settledRun);
+	// A stall mark lives only as long as its Run runs (history keeps it); the outcome never says "stalled".
+	runStallRepository.clear(tx, runId, 'settled', now);
 	// Requests the agent no longer waits for: expired (a Stop already canceled its own).
 	approvalRepository.closeOpenOfRun(tx, runId, 'expired', 'The request expired: its Run ended before an answer.', now);
 	turnRepository.settle(tx, submitId, outcome, now);

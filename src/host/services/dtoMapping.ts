@@ -7,19 +7,21 @@ import { deliveryOf, manualWorkOver } from '../../core/issues/delivery.js';
 import { isIssueClosed, isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
 import { taskControls } from '../../core/issues/taskControls.js';
 import { pausedByField } from '../../core/issues/pauser.js';
-import type { ExecutionStatus, Issue, PlanningSource, Run, Task, TaskRework, Wake } from '../../core/model.js';
+import type { ExecutionStatus, Issue, PlanningSource, Run, RunStall, Task, TaskRework, Wake } from '../../core/model.js';
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
 import { outsideChangesLabel } from '../../core/runs/outsideChanges.js';
 import { isStopping, runControls } from '../../core/runs/runControls.js';
+import { stalledLabel } from '../../core/runs/stallRules.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
 import {
 	deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits, type WorktreeDisk,
 } from '../../store/repositories/deliveryRepository.js';
-import type { AttentionDto, IssueDto, PlanTaskDto, ReworkDto, RunDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
+import type { AttentionDto, IssueDto, PlanTaskDto, ReworkDto, RunDto, RunStallDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
 import { finishRepository } from '../../store/repositories/finishRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
 import { runRepository, type StopEventRecord } from '../../store/repositories/runRepository.js';
+import { runStallRepository } from '../../store/repositories/runStallRepository.js';
 import { type UsageTotals, usageRepository } from '../../store/repositories/usageRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
@@ -278,7 +280,13 @@ function withOutsideChanges(label: string | null, changes: readonly string[]): s
 	return label === null || changes.length === 0 ? label : `${label} — ${outsideChangesLabel(changes)}`;
 }
 
-export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUnixMs: number, commits?: RunCommits, turns?: UsageTotals): RunDto {
+/** A running Run's stall mark in force, as every surface shows it (null when none). */
+export function toRunStallDto(run: Pick<Run, 'status'>, stall: RunStall | undefined, nowUnixMs: number): RunStallDto | null {
+	if (run.status !== 'running' || stall === undefined) { return null; }
+	return { lastActivityAtUnixMs: stall.lastActivityAtUnixMs, markedAtUnixMs: stall.markedAtUnixMs, label: stalledLabel(stall.lastActivityAtUnixMs, nowUnixMs) };
+}
+
+export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUnixMs: number, commits?: RunCommits, turns?: UsageTotals, stall?: RunStall): RunDto {
 	const durationMs = runDurationMs(run, nowUnixMs);
 	return {
 		runId: run.runId,
@@ -312,6 +320,7 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 		})),
 		stopping: isStopping({ status: run.status, outcome: run.outcome, stopNotes: stopEvents }),
 		controls: runControls({ status: run.status, outcome: run.outcome, stopNotes: stopEvents }),
+		stalled: toRunStallDto(run, stall, nowUnixMs),
 		createdAtUnixMs: run.createdAtUnixMs,
 		startedAtUnixMs: run.startedAtUnixMs,
 		completedAtUnixMs: run.completedAtUnixMs,
@@ -320,7 +329,8 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 }
 
 export function readRunDto(r: Reader, run: Run, nowUnixMs: number): RunDto {
-	const dto = toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId), usageRepository.runTotals(r, run.runId));
+	const stall = run.status === 'running' ? runStallRepository.inForce(r, run.runId) : undefined;
+	const dto = toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId), usageRepository.runTotals(r, run.runId), stall);
 	const approvals = readRunApprovals(r, run.runId);
 	const verified = { ...dto, verification: readRunVerification(r, run) };
 	return approvals.length > 0 ? { ...verified, approvals } : verified;

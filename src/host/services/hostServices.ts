@@ -61,6 +61,8 @@ export interface HostServices extends Disposable {
 	wakes: WakeService;
 	/** An agent session began or ended a bounded wait, or made a call: the attention state may read differently. */
 	onDidChangeContacts: Event<void>;
+	/** One stall probe of the running Runs now (the timer does it after start(); tests with stallProbeMs 0 call it). */
+	checkStalls(): Promise<void>;
 }
 
 export interface HostServicesOptions {
@@ -72,6 +74,8 @@ export interface HostServicesOptions {
 	wakeTickMs?: number;
 	/** Lease length of a claimed wake (default 60 s). */
 	wakeLeaseMs?: number;
+	/** Stall probe cadence after start() (default: from the stall times; 0 = none, tests call checkStalls()). */
+	stallProbeMs?: number;
 	/** Real time for the bounded waits (default: wall clock, woken by store commits; tests step it). */
 	awaitTimer?: WaitTimer;
 	/** What `hello` tells every client about this Host's store now (e.g. that it came with the folder and is paused). */
@@ -125,6 +129,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	// The owner of every worker Run, from admission to settlement.
 	const runs = disposables.add(new RunLifecycle({
 		workspace: deps.workspace, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config, turns, log, worktrees, gitMoves,
+		...(deps.stallProbeMs !== undefined ? { stallProbeMs: deps.stallProbeMs } : {}),
 	}));
 	// The owner of every verification: the checks of a Run's reported success, and the task's settlement on their answer.
 	const verifications = disposables.add(new Verifications({
@@ -274,6 +279,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		api,
 		wakes,
 		onDidChangeContacts: awaiting.heartbeats.onDidChange,
+		checkStalls: () => runs.checkStalls(),
 		async start(): Promise<void> {
 			if (started) { return; }
 			started = true;
@@ -290,6 +296,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 			// needs a trigger of its own; before, nothing of the recovering Host's writes (or of an arrival pause) dispatches anything.
 			disposables.add(deps.store.onDidCommit(() => { activeDispatcher.trigger(); wakes.trigger(); verifications.trigger(); }));
 			activeDispatcher.trigger();
+			// Running Runs are probed for stalls from here on (after reconciliation: every Run has its current Turn).
+			runs.watchStalls();
 			await wakes.start();
 		},
 		async whenIdle(): Promise<void> {

@@ -7,6 +7,7 @@ import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.j
 import type { IssueDto } from '../../protocol/dto.js';
 import type { Store } from '../../store/database.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { runStallRepository } from '../../store/repositories/runStallRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { requireUser } from './callerPolicy.js';
@@ -15,7 +16,7 @@ import { requireAgentIssueControl } from './launchGrants.js';
 import type { PlanService } from './contracts.js';
 import type { AttentionReadContext, SourceContactLookup } from './attention/readAttention.js';
 import { readTaskAttentions } from './attention/readAttention.js';
-import { readIssueDto, readTasksWithReadiness } from './dtoMapping.js';
+import { readIssueDto, readTasksWithReadiness, toRunStallDto } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 import { usageRepository } from '../../store/repositories/usageRepository.js';
 import { type LaunchPricing, newIssueBudget } from '../usage/issueSpend.js';
@@ -98,11 +99,18 @@ export class IssueService {
 				throw rejection('task_not_found', `issue get: issue ${issue.issueId} has no task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
 			}
 			const attentions = readTaskAttentions(r, issue, this.#attention());
+			const stalls = new Map(runStallRepository.inForceOfIssue(r, issue.issueId).map((s) => [s.runId, s] as const));
+			const now = this.deps.clock.now();
 			return {
 				...dto,
 				tasks: tasks.map((t) => {
 					const attention = attentions.get(t.taskId);
-					return attention ? { ...t, attention: { state: attention.state, label: attention.label } } : t;
+					const stalled = t.status === 'running' ? toRunStallDto(t, stalls.get(t.latestRunId), now) : null;
+					return {
+						...t,
+						...(attention ? { attention: { state: attention.state, label: attention.label } } : {}),
+						...(stalled !== null ? { stalled } : {}),
+					};
 				}),
 			};
 		});

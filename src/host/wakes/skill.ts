@@ -37,6 +37,8 @@ export const tuttiCliSkill = [
 	'  shows its last output lines). Rework it with mutate (say what to fix in the replacement\'s content), then schedule the',
 	'  replacement; or leave the decision to the developer (who may accept it anyway): end your turn or wait with await-review.',
 	'  Checks are the developer\'s: no command of yours changes, drops or skips them.',
+	'- run_stalled: the subject Run still runs but showed no activity for its stall time (stalled is not failed): acknowledge',
+	'  to wait for it, ask the developer to stop it (only they stop a Run), or mutate the rest of the graph and schedule.',
 	'- watchdog: any work action; acknowledge under the backlog rule.',
 	'- all_tasks_terminal (Goal Review): complete, mutate, stop. Never acknowledge.',
 	'- dispatchPaused=true: schedule is not allowed. pausedBy "developer" (their pause or stop): it stays paused until the developer',

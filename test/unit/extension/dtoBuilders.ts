@@ -70,7 +70,7 @@ export function run(runId: string, over: Partial<RunDto> = {}): RunDto {
 	const r: Omit<RunDto, 'stopping' | 'controls'> = {
 		runId, issueId: 'I1', taskId: 'T1', agentTargetId: 'sh', agentSessionId: 's', status: 'running', outcome: null, outcomeLabel: null,
 		exitCode: null, summary: '', errorMessage: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
-		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 0, durationMs: 1,
+		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], stalled: null, createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 0, durationMs: 1,
 		...over,
 	};
 	return { ...r, stopping: over.stopping ?? isStopping(r), controls: over.controls ?? runControls(r) };

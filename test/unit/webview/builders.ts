@@ -112,7 +112,7 @@ export function aRun(runId: string, taskId: string, over: Partial<RunDto> = {}):
 		runId, issueId: 'i1', taskId, agentTargetId: 'sh', agentSessionId: '', status: 'completed', outcome: 'success',
 		outcomeLabel: 'Completed in 0m 05s', exitCode: 0, summary: '', errorMessage: '',
 		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
-		outputDir: '', executionDirectory: '', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], createdAtUnixMs: 2_000, startedAtUnixMs: 2_000, completedAtUnixMs: 7_000,
+		outputDir: '', executionDirectory: '', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], stalled: null, createdAtUnixMs: 2_000, startedAtUnixMs: 2_000, completedAtUnixMs: 7_000,
 		durationMs: 5_000, ...over,
 	};
 	return { ...r, stopping: over.stopping ?? isStopping(r), controls: over.controls ?? runControls(r) };

@@ -5,13 +5,14 @@ import {
 	type Attention, type AttentionInput, type AttentionRun, issueAttention, type SourceSessionFacts, type TaskAttention, taskAttentions,
 	type WaitingCall,
 } from '../../../core/attention/attention.js';
-import type { Issue, Run } from '../../../core/model.js';
+import type { Issue, Run, RunStall } from '../../../core/model.js';
 import { shownStatus } from '../../../core/approvals/approvalRules.js';
 import { approvalQuestions } from '../../../core/approvals/questions.js';
 import { approvalRepository } from '../../../store/repositories/approvalRepository.js';
 import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
 import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
 import { runRepository } from '../../../store/repositories/runRepository.js';
+import { runStallRepository } from '../../../store/repositories/runStallRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { turnRepository } from '../../../store/repositories/turnRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
@@ -50,7 +51,7 @@ export function isMergeConflictFailure(errorMessage: string): boolean {
 }
 
 function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, string>, context: AttentionReadContext,
-	outside: ReadonlyMap<string, readonly string[]>): Map<string, AttentionRun> {
+	outside: ReadonlyMap<string, readonly string[]>, stalls: ReadonlyMap<string, RunStall>): Map<string, AttentionRun> {
 	const out = new Map<string, AttentionRun>();
 	for (const run of runs) {
 		if (latestRunIds.get(run.taskId) !== run.runId) { continue; }
@@ -59,6 +60,7 @@ function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, stri
 			mergeConflict: run.status === 'failed' && isMergeConflictFailure(run.errorMessage),
 			activity: run.status === 'running' ? context.runActivity?.(run.runId) ?? '' : '',
 			outsideChanges: outside.get(run.runId) ?? [],
+			...(run.status === 'running' && stalls.has(run.runId) ? { stall: { lastActivityAtUnixMs: stalls.get(run.runId)!.lastActivityAtUnixMs } } : {}),
 		});
 	}
 	return out;
@@ -110,7 +112,8 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 			finished: facts.finishedAtUnixMs > 0,
 		},
 		dispatchPaused: issue.dispatchPaused,
-		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r)),
+		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r),
+			new Map(runStallRepository.inForceOfIssue(r, issue.issueId).map((s) => [s.runId, s] as const))),
 		source: sourceFacts(r, issue, facts.activeCheckpoint?.checkpointId ?? '', context),
 		nowUnixMs: context.nowUnixMs,
 	};

@@ -12,6 +12,7 @@ import { launchIntentRepository } from '../../../store/repositories/launchIntent
 import { verificationRepository } from '../../../store/repositories/verificationRepository.js';
 import type { Tx } from '../../../store/tx.js';
 import { appendCheckpoint, ensureTerminalCheckpoint, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
+import { withdrawStallCheckpoints } from '../../checkpoints/stallCheckpoint.js';
 
 /**
  * Records the settlement checkpoint of `run` (if it has none yet). A reported success whose checks still run has none
@@ -45,6 +46,8 @@ export function onManagedRunSettled(tx: Tx, settled: { issue: Issue; run: Run },
 	// The Run ended: a launch intent that never went out can never go out now (idempotent CAS; settlement seals it first).
 	launchIntentRepository.transition(tx, run.runId, ['prepared', 'leased'], run.outcome === 'cancellation' ? 'canceled' : 'failed', nowUnixMs,
 		{ lastError: 'the run settled before its launch' });
+	// Its settlement checkpoint carries the news now: a stall checkpoint the source agent was not handed yet gives way.
+	withdrawStallCheckpoints(tx, settled.issue, run.runId, 'its Run settled', nowUnixMs);
 	const execution = executionRepository.getByIssue(tx, run.issueId);
 	if (!execution || settlementSuppressed(execution.status)) { return; }
 	const afterRun = recordRunSettlement(tx, execution, settled.issue, run, nowUnixMs);

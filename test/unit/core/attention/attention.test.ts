@@ -87,6 +87,17 @@ describe('attention: one state per issue', () => {
 			state: 'needs_you', reasons: ['outside_changes'], label: 'Needs you: task a changed files outside its worktree: refs/heads/tutti/b', stalled: true,
 		},
 		{
+			name: 'a running Run marked stalled: its own reason (never "failed"), in the warning colour, with the longest silence',
+			in: input(manualFacts({ tasks: [task('a', 'running'), task('b', 'running'), task('c', 'running')] }), {
+				latestRuns: new Map([
+					['a', { runId: 'r1', status: 'running', outcome: null, mergeConflict: false, activity: '', stall: { lastActivityAtUnixMs: now - 12 * minute } }],
+					['b', { runId: 'r2', status: 'running', outcome: null, mergeConflict: false, activity: '', stall: { lastActivityAtUnixMs: now - 25 * minute } }],
+					['c', { runId: 'r3', status: 'running', outcome: null, mergeConflict: false, activity: 'Running npm test' }],
+				]),
+			}),
+			state: 'needs_you', reasons: ['run_stalled'], label: 'Needs you: 2 Runs stalled, no activity for up to 25 min', stalled: true,
+		},
+		{
 			name: 'a merge conflict',
 			in: input(manualFacts({ tasks: [task('a', 'failed')] }), { latestRuns: new Map([['a', failedRun('r1', true)]]) }),
 			state: 'needs_you', reasons: ['merge_conflict'], label: 'Needs you: 1 merge conflict', stalled: true,
@@ -323,6 +334,18 @@ describe('attention: one state per task', () => {
 			ok: 'done: Done',
 			old: 'done: Done',
 		});
+	});
+
+	it('a stalled running task needs you with its silence; one without a mark is working', () => {
+		const facts = manualFacts({ tasks: [task('quiet', 'running'), task('busy', 'running')] });
+		const runs = new Map<string, AttentionRun>([
+			['quiet', { runId: 'r1', status: 'running', outcome: null, mergeConflict: false, activity: 'Running npm test', stall: { lastActivityAtUnixMs: now - 12 * minute } }],
+			['busy', { runId: 'r2', status: 'running', outcome: null, mergeConflict: false, activity: 'Running npm test' }],
+		]);
+		const states = taskAttentions(input(facts, { latestRuns: runs }));
+		assert.equal(`${states.get('quiet')?.state}: ${states.get('quiet')?.label}`, 'needs_you: Stalled: no activity for 12 min');
+		assert.equal(`${states.get('busy')?.state}: ${states.get('busy')?.label}`, 'agent_working: Running npm test');
+		assert.deepEqual(issueAttention(input(facts, { latestRuns: runs })).runs.map((r) => [r.runId, r.kind, r.label, r.needsYou]), [['r1', 'stalled', 'Stalled: no activity for 12 min', true]]);
 	});
 
 	it('a managed failure the source agent is acting on waits on the agent; paused work reads paused', () => {
