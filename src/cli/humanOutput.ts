@@ -31,7 +31,7 @@ function table(rows: unknown, columns: readonly string[], empty: string): string
 	return cells.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
-const transcriptMarks: Readonly<Record<string, string>> = { assistant: '', tool: '', edit: 'edited ', error: 'error: ', user: 'sent: ', result: 'result: ', output: '' };
+const transcriptMarks: Readonly<Record<string, string>> = { assistant: '', tool: '', edit: 'edited ', error: 'error: ', user: 'sent: ', result: 'result: ', output: '', stderr: 'stderr: ' };
 
 /** `approval Bash \`git push\`: denied by the developer at …: use a PR` — one line per approval of the Run. */
 function approvalLines(approvals: unknown): string {

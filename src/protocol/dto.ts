@@ -61,6 +61,10 @@ export const taskControlsDto = z.object({
 	requestChanges: z.boolean(),
 	/** The task's latest Run's own diff can be opened (`tutti.openTaskChanges`). */
 	openChanges: z.boolean(),
+	/** A not-started task of a manual issue: its title, content, dependencies and agent can change (`task/update`). */
+	edit: z.boolean(),
+	/** Such a task that no active task depends on: it can be deleted (`task/delete`). */
+	delete: z.boolean(),
 });
 export type TaskControlsDto = z.infer<typeof taskControlsDto>;
 
@@ -231,7 +235,8 @@ export const stopNoteDto = z.object({
 
 /** One line of a Run's readable transcript (src/agents/transcript.ts). */
 export const transcriptEntryDto = z.object({
-	kind: z.enum(['assistant', 'tool', 'edit', 'error', 'user', 'result', 'output']),
+	/** `stderr`: a line the agent wrote to its standard error, placed among the others by when it was written. */
+	kind: z.enum(['assistant', 'tool', 'edit', 'error', 'user', 'result', 'output', 'stderr']),
 	text: z.string(),
 	/** The tool's name for `tool` and `edit` entries ('' otherwise). */
 	tool: z.string(),

@@ -7,6 +7,7 @@ import { closeSync, openSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { RunExit } from '../core/runs/runProcessPort.js';
 import { LiveInputPump } from './liveInputPump.js';
+import { OutputOrderRecorder } from './outputOrder.js';
 import { processStartTicks } from './processTable.js';
 import { reportToHost } from './reportToHost.js';
 import {
@@ -134,8 +135,12 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 		appendEvent(runDir, { type: 'started', agentPid, atUnixMs: Date.now() });
 		pump?.start();
 	}
+	const order = agentPid !== undefined ? new OutputOrderRecorder(runDir) : undefined;
+	order?.start();
 
 	const end = await ended;
+	// The last sizes before the exit record: a reader that sees exit.json sees where the output ended.
+	order?.stop();
 	// What reached the agent is recorded before the exit record, so whoever sees exit.json sees it too.
 	pump?.finish();
 	if ('error' in end) {

@@ -81,7 +81,7 @@ export const stopAnswerLabel: Readonly<Record<StopAnswer, string>> = {
 
 /** What kind of transcript line it is, in words. */
 export const transcriptKindLabel: Readonly<Record<TranscriptEntryDto['kind'], string>> = {
-	assistant: 'Agent', tool: 'Ran', edit: 'Edited', error: 'Error', user: 'Sent', result: 'Result', output: 'Output',
+	assistant: 'Agent', tool: 'Ran', edit: 'Edited', error: 'Error', user: 'Sent', result: 'Result', output: 'Output', stderr: 'stderr',
 };
 
 export function stopReasonLabel(reason: 'person' | 'host' | 'evict'): string {

@@ -71,7 +71,7 @@ export interface RunAttention {
 	readonly taskId: string;
 	readonly taskTitle: string;
 	readonly kind: 'failed' | 'stopped' | 'waiting';
-	/** "Failed: nobody is acting on it", "Stopped", "Waiting for your review". */
+	/** "Failed: exit code 3 — retry, edit or stop", "Stopped", "Waiting for your review". */
 	readonly label: string;
 	/** The developer must act on it (it is among the issue's needs-you reasons). */
 	readonly needsYou: boolean;
@@ -79,7 +79,7 @@ export interface RunAttention {
 
 export interface TaskAttention {
 	readonly state: AttentionState;
-	/** "Awaiting your acceptance", "Failed: nobody is acting on it", "Working on it". */
+	/** "Awaiting your acceptance", "Failed: exit code 3 — retry, edit or stop", "Working on it". */
 	readonly label: string;
 }
 
@@ -94,6 +94,8 @@ export interface AttentionRun {
 	readonly activity: string;
 	/** What the Run changed outside its worktree (src/core/runs/outsideChanges.ts); absent or empty: nothing. */
 	readonly outsideChanges?: readonly string[];
+	/** The exit code its process ended with (null or absent: none recorded, e.g. killed by a signal). */
+	readonly exitCode?: number | null;
 }
 
 /** The source session's facts the Host holds beside the store (heartbeats live in memory). */
@@ -366,6 +368,12 @@ export function taskAttentions(input: AttentionInput): Map<string, TaskAttention
 	return out;
 }
 
+/** "Failed: exit code 3" when the process said why, else "Failed". */
+function failedWithCause(run: AttentionRun | undefined): string {
+	const code = run?.exitCode;
+	return code !== undefined && code !== null && code !== 0 ? `Failed: exit code ${code}` : 'Failed';
+}
+
 function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: AttentionRun | undefined): TaskAttention {
 	if (over && status !== 'running') { return { state: 'done', label: 'Done' }; }
 	switch (status) {
@@ -374,7 +382,7 @@ function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: A
 		case 'failed':
 			if (run?.mergeConflict === true) { return { state: 'needs_you', label: 'Failed: its parents\' work conflicts' }; }
 			return failureUnowned(ctx)
-				? { state: 'needs_you', label: 'Failed: nobody is acting on it' }
+				? { state: 'needs_you', label: `${failedWithCause(run)} — ${ctx.managed ? 'hand the source agent back, or stop' : 'retry, edit or stop'}` }
 				: { state: 'waiting_on_agent', label: 'Failed: the source agent decides what next' };
 		case 'not_started': return ctx.input.dispatchPaused ? { state: 'paused', label: 'Paused' } : { state: 'planned', label: 'Planned' };
 		case 'completed': return { state: 'done', label: 'Done' };

@@ -157,18 +157,22 @@ export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): Tas
 /**
  * Tasks with their readiness under the one core rule, and the developer's controls on each. `tasks` is every task of
  * the issue (superseded history included, so dependencies resolve); superseded ones read `task_superseded`.
- * `issueClosed`: the issue is closed (isIssueClosed), so no task of it awaits a decision.
+ * `issueClosed`: the issue is closed (isIssueClosed), so no task of it awaits a decision. `tasksEditable`: the developer
+ * edits this issue's tasks (a manual issue that is not over).
  */
-export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, issueClosed: boolean): PlanTaskDto[] {
+export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, issueClosed: boolean, tasksEditable = false): PlanTaskDto[] {
 	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents.
 	const readiness = computeReadiness(tasks);
+	const depended = new Set(tasks.filter((t) => !isSuperseded(t)).flatMap((t) => t.dependencyTaskIds));
 	return tasks.map((t) => {
 		const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
 		const taskCommits = commits.get(t.taskId) ?? noTaskCommits;
 		const superseded = isSuperseded(t);
 		return {
 			...toTaskDto(t, taskCommits), ready: state.ready, blockerReason: state.blockerReason, superseded,
-			controls: taskControls({ status: t.status, superseded, issueClosed, hasRecordedBase: taskCommits.baseCommit !== '' }),
+			controls: taskControls({
+				status: t.status, superseded, issueClosed, hasRecordedBase: taskCommits.baseCommit !== '', tasksEditable, hasActiveDependents: depended.has(t.taskId),
+			}),
 		};
 	});
 }

@@ -95,7 +95,9 @@ export class IssueService {
 			const issue = loadIssue(r, params.issueId);
 			const dto = readIssueDto(r, issue, this.#attention());
 			const closed = isIssueClosed(issue.status, dto.executionStatus);
-			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId), closed)
+			// The developer edits a manual issue's tasks until the issue is over (a managed plan is its source agent's).
+			const editable = issue.planningSource === 'manual' && !dto.terminal;
+			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId), closed, editable)
 				.filter((t) => !t.superseded
 					&& (params.taskId === undefined || t.taskId === params.taskId) && (params.status === undefined || t.status === params.status));
 			if (params.taskId !== undefined && tasks.length === 0 && params.status === undefined) {

@@ -30,7 +30,7 @@ export function aPlanTask(taskId: string, over: Partial<PlanTaskDto> = {}): Plan
 	return withHostControls({ ...t, superseded: superseded ?? isSuperseded(t), controls: noControls }, false, controls);
 }
 
-const noControls = { accept: false, requestChanges: false, openChanges: false };
+const noControls = { accept: false, requestChanges: false, openChanges: false, edit: false, delete: false };
 
 /** The task's controls as the Host derives them on an issue that is (or is not) closed; `given` wins. */
 function withHostControls(t: PlanTaskDto, issueClosed: boolean, given?: PlanTaskDto['controls']): PlanTaskDto {
@@ -66,7 +66,8 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 	}]));
 	const derived = attention ?? attentionFor({ issueStatus: issue.status, executionStatus, dispatchPaused: issue.dispatchPaused, tasks: active.map((t) => ({ taskId: t.taskId, title: t.title, status: t.status })) });
 	const dto = toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, spend: emptySpendDto() });
-	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, isIssueClosed(issue.status, executionStatus)).filter((t) => !t.superseded) };
+	const editable = issue.planningSource === 'manual' && !dto.terminal;
+	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, isIssueClosed(issue.status, executionStatus), editable).filter((t) => !t.superseded) };
 }
 
 /** A main wake of the active checkpoint, as the Host maps it (marker and body read from the prompt). */

@@ -58,6 +58,7 @@ function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, stri
 			mergeConflict: run.status === 'failed' && isMergeConflictFailure(run.errorMessage),
 			activity: run.status === 'running' ? context.runActivity?.(run.runId) ?? '' : '',
 			outsideChanges: outside.get(run.runId) ?? [],
+			exitCode: run.exitCode,
 		});
 	}
 	return out;
