@@ -1,6 +1,7 @@
 // Approvals on the wire (issue 14): the request DTO, what the waiting agent receives, and the approval/* methods.
 // Part of `methods` in controlPlane.ts.
 import { z } from 'zod';
+import { updatedInputSchema } from './approvalInput.js';
 
 const id = z.string().min(1).max(200);
 
@@ -61,7 +62,7 @@ export const approvalMethods = {
 			approvalId: id, allow: z.boolean().optional(), deny: z.boolean().optional(), forTask: z.boolean().optional(),
 			message: z.string().max(10_000).optional(),
 			/** Allow only: the input the tool runs with instead of the agent's. */
-			updatedInput: z.record(z.string(), z.unknown()).optional(),
+			updatedInput: updatedInputSchema.optional(),
 		}),
 		result: z.object({ approval: approvalDto }),
 	},

@@ -1,5 +1,7 @@
 // The approvals of the selected task (its Runs' tool calls that asked the developer), shown usefully: the command
-// for Bash, the path and a diff for Edit / MultiEdit / Write, otherwise the input as JSON. Pure.
+// for Bash, the path and a diff for Edit / MultiEdit / Write, otherwise the input as JSON; and what the input editor
+// (Allow with an edited input) starts with. Pure.
+import { type ApprovalInputEditor, approvalInputEditor } from '../../src/protocol/approvalInput.js';
 import type { ApprovalDto, RunDto } from './snapshotTypes.js';
 
 export type ApprovalBody =
@@ -15,6 +17,8 @@ export interface ApprovalModel {
 	readonly body: ApprovalBody;
 	/** "allowed once by the developer at …", "canceled: …", "not answered yet". */
 	readonly answerLabel: string;
+	/** What the input editor starts with: Bash's command line, or the input as JSON (pending requests only matter). */
+	readonly editor: ApprovalInputEditor;
 }
 
 const maxDiffLines = 200;
@@ -53,5 +57,8 @@ export function approvalModels(runs: readonly RunDto[]): ApprovalModel[] {
 	const all: ApprovalDto[] = runs.flatMap((r) => r.approvals ?? []);
 	return all
 		.sort((a, b) => Number(b.status === 'pending') - Number(a.status === 'pending') || b.requestedAtUnixMs - a.requestedAtUnixMs)
-		.map((a) => ({ approvalId: a.approvalId, runId: a.runId, tool: a.tool, pending: a.status === 'pending', body: approvalBody(a.tool, a.input), answerLabel: a.answerLabel }));
+		.map((a) => ({
+			approvalId: a.approvalId, runId: a.runId, tool: a.tool, pending: a.status === 'pending', body: approvalBody(a.tool, a.input), answerLabel: a.answerLabel,
+			editor: approvalInputEditor(a.tool, a.input),
+		}));
 }
