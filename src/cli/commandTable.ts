@@ -215,7 +215,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['issue', 'task', 'add'], method: 'task/add', summary: 'add a task to a manual issue',
-		flags: [issueId, title(true), { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'your id for the task (default: generated)' }, content(false), ...launchFlags],
+		flags: [issueId, title(true), { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'your id for the task (default: one made from the title, e.g. write-the-tests)' }, content(false), ...launchFlags],
 		examples: [
 			'tutti issue task add --issue-id ISSUE --task-id build --title "Build" --agent-target-id sh --json',
 			'tutti issue task add --issue-id ISSUE --task-id test --title "Test" --agent-target-id sh --depends-on build --json',

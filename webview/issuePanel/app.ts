@@ -321,7 +321,8 @@ export class IssuePanelApp {
 				return;
 			}
 			case 'list/acceptChecked': {
-				const ids = [...this.#checked];
+				// The rows the model says are checked: only tasks the Host offers Accept on can be.
+				const ids = (this.#model?.graph.list ?? []).filter((r) => r.checked).map((r) => r.taskId);
 				if (ids.length === 0) { return; }
 				if (this.#post({ type: 'tasks/accept', taskIds: ids })) {
 					this.#checked.clear();

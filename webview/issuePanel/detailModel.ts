@@ -48,6 +48,8 @@ export interface DetailModel {
 	readonly changes: ReviewChangesModel | null;
 	/** The latest Run failed: why, and what the developer decides (the Host's words); null otherwise. */
 	readonly failure: FailureModel | null;
+	/** Selected here and not yet echoed by the Host (its transcript and the keybindings' context follow with the next snapshot). */
+	readonly busy: boolean;
 }
 
 /** A failed latest Run's card: the Host's attention label and the last lines its agent wrote to stderr. */
@@ -108,6 +110,7 @@ export function detailModel(s: PanelSnapshot, tasks: readonly PanelTask[], selec
 		reviewComments: (s.reviewComments ?? []).map((c) => ({ where: `${c.path}:${c.line}`, text: c.text })),
 		controls: t.controls,
 		changes: reviewChanges(runs[0]),
+		busy: s.view.selectedTaskId !== t.taskId,
 		failure: runs[0]?.status === 'failed' ? { decision: t.status === 'failed' ? attention?.label ?? '' : '', stderrTail: transcript?.stderrTail ?? [] } : null,
 	};
 }

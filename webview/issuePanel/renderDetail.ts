@@ -167,7 +167,7 @@ export function detailToggle(expanded: boolean): ElementNode {
 	return h('div', { class: 'detail-bar' },
 		iconButton({
 			icon: expanded ? 'chevron-right' : 'chevron-left', label: expanded ? 'Hide the task detail' : 'Show the task detail',
-			action: 'detail/toggle', id: 'detail-toggle', pressed: expanded,
+			action: 'detail/toggle', id: 'detail-toggle',
 		}));
 }
 
@@ -186,7 +186,7 @@ export function renderDetail(d: DetailModel | null, ui: DetailUi = {}): ElementN
 		return h('div', { id: 'task-detail', class: 'empty' }, h('p', {}, 'Select a task in the graph (click, or Enter / Space) to see its content, runs and controls.'));
 	}
 	const data = { 'task-id': d.taskId };
-	return h('div', { id: 'task-detail', 'data-task-id': d.taskId },
+	return h('div', { id: 'task-detail', 'data-task-id': d.taskId, 'aria-busy': String(d.busy) },
 		h('h2', { id: 'detail-title' }, d.title),
 		h('p', { class: 'detail-meta' },
 			h('span', { class: `status-chip status-${d.status}` }, d.statusLabel),

@@ -26,7 +26,6 @@ export function renderTaskForm(m: TaskFormModel, confirmingDelete: boolean): Ele
 			placeholder: 'Write the session timeout test', 'data-draft-key': m.titleKey, 'data-focus-key': `draft:${m.titleKey}`,
 			'data-initial': m.titleInitial, 'data-submit': taskFormSubmitId, 'aria-keyshortcuts': 'Control+Enter', spellcheck: 'true',
 		}),
-		h('p', { class: 'field-label', id: 'task-form-content-label' }, 'What the agent should do (Markdown)'),
 		textArea({
 			id: 'task-form-content', label: 'What the agent should do (Markdown)', maxLength: taskFormLimits.contentChars, draftKey: m.contentKey,
 			rows: 8, initialValue: m.contentInitial, submitButtonId: taskFormSubmitId, placeholder: 'Cover expiry after 5 minutes and renewal on activity',

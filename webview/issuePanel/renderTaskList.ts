@@ -17,7 +17,7 @@ const columns: readonly { readonly sort: ListSort; readonly label: string }[] = 
 function acceptBar(model: GraphModel): ElementNode | null {
 	const acceptable = model.list.filter((r) => r.acceptable);
 	if (acceptable.length === 0) { return null; }
-	const checked = acceptable.filter((r) => r.checked).length;
+	const checked = model.list.filter((r) => r.checked).length;
 	return h('div', { id: 'list-actions', class: 'list-actions', role: 'group', 'aria-label': 'Accept several tasks' },
 		button({
 			label: checked > 0 ? `Accept selected (${checked})` : 'Accept selected', action: 'list/acceptChecked', appearance: 'primary',

@@ -67,6 +67,12 @@ function outcomeLabel(r: RunDto): string {
 	return r.status === 'running' ? `Running for ${formatDuration(r.durationMs)}` : 'Starting';
 }
 
+/** The Run's error, unless its outcome label already ends with it ("Failed after 2s — exited with code 3"). */
+function errorNotInLabel(r: RunDto, label: string): string {
+	const error = r.errorMessage.trim();
+	return error !== '' && !error.includes('\n') && label.endsWith(error) ? '' : r.errorMessage;
+}
+
 export function runModel(r: RunDto): RunModel {
 	return {
 		runId: r.runId,
@@ -78,7 +84,7 @@ export function runModel(r: RunDto): RunModel {
 		durationLabel: formatDuration(r.durationMs),
 		agentTargetId: r.agentTargetId,
 		summary: r.summary,
-		errorMessage: r.errorMessage,
+		errorMessage: errorNotInLabel(r, outcomeLabel(r)),
 		usageLabel: usageLabel([r]),
 		stopNotes: r.stopNotes.map((n) => ({
 			eventId: n.eventId,
@@ -95,7 +101,7 @@ export function latestRunModel(r: RunDto | undefined): LatestRunModel | null {
 	return {
 		runId: r.runId, outcomeLabel: outcomeLabel(r), status: r.status,
 		timesLabel: r.startedAtUnixMs > 0 ? `${started} · ${ended}` : started,
-		usageLabel: usageLabel([r]), summary: r.summary, errorMessage: r.errorMessage,
+		usageLabel: usageLabel([r]), summary: r.summary, errorMessage: errorNotInLabel(r, outcomeLabel(r)),
 	};
 }
 

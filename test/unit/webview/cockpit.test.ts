@@ -198,6 +198,12 @@ describe('issue panel, second pass', () => {
 			assert.equal(byId(tree(aSnapshot(anIssue([aTask('t1')]))), 'review-jump'), undefined, 'nothing to review: no jump');
 		});
 
+		it('a task selected here is busy until the Host echoes the selection (its transcript and the keybindings\' context come with it)', () => {
+			assert.equal(byId(tree(manual(), { selectedTaskId: 't4' }), 'task-detail')!.attrs['aria-busy'], 'true');
+			const echoed = manual();
+			assert.equal(byId(tree({ ...echoed, view: { ...echoed.view, selectedTaskId: 't4' } }, { selectedTaskId: 't4' }), 'task-detail')!.attrs['aria-busy'], 'false');
+		});
+
 		it('every text field presses its own button on Ctrl+Enter', () => {
 			const t = tree(manual(), { selectedTaskId: 't4' });
 			const fields = findAll(t, (n) => n.attrs['data-draft-key'] !== undefined);
