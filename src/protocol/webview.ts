@@ -64,7 +64,6 @@ export const toHost = z.discriminatedUnion('type', [
 	}).refine((m) => m.updatedInput === undefined || m.choice === 'allow', { message: 'An edited input goes with Allow once only.' }),
 	/** The Host's other issue controls; each runs its palette command, which asks for what it needs. */
 	z.strictObject({ type: z.literal('issue/start') }),
-	z.strictObject({ type: z.literal('task/add') }),
 	z.strictObject({ type: z.literal('issue/finish') }),
 	z.strictObject({ type: z.literal('issue/followUp') }),
 	z.strictObject({ type: z.literal('source/stop') }),

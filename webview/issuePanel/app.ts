@@ -306,7 +306,8 @@ export class IssuePanelApp {
 			case 'taskForm/submit': return this.#submitForm();
 			case 'task/deleteAsk':
 				this.#confirmDeleteTaskId = taskId;
-				this.#focusAfterRender = 'delete-confirm-yes';
+				// The safe choice has the focus: Enter keeps the task.
+				this.#focusAfterRender = 'delete-confirm-no';
 				this.#render();
 				return;
 			case 'task/deleteCancel':

@@ -13,7 +13,7 @@ export function deleteConfirmation(taskId: string, title: string): ElementNode {
 		h('p', { id: 'delete-confirm-text' }, `Delete task ${title}? It has never run; this cannot be undone.`),
 		h('div', { class: 'form-actions' },
 			button({ label: 'Delete task', action: 'task/delete', ariaLabel: `Delete task ${title} now`, data: { 'task-id': taskId }, id: 'delete-confirm-yes' }),
-			button({ label: 'Keep it', action: 'task/deleteCancel', appearance: 'primary', data: { 'task-id': taskId } })));
+			button({ label: 'Keep it', action: 'task/deleteCancel', appearance: 'primary', data: { 'task-id': taskId }, id: 'delete-confirm-no' })));
 }
 
 export function renderTaskForm(m: TaskFormModel, confirmingDelete: boolean): ElementNode {

@@ -25,7 +25,7 @@ export interface KnownIds {
  * pauseIssue/resumeIssue/stopIssue/confirmGoal/integrateIssue(issueId) · stopRun/openRunOutput(runId) · acceptTask(issueId, taskId) ·
  * requestChanges(issueId, taskId, note) for a task, requestChanges(issueId, undefined, note) for the goal ·
  * openTaskChanges(issueId, taskId) · showAgentTerminal(issueId) ·
- * startIssue/addTask/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf(issueId) ·
+ * startIssue/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf(issueId) ·
  * addTask({ issueId, title, content, dependencyTaskIds, agentTargetId }) from the task form ·
  * editTask(issueId, taskId, fields) · deleteTask(issueId, taskId, { confirmed: true }) (the panel asked) ·
  * acceptTask(issueId, taskId) once per selected task.
@@ -61,7 +61,6 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
 			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, msg.choice, msg.message ?? '', ...(msg.updatedInput !== undefined ? [msg.updatedInput] : [])] };
 		case 'issue/start': return { kind: 'command', command: commandIds.startIssue, args: [issueId] };
-		case 'task/add': return { kind: 'command', command: commandIds.addTask, args: [issueId] };
 		case 'issue/finish': return { kind: 'command', command: commandIds.finishIssue, args: [issueId] };
 		case 'issue/followUp': return { kind: 'command', command: commandIds.followUpIssue, args: [issueId] };
 		case 'source/stop': return { kind: 'command', command: commandIds.stopSourceSession, args: [issueId] };

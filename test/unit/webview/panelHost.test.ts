@@ -224,7 +224,6 @@ describe('issue panel host', () => {
 				[{ type: 'goal/requestChanges', note: 'Docs.' }, [commandIds.requestChanges, ['i1', undefined, 'Docs.']]],
 				[{ type: 'task/openChanges', taskId: 't1' }, [commandIds.openTaskChanges, ['i1', 't1']]],
 				[{ type: 'issue/start' }, [commandIds.startIssue, ['i1']]],
-				[{ type: 'task/add' }, [commandIds.addTask, ['i1']]],
 				[{ type: 'issue/finish' }, [commandIds.finishIssue, ['i1']]],
 				[{ type: 'issue/followUp' }, [commandIds.followUpIssue, ['i1']]],
 				[{ type: 'source/stop' }, [commandIds.stopSourceSession, ['i1']]],

@@ -26,7 +26,6 @@ describe('webview protocol', () => {
 			{ type: 'run/openOutput', runId: 'r1' },
 			{ type: 'task/openChanges', taskId: 't1' },
 			{ type: 'issue/start' },
-			{ type: 'task/add' },
 			{ type: 'issue/finish' },
 			{ type: 'issue/followUp' },
 			{ type: 'source/stop' },
