@@ -1,4 +1,4 @@
-// One attention state per issue and per task (SPEC §9 "One state, everywhere"): needs you · agent working · waiting
+// One attention state per issue and per task: needs you · agent working · waiting
 // on agent · paused · planned · done. Derived once, here, from the same facts and the same "what is owed next"
 // derivation that serves `tutti agent resume` (src/core/next/owed.ts); the Host sends it in every IssueDto and the
 // board, the view badge, the status bar, the panel and notifications draw it and derive nothing. Pure.
@@ -65,7 +65,7 @@ export interface Attention {
 	readonly runs: readonly RunAttention[];
 }
 
-/** A Run the developer should see (SPEC §9 "a view for runs needing attention"): its task's latest, failed, stopped or waiting. */
+/** A Run the developer should see: its task's latest, failed, stopped or waiting. */
 export interface RunAttention {
 	readonly runId: string;
 	readonly taskId: string;
@@ -123,7 +123,7 @@ export interface AttentionInput {
 	/** The source session of a managed issue (null: manual issue, or a source session that no longer exists). */
 	readonly source: SourceSessionFacts | null;
 	readonly nowUnixMs: number;
-	/** Filled by budgets (SPEC §8b): the issue's budget is reached. */
+	/** Filled by budgets: the issue's budget is reached. */
 	readonly budgetReached?: { readonly label: string } | null;
 	/** Filled by approvals: the agents' questions waiting for the developer. */
 	readonly approvalsAsked?: { readonly count: number; readonly taskIds: readonly string[] } | null;

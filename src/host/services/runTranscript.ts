@@ -7,9 +7,9 @@ import { interleaveOutput, type OutputMark, stderrLimit } from '../../agents/out
 import { stderrEntry, type TranscriptEntry, transcriptEntriesOfLine } from '../../agents/transcript.js';
 import type { RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { readOutputOrder } from '../../supervisor/outputOrder.js';
-import { readQueue } from './messages/queueFile.js';
-import { readRunLog, type RunLogSlice } from './messages/turnLog.js';
-import { turnProcessIds } from './messages/turnProcesses.js';
+import { readQueue } from '../runs/messages/queueFile.js';
+import { readRunLog, type RunLogSlice } from '../runs/messages/turnLog.js';
+import { turnProcessIds } from '../runs/messages/turnProcesses.js';
 
 type Runs = Pick<RunProcessPort, 'readLog' | 'runDir'>;
 

@@ -220,12 +220,14 @@ describe('issue panel, second pass', () => {
 		const bash = { command: 'git push --force', description: 'push' };
 		it('the editor shows Bash\'s command line, any other tool\'s input as JSON', () => {
 			assert.deepEqual(approvalInputEditor('Bash', bash), { kind: 'command', text: 'git push --force' });
+			assert.deepEqual(approvalInputEditor('exec_command', { command: 'npm test', cwd: '/w' }), { kind: 'command', text: 'npm test' });
 			assert.deepEqual(approvalInputEditor('WebFetch', { url: 'https://example.com' }), { kind: 'json', text: '{\n  "url": "https://example.com"\n}' });
 		});
 
 		it('reads the edit back: the command replaced (the rest kept), or the JSON object; anything else is refused with why', () => {
 			assert.deepEqual(editedApprovalInput('Bash', bash, 'git push'), { ok: true, value: { command: 'git push', description: 'push' } });
 			assert.deepEqual(editedApprovalInput('Bash', bash, '  '), { ok: false, error: 'Write the command to run (or Deny).' });
+			assert.deepEqual(editedApprovalInput('exec_command', { command: 'npm test', cwd: '/w' }, 'npm run lint'), { ok: true, value: { command: 'npm run lint', cwd: '/w' } });
 			assert.deepEqual(editedApprovalInput('WebFetch', { url: 'a' }, '{"url":"b"}'), { ok: true, value: { url: 'b' } });
 			for (const bad of ['[1]', '"x"', 'null', '{']) { assert.equal(editedApprovalInput('WebFetch', { url: 'a' }, bad).ok, false, bad); }
 		});

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { readableTaskId, taskIdSlug } from '../../../../src/core/issues/readableTaskId.js';
-import { worktreeTaskIdProblem } from '../../../../src/host/services/worktrees/worktreePaths.js';
+import { worktreeTaskIdProblem } from '../../../../src/host/worktrees/worktreePaths.js';
 
 describe('core/issues/readableTaskId', () => {
 	it('a title becomes lowercase ASCII words joined by "-"', () => {
