@@ -77,6 +77,10 @@ const requestId: FlagSpec = {
 	name: 'request-id', param: 'requestId', kind: 'string', valueName: '<id>', required: true,
 	description: 'your idempotency key: resending the same request with it replays the first result (replayed:true)',
 };
+const questionAnswerFlag: FlagSpec = {
+	name: 'answer', param: 'answers', kind: 'list', valueName: '<text>',
+	description: "an agent's question: the answer (several questions: <question id>=<answer>, the flag once per question)",
+};
 const fenceFlags: readonly FlagSpec[] = [
 	issueId,
 	{ name: 'checkpoint-id', param: 'checkpointId', kind: 'string', valueName: '<id>', required: true, description: 'activeCheckpoint.checkpointId from `tutti plan issue get`' },
@@ -466,12 +470,12 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	// Approvals: a tool call an agent may not make without asking waits for the developer's answer.
 	{
-		path: ['approval', 'list'], method: 'approval/list', summary: "list tool calls waiting for your answer (or an issue's approvals, with their answers)",
+		path: ['approval', 'list'], method: 'approval/list', summary: "list tool calls and questions waiting for your answer (or an issue's approvals, with their answers)",
 		flags: [
 			{ name: 'issue-id', param: 'issueId', kind: 'string', valueName: '<id>', description: "every approval of this issue, answered ones included (default: every pending one)" },
 			{ name: 'status', param: 'status', kind: 'choice', choices: ['pending', 'allowed', 'denied', 'expired', 'canceled'], valueName: '<status>', description: 'only approvals in this status' },
 		],
-		details: 'A claude agent whose tool call is outside its allowedTools asks through `tutti mcp`; the call waits until you answer.\n'
+		details: 'A claude agent whose tool call is outside its allowedTools asks through `tutti mcp`; the call waits until you answer. A codex agent asks the same way, and its questions are listed too (kind "question", with each question and its options).\n'
 			+ 'A request whose Run ended shows as expired; one whose Run was stopped as canceled.',
 		examples: ['tutti approval list --json', 'tutti approval list --issue-id ISSUE --json', 'tutti approval list --issue-id ISSUE --status denied'],
 	},
@@ -487,15 +491,31 @@ export const commandTable: readonly CommandSpec[] = [
 				name: 'input-json', param: 'updatedInput', kind: 'jsonObject', valueName: '<json>', file: 'input-file',
 				description: "with --allow: the tool runs with this input instead of the agent's (a JSON object shaped like the request's input; - reads it from stdin)",
 			},
+			questionAnswerFlag,
 		],
-		details: 'Give exactly one of --allow and --deny. A request is answered once: a second answer is refused (approval_answered) and reports the first.\n'
+		details: 'Give exactly one of --allow and --deny (an agent\'s question: --answer, or --deny to decline it). A request is answered once: a second answer is refused (approval_answered) and reports the first.\n'
 			+ 'To allow an edited call, give the whole input with --input-json (see `tutti approval list --json` for the agent\'s); the agent sees the tool run with it.\n'
+			+ 'A question (kind "question" in `tutti approval list --json`) is answered with --answer; --allow alone picks each question\'s first (recommended) option.\n'
 			+ 'Only the developer answers (an agent token is refused).',
 		examples: [
 			'tutti approval answer --approval-id APPROVAL --allow --as-user --json',
 			'tutti approval answer --approval-id APPROVAL --allow --for-task --as-user',
 			'tutti approval answer --approval-id APPROVAL --deny --message "Do not push; open a pull request instead" --as-user --json',
 			`tutti approval answer --approval-id APPROVAL --allow --input-json '{"command":"npm test -- --grep login"}' --as-user --json`,
+			'tutti approval answer --approval-id APPROVAL --answer "Blue" --as-user --json',
+		],
+	},
+	{
+		path: ['question', 'answer'], method: 'question/answer', summary: "answer an agent's question (developer action; the same as `tutti approval answer --answer`)",
+		flags: [
+			{ name: 'approval-id', param: 'approvalId', kind: 'string', valueName: '<id>', required: true, description: 'the question (an approvalId of kind "question" from `tutti approval list`)' },
+			{ ...questionAnswerFlag, required: true },
+		],
+		details: 'The agent receives the answers as the result of its question and goes on. A question is answered once; to decline it, run `tutti approval answer --approval-id APPROVAL --deny --message "…"`.\n'
+			+ 'Only the developer answers (an agent token is refused).',
+		examples: [
+			'tutti question answer --approval-id APPROVAL --answer "Blue" --as-user --json',
+			'tutti question answer --approval-id APPROVAL --answer color=Blue --answer size=Large --as-user',
 		],
 	},
 	{
@@ -534,7 +554,8 @@ export const groupSummaries: Readonly<Record<string, string>> = {
 	'goal': "the developer's decision at Goal Review",
 	'goal-review': "the independent reviewer's verdict at Goal Review",
 	'worktree': 'git worktrees of isolated tasks',
-	'approval': "agents' tool calls that wait for your answer",
+	'approval': "agents' tool calls and questions that wait for your answer",
+	'question': "agents' questions that wait for your answer",
 	'hook': "hooks of the agents Tutti launches (run by the agent CLI, not by hand)",
 };
 

@@ -57,4 +57,5 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'approval/wait': 'tutti approval wait',
 	'approval/list': 'tutti approval list',
 	'approval/answer': 'tutti approval answer',
+	'question/answer': 'tutti question answer',
 };

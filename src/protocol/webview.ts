@@ -62,6 +62,8 @@ export const toHost = z.discriminatedUnion('type', [
 		/** Allow once with the developer's edit of the tool's input (the Host's `updatedInput`). */
 		updatedInput: updatedInputSchema.optional(),
 	}).refine((m) => m.updatedInput === undefined || m.choice === 'allow', { message: 'An edited input goes with Allow once only.' }),
+	/** The developer's answers to an agent's question: the text of its only question, or `<question id>=<text>` each. */
+	z.strictObject({ type: z.literal('question/answer'), approvalId: id, answers: z.array(z.string().trim().min(1).max(reviewNoteMaxChars)).min(1).max(50) }),
 	/** The Host's other issue controls; each runs its palette command, which asks for what it needs. */
 	z.strictObject({ type: z.literal('issue/start') }),
 	z.strictObject({ type: z.literal('issue/finish') }),

@@ -81,6 +81,9 @@ function callsFor(ids: Ids): Call[] {
 		dev('approval/answer', ['approval', 'answer', '--approval-id', 'approval-any', '--allow'], 'approval answer'),
 		dev('approval/answer', ['approval', 'answer', '--approval-id', 'approval-any', '--allow', '--for-task'], 'approval answer'),
 		dev('approval/answer', ['approval', 'answer', '--approval-id', 'approval-any', '--deny', '--message', 'no'], 'approval answer', { as: 'source' }),
+		dev('approval/answer', ['approval', 'answer', '--approval-id', 'approval-any', '--answer', 'Blue'], 'approval answer'),
+		dev('question/answer', ['question', 'answer', '--approval-id', 'approval-any', '--answer', 'Blue'], 'question answer'),
+		dev('question/answer', ['question', 'answer', '--approval-id', 'approval-any', '--answer', 'color=Blue'], 'question answer', { as: 'source' }),
 		// ---- open to agents (their other fences may still refuse, never as a developer action) ----
 		agent('hello', []),
 		agent('agent/list', ['agent', 'list']),

@@ -26,6 +26,6 @@ export const policy: Record<Method, Policy> = {
 	'review/accept': 'developer', 'review/requestChanges': 'developer', 'goal/confirm': 'developer', 'goal/requestChanges': 'developer',
 	'goalReview/switchToSelf': 'developer',
 	'run/stop': 'developer', 'run/send': 'developer', 'run/resume-queue': 'developer', 'worktree/remove': 'developer',
-	'approval/answer': 'developer',
+	'approval/answer': 'developer', 'question/answer': 'developer',
 };
 

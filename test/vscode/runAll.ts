@@ -3,7 +3,7 @@
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|vsix|cockpit] [--screenshots DIR] [--docs-screenshots] [--verbose]
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix|cockpit] [--screenshots DIR] [--docs-screenshots] [--verbose]
 // (`cockpit` runs only the `ui` stage's last part, test/vscode/ui/cockpit.ui.ts, in a workspace of its own.)
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
 // docs/screenshots/ (for the README).
@@ -12,6 +12,8 @@
 // same code-server.
 // The `journey` stage is issue 12's "Done when" (test/vscode/ui/developerJourney.ui.ts) in a code-server of its own
 // (its status bar must count one issue), with a scripted Claude Code on PATH (test/vscode/ui/scriptedClaude.ts).
+// The `codex` stage (test/vscode/ui/codexApproval.ui.ts) answers a codex app-server worker's approval from the
+// notification, the pinned Codex CLI against a scripted Responses server on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +32,8 @@ import { journeyFix, journeyTask, runDeveloperJourney } from './ui/developerJour
 import { startScriptedClaude } from './ui/scriptedClaude.js';
 import { runStartUi } from './ui/startFromUi.ui.js';
 import { cockpitScreens, runCockpitUi } from './ui/cockpit.ui.js';
+import { codexApprovalScript, codexApprovalTarget, runCodexApprovalUi } from './ui/codexApproval.ui.js';
+import { startScriptedServer } from '../agents/modelServer/server.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
@@ -259,6 +263,26 @@ async function main(): Promise<number> {
 						});
 				} finally {
 					await claude.close();
+				}
+			});
+		}
+		if (!only || only === 'codex') {
+			const workspace = writeWorkspace('tutti-vscode-codex-');
+			workspaces.push(workspace);
+			await record(tally, 'codex', async () => {
+				const server = await startScriptedServer({ script: codexApprovalScript });
+				try {
+					// The codex target's HOME and CODEX_HOME live beside the workspace, so nothing of Codex's lands in it.
+					writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
+						'tutti.agentTargets': [codexApprovalTarget(server.url, `${workspace}-home`)], 'tutti.maxParallelRuns': 1,
+					}, null, '\t'));
+					await withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log }, async (session) => {
+						console.log('\n[codex] a codex app-server worker asks; Allow from the notification; the command ran');
+						tallyUi(tally, 'codex', await runCodexApprovalUi(session, workspace, server));
+					});
+				} finally {
+					await server.close();
+					rmSync(`${workspace}-home`, { recursive: true, force: true });
 				}
 			});
 		}

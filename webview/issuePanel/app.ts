@@ -375,6 +375,20 @@ export class IssuePanelApp {
 				this.#post({ type: 'approval/answer', approvalId, choice, ...(message !== undefined ? { message } : {}) });
 				return;
 			}
+			case 'question/option': {
+				this.#post({ type: 'question/answer', approvalId: el.dataset['approvalId'] ?? '', answers: [el.dataset['answer'] ?? ''] });
+				return;
+			}
+			case 'question/answer': {
+				const approvalId = el.dataset['approvalId'] ?? '';
+				const ids: unknown = JSON.parse(el.dataset['questions'] ?? '[]');
+				const answers = (Array.isArray(ids) ? ids.map(String) : []).flatMap((q) => {
+					const text = (this.#drafts.get(`question:${approvalId}:${q}`) ?? '').trim();
+					return text === '' ? [] : [`${q}=${text}`];
+				});
+				if (answers.length === 0 || !this.#post({ type: 'question/answer', approvalId, answers })) { this.#announce('Write an answer first.'); }
+				return;
+			}
 			case 'command/copy': {
 				if (this.#post({ type: 'command/copy', text: el.dataset['text'] ?? '' })) { this.#announce('Command copied to the clipboard.'); }
 				return;

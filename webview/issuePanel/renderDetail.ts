@@ -24,6 +24,9 @@ function approvalBody(b: ApprovalBody): ElementNode {
 			h('p', {}, h('code', { class: 'approval-path' }, b.path)),
 			h('pre', { class: 'approval-diff', 'aria-label': `Proposed change to ${b.path}` }, ...b.diff.map((l) => h('span', { class: l.sign === '+' ? 'diff-add' : 'diff-del' }, `${l.sign} ${l.text}\n`))));
 		case 'json': return h('pre', { class: 'approval-json' }, b.text);
+		case 'question': return h('div', { class: 'approval-questions' }, ...b.questions.map((q) => h('div', { class: 'approval-question' },
+			h('p', {}, q.header !== '' ? h('strong', {}, `${q.header}: `) : null, q.question),
+			q.options.length > 0 ? h('ul', { class: 'question-options' }, ...q.options.map((o) => h('li', {}, o.label, o.description !== '' ? h('span', { class: 'muted' }, ` — ${o.description}`) : null))) : null)));
 	}
 }
 
@@ -45,9 +48,34 @@ function approvalEditor(a: ApprovalModel): ElementNode {
 		h('p', { class: 'form-error', role: 'alert', 'data-error-for': key }));
 }
 
-/** One request: what the agent asks, and for a pending one Allow once / Allow for task / an edited input / Deny with a message. */
+/** A pending question: a button per option of a lone question, a typed answer per question, and Decline with a message. */
+function questionActions(a: ApprovalModel, questions: Extract<ApprovalBody, { kind: 'question' }>['questions']): ElementNode {
+	const data = { 'approval-id': a.approvalId };
+	const only = questions.length === 1 ? questions[0] : undefined;
+	const answerId = `question-answer-${a.approvalId}`;
+	const declineId = `question-decline-${a.approvalId}`;
+	return h('div', { class: 'approval-actions' },
+		...(only !== undefined ? only.options.map((o, i) => button({
+			label: o.label, action: 'question/option', appearance: i === 0 ? 'primary' : 'secondary', ariaLabel: `Answer ${o.label}`, data: { ...data, answer: `${only.id}=${o.label}` },
+		})) : []),
+		...questions.filter((q) => only === undefined || q.isOther || q.options.length === 0).map((q) => textArea({
+			id: `question-${a.approvalId}-${q.id}`, label: questions.length === 1 ? (q.options.length > 0 ? 'Another answer' : 'Your answer') : `Answer: ${q.question}`,
+			maxLength: noteMaxLength, draftKey: `question:${a.approvalId}:${q.id}`, submitButtonId: answerId,
+		})),
+		button({ label: 'Answer', action: 'question/answer', ariaLabel: 'Send the answers written above', data: { ...data, questions: JSON.stringify(questions.map((q) => q.id)) }, id: answerId }),
+		textArea({ id: `approval-note-${a.approvalId}`, label: 'Message for the agent (with Decline)', maxLength: noteMaxLength, draftKey: `approval:${a.approvalId}`, submitButtonId: declineId }),
+		button({ label: 'Decline', action: 'approval/deny', ariaLabel: 'Decline to answer, with the message above', data, id: declineId }));
+}
+
+/** One request: what the agent asks, and for a pending one Allow once / Allow for task / an edited input / Deny with a message (a question: its answers). */
 function approval(a: ApprovalModel): ElementNode {
 	const data = { 'approval-id': a.approvalId };
+	if (a.body.kind === 'question') {
+		return h('li', { class: `approval question${a.pending ? ' pending' : ''}`, 'data-approval-id': a.approvalId },
+			h('p', { class: 'approval-head' }, h('strong', {}, 'Question'), h('span', { class: 'muted' }, ` · ${a.answerLabel}`)),
+			approvalBody(a.body),
+			a.pending ? questionActions(a, a.body.questions) : null);
+	}
 	const denyId = `approval-deny-${a.approvalId}`;
 	return h('li', { class: `approval${a.pending ? ' pending' : ''}`, 'data-approval-id': a.approvalId },
 		h('p', { class: 'approval-head' }, h('strong', {}, a.tool), h('span', { class: 'muted' }, ` · ${a.answerLabel}`)),

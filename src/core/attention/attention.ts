@@ -125,8 +125,8 @@ export interface AttentionInput {
 	readonly nowUnixMs: number;
 	/** Filled by budgets: the issue's budget is reached. */
 	readonly budgetReached?: { readonly label: string } | null;
-	/** Filled by approvals: the agents' questions waiting for the developer. */
-	readonly approvalsAsked?: { readonly count: number; readonly taskIds: readonly string[] } | null;
+	/** Filled by approvals: the agents' tool calls and questions waiting for the developer (`questions` of `count` are questions). */
+	readonly approvalsAsked?: { readonly count: number; readonly taskIds: readonly string[]; readonly questions?: number } | null;
 	/** Tasks pending acceptance again because their branch moved after the developer accepted them. */
 	readonly changedAfterAcceptance?: readonly string[];
 }
@@ -262,7 +262,10 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 		reasons.push({ kind: 'budget_reached', label: input.budgetReached.label, taskIds: [], failure: true });
 	}
 	if (input.approvalsAsked && input.approvalsAsked.count > 0) {
-		reasons.push({ kind: 'approval_asked', label: `${plural(input.approvalsAsked.count, 'approval')} asked`, taskIds: [...input.approvalsAsked.taskIds], failure: false });
+		const questions = input.approvalsAsked.questions ?? 0;
+		const tools = input.approvalsAsked.count - questions;
+		const label = [tools > 0 ? plural(tools, 'approval') : '', questions > 0 ? plural(questions, 'question') : ''].filter((l) => l !== '').join(' and ');
+		reasons.push({ kind: 'approval_asked', label: `${label} asked`, taskIds: [...input.approvalsAsked.taskIds], failure: false });
 	}
 	return reasons;
 }

@@ -60,6 +60,9 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'approval/answer': return known && known.approvalIds?.has(msg.approvalId) !== true
 			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
 			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, msg.choice, msg.message ?? '', ...(msg.updatedInput !== undefined ? [msg.updatedInput] : [])] };
+		case 'question/answer': return known && known.approvalIds?.has(msg.approvalId) !== true
+			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
+			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, 'answer', '', msg.answers] };
 		case 'issue/start': return { kind: 'command', command: commandIds.startIssue, args: [issueId] };
 		case 'issue/finish': return { kind: 'command', command: commandIds.finishIssue, args: [issueId] };
 		case 'issue/followUp': return { kind: 'command', command: commandIds.followUpIssue, args: [issueId] };

@@ -238,6 +238,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'approval/wait': (params, caller) => approvals.wait(params, caller),
 		'approval/list': (params) => approvals.list(params),
 		'approval/answer': (params, caller) => approvals.answer(params, caller),
+		'question/answer': (params, caller) => approvals.answerQuestion(params, caller),
 	};
 
 	const api: HostApi = {

@@ -234,7 +234,7 @@ describe('issue panel, second pass', () => {
 
 		it('a pending request offers Allow with this input under its editor, pressed by Ctrl+Enter', () => {
 			const approval: ApprovalDto = {
-				approvalId: 'a1', issueId: 'i1', taskId: 't1', runId: 'r1', sessionId: 's', toolUseId: '', tool: 'Bash', input: bash, requestedAtUnixMs: 1, status: 'pending',
+				approvalId: 'a1', issueId: 'i1', taskId: 't1', runId: 'r1', sessionId: 's', toolUseId: '', tool: 'Bash', input: bash, kind: 'tool', questions: [], requestedAtUnixMs: 1, status: 'pending',
 				answer: '', answeredBy: '', answeredAtUnixMs: 0, message: '', updatedInput: null, grantedByApprovalId: '', answerLabel: 'not answered yet',
 			};
 			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, approvals: [approval] })] });
@@ -242,6 +242,21 @@ describe('issue panel, second pass', () => {
 			const editor = byId(t, 'approval-input-a1')!;
 			assert.deepEqual([editor.attrs['data-initial'], editor.attrs['data-submit']], ['git push --force', 'approval-allow-edited-a1']);
 			assert.equal(byId(t, 'approval-allow-edited-a1')!.attrs['data-action'], 'approval/allowEdited');
+		});
+
+		it('a pending question has no input editor; its answer and its Decline message are sent by Ctrl+Enter', () => {
+			const question: ApprovalDto = {
+				approvalId: 'q1', issueId: 'i1', taskId: 't1', runId: 'r1', sessionId: 's', toolUseId: '', tool: 'request_user_input', input: {}, kind: 'question',
+				questions: [{ id: 'colour', header: 'Colour', question: 'Which colour?', options: [{ label: 'Blue', description: '' }], isOther: true, isSecret: false }],
+				requestedAtUnixMs: 1, status: 'pending', answer: '', answeredBy: '', answeredAtUnixMs: 0, message: '', updatedInput: null, grantedByApprovalId: '', answerLabel: 'not answered yet',
+			};
+			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, approvals: [question] })] });
+			const t = tree(s, { selectedTaskId: 't1' });
+			assert.equal(byId(t, 'approval-input-q1'), undefined);
+			assert.equal(byId(t, 'question-q1-colour')!.attrs['data-submit'], 'question-answer-q1');
+			assert.equal(byId(t, 'question-answer-q1')!.attrs['data-action'], 'question/answer');
+			assert.equal(byId(t, 'approval-note-q1')!.attrs['data-submit'], 'question-decline-q1');
+			assert.equal(byId(t, 'question-decline-q1')!.attrs['data-action'], 'approval/deny');
 		});
 	});
 

@@ -7,6 +7,7 @@ import {
 } from '../../../core/attention/attention.js';
 import type { Issue, Run } from '../../../core/model.js';
 import { shownStatus } from '../../../core/approvals/approvalRules.js';
+import { approvalQuestions } from '../../../core/approvals/questions.js';
 import { approvalRepository } from '../../../store/repositories/approvalRepository.js';
 import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
 import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
@@ -102,7 +103,7 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 		// At or over its budget the issue starts nothing more until the developer raises it; a USD budget a model cannot
 		// be counted against refuses those launches until they add a price or change the budget: it needs them.
 		budgetReached: budget.kind === 'ok' ? null : { label: budget.message },
-		approvalsAsked: asked.length === 0 ? null : { count: asked.length, taskIds: [...new Set(asked.map((a) => a.taskId))] },
+		approvalsAsked: asked.length === 0 ? null : { count: asked.length, taskIds: [...new Set(asked.map((a) => a.taskId))], questions: asked.filter((a) => approvalQuestions(a).length > 0).length },
 		changedAfterAcceptance: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
 		dispatchPaused: issue.dispatchPaused,
 		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r)),

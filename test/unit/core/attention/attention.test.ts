@@ -119,6 +119,16 @@ describe('attention: one state per issue', () => {
 			state: 'needs_you', reasons: ['approval_asked'], label: 'Needs you: 2 approvals asked', stalled: false,
 		},
 		{
+			name: "an agent's question reads as a question",
+			in: input(manualFacts({ tasks: [task('a', 'running')] }), { approvalsAsked: { count: 1, taskIds: ['a'], questions: 1 } }),
+			state: 'needs_you', reasons: ['approval_asked'], label: 'Needs you: 1 question asked', stalled: false,
+		},
+		{
+			name: 'tool calls and questions asked together',
+			in: input(manualFacts({ tasks: [task('a', 'running')] }), { approvalsAsked: { count: 3, taskIds: ['a'], questions: 1 } }),
+			state: 'needs_you', reasons: ['approval_asked'], label: 'Needs you: 2 approvals and 1 question asked', stalled: false,
+		},
+		{
 			name: 'a Run in progress, with its latest activity line',
 			in: input(managedFacts({ tasks: [task('a', 'running')] }), {
 				latestRuns: new Map([['a', { runId: 'r1', status: 'running', outcome: null, mergeConflict: false, activity: 'Editing src/login.ts' }]]),
