@@ -4,7 +4,8 @@
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
 //   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix|cockpit] [--screenshots DIR] [--docs-screenshots] [--verbose]
-// (`cockpit` runs only the `ui` stage's last part, test/vscode/ui/cockpit.ui.ts, in a workspace of its own.)
+// (`cockpit` runs only the `ui` stage's last part, test/vscode/ui/cockpit.ui.ts, in a workspace of its own; with
+// --docs-screenshots it copies only its own screens.)
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
 // docs/screenshots/ (for the README).
 // The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts), then starting work
@@ -40,12 +41,15 @@ const suiteIndex = join(__dirname, 'suite', 'index.ts');
 /** docs/screenshots/<name>.png ← the `journey` stage's screenshot of that name (a live transcript in three themes). */
 const journeyDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(['light', 'dark', 'hc'].map((theme) => [`panel-transcript-live-${theme}`, `panel-transcript-live-${theme}`]));
 
+/** docs/screenshots/<name>.png ← the cockpit's screenshot of that name (its new screens in three themes). */
+const cockpitDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(cockpitScreens.flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`])));
+
 /** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage (board and panel in three themes). */
 const docsScreenshots: Readonly<Record<string, string>> = {
 	...Object.fromEntries(['board', 'panel', 'panel-200-tasks'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`]))),
 	'panel-run-stopped': 'panel-run-stopped',
 	'panel-200-tasks': 'panel-200-tasks',
-	...Object.fromEntries(cockpitScreens.flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`]))),
+	...cockpitDocsScreenshots,
 };
 
 function copyDocsScreenshots(screenshotsDir: string, shots: Readonly<Record<string, string>> = docsScreenshots): void {
@@ -238,7 +242,11 @@ async function main(): Promise<number> {
 			await record(tally, 'cockpit', () => withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
 				async (session) => {
 					console.log('\n[cockpit] a failure\'s cause, the task form, Accept selected, the keyboard, an edited approval');
-					tallyUi(tally, 'cockpit', await runCockpitUi(session, workspace));
+					const cockpit = await runCockpitUi(session, workspace);
+					tallyUi(tally, 'cockpit', cockpit);
+					if (values['docs-screenshots'] && cockpit.steps.every((s) => s.ok)) {
+						copyDocsScreenshots(screenshotsDir, cockpitDocsScreenshots);
+					}
 				}));
 		}
 		if (!only || only === 'journey') {
