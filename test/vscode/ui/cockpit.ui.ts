@@ -212,9 +212,13 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string): P
 			await page.keyboard.press('Enter');
 			await pollFor(`Ctrl+Alt+R requesting changes on ${other}`, 20_000, async () => (taskOf(cli, issueId, other)?.status === 'failed' ? true : undefined));
 			// What needs the developer now, by the Host: Ctrl+Alt+N opens one of those tasks.
-			const needs = new Set((cli(['issue', 'list', '--as-user'])['issues'] as { attention: { reasons: { taskIds: string[] }[] } }[])
-				.flatMap((i) => i.attention.reasons.flatMap((r) => r.taskIds)));
-			const titles = new Map<string, string>((cli(['issue', 'list', '--as-user'])['issues'] as { title: string }[]).map((i) => [`Tutti: ${i.title}`, i.title]));
+			type Listed = { title: string; attention: { state: string; reasons: { taskIds: string[] }[] } };
+			const listed = cli(['issue', 'list', '--as-user'])['issues'] as Listed[];
+			const needs = new Set(listed.flatMap((i) => i.attention.reasons.flatMap((r) => r.taskIds)));
+			// An issue that needs the developer for itself (Goal Review, an idle source agent) opens with no task selected.
+			const forItself = new Set(listed.filter((i) => i.attention.state === 'needs_you'
+				&& (i.attention.reasons.length === 0 || i.attention.reasons.some((r) => r.taskIds.length === 0))).map((i) => i.title));
+			const titles = new Map<string, string>(listed.map((i) => [`Tutti: ${i.title}`, i.title]));
 			await panel.locator('#header-region').click({ position: { x: 4, y: 2 }, timeout: 5000 });
 			await page.keyboard.press('Control+Alt+KeyN');
 			const opened = await pollFor('Ctrl+Alt+N opening a task that needs you', 20_000, async () => {
@@ -223,7 +227,8 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string): P
 				if (title === undefined) { return undefined; }
 				const frame = await issuePanelFrame(page, title, 5000).catch(() => undefined);
 				const id = frame ? await frame.evaluate<string>("document.querySelector('#task-detail')?.getAttribute('data-task-id') ?? ''").catch(() => '') : '';
-				return id !== '' && id !== other && needs.has(id) ? `${id} of "${title}"` : undefined;
+				if (id === '') { return forItself.has(title) ? `"${title}" itself` : undefined; }
+				return id !== other && needs.has(id) ? `${id} of "${title}"` : undefined;
 			});
 			await page.keyboard.press('F1');
 			await page.locator(quickInput).first().fill('>Tutti: Next Task Needing You', { timeout: 5000 });
