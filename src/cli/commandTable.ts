@@ -258,7 +258,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['issue', 'task', 'add'], method: 'task/add', summary: 'add a task to a manual issue',
-		flags: [issueId, title(true), { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: "your id for the task; it names the task's git branch and worktree, so: letters, digits, '.', '_' and '-', starting with a letter or digit, at most 120 characters, no '..', not ending in '.' or '.lock' (default: generated)" }, content(false), ...launchFlags],
+		flags: [issueId, title(true), { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: "your id for the task; it names the task's git branch and worktree, so: letters, digits, '.', '_' and '-', starting with a letter or digit, at most 120 characters, no '..', not ending in '.' or '.lock' (default: one made from the title, e.g. write-the-tests)" }, content(false), ...launchFlags],
 		examples: [
 			'tutti issue task add --issue-id ISSUE --task-id build --title "Build" --agent-target-id sh --json',
 			'tutti issue task add --issue-id ISSUE --task-id test --title "Test" --agent-target-id sh --depends-on build --json',
@@ -398,10 +398,11 @@ export const commandTable: readonly CommandSpec[] = [
 		flags: [
 			runId,
 			{ name: 'offset', param: 'offset', kind: 'nonNegativeInt', valueName: '<bytes>', description: 'start at this byte of the Run\'s stdout' },
-			{ name: 'max-bytes', param: 'maxBytes', kind: 'positiveInt', valueName: '<bytes>', description: 'read at most this many bytes of stdout per request' },
+			{ name: 'stderr-offset', param: 'stderrOffset', kind: 'nonNegativeInt', valueName: '<bytes>', description: 'start at this byte of the Run\'s stderr' },
+			{ name: 'max-bytes', param: 'maxBytes', kind: 'positiveInt', valueName: '<bytes>', description: 'read at most this many bytes of each stream per request' },
 		],
-		details: 'One line per entry: assistant text, `$ command` for commands, the file for edits, errors and the final result. `--json` gives the entries and the offset to continue from (`nextOffset`); `done` is true once the Run has ended and everything was read. The raw output is `tutti run log`.',
-		examples: ['tutti run transcript --run-id RUN', 'tutti run transcript --run-id RUN --offset 0 --json'],
+		details: 'One line per entry: assistant text, `$ command` for commands, the file for edits, errors, the final result, and what the agent wrote to stderr (marked `stderr:`, in the order it was written). `--json` gives the entries and where to continue (`nextOffset` for stdout, `stderrNextOffset` for stderr); `done` is true once the Run has ended and everything was read. The raw output is `tutti run log`.',
+		examples: ['tutti run transcript --run-id RUN', 'tutti run transcript --run-id RUN --offset 0 --stderr-offset 0 --json'],
 	},
 	{
 		path: ['run', 'report'], method: 'run/report', summary: "a Run supervisor's report that its process started or exited", hidden: true,

@@ -32,7 +32,7 @@ function table(rows: unknown, columns: readonly string[], empty: string): string
 	return cells.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
-const transcriptMarks: Readonly<Record<string, string>> = { assistant: '', tool: '', edit: 'edited ', error: 'error: ', user: 'sent: ', result: 'result: ', output: '' };
+const transcriptMarks: Readonly<Record<string, string>> = { assistant: '', tool: '', edit: 'edited ', error: 'error: ', user: 'sent: ', result: 'result: ', output: '', stderr: 'stderr: ' };
 
 function fields(value: unknown): Record<string, unknown> {
 	return (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;

@@ -6,6 +6,7 @@ import { followWorkspaceContext } from './contextKeys.js';
 import { followConnection, restartOnSettingsChange, watchForStore } from './connection/connectionWiring.js';
 import { HostConnection } from './connection/hostConnection.js';
 import { workspaceSocketPath } from './connection/ownerEndpoint.js';
+import type { ShowPanelOptions } from './commands/actionContext.js';
 import { registerCommands } from './commands/registerCommands.js';
 import { panelHostApi } from './panelHostAdapter.js';
 import { NewIssueForm } from './panels/newIssueForm.js';
@@ -77,7 +78,14 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 	own(followWorkspaceContext(changes));
 	const terminals = own(new TuttiTerminals(services));
 	const panels = own(registerIssuePanel({ extensionUri: ctx.extensionUri, api: panelHostApi(services) }));
-	own(registerCommands({ services, terminals, diffComments, panel: { show: (issueId) => { panels.showIssuePanel(issueId); } } }));
+	const panel = {
+		show: (issueId: string, options: ShowPanelOptions = {}): void => { panels.showIssuePanel(issueId, options); },
+		active: (): { issueId: string; selectedTaskId: string | null } | undefined => {
+			const p = panels.activePanel();
+			return p ? { issueId: p.issueId, selectedTaskId: p.view.selectedTaskId } : undefined;
+		},
+	};
+	own(registerCommands({ services, terminals, diffComments, panel }));
 	own(registerIssueBoard(services));
 	own(registerRunsView(services));
 	own(registerStatusBar(services));

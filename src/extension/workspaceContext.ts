@@ -16,6 +16,8 @@ export const workspaceContextKeys = {
 	canFollowUp: 'tutti:canFollowUp',
 	canStopSource: 'tutti:canStopSource',
 	canSwitchReviewToSelf: 'tutti:canSwitchReviewToSelf',
+	/** Some issue needs the developer (the Host's attention state): Next Task Needing You has somewhere to go. */
+	needsYou: 'tutti:needsYou',
 } as const;
 
 export type WorkspaceContext = Record<(typeof workspaceContextKeys)[keyof typeof workspaceContextKeys], boolean>;
@@ -38,5 +40,6 @@ export function workspaceContext(state: WorkspaceState | undefined): WorkspaceCo
 		[workspaceContextKeys.canFollowUp]: some((i) => i.controls.followUp),
 		[workspaceContextKeys.canStopSource]: some((i) => i.controls.stopSource),
 		[workspaceContextKeys.canSwitchReviewToSelf]: some((i) => i.controls.switchReviewToSelf),
+		[workspaceContextKeys.needsYou]: some((i) => i.attention.state === 'needs_you'),
 	};
 }

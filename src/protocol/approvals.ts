@@ -2,6 +2,7 @@
 // the approval/* and question/* methods.
 // Part of `methods` in controlPlane.ts.
 import { z } from 'zod';
+import { updatedInputSchema } from './approvalInput.js';
 
 const id = z.string().min(1).max(200);
 
@@ -82,7 +83,7 @@ export const approvalMethods = {
 			approvalId: id, allow: z.boolean().optional(), deny: z.boolean().optional(), forTask: z.boolean().optional(),
 			message: z.string().max(10_000).optional(),
 			/** Allow only: the input the tool runs with instead of the agent's. */
-			updatedInput: z.record(z.string(), z.unknown()).optional(),
+			updatedInput: updatedInputSchema.optional(),
 			/** A question's answers (an allow): the text of the only question, or `<question id>=<text>` for each. */
 			answers: questionAnswers.optional(),
 		}),

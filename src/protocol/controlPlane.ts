@@ -371,12 +371,17 @@ export const methods = {
 	},
 	/**
 	 * A readable transcript of the Run's stdout from `offset` (whole lines only; a partial last line waits for the rest):
-	 * assistant text, tool calls, files edited, errors, the developer's messages, the final result.
+	 * assistant text, tool calls, files edited, errors, the developer's messages, the final result; with its stderr
+	 * lines from `stderrOffset` among them (`stderr` entries, in the order they were written). Continue with both
+	 * `nextOffset` and `stderrNextOffset`.
 	 */
 	'run/transcript': {
-		params: z.strictObject({ runId: id, offset: z.number().int().nonnegative().default(0), maxBytes: z.number().int().positive().max(1_048_576).default(262_144) }),
+		params: z.strictObject({
+			runId: id, offset: z.number().int().nonnegative().default(0), stderrOffset: z.number().int().nonnegative().default(0),
+			maxBytes: z.number().int().positive().max(1_048_576).default(262_144),
+		}),
 		result: z.object({
-			runId: z.string(), entries: z.array(transcriptEntryDto), nextOffset: z.number().int(), done: z.boolean(),
+			runId: z.string(), entries: z.array(transcriptEntryDto), nextOffset: z.number().int(), stderrNextOffset: z.number().int(), done: z.boolean(),
 			/** Every tool call of the Run that asked the developer, with its answer and who gave it (not part of stdout). */
 			approvals: z.array(approvalDto).optional(),
 		}),

@@ -113,6 +113,10 @@ export const taskControlsDto = z.object({
 	retry: z.boolean(),
 	/** An accepted task: merge its base branch into its tree in a new Run (`tutti task update-from-base`). */
 	updateFromBase: z.boolean(),
+	/** A not-started task of a manual issue: its title, content, dependencies and agent can change (`task/update`). */
+	edit: z.boolean(),
+	/** Such a task that no active task depends on: it can be deleted (`task/delete`). */
+	delete: z.boolean(),
 });
 export type TaskControlsDto = z.infer<typeof taskControlsDto>;
 
@@ -307,7 +311,8 @@ export const stopNoteDto = z.object({
 
 /** One line of a Run's readable transcript (src/agents/transcript.ts). */
 export const transcriptEntryDto = z.object({
-	kind: z.enum(['assistant', 'tool', 'edit', 'error', 'user', 'result', 'output']),
+	/** `stderr`: a line the agent wrote to its standard error, placed among the others by when it was written. */
+	kind: z.enum(['assistant', 'tool', 'edit', 'error', 'user', 'result', 'output', 'stderr']),
 	text: z.string(),
 	/** The tool's name for `tool` and `edit` entries ('' otherwise). */
 	tool: z.string(),

@@ -3,11 +3,14 @@
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix|cockpit] [--screenshots DIR] [--docs-screenshots] [--verbose]
+// (`cockpit` runs only the `ui` stage's last part, test/vscode/ui/cockpit.ui.ts, in a workspace of its own; with
+// --docs-screenshots it copies only its own screens.)
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
 // docs/screenshots/ (for the README).
 // The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts), then starting work
-// from the UI (test/vscode/ui/startFromUi.ui.ts) in the same code-server.
+// from the UI (test/vscode/ui/startFromUi.ui.ts), then the cockpit's second pass (test/vscode/ui/cockpit.ui.ts) in the
+// same code-server.
 // The `journey` stage is issue 12's "Done when" (test/vscode/ui/developerJourney.ui.ts) in a code-server of its own
 // (its status bar must count one issue), with a scripted Claude Code on PATH (test/vscode/ui/scriptedClaude.ts).
 // The `codex` stage (test/vscode/ui/codexApproval.ui.ts) answers a codex app-server worker's approval from the
@@ -29,6 +32,7 @@ import { ensureGitRepository } from './ui/gitWorkspace.js';
 import { journeyFix, journeyTask, runDeveloperJourney } from './ui/developerJourney.ui.js';
 import { startScriptedClaude } from './ui/scriptedClaude.js';
 import { runStartUi } from './ui/startFromUi.ui.js';
+import { cockpitScreens, runCockpitUi } from './ui/cockpit.ui.js';
 import { codexApprovalScript, codexApprovalTarget, runCodexApprovalUi } from './ui/codexApproval.ui.js';
 import { startScriptedServer } from '../agents/modelServer/server.js';
 
@@ -37,11 +41,15 @@ const suiteIndex = join(__dirname, 'suite', 'index.ts');
 /** docs/screenshots/<name>.png ← the `journey` stage's screenshot of that name (a live transcript in three themes). */
 const journeyDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(['light', 'dark', 'hc'].map((theme) => [`panel-transcript-live-${theme}`, `panel-transcript-live-${theme}`]));
 
+/** docs/screenshots/<name>.png ← the cockpit's screenshot of that name (its new screens in three themes). */
+const cockpitDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(cockpitScreens.flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`])));
+
 /** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage (board and panel in three themes). */
 const docsScreenshots: Readonly<Record<string, string>> = {
 	...Object.fromEntries(['board', 'panel', 'panel-200-tasks'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`]))),
 	'panel-run-stopped': 'panel-run-stopped',
 	'panel-200-tasks': 'panel-200-tasks',
+	...cockpitDocsScreenshots,
 };
 
 function copyDocsScreenshots(screenshotsDir: string, shots: Readonly<Record<string, string>> = docsScreenshots): void {
@@ -102,6 +110,10 @@ function writeWorkspace(prefix: string, options: { gate?: boolean; journey?: boo
 			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hello from run; sleep 1; echo done >&2'] },
 			{ id: 'slow', adapter: 'command', argv: ['sh', '-c', 'echo working; sleep 60'] },
 			{ id: 'fail', adapter: 'command', argv: ['sh', '-c', 'echo giving up >&2; exit 3'] },
+			// A test run that fails: a line on stdout, the cause on stderr, exit 3 (the panel's failure card).
+			{ id: 'tests-fail', adapter: 'command', argv: ['sh', '-c', 'echo running 12 tests; echo "npm ERR! 3 tests failed" >&2; exit 3'] },
+			// Asks the developer about one Bash call through `tutti mcp`, as Claude Code does, and prints the answer.
+			{ id: 'asker', adapter: 'command', argv: [process.execPath, join(__dirname, 'ui', 'askingAgent.cjs'), join(repoRoot, 'dist', 'cli.js')] },
 			...(options.gate ? [gate, gateWorktree, iso] : []),
 		],
 		'tutti.maxParallelRuns': 3,
@@ -215,8 +227,25 @@ async function main(): Promise<number> {
 					tallyUi(tally, 'ui', panel);
 					console.log('\n[ui] starting work from the UI: the New Issue form, Add task and Start');
 					tallyUi(tally, 'ui', await runStartUi(session, workspace));
-					if (values['docs-screenshots'] && panel.steps.every((s) => s.ok)) {
+					console.log('\n[ui] the cockpit: a failure\'s cause, the task form, Accept selected, the keyboard, an edited approval');
+					const cockpit = await runCockpitUi(session, workspace);
+					tallyUi(tally, 'ui', cockpit);
+					if (values['docs-screenshots'] && panel.steps.every((s) => s.ok) && cockpit.steps.every((s) => s.ok)) {
 						copyDocsScreenshots(screenshotsDir);
+					}
+				}));
+		}
+		if (only === 'cockpit') {
+			// The `ui` stage's last part alone, in a fresh workspace (for working on the panel).
+			const workspace = writeWorkspace('tutti-vscode-cockpit-', { gate: true });
+			workspaces.push(workspace);
+			await record(tally, 'cockpit', () => withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
+				async (session) => {
+					console.log('\n[cockpit] a failure\'s cause, the task form, Accept selected, the keyboard, an edited approval');
+					const cockpit = await runCockpitUi(session, workspace);
+					tallyUi(tally, 'cockpit', cockpit);
+					if (values['docs-screenshots'] && cockpit.steps.every((s) => s.ok)) {
+						copyDocsScreenshots(screenshotsDir, cockpitDocsScreenshots);
 					}
 				}));
 		}

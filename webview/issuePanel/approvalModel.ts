@@ -1,6 +1,8 @@
 // The approvals of the selected task (its Runs' tool calls that asked the developer, and its agents' questions), shown
 // usefully: the command for Bash (Claude Code) and exec_command (codex), the path and a diff for Edit / MultiEdit /
-// Write, a question with its options, otherwise the input as JSON. Pure.
+// Write, a question with its options, otherwise the input as JSON; and what the input editor (Allow with an edited
+// input) starts with. Pure.
+import { type ApprovalInputEditor, approvalInputEditor } from '../../src/protocol/approvalInput.js';
 import type { ApprovalDto, RunDto } from './snapshotTypes.js';
 
 export type ApprovalBody =
@@ -17,6 +19,8 @@ export interface ApprovalModel {
 	readonly body: ApprovalBody;
 	/** "allowed once by the developer at …", "canceled: …", "not answered yet". */
 	readonly answerLabel: string;
+	/** What the input editor starts with: Bash's command line, or the input as JSON (pending requests only matter). */
+	readonly editor: ApprovalInputEditor;
 }
 
 const maxDiffLines = 200;
@@ -58,5 +62,6 @@ export function approvalModels(runs: readonly RunDto[]): ApprovalModel[] {
 		.map((a) => ({
 			approvalId: a.approvalId, runId: a.runId, tool: a.tool, pending: a.status === 'pending',
 			body: a.kind === 'question' ? { kind: 'question', questions: a.questions } : approvalBody(a.tool, a.input), answerLabel: a.answerLabel,
+			editor: approvalInputEditor(a.tool, a.input),
 		}));
 }

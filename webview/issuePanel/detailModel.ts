@@ -58,6 +58,17 @@ export interface DetailModel {
 	readonly controls: TaskControlsDto;
 	/** The latest Run's changes, once it has settled; null while it runs or before any Run. */
 	readonly changes: ReviewChangesModel | null;
+	/** The latest Run failed: why, and what the developer decides (the Host's words); null otherwise. */
+	readonly failure: FailureModel | null;
+	/** Selected here and not yet echoed by the Host (its transcript and the keybindings' context follow with the next snapshot). */
+	readonly busy: boolean;
+}
+
+/** A failed latest Run's card: the Host's attention label and the last lines its agent wrote to stderr. */
+export interface FailureModel {
+	/** "Failed: exit code 3 — retry, edit or stop" (the Host's attention label for the task); '' when it sent none. */
+	readonly decision: string;
+	readonly stderrTail: readonly string[];
 }
 
 const acceptanceLabels = { '': 'Not accepted', agent_claimed: 'Claimed by the agent', auto_checked: 'Accepted automatically', user_accepted: 'Accepted by you' } as const;
@@ -84,6 +95,8 @@ export function detailModel(s: PanelSnapshot, tasks: readonly PanelTask[], selec
 	const t = byId.get(selectedTaskId);
 	if (!t) { return null; }
 	const runs = runsOfTask(s.runs, t.taskId);
+	const transcript = transcriptModel(s.transcript, runs[0]);
+	const attention = s.issue.tasks.find((o) => o.taskId === t.taskId)?.attention;
 	return {
 		taskId: t.taskId,
 		title: t.title,
@@ -110,9 +123,11 @@ export function detailModel(s: PanelSnapshot, tasks: readonly PanelTask[], selec
 		latest: latestRunModel(runs[0]),
 		approvals: approvalModels(runs),
 		messages: messagesModel(runs[0]),
-		transcript: transcriptModel(s.transcript, runs[0]),
+		transcript,
 		reviewComments: (s.reviewComments ?? []).map((c) => ({ where: `${c.path}:${c.line}`, text: c.text })),
 		controls: t.controls,
 		changes: reviewChanges(runs[0]),
+		busy: s.view.selectedTaskId !== t.taskId,
+		failure: runs[0]?.status === 'failed' ? { decision: t.status === 'failed' ? attention?.label ?? '' : '', stderrTail: transcript?.stderrTail ?? [] } : null,
 	};
 }

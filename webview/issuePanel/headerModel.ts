@@ -66,6 +66,8 @@ export interface HeaderModel {
 	readonly delivery: DeliveryState;
 	/** What the issue's agent Turns spent, against its budget (the Host's figures): "Spent $1.20 of $5.00 · 8,600 tokens". */
 	readonly spendLabel: string;
+	/** The task whose review the Tab order reaches first (the selected one if the Host offers Accept on it, else the first), and how many await it. */
+	readonly reviewJump: { readonly taskId: string; readonly title: string; readonly count: number } | null;
 }
 
 function summarizeCheckpoint(c: CheckpointDto): CheckpointSummary {
@@ -130,7 +132,14 @@ function spendLabel(spend: PanelSnapshot['issue']['spend']): string {
 
 const issueStatusLabel = { open: 'Open', in_progress: 'In progress', completed: 'Completed', archived: 'Archived' } as const;
 
-export function headerModel(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
+/** The tasks the Host offers Accept on, the selected one first. */
+function reviewJumpOf(tasks: readonly PanelTask[], selectedTaskId: string | null): HeaderModel['reviewJump'] {
+	const reviewable = tasks.filter((t) => t.controls.accept);
+	const first = reviewable.find((t) => t.taskId === selectedTaskId) ?? reviewable[0];
+	return first ? { taskId: first.taskId, title: first.title, count: reviewable.length } : null;
+}
+
+export function headerModel(s: PanelSnapshot, tasks: readonly PanelTask[], selectedTaskId: string | null = s.view.selectedTaskId): HeaderModel {
 	const terminal = s.issue.terminal;
 	const plan = s.plan;
 	const checkpoints = plan ? [...plan.checkpoints].sort((a, b) => a.sequence - b.sequence) : [];
@@ -168,5 +177,6 @@ export function headerModel(s: PanelSnapshot, tasks: readonly PanelTask[]): Head
 		spendLabel: spendLabel(s.issue.spend),
 		integrated: s.issue.integratedCommit !== '' ? { commit: s.issue.integratedCommit, into: s.issue.integratedInto } : null,
 		delivery: s.issue.delivery,
+		reviewJump: reviewJumpOf(tasks, selectedTaskId),
 	};
 }

@@ -48,8 +48,8 @@ function goalReview(c: IssueControls): ElementNode | null {
 		h('p', {}, 'Every task is terminal and the source agent reports the goal as satisfied. Confirm it, or send the goal back with a note.'),
 		c.confirmGoal ? button({ label: 'Confirm goal', action: 'goal/confirm', appearance: 'primary' }) : null,
 		c.requestGoalChanges ? h('div', { class: 'note-form' },
-			textArea({ id: 'goal-note', label: 'What still needs to change', maxLength: noteMaxLength, draftKey: 'goal' }),
-			button({ label: 'Request changes', action: 'goal/requestChanges', ariaLabel: 'Request changes to the goal with the note above' }),
+			textArea({ id: 'goal-note', label: 'What still needs to change', maxLength: noteMaxLength, draftKey: 'goal', submitButtonId: 'goal-request-changes' }),
+			button({ label: 'Request changes', action: 'goal/requestChanges', ariaLabel: 'Request changes to the goal with the note above', id: 'goal-request-changes', title: 'Request changes (Ctrl+Enter in the note)' }),
 			h('p', { class: 'form-error', role: 'alert', 'data-error-for': 'goal' })) : null);
 }
 
@@ -101,8 +101,22 @@ function orchestration(m: HeaderModel): ElementNode | null {
 		wakeHistory(m));
 }
 
+/**
+ * The first stop of the Tab order when a task awaits the developer's decision: it selects that task and moves the focus
+ * to its Accept, so the review is one Tab and Enter away however many controls come before it.
+ */
+function reviewJump(m: HeaderModel): ElementNode | null {
+	const r = m.reviewJump;
+	if (r === null) { return null; }
+	return h('button', {
+		type: 'button', id: 'review-jump', class: 'skip-link', 'data-action': 'review/jump', 'data-task-id': r.taskId, 'data-focus-key': 'review-jump',
+		'aria-label': `Go to the review of task ${r.title}${r.count > 1 ? ` (${r.count} tasks await your decision)` : ''}`,
+	}, `Review: ${r.title}${r.count > 1 ? ` (+${r.count - 1} more)` : ''}`);
+}
+
 export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 	return h('div', { id: 'issue-header' },
+		reviewJump(m),
 		h('div', { class: 'title-row' },
 			h('h1', { id: 'issue-title', title: m.title }, m.title),
 			h('span', { id: 'issue-progress', class: 'muted' }, `${m.progress.completed}/${m.progress.total} tasks completed · ${m.managed ? 'managed by a source agent' : 'manual'}`),

@@ -73,7 +73,7 @@ export interface RunAttention {
 	readonly taskId: string;
 	readonly taskTitle: string;
 	readonly kind: 'failed' | 'stopped' | 'waiting' | 'stalled';
-	/** "Failed: nobody is acting on it", "Stopped", "Waiting for your review", "Stalled: no activity for 12 min". */
+	/** "Failed: exit code 3 — retry, edit or stop", "Stopped", "Waiting for your review", "Stalled: no activity for 12 min". */
 	readonly label: string;
 	/** The developer must act on it (it is among the issue's needs-you reasons). */
 	readonly needsYou: boolean;
@@ -81,7 +81,7 @@ export interface RunAttention {
 
 export interface TaskAttention {
 	readonly state: AttentionState;
-	/** "Awaiting your acceptance", "Failed: nobody is acting on it", "Working on it". */
+	/** "Awaiting your acceptance", "Failed: exit code 3 — retry, edit or stop", "Working on it". */
 	readonly label: string;
 }
 
@@ -98,6 +98,8 @@ export interface AttentionRun {
 	readonly outsideChanges?: readonly string[];
 	/** A running Run's stall mark in force (src/core/runs/stallRules.ts); absent: none. */
 	readonly stall?: { readonly lastActivityAtUnixMs: number } | undefined;
+	/** The exit code its process ended with (null or absent: none recorded, e.g. killed by a signal). */
+	readonly exitCode?: number | null;
 }
 
 /** The source session's facts the Host holds beside the store (heartbeats live in memory). */
@@ -415,6 +417,12 @@ export function taskAttentions(input: AttentionInput): Map<string, TaskAttention
 	return out;
 }
 
+/** "Failed: exit code 3" when the process said why, else "Failed". */
+function failedWithCause(run: AttentionRun | undefined): string {
+	const code = run?.exitCode;
+	return code !== undefined && code !== null && code !== 0 ? `Failed: exit code ${code}` : 'Failed';
+}
+
 /** A new attempt asked for and not started yet: what the task waits for, in the developer's words (never "failed"). */
 const pendingReworkLabel: Readonly<Record<ReworkKind, string>> = {
 	changes_requested: 'Changes requested: its next attempt starts soon',
@@ -437,7 +445,7 @@ function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: A
 		case 'failed':
 			if (run?.mergeConflict === true) { return { state: 'needs_you', label: 'Failed: its parents\' work conflicts' }; }
 			return failureUnowned(ctx)
-				? { state: 'needs_you', label: 'Failed: nobody is acting on it' }
+				? { state: 'needs_you', label: `${failedWithCause(run)} — ${ctx.managed ? 'hand the source agent back, or stop' : 'retry, edit or stop'}` }
 				: { state: 'waiting_on_agent', label: 'Failed: the source agent decides what next' };
 		case 'not_started': return ctx.input.dispatchPaused ? { state: 'paused', label: 'Paused' } : { state: 'planned', label: 'Planned' };
 		case 'completed': return { state: 'done', label: 'Done' };

@@ -1,6 +1,6 @@
-// What the developer may do to one task right now (the panel's Accept, Request changes, Open changes, Retry and
-// Update from base). The Host derives it once per task and sends it with the task; the panel and the pickers draw
-// it and derive nothing (a rule written twice drifts).
+// What the developer may do to one task right now (the panel's Accept, Request changes, Open changes, Retry, Update
+// from base, Edit and Delete). The Host derives it once per task and sends it with the task; the panel and the pickers
+// draw it and derive nothing (a rule written twice drifts).
 import type { PlanningSource, TaskStatus } from '../model.js';
 
 export interface TaskControlFacts {
@@ -19,6 +19,13 @@ export interface TaskControlFacts {
 	readonly executionCompleted?: boolean;
 	/** The task's acceptance is bound to a commit of its own worktree (its work can be merged, and updated). */
 	readonly hasAcceptedCommit?: boolean;
+	/**
+	 * The developer edits the issue's tasks (a manual issue that is not over); false for a managed issue, whose plan is
+	 * its source agent's. Absent: false.
+	 */
+	readonly tasksEditable?: boolean;
+	/** Some active task depends on this one (it cannot be deleted before that dependency is removed). Absent: false. */
+	readonly hasActiveDependents?: boolean;
 }
 
 export interface TaskControls {
@@ -30,6 +37,10 @@ export interface TaskControls {
 	readonly retry: boolean;
 	/** Merge its base branch into an accepted task's tree in a new Run (`tutti task update-from-base`). */
 	readonly updateFromBase: boolean;
+	/** Change its title, content, dependencies and agent (`task/update`). */
+	readonly edit: boolean;
+	/** Delete it (`task/delete`). */
+	readonly delete: boolean;
 }
 
 /**
@@ -38,16 +49,21 @@ export interface TaskControls {
  * commit: the command finds only active tasks, and without a base there is no diff to show. Retry for a failed or
  * canceled task of a manual issue that is not archived (on a managed issue the failure is the source agent's to
  * rework). Update from base for an accepted task with a commit of its own tree, on a manual issue or a managed one
- * whose execution completed (before that, its tasks are the source agent's).
+ * whose execution completed (before that, its tasks are the source agent's). Edit while an active task of an
+ * editable issue has not started (the Host changes launch settings and dependencies of such a task only), and Delete
+ * when, besides, no active task depends on it (the Host refuses to leave a dependency dangling).
  */
 export function taskControls(facts: TaskControlFacts): TaskControls {
 	const review = !facts.issueClosed && !facts.superseded && facts.status === 'pending_acceptance';
 	const manual = (facts.planningSource ?? 'manual') === 'manual';
+	const edit = facts.tasksEditable === true && !facts.issueClosed && !facts.superseded && facts.status === 'not_started';
 	const live = !facts.superseded && facts.issueArchived !== true;
 	return {
 		accept: review,
 		requestChanges: review,
 		openChanges: !facts.superseded && facts.hasRecordedBase,
+		edit,
+		delete: edit && facts.hasActiveDependents !== true,
 		retry: live && manual && (facts.status === 'failed' || facts.status === 'canceled'),
 		updateFromBase: live && (manual || facts.executionCompleted === true) && facts.status === 'completed' && facts.hasAcceptedCommit === true,
 	};

@@ -12,7 +12,8 @@ import { answerApprovalCommand } from './approvalActions.js';
 import { integrateIssue } from './deliveryActions.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
 import { addAgent } from './agentActions.js';
-import { addTask } from './taskActions.js';
+import { addTask, deleteTask, editTask } from './taskActions.js';
+import { nextTaskNeedingYou } from './nextTaskActions.js';
 import { stopSourceSession, switchReviewToSelf } from './sourceActions.js';
 
 type Handler = (...args: unknown[]) => unknown;
@@ -49,6 +50,9 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.switchReviewToSelf]: (...args) => switchReviewToSelf(ctx, args),
 		[commandIds.sendRunMessage]: (...args) => sendRunMessage(ctx, args),
 		[commandIds.resumeRunQueue]: (...args) => resumeRunQueue(ctx, args),
+		[commandIds.editTask]: (...args) => editTask(ctx, args),
+		[commandIds.deleteTask]: (...args) => deleteTask(ctx, args),
+		[commandIds.nextTaskNeedingYou]: () => nextTaskNeedingYou(ctx),
 	};
 }
 

@@ -11,7 +11,7 @@ import { reviewNoteMaxChars } from '../../protocol/webview.js';
 import type { IssueDto } from '../../protocol/dto.js';
 import type { ExtensionServices } from '../services.js';
 import { type ActionContext, runAction } from './actionContext.js';
-import { type CommandArgs, followUpTextOf, isGoalRequest, issueIdOf, noteOf, taskRefOf } from './commandArgs.js';
+import { type CommandArgs, followUpTextOf, isGoalRequest, issueIdOf, noteOf, type TaskRef, taskRefOf } from './commandArgs.js';
 import { askText, pickIssue, pickPendingTask } from './pickers.js';
 
 function currentIssue(services: ExtensionServices, issueId: string): IssueDto | undefined {
@@ -28,10 +28,30 @@ function taskAwaitsReview(services: ExtensionServices, issueId: string): boolean
 	return currentIssue(services, issueId)?.controls.reviewTask ?? false;
 }
 
-/** `(issueId, taskId)`; from the board `(element)` picks among that issue's tasks; from the palette among all. */
+/**
+ * The task selected in the issue panel the developer is in, when the Host offers `control` on it (a keybinding or the
+ * palette pressed there acts on what the developer looks at); undefined otherwise.
+ */
+async function selectedInPanel(ctx: ActionContext, args: CommandArgs, control: 'accept' | 'requestChanges'): Promise<TaskRef | undefined> {
+	if (args.length > 0) { return undefined; }
+	const active = ctx.panel.active?.();
+	if (active === undefined || active.selectedTaskId === null) { return undefined; }
+	const taskId = active.selectedTaskId;
+	const issue = await ctx.services.client().call('issue/get', { issueId: active.issueId, taskId }).catch(() => undefined);
+	return issue?.tasks[0]?.controls[control] === true ? { issueId: active.issueId, taskId } : undefined;
+}
+
+/** The issue of the panel the developer is in, when some task of it awaits their decision (the picker narrows to it). */
+function panelIssueInReview(ctx: ActionContext): string | undefined {
+	const issueId = ctx.panel.active?.()?.issueId;
+	return issueId !== undefined && taskAwaitsReview(ctx.services, issueId) ? issueId : undefined;
+}
+
+/** `(issueId, taskId)`; from the board `(element)` picks among that issue's tasks; from the palette among all (in an issue panel: its selected task). */
 export function acceptTask(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Accept Task', async () => {
-		const task = taskRefOf(args) ?? await pickPendingTask(ctx.services, 'Accept which task?', issueIdOf(args));
+		const task = taskRefOf(args) ?? await selectedInPanel(ctx, args, 'accept')
+			?? await pickPendingTask(ctx.services, 'Accept which task?', issueIdOf(args) ?? panelIssueInReview(ctx));
 		if (task === undefined) {
 			return undefined;
 		}
@@ -50,7 +70,8 @@ export function requestChanges(ctx: ActionContext, args: CommandArgs): Promise<u
 		const issueId = issueIdOf(args);
 		const goal = given === undefined && issueId !== undefined
 			&& (isGoalRequest(args) || (atGoalReview(ctx.services, issueId) && !taskAwaitsReview(ctx.services, issueId)));
-		const task = goal ? undefined : given ?? await pickPendingTask(ctx.services, 'Request changes on which task?', issueId);
+		const task = goal ? undefined : given ?? await selectedInPanel(ctx, args, 'requestChanges')
+			?? await pickPendingTask(ctx.services, 'Request changes on which task?', issueId ?? panelIssueInReview(ctx));
 		if (!goal && task === undefined) {
 			return undefined;
 		}

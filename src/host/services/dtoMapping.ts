@@ -199,11 +199,13 @@ export interface TaskListContext {
 	/** taskId → its Runs so far; taskId → its latest rework. */
 	readonly attempts: ReadonlyMap<string, number>;
 	readonly reworks: ReadonlyMap<string, TaskRework>;
+	/** The developer edits this issue's tasks (a manual issue that is not over; a managed plan is its source agent's). */
+	readonly tasksEditable: boolean;
 }
 
 /** A manual issue's task list without attempts or reworks (builders and benchmarks). */
 export function plainTaskListContext(issueClosed: boolean): TaskListContext {
-	return { issueClosed, planningSource: 'manual', issueArchived: false, executionCompleted: false, attempts: new Map(), reworks: new Map() };
+	return { issueClosed, planningSource: 'manual', issueArchived: false, executionCompleted: false, attempts: new Map(), reworks: new Map(), tasksEditable: !issueClosed };
 }
 
 /** The context of an issue's task list, read in the caller's read. */
@@ -213,6 +215,7 @@ export function readTaskListContext(r: Reader, issue: Issue, executionStatus: Ex
 		issueArchived: issue.status === 'archived' || executionStatus === 'archived' || executionStatus === 'archiving',
 		executionCompleted: executionStatus === 'completed',
 		attempts: reworkRepository.attemptsOfIssue(r, issue.issueId), reworks: reworkRepository.latestOfIssue(r, issue.issueId),
+		tasksEditable: issue.planningSource === 'manual' && !isIssueTerminal(issue.status, executionStatus),
 	};
 }
 
@@ -226,6 +229,7 @@ export function toTasksWithReadiness(
 ): PlanTaskDto[] {
 	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents.
 	const readiness = computeReadiness(tasks);
+	const depended = new Set(tasks.filter((t) => !isSuperseded(t)).flatMap((t) => t.dependencyTaskIds));
 	return tasks.map((t) => {
 		const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
 		const taskCommits = commits.get(t.taskId) ?? noTaskCommits;
@@ -236,7 +240,7 @@ export function toTasksWithReadiness(
 			controls: taskControls({
 				status: t.status, superseded, issueClosed: context.issueClosed, hasRecordedBase: taskCommits.baseCommit !== '',
 				planningSource: context.planningSource, issueArchived: context.issueArchived, executionCompleted: context.executionCompleted,
-				hasAcceptedCommit: taskCommits.acceptedCommit !== '',
+				hasAcceptedCommit: taskCommits.acceptedCommit !== '', tasksEditable: context.tasksEditable, hasActiveDependents: depended.has(t.taskId),
 			}),
 		};
 	});

@@ -167,7 +167,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
 	const worktreeService = new WorktreeService({ store: deps.store, worktrees });
 	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config });
-	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace });
+	const tasks = new TaskService({ store: deps.store, clock: deps.clock, config: deps.config, workspace: deps.workspace });
 
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, log, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });

@@ -7,8 +7,9 @@ import { rejection } from '../../core/hints.js';
 import { issueGetCommand, reviewAcceptCommand } from '../../core/issues/developerCommands.js';
 import { detectCycle } from '../../core/graph/cycles.js';
 import { taskIdProblem, taskTitleProblem } from '../../core/graph/taskNames.js';
+import { readableTaskId, taskIdSlug } from '../../core/issues/readableTaskId.js';
 import type { Issue, Task } from '../../core/model.js';
-import type { Clock, IdSource } from '../../core/ports.js';
+import type { Clock } from '../../core/ports.js';
 import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.js';
 import type { Store } from '../../store/database.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
@@ -30,7 +31,6 @@ import { manualRejection } from './manualRejections.js';
 export interface TaskServiceDeps {
 	store: Store;
 	clock: Clock;
-	ids: IdSource;
 	config: HostConfig;
 	workspace: string;
 }
@@ -75,7 +75,7 @@ export class TaskService {
 	async add(params: ParsedParams<'task/add'>, caller: Caller): Promise<Result<'task/add'>> {
 		const dto = await this.deps.store.transaction((tx) => {
 			const issue = this.#writableIssue(tx, params.issueId, 'tutti issue task add');
-			const taskId = params.taskId ?? this.deps.ids.next('task');
+			const taskId = params.taskId ?? this.#readableId(tx, params.title);
 			if (taskRepository.get(tx, issue.issueId, taskId)) {
 				throw manualRejection('duplicate_task', `Issue ${issue.issueId} already has a task ${taskId}.`, issue.issueId, { taskId });
 			}
@@ -223,6 +223,12 @@ export class TaskService {
 			this.#refreshIssueStatus(tx, issue);
 			return { issueId: issue.issueId, taskId: task.taskId, deleted: true as const };
 		});
+	}
+
+	/** An id from the title, free in the whole workspace (it names the task's worktree folder and branch). */
+	#readableId(tx: Tx, title: string): string {
+		const taken = taskRepository.idsLike(tx, taskIdSlug(title));
+		return readableTaskId(title, (id) => taken.has(id));
 	}
 
 	#writableIssue(tx: Tx, issueId: string, command: string): Issue {

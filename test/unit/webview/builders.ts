@@ -30,7 +30,7 @@ export function aPlanTask(taskId: string, over: Partial<PlanTaskDto> = {}): Plan
 	return withHostControls({ ...t, superseded: superseded ?? isSuperseded(t), controls: noControls }, false, controls);
 }
 
-const noControls = { accept: false, requestChanges: false, openChanges: false, retry: false, updateFromBase: false };
+const noControls = { accept: false, requestChanges: false, openChanges: false, retry: false, updateFromBase: false, edit: false, delete: false };
 
 /** The task's controls as the Host derives them on an issue that is (or is not) closed; `given` wins. */
 function withHostControls(t: PlanTaskDto, issueClosed: boolean, given?: PlanTaskDto['controls']): PlanTaskDto {
@@ -71,7 +71,7 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 	// The verified and accepted facts as the Host reads them (only when a test gives some).
 	const checked = tasks.filter((t) => t.verification !== undefined || t.acceptance !== undefined);
 	const checks = checked.length === 0 ? undefined : new Map(checked.map((t) => [t.taskId, { verification: t.verification ?? null, acceptance: t.acceptance ?? null }]));
-	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, plainTaskListContext(isIssueClosed(issue.status, executionStatus)), checks).filter((t) => !t.superseded) };
+	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, { ...plainTaskListContext(isIssueClosed(issue.status, executionStatus)), tasksEditable: issue.planningSource === 'manual' && !dto.terminal }, checks).filter((t) => !t.superseded) };
 }
 
 /** A main wake of the active checkpoint, as the Host maps it (marker and body read from the prompt). */

@@ -82,7 +82,7 @@ describe('panel view model', () => {
 
 		it('draws exactly the issue and task controls and terminality the Host sent, whatever the tasks and the execution say', () => {
 			const sent: IssueControls = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
-			const taskSent: TaskControlsDto = { accept: false, requestChanges: true, openChanges: true, retry: false, updateFromBase: false };
+			const taskSent: TaskControlsDto = { accept: false, requestChanges: true, openChanges: true, retry: false, updateFromBase: false, edit: false, delete: false };
 			const s = managedIn('awaiting_main');
 			const plan = s.plan!;
 			const m = derivePanelModel({

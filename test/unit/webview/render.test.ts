@@ -214,7 +214,7 @@ describe('panel rendering', () => {
 			const block = findAll(tree, (n) => n.attrs['id'] === 'verification')[0]!;
 			assert.match(textContent(block), /^Checks failed: test \(exit 1\)Output of testnot ok 2 parser$/);
 			const acceptance = findAll(tree, (n) => n.attrs['id'] === 'acceptance')[0]!;
-			const order = findAll(acceptance, (n) => n.attrs['id'] === 'verification' || n.attrs['data-action'] === 'task/accept').map((n) => n.attrs['id'] ?? n.attrs['data-action']);
+			const order = findAll(acceptance, (n) => n.attrs['id'] === 'verification' || n.attrs['data-action'] === 'task/accept').map((n) => n.attrs['data-action'] ?? n.attrs['id']);
 			assert.deepEqual(order, ['verification', 'task/accept'], 'the verification comes before Accept');
 		});
 
@@ -265,7 +265,7 @@ describe('panel rendering', () => {
 			const stops = findAll(tree, (n) => n.attrs['data-action'] === 'run/stop').map((n) => n.attrs['data-run-id']);
 			assert.deepEqual(stops, ['r1'], 'only the nonterminal Run can be stopped');
 			const outputs = findAll(tree, (n) => n.attrs['data-action'] === 'run/openOutput').map((n) => n.attrs['data-run-id']);
-			assert.deepEqual(outputs, ['r1', 'r0']);
+			assert.deepEqual(outputs, ['r1', 'r0'], 'the latest Run\'s in its card, each older one in the list');
 		});
 
 		it('leads the detail with the latest Run (outcome, times, usage, summary, files) above Accept; content, dependencies and launch settings collapsed', () => {
@@ -292,7 +292,7 @@ describe('panel rendering', () => {
 			assert.equal(launch, 'Launch settingsAgent targetshModelopus', 'only the settings the task set (and its agent target)');
 		});
 
-		it('draws the transcript of the latest Run with a live badge and the raw output one click away', () => {
+		it('draws the transcript of the latest Run with a live badge, a label only where the kind of line changes, and one output button', () => {
 			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), {
 				runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null })],
 				transcript: { runId: 'r1', omittedCount: 2, done: false, entries: [
@@ -306,8 +306,9 @@ describe('panel rendering', () => {
 			const text = textContent(section);
 			assert.ok(text.includes('live'), text);
 			assert.ok(text.includes('Showing the latest 3 of 5 entries'), text);
-			const raw = findAll(section, (n) => n.attrs['data-action'] === 'run/openOutput')[0]!;
-			assert.equal(raw.attrs['data-run-id'], 'r1');
+			const outputs = findAll(tree, (n) => n.attrs['data-action'] === 'run/openOutput');
+			assert.deepEqual(outputs.map((o) => o.attrs['data-run-id']), ['r1'], 'one output button for the latest Run');
+			assert.equal(findAll(section, (n) => n.attrs['data-action'] === 'run/openOutput').length, 0, 'in its card, not the transcript\'s');
 		});
 
 		it('a running node shows what its agent is doing now (the Host\'s activity line); others show their status', () => {

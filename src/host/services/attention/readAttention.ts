@@ -61,6 +61,7 @@ function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, stri
 			activity: run.status === 'running' ? context.runActivity?.(run.runId) ?? '' : '',
 			outsideChanges: outside.get(run.runId) ?? [],
 			...(run.status === 'running' && stalls.has(run.runId) ? { stall: { lastActivityAtUnixMs: stalls.get(run.runId)!.lastActivityAtUnixMs } } : {}),
+			exitCode: run.exitCode,
 		});
 	}
 	return out;

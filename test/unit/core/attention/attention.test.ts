@@ -328,7 +328,7 @@ describe('attention: one state per task', () => {
 		assert.deepEqual(Object.fromEntries([...states].map(([id, a]) => [id, `${a.state}: ${a.label}`])), {
 			review: 'needs_you: Awaiting your acceptance',
 			run: 'agent_working: Working on it',
-			fail: 'needs_you: Failed: nobody is acting on it',
+			fail: 'needs_you: Failed — retry, edit or stop',
 			conflict: 'needs_you: Failed: its parents\' work conflicts',
 			todo: 'planned: Planned',
 			ok: 'done: Done',
@@ -346,6 +346,16 @@ describe('attention: one state per task', () => {
 		assert.equal(`${states.get('quiet')?.state}: ${states.get('quiet')?.label}`, 'needs_you: Stalled: no activity for 12 min');
 		assert.equal(`${states.get('busy')?.state}: ${states.get('busy')?.label}`, 'agent_working: Running npm test');
 		assert.deepEqual(issueAttention(input(facts, { latestRuns: runs })).runs.map((r) => [r.runId, r.kind, r.label, r.needsYou]), [['r1', 'stalled', 'Stalled: no activity for 12 min', true]]);
+	});
+
+	it('a failure the developer decides on says its exit code and what they decide: retry, edit or stop (manual), hand back (managed, idle source)', () => {
+		const exited = (code: number | null): AttentionRun => ({ ...failedRun('r1'), exitCode: code });
+		const manual = manualFacts({ tasks: [task('fail', 'failed')] });
+		assert.equal(taskAttentions(input(manual, { latestRuns: new Map([['fail', exited(3)]]) })).get('fail')?.label, 'Failed: exit code 3 — retry, edit or stop');
+		assert.equal(taskAttentions(input(manual, { latestRuns: new Map([['fail', exited(null)]]) })).get('fail')?.label, 'Failed — retry, edit or stop');
+		const managed = managedFacts({ activeCheckpoint: checkpoint('task_failed', now - minute), tasks: [task('fail', 'failed')] });
+		const idle = issueAttention(input(managed, { latestRuns: new Map([['fail', exited(1)]]), source: terminalSource({ lastContactUnixMs: now - 10 * minute }) }));
+		assert.deepEqual(idle.runs.map((r) => r.label), ['Failed: exit code 1 — hand the source agent back, or stop']);
 	});
 
 	it('a managed failure the source agent is acting on waits on the agent; paused work reads paused', () => {

@@ -58,6 +58,22 @@ describe('core/issues/taskControls', () => {
 		);
 	});
 
+	it('Edit on a not-started active task of an editable issue; Delete too unless an active task depends on it', () => {
+		const editable: TaskControlFacts = { ...open, status: 'not_started', tasksEditable: true, hasRecordedBase: false };
+		const both = (facts: Partial<TaskControlFacts>): [boolean, boolean] => {
+			const c = taskControls({ ...editable, ...facts });
+			return [c.edit, c.delete];
+		};
+		for (const status of taskStatuses) {
+			assert.deepEqual(both({ status }), status === 'not_started' ? [true, true] : [false, false], status);
+		}
+		assert.deepEqual(both({ hasActiveDependents: true }), [true, false], 'a task others depend on is edited, not deleted');
+		assert.deepEqual(both({ tasksEditable: false }), [false, false], 'a managed plan is its source agent\'s');
+		assert.deepEqual(both({ tasksEditable: undefined }), [false, false], 'absent: not editable');
+		assert.deepEqual(both({ superseded: true }), [false, false], 'superseded history');
+		assert.deepEqual(both({ issueClosed: true }), [false, false], 'a closed issue');
+	});
+
 	it('closed is completed or archived (or archiving): a gone source session leaves its tasks to the developer', () => {
 		const closed = executionStatuses.filter((s) => isIssueClosed('in_progress', s));
 		assert.deepEqual(closed, ['completed', 'archiving', 'archived']);
