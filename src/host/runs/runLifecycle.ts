@@ -5,6 +5,7 @@
 // settlement retry) runs in that Run's serial chain, `this.#live.serial`, and the Run's current Turn process is kept
 // here, not re-read from its queue file. The steps below (runLaunch.ts, queuedTurns.ts, runStops.ts,
 // runSettlement.ts, runRecovery.ts) take values and return what happened; no transaction spans a process call.
+// Restart and write-failure recovery is its collaborator runRestart.ts, which drives this owner's own steps.
 import type { TurnFacts } from '../../agents/adapter.js';
 import type { Disposable } from '../../core/lifecycle.js';
 import type { Issue, StopAnswer, Task } from '../../core/model.js';
@@ -29,7 +30,7 @@ import { asRunExit, turnProcessAfter } from './messages/turnProcesses.js';
 import { prepareQueuedTurn } from './queuedTurns.js';
 import { type AdmittedRun, admitRunsInTx, type RunAdmission } from './runAdmission.js';
 import { prepareRunLaunch, type RunLaunchContext, startRunTurn, type TurnStarted } from './runLaunch.js';
-import { launchedRunningRuns, recoverySteps, runningByLaunch, unansweredStopIds } from './runRecovery.js';
+import { RunRestart } from './runRestart.js';
 import { type RunEnding, type SettlementContext, SettlementHook, type SettlementObserver, settleRunInTx } from './runSettlement.js';
 import { RunStops, type StopResult } from './runStops.js';
 import { StallWatch } from './runStalls.js';
@@ -65,6 +66,7 @@ export class RunLifecycle implements RunAdmission, Disposable {
 	readonly #live: RunChains;
 	readonly #settlements = new SettlementHook();
 	readonly #stalls: StallWatch;
+	readonly #restart: RunRestart;
 	#disposed = false;
 
 	constructor(deps: RunLifecycleDeps) {
@@ -89,6 +91,11 @@ export class RunLifecycle implements RunAdmission, Disposable {
 			processOf: (runId) => this.#live.processOf(runId), inFlight: (runId) => this.#live.busy(runId) || this.#stops.stopping(runId),
 			...(deps.stallProbeMs !== undefined ? { everyMs: deps.stallProbeMs } : {}),
 		});
+		this.#restart = new RunRestart({ ctx: this.#ctx, live: this.#live, stops: this.#stops, steps: {
+			launch: (runIds) => this.launch(runIds), settle: (runId, ending) => this.#settle(runId, ending),
+			expect: (runId, processId) => { this.#expect(runId, processId); }, forwardMessages: (runId) => { this.#forwardMessages(runId); },
+			interruptAndAnswer: (runId, eventId) => this.#interruptAndAnswer(runId, eventId), endStop: (runId) => { this.#endStop(runId); },
+		} });
 	}
 
 	/** The plan's settlement hook for managed issues (the plan is built over this admission, so it comes after). */
@@ -243,78 +250,21 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		if (held) { this.#live.track(this.#onExit(runId, held.exit)); }
 	}
 
-	// ---- restart and write-failure recovery (runRecovery.ts) ----
+	// ---- restart and write-failure recovery (runRestart.ts) ----
 
-	/**
-	 * Host start: every running Run is settled from its exit record, re-attached when its process lives, or adopted
-	 * so the runner records it lost (→ failure). Prepared launches of unpaused issues are launched; those of paused or
-	 * archived issues settle canceled. Nothing here resumes an issue or creates a wake.
-	 */
-	async reconcile(): Promise<void> {
-		const toLaunch: string[] = [];
-		// Runs settle concurrently (each on its own chain), so their commits share fsyncs instead of queueing one by one.
-		const settling: Promise<void>[] = [];
-		for (const step of await recoverySteps(this.#ctx)) {
-			if (step.kind === 'launch') { toLaunch.push(step.runId); continue; }
-			if (step.kind === 'settle') { settling.push(this.#settle(step.runId, step.ending)); continue; }
-			const processId = this.#live.processOf(step.runId);
-			this.#expect(step.runId, processId);
-			if (this.#d.turns.exitRecord(processId)) { settling.push(this.#d.turns.lookNow(processId)); continue; }
-			try {
-				// Alive: re-attach and wait for its exit. Dead without a record: the runner records it lost.
-				this.#d.turns.adopt(processId);
-				// Messages sent before the restart and not handed over yet go into the running Turn now.
-				this.#forwardMessages(step.runId);
-				// A Stop recorded before the restart but never carried out is carried out now.
-				this.#live.track(this.#resumeUnansweredStops(step.runId));
-			} catch (e) {
-				this.#d.turns.forgetExit(processId);
-				settling.push(this.#settle(step.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` }));
-			}
-		}
-		await Promise.all(settling);
-		// Each launch asks the budget again: the Runs whose exits were on disk settle first, so their spend counts.
-		await this.#live.backgroundSettled();
-		if (toLaunch.length > 0) { await this.launch(toLaunch); }
-	}
-
-	async #resumeUnansweredStops(runId: string): Promise<void> {
-		for (const eventId of this.#d.store.read((r) => unansweredStopIds(r, runId))) {
-			this.#stops.begin(runId);
-			try {
-				await this.#interruptAndAnswer(runId, eventId);
-			} catch (e) {
-				this.#d.log(`carrying out the unanswered Stop of run ${runId} failed: ${(e as Error).message}`);
-			} finally {
-				this.#endStop(runId);
-			}
-		}
+	/** Host start: every running Run is settled, re-attached or launched; nothing resumes an issue or creates a wake. */
+	reconcile(): Promise<void> {
+		return this.#restart.reconcile();
 	}
 
 	/** What the ended Turns of running Runs (of `issueId`, or all) used counts now: at Host start, and before admissions. */
 	countEndedTurns(issueId?: string): Promise<void> {
-		const candidates = this.#d.store.read((r) => launchedRunningRuns(r, issueId)).map((run) => ({
-			processId: this.#live.processOf(run.runId), target: this.#d.turns.target(run.agentTargetId),
-		}));
-		return this.#d.turns.countEndedTurns(this.#d.store, candidates, this.#d.clock.now());
+		return this.#restart.countEndedTurns(issueId);
 	}
 
-	/**
-	 * After the store reloaded itself from disk (dropping refused writes): each launched running Run's exit is looked for
-	 * again (its settlement may have been refused); a prepared launch not in flight is launched again, gated anew.
-	 */
-	async recheckRunning(): Promise<void> {
-		const { prepared, launched } = this.#d.store.read((r) => runningByLaunch(r));
-		for (const runId of launched) {
-			const processId = this.#live.processOf(runId);
-			this.#expect(runId, processId);
-			await this.#d.turns.lookNow(processId);
-		}
-		const relaunch = prepared.filter((runId) => !this.#live.busy(runId));
-		if (relaunch.length > 0) {
-			this.#d.log(`launching again after the write failure: ${relaunch.join(', ')}`);
-			await this.launch(relaunch);
-		}
+	/** After the store reloaded itself from disk: each running Run's exit is looked for again, a prepared launch relaunched. */
+	recheckRunning(): Promise<void> {
+		return this.#restart.recheckRunning();
 	}
 
 	// ---- stalls (runStalls.ts) ----
