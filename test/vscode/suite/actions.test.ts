@@ -91,7 +91,9 @@ describe('actions (commands with arguments)', () => {
 		const accepted = tasks.find((t) => t.taskId === first.taskId)!;
 		const changed = tasks.find((t) => t.taskId === second.taskId)!;
 		assert.deepEqual([accepted.status, accepted.acceptanceState], ['completed', 'user_accepted']);
-		assert.equal(changed.status, 'failed', 'a change request sends the task to the rework path');
+		// On a manual issue a change request is a new attempt of the same task with the note, never a failure.
+		assert.notEqual(changed.status, 'failed', 'a change request is not a failure');
+		assert.deepEqual([changed.rework?.kind, changed.rework?.note, changed.rework?.attempt], ['changes_requested', 'Handle the empty input too', 2], 'a change request starts the next attempt with the note');
 	});
 
 	it('Comments on a task\'s diff: the thread button records them for that task, Request Changes sends and clears them', async () => {
@@ -113,7 +115,7 @@ describe('actions (commands with arguments)', () => {
 			assert.deepEqual(services.reviewComments.of(task.taskId).map((c) => [c.path, c.line, c.text]), [['src/sum.ts', 3, 'Handle the empty list']]);
 			assert.equal(thread.comments.length, 1, 'the thread shows the comment');
 			await vscode.commands.executeCommand(commandIds.requestChanges, issue.issueId, task.taskId, 'Please fix');
-			assert.equal((await client.call('issue/get', { issueId: issue.issueId })).tasks[0]!.status, 'failed', 'the Host took the request');
+			assert.equal((await client.call('issue/get', { issueId: issue.issueId })).tasks[0]!.rework?.kind, 'changes_requested', 'the Host took the request');
 			assert.deepEqual(services.reviewComments.of(task.taskId), [], 'sent comments are cleared');
 			assert.equal(thread.comments.length, 0, 'and leave their thread');
 		} finally {

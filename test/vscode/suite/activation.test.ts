@@ -24,7 +24,7 @@ describe('activation', () => {
 		assert.ok(fs.existsSync(path.join(services.workspace!, '.tutti', 'tutti.sqlite')) || fs.existsSync(path.join(services.workspace!, '.tutti', 'tutti.journal')));
 		if (state.kind === 'owner') {
 			assert.equal(state.host.pid, process.pid, 'the Host runs in the extension host');
-			assert.deepEqual(state.host.config.agentTargets.map((t) => t.id), ['sh', 'slow', 'fail'], 'tutti.agentTargets from the workspace settings');
+			assert.deepEqual(state.host.config.agentTargets.map((t) => t.id), ['sh', 'slow', 'fail', 'tests-fail', 'asker'], 'tutti.agentTargets from the workspace settings');
 			assert.equal(state.host.config.maxParallelRuns, 3, 'tutti.maxParallelRuns from the workspace settings');
 		}
 		const hello = await services.client().call('hello', { client: 'vscode-suite', protocol: 1 });

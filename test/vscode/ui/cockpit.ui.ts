@@ -23,6 +23,7 @@ interface CliTask {
 	readonly status: string;
 	readonly acceptanceState: string;
 	readonly dependencyTaskIds: string[];
+	readonly rework?: { readonly kind: string } | null;
 	readonly agentTargetId: string;
 }
 
@@ -210,7 +211,7 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string): P
 			await page.locator('.quick-input-widget').filter({ hasText: 'What should change?' }).first().waitFor({ state: 'visible', timeout: 10_000 });
 			await page.locator(quickInput).first().fill('Greet in French too.', { timeout: 5000 });
 			await page.keyboard.press('Enter');
-			await pollFor(`Ctrl+Alt+R requesting changes on ${other}`, 20_000, async () => (taskOf(cli, issueId, other)?.status === 'failed' ? true : undefined));
+			await pollFor(`Ctrl+Alt+R requesting changes on ${other}`, 20_000, async () => (taskOf(cli, issueId, other)?.rework?.kind === 'changes_requested' ? true : undefined));
 			// What needs the developer now, by the Host: Ctrl+Alt+N opens one of those tasks.
 			type Listed = { title: string; attention: { state: string; reasons: { taskIds: string[] }[] } };
 			const listed = cli(['issue', 'list', '--as-user'])['issues'] as Listed[];

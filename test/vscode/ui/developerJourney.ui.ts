@@ -214,8 +214,11 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 			await clickInPanel(panel(), '#goal-review [data-action="goal/confirm"]', 'the Confirm goal button');
 			return states;
 		});
-		await step('after Confirm goal: all three say "done"', async () => {
-			const states = await agree('done', 60_000);
+		// Done means delivered: the confirmed goal's work is on its task branches, so the issue is ready to integrate
+		// (Integrate from the panel is the ui stage's "Integrate in the panel" step).
+		await step('after Confirm goal: all three say "needs you": ready to integrate', async () => {
+			const states = await agree('needs you', 60_000);
+			if (!states.includes('ready to integrate')) { throw new Error(`the confirmed issue is not ready to integrate: ${states}`); }
 			await tidyForScreenshot(workbench);
 			await shot('journey-done');
 			return states;
