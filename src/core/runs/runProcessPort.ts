@@ -55,6 +55,18 @@ export interface AgentTargetConfig {
 	 * `exec`: `codex exec --json` (older Codex builds). A Codex without app-server falls back to exec by itself.
 	 */
 	protocol?: 'app-server' | 'exec';
+	/** Per target, in place of the workspace-wide settings of the same name (a docs-only target may set none). */
+	worktreeSetup?: string[];
+	worktreeCopy?: string[];
+	worktreeShare?: WorktreeShareRule[];
+}
+
+/** Paths a tree's setup produces, reused by every later tree whose key files hold the same bytes. */
+export interface WorktreeShareRule {
+	/** Tree-relative paths the setup produces (e.g. `node_modules`). */
+	paths: string[];
+	/** Tree-relative files whose contents decide whether two trees' installs are equal (e.g. `package-lock.json`). */
+	key: string[];
 }
 
 export interface RunLaunchSpec {

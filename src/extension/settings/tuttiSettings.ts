@@ -13,6 +13,9 @@ export interface TuttiSettings {
 	readonly worktreeCopy: unknown;
 	readonly worktreeSetup: unknown;
 	readonly worktreeSetupTimeoutSeconds: unknown;
+	readonly worktreeShare?: unknown;
+	readonly worktreeShareCacheMaxMb?: unknown;
+	readonly maxParallelSetups?: unknown;
 	readonly modelPrices: unknown;
 	readonly defaultBudgetUsd: unknown;
 	readonly integrateRunsHooks: unknown;
@@ -21,7 +24,7 @@ export interface TuttiSettings {
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
-	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks',
+	'worktreeShare', 'worktreeShareCacheMaxMb', 'maxParallelSetups', 'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -48,6 +51,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 		}
 		return parsed.data[key];
 	};
+	const nonEmpty = <T>(list: T[] | undefined): T[] | undefined => (list === undefined || list.length === 0 ? undefined : list);
 	const optional = <K extends keyof HostConfig>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined ? {} : { [key]: value });
 	return {
 		config: {
@@ -58,6 +62,9 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			worktreeCopy: piece('worktreeCopy', settings.worktreeCopy) ?? [],
 			worktreeSetup: piece('worktreeSetup', settings.worktreeSetup) ?? [],
 			worktreeSetupTimeoutSeconds: piece('worktreeSetupTimeoutSeconds', settings.worktreeSetupTimeoutSeconds) ?? defaultWorktreeSetupTimeoutSeconds,
+			...optional('worktreeShare', nonEmpty(piece('worktreeShare', settings.worktreeShare))),
+			...optional('worktreeShareCacheMaxMb', piece('worktreeShareCacheMaxMb', settings.worktreeShareCacheMaxMb)),
+			...optional('maxParallelSetups', piece('maxParallelSetups', settings.maxParallelSetups)),
 			...(piece('integrateRunsHooks', settings.integrateRunsHooks) === true ? { integrateRunsHooks: true } : {}),
 			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
 			...optional('defaultBudgetUsd', piece('defaultBudgetUsd', settings.defaultBudgetUsd)),
