@@ -7,11 +7,18 @@
 // task of the issue). Bookkeeping lives in `.tutti/worktrees.json` (no schema change; outside the trees' folder so
 // no task id can collide with it): which issue owns each tree and each issue's base commit. The owner is recorded
 // before `git worktree add`, so a Host that dies in between finds the half-made tree as its own next time.
+//
+// Trees are made in parallel: only the git calls that change the repository's worktree list run one at a time (git
+// locks it), while worktreeCopy, worktreeSetup and the shared installs of different trees run at once, at most
+// `maxParallelSetups` of them.
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { DomainError } from '../../core/errors.js';
+import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
 import { git, GitError, gitExit } from './git.js';
-import { copyFiles, filesToCopy, noPreparation, runSetup, type TreePreparation } from './treePreparation.js';
+import { SetupCache, shareKey, sharedPaths, type ShareMethod } from './setupShare.js';
+import { appendSetupLog, copyFiles, filesToCopy, noPreparation, preparationFor, runSetup, type TreePreparation } from './treePreparation.js';
 import { worktreeBranch, worktreeRelativePath, worktreesFolder, worktreeTaskIdProblem } from './worktreePaths.js';
 
 export interface WorktreeState {
@@ -21,6 +28,54 @@ export interface WorktreeState {
 	owners: Record<string, string>;
 	/** taskId → true once worktreeCopy and worktreeSetup have run in its tree (they run once per tree). */
 	prepared: Record<string, boolean>;
+	/** taskId → how its tree was set up (absent: no setup ran, or before this was recorded). */
+	setups: Record<string, TreeSetupRecord>;
+}
+
+/** How a tree was set up: when, and how it got its shared paths (null: nothing shared). */
+export interface TreeSetupRecord {
+	startedAtUnixMs: number;
+	endedAtUnixMs: number;
+	method: ShareMethod | null;
+	/** The install's key (`''` when nothing is shared). */
+	key: string;
+}
+
+/** A launch whose tree is being made or set up now: `waiting` (for git, a setup slot, or another tree's install) or `setting_up`. */
+export interface SetupProgress {
+	taskId: string;
+	state: 'waiting' | 'setting_up';
+	startedAtUnixMs: number;
+	logFile: string | null;
+}
+
+/** At most `limit` holders at once; the others wait in order. */
+class Slots {
+	#free: number;
+	readonly #waiting: (() => void)[] = [];
+	constructor(limit: number) { this.#free = limit; }
+	async acquire(): Promise<() => void> {
+		if (this.#free > 0) {
+			this.#free -= 1;
+		} else {
+			await new Promise<void>((resolve) => { this.#waiting.push(resolve); });
+		}
+		let released = false;
+		return () => {
+			if (released) { return; }
+			released = true;
+			const next = this.#waiting.shift();
+			if (next !== undefined) { next(); } else { this.#free += 1; }
+		};
+	}
+}
+
+export interface WorktreeManagerOptions {
+	/** How many trees are set up at once (default: the number of cores). */
+	maxParallelSetups?: number;
+	/** The size limit of `.tutti/setup-cache` (default 4096). */
+	shareCacheMaxMb?: number;
+	now?: () => number;
 }
 
 /** worktreeSetup failed: the Run fails before its agent starts. */
@@ -36,6 +91,10 @@ export interface EnsureOptions {
 	setupLogFile?: string;
 	/** A new tree starts here (its parents' commits) instead of at the issue's base commit. */
 	startCommit?: string;
+	/** The launch this tree is made for: its progress is readable meanwhile (`setupProgress`). */
+	runId?: string;
+	/** The launching target: its own worktreeSetup, worktreeCopy and worktreeShare replace the workspace's. */
+	target?: Pick<AgentTargetConfig, 'worktreeSetup' | 'worktreeCopy' | 'worktreeShare'>;
 }
 
 export interface Worktree {
@@ -58,14 +117,37 @@ export class WorktreeManager {
 	readonly #stateFile: string;
 	readonly #preparation: TreePreparation;
 	readonly #beforeBranchDelete: (ref: string) => void;
+	readonly #slots: Slots;
+	readonly #cache: SetupCache;
+	readonly #now: () => number;
 	#chain: Promise<unknown> = Promise.resolve();
+	/** taskId → its tree's preparation under way (a second launch into the same tree waits for it). */
+	readonly #preparing = new Map<string, Promise<void>>();
+	/** install key → the first tree's setup of that key under way (later trees wait, then copy its result). */
+	readonly #installing = new Map<string, Promise<void>>();
+	/** runId → the launch's tree being made or set up. */
+	readonly #progress = new Map<string, SetupProgress>();
 
 	/** `beforeBranchDelete`: told each `refs/heads/tutti/<task>` the developer's removal deletes, before git does. */
-	constructor(workspace: string, preparation: TreePreparation = noPreparation, beforeBranchDelete: (ref: string) => void = () => undefined) {
+	constructor(workspace: string, preparation: TreePreparation = noPreparation, beforeBranchDelete: (ref: string) => void = () => undefined, options: WorktreeManagerOptions = {}) {
 		this.#workspace = resolve(workspace);
 		this.#stateFile = join(this.#workspace, `${worktreesFolder}.json`);
 		this.#preparation = preparation;
 		this.#beforeBranchDelete = beforeBranchDelete;
+		this.#slots = new Slots(options.maxParallelSetups ?? availableParallelism());
+		this.#cache = new SetupCache(this.#workspace, options.shareCacheMaxMb ?? 4096);
+		this.#now = options.now ?? Date.now;
+	}
+
+	/** The launch's tree while it is being made or set up; undefined before and after. */
+	setupProgress(runId: string): SetupProgress | undefined {
+		const progress = this.#progress.get(runId);
+		return progress === undefined ? undefined : { ...progress };
+	}
+
+	/** How the task's tree was set up, if a setup ran there. */
+	setupRecord(taskId: string): TreeSetupRecord | undefined {
+		return this.readState().setups[taskId];
 	}
 
 	/** The worktree folder of a task (absolute), whether or not it exists. */
@@ -76,9 +158,12 @@ export class WorktreeManager {
 	readState(): WorktreeState {
 		try {
 			const value = JSON.parse(readFileSync(this.#stateFile, 'utf8')) as Partial<WorktreeState>;
-			return { bases: { ...(value.bases ?? {}) }, owners: { ...(value.owners ?? {}) }, prepared: { ...(value.prepared ?? {}) } };
+			return {
+				bases: { ...(value.bases ?? {}) }, owners: { ...(value.owners ?? {}) }, prepared: { ...(value.prepared ?? {}) },
+				setups: { ...(value.setups ?? {}) },
+			};
 		} catch {
-			return { bases: {}, owners: {}, prepared: {} };
+			return { bases: {}, owners: {}, prepared: {}, setups: {} };
 		}
 	}
 
@@ -95,23 +180,110 @@ export class WorktreeManager {
 	 * setting in errors.
 	 */
 	ensure(issueId: string, chain: readonly string[], targetId: string, options: EnsureOptions = {}): Promise<Worktree> {
-		return this.#serial(async () => {
-			const tree = await this.#ensure(issueId, chain, targetId, options.startCommit);
-			await this.#prepare(tree, options);
+		const runId = options.runId;
+		if (runId !== undefined) {
+			this.#progress.set(runId, { taskId: chain[0] ?? '', state: 'waiting', startedAtUnixMs: this.#now(), logFile: options.setupLogFile ?? null });
+		}
+		const made = (async () => {
+			// Only the repository's worktree list is git's shared, locked state: trees are created one at a time.
+			const tree = await this.#serial(() => this.#ensure(issueId, chain, targetId, options.startCommit));
+			await this.#prepareOnce(tree, options);
 			return tree;
-		});
+		})();
+		return runId === undefined ? made : made.finally(() => { this.#progress.delete(runId); });
 	}
 
-	/** worktreeCopy then worktreeSetup, once per tree (a failed setup runs again at the next launch). */
+	/** One preparation per tree at a time: a second launch into a tree being prepared waits for it, then checks. */
+	async #prepareOnce(tree: Worktree, options: EnsureOptions): Promise<void> {
+		for (let under = this.#preparing.get(tree.taskId); under !== undefined; under = this.#preparing.get(tree.taskId)) {
+			await under.catch(() => undefined);
+		}
+		const preparing = this.#prepare(tree, options);
+		this.#preparing.set(tree.taskId, preparing);
+		try {
+			await preparing;
+		} finally {
+			this.#preparing.delete(tree.taskId);
+		}
+	}
+
+	/**
+	 * The shared paths, then worktreeCopy, then worktreeSetup, once per tree (a failed setup runs again at the next
+	 * launch). At most `maxParallelSetups` trees do this at once; a tree whose install key another tree is installing
+	 * now waits for that install and copies it instead of installing again.
+	 */
 	async #prepare(tree: Worktree, options: EnsureOptions): Promise<void> {
-		const { copy, setup, setupTimeoutMs } = this.#preparation;
+		const { copy, setup, setupTimeoutMs, share } = preparationFor(this.#preparation, options.target);
 		if (this.readState().prepared[tree.taskId] === true || (copy.length === 0 && setup.length === 0)) { return; }
-		copyFiles(this.#workspace, tree.absolutePath, await filesToCopy(this.#workspace, copy));
-		const result = await runSetup(tree.absolutePath, setup, setupTimeoutMs, options.setupLogFile ?? null);
-		if (!result.ok) { throw new WorktreeSetupError(result.exitCode, result.tail, result.why); }
+		const logFile = options.setupLogFile ?? null;
+		const key = shareKey(tree.absolutePath, setup, share);
+		let installing: (() => void) | undefined;
+		if (key !== null) {
+			for (let first = this.#installing.get(key); first !== undefined; first = this.#installing.get(key)) {
+				appendSetupLog(logFile, `[worktree setup] waiting for another tree's install of the same ${share.flatMap((r) => r.key).join(', ')}\n`);
+				await first;
+			}
+			// Checked and claimed with no wait in between, so exactly one tree of a key installs at a time.
+			if (!this.#cache.hasNow(key)) {
+				this.#installing.set(key, new Promise<void>((resolve) => { installing = resolve; }));
+			}
+		}
+		const release = await this.#slots.acquire();
+		const startedAtUnixMs = this.#now();
+		if (options.runId !== undefined) {
+			const progress = this.#progress.get(options.runId);
+			if (progress !== undefined) { this.#progress.set(options.runId, { ...progress, state: 'setting_up', startedAtUnixMs }); }
+		}
+		try {
+			const paths = sharedPaths(share);
+			let method: ShareMethod | null = null;
+			if (key !== null && installing === undefined) {
+				method = await this.#cache.restore(key, tree.absolutePath, paths, this.#now());
+				appendSetupLog(logFile, method === null
+					? `[worktree setup] ${paths.join(', ')} already in the tree or no longer cached: installing in this tree\n`
+					: `[worktree setup] ${paths.join(', ')} from the install of the same ${share.flatMap((r) => r.key).join(', ')} (${method === 'clone' ? 'copy-on-write clone' : 'plain copy: this filesystem cannot clone'}); setup not run again\n`);
+			}
+			copyFiles(this.#workspace, tree.absolutePath, await filesToCopy(this.#workspace, copy));
+			if (method === null) {
+				const result = await runSetup(tree.absolutePath, setup, setupTimeoutMs, logFile);
+				if (!result.ok) { throw new WorktreeSetupError(result.exitCode, result.tail, result.why); }
+				if (key !== null) {
+					const kept = await this.#cache.store(key, tree.absolutePath, paths, this.#now(), this.#keysInUse())
+						.catch((e: unknown) => `not shared: ${(e as Error).message}`);
+					appendSetupLog(logFile, kept === null ? `[worktree setup] ${paths.join(', ')} kept for later trees with the same ${share.flatMap((r) => r.key).join(', ')}\n` : `[worktree setup] ${kept}\n`);
+					method = 'installed';
+				}
+			}
+			const state = this.readState();
+			state.prepared[tree.taskId] = true;
+			if (setup.length > 0) { state.setups[tree.taskId] = { startedAtUnixMs, endedAtUnixMs: this.#now(), method, key: key ?? '' }; }
+			this.#writeState(state);
+		} finally {
+			release();
+			if (key !== null && installing !== undefined) {
+				this.#installing.delete(key);
+				installing();
+			}
+		}
+	}
+
+	/** The install keys the remaining trees were set up with. */
+	#keysInUse(): Set<string> {
 		const state = this.readState();
-		state.prepared[tree.taskId] = true;
-		this.#writeState(state);
+		return new Set(Object.entries(state.setups).filter(([taskId]) => state.owners[taskId] !== undefined).map(([, s]) => s.key).filter((k) => k !== ''));
+	}
+
+	/** Pruned with the trees: cached installs no remaining tree uses go. */
+	async #pruneCache(): Promise<void> {
+		await this.#cache.prune(this.#keysInUse(), new Set(this.#installing.keys())).catch(() => undefined);
+	}
+
+	/** A tree being set up now is not removed under its setup. */
+	#refuseWhilePreparing(issueId: string, taskId: string): void {
+		if (this.#preparing.has(taskId)) {
+			throw refused(`The worktree of task ${taskId} is being set up now; it was not removed.`,
+				`Wait until its setup ends (\`tutti run list --issue-id ${issueId}\`), then remove it again.`, { issueId, taskId });
+		}
 	}
 
 	/** The nearest existing tree of the chain that belongs to the issue, or null when a launch would create one. */
@@ -215,6 +387,7 @@ export class WorktreeManager {
 				throw refused(`Task ${taskId} of issue ${issueId} has no worktree.`,
 					`List the trees with \`git -C ${this.#workspace} worktree list\`.`, { issueId, taskId });
 			}
+			this.#refuseWhilePreparing(issueId, taskId);
 			let status: string;
 			try {
 				status = (await git(absolutePath, ['status', '--porcelain', '--untracked-files=all'])).stdout;
@@ -236,7 +409,9 @@ export class WorktreeManager {
 			const next = this.readState();
 			delete next.owners[taskId];
 			delete next.prepared[taskId];
+			delete next.setups[taskId];
 			this.#writeState(next);
+			await this.#pruneCache();
 			return { path: absolutePath, branch: worktreeBranch(taskId) };
 		});
 	}
@@ -251,6 +426,7 @@ export class WorktreeManager {
 			const taskIds = Object.keys(state.owners).filter((t) => state.owners[t] === issueId).sort();
 			const problems: string[] = [];
 			for (const taskId of taskIds) {
+				this.#refuseWhilePreparing(issueId, taskId);
 				const absolutePath = this.pathOf(taskId);
 				if (existsSync(absolutePath)) {
 					const status = (await git(absolutePath, ['status', '--porcelain', '--untracked-files=all'])).stdout.trim();
@@ -275,9 +451,11 @@ export class WorktreeManager {
 				const next = this.readState();
 				delete next.owners[taskId];
 				delete next.prepared[taskId];
+				delete next.setups[taskId];
 				this.#writeState(next);
 				removed.push({ taskId, path: absolutePath, branch: worktreeBranch(taskId) });
 			}
+			await this.#pruneCache();
 			return removed;
 		});
 	}
