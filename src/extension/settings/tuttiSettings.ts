@@ -2,7 +2,7 @@
 // vscode-free (unit-tested); src/extension/settings/readSettings.ts reads them from VS Code.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { defaultWorktreeSetupTimeoutSeconds, type HostConfig, hostConfigFile } from '../../host/config.js';
+import { defaultShareCacheMaxMb, defaultWorktreeSetupTimeoutSeconds, type HostConfig, hostConfigFile } from '../../host/config.js';
 
 export interface TuttiSettings {
 	readonly agentTargets: unknown;
@@ -51,6 +51,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 		}
 		return parsed.data[key];
 	};
+	const unlessDefault = <T>(value: T | undefined, standard: T): T | undefined => (value === standard ? undefined : value);
 	const nonEmpty = <T>(list: T[] | undefined): T[] | undefined => (list === undefined || list.length === 0 ? undefined : list);
 	const optional = <K extends keyof HostConfig>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined ? {} : { [key]: value });
 	return {
@@ -63,7 +64,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			worktreeSetup: piece('worktreeSetup', settings.worktreeSetup) ?? [],
 			worktreeSetupTimeoutSeconds: piece('worktreeSetupTimeoutSeconds', settings.worktreeSetupTimeoutSeconds) ?? defaultWorktreeSetupTimeoutSeconds,
 			...optional('worktreeShare', nonEmpty(piece('worktreeShare', settings.worktreeShare))),
-			...optional('worktreeShareCacheMaxMb', piece('worktreeShareCacheMaxMb', settings.worktreeShareCacheMaxMb)),
+			...optional('worktreeShareCacheMaxMb', unlessDefault(piece('worktreeShareCacheMaxMb', settings.worktreeShareCacheMaxMb), defaultShareCacheMaxMb)),
 			...optional('maxParallelSetups', piece('maxParallelSetups', settings.maxParallelSetups)),
 			...(piece('integrateRunsHooks', settings.integrateRunsHooks) === true ? { integrateRunsHooks: true } : {}),
 			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
