@@ -70,7 +70,7 @@ async function oneRun(root: string, filesystem: string, sharing: boolean, trees:
 		const ids = Array.from({ length: trees }, (_, i) => `t${i}`);
 		const started = Date.now();
 		const ready = await Promise.all(ids.map((id) => manager.ensure('bench', [id], 'bench').then(() => Date.now() - started)));
-		const records = ids.map((id) => manager.setupRecord(id)!);
+		const records = ids.map((id) => manager.setupRecord('bench', id)!);
 		const starts = records.map((r) => r.startedAtUnixMs);
 		const disk = loopMount !== null ? usedKb(loopMount) - usedBefore : diskKb(path.join(repo, '.tutti'));
 		const methods = [...new Set(records.map((r) => r.method ?? 'none'))].map((m) => `${m} ×${records.filter((r) => (r.method ?? 'none') === m).length}`).join(', ');

@@ -33,7 +33,7 @@ export function worktreeTarget(): AgentTarget {
 		"setTimeout(() => fs.writeFileSync(t + '.txt', t + '\\n'), 400 + Math.floor(Math.random() * 500));",
 	].join(' ');
 	// The tree's "install": deps/ made from deps.lock, one line per install run in .tutti/shared-installs.txt.
-	const install = "const fs = require('fs'); fs.mkdirSync('deps', { recursive: true }); fs.writeFileSync('deps/lib.txt', fs.readFileSync('deps.lock')); fs.appendFileSync('../../shared-installs.txt', process.cwd() + '\\n');";
+	const install = "const fs = require('fs'); fs.mkdirSync('deps', { recursive: true }); fs.writeFileSync('deps/lib.txt', fs.readFileSync('deps.lock')); fs.appendFileSync('../../../shared-installs.txt', process.cwd() + '\\n');";
 	return {
 		id: 'wt', adapter: 'command', argv: [process.execPath, '-e', script], isolation: 'worktree',
 		worktreeSetup: [process.execPath, '-e', install], worktreeShare: [{ paths: ['deps'], key: ['deps.lock'] }],
@@ -149,7 +149,9 @@ export async function worktreeCrash(host: HostHandle, rounds: number, random: ()
 		if (accepted.length > 0) { await integrateUnderKill(host, issueId, accepted, round, random, result, figures); }
 	}
 	result.figure('worktree diamonds (A; C; B after A; D after B and C) / Host kill -9 mid-Runs', `${figures.rounds} / ${figures.hostKills}`);
-	const trees = existsSync(join(host.workspace, '.tutti', 'worktrees')) ? readdirSync(join(host.workspace, '.tutti', 'worktrees')).length : 0;
+	// Trees are named per issue: `.tutti/worktrees/<issueId>/<taskId>`.
+	const treesFolder = join(host.workspace, '.tutti', 'worktrees');
+	const trees = existsSync(treesFolder) ? readdirSync(treesFolder).reduce((n, issue) => n + readdirSync(join(treesFolder, issue)).length, 0) : 0;
 	let installs = 0;
 	try { installs = readFileSync(join(host.workspace, '.tutti', 'shared-installs.txt'), 'utf8').trim().split('\n').length; } catch { /* none ran */ }
 	result.figure('worktree trees / shared-setup installs run (one lockfile: the rest were copies)', `${trees} / ${installs}`);
@@ -175,7 +177,7 @@ async function integrateUnderKill(host: HostHandle, issueId: string, files: read
 	result: CaseResult, figures: WorktreeCrashFigures): Promise<void> {
 	const where = `worktree round ${round}: integrate`;
 	const before = git(host.workspace, 'rev-parse', 'main');
-	// The CLI call and the kill race; the CLI may retry across the restart (SPEC §10) or report the cut.
+	// The CLI call and the kill race; the CLI may retry across the restart or report the cut.
 	const cli = host.cli(['issue', 'integrate', '--issue-id', issueId, '--accepted-only', '--json'], { asUser: true });
 	await sleep(random() * 400);
 	await killAndRestart(host);

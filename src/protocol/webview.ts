@@ -18,7 +18,8 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('issue/pause') }),
 	z.strictObject({ type: z.literal('issue/resume') }),
 	z.strictObject({ type: z.literal('issue/stop') }),
-	z.strictObject({ type: z.literal('issue/integrate') }),
+	/** push: the Push checkbox next to Integrate (the branch then goes to its upstream). */
+	z.strictObject({ type: z.literal('issue/integrate'), push: z.boolean().optional() }),
 	z.strictObject({ type: z.literal('run/stop'), runId: id }),
 	z.strictObject({ type: z.literal('task/accept'), taskId: id }),
 	z.strictObject({ type: z.literal('task/requestChanges'), taskId: id, note: reviewNote }),
@@ -36,6 +37,8 @@ export const toHost = z.discriminatedUnion('type', [
 	/** A message to the task's running agent (`tutti run send`): into its running Turn, or queued for the next. */
 	z.strictObject({ type: z.literal('run/send'), runId: id, text: z.string().trim().min(1).max(100_000) }),
 	z.strictObject({ type: z.literal('approval/answer'), approvalId: id, choice: z.enum(['allow', 'allowForTask', 'deny']), message: z.string().max(reviewNoteMaxChars).optional() }),
+	/** The developer's answers to an agent's question: the text of its only question, or `<question id>=<text>` each. */
+	z.strictObject({ type: z.literal('question/answer'), approvalId: id, answers: z.array(z.string().trim().min(1).max(reviewNoteMaxChars)).min(1).max(50) }),
 	/** The Host's other issue controls; each runs its palette command, which asks for what it needs. */
 	z.strictObject({ type: z.literal('issue/start') }),
 	z.strictObject({ type: z.literal('task/add') }),

@@ -75,7 +75,7 @@ describe('security: shared installs stay inside their tree', function () {
 	it('an install holding an absolute link into .tutti is not shared: the next tree installs its own', async () => {
 		// The "install" links to a file of the tree it ran in by absolute path: a later tree given that link would read
 		// (and write) the first tree's file.
-		const setup = ['sh', '-c', 'mkdir -p node_modules && echo mine > own.txt && ln -s "$PWD/own.txt" node_modules/link && basename "$PWD" >> ../../installs.txt'];
+		const setup = ['sh', '-c', 'mkdir -p node_modules && echo mine > own.txt && ln -s "$PWD/own.txt" node_modules/link && basename "$PWD" >> ../../../installs.txt'];
 		h = await ServiceHarness.open({ config: {
 			agentTargets: [commandTarget('iso', { isolation: 'worktree' })], worktreeSetup: setup,
 			worktreeShare: [{ paths: ['node_modules'], key: ['package-lock.json'] }],

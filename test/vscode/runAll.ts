@@ -3,13 +3,15 @@
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
 // docs/screenshots/ (for the README).
 // The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts), then starting work
 // from the UI (test/vscode/ui/startFromUi.ui.ts) in the same code-server.
 // The `journey` stage is issue 12's "Done when" (test/vscode/ui/developerJourney.ui.ts) in a code-server of its own
 // (its status bar must count one issue), with a scripted Claude Code on PATH (test/vscode/ui/scriptedClaude.ts).
+// The `codex` stage (test/vscode/ui/codexApproval.ui.ts) answers a codex app-server worker's approval from the
+// notification, the pinned Codex CLI against a scripted Responses server on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +29,8 @@ import { ensureGitRepository } from './ui/gitWorkspace.js';
 import { journeyFix, journeyTask, runDeveloperJourney } from './ui/developerJourney.ui.js';
 import { startScriptedClaude } from './ui/scriptedClaude.js';
 import { runStartUi } from './ui/startFromUi.ui.js';
+import { codexApprovalScript, codexApprovalTarget, runCodexApprovalUi } from './ui/codexApproval.ui.js';
+import { startScriptedServer } from '../agents/modelServer/server.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
@@ -238,6 +242,26 @@ async function main(): Promise<number> {
 						});
 				} finally {
 					await claude.close();
+				}
+			});
+		}
+		if (!only || only === 'codex') {
+			const workspace = writeWorkspace('tutti-vscode-codex-');
+			workspaces.push(workspace);
+			await record(tally, 'codex', async () => {
+				const server = await startScriptedServer({ script: codexApprovalScript });
+				try {
+					// The codex target's HOME and CODEX_HOME live beside the workspace, so nothing of Codex's lands in it.
+					writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
+						'tutti.agentTargets': [codexApprovalTarget(server.url, `${workspace}-home`)], 'tutti.maxParallelRuns': 1,
+					}, null, '\t'));
+					await withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log }, async (session) => {
+						console.log('\n[codex] a codex app-server worker asks; Allow from the notification; the command ran');
+						tallyUi(tally, 'codex', await runCodexApprovalUi(session, workspace, server));
+					});
+				} finally {
+					await server.close();
+					rmSync(`${workspace}-home`, { recursive: true, force: true });
 				}
 			});
 		}

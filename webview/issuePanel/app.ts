@@ -244,7 +244,10 @@ export class IssuePanelApp {
 			case 'zoom/out': return this.#setZoom([...zoomSteps].reverse().find((z) => z < this.#zoom - 1e-6) ?? this.#zoom);
 			case 'zoom/reset': return this.#setZoom(1);
 			case 'zoom/fit': return this.#fit();
-			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'issue/integrate': case 'goal/confirm': case 'agent/showTerminal':
+			case 'issue/integrate':
+				this.#post((document.getElementById('integrate-push') as HTMLInputElement | null)?.checked === true ? { type: action, push: true } : { type: action });
+				return;
+			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'goal/confirm': case 'agent/showTerminal':
 			case 'issue/start': case 'task/add': case 'issue/finish': case 'issue/followUp': case 'source/stop': case 'goalReview/switchToSelf':
 				this.#post({ type: action });
 				return;
@@ -277,6 +280,20 @@ export class IssuePanelApp {
 				const choice = action === 'approval/allow' ? 'allow' : action === 'approval/allowForTask' ? 'allowForTask' : 'deny';
 				const message = choice === 'deny' ? (this.#drafts.get(`approval:${approvalId}`) ?? '') : undefined;
 				this.#post({ type: 'approval/answer', approvalId, choice, ...(message !== undefined ? { message } : {}) });
+				return;
+			}
+			case 'question/option': {
+				this.#post({ type: 'question/answer', approvalId: el.dataset['approvalId'] ?? '', answers: [el.dataset['answer'] ?? ''] });
+				return;
+			}
+			case 'question/answer': {
+				const approvalId = el.dataset['approvalId'] ?? '';
+				const ids: unknown = JSON.parse(el.dataset['questions'] ?? '[]');
+				const answers = (Array.isArray(ids) ? ids.map(String) : []).flatMap((q) => {
+					const text = (this.#drafts.get(`question:${approvalId}:${q}`) ?? '').trim();
+					return text === '' ? [] : [`${q}=${text}`];
+				});
+				if (answers.length === 0 || !this.#post({ type: 'question/answer', approvalId, answers })) { this.#announce('Write an answer first.'); }
 				return;
 			}
 			case 'command/copy': {

@@ -1,12 +1,13 @@
-// The approvals of the selected task (its Runs' tool calls that asked the developer), shown usefully: the command
-// for Bash (Claude Code) and exec_command (codex), the path and a diff for Edit / MultiEdit / Write, otherwise the input
-// as JSON. Pure.
+// The approvals of the selected task (its Runs' tool calls that asked the developer, and its agents' questions), shown
+// usefully: the command for Bash (Claude Code) and exec_command (codex), the path and a diff for Edit / MultiEdit /
+// Write, a question with its options, otherwise the input as JSON. Pure.
 import type { ApprovalDto, RunDto } from './snapshotTypes.js';
 
 export type ApprovalBody =
 	| { readonly kind: 'command'; readonly command: string }
 	| { readonly kind: 'file'; readonly path: string; readonly diff: readonly { readonly sign: '+' | '-'; readonly text: string }[] }
-	| { readonly kind: 'json'; readonly text: string };
+	| { readonly kind: 'json'; readonly text: string }
+	| { readonly kind: 'question'; readonly questions: ApprovalDto['questions'] };
 
 export interface ApprovalModel {
 	readonly approvalId: string;
@@ -54,5 +55,8 @@ export function approvalModels(runs: readonly RunDto[]): ApprovalModel[] {
 	const all: ApprovalDto[] = runs.flatMap((r) => r.approvals ?? []);
 	return all
 		.sort((a, b) => Number(b.status === 'pending') - Number(a.status === 'pending') || b.requestedAtUnixMs - a.requestedAtUnixMs)
-		.map((a) => ({ approvalId: a.approvalId, runId: a.runId, tool: a.tool, pending: a.status === 'pending', body: approvalBody(a.tool, a.input), answerLabel: a.answerLabel }));
+		.map((a) => ({
+			approvalId: a.approvalId, runId: a.runId, tool: a.tool, pending: a.status === 'pending',
+			body: a.kind === 'question' ? { kind: 'question', questions: a.questions } : approvalBody(a.tool, a.input), answerLabel: a.answerLabel,
+		}));
 }

@@ -15,6 +15,13 @@ export interface RelatedTask {
 	readonly statusLabel: string;
 }
 
+export interface VerificationModel {
+	readonly status: 'running' | 'passed' | 'failed' | 'none';
+	readonly label: string;
+	/** The first check that did not pass, with the last lines of its output. */
+	readonly failing: { readonly name: string; readonly outputTail: string } | null;
+}
+
 export interface DetailModel {
 	readonly taskId: string;
 	readonly title: string;
@@ -24,6 +31,11 @@ export interface DetailModel {
 	readonly acceptanceLabel: string;
 	/** The Host's reason the task awaits acceptance again ("changed after acceptance"); '' when none. */
 	readonly reopenedReason: string;
+	/**
+	 * What the developer's checks said of the latest result, in the Host's words ("Checks passed at abc1234",
+	 * "Checks failed: test (exit 1)") with a failed check's output tail; null before a Run reported success.
+	 */
+	readonly verification: VerificationModel | null;
 	readonly ready: boolean;
 	readonly blocker: string | null;
 	readonly launch: readonly (readonly [string, string])[];
@@ -78,8 +90,13 @@ export function detailModel(s: PanelSnapshot, tasks: readonly PanelTask[], selec
 		content: t.content,
 		status: t.status,
 		statusLabel: taskStatusLabel[t.status],
-		acceptanceLabel: acceptanceLabels[t.acceptanceState],
+		// The Host's acceptance words say by whom, at which commit and what the checks said then.
+		acceptanceLabel: t.acceptance?.label ?? acceptanceLabels[t.acceptanceState],
 		reopenedReason: t.reopenedReason,
+		verification: t.verification ? {
+			status: t.verification.status, label: t.verification.label,
+			failing: ((f) => (f ? { name: f.name, outputTail: f.outputTail } : null))(t.verification.checks.find((c) => c.state === 'failed')),
+		} : null,
 		ready: t.ready,
 		// A task that already ran (or runs) is not blocked: `task_not_started` only says it cannot be scheduled again.
 		blocker: t.blockerReason === '' || t.blockerReason === 'task_not_started' ? null : blockerLabel[t.blockerReason],

@@ -62,6 +62,8 @@ export const checkpointKindLabel: Readonly<Record<CheckpointKind, string>> = {
 	changes_requested: 'Changes requested',
 	goal_changes_requested: 'Goal changes requested',
 	task_accepted: 'Accepted by you',
+	checks_failed: 'Checks failed',
+	run_stalled: 'Run stalled',
 };
 
 export const blockerLabel: Readonly<Record<BlockerReason, string>> = {

@@ -2,7 +2,7 @@
 // side and a hand-back command, the active checkpoint, backlog and wake history, and the spend. Pure.
 import { checkpointKindLabel, executionStatusLabel, formatClock, formatCount, formatUsd, truncate } from './format.js';
 import type { PanelTask } from './panelTasks.js';
-import type { AttentionStateDto, CheckpointDto, CheckpointKind, ExecutionStatus, PanelSnapshot, WakeDto } from './snapshotTypes.js';
+import type { AttentionStateDto, CheckpointDto, CheckpointKind, DeliveryState, ExecutionStatus, PanelSnapshot, WakeDto } from './snapshotTypes.js';
 
 export interface CheckpointSummary {
 	readonly checkpointId: string;
@@ -62,6 +62,8 @@ export interface HeaderModel {
 	readonly recoveryHint: string;
 	/** The issue's last integration (`tutti issue integrate`), null before any. */
 	readonly integrated: { readonly commit: string; readonly into: string } | null;
+	/** Where the accepted work is: Integrate is the primary action while it is ready to integrate. */
+	readonly delivery: DeliveryState;
 	/** What the issue's agent Turns spent, against its budget (the Host's figures): "Spent $1.20 of $5.00 · 8,600 tokens". */
 	readonly spendLabel: string;
 }
@@ -165,5 +167,6 @@ export function headerModel(s: PanelSnapshot, tasks: readonly PanelTask[]): Head
 		recoveryHint: plan && !terminal ? plan.recoveryHint : '',
 		spendLabel: spendLabel(s.issue.spend),
 		integrated: s.issue.integratedCommit !== '' ? { commit: s.issue.integratedCommit, into: s.issue.integratedInto } : null,
+		delivery: s.issue.delivery,
 	};
 }

@@ -4,7 +4,7 @@
 import { button, linkButton, textArea } from '../shared/components.js';
 import { type ElementNode, h } from '../shared/vnode.js';
 import { noteMaxLength } from './renderHeader.js';
-import type { DetailModel, RelatedTask } from './detailModel.js';
+import type { DetailModel, RelatedTask, VerificationModel } from './detailModel.js';
 import type { MessagesModel, TranscriptModel } from './liveRunModel.js';
 import type { ReviewChangesModel } from './reviewChangesModel.js';
 import type { LatestRunModel, RunModel } from './runModel.js';
@@ -17,12 +17,38 @@ function approvalBody(b: ApprovalBody): ElementNode {
 			h('p', {}, h('code', { class: 'approval-path' }, b.path)),
 			h('pre', { class: 'approval-diff', 'aria-label': `Proposed change to ${b.path}` }, ...b.diff.map((l) => h('span', { class: l.sign === '+' ? 'diff-add' : 'diff-del' }, `${l.sign} ${l.text}\n`))));
 		case 'json': return h('pre', { class: 'approval-json' }, b.text);
+		case 'question': return h('div', { class: 'approval-questions' }, ...b.questions.map((q) => h('div', { class: 'approval-question' },
+			h('p', {}, q.header !== '' ? h('strong', {}, `${q.header}: `) : null, q.question),
+			q.options.length > 0 ? h('ul', { class: 'question-options' }, ...q.options.map((o) => h('li', {}, o.label, o.description !== '' ? h('span', { class: 'muted' }, ` — ${o.description}`) : null))) : null)));
 	}
 }
 
-/** One request: what the agent asks, and for a pending one Allow once / Allow for task / Deny with a message. */
+/** A pending question: a button per option of a lone question, a typed answer per question, and Decline with a message. */
+function questionActions(a: ApprovalModel, questions: Extract<ApprovalBody, { kind: 'question' }>['questions']): ElementNode {
+	const data = { 'approval-id': a.approvalId };
+	const only = questions.length === 1 ? questions[0] : undefined;
+	return h('div', { class: 'approval-actions' },
+		...(only !== undefined ? only.options.map((o, i) => button({
+			label: o.label, action: 'question/option', appearance: i === 0 ? 'primary' : 'secondary', ariaLabel: `Answer ${o.label}`, data: { ...data, answer: `${only.id}=${o.label}` },
+		})) : []),
+		...questions.filter((q) => only === undefined || q.isOther || q.options.length === 0).map((q) => textArea({
+			id: `question-${a.approvalId}-${q.id}`, label: questions.length === 1 ? (q.options.length > 0 ? 'Another answer' : 'Your answer') : `Answer: ${q.question}`,
+			maxLength: noteMaxLength, draftKey: `question:${a.approvalId}:${q.id}`,
+		})),
+		button({ label: 'Answer', action: 'question/answer', ariaLabel: 'Send the answers written above', data: { ...data, questions: JSON.stringify(questions.map((q) => q.id)) } }),
+		textArea({ id: `approval-note-${a.approvalId}`, label: 'Message for the agent (with Decline)', maxLength: noteMaxLength, draftKey: `approval:${a.approvalId}` }),
+		button({ label: 'Decline', action: 'approval/deny', ariaLabel: 'Decline to answer, with the message above', data }));
+}
+
+/** One request: what the agent asks, and for a pending one Allow once / Allow for task / Deny with a message (a question: its answers). */
 function approval(a: ApprovalModel): ElementNode {
 	const data = { 'approval-id': a.approvalId };
+	if (a.body.kind === 'question') {
+		return h('li', { class: `approval question${a.pending ? ' pending' : ''}`, 'data-approval-id': a.approvalId },
+			h('p', { class: 'approval-head' }, h('strong', {}, 'Question'), h('span', { class: 'muted' }, ` · ${a.answerLabel}`)),
+			approvalBody(a.body),
+			a.pending ? questionActions(a, a.body.questions) : null);
+	}
 	return h('li', { class: `approval${a.pending ? ' pending' : ''}`, 'data-approval-id': a.approvalId },
 		h('p', { class: 'approval-head' }, h('strong', {}, a.tool), h('span', { class: 'muted' }, ` · ${a.answerLabel}`)),
 		approvalBody(a.body),
@@ -112,6 +138,14 @@ function messages(m: MessagesModel): ElementNode {
 		h('p', { class: 'form-error', role: 'alert', 'data-error-for': draftKey }));
 }
 
+/** Verified, above Accept: the checks' one line, and a failed check's output one click away. */
+function verification(v: VerificationModel): ElementNode {
+	return h('div', { id: 'verification', class: `verification verification-${v.status}` },
+		h('p', { class: v.status === 'failed' ? 'notice' : 'muted' }, v.label),
+		v.failing ? collapsed('verification-output', `Output of ${v.failing.name}`,
+			v.failing.outputTail.trim() !== '' ? h('pre', { class: 'content' }, v.failing.outputTail) : h('p', { class: 'muted' }, 'It printed nothing.')) : null);
+}
+
 export function renderDetail(d: DetailModel | null): ElementNode {
 	if (!d) {
 		return h('div', { id: 'task-detail', class: 'empty' }, h('p', {}, 'Select a task in the graph (click, or Enter / Space) to see its content, runs and controls.'));
@@ -135,6 +169,7 @@ export function renderDetail(d: DetailModel | null): ElementNode {
 			h('p', {}, 'This task is waiting for you to accept its result or request changes.'),
 			d.reopenedReason !== '' ? h('p', { id: 'reopened-reason', class: 'notice' },
 				`Pending acceptance again: ${d.reopenedReason}. Its branch moved after it was accepted; its result is now the branch's new commit.`) : null,
+			d.verification ? verification(d.verification) : null,
 			d.controls.accept ? button({ label: 'Accept', action: 'task/accept', appearance: 'primary', ariaLabel: `Accept task ${d.title}`, data }) : null,
 			d.controls.requestChanges ? h('div', { class: 'note-form' },
 				textArea({ id: 'task-note', label: 'What needs to change', maxLength: noteMaxLength, draftKey: `task:${d.taskId}` }),

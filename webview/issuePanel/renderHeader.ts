@@ -14,15 +14,17 @@ function checkpointLine(c: CheckpointSummary): string {
 	return `#${c.sequence} ${c.kindLabel} · revision ${c.graphRevision}${c.subjectTaskId ? ` · task ${c.subjectTaskId}` : ''}`;
 }
 
-function controls(c: IssueControls, title: string): ElementNode {
+function controls(c: IssueControls, title: string, ready: boolean): ElementNode {
 	return h('div', { id: 'issue-controls', role: 'toolbar', 'aria-label': 'Issue controls' },
 		c.pause ? button({ label: 'Pause', action: 'issue/pause', ariaLabel: `Pause issue ${title}`, title: 'Stop starting new work; running Runs continue' }) : null,
 		c.resume ? button({ label: 'Resume', action: 'issue/resume', appearance: 'primary', ariaLabel: `Resume issue ${title}` }) : null,
 		c.stop ? button({ label: 'Stop', action: 'issue/stop', ariaLabel: `Stop issue ${title}`, title: 'Pause and stop every running Run' }) : null,
 		c.integrate ? button({
-			label: 'Integrate', action: 'issue/integrate', ariaLabel: `Integrate the accepted work of issue ${title}`,
+			label: 'Integrate', action: 'issue/integrate', ariaLabel: `Integrate the accepted work of issue ${title}`, ...(ready ? { appearance: 'primary' as const } : {}),
 			title: 'Merge the accepted task commits into the base branch (tutti issue integrate)',
 		}) : null,
+		c.integrate ? h('label', { id: 'integrate-push-label', class: 'checkbox', title: "Then push the branch to its upstream (tutti issue integrate --push); a failed push keeps the integration" },
+			h('input', { type: 'checkbox', id: 'integrate-push' }), ' Push') : null,
 		c.start ? button({ label: 'Start', action: 'issue/start', appearance: 'primary', ariaLabel: `Start issue ${title}`, title: 'Start running the tasks as they become ready' }) : null,
 		c.addTask ? button({ label: 'Add task', action: 'task/add', ariaLabel: `Add a task to issue ${title}` }) : null,
 		c.switchReviewToSelf ? button({ label: 'Switch to self review', action: 'goalReview/switchToSelf', title: 'The source agent reviews the goal itself; the independent reviewer\'s open review is canceled' }) : null,
@@ -109,9 +111,11 @@ export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 		m.paused && !m.terminal ? h('p', { id: 'paused-note', class: 'muted' }, c.start
 			? 'Not started: add the tasks, then Start. Nothing runs before.'
 			: 'No new work starts; Runs already running continue until they end or you stop them.') : null,
-		controls(c, m.title),
+		controls(c, m.title, m.delivery === 'ready_to_integrate'),
 		m.integrated ? h('p', { id: 'integrated', role: 'status' }, 'Integrated into ', h('code', {}, m.integrated.into), ' at ',
-			h('code', { title: m.integrated.commit }, m.integrated.commit.slice(0, 12))) : null,
+			h('code', { title: m.integrated.commit }, m.integrated.commit.slice(0, 12)),
+			m.delivery === 'ready_to_integrate' ? '; accepted work since then is not integrated yet.' : null) : null,
+		m.delivery === 'not_integrated' ? h('p', { id: 'not-integrated', role: 'status' }, 'Finished without integrating: the accepted work is only on its tutti/* branches.') : null,
 		goalReview(c),
 		completion(c),
 		m.needsYou.length ? h('section', { id: 'needs-you', 'aria-labelledby': 'needs-you-title' },

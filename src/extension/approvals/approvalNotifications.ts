@@ -1,31 +1,68 @@
-// A notification with Allow / Allow for Task / Deny for each tool call an agent asks about (approval requests): the
-// developer answers where they are. The Host derives which issues wait on an approval (IssueDto.pendingApprovalCount);
-// only then is the list read. A request answered elsewhere (panel, CLI) is refused by the Host with its first answer,
-// which is shown instead.
+// A notification with Allow / Allow for Task / Deny for each tool call an agent asks about (approval requests), and
+// with the options of each question an agent asks (or Answer…) and Decline: the developer answers where they are.
+// The Host derives which issues wait on an approval (IssueDto.pendingApprovalCount); only then is the list read. A
+// request answered elsewhere (panel, CLI) is refused by the Host with its first answer, which is shown instead.
 import * as vscode from 'vscode';
 import { DisposableStore, type Disposable } from '../../core/lifecycle.js';
-import type { ApprovalDto } from '../../protocol/approvals.js';
+import type { ApprovalDto, ApprovalQuestionDto } from '../../protocol/approvals.js';
 import { describeError } from '../client/hostClient.js';
 import type { ExtensionServices } from '../services.js';
-import { approvalMessage, newlyPending } from './approvalText.js';
+import { approvalMessage, newlyPending, questionButtons } from './approvalText.js';
 
-export type ApprovalChoice = 'allow' | 'allowForTask' | 'deny';
+/** `answer`: a question's answers (`<question id>=<text>` each). */
+export type ApprovalChoice = 'allow' | 'allowForTask' | 'deny' | 'answer';
 
-/** Answers one request as the developer; Deny asks for the message the agent receives. Returns what was done. */
-export async function answerApproval(services: ExtensionServices, approval: Pick<ApprovalDto, 'approvalId' | 'tool'>, choice: ApprovalChoice, message?: string): Promise<string | undefined> {
+/** Asks the developer each question in turn (its options, or a typed answer); undefined when they dismiss one. */
+export async function askQuestionAnswers(questions: readonly ApprovalQuestionDto[]): Promise<string[] | undefined> {
+	const answers: string[] = [];
+	for (const [i, q] of questions.entries()) {
+		const title = `${q.header !== '' ? q.header : 'The agent asks'}${questions.length > 1 ? ` (${i + 1}/${questions.length})` : ''}`;
+		let text: string | undefined;
+		if (q.options.length > 0) {
+			const other = { label: 'Another answer…', description: '', other: true };
+			const picked = await vscode.window.showQuickPick([
+				...q.options.map((o) => ({ label: o.label, description: o.description, other: false })),
+				...(q.isOther ? [other] : []),
+			], { title, placeHolder: q.question, ignoreFocusOut: true });
+			if (picked === undefined) { return undefined; }
+			text = picked.other ? undefined : picked.label;
+		}
+		text ??= await vscode.window.showInputBox({ title, prompt: q.question, password: q.isSecret, ignoreFocusOut: true });
+		if (text === undefined) { return undefined; }
+		answers.push(`${q.id}=${text}`);
+	}
+	return answers;
+}
+
+/**
+ * Answers one request as the developer; Deny asks for the message the agent receives, and a question without given
+ * answers asks for them. Returns what was done.
+ */
+export async function answerApproval(
+	services: ExtensionServices, approval: Pick<ApprovalDto, 'approvalId' | 'tool'> & Partial<Pick<ApprovalDto, 'kind' | 'questions'>>,
+	choice: ApprovalChoice, message?: string, answers?: readonly string[],
+): Promise<string | undefined> {
+	const question = approval.kind === 'question';
 	let note = message;
 	if (choice === 'deny' && note === undefined) {
 		note = await vscode.window.showInputBox({
-			title: `Deny ${approval.tool}`,
-			prompt: 'What the agent is told (why, or what to do instead)',
-			placeHolder: 'e.g. Do not push; open a pull request instead',
+			title: question ? 'Decline the question' : `Deny ${approval.tool}`,
+			prompt: question ? 'What the agent is told instead of an answer' : 'What the agent is told (why, or what to do instead)',
+			placeHolder: question ? 'e.g. Decide yourself; either is fine' : 'e.g. Do not push; open a pull request instead',
 		});
 		if (note === undefined) { return undefined; }
+	}
+	let given = answers;
+	if (choice === 'answer' && given === undefined) {
+		given = await askQuestionAnswers(approval.questions ?? []);
+		if (given === undefined) { return undefined; }
 	}
 	try {
 		const result = await services.client().call('approval/answer', {
 			approvalId: approval.approvalId,
-			...(choice === 'deny' ? { deny: true, message: note ?? '' } : { allow: true, forTask: choice === 'allowForTask' }),
+			...(choice === 'deny' ? { deny: true, message: note ?? '' }
+				: choice === 'answer' ? { answers: [...(given ?? [])] }
+					: { allow: true, forTask: choice === 'allowForTask' }),
 		});
 		void services.refresh();
 		return result.approval.answerLabel;
@@ -50,6 +87,15 @@ export function registerApprovalNotifications(services: ExtensionServices): Disp
 			const titles = new Map(current.issues.map((i) => [i.issueId, i.title]));
 			for (const approval of newlyPending(approvals, seen)) {
 				const text = approvalMessage(approval, titles.get(approval.issueId));
+				if (approval.kind === 'question') {
+					void vscode.window.showWarningMessage(text, ...questionButtons(approval)).then(async (picked) => {
+						if (picked === undefined) { return; }
+						const label = picked.kind === 'decline' ? await answerApproval(services, approval, 'deny')
+							: await answerApproval(services, approval, 'answer', undefined, picked.kind === 'option' ? [picked.answer] : undefined);
+						if (label !== undefined) { void vscode.window.showInformationMessage(`Tutti: the question was ${label}.`); }
+					});
+					continue;
+				}
 				void vscode.window.showWarningMessage(text, 'Allow', 'Allow for Task', 'Deny').then(async (picked) => {
 					if (picked === undefined) { return; }
 					const choice: ApprovalChoice = picked === 'Allow' ? 'allow' : picked === 'Allow for Task' ? 'allowForTask' : 'deny';

@@ -1,7 +1,11 @@
 // Developer confirmation: Accept Task, Request Changes (a task, or the goal at Goal Review), Confirm Goal, and the
 // next step after completion: Follow Up (the source agent's `tutti next-action` gets it) or Finish.
 // A Host without these methods (an older owner window) answers `version_mismatch`, shown as such: nothing pretends.
+import * as vscode from 'vscode';
 import { noteWithComments } from '../review/reviewCommentBook.js';
+import type { Result } from '../../protocol/controlPlane.js';
+import { HostCallError } from '../client/hostClient.js';
+import { commandIds } from './ids.js';
 import { reviewNoteMaxChars } from '../../protocol/webview.js';
 // No success notification: the board and the panel show the result (and a hand-back command, when one is owed).
 import type { IssueDto } from '../../protocol/dto.js';
@@ -85,15 +89,37 @@ function completedManaged(services: ExtensionServices, issueId: string): boolean
 	return currentIssue(services, issueId)?.executionStatus === 'completed';
 }
 
-/** `(issueId)`: nothing more is offered to the source agent; its Stop hook lets it exit. */
+/**
+ * `(issueId)`: nothing more is offered to the source agent; its Stop hook lets it exit. With accepted work not
+ * integrated the developer chooses Integrate or Finish Without Integrating; then the removal of the issue's trees and
+ * merged branches is offered with the disk it frees.
+ */
 export function finishIssue(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Finish', async () => {
-		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'Finish which completed issue?', (i) => completedManaged(ctx.services, i.issueId));
+		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'Finish which issue?', (i) => currentIssue(ctx.services, i.issueId)?.controls.finish === true);
 		if (issueId === undefined) {
 			return undefined;
 		}
-		const finished = await ctx.services.client().call('issue/finish', { issueId });
-		return finished;
+		const client = ctx.services.client();
+		let finished: Result<'issue/finish'>;
+		try {
+			finished = await client.call('issue/finish', { issueId });
+		} catch (e) {
+			if (!(e instanceof HostCallError) || e.reasonCode !== 'not_integrated') { throw e; }
+			const choice = await vscode.window.showWarningMessage(e.message, { modal: true }, 'Integrate', 'Finish Without Integrating');
+			if (choice === 'Integrate') {
+				await vscode.commands.executeCommand(commandIds.integrateIssue, issueId);
+				return undefined;
+			}
+			if (choice !== 'Finish Without Integrating') { return undefined; }
+			finished = await client.call('issue/finish', { issueId, withoutIntegrating: true });
+		}
+		if (!finished.cleanup.items.some((i) => i.state === 'removable')) { return finished; }
+		const remove = await vscode.window.showInformationMessage(`Tutti: finished. ${finished.cleanup.summary}`, 'Remove Worktrees');
+		if (remove !== 'Remove Worktrees') { return finished; }
+		const removed = await client.call('issue/finish', { issueId, removeWorktrees: true });
+		void vscode.window.showInformationMessage(`Tutti: ${removed.cleanup.summary}`);
+		return removed;
 	});
 }
 

@@ -40,7 +40,7 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'issue/pause': return { kind: 'command', command: commandIds.pauseIssue, args: [issueId] };
 		case 'issue/resume': return { kind: 'command', command: commandIds.resumeIssue, args: [issueId] };
 		case 'issue/stop': return { kind: 'command', command: commandIds.stopIssue, args: [issueId] };
-		case 'issue/integrate': return { kind: 'command', command: commandIds.integrateIssue, args: [issueId] };
+		case 'issue/integrate': return { kind: 'command', command: commandIds.integrateIssue, args: msg.push === true ? [issueId, { push: true }] : [issueId] };
 		case 'goal/confirm': return { kind: 'command', command: commandIds.confirmGoal, args: [issueId] };
 		case 'goal/requestChanges': return { kind: 'command', command: commandIds.requestChanges, args: [issueId, undefined, msg.note] };
 		case 'run/stop': return run(msg.runId, () => ({ kind: 'command', command: commandIds.stopRun, args: [msg.runId] }));
@@ -55,6 +55,9 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'approval/answer': return known && known.approvalIds?.has(msg.approvalId) !== true
 			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
 			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, msg.choice, msg.message ?? ''] };
+		case 'question/answer': return known && known.approvalIds?.has(msg.approvalId) !== true
+			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
+			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, 'answer', '', msg.answers] };
 		case 'issue/start': return { kind: 'command', command: commandIds.startIssue, args: [issueId] };
 		case 'task/add': return { kind: 'command', command: commandIds.addTask, args: [issueId] };
 		case 'issue/finish': return { kind: 'command', command: commandIds.finishIssue, args: [issueId] };

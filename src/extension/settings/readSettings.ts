@@ -20,5 +20,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
 		defaultBudgetUsd: config.get<unknown>('defaultBudgetUsd'),
 		// Machine-scoped in package.json: a folder's .vscode/settings.json (repository content) cannot turn it on.
 		integrateRunsHooks: config.get<unknown>('integrateRunsHooks'),
+		checks: config.get<unknown>('checks'),
+		stallSeconds: config.get<unknown>('stallSeconds'),
 	};
 }

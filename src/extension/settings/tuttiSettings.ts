@@ -19,12 +19,14 @@ export interface TuttiSettings {
 	readonly modelPrices: unknown;
 	readonly defaultBudgetUsd: unknown;
 	readonly integrateRunsHooks: unknown;
+	readonly checks: unknown;
+	readonly stallSeconds: unknown;
 }
 
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
-	'worktreeShare', 'worktreeShareCacheMaxMb', 'maxParallelSetups', 'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks',
+	'worktreeShare', 'worktreeShareCacheMaxMb', 'maxParallelSetups', 'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'checks', 'stallSeconds',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -52,7 +54,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 		return parsed.data[key];
 	};
 	const unlessDefault = <T>(value: T | undefined, standard: T): T | undefined => (value === standard ? undefined : value);
-	const nonEmpty = <T>(list: T[] | undefined): T[] | undefined => (list === undefined || list.length === 0 ? undefined : list);
+	const nonEmpty = <K extends 'checks' | 'worktreeShare'>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined || value.length === 0 ? {} : { [key]: value });
 	const optional = <K extends keyof HostConfig>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined ? {} : { [key]: value });
 	return {
 		config: {
@@ -63,12 +65,14 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			worktreeCopy: piece('worktreeCopy', settings.worktreeCopy) ?? [],
 			worktreeSetup: piece('worktreeSetup', settings.worktreeSetup) ?? [],
 			worktreeSetupTimeoutSeconds: piece('worktreeSetupTimeoutSeconds', settings.worktreeSetupTimeoutSeconds) ?? defaultWorktreeSetupTimeoutSeconds,
-			...optional('worktreeShare', nonEmpty(piece('worktreeShare', settings.worktreeShare))),
+			...nonEmpty('worktreeShare', piece('worktreeShare', settings.worktreeShare)),
 			...optional('worktreeShareCacheMaxMb', unlessDefault(piece('worktreeShareCacheMaxMb', settings.worktreeShareCacheMaxMb), defaultShareCacheMaxMb)),
 			...optional('maxParallelSetups', piece('maxParallelSetups', settings.maxParallelSetups)),
 			...(piece('integrateRunsHooks', settings.integrateRunsHooks) === true ? { integrateRunsHooks: true } : {}),
 			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
 			...optional('defaultBudgetUsd', piece('defaultBudgetUsd', settings.defaultBudgetUsd)),
+			...nonEmpty('checks', piece('checks', settings.checks)),
+			...optional('stallSeconds', piece('stallSeconds', settings.stallSeconds)),
 		},
 		problems,
 	};

@@ -15,7 +15,6 @@ import { readRunApprovals } from './approvals/approvalDtos.js';
 import { runQueueState } from '../runs/messages/liveDelivery.js';
 import { latestActivity, setupLogTail } from './runActivity.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
-import { worktreesFolder } from '../worktrees/worktreePaths.js';
 
 export class RunQueries {
 	constructor(private readonly deps: {
@@ -23,7 +22,7 @@ export class RunQueries {
 		/** A configured target (undefined when the id is no longer configured). */
 		targetOf?: (agentTargetId: string) => AgentTargetConfig | undefined;
 		/** Where a worktree Run's tree set-up stands. */
-		worktrees?: Pick<WorktreeManager, 'setupProgress' | 'setupRecord'>;
+		worktrees?: Pick<WorktreeManager, 'setupProgress' | 'treeContaining'>;
 	}) {}
 
 	async get(params: ParsedParams<'run/get'>): Promise<Result<'run/get'>> {
@@ -42,10 +41,7 @@ export class RunQueries {
 				method: null, log: progress.state === 'setting_up' ? setupLogTail(progress.logFile) : '',
 			} };
 		}
-		const segments = run.executionDirectory.split(/[\\/]/);
-		const prefix = worktreesFolder.split(/[\\/]/);
-		const treeTaskId = run.inWorktree && prefix.every((p, i) => segments[i] === p) ? segments[prefix.length] : undefined;
-		const record = treeTaskId !== undefined ? worktrees.setupRecord(treeTaskId) : undefined;
+		const record = run.inWorktree ? worktrees.treeContaining(run.issueId, run.executionDirectory)?.setup : undefined;
 		if (record === undefined) { return run; }
 		return { ...run, setup: {
 			state: 'done', startedAtUnixMs: record.startedAtUnixMs, endedAtUnixMs: record.endedAtUnixMs,

@@ -4,10 +4,12 @@
 // install, a tree whose lockfile differs installs again, and a change in one tree's shared path is not seen in another.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import type { HostConfig } from '../../../src/host/config.js';
+import { WorktreeManager } from '../../../src/host/worktrees/worktreeManager.js';
 import { commandTarget, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
 
 function git(cwd: string, ...args: string[]): string {
@@ -20,22 +22,24 @@ function git(cwd: string, ...args: string[]): string {
  * and serial ones show the first ending before the next starts.
  */
 function recordingSetup(meet: readonly string[]): string[] {
-	const others = meet.map((t) => `../../times/${t}.start`).join(' ');
+	const others = meet.map((t) => `../../../times/${t}.start`).join(' ');
 	return ['sh', '-c', [
-		'tree=$(basename "$PWD"); mkdir -p ../../times',
-		'node -e "process.stdout.write(String(Date.now()))" > "../../times/$tree.start"',
+		'tree=$(basename "$PWD"); mkdir -p ../../../times',
+		'node -e "process.stdout.write(String(Date.now()))" > "../../../times/$tree.start"',
 		`i=0; while [ $i -lt 100 ]; do all=1; for f in ${others}; do [ -f "$f" ] || all=0; done; [ $all = 1 ] && break; i=$((i+1)); sleep 0.05; done`,
-		'node -e "process.stdout.write(String(Date.now()))" > "../../times/$tree.end"',
+		'node -e "process.stdout.write(String(Date.now()))" > "../../../times/$tree.end"',
 	].join('; ')];
 }
 
 /** An "install": node_modules/dep/index.js naming the lockfile it was made from, and one line per install run. */
-const installSetup = ['sh', '-c', 'mkdir -p node_modules/dep node_modules/.bin && printf "made from %s\\n" "$(cat package-lock.json)" > node_modules/dep/index.js && ln -s ../dep/index.js node_modules/.bin/dep && echo "$(basename "$PWD")" >> ../../installs.txt'];
+const installSetup = ['sh', '-c', 'mkdir -p node_modules/dep node_modules/.bin && printf "made from %s\\n" "$(cat package-lock.json)" > node_modules/dep/index.js && ln -s ../dep/index.js node_modules/.bin/dep && echo "$(basename "$PWD")" >> ../../../installs.txt'];
 const share = [{ paths: ['node_modules'], key: ['package-lock.json'] }];
 
 describe('worktree set-up in parallel, shared installs (real git)', function () {
 	this.timeout(60_000);
 	let h: ServiceHarness;
+	/** The issue the test's trees belong to unless it names another (trees are named per issue). */
+	let current = '';
 	afterEach(async () => { await h.close(); });
 
 	async function open(config: Partial<HostConfig>): Promise<string> {
@@ -45,10 +49,11 @@ describe('worktree set-up in parallel, shared installs (real git)', function () 
 		writeFileSync(join(h.workspace, 'package-lock.json'), 'lock-v1');
 		git(h.workspace, 'add', '-A');
 		git(h.workspace, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '-m', 'initial');
-		return (await h.call('issue/create', { title: 'trees' })).issueId;
+		current = (await h.call('issue/create', { title: 'trees' })).issueId;
+		return current;
 	}
 
-	const tree = (taskId: string): string => join(h.workspace, '.tutti', 'worktrees', taskId);
+	const tree = (taskId: string, issueId = current): string => join(h.workspace, '.tutti', 'worktrees', issueId, taskId);
 	const time = (taskId: string, edge: 'start' | 'end'): number => Number(readFileSync(join(h.workspace, '.tutti', 'times', `${taskId}.${edge}`), 'utf8'));
 	const installs = (): string[] => readFileSync(join(h.workspace, '.tutti', 'installs.txt'), 'utf8').trim().split('\n');
 	async function runOf(issueId: string, taskId: string) {
@@ -128,7 +133,7 @@ describe('worktree set-up in parallel, shared installs (real git)', function () 
 		await h.call('task/add', { issueId, taskId: 'e', title: 'e (old lockfile)', agentTargetId: 'iso' });
 		await h.idle();
 		assert.deepEqual(installs().sort(), ['a', 'd'], 'd installed for its own lockfile; e reused a\'s');
-		assert.equal(readFileSync(join(tree('d'), 'node_modules', 'dep', 'index.js'), 'utf8'), 'made from lock-v2\n');
+		assert.equal(readFileSync(join(tree('d', second), 'node_modules', 'dep', 'index.js'), 'utf8'), 'made from lock-v2\n');
 		assert.equal(readFileSync(join(tree('e'), 'node_modules', 'dep', 'index.js'), 'utf8'), 'made from lock-v1\n');
 		assert.equal((await runOf(second, 'd')).setup?.method, 'installed');
 	});
@@ -143,10 +148,52 @@ describe('worktree set-up in parallel, shared installs (real git)', function () 
 		git(h.workspace, 'add', '-A');
 		git(h.workspace, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '-m', 'initial');
 		const issueId = (await h.call('issue/create', { title: 'targets' })).issueId;
+		current = issueId;
 		await h.call('task/add', { issueId, taskId: 'docs1', title: 'docs', agentTargetId: 'docs' });
 		await h.idle();
 		assert.equal(h.runs.launches.length, 1);
 		assert.equal(existsSync(join(tree('docs1'), 'node_modules')), false, 'the docs target ran no setup');
 		assert.equal((await runOf(issueId, 'docs1')).setup, undefined);
+	});
+});
+
+describe('the set-up record of a tree (WorktreeManager, real git)', function () {
+	this.timeout(60_000);
+	let repo = '';
+	afterEach(() => { rmSync(repo, { recursive: true, force: true }); });
+	const cached = (): string[] => (existsSync(join(repo, '.tutti', 'setup-cache')) ? readdirSync(join(repo, '.tutti', 'setup-cache')) : []);
+
+	it('is kept per tree (the same task id in two issues), goes with the tree, and the cache is pruned with the last tree using it', async () => {
+		repo = mkdtempSync(join(tmpdir(), 'tutti-share-'));
+		git(repo, 'init', '-q');
+		writeFileSync(join(repo, '.gitignore'), 'node_modules/\n.tutti/\n');
+		writeFileSync(join(repo, 'package-lock.json'), 'lock-v1');
+		git(repo, 'add', '-A');
+		git(repo, '-c', 'user.email=t@example.com', '-c', 'user.name=T', 'commit', '-q', '-m', 'initial');
+		const manager = new WorktreeManager(repo, { copy: [], setup: installSetup, setupTimeoutMs: 60_000, share }, undefined, { maxParallelSetups: 2 });
+		const [one, two] = await Promise.all([manager.ensure('I1', ['t'], 'iso'), manager.ensure('I2', ['t'], 'iso')]);
+		assert.notEqual(one.absolutePath, two.absolutePath);
+		assert.equal(readFileSync(join(repo, '.tutti', 'installs.txt'), 'utf8').trim().split('\n').length, 1, 'one install for both trees');
+		const methods = [manager.setupRecord('I1', 't')?.method, manager.setupRecord('I2', 't')?.method].sort();
+		assert.ok(methods[1] === 'installed' && (methods[0] === 'clone' || methods[0] === 'copy'), `each tree has its own record: ${methods.join(', ')}`);
+		assert.equal(cached().length, 1);
+
+		await manager.remove('I1', 't');
+		assert.deepEqual({ ...manager.recordOf('I1', 't') }, { issueId: 'I1', taskId: 't', path: join('.tutti', 'worktrees', 'I1', 't'), branch: 'tutti/I1/t', prepared: false },
+			'the record stays, not prepared and with no set-up');
+		assert.equal(manager.setupRecord('I2', 't')?.key.length, 32, 'the other issue\'s tree keeps its record');
+		assert.equal(cached().length, 1, 'still used by I2/t');
+		await manager.remove('I2', 't');
+		assert.deepEqual(cached(), [], 'no remaining tree uses the install: pruned');
+	});
+
+	it('reads a worktrees.json written before set-ups were recorded', () => {
+		repo = mkdtempSync(join(tmpdir(), 'tutti-share-'));
+		const record = { issueId: 'I1', taskId: 't', path: join('.tutti', 'worktrees', 'I1', 't'), branch: 'tutti/I1/t', prepared: true };
+		mkdirSync(join(repo, '.tutti'), { recursive: true });
+		writeFileSync(join(repo, '.tutti', 'worktrees.json'), JSON.stringify({ bases: {}, trees: [record] }));
+		const manager = new WorktreeManager(repo);
+		assert.deepEqual({ ...manager.recordOf('I1', 't') }, record);
+		assert.equal(manager.setupRecord('I1', 't'), undefined);
 	});
 });

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { approvalAnswerers, approvalAnswers, approvalStatuses } from '../../../src/core/approvals/approvalRules.js';
 import { attentionStates, needsYouReasonKinds } from '../../../src/core/attention/attention.js';
 import { type ReasonCode, reasonCodes } from '../../../src/core/errors.js';
+import { deliveryStates } from '../../../src/core/issues/delivery.js';
 import {
 	acceptanceStates, archiveStatuses, blockerReasons, checkpointKinds, checkpointStatuses, executionStatuses, issueStatuses, pausers, planActions,
 	planningSources, runOutcomes, sessionRoles, stopAnswers, stopReasons, taskStatuses, wakeStatuses,
@@ -14,7 +15,7 @@ import { owedState } from '../../../src/protocol/agentResponse.js';
 import { approvalAnswer, approvalAnswerer, approvalStatus } from '../../../src/protocol/approvals.js';
 import { reasonCode, wireError } from '../../../src/protocol/controlPlane.js';
 import {
-	archiveStatus, attentionState, blockerReason, checkpointKind, checkpointStatus, executionStatus, issueDto, needsYouReasonDto, pauserDto, planAction,
+	archiveStatus, attentionState, blockerReason, deliveryState, checkpointKind, checkpointStatus, executionStatus, issueDto, needsYouReasonDto, pauserDto, planAction,
 	runOutcome, sessionRole, stopAnswer, stopNoteDto, taskDto, taskStatus, wakeDto,
 } from '../../../src/protocol/dto.js';
 import { type WireReasonCode, wireReasonCodes } from '../../../src/protocol/reasonCodes.js';
@@ -51,6 +52,7 @@ agree<Equal<z.infer<typeof approvalStatus>, Values<typeof approvalStatuses>>>();
 agree<Equal<z.infer<typeof approvalAnswer>, Values<typeof approvalAnswers>>>();
 agree<Equal<z.infer<typeof approvalAnswerer>, Values<typeof approvalAnswerers>>>();
 agree<Equal<z.infer<typeof owedState>, Values<typeof owedStates>>>();
+agree<Equal<z.infer<typeof deliveryState>, Values<typeof deliveryStates>>>();
 
 const sorted = (values: readonly string[]): string[] => [...values].sort();
 
@@ -80,6 +82,7 @@ describe('closed vocabularies on the wire', () => {
 		['approval answer', approvalAnswer.options, approvalAnswers],
 		['approval answerer', approvalAnswerer.options, approvalAnswerers],
 		['owed state', owedState.options, owedStates],
+		['delivery state', deliveryState.options, deliveryStates],
 	];
 	for (const [name, wire, core] of pairs) {
 		it(`${name}: the wire's list is core's`, () => {

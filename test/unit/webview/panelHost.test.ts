@@ -1,7 +1,7 @@
 // The Issue panel's Host side without VS Code: handshake, snapshots, message validation, command routing, CSP.
 import { strict as assert } from 'node:assert';
 import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../../src/protocol/dto.js';
-import { type PanelSnapshot, type ToWebview, transcriptMaxEntries } from '../../../src/protocol/webview.js';
+import { type PanelSnapshot, type ToWebview, toHost, transcriptMaxEntries } from '../../../src/protocol/webview.js';
 import { applySnapshotDelta } from '../../../src/protocol/webviewDelta.js';
 import { commandIds } from '../../../src/extension/commands/ids.js';
 import { type CoalesceTimer, IssuePanelController, type PanelEffects, type PanelWebviewPort } from '../../../src/extension/panels/issuePanelController.js';
@@ -214,6 +214,7 @@ describe('issue panel host', () => {
 				[{ type: 'issue/resume' }, [commandIds.resumeIssue, ['i1']]],
 				[{ type: 'issue/stop' }, [commandIds.stopIssue, ['i1']]],
 				[{ type: 'issue/integrate' }, [commandIds.integrateIssue, ['i1']]],
+				[{ type: 'issue/integrate', push: true }, [commandIds.integrateIssue, ['i1', { push: true }]]],
 				[{ type: 'run/stop', runId: 'r1' }, [commandIds.stopRun, ['r1']]],
 				[{ type: 'run/openOutput', runId: 'r1' }, [commandIds.openRunOutput, ['r1']]],
 				[{ type: 'task/accept', taskId: 't1' }, [commandIds.acceptTask, ['i1', 't1']]],
@@ -271,6 +272,16 @@ describe('issue panel host', () => {
 			assert.deepEqual(panelActionFor('i1', { type: 'approval/answer', approvalId: 'elsewhere', choice: 'allow' }, known),
 				{ kind: 'reject', message: 'Approval elsewhere is not waiting for an answer in this issue.' });
 			assert.equal(panelActionFor('i1', { type: 'approval/answer', approvalId: 'a1', choice: 'allow' }, { taskIds: new Set(), runIds: new Set() }).kind, 'reject');
+		});
+
+		it("answers a question the snapshot shows pending with the developer's answers, and refuses any other", () => {
+			const known = { taskIds: new Set(['t1']), runIds: new Set(['r1']), approvalIds: new Set(['q1']) };
+			assert.deepEqual(panelActionFor('i1', { type: 'question/answer', approvalId: 'q1', answers: ['color=Blue'] }, known),
+				{ kind: 'command', command: commandIds.answerApproval, args: ['q1', 'answer', '', ['color=Blue']] });
+			assert.deepEqual(panelActionFor('i1', { type: 'question/answer', approvalId: 'other', answers: ['x'] }, known),
+				{ kind: 'reject', message: 'Approval other is not waiting for an answer in this issue.' });
+			assert.equal(toHost.safeParse({ type: 'question/answer', approvalId: 'q1', answers: [] }).success, false, 'no answer at all is refused');
+			assert.equal(toHost.safeParse({ type: 'question/answer', approvalId: 'q1', answers: ['  '] }).success, false, 'an empty answer is refused');
 		});
 
 		it('maps every message type (the mapping is total)', () => {

@@ -164,13 +164,26 @@ describe('panel rendering', () => {
 		});
 
 		it('renders Integrate exactly when the Host offers it, and the last integration once there is one', () => {
-			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' });
+			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed', finished: true });
 			assert.deepEqual(actions(render(aSnapshot(issue))), []);
 			const offered = render(aSnapshot({ ...issue, controls: { ...issue.controls, integrate: true } }));
 			assert.deepEqual(actions(offered), ['issue/integrate']);
 			assert.equal(findAll(offered, (n) => n.attrs['id'] === 'integrated').length, 0);
 			const done = render(aSnapshot({ ...issue, integratedCommit: 'abcdef0123456789abcdef0123456789abcdef01', integratedInto: 'main' }));
 			assert.equal(textContent(findAll(done, (n) => n.attrs['id'] === 'integrated')[0]!), 'Integrated into main at abcdef012345');
+		});
+
+		it('makes Integrate the primary action while the work is ready to integrate, with a Push checkbox; says "not integrated" after Finish without it', () => {
+			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' });
+			const integrateButton = (tree: ReturnType<typeof render>) => findAll(tree, (n) => n.attrs['data-action'] === 'issue/integrate')[0]!;
+			const ready = render(aSnapshot({ ...issue, delivery: 'ready_to_integrate', controls: { ...issue.controls, integrate: true } }));
+			assert.equal(integrateButton(ready).attrs['appearance'], 'primary');
+			const push = findAll(ready, (n) => n.attrs['id'] === 'integrate-push')[0]!;
+			assert.equal(push.attrs['type'], 'checkbox');
+			const offered = render(aSnapshot({ ...issue, delivery: 'integrated', controls: { ...issue.controls, integrate: true } }));
+			assert.equal(integrateButton(offered).attrs['appearance'], 'secondary');
+			const abandoned = render(aSnapshot({ ...issue, delivery: 'not_integrated' }));
+			assert.equal(textContent(findAll(abandoned, (n) => n.attrs['id'] === 'not-integrated')[0]!), 'Finished without integrating: the accepted work is only on its tutti/* branches.');
 		});
 
 		it('renders Resume, the Paused state and what pausing means (id paused-note) when paused', () => {
@@ -189,6 +202,26 @@ describe('panel rendering', () => {
 			assert.equal(area.attrs['maxlength'], 10_000);
 			const accept = findAll(tree, (n) => n.attrs['data-action'] === 'task/accept')[0]!;
 			assert.equal(accept.attrs['data-task-id'], 't1');
+		});
+
+		it('shows the Host\'s verification above Accept: a failed check in its words, its output one click away', () => {
+			const check = { name: 'test', argv: ['npm', 'test'], shell: false, timeoutSeconds: 600, exitCode: 1, timedOut: false, durationMs: 800, interrupted: 0 };
+			const verification = {
+				status: 'failed' as const, subject: 'commit' as const, commit: 'abc1234def', label: 'Checks failed: test (exit 1)', stale: false, attempts: 1, startedAtUnixMs: 1, completedAtUnixMs: 2,
+				checks: [{ ...check, state: 'failed' as const, outputTail: 'not ok 2 parser', label: 'test: exit 1 after 0.8 s' }],
+			};
+			const tree = render(aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance', verification })])), 't1');
+			const block = findAll(tree, (n) => n.attrs['id'] === 'verification')[0]!;
+			assert.match(textContent(block), /^Checks failed: test \(exit 1\)Output of testnot ok 2 parser$/);
+			const acceptance = findAll(tree, (n) => n.attrs['id'] === 'acceptance')[0]!;
+			const order = findAll(acceptance, (n) => n.attrs['id'] === 'verification' || n.attrs['data-action'] === 'task/accept').map((n) => n.attrs['id'] ?? n.attrs['data-action']);
+			assert.deepEqual(order, ['verification', 'task/accept'], 'the verification comes before Accept');
+		});
+
+		it('an accepted task says by whom, at which commit and what its checks said then (the Host\'s words)', () => {
+			const acceptance = { by: 'developer' as const, commit: 'abc1234def', checks: 'failed' as const, acceptedAtUnixMs: 5, label: 'Accepted by you at abc1234 — its checks had failed' };
+			const tree = render(aSnapshot(anIssue([aTask('t1', { status: 'completed', acceptanceState: 'user_accepted', acceptance })])), 't1');
+			assert.match(textContent(findAll(tree, (n) => n.attrs['class'] === 'detail-meta')[0]!), /Accepted by you at abc1234 — its checks had failed/);
 		});
 
 		it('lists the changed files with their counts above Accept, and Open Diff posts the task\'s open-changes message', () => {

@@ -34,6 +34,30 @@ describe('core/issues/taskControls', () => {
 		}
 	});
 
+	it('Retry for a failed or canceled task of a manual issue that is live; a managed issue\'s failures are its source agent\'s', () => {
+		const retry = (facts: Partial<TaskControlFacts>): boolean => taskControls({ ...open, ...facts }).retry;
+		const table: [typeof taskStatuses[number], boolean][] = [
+			['not_started', false], ['running', false], ['pending_acceptance', false], ['completed', false], ['failed', true], ['canceled', true],
+		];
+		assert.deepEqual(table.map(([s]) => s), [...taskStatuses], 'every status is in the table');
+		for (const [status, expected] of table) {
+			assert.equal(retry({ status }), expected, status);
+			assert.equal(retry({ status, planningSource: 'tutti' }), false, `${status} on a managed issue`);
+		}
+		assert.deepEqual([retry({ status: 'failed', superseded: true }), retry({ status: 'failed', issueArchived: true }), retry({ status: 'failed', issueClosed: true })],
+			[false, false, true], 'history and an archived issue never; a completed issue still can run its failed task again');
+	});
+
+	it('Update from base for an accepted task with its own commit: manual, or managed once its execution completed', () => {
+		const update = (facts: Partial<TaskControlFacts>): boolean => taskControls({ ...open, status: 'completed', hasAcceptedCommit: true, ...facts }).updateFromBase;
+		for (const status of taskStatuses) { assert.equal(update({ status }), status === 'completed', status); }
+		assert.deepEqual(
+			[update({ hasAcceptedCommit: false }), update({ superseded: true }), update({ issueArchived: true }),
+				update({ planningSource: 'tutti' }), update({ planningSource: 'tutti', executionCompleted: true })],
+			[false, false, false, false, true],
+		);
+	});
+
 	it('closed is completed or archived (or archiving): a gone source session leaves its tasks to the developer', () => {
 		const closed = executionStatuses.filter((s) => isIssueClosed('in_progress', s));
 		assert.deepEqual(closed, ['completed', 'archiving', 'archived']);

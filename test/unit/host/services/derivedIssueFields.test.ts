@@ -63,8 +63,8 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 			taskRepository.insert(tx, task('done', { issueId, status: 'pending_acceptance', sortIndex: 0 }));
 			taskRepository.insert(tx, task('todo', { issueId, status: 'not_started', sortIndex: 1 }));
 		});
-		const review = { accept: true, requestChanges: true, openChanges: false };
-		const nothing = { accept: false, requestChanges: false, openChanges: false };
+		const review = { accept: true, requestChanges: true, openChanges: false, retry: false, updateFromBase: false };
+		const nothing = { accept: false, requestChanges: false, openChanges: false, retry: false, updateFromBase: false };
 		const controlsOf = async (): Promise<unknown> => {
 			const got = await k.call('issue/get', { issueId });
 			const plan = await k.call('plan/get', { issueId });
@@ -86,7 +86,7 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		const { issueId } = await k.managedQuiet('History');
 		await k.store.transaction((tx) => taskRepository.insert(tx, task('old', { issueId, status: 'pending_acceptance', supersededAtUnixMs: 5 })));
 		const plan = await k.call('plan/get', { issueId });
-		assert.deepEqual(plan.tasks.map((t) => [t.taskId, t.superseded, t.controls]), [['old', true, { accept: false, requestChanges: false, openChanges: false }]]);
+		assert.deepEqual(plan.tasks.map((t) => [t.taskId, t.superseded, t.controls]), [['old', true, { accept: false, requestChanges: false, openChanges: false, retry: false, updateFromBase: false }]]);
 		assert.deepEqual((await k.call('issue/get', { issueId })).tasks, []);
 	});
 
