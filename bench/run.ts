@@ -20,6 +20,7 @@ import { benchDispatchPass, formatDispatchPass } from './dispatchPass.js';
 import { benchReadySet, formatReadySet } from './readySet.js';
 import { benchPeers, formatPeers } from './peers/peerBench.js';
 import { benchStoreCommit, formatStoreCommitTable } from './storeCommit.js';
+import { benchWorktreeSetup, formatWorktreeSetup } from './worktreeSetup.js';
 
 function machine(): string {
 	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
@@ -71,6 +72,11 @@ async function main(): Promise<void> {
 		formatCompactSnapshot(await benchCompactSnapshot({ log: (l) => console.error(`  ${l}`) })));
 
 	await deliverySections(section, (l) => console.error(l));
+
+	console.error('bench: worktree set-up, 1 / 4 / 8 trees ready together with `npm ci`, shared and not, own filesystem and XFS …');
+	section('Trees ready together: parallel set-up and shared installs (`npm ci`)',
+		'the last of 8 agents starts ≤ 1.5× one tree\'s setup; on a copy-on-write filesystem the disk of 8 trees ≤ 1.5× one tree\'s; without sharing, no tree waits for another\'s setup to begin.',
+		formatWorktreeSetup(await benchWorktreeSetup((l) => console.error(`  ${l}`))));
 
 	console.error('bench: issue panel layout and render at 50/200/1,000 tasks …');
 	section('Issue panel layout and render (Node, no DOM)', 'readable at 200 tasks; a status change re-renders without a new layout.',

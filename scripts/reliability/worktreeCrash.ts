@@ -5,8 +5,12 @@
 // saw its parents' files (the agent fails otherwise), D's base has two parents, and the integration is either
 // applied (main holds the accepted tasks' files, the workspace moved with it and is clean) or left untouched (main
 // and the workspace as before) — and a second integrate then completes it. A kill that cuts a Run's launch may fail
-// that Run (settled once, no result commit; its dependents never start): counted, not hidden.
+// that Run (settled once, no result commit; its dependents never start): counted, not hidden. Every tree is set up
+// with a shared install (`worktreeShare`, keyed on `deps.lock`): each agent fails unless its tree has its own
+// `deps/lib.txt` made from the lockfile, and the installs actually run are counted against the trees.
 import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { methods } from '../../src/protocol/controlPlane.js';
 import type { IssueWithTasksDto } from '../../src/protocol/dto.js';
 import type { AgentTarget, HostHandle } from '../../test/integration/harness.js';
@@ -25,9 +29,15 @@ export function worktreeTarget(): AgentTarget {
 		"const fs = require('fs'); const t = process.env.TUTTI_TASK_ID; const [round, letter] = t.split('-');",
 		`const needs = ${JSON.stringify(Object.fromEntries(diamond.map(([l, deps]) => [l, [...deps, ...(l === 'd' ? ['a'] : [])]])))}[letter] || [];`,
 		"for (const n of needs) { if (!fs.existsSync(round + '-' + n + '.txt')) { console.error('missing ' + n); process.exit(4); } }",
+		"if (!fs.existsSync('deps/lib.txt') || fs.readFileSync('deps/lib.txt', 'utf8') !== fs.readFileSync('deps.lock', 'utf8')) { console.error('no shared install'); process.exit(5); }",
 		"setTimeout(() => fs.writeFileSync(t + '.txt', t + '\\n'), 400 + Math.floor(Math.random() * 500));",
 	].join(' ');
-	return { id: 'wt', adapter: 'command', argv: [process.execPath, '-e', script], isolation: 'worktree' };
+	// The tree's "install": deps/ made from deps.lock, one line per install run in .tutti/shared-installs.txt.
+	const install = "const fs = require('fs'); fs.mkdirSync('deps', { recursive: true }); fs.writeFileSync('deps/lib.txt', fs.readFileSync('deps.lock')); fs.appendFileSync('../../../shared-installs.txt', process.cwd() + '\\n');";
+	return {
+		id: 'wt', adapter: 'command', argv: [process.execPath, '-e', script], isolation: 'worktree',
+		worktreeSetup: [process.execPath, '-e', install], worktreeShare: [{ paths: ['deps'], key: ['deps.lock'] }],
+	};
 }
 
 function git(cwd: string, ...args: string[]): string {
@@ -36,7 +46,7 @@ function git(cwd: string, ...args: string[]): string {
 
 /** The workspace as a git repository on `main` with one commit (`.tutti/` ignored). */
 function initRepository(workspace: string): void {
-	initRepo(workspace, { '.gitignore': '.tutti/\n', 'README.md': 'crash campaign\n' });
+	initRepo(workspace, { '.gitignore': '.tutti/\ndeps/\n', 'README.md': 'crash campaign\n', 'deps.lock': 'deps v1\n' });
 }
 
 /** runId → how many commits of the repository carry the trailer `Tutti-Run: <runId>`. */
@@ -139,6 +149,13 @@ export async function worktreeCrash(host: HostHandle, rounds: number, random: ()
 		if (accepted.length > 0) { await integrateUnderKill(host, issueId, accepted, round, random, result, figures); }
 	}
 	result.figure('worktree diamonds (A; C; B after A; D after B and C) / Host kill -9 mid-Runs', `${figures.rounds} / ${figures.hostKills}`);
+	// Trees are named per issue: `.tutti/worktrees/<issueId>/<taskId>`.
+	const treesFolder = join(host.workspace, '.tutti', 'worktrees');
+	const trees = existsSync(treesFolder) ? readdirSync(treesFolder).reduce((n, issue) => n + readdirSync(join(treesFolder, issue)).length, 0) : 0;
+	let installs = 0;
+	try { installs = readFileSync(join(host.workspace, '.tutti', 'shared-installs.txt'), 'utf8').trim().split('\n').length; } catch { /* none ran */ }
+	result.figure('worktree trees / shared-setup installs run (one lockfile: the rest were copies)', `${trees} / ${installs}`);
+	result.check(trees === 0 || installs < trees, `shared setups: ${installs} installs for ${trees} trees of one lockfile`);
 	result.figure('worktree Runs settled / with a result commit (exactly one each) / merge bases with two parents', `${figures.runs} / ${figures.resultCommits} / ${figures.mergeBases}`);
 	result.figure('worktree Runs failed by a kill during their launch (settled once, no result commit)', figures.failedByKill.length === 0 ? 'none' : `${figures.failedByKill.length}: ${figures.failedByKill.join('; ')}`);
 	result.figure('issue integrate with a kill -9 at a random instant: applied / untouched (then completed) / half-applied', `${figures.integrateApplied} / ${figures.integrateUntouched} / ${figures.halfApplied}`);

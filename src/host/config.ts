@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { agentTargetProblems } from '../agents/agentTarget.js';
 import { DomainError } from '../core/errors.js';
-import type { AgentTargetConfig } from '../core/runs/runProcessPort.js';
+import type { AgentTargetConfig, WorktreeShareRule } from '../core/runs/runProcessPort.js';
 import type { PriceTable } from '../core/usage/prices.js';
 import type { CheckInput } from '../core/checks/checks.js';
 import { checksInput } from '../protocol/checks.js';
@@ -31,6 +31,12 @@ export interface HostConfig {
 	worktreeSetup?: string[];
 	/** How long worktreeSetup may run before the Run fails (default 600). */
 	worktreeSetupTimeoutSeconds?: number;
+	/** What a tree's setup produces that later trees with the same key files reuse (cloned or copied, never linked). */
+	worktreeShare?: WorktreeShareRule[];
+	/** How large `.tutti/setup-cache` may grow before the least recently used installs are dropped (default 4096). */
+	worktreeShareCacheMaxMb?: number;
+	/** How many trees are created and set up at once (default: the number of cores). */
+	maxParallelSetups?: number;
 	/** USD per million tokens by model, over the dated defaults of src/core/usage/prices.ts. Absent: the defaults. */
 	modelPrices?: PriceTable;
 	/** The USD budget of new issues when the command names none. Absent: no budget. */
@@ -56,10 +62,23 @@ export interface HostConfig {
 
 export const defaultWorktreeSetupTimeoutSeconds = 600;
 
+export const defaultShareCacheMaxMb = 4096;
+
 export const configFileName = 'config.json';
 export const defaultMaxParallelRuns = 4;
 
 const name = z.string().min(1).max(200);
+/** A tree-relative path of a worktree setting: never absolute, never `..`, never inside .git or .tutti. */
+const treePath = z.string().min(1).max(500)
+	.refine((g) => !/^(\.\/)?\.(tutti|git)(\/|$)/.test(g), { message: 'worktree paths never name .tutti/ or .git/' })
+	.refine((g) => !g.startsWith('/') && !/^[A-Za-z]:/.test(g) && !g.startsWith('~') && !g.replace(/\\/g, '/').split('/').includes('..'),
+		{ message: 'worktree paths are relative to the tree (no leading /, ~ or drive, and no ..)' });
+const worktreeCopyConfig = z.array(treePath).max(100);
+const worktreeSetupConfig = z.array(z.string().min(1)).max(200);
+const worktreeShareConfig = z.array(z.strictObject({
+	paths: z.array(treePath).min(1).max(50),
+	key: z.array(treePath).min(1).max(50),
+})).max(20);
 /** Seconds of silence before a Run is marked stalled; 0: never. */
 const stallSeconds = z.number().int().min(0).max(maxStallSeconds);
 /** The shape of a target; what its fields may hold is the one agent-target check every adapter also runs. */
@@ -83,6 +102,10 @@ const agentTargetConfig = z.strictObject({
 	approvals: z.enum(['ask', 'allowed-tools-only']).optional(),
 	/** codex: `app-server` (default) drives `codex app-server` over JSON-RPC; `exec` runs `codex exec --json` as before. */
 	protocol: z.enum(['app-server', 'exec']).optional(),
+	/** In place of the workspace-wide settings for this target's trees. */
+	worktreeSetup: worktreeSetupConfig.optional(),
+	worktreeCopy: worktreeCopyConfig.optional(),
+	worktreeShare: worktreeShareConfig.optional(),
 	/** Checks every task on this target runs (added to the workspace's). */
 	checks: checksInput.optional(),
 	/** Seconds of silence before a Run of this target is marked stalled (0: never); absent: the workspace's. */
@@ -105,12 +128,12 @@ export const hostConfigFile = z.strictObject({
 	maxParallelRuns: z.number().int().min(1).max(256).default(defaultMaxParallelRuns),
 	autoAcceptDefault: z.boolean().default(false),
 	developerConfirmation: z.boolean().default(true),
-	worktreeCopy: z.array(z.string().min(1).max(500)
-		.refine((g) => !/^(\.\/)?\.(tutti|git)(\/|$)/.test(g), { message: 'worktreeCopy never copies .tutti/ or .git/' })
-		.refine((g) => !g.startsWith('/') && !g.split('/').includes('..'), { message: 'worktreeCopy patterns are relative to the workspace (no leading / and no ..)' }))
-		.max(100).default([]),
-	worktreeSetup: z.array(z.string().min(1)).max(200).default([]),
+	worktreeCopy: worktreeCopyConfig.default([]),
+	worktreeSetup: worktreeSetupConfig.default([]),
 	worktreeSetupTimeoutSeconds: z.number().int().min(1).max(86_400).default(defaultWorktreeSetupTimeoutSeconds),
+	worktreeShare: worktreeShareConfig.default([]),
+	worktreeShareCacheMaxMb: z.number().int().min(0).max(10_000_000).default(defaultShareCacheMaxMb),
+	maxParallelSetups: z.number().int().min(1).max(256).optional(),
 	modelPrices: modelPricesConfig.optional(),
 	defaultBudgetUsd: z.number().nonnegative().max(1_000_000).optional(),
 	integrateRunsHooks: z.boolean().default(false),
@@ -170,6 +193,9 @@ export function parseHostConfig(text: string, file: string): HostConfig {
 		developerConfirmation: parsed.data.developerConfirmation,
 		worktreeCopy: parsed.data.worktreeCopy, worktreeSetup: parsed.data.worktreeSetup,
 		worktreeSetupTimeoutSeconds: parsed.data.worktreeSetupTimeoutSeconds,
+		...(parsed.data.worktreeShare.length > 0 ? { worktreeShare: parsed.data.worktreeShare } : {}),
+		...(parsed.data.worktreeShareCacheMaxMb !== defaultShareCacheMaxMb ? { worktreeShareCacheMaxMb: parsed.data.worktreeShareCacheMaxMb } : {}),
+		...(parsed.data.maxParallelSetups !== undefined ? { maxParallelSetups: parsed.data.maxParallelSetups } : {}),
 		...(parsed.data.integrateRunsHooks ? { integrateRunsHooks: true } : {}),
 		...(parsed.data.checks.length > 0 ? { checks: parsed.data.checks } : {}),
 		...(parsed.data.modelPrices !== undefined ? { modelPrices: parsed.data.modelPrices } : {}),

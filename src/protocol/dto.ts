@@ -363,6 +363,20 @@ export const runDto = z.object({
 		/** The Run has not settled: Stop it (`tutti run stop`). */
 		stop: z.boolean(),
 	}),
+	/**
+	 * A worktree Run's tree before its agent starts: `waiting` (for git, a setup slot, or another tree's install of the
+	 * same key), `setting_up` (worktreeCopy, shared paths, worktreeSetup), then `done`. `method`: how the tree got its
+	 * shared paths — `installed` (its setup ran), `clone` (copy-on-write), `copy` (plain copy); null: nothing shared.
+	 * `log`: the setup output's last lines while it is under way. Absent when no setup ran for its tree.
+	 */
+	setup: z.object({
+		state: z.enum(['waiting', 'setting_up', 'done']),
+		startedAtUnixMs: z.number().int(),
+		endedAtUnixMs: z.number().int(),
+		elapsedMs: z.number().int(),
+		method: z.enum(['installed', 'clone', 'copy']).nullable(),
+		log: z.string(),
+	}).optional(),
 	/** While it runs: the newest line of its transcript (what the agent is doing now); absent otherwise. */
 	activity: transcriptEntryDto.nullable().optional(),
 	/** The stall mark in force (running Runs only); null when none. Never a failure: the Run goes on. */

@@ -30,6 +30,8 @@ export interface AgentTarget {
 	cwd?: string;
 	env?: Record<string, string>;
 	isolation?: 'none' | 'worktree';
+	worktreeSetup?: string[];
+	worktreeShare?: { paths: string[]; key: string[] }[];
 }
 
 export interface HostConfig {

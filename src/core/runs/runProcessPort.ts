@@ -56,6 +56,10 @@ export interface AgentTargetConfig {
 	 * `exec`: `codex exec --json` (older Codex builds). A Codex without app-server falls back to exec by itself.
 	 */
 	protocol?: 'app-server' | 'exec';
+	/** Per target, in place of the workspace-wide settings of the same name (a docs-only target may set none). */
+	worktreeSetup?: string[];
+	worktreeCopy?: string[];
+	worktreeShare?: WorktreeShareRule[];
 	/** Checks every task on this target runs after its Run reports success (src/core/checks/checks.ts). */
 	checks?: readonly CheckInput[];
 	/**
@@ -63,6 +67,14 @@ export interface AgentTargetConfig {
 	 * stalled; 0: never. Absent: the workspace's `stallSeconds`, else 600. Developer configuration only.
 	 */
 	stallSeconds?: number;
+}
+
+/** Paths a tree's setup produces, reused by every later tree whose key files hold the same bytes. */
+export interface WorktreeShareRule {
+	/** Tree-relative paths the setup produces (e.g. `node_modules`). */
+	paths: string[];
+	/** Tree-relative files whose contents decide whether two trees' installs are equal (e.g. `package-lock.json`). */
+	key: string[];
 }
 
 export interface RunLaunchSpec {

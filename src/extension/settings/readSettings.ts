@@ -13,6 +13,9 @@ export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
 		worktreeCopy: config.get<unknown>('worktreeCopy'),
 		worktreeSetup: config.get<unknown>('worktreeSetup'),
 		worktreeSetupTimeoutSeconds: config.get<unknown>('worktreeSetupTimeoutSeconds'),
+		worktreeShare: config.get<unknown>('worktreeShare'),
+		worktreeShareCacheMaxMb: config.get<unknown>('worktreeShareCacheMaxMb'),
+		maxParallelSetups: config.get<unknown>('maxParallelSetups'),
 		modelPrices: config.get<unknown>('modelPrices'),
 		defaultBudgetUsd: config.get<unknown>('defaultBudgetUsd'),
 		// Machine-scoped in package.json: a folder's .vscode/settings.json (repository content) cannot turn it on.

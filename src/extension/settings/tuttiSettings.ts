@@ -2,7 +2,7 @@
 // vscode-free (unit-tested); src/extension/settings/readSettings.ts reads them from VS Code.
 import * as path from 'node:path';
 import { z } from 'zod';
-import { defaultWorktreeSetupTimeoutSeconds, type HostConfig, hostConfigFile } from '../../host/config.js';
+import { defaultShareCacheMaxMb, defaultWorktreeSetupTimeoutSeconds, type HostConfig, hostConfigFile } from '../../host/config.js';
 
 export interface TuttiSettings {
 	readonly agentTargets: unknown;
@@ -13,6 +13,9 @@ export interface TuttiSettings {
 	readonly worktreeCopy: unknown;
 	readonly worktreeSetup: unknown;
 	readonly worktreeSetupTimeoutSeconds: unknown;
+	readonly worktreeShare?: unknown;
+	readonly worktreeShareCacheMaxMb?: unknown;
+	readonly maxParallelSetups?: unknown;
 	readonly modelPrices: unknown;
 	readonly defaultBudgetUsd: unknown;
 	readonly integrateRunsHooks: unknown;
@@ -23,7 +26,7 @@ export interface TuttiSettings {
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
-	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'checks', 'stallSeconds',
+	'worktreeShare', 'worktreeShareCacheMaxMb', 'maxParallelSetups', 'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'checks', 'stallSeconds',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -50,7 +53,8 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 		}
 		return parsed.data[key];
 	};
-	const nonEmpty = <K extends 'checks'>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined || value.length === 0 ? {} : { [key]: value });
+	const unlessDefault = <T>(value: T | undefined, standard: T): T | undefined => (value === standard ? undefined : value);
+	const nonEmpty = <K extends 'checks' | 'worktreeShare'>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined || value.length === 0 ? {} : { [key]: value });
 	const optional = <K extends keyof HostConfig>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined ? {} : { [key]: value });
 	return {
 		config: {
@@ -61,6 +65,9 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			worktreeCopy: piece('worktreeCopy', settings.worktreeCopy) ?? [],
 			worktreeSetup: piece('worktreeSetup', settings.worktreeSetup) ?? [],
 			worktreeSetupTimeoutSeconds: piece('worktreeSetupTimeoutSeconds', settings.worktreeSetupTimeoutSeconds) ?? defaultWorktreeSetupTimeoutSeconds,
+			...nonEmpty('worktreeShare', piece('worktreeShare', settings.worktreeShare)),
+			...optional('worktreeShareCacheMaxMb', unlessDefault(piece('worktreeShareCacheMaxMb', settings.worktreeShareCacheMaxMb), defaultShareCacheMaxMb)),
+			...optional('maxParallelSetups', piece('maxParallelSetups', settings.maxParallelSetups)),
 			...(piece('integrateRunsHooks', settings.integrateRunsHooks) === true ? { integrateRunsHooks: true } : {}),
 			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
 			...optional('defaultBudgetUsd', piece('defaultBudgetUsd', settings.defaultBudgetUsd)),

@@ -132,12 +132,12 @@ export async function prepareRunTree(
 	let tree: Worktree;
 	if (existing !== null) {
 		base = await mergeMissingParents(existing.absolutePath, task.taskId, parents, identity);
-		tree = await deps.worktrees.ensure(run.issueId, chain, target.id, { setupLogFile });
+		tree = await deps.worktrees.ensure(run.issueId, chain, target.id, { setupLogFile, runId: run.runId, target });
 	} else {
 		base = issueBase === undefined ? { kind: 'ready', commit: '', mergeCommit: false }
 			: await newTreeBase(deps.workspace, task.taskId, issueBase.baseCommit, parents, identity);
 		const start = base.kind === 'ready' ? base.commit : base.cleanCommit;
-		tree = await deps.worktrees.ensure(run.issueId, chain, target.id, { setupLogFile, ...(start !== '' ? { startCommit: start } : {}) });
+		tree = await deps.worktrees.ensure(run.issueId, chain, target.id, { setupLogFile, runId: run.runId, target, ...(start !== '' ? { startCommit: start } : {}) });
 	}
 	const head = (await gitExit(tree.absolutePath, ['rev-parse', 'HEAD'])).stdout.trim();
 	let conflict: MergeConflictNote | null = null;

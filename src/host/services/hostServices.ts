@@ -24,7 +24,7 @@ import { IssueService } from './issueService.js';
 import { getCompactPlan, readPlanTask } from './plan/compactSnapshot.js';
 import { createPlanService } from './planService.js';
 import { RunQueries } from './runQueries.js';
-import { activityLine, latestActivity } from './runActivity.js';
+import { activityLine, latestActivity, setupActivityLine } from './runActivity.js';
 import { RunLifecycle } from '../runs/runLifecycle.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
@@ -123,7 +123,10 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const mcp = deps.cliShim !== '' ? { mcpCommand: deps.cliShim } : {};
 	// Refs the developer's own commands move (integrate, finish --remove-worktrees): not a Run's outside change.
 	const gitMoves = new DeveloperGitMoves();
-	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config), (ref) => { gitMoves.record(ref, '', deps.clock.now()); });
+	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config), (ref) => { gitMoves.record(ref, '', deps.clock.now()); }, {
+		...(deps.config.maxParallelSetups !== undefined ? { maxParallelSetups: deps.config.maxParallelSetups } : {}),
+		...(deps.config.worktreeShareCacheMaxMb !== undefined ? { shareCacheMaxMb: deps.config.worktreeShareCacheMaxMb } : {}),
+	});
 	// One owner of every agent Turn's process and of the one exit inbox (worker Runs, source wakes, reviewer wakes).
 	const turns = disposables.add(new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook, ...mcp }));
 	// The owner of every worker Run, from admission to settlement.
@@ -157,11 +160,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, autoAcceptDefault: deps.config.autoAcceptDefault,
 		defaultBudgetUsd: deps.config.defaultBudgetUsd, pricing: deps.config,
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason), contacts: awaiting.heartbeats,
-		runActivity: (runId) => activityLine(latestActivity(deps.runs, runId)),
+		runActivity: (runId) => setupActivityLine(worktrees.setupProgress(runId), Date.now()) ?? activityLine(latestActivity(deps.runs, runId)),
 	});
 	const runQueries = new RunQueries({
 		store: deps.store, clock: deps.clock, runs: deps.runs,
-		targetOf: (id) => turns.target(id),
+		targetOf: (id) => turns.target(id), worktrees,
 	});
 	const agentTargets = new AgentTargetList({ config: deps.config, workspace: deps.workspace });
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });

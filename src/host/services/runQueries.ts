@@ -12,22 +12,46 @@ import { readRunLog } from '../runs/messages/turnLog.js';
 import { loadIssue } from './issueService.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
 import { runQueueState } from '../runs/messages/liveDelivery.js';
-import { latestActivity } from './runActivity.js';
+import { latestActivity, setupLogTail } from './runActivity.js';
 import { readRunTranscript } from './runTranscript.js';
+import type { WorktreeManager } from '../worktrees/worktreeManager.js';
 
 export class RunQueries {
 	constructor(private readonly deps: {
 		store: Store; clock: Clock; runs: RunProcessPort;
 		/** A configured target (undefined when the id is no longer configured). */
 		targetOf?: (agentTargetId: string) => AgentTargetConfig | undefined;
+		/** Where a worktree Run's tree set-up stands. */
+		worktrees?: Pick<WorktreeManager, 'setupProgress' | 'treeContaining'>;
 	}) {}
 
 	async get(params: ParsedParams<'run/get'>): Promise<Result<'run/get'>> {
 		return this.#withActivity(this.deps.store.read((r) => readRunDto(r, runRepository.load(r, params.runId), this.deps.clock.now())));
 	}
 
+	/** A worktree Run's tree set-up: under way now (this Host's launch), else how its tree was set up. */
+	#withSetup(run: RunDto): RunDto {
+		const worktrees = this.deps.worktrees;
+		if (worktrees === undefined) { return run; }
+		const now = Date.now();
+		const progress = worktrees.setupProgress(run.runId);
+		if (progress !== undefined) {
+			return { ...run, setup: {
+				state: progress.state, startedAtUnixMs: progress.startedAtUnixMs, endedAtUnixMs: 0, elapsedMs: Math.max(0, now - progress.startedAtUnixMs),
+				method: null, log: progress.state === 'setting_up' ? setupLogTail(progress.logFile) : '',
+			} };
+		}
+		const record = run.inWorktree ? worktrees.treeContaining(run.issueId, run.executionDirectory)?.setup : undefined;
+		if (record === undefined) { return run; }
+		return { ...run, setup: {
+			state: 'done', startedAtUnixMs: record.startedAtUnixMs, endedAtUnixMs: record.endedAtUnixMs,
+			elapsedMs: Math.max(0, record.endedAtUnixMs - record.startedAtUnixMs), method: record.method, log: '',
+		} };
+	}
+
 	/** A running Run's DTO carries what it is doing now and its messages (read outside the store's transaction). */
-	#withActivity(run: RunDto): RunDto {
+	#withActivity(given: RunDto): RunDto {
+		const run = this.#withSetup(given);
 		if (run.status !== 'running') { return run; }
 		const target = this.deps.targetOf?.(run.agentTargetId);
 		return {

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, lstatSync, mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { AgentTargetConfig, WorktreeShareRule } from '../../core/runs/runProcessPort.js';
 import { git } from './git.js';
 
 export interface TreePreparation {
@@ -14,15 +15,27 @@ export interface TreePreparation {
 	/** argv; empty: no setup. */
 	setup: readonly string[];
 	setupTimeoutMs: number;
+	/** What the setup produces that later trees with the same key reuse (setupShare.ts). */
+	share: readonly WorktreeShareRule[];
 }
 
-export const noPreparation: TreePreparation = { copy: [], setup: [], setupTimeoutMs: 600_000 };
+export const noPreparation: TreePreparation = { copy: [], setup: [], setupTimeoutMs: 600_000, share: [] };
 
 /** The preparation the Host's settings ask for. */
-export function preparationOf(config: { worktreeCopy?: string[]; worktreeSetup?: string[]; worktreeSetupTimeoutSeconds?: number }): TreePreparation {
+export function preparationOf(config: { worktreeCopy?: string[]; worktreeSetup?: string[]; worktreeSetupTimeoutSeconds?: number; worktreeShare?: WorktreeShareRule[] }): TreePreparation {
 	return {
 		copy: config.worktreeCopy ?? [], setup: config.worktreeSetup ?? [],
 		setupTimeoutMs: (config.worktreeSetupTimeoutSeconds ?? noPreparation.setupTimeoutMs / 1000) * 1000,
+		share: config.worktreeShare ?? [],
+	};
+}
+
+/** A target's own worktreeSetup, worktreeCopy and worktreeShare replace the workspace's, each on its own. */
+export function preparationFor(workspace: TreePreparation, target: Pick<AgentTargetConfig, 'worktreeSetup' | 'worktreeCopy' | 'worktreeShare'> | undefined): TreePreparation {
+	if (target === undefined) { return workspace; }
+	return {
+		copy: target.worktreeCopy ?? workspace.copy, setup: target.worktreeSetup ?? workspace.setup,
+		setupTimeoutMs: workspace.setupTimeoutMs, share: target.worktreeShare ?? workspace.share,
 	};
 }
 
@@ -79,6 +92,15 @@ export function copyFiles(workspace: string, tree: string, files: readonly strin
 	return copied;
 }
 
+/** Appends to the setup's log (the Run's stderr log); best effort: a failure's tail reaches the Run's error message. */
+export function appendSetupLog(logFile: string | null, text: string): void {
+	if (logFile === null) { return; }
+	try {
+		mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
+		appendFileSync(logFile, text, { mode: 0o600 });
+	} catch { /* best effort */ }
+}
+
 export type SetupResult =
 	| { ok: true }
 	| { ok: false; exitCode: number | null; timedOut: boolean; tail: string; why: string };
@@ -87,13 +109,7 @@ export type SetupResult =
 export function runSetup(tree: string, argv: readonly string[], timeoutMs: number, logFile: string | null): Promise<SetupResult> {
 	const [command, ...args] = argv;
 	if (command === undefined) { return Promise.resolve({ ok: true }); }
-	const log = (text: string): void => {
-		if (logFile === null) { return; }
-		try {
-			mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });
-			appendFileSync(logFile, text, { mode: 0o600 });
-		} catch { /* the log is best effort; the failure's tail reaches the Run's error message */ }
-	};
+	const log = (text: string): void => { appendSetupLog(logFile, text); };
 	log(`[worktree setup] $ ${argv.map((a) => JSON.stringify(a)).join(' ')}\n`);
 	return new Promise((resolve) => {
 		let tail = '';

@@ -10,14 +10,22 @@
 // made with, which every later step reads (a tree made when trees were named by task id alone keeps those names; the
 // older file, which recorded only each tree's issue by task id, is read as such records). A record is written before
 // `git worktree add`, so a Host that dies in between finds the half-made tree as its own next time.
+//
+// Trees are made in parallel: only the git calls that change the repository's worktree list run one at a time (git
+// locks it), while worktreeCopy, worktreeSetup and the shared installs of different trees run at once, at most
+// `maxParallelSetups` of them.
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { DomainError } from '../../core/errors.js';
+import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
 import { git, GitError, gitExit } from './git.js';
-import { copyFiles, filesToCopy, noPreparation, runSetup, type TreePreparation } from './treePreparation.js';
+import { SetupCache, shareKey, sharedPaths, type ShareMethod } from './setupShare.js';
+import { appendSetupLog, copyFiles, filesToCopy, noPreparation, preparationFor, runSetup, type TreePreparation } from './treePreparation.js';
 import {
-	isInsideTree, isKnownLayout, legacyTreeNames, type TreeRecord, worktreeBranch, worktreeRelativePath, worktreesFolder, worktreeTaskIdProblem,
+	isInsideTree, isKnownLayout, legacyTreeNames, type TreeRecord, type TreeSetupRecord, worktreeBranch, worktreeRelativePath, worktreesFolder,
+	worktreeTaskIdProblem,
 } from './worktreePaths.js';
 
 export interface WorktreeState {
@@ -27,10 +35,18 @@ export interface WorktreeState {
 	trees: TreeRecord[];
 }
 
+/** How a tree was set up (absent in a file written before set-ups were recorded, or when no setup ran). */
+const treeSetupRecord = z.object({
+	startedAtUnixMs: z.number(), endedAtUnixMs: z.number(), method: z.enum(['installed', 'clone', 'copy']).nullable(), key: z.string(),
+});
+
 /** `.tutti/worktrees.json`: this shape, or the older one (`owners`: taskId → issueId; `prepared`: taskId → true). */
 const stateFile = z.object({
 	bases: z.record(z.string(), z.string()).optional(),
-	trees: z.array(z.object({ issueId: z.string(), taskId: z.string(), path: z.string(), branch: z.string(), prepared: z.boolean().optional() })).optional(),
+	trees: z.array(z.object({
+		issueId: z.string(), taskId: z.string(), path: z.string(), branch: z.string(), prepared: z.boolean().optional(),
+		setup: treeSetupRecord.optional(),
+	})).optional(),
 	owners: z.record(z.string(), z.string()).optional(),
 	prepared: z.record(z.string(), z.boolean()).optional(),
 });
@@ -40,7 +56,10 @@ function stateOf(value: unknown): WorktreeState {
 	const parsed = stateFile.safeParse(value);
 	if (!parsed.success) { return { bases: {}, trees: [] }; }
 	const trees: TreeRecord[] = (parsed.data.trees ?? [])
-		.map((t) => ({ issueId: t.issueId, taskId: t.taskId, path: t.path, branch: t.branch, prepared: t.prepared === true }))
+		.map((t) => ({
+			issueId: t.issueId, taskId: t.taskId, path: t.path, branch: t.branch, prepared: t.prepared === true,
+			...(t.setup !== undefined ? { setup: t.setup } : {}),
+		}))
 		.filter(isKnownLayout);
 	for (const [taskId, issueId] of Object.entries(parsed.data.owners ?? {})) {
 		if (trees.some((t) => t.issueId === issueId && t.taskId === taskId)) { continue; }
@@ -48,6 +67,49 @@ function stateOf(value: unknown): WorktreeState {
 		if (isKnownLayout(record)) { trees.push(record); }
 	}
 	return { bases: { ...(parsed.data.bases ?? {}) }, trees };
+}
+
+/** A launch whose tree is being made or set up now: `waiting` (for git, a setup slot, or another tree's install) or `setting_up`. */
+export interface SetupProgress {
+	issueId: string;
+	taskId: string;
+	state: 'waiting' | 'setting_up';
+	startedAtUnixMs: number;
+	logFile: string | null;
+}
+
+/** At most `limit` holders at once; the others wait in order. */
+class Slots {
+	#free: number;
+	readonly #waiting: (() => void)[] = [];
+	constructor(limit: number) { this.#free = limit; }
+	async acquire(): Promise<() => void> {
+		if (this.#free > 0) {
+			this.#free -= 1;
+		} else {
+			await new Promise<void>((resolve) => { this.#waiting.push(resolve); });
+		}
+		let released = false;
+		return () => {
+			if (released) { return; }
+			released = true;
+			const next = this.#waiting.shift();
+			if (next !== undefined) { next(); } else { this.#free += 1; }
+		};
+	}
+}
+
+export interface WorktreeManagerOptions {
+	/** How many trees are set up at once (default: the number of cores). */
+	maxParallelSetups?: number;
+	/** The size limit of `.tutti/setup-cache` (default 4096). */
+	shareCacheMaxMb?: number;
+	now?: () => number;
+}
+
+/** The key of one tree in the maps of work under way (the same task id in two issues names two trees). */
+function treeKey(issueId: string, taskId: string): string {
+	return JSON.stringify([issueId, taskId]);
 }
 
 /** worktreeSetup failed: the Run fails before its agent starts. */
@@ -63,6 +125,10 @@ export interface EnsureOptions {
 	setupLogFile?: string;
 	/** A new tree starts here (its parents' commits) instead of at the issue's base commit. */
 	startCommit?: string;
+	/** The launch this tree is made for: its progress is readable meanwhile (`setupProgress`). */
+	runId?: string;
+	/** The launching target: its own worktreeSetup, worktreeCopy and worktreeShare replace the workspace's. */
+	target?: Pick<AgentTargetConfig, 'worktreeSetup' | 'worktreeCopy' | 'worktreeShare'>;
 }
 
 export interface Worktree {
@@ -85,14 +151,37 @@ export class WorktreeManager {
 	readonly #stateFile: string;
 	readonly #preparation: TreePreparation;
 	readonly #beforeBranchDelete: (ref: string) => void;
+	readonly #slots: Slots;
+	readonly #cache: SetupCache;
+	readonly #now: () => number;
 	#chain: Promise<unknown> = Promise.resolve();
+	/** treeKey → that tree's preparation under way (a second launch into the same tree waits for it). */
+	readonly #preparing = new Map<string, Promise<void>>();
+	/** install key → the first tree's setup of that key under way (later trees wait, then copy its result). */
+	readonly #installing = new Map<string, Promise<void>>();
+	/** runId → the launch's tree being made or set up. */
+	readonly #progress = new Map<string, SetupProgress>();
 
 	/** `beforeBranchDelete`: told each `refs/heads/tutti/…` branch the developer's removal deletes, before git does. */
-	constructor(workspace: string, preparation: TreePreparation = noPreparation, beforeBranchDelete: (ref: string) => void = () => undefined) {
+	constructor(workspace: string, preparation: TreePreparation = noPreparation, beforeBranchDelete: (ref: string) => void = () => undefined, options: WorktreeManagerOptions = {}) {
 		this.#workspace = resolve(workspace);
 		this.#stateFile = join(this.#workspace, `${worktreesFolder}.json`);
 		this.#preparation = preparation;
 		this.#beforeBranchDelete = beforeBranchDelete;
+		this.#slots = new Slots(options.maxParallelSetups ?? availableParallelism());
+		this.#cache = new SetupCache(this.#workspace, options.shareCacheMaxMb ?? 4096);
+		this.#now = options.now ?? Date.now;
+	}
+
+	/** How the task's tree was set up, if a setup ran there since it was made. */
+	setupRecord(issueId: string, taskId: string): TreeSetupRecord | undefined {
+		return this.recordOf(issueId, taskId)?.setup;
+	}
+
+	/** The launch's tree while it is being made or set up; undefined before and after. */
+	setupProgress(runId: string): SetupProgress | undefined {
+		const progress = this.#progress.get(runId);
+		return progress === undefined ? undefined : { ...progress };
 	}
 
 	#absolute(record: Pick<TreeRecord, 'path'>): string {
@@ -145,21 +234,113 @@ export class WorktreeManager {
 	 * setting in errors.
 	 */
 	ensure(issueId: string, chain: readonly string[], targetId: string, options: EnsureOptions = {}): Promise<Worktree> {
-		return this.#serial(async () => {
-			const tree = await this.#ensure(issueId, chain, targetId, options.startCommit);
-			await this.#prepare(issueId, tree, options);
+		const runId = options.runId;
+		if (runId !== undefined) {
+			this.#progress.set(runId, { issueId, taskId: chain[0] ?? '', state: 'waiting', startedAtUnixMs: this.#now(), logFile: options.setupLogFile ?? null });
+		}
+		const made = (async () => {
+			// Only the repository's worktree list is git's shared, locked state: trees are created one at a time.
+			const tree = await this.#serial(() => this.#ensure(issueId, chain, targetId, options.startCommit));
+			if (runId !== undefined) {
+				const progress = this.#progress.get(runId);
+				if (progress !== undefined) { this.#progress.set(runId, { ...progress, taskId: tree.taskId }); }
+			}
+			await this.#prepareOnce(issueId, tree, options);
 			return tree;
-		});
+		})();
+		return runId === undefined ? made : made.finally(() => { this.#progress.delete(runId); });
 	}
 
-	/** worktreeCopy then worktreeSetup, once per tree (a failed setup runs again at the next launch). */
+	/** One preparation per tree at a time: a second launch into a tree being prepared waits for it, then checks. */
+	async #prepareOnce(issueId: string, tree: Worktree, options: EnsureOptions): Promise<void> {
+		const key = treeKey(issueId, tree.taskId);
+		for (let under = this.#preparing.get(key); under !== undefined; under = this.#preparing.get(key)) {
+			await under.catch(() => undefined);
+		}
+		const preparing = this.#prepare(issueId, tree, options);
+		this.#preparing.set(key, preparing);
+		try {
+			await preparing;
+		} finally {
+			this.#preparing.delete(key);
+		}
+	}
+
+	/**
+	 * The shared paths, then worktreeCopy, then worktreeSetup, once per tree (a failed setup runs again at the next
+	 * launch). At most `maxParallelSetups` trees do this at once; a tree whose install key another tree is installing
+	 * now waits for that install and copies it instead of installing again.
+	 */
 	async #prepare(issueId: string, tree: Worktree, options: EnsureOptions): Promise<void> {
-		const { copy, setup, setupTimeoutMs } = this.#preparation;
+		const { copy, setup, setupTimeoutMs, share } = preparationFor(this.#preparation, options.target);
 		if (this.recordOf(issueId, tree.taskId)?.prepared === true || (copy.length === 0 && setup.length === 0)) { return; }
-		copyFiles(this.#workspace, tree.absolutePath, await filesToCopy(this.#workspace, copy));
-		const result = await runSetup(tree.absolutePath, setup, setupTimeoutMs, options.setupLogFile ?? null);
-		if (!result.ok) { throw new WorktreeSetupError(result.exitCode, result.tail, result.why); }
-		this.#updateRecord(issueId, tree.taskId, (record) => (record ? { ...record, prepared: true } : record));
+		const logFile = options.setupLogFile ?? null;
+		const key = shareKey(tree.absolutePath, setup, share);
+		let installing: (() => void) | undefined;
+		if (key !== null) {
+			for (let first = this.#installing.get(key); first !== undefined; first = this.#installing.get(key)) {
+				appendSetupLog(logFile, `[worktree setup] waiting for another tree's install of the same ${share.flatMap((r) => r.key).join(', ')}\n`);
+				await first;
+			}
+			// Checked and claimed with no wait in between, so exactly one tree of a key installs at a time.
+			if (!this.#cache.hasNow(key)) {
+				this.#installing.set(key, new Promise<void>((resolve) => { installing = resolve; }));
+			}
+		}
+		const release = await this.#slots.acquire();
+		const startedAtUnixMs = this.#now();
+		if (options.runId !== undefined) {
+			const progress = this.#progress.get(options.runId);
+			if (progress !== undefined) { this.#progress.set(options.runId, { ...progress, state: 'setting_up', startedAtUnixMs }); }
+		}
+		try {
+			const paths = sharedPaths(share);
+			let method: ShareMethod | null = null;
+			if (key !== null && installing === undefined) {
+				method = await this.#cache.restore(key, tree.absolutePath, paths, this.#now());
+				appendSetupLog(logFile, method === null
+					? `[worktree setup] ${paths.join(', ')} already in the tree or no longer cached: installing in this tree\n`
+					: `[worktree setup] ${paths.join(', ')} from the install of the same ${share.flatMap((r) => r.key).join(', ')} (${method === 'clone' ? 'copy-on-write clone' : 'plain copy: this filesystem cannot clone'}); setup not run again\n`);
+			}
+			copyFiles(this.#workspace, tree.absolutePath, await filesToCopy(this.#workspace, copy));
+			if (method === null) {
+				const result = await runSetup(tree.absolutePath, setup, setupTimeoutMs, logFile);
+				if (!result.ok) { throw new WorktreeSetupError(result.exitCode, result.tail, result.why); }
+				if (key !== null) {
+					const kept = await this.#cache.store(key, tree.absolutePath, paths, this.#now(), this.#keysInUse())
+						.catch((e: unknown) => `not shared: ${(e as Error).message}`);
+					appendSetupLog(logFile, kept === null ? `[worktree setup] ${paths.join(', ')} kept for later trees with the same ${share.flatMap((r) => r.key).join(', ')}\n` : `[worktree setup] ${kept}\n`);
+					method = 'installed';
+				}
+			}
+			const setupRecord: TreeSetupRecord | undefined = setup.length > 0 ? { startedAtUnixMs, endedAtUnixMs: this.#now(), method, key: key ?? '' } : undefined;
+			this.#updateRecord(issueId, tree.taskId, (record) => (record ? { ...record, prepared: true, ...(setupRecord !== undefined ? { setup: setupRecord } : {}) } : record));
+		} finally {
+			release();
+			if (key !== null && installing !== undefined) {
+				this.#installing.delete(key);
+				installing();
+			}
+		}
+	}
+
+	/** The install keys the trees still on disk were set up with. */
+	#keysInUse(): Set<string> {
+		return new Set(this.readState().trees.filter((t) => t.setup !== undefined && t.setup.key !== '' && existsSync(this.#absolute(t)))
+			.map((t) => t.setup?.key ?? ''));
+	}
+
+	/** Pruned with the trees: cached installs no remaining tree uses go. */
+	async #pruneCache(): Promise<void> {
+		await this.#cache.prune(this.#keysInUse(), new Set(this.#installing.keys())).catch(() => undefined);
+	}
+
+	/** A tree being set up now is not removed under its setup. */
+	#refuseWhilePreparing(issueId: string, taskId: string): void {
+		if (this.#preparing.has(treeKey(issueId, taskId))) {
+			throw refused(`The worktree of task ${taskId} of issue ${issueId} is being set up now; it was not removed.`,
+				`Wait until its setup ends (\`tutti run list --issue-id ${issueId}\`), then remove it again.`, { issueId, taskId });
+		}
 	}
 
 	/** The nearest existing tree of the chain that belongs to the issue, or null when a launch would create one. */
@@ -267,6 +448,7 @@ export class WorktreeManager {
 				throw refused(`Task ${taskId} of issue ${issueId} has no worktree.`,
 					`List the trees with \`git -C ${this.#workspace} worktree list\`.`, { issueId, taskId });
 			}
+			this.#refuseWhilePreparing(issueId, taskId);
 			let status: string;
 			try {
 				status = (await git(absolutePath, ['status', '--porcelain', '--untracked-files=all'])).stdout;
@@ -285,8 +467,10 @@ export class WorktreeManager {
 				const detail = e instanceof GitError ? e.stderr.trim() : (e as Error).message;
 				throw refused(`git refused to remove ${absolutePath}: ${detail}`, `Inspect it with \`git -C ${absolutePath} status\`.`, { issueId, taskId });
 			}
-			// The record stays (the branch keeps the work, and a tree made again comes back with the same names).
-			this.#updateRecord(issueId, taskId, (r) => (r ? { ...r, prepared: false } : r));
+			// The record stays (the branch keeps the work, and a tree made again comes back with the same names); its
+			// set-up went with the folder, so the install it used may leave the cache.
+			this.#updateRecord(issueId, taskId, (r) => (r ? { issueId: r.issueId, taskId: r.taskId, path: r.path, branch: r.branch, prepared: false } : r));
+			await this.#pruneCache();
 			return { path: absolutePath, branch: record.branch };
 		});
 	}

@@ -4,6 +4,7 @@
 // (worktreeManager.ts) and read from that record afterwards, never recomputed.
 import { join, normalize, sep } from 'node:path';
 import { taskIdProblem } from '../../core/graph/taskNames.js';
+import type { ShareMethod } from './setupShare.js';
 
 /** Isolation a Run gets from its agent target (`"isolation"` in `.tutti/config.json`; default `none`). */
 export type Isolation = 'none' | 'worktree';
@@ -20,6 +21,17 @@ export interface TreeRecord {
 	branch: string;
 	/** worktreeCopy and worktreeSetup have run in this tree (they run once per tree). */
 	prepared: boolean;
+	/** How its worktreeSetup ran (absent: none ran since the tree was made, or an older file). */
+	setup?: TreeSetupRecord;
+}
+
+/** How a tree was set up: when, and how it got its shared paths (null: nothing shared). */
+export interface TreeSetupRecord {
+	startedAtUnixMs: number;
+	endedAtUnixMs: number;
+	method: ShareMethod | null;
+	/** The install's key (`''` when nothing is shared). */
+	key: string;
 }
 
 /** Why this task id (or issue id) cannot name a worktree folder and branch, or null when it can. */

@@ -32,6 +32,18 @@ describe('host config', () => {
 		assert.deepEqual(config, { agentTargets: [{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'make'], cwd: 'sub', env: { A_B: '1' } }], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: true, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
 	});
 
+	it('reads worktreeShare and a target\'s own worktreeSetup, worktreeCopy and worktreeShare', () => {
+		const share = [{ paths: ['node_modules'], key: ['package-lock.json'] }];
+		const config = parseHostConfig(JSON.stringify({
+			agentTargets: [{ id: 'docs', adapter: 'command', argv: ['true'], worktreeSetup: [], worktreeCopy: ['.env'], worktreeShare: [] }],
+			worktreeSetup: ['npm', 'ci'], worktreeShare: share, maxParallelSetups: 2,
+		}), file);
+		assert.deepEqual(config.worktreeShare, share);
+		assert.equal(config.maxParallelSetups, 2);
+		assert.deepEqual(config.agentTargets[0], { id: 'docs', adapter: 'command', argv: ['true'], worktreeSetup: [], worktreeCopy: ['.env'], worktreeShare: [] });
+		assert.throws(() => parseHostConfig('{"worktreeShare":[{"paths":["node_modules"]}]}', file), /→ at worktreeShare\[0\]\.key/);
+	});
+
 	it('reads stallSeconds, workspace-wide and per target (0: never marked)', () => {
 		const config = parseHostConfig('{"stallSeconds":120,"agentTargets":[{"id":"x","adapter":"command","argv":["a"],"stallSeconds":0}]}', file);
 		assert.equal(config.stallSeconds, 120);

@@ -62,6 +62,18 @@ describe('extension/tuttiSettings', () => {
 		}
 	});
 
+	it('takes worktreeShare, its cache size and maxParallelSetups, and refuses a shared path outside the tree', () => {
+		const share = [{ paths: ['node_modules'], key: ['package-lock.json'] }];
+		const { config, problems } = hostConfigFromSettings(settings({ worktreeShare: share, worktreeShareCacheMaxMb: 100, maxParallelSetups: 3 }));
+		assert.deepEqual(problems, []);
+		assert.deepEqual([config.worktreeShare, config.worktreeShareCacheMaxMb, config.maxParallelSetups], [share, 100, 3]);
+		const refused = hostConfigFromSettings(settings({ worktreeShare: [{ paths: ['../node_modules'], key: ['package-lock.json'] }], maxParallelSetups: 0 }));
+		assert.equal(refused.config.worktreeShare, undefined);
+		assert.equal(refused.config.maxParallelSetups, undefined);
+		assert.match(refused.problems[0] ?? '', /^tutti\.worktreeShare: .*relative to the tree/);
+		assert.match(refused.problems[1] ?? '', /^tutti\.maxParallelSetups: /);
+	});
+
 	it('places the store in .tutti/ of the folder, and refuses other folders with a warning', () => {
 		const ws = path.join(path.sep, 'w', 'proj');
 		assert.deepEqual(storeLocation(ws, '.tutti/tutti.sqlite'), { dir: path.join(ws, '.tutti'), fileName: 'tutti.sqlite', file: path.join(ws, '.tutti', 'tutti.sqlite') });
