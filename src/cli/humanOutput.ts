@@ -12,6 +12,8 @@ export function formatHuman(method: string, result: unknown): string {
 			return table(r['runs'], ['runId', 'taskId', 'status', 'outcomeLabel'], 'no runs');
 		case 'approval/list':
 			return table(r['approvals'], ['approvalId', 'status', 'tool', 'runId', 'answerLabel'], 'no approvals');
+		case 'turn/list':
+			return table(r['turns'], ['role', 'issueTitle', 'taskTitle', 'label', 'activity'], 'no agent is at work or waiting');
 		case 'agent/list':
 			return table(r['agentTargets'], ['id', 'adapter', 'found', 'detail'], 'no agent targets');
 		default:

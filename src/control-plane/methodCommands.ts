@@ -45,6 +45,8 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'run/resume-queue': 'tutti run resume-queue',
 	'worktree/remove': 'tutti worktree remove',
 	'issue/integrate': 'tutti issue integrate',
+	'issue/changes': 'tutti issue changes',
+	'turn/list': 'tutti turn list',
 	'await/review': 'tutti await-review',
 	'await/checkpoint': 'tutti plan issue await',
 	'await/next-action': 'tutti next-action',

@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { agentResponse, owedState } from './agentResponse.js';
 import { approvalDto, approvalMethods } from './approvals.js';
 import {
-	agentTargetDto, archiveStatus, checkpointKind, checkpointStatus, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto,
-	planSnapshotDto, planTaskViewDto, runDto, sessionRole, stopAnswer, taskDto, taskStatus,
+	agentTargetDto, agentTurnDto, archiveStatus, checkpointKind, checkpointStatus, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto,
+	issueChangesDto, planSnapshotDto, planTaskViewDto, runDto, sessionRole, stopAnswer, taskDto, taskStatus,
 } from './dto.js';
 import { mutationOperations } from './operations.js';
 import { operationsShapeMessage } from './operationsShape.js';
@@ -119,12 +119,23 @@ export const deliveryMethods = {
 			fastForward: z.boolean(), mergedTaskIds: z.array(z.string()), workspaceMoved: z.boolean(),
 		}),
 	},
+	/**
+	 * The whole issue as one diff: its base commit against its accepted commits combined (`git merge-tree` in the object
+	 * database; no ref, worktree or task changes). Read-only for everyone; a conflict between them is `merge_conflict`.
+	 */
+	'issue/changes': { params: z.strictObject({ issueId: id }), result: issueChangesDto },
+} as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
+
+/** Every agent at work or waiting, across issues (the Agents view), part of `methods`. */
+export const turnMethods = {
+	'turn/list': { params: z.strictObject({}), result: z.object({ turns: z.array(agentTurnDto) }) },
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 
 export const methods = {
 	...runAgentMethods,
 	...approvalMethods,
 	...deliveryMethods,
+	...turnMethods,
 	'hello': {
 		params: z.strictObject({ client: text(100), protocol: z.number().int() }),
 		result: z.object({ protocol: z.number().int(), workspace: z.string(), pid: z.number().int(), caller: z.string(), notice: z.string().optional() }),

@@ -1,16 +1,16 @@
-// One attention state per issue and per task (SPEC §9 "One state, everywhere"): needs you · agent working · waiting
-// on agent · paused · planned · done. Derived once, here, from the same facts and the same "what is owed next"
+// One attention state per issue and per task: needs you · agent working · waiting on agent · paused · not started ·
+// planned · done (named in vocabulary.ts). Derived once, here, from the same facts and the same "what is owed next"
 // derivation that serves `tutti agent resume` (src/core/next/owed.ts); the Host sends it in every IssueDto and the
 // board, the view badge, the status bar, the panel and notifications draw it and derive nothing. Pure.
-import { isIssueClosed } from '../issues/issueControls.js';
+import { isIssueClosed, isUnstartedManualIssue } from '../issues/issueControls.js';
 import { agentResumeCommand } from '../next/commands.js';
 import type { IssueFacts } from '../next/facts.js';
 import { owedOnIssue } from '../next/owed.js';
 import type { RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
 import { outsideChangesLabel } from '../runs/outsideChanges.js';
+import { type AttentionState, attentionStateNames as names } from './vocabulary.js';
 
-export const attentionStates = ['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done'] as const;
-export type AttentionState = (typeof attentionStates)[number];
+export { type AttentionState, attentionStates } from './vocabulary.js';
 
 export const needsYouReasonKinds = [
 	'task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked',
@@ -154,6 +154,11 @@ interface Context {
 	readonly sourceWorking: boolean;
 	/** The source agent owes a step now (by the "owed next" rule). */
 	readonly sourceStepOwed: boolean;
+}
+
+/** A manual issue created paused whose Start the developer has not pressed yet: nothing of it ever ran. */
+function unstarted(ctx: Context): boolean {
+	return isUnstartedManualIssue({ issueStatus: ctx.input.facts.issueStatus, managed: ctx.managed, dispatchPaused: ctx.input.dispatchPaused });
 }
 
 function isTerminalIssue(facts: IssueFacts): boolean {
@@ -312,32 +317,35 @@ export function issueAttention(input: AttentionInput): Attention {
 	const sourceAgent = sourceAgentOf(ctx);
 	if (isTerminalIssue(input.facts)) {
 		const stopped = input.facts.issueStatus === 'archived' || input.facts.execution?.status === 'archived' || input.facts.execution?.status === 'archiving';
-		return { ...base, state: 'done', label: stopped ? 'Stopped' : 'Done', sourceAgent, runs: [] };
+		return { ...base, state: 'done', label: stopped ? 'Stopped' : names.done, sourceAgent, runs: [] };
 	}
 	const runs = runsOf(ctx);
 	const reasons = reasonsOf(ctx);
 	if (reasons.length > 0) {
 		const source = input.source;
 		return {
-			...base, state: 'needs_you', label: `Needs you: ${reasons.map((r) => r.label).join(' · ')}`, reasons,
+			...base, state: 'needs_you', label: `${names.needs_you}: ${reasons.map((r) => r.label).join(' · ')}`, reasons,
 			stalled: reasons.some((r) => r.failure),
 			handBackCommand: ctx.sourceIdle && source !== null && !source.wakesDelivered ? agentResumeCommand(source.sessionId) : '',
 			sourceAgent,
 			runs,
 		};
 	}
+	if (unstarted(ctx)) {
+		return { ...base, state: 'not_started', label: names.not_started, sourceAgent, runs };
+	}
 	if (input.dispatchPaused) {
 		const running = ctx.live.filter((t) => t.status === 'running').length;
-		return { ...base, state: 'paused', label: running > 0 ? `Paused · ${plural(running, 'Run')} still running` : 'Paused', sourceAgent, runs };
+		return { ...base, state: 'paused', label: running > 0 ? `${names.paused} · ${plural(running, 'Run')} still running` : names.paused, sourceAgent, runs };
 	}
 	const activity = runningActivity(ctx);
 	if (activity !== '') {
-		return { ...base, state: 'agent_working', label: `Agent working: ${activity}`, activity, sourceAgent, runs };
+		return { ...base, state: 'agent_working', label: `${names.agent_working}: ${activity}`, activity, sourceAgent, runs };
 	}
 	if (ctx.sourceWorking) {
 		const kind = input.facts.activeCheckpoint?.kind;
 		const doing = kind === undefined ? 'Source agent at work' : `Source agent working on the ${kind.replace(/_/g, ' ')} checkpoint`;
-		return { ...base, state: 'agent_working', label: `Agent working: ${doing}`, activity: doing, sourceAgent, runs };
+		return { ...base, state: 'agent_working', label: `${names.agent_working}: ${doing}`, activity: doing, sourceAgent, runs };
 	}
 	const wake = input.source?.wakesDelivered === true ? input.source.activeWake : null;
 	if (wake !== null && wake !== undefined && wakeInFlight.has(wake.status)) {
@@ -345,9 +353,9 @@ export function issueAttention(input: AttentionInput): Attention {
 	}
 	const openWork = ctx.live.some((t) => t.status === 'not_started' || t.status === 'running');
 	if (!ctx.managed && !openWork && ctx.live.length > 0) {
-		return { ...base, state: 'done', label: 'Done', sourceAgent, runs };
+		return { ...base, state: 'done', label: names.done, sourceAgent, runs };
 	}
-	return { ...base, state: 'planned', label: 'Planned', sourceAgent, runs };
+	return { ...base, state: 'planned', label: names.planned, sourceAgent, runs };
 }
 
 /** Each live task's attention state (superseded tasks are history: done). */
@@ -367,7 +375,7 @@ export function taskAttentions(input: AttentionInput): Map<string, TaskAttention
 }
 
 function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: AttentionRun | undefined): TaskAttention {
-	if (over && status !== 'running') { return { state: 'done', label: 'Done' }; }
+	if (over && status !== 'running') { return { state: 'done', label: names.done }; }
 	switch (status) {
 		case 'pending_acceptance': return { state: 'needs_you', label: 'Awaiting your acceptance' };
 		case 'running': return { state: 'agent_working', label: run?.activity ? run.activity : 'Working on it' };
@@ -376,8 +384,10 @@ function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: A
 			return failureUnowned(ctx)
 				? { state: 'needs_you', label: 'Failed: nobody is acting on it' }
 				: { state: 'waiting_on_agent', label: 'Failed: the source agent decides what next' };
-		case 'not_started': return ctx.input.dispatchPaused ? { state: 'paused', label: 'Paused' } : { state: 'planned', label: 'Planned' };
-		case 'completed': return { state: 'done', label: 'Done' };
+		case 'not_started':
+			if (unstarted(ctx)) { return { state: 'not_started', label: names.not_started }; }
+			return ctx.input.dispatchPaused ? { state: 'paused', label: names.paused } : { state: 'planned', label: names.planned };
+		case 'completed': return { state: 'done', label: names.done };
 		case 'canceled': return { state: 'done', label: 'Canceled' };
 	}
 }

@@ -6,7 +6,7 @@ import { rejection } from '../../core/hints.js';
 import type { Result } from '../../protocol/controlPlane.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
-import { effectiveApprovals, effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
+import { canPlan, effectiveApprovals, effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
 
 type AgentTargetDto = Result<'agent/list'>['agentTargets'][number];
 
@@ -89,8 +89,9 @@ const approvalsDetail: Record<ReturnType<typeof effectiveApprovals>, (adapter: A
 };
 
 /** The Host resolved the workspace-dependent defaults at start (targetDefaults.ts); a target seen before that runs in place. */
-function placement(target: AgentTargetConfig): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals' | 'messagesWhileRunning'> {
+function placement(target: AgentTargetConfig): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals' | 'messagesWhileRunning' | 'canPlan'> {
 	return {
+		canPlan: canPlan(target),
 		isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target), approvals: effectiveApprovals(target),
 		messagesWhileRunning: messagesWhileRunning(target.adapter),
 	};

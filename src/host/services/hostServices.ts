@@ -39,6 +39,8 @@ import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 import { ApprovalService } from './approvals/approvalService.js';
 import { isTurnProcessId } from './wakes/turnIds.js';
+import { listAgentTurns } from './agents/agentTurnList.js';
+import { issueChanges } from './delivery/issueChanges.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
@@ -227,6 +229,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'run/resume-queue': (params, caller) => runMessages.resumeQueue(params, caller),
 		'worktree/remove': (params, caller) => worktreeService.remove(params, caller),
 		'issue/integrate': (params, caller) => integration.integrate(params, caller),
+		'issue/changes': (params) => issueChanges({ workspace: deps.workspace, store: deps.store }, params),
+		'turn/list': async () => listAgentTurns({ store: deps.store, clock: deps.clock, runs: deps.runs, contacts: awaiting.heartbeats, pricing: deps.config }),
 		'await/review': (params, caller) => awaiting.review(params, caller),
 		'await/checkpoint': (params, caller) => awaiting.checkpoint(params, caller),
 		'await/next-action': (params, caller) => awaiting.nextAction(params, caller),

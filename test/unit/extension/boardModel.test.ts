@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import {
-	boardActions, boardGroupOf, buildBoard, needsYouMessage, needsYouReasons, newlyNeedingYou, statusSummary, toBoardIssue,
+	boardActions, boardGroupLabels, boardGroupOf, buildBoard, needsYouMessage, needsYouReasons, newlyNeedingYou, statusSummary, toBoardIssue,
 } from '../../../src/extension/views/boardModel.js';
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
 import { execution, issue, managedIssue } from './dtoBuilders.js';
@@ -20,12 +20,17 @@ describe('extension/boardModel', () => {
 		it('draws exactly the state the Host sent, whatever the counts say', () => {
 			const sent = (state: IssueDto['attention']['state']): IssueDto => ({ ...issue('A', { counts: { running: 1 } }), attention: { ...issue('A').attention, state, label: state } });
 			assert.deepEqual(
-				(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done'] as const).map((state) => boardGroupOf(sent(state))),
-				['needsYou', 'agentWorking', 'waitingOnAgent', 'paused', 'planned', 'done'],
+				(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'not_started', 'planned', 'done'] as const).map((state) => boardGroupOf(sent(state))),
+				['needsYou', 'agentWorking', 'waitingOnAgent', 'paused', 'notStarted', 'planned', 'done'],
 			);
 		});
 		it('puts a paused issue under Paused even while a Run still runs', () => {
-			assert.equal(boardGroupOf(issue('A', { dispatchPaused: true, counts: { running: 1 } })), 'paused');
+			assert.equal(boardGroupOf(issue('A', { status: 'in_progress', dispatchPaused: true, counts: { running: 1 } })), 'paused');
+		});
+		it('puts a manual issue held back before its first Run under Not started, named as the Host names it', () => {
+			const item = toBoardIssue(issue('A', { dispatchPaused: true, counts: { notStarted: 1 } }), undefined);
+			assert.deepEqual([item.group, item.stateLabel, boardGroupLabels[item.group]], ['notStarted', 'Not started', 'Not started']);
+			assert.equal(statusSummary(buildBoard([issue('A', { dispatchPaused: true, counts: { notStarted: 1 } })], none)), '1 not started');
 		});
 		it('puts tasks awaiting acceptance, a goal review, an orphaned source and manual failures under Needs you, above Paused', () => {
 			assert.equal(boardGroupOf(issue('A', { dispatchPaused: true, counts: { pendingAcceptance: 1 } })), 'needsYou');
@@ -98,7 +103,7 @@ describe('extension/boardModel', () => {
 			assert.deepEqual(orphaned.needsYou, ['source agent gone']);
 		});
 		it('draws exactly the controls the Host sent, whatever the counts say', () => {
-			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false } };
+			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false } };
 			assert.deepEqual(boardActions(sent), { canPause: false, canResume: true, canStop: false });
 			assert.equal(toBoardIssue(sent, undefined).contextValue, 'issue:resume');
 		});
@@ -134,7 +139,7 @@ describe('extension/boardModel', () => {
 				issue('acc', { counts: { pendingAcceptance: 1 } }),
 				issue('done', { status: 'completed', counts: { completed: 1 } }),
 			], none);
-			assert.deepEqual(board.groups.map((g) => g.label), ['Needs you', 'Agent working', 'Waiting on agent', 'Paused', 'Planned', 'Done']);
+			assert.deepEqual(board.groups.map((g) => g.label), ['Needs you', 'Agent working', 'Waiting on agent', 'Paused', 'Not started', 'Planned', 'Done']);
 			assert.deepEqual(board.groups[1]!.issues.map((i) => i.issueId), ['new', 'old']);
 			assert.equal(board.needsYouCount, 1);
 			assert.equal(board.runningRunCount, 3);
