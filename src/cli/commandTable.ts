@@ -189,7 +189,7 @@ export const commandTable: readonly CommandSpec[] = [
 		path: ['issue', 'changes'], method: 'issue/changes', summary: "the whole issue as one diff: its base commit against its accepted task commits combined",
 		flags: [issueId],
 		details: 'The accepted commits are combined as `tutti issue integrate` would combine them, in git\'s object database: no branch, worktree or task changes. '
-			+ 'Open `git diff BASE COMBINED` with the baseCommit and combinedCommit it prints; a conflict between the tasks (merge_conflict) names the paths.',
+			+ 'Open `git diff BASE COMBINED` with the baseCommit and combinedCommit it prints; when the tasks\' work conflicts, conflictPaths and note name the paths and the tasks.',
 		examples: ['tutti issue changes --issue-id ISSUE --json'],
 	},
 	{

@@ -121,7 +121,7 @@ export const deliveryMethods = {
 	},
 	/**
 	 * The whole issue as one diff: its base commit against its accepted commits combined (`git merge-tree` in the object
-	 * database; no ref, worktree or task changes). Read-only for everyone; a conflict between them is `merge_conflict`.
+	 * database; no ref, worktree or task changes). Read-only for everyone; a conflict between them is answered with its paths.
 	 */
 	'issue/changes': { params: z.strictObject({ issueId: id }), result: issueChangesDto },
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;

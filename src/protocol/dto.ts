@@ -516,6 +516,8 @@ export const issueChangesDto = z.object({
 	/** The tasks whose accepted commits are in it. */
 	taskIds: z.array(z.string()),
 	files: z.array(z.object({ path: z.string(), added: z.number().int(), deleted: z.number().int(), binary: z.boolean() })),
+	/** The accepted commits do not combine: the conflicting paths (no files then; `note` names the tasks). */
+	conflictPaths: z.array(z.string()),
 	/** Why there is nothing to show ('' when there is). */
 	note: z.string(),
 });

@@ -1,8 +1,8 @@
 // `issue/changes`: the whole issue as one diff, for the developer's look before Goal Review's decision or before
 // Integrate: from the issue's base commit to its active tasks' accepted commits combined. The combination is the
 // one integration makes (combineCommits: `git merge-tree` and `git commit-tree` in the object database), so it
-// moves no ref, touches no working tree and changes nothing in the store.
-import { DomainError } from '../../../core/errors.js';
+// moves no ref, touches no working tree and changes nothing in the store. Tasks whose work conflicts are an answer
+// (the paths, and why there is no diff), not an error.
 import type { ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import type { Store } from '../../../store/database.js';
 import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
@@ -27,7 +27,7 @@ export async function issueChanges(deps: IssueChangesDeps, params: ParsedParams<
 			.map((t) => ({ taskId: t.taskId, commit: accepted.get(t.taskId)! }));
 		return { issue, tasks, baseCommit: deliveryRepository.issueDelivery(r, issueId)?.baseCommit ?? '' };
 	});
-	const empty = { issueId, baseCommit: plan.baseCommit, combinedCommit: '', taskIds: [], files: [] };
+	const empty = { issueId, baseCommit: plan.baseCommit, combinedCommit: '', taskIds: [], files: [], conflictPaths: [] };
 	if (plan.baseCommit === '') {
 		return { ...empty, note: `no task of "${plan.issue.title}" worked in a git worktree, so it has no commits to show (tasks in the shared folder changed it directly)` };
 	}
@@ -39,10 +39,11 @@ export async function issueChanges(deps: IssueChangesDeps, params: ParsedParams<
 	if (combined.kind === 'conflict') {
 		const taskOf = new Map(plan.tasks.map((t) => [t.commit, t.taskId] as const));
 		const name = (commit: string): string => (taskOf.has(commit) ? `task ${taskOf.get(commit)!}` : `the issue's base (${commit.slice(0, 12)})`);
-		throw new DomainError('merge_conflict',
-			`The accepted work of issue ${issueId} does not combine: ${name(combined.between[0])} and ${name(combined.between[1])} conflict in ${combined.paths.join(', ')}. Nothing was changed.`,
-			`The developer settles it (requests changes on one of the tasks named, or merges by hand); then \`tutti issue changes --issue-id ${issueId} --json\` shows the combined diff.`,
-			{ paths: combined.paths, between: combined.between.map((c) => taskOf.get(c) ?? c) });
+		// Not an error: the answer to "what is the issue's work" is that its tasks' work does not combine (yet).
+		return {
+			...empty, taskIds: plan.tasks.map((t) => t.taskId), conflictPaths: combined.paths,
+			note: `the accepted work of "${plan.issue.title}" does not combine: ${name(combined.between[0])} and ${name(combined.between[1])} conflict in ${combined.paths.join(', ')}`,
+		};
 	}
 	const files = await changedFiles(deps.workspace, plan.baseCommit, combined.commit);
 	return {
