@@ -2,7 +2,7 @@
 // context on the line it is created (`own(...)`). Nothing else touches ExtensionContext.subscriptions.
 import * as vscode from 'vscode';
 import { PollingChangeSource } from './changes/storeChangeSource.js';
-import { followWorkspaceContext } from './contextKeys.js';
+import { followAgentTargetsContext, followWorkspaceContext } from './contextKeys.js';
 import { followConnection, restartOnSettingsChange, watchForStore } from './connection/connectionWiring.js';
 import { HostConnection } from './connection/hostConnection.js';
 import { workspaceSocketPath } from './connection/ownerEndpoint.js';
@@ -23,6 +23,8 @@ import { installCliShim, publishCliEnvironment } from './terminal/cliEnvironment
 import { TuttiTerminals } from './terminal/tuttiTerminals.js';
 import { registerIssueBoard } from './views/issueBoardView.js';
 import { registerRunsView } from './views/runsView.js';
+import { registerAgentsView } from './views/agentsView.js';
+import { registerReviewDiffContext } from './review/reviewDiffContext.js';
 
 /** What activate() returns (`vscode.extensions.getExtension(id).exports`): the services, for tests and scripts. */
 export interface TuttiExtensionApi {
@@ -75,11 +77,14 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 	};
 	own(followConnection(connection, changes));
 	own(followWorkspaceContext(changes));
+	own(followAgentTargetsContext());
 	const terminals = own(new TuttiTerminals(services));
 	const panels = own(registerIssuePanel({ extensionUri: ctx.extensionUri, api: panelHostApi(services) }));
-	own(registerCommands({ services, terminals, diffComments, panel: { show: (issueId) => { panels.showIssuePanel(issueId); } } }));
+	const reviewDiffs = own(registerReviewDiffContext(services));
+	own(registerCommands({ services, terminals, diffComments, reviewDiffs, panel: { show: (issueId) => { panels.showIssuePanel(issueId); } } }));
 	own(registerIssueBoard(services));
 	own(registerRunsView(services));
+	own(registerAgentsView(services));
 	own(registerStatusBar(services));
 	own(registerApprovalNotifications(services));
 	own(restartOnSettingsChange(connection, log));

@@ -16,6 +16,9 @@ export const workspaceContextKeys = {
 	canFollowUp: 'tutti:canFollowUp',
 	canStopSource: 'tutti:canStopSource',
 	canSwitchReviewToSelf: 'tutti:canSwitchReviewToSelf',
+	canIntegrate: 'tutti:canIntegrate',
+	canOpenCombinedChanges: 'tutti:canOpenCombinedChanges',
+	hasRunOutput: 'tutti:hasRunOutput',
 } as const;
 
 export type WorkspaceContext = Record<(typeof workspaceContextKeys)[keyof typeof workspaceContextKeys], boolean>;
@@ -38,5 +41,8 @@ export function workspaceContext(state: WorkspaceState | undefined): WorkspaceCo
 		[workspaceContextKeys.canFollowUp]: some((i) => i.controls.followUp),
 		[workspaceContextKeys.canStopSource]: some((i) => i.controls.stopSource),
 		[workspaceContextKeys.canSwitchReviewToSelf]: some((i) => i.controls.switchReviewToSelf),
+		[workspaceContextKeys.canIntegrate]: some((i) => i.controls.integrate),
+		[workspaceContextKeys.canOpenCombinedChanges]: some((i) => i.controls.combinedChanges),
+		[workspaceContextKeys.hasRunOutput]: some((i) => i.controls.runOutput),
 	};
 }

@@ -43,6 +43,8 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('issue/followUp') }),
 	z.strictObject({ type: z.literal('source/stop') }),
 	z.strictObject({ type: z.literal('goalReview/switchToSelf') }),
+	/** Open the whole issue's accepted work as one multi-file diff (at Goal Review, before Integrate). */
+	z.strictObject({ type: z.literal('issue/openChanges') }),
 ]);
 export type ToHost = z.infer<typeof toHost>;
 export type ToHostType = ToHost['type'];

@@ -246,6 +246,7 @@ export class IssuePanelApp {
 			case 'zoom/fit': return this.#fit();
 			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'issue/integrate': case 'goal/confirm': case 'agent/showTerminal':
 			case 'issue/start': case 'task/add': case 'issue/finish': case 'issue/followUp': case 'source/stop': case 'goalReview/switchToSelf':
+			case 'issue/openChanges':
 				this.#post({ type: action });
 				return;
 			case 'run/stop': case 'run/openOutput':

@@ -23,7 +23,7 @@ export interface KnownIds {
  * pauseIssue/resumeIssue/stopIssue/confirmGoal/integrateIssue(issueId) · stopRun/openRunOutput(runId) · acceptTask(issueId, taskId) ·
  * requestChanges(issueId, taskId, note) for a task, requestChanges(issueId, undefined, note) for the goal ·
  * openTaskChanges(issueId, taskId) · showAgentTerminal(issueId) ·
- * startIssue/addTask/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf(issueId).
+ * startIssue/addTask/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf/openIssueChanges(issueId).
  */
 export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | null): PanelAction {
 	const task = (taskId: string, make: () => PanelAction): PanelAction =>
@@ -61,6 +61,7 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'issue/followUp': return { kind: 'command', command: commandIds.followUpIssue, args: [issueId] };
 		case 'source/stop': return { kind: 'command', command: commandIds.stopSourceSession, args: [issueId] };
 		case 'goalReview/switchToSelf': return { kind: 'command', command: commandIds.switchReviewToSelf, args: [issueId] };
+		case 'issue/openChanges': return { kind: 'command', command: commandIds.openIssueChanges, args: [issueId] };
 		default: return assertNever(msg);
 	}
 }

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
 	boardActions, boardGroupLabels, boardGroupOf, buildBoard, needsYouMessage, needsYouReasons, newlyNeedingYou, statusSummary, toBoardIssue,
 } from '../../../src/extension/views/boardModel.js';
@@ -170,5 +172,35 @@ describe('extension/boardModel', () => {
 			assert.equal(needsYouMessage([items.find((i) => i.issueId === 'A')!]), 'Tutti: "Fix login" needs you: 1 task to accept');
 			assert.match(needsYouMessage(items), /^Tutti: 2 issues need you: /);
 		});
+	});
+});
+
+describe('extension/boardModel: the board\'s menus per issue', () => {
+	interface Menu { command: string; when: string; group?: string }
+	const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { menus: { 'view/item/context': Menu[] } } };
+	/** The commands VS Code shows for a board item with this context value: each `viewItem =~ /…/` clause evaluated. */
+	function menuOf(contextValue: string): string[] {
+		return [...new Set(manifest.contributes.menus['view/item/context']
+			.filter((m) => m.when.startsWith('view == tutti.issueBoard && '))
+			.filter((m) => {
+				const rx = /viewItem =~ \/(.*)\/$/.exec(m.when);
+				assert.ok(rx, `every board menu item is driven by the item's context value: ${m.when}`);
+				return new RegExp(rx[1]!).test(contextValue);
+			})
+			.map((m) => m.command.replace(/^tutti\./, '')))].sort();
+	}
+
+	it('offers only what the Host says applies to the issue under the cursor', () => {
+		const unstarted = toBoardIssue(issue('A', { dispatchPaused: true, counts: { notStarted: 1 } }), undefined);
+		assert.deepEqual(menuOf(unstarted.contextValue), ['addTask', 'exportIssue', 'openIssue', 'startIssue']);
+		const goal = toBoardIssue({ ...managedIssue('G', 'pending_goal_review', { counts: { completed: 1 } }), controls: { ...managedIssue('G', 'pending_goal_review').controls, combinedChanges: true, runOutput: true } }, undefined);
+		assert.deepEqual(menuOf(goal.contextValue), ['confirmGoal', 'exportIssue', 'openIssue', 'openIssueChanges', 'openRunOutput', 'pauseIssue', 'requestChanges', 'stopSourceSession']);
+		const running = toBoardIssue({ ...issue('R', { status: 'in_progress', counts: { running: 1 } }), controls: { ...issue('R', { counts: { running: 1 } }).controls, runOutput: true } }, undefined);
+		assert.deepEqual(menuOf(running.contextValue), ['addTask', 'exportIssue', 'openIssue', 'openRunOutput', 'pauseIssue', 'sendRunMessage', 'stopIssue']);
+		for (const item of [unstarted, running]) {
+			for (const absent of ['confirmGoal', 'integrateIssue', 'finishIssue', 'followUpIssue', 'acceptTask', 'openIssueChanges']) {
+				assert.ok(!menuOf(item.contextValue).includes(absent.replace(/^tutti\./, '')), `${item.issueId}: ${absent}`);
+			}
+		}
 	});
 });
