@@ -17,6 +17,8 @@ export interface PlannerOption {
 	readonly label: string;
 	readonly description: string;
 	readonly disabled: boolean;
+	/** A target that runs tasks but cannot plan: listed, not choosable, and readable (not drawn as disabled). */
+	readonly runsTasks: boolean;
 }
 
 const adapterNames: Readonly<Record<FormAgentTarget['adapter'], string>> = { claude: 'Claude Code', codex: 'Codex', command: 'command' };
@@ -35,11 +37,12 @@ export function plannerOptions(targets: readonly FormAgentTarget[]): PlannerOpti
 		description: !t.canPlan ? runsTasksOnly
 			: t.found ? 'Tutti launches it as the source agent, wakes it at every checkpoint, and it plans and drives the tasks.' : `Not found${t.detail ? `: ${t.detail}` : ''}. Fix its path in the tutti.agentTargets setting.`,
 		disabled: !t.found || !t.canPlan,
+		runsTasks: !t.canPlan,
 	});
 	return [
 		...targets.filter((t) => t.canPlan).map(option),
-		{ value: 'terminal', label: 'My own agent in a terminal', description: 'Tutti opens an agent terminal holding the source session; your agent plans there with `tutti`.', disabled: false },
-		{ value: 'manual', label: 'Manual tasks', description: 'You add the tasks in the issue panel, then Start; Tutti runs each as it becomes ready.', disabled: false },
+		{ value: 'terminal', label: 'My own agent in a terminal', description: 'Tutti opens an agent terminal holding the source session; your agent plans there with `tutti`.', disabled: false, runsTasks: false },
+		{ value: 'manual', label: 'Manual tasks', description: 'You add the tasks in the issue panel, then Start; Tutti runs each as it becomes ready.', disabled: false, runsTasks: false },
 		...targets.filter((t) => !t.canPlan).map(option),
 	];
 }

@@ -124,7 +124,7 @@ export function addAgent(ctx: ActionContext, commandArgs: CommandArgs): Promise<
 			placeHolder: executable.adapter === 'claude' ? 'e.g. sonnet, opus' : 'e.g. gpt-5-codex',
 			ignoreFocusOut: true,
 		}));
-		if (model === undefined && !scripted) { return undefined; }
+		if (model === undefined && !scripted && executable.adapter !== 'command') { return undefined; }
 		let allowedTools = args.allowedTools;
 		if (allowedTools === undefined && !scripted && executable.adapter === 'claude') {
 			const text = await vscode.window.showInputBox({

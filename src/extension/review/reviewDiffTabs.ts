@@ -23,9 +23,13 @@ export class ReviewDiffTabs {
 		return title;
 	}
 
-	/** The task whose diff a tab with this title shows, if it is one of Tutti's. */
-	taskOf(tabTitle: string | undefined): ReviewDiff | undefined {
-		return tabTitle === undefined ? undefined : this.#byTitle.get(tabTitle);
+	/**
+	 * The task whose diff a tab with this label shows, if it is one of Tutti's. The multi-file diff editor labels its
+	 * tab with the title and the number of files: `Changes of "X" (4 files)`.
+	 */
+	taskOf(tabLabel: string | undefined): ReviewDiff | undefined {
+		if (tabLabel === undefined) { return undefined; }
+		return this.#byTitle.get(tabLabel) ?? this.#byTitle.get(tabLabel.replace(/ \(\d+ files?\)$/, ''));
 	}
 }
 

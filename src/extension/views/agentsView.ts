@@ -10,7 +10,8 @@ import { type AgentIssueGroup, type AgentItem, agentGroups } from './agentsModel
 
 export const agentsViewId = 'tutti.agents';
 
-type AgentNode = { readonly kind: 'issue'; readonly group: AgentIssueGroup } | ({ readonly kind: 'agent' } & AgentItem);
+/** Kept by key across renders, so a tick that changes only the words redraws those rows, not the whole tree. */
+type AgentNode = { readonly kind: 'issue'; group: AgentIssueGroup } | { readonly kind: 'agent'; item: AgentItem; readonly issueId: string; readonly runId: string };
 
 // The warning colour only for a stalled agent; a question for the developer is not a failure.
 const icons: Readonly<Record<AgentTurnDto['state'], vscode.ThemeIcon>> = {
@@ -22,19 +23,42 @@ const icons: Readonly<Record<AgentTurnDto['state'], vscode.ThemeIcon>> = {
 	stalled: new vscode.ThemeIcon('warning', new vscode.ThemeColor('notificationsWarningIcon.foreground')),
 };
 
-class AgentsProvider implements vscode.TreeDataProvider<AgentNode> {
-	readonly #changed = new vscode.EventEmitter<AgentNode | undefined>();
-	readonly onDidChangeTreeData = this.#changed.event;
-	groups: readonly AgentIssueGroup[] = [];
+function shapeOf(groups: readonly AgentIssueGroup[]): string {
+	return JSON.stringify(groups.map((g) => [g.issueId, g.title, g.agents.map((a) => [a.key, a.contextValue])]));
+}
 
+class AgentsProvider implements vscode.TreeDataProvider<AgentNode> {
+	readonly #changed = new vscode.EventEmitter<AgentNode | AgentNode[] | undefined>();
+	readonly onDidChangeTreeData = this.#changed.event;
+	#issues: Extract<AgentNode, { kind: 'issue' }>[] = [];
+	#agents = new Map<string, Extract<AgentNode, { kind: 'agent' }>>();
+	#shape = '';
+
+	/** The same issues and agents with new words: those rows are redrawn; otherwise the whole tree. */
 	update(groups: readonly AgentIssueGroup[]): void {
-		this.groups = groups;
+		const shape = shapeOf(groups);
+		if (shape === this.#shape) {
+			const changed: AgentNode[] = [];
+			for (const [i, group] of groups.entries()) {
+				this.#issues[i]!.group = group;
+				for (const item of group.agents) {
+					const node = this.#agents.get(item.key)!;
+					if (node.item.description !== item.description || node.item.tooltip !== item.tooltip || node.item.state !== item.state) { changed.push(node); }
+					node.item = item;
+				}
+			}
+			if (changed.length > 0) { this.#changed.fire(changed); }
+			return;
+		}
+		this.#shape = shape;
+		this.#issues = groups.map((group) => ({ kind: 'issue', group }));
+		this.#agents = new Map(groups.flatMap((g) => g.agents.map((item) => [item.key, { kind: 'agent' as const, item, issueId: item.issueId, runId: item.runId }] as const)));
 		this.#changed.fire(undefined);
 	}
 
 	getChildren(element?: AgentNode): AgentNode[] {
-		if (element === undefined) { return this.groups.map((group) => ({ kind: 'issue', group })); }
-		return element.kind === 'issue' ? element.group.agents.map((a) => ({ kind: 'agent', ...a })) : [];
+		if (element === undefined) { return this.#issues; }
+		return element.kind === 'issue' ? element.group.agents.map((a) => this.#agents.get(a.key)!) : [];
 	}
 
 	getTreeItem(node: AgentNode): vscode.TreeItem {
@@ -49,13 +73,14 @@ class AgentsProvider implements vscode.TreeDataProvider<AgentNode> {
 			item.accessibilityInformation = { label: `${group.title}: ${item.description}` };
 			return item;
 		}
-		const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
-		item.id = `agent:${node.key}`;
-		item.description = node.description;
-		item.tooltip = node.tooltip;
-		item.iconPath = icons[node.state];
-		item.contextValue = node.contextValue;
-		item.accessibilityInformation = { label: `${node.label}, ${node.description}` };
+		const agent = node.item;
+		const item = new vscode.TreeItem(agent.label, vscode.TreeItemCollapsibleState.None);
+		item.id = `agent:${agent.key}`;
+		item.description = agent.description;
+		item.tooltip = agent.tooltip;
+		item.iconPath = icons[agent.state];
+		item.contextValue = agent.contextValue;
+		item.accessibilityInformation = { label: `${agent.label}, ${agent.description}` };
 		return item;
 	}
 

@@ -22,6 +22,8 @@ describe('extension/review/reviewDiffTabs', () => {
 		assert.equal(tabs.titleFor(notes, 'in progress'), 'Changes of "Write the notes" (in progress)');
 		assert.deepEqual([tabs.taskOf('Changes of "Write the notes"'), tabs.taskOf('Changes of "Write the notes" · notes-2'), tabs.taskOf('README.md'), tabs.taskOf(undefined)],
 			[notes, rework, undefined, undefined]);
+		// The multi-file diff editor's tab says how many files it shows.
+		assert.deepEqual([tabs.taskOf('Changes of "Write the notes" (4 files)'), tabs.taskOf('Changes of "Write the notes" · notes-2 (1 file)')], [notes, rework]);
 	});
 
 	it('Request Changes says how many comments go with it', () => {
