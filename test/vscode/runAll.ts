@@ -3,13 +3,15 @@
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|cockpit|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
 // docs/screenshots/ (for the README).
 // The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts), then starting work
 // from the UI (test/vscode/ui/startFromUi.ui.ts) in the same code-server.
 // The `journey` stage is issue 12's "Done when" (test/vscode/ui/developerJourney.ui.ts) in a code-server of its own
 // (its status bar must count one issue), with a scripted Claude Code on PATH (test/vscode/ui/scriptedClaude.ts).
+// The `cockpit` stage (test/vscode/ui/cockpit.ui.ts): a custom command agent added without JSON, the Agents view, the
+// diff editor's Accept / Request Changes, Open Combined Diff and the board's menus per issue, in a code-server of its own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,11 +29,16 @@ import { ensureGitRepository } from './ui/gitWorkspace.js';
 import { journeyFix, journeyTask, runDeveloperJourney } from './ui/developerJourney.ui.js';
 import { startScriptedClaude } from './ui/scriptedClaude.js';
 import { runStartUi } from './ui/startFromUi.ui.js';
+import { machineOnlyAgent, prepareCockpitWorkspace, runCockpitUi } from './ui/cockpit.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
 /** docs/screenshots/<name>.png ← the `journey` stage's screenshot of that name (a live transcript in three themes). */
 const journeyDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(['light', 'dark', 'hc'].map((theme) => [`panel-transcript-live-${theme}`, `panel-transcript-live-${theme}`]));
+
+/** docs/screenshots/<name>.png ← the `cockpit` stage's screenshot of that name (each of its screens in three themes). */
+const cockpitDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(
+	['add-agent-custom', 'new-issue-planners', 'board-menu', 'agents-view', 'diff-review', 'combined-diff'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`])));
 
 /** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage (board and panel in three themes). */
 const docsScreenshots: Readonly<Record<string, string>> = {
@@ -238,6 +245,27 @@ async function main(): Promise<number> {
 						});
 				} finally {
 					await claude.close();
+				}
+			});
+		}
+		if (!only || only === 'cockpit') {
+			const workspace = writeWorkspace('tutti-vscode-cockpit-', { gate: true });
+			workspaces.push(workspace);
+			prepareCockpitWorkspace(workspace);
+			const agent = machineOnlyAgent();
+			await record(tally, 'cockpit', async () => {
+				try {
+					await withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
+						async (session) => {
+							console.log('\n[cockpit] custom command agent, Agents view, the diff\'s title bar, combined diff, menus per issue');
+							const cockpit = await runCockpitUi(session, workspace, gateDirOf(workspace), agent);
+							tallyUi(tally, 'cockpit', cockpit);
+							if (values['docs-screenshots'] && cockpit.steps.every((s) => s.ok)) {
+								copyDocsScreenshots(screenshotsDir, cockpitDocsScreenshots);
+							}
+						});
+				} finally {
+					rmSync(join(agent, '..'), { recursive: true, force: true });
 				}
 			});
 		}
