@@ -13,9 +13,10 @@ const zod = ['zod'];
 /**
  * What each layer may import besides itself. `host` is the headless Host's composition root: besides the table's
  * core, protocol and store it wires the agent adapters, the Run supervisor and the control-plane server (as
- * src/extension wires everything for VS Code). `ipc` is node-only: where the Host's socket is and one POST over
- * it, shared by every client (cli, supervisor, extension) and the Host, so the CLI still reaches only protocol
- * and node:* through it.
+ * src/extension wires everything for VS Code). `supervisor` drives the agents that speak a protocol while they run
+ * (codex app-server's JSON-RPC client lives with the codex adapter in agents; agents never import the supervisor).
+ * `ipc` is node-only: where the Host's socket is and one POST over it, shared by every client (cli, supervisor,
+ * extension) and the Host, so the CLI still reaches only protocol and node:* through it.
  */
 const table = {
 	core: { layers: [], packages: [] },
@@ -23,7 +24,7 @@ const table = {
 	store: { layers: ['core'], packages: ['sql\\.js', ...node] },
 	host: { layers: ['core', 'protocol', 'store', 'ipc', 'agents', 'supervisor', 'control-plane'], packages: [...node, ...zod] },
 	agents: { layers: ['core', 'protocol', 'store'], packages: [...node, ...zod] },
-	supervisor: { layers: ['core', 'protocol', 'store', 'ipc'], packages: [...node, ...zod] },
+	supervisor: { layers: ['core', 'protocol', 'store', 'ipc', 'agents'], packages: [...node, ...zod] },
 	'control-plane': { layers: ['core', 'protocol', 'ipc'], packages: [...node, ...zod] },
 	cli: { layers: ['protocol', 'ipc'], packages: ['commander', '@modelcontextprotocol/sdk', ...node, ...zod] },
 	ipc: { layers: [], packages: node },
@@ -34,20 +35,34 @@ const relativeInto = (names) => `^\\.{1,2}/(?:.*/)?(?:${names.join('|')})/`;
 /** A bare (package) import other than `allowed` (each a regex for the whole name, subpaths allowed). */
 const packageOtherThan = (allowed) => allowed.length === 0 ? '^[^.]' : `^(?!(?:${allowed.join('|')})(?:/|$))[^.]`;
 
-const layerRules = Object.entries(table).map(([layer, may]) => {
+/** The `no-restricted-imports` patterns of one layer. */
+const layerPatterns = (layer, may) => {
 	const forbidden = layers.filter((other) => other !== layer && !may.layers.includes(other));
 	const allowed = [`src/${layer}`, ...may.layers.map((l) => `src/${l}`), ...may.packages.map((p) => p.replace(/\\/g, ''))].join(', ');
 	const message = `src/${layer} may import only ${allowed} (the layer table).`;
-	return {
-		files: [`src/${layer}/**/*.ts`],
-		rules: {
-			'no-restricted-imports': ['error', { patterns: [
-				{ regex: relativeInto(forbidden), message, caseSensitive: true },
-				{ regex: packageOtherThan(may.packages), message, caseSensitive: true },
-			] }],
-		},
-	};
-});
+	return [
+		{ regex: relativeInto(forbidden), message, caseSensitive: true },
+		{ regex: packageOtherThan(may.packages), message, caseSensitive: true },
+	];
+};
+
+const layerRules = Object.entries(table).map(([layer, may]) => ({
+	files: [`src/${layer}/**/*.ts`],
+	rules: { 'no-restricted-imports': ['error', { patterns: layerPatterns(layer, may) }] },
+}));
+
+/**
+ * Inside the Host, the control-plane services (src/host/services) sit on top: the lifecycles of Runs, wakes and Turns
+ * and what they stand on never import a service (a service may import them).
+ */
+const belowServices = ['runs', 'wakes', 'turns', 'checkpoints', 'delivery', 'worktrees', 'usage'];
+const belowServicesRule = {
+	files: belowServices.map((folder) => `src/host/${folder}/**/*.ts`),
+	rules: { 'no-restricted-imports': ['error', { patterns: [
+		...layerPatterns('host', table.host),
+		{ regex: relativeInto(['services']), message: `src/host/{${belowServices.join(',')}} never import src/host/services (services sit on top).`, caseSensitive: true },
+	] }] },
+};
 
 const webviewMessage = 'webview/ is browser code: src/protocol (and zod), the DOM and the UI kit (with its codicons) only (the layer table).';
 
@@ -63,6 +78,7 @@ export default tseslint.config(
 		},
 	},
 	...layerRules,
+	belowServicesRule,
 	{
 		files: ['webview/**/*.ts'],
 		rules: {

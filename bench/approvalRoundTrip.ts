@@ -60,7 +60,8 @@ function readLog(file: string): LogEntry[] {
 	return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as LogEntry) : [];
 }
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, everyMs: number, timeoutMs = 60_000): Promise<T> {
+/** Polls `probe` every `everyMs` until it gives a value (bounded). */
+export async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, everyMs: number, timeoutMs = 60_000): Promise<T> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await probe();

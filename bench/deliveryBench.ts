@@ -1,9 +1,11 @@
 // The code-delivery and approval benches of `npm run bench`, as result sections with the machine's load beside each:
 // worktree and result-commit cost per Run at 1 / 10 / 100 in flight and merge bases for 2 / 8 parents
 // (delivery/worktreeRuns.ts), `tutti issue integrate` of a 50-task issue (delivery/integrateIssue.ts), the default
-// `plan issue get` at 1k / 10k tasks (compactAtScale.ts) and the approval round trip (approvalRoundTrip.ts).
+// `plan issue get` at 1k / 10k tasks (compactAtScale.ts) and the approval round trips (approvalRoundTrip.ts for
+// Claude Code's `tutti mcp`, codexApprovalRoundTrip.ts for codex app-server).
 // Runnable alone: `node --import tsx bench/deliveryBench.ts` (after `npm run build`) prints the sections.
 import { benchApprovalRoundTrip, formatApprovalRoundTrip } from './approvalRoundTrip.js';
+import { benchCodexApprovalRoundTrip, formatCodexApprovalRoundTrip } from './codexApprovalRoundTrip.js';
 import { benchCompactAtScale, formatCompactAtScale } from './compactAtScale.js';
 import { benchIntegrate, formatIntegrate } from './delivery/integrateIssue.js';
 import { benchWorktreeRuns, formatWorktreeRuns } from './delivery/worktreeRuns.js';
@@ -33,6 +35,11 @@ export async function deliverySections(section: Section, log: (line: string) => 
 	const approvals = await withLoad(() => benchApprovalRoundTrip({ log: sub }));
 	section('Approval round trip: request → developer answer → the tool runs', 'none set in the spec; recorded to compare later runs against.',
 		`${formatApprovalRoundTrip(approvals.result)}\n\n${approvals.load}`);
+
+	log('bench: approval round trip for codex app-server (the supervisor asks → developer answer → the command runs) …');
+	const codexApprovals = await withLoad(() => benchCodexApprovalRoundTrip({ log: sub }));
+	section('Approval round trip for codex app-server: request → developer answer → the command runs', 'none set in the spec; recorded beside the claude round trip above.',
+		`${formatCodexApprovalRoundTrip(codexApprovals.result)}\n\n${codexApprovals.load}`);
 }
 
 if (require.main === module) {

@@ -17,7 +17,7 @@ import { LayoutCache, layoutInputOf, panelTree, renderPanel } from '../webview/i
 import { derivePanelModel } from '../webview/issuePanel/panelModel.js';
 import { renderToString } from '../webview/shared/vnode.js';
 import { fmtMs, median, timeMs } from './stats.js';
-import { emptySpendDto } from '../src/host/services/usage/issueSpend.js';
+import { emptySpendDto } from '../src/host/usage/issueSpend.js';
 
 export interface PanelRenderRow {
 	tasks: number;

@@ -1,6 +1,6 @@
 // A real git repository for the delivery benches: `main` with one commit of a small project (folders of source-like
 // files; `.tutti/` ignored, as in a workspace), and a counter of the git processes the Host's code starts (every
-// git call of the Host goes through node:child_process execFile, src/host/services/worktrees/git.ts).
+// git call of the Host goes through node:child_process execFile, src/host/worktrees/git.ts).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

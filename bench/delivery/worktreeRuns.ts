@@ -1,13 +1,13 @@
 // What git costs a worker Run (SPEC §8a): its worktree before launch and its result commit when it ends, with 1 / 10
 // / 100 Runs in flight at once, and the merge commit a task with 2 / 8 parents starts from. The Host's own services
-// run in this process (createHostServices over a real Store, the real Dispatcher, RunService, WorktreeManager,
+// run in this process (createHostServices over a real Store, the real Dispatcher, RunLifecycle, WorktreeManager,
 // prepareRunTree and the result recorder) on a real git repository; only the agent processes are scripted (the test
 // harness's RunProcessPort), so the figures are the Host's work and git's, not process start-up. The same Runs in
 // the shared folder (no isolation) are the baseline. Medians and totals only; never assertions.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workspaceIdentity } from '../../src/host/services/delivery/gitIdentity.js';
-import { newTreeBase } from '../../src/host/services/delivery/taskBase.js';
+import { workspaceIdentity } from '../../src/host/delivery/gitIdentity.js';
+import { newTreeBase } from '../../src/host/delivery/taskBase.js';
 import { runRepository } from '../../src/store/repositories/runRepository.js';
 import { commandTarget, ServiceHarness } from '../../test/unit/host/services/serviceHarness.js';
 import { fmtMs, median } from '../stats.js';

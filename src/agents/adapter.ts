@@ -2,6 +2,7 @@
 // facts back from its structured output stream. Pure (no I/O); the supervisor and the Host do the I/O.
 import type { Usage } from '../core/model.js';
 import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
+import type { CodexAppServerPlan } from './codexAppServerSession.js';
 
 /** The process a supervisor starts for a Turn (before the Host adds the TUTTI_* environment). */
 export interface AgentCommand {
@@ -11,15 +12,18 @@ export interface AgentCommand {
 	/** The target's own environment additions (e.g. a model provider's base URL). */
 	env: Record<string, string>;
 	/**
-	 * Where the agent's stdin comes from: the spec's `stdinText` (command adapter), /dev/null (codex), or `live`: a pipe
-	 * the Run's supervisor owns, fed the Turn's prompt and the messages sent while the Turn runs (claude stream-json).
+	 * Where the agent's stdin comes from: the spec's `stdinText` (command adapter), /dev/null (codex exec), or `live`: a
+	 * pipe the Run's supervisor owns, fed the Turn's prompt and the messages sent while the Turn runs (claude
+	 * stream-json, or codex app-server's JSON-RPC when `appServer` is set).
 	 */
 	stdin: 'spec' | 'devnull' | 'live';
-	/** With `stdin: 'live'`: the Turn's prompt, the first message written to stdin. */
+	/** With `stdin: 'live'`: the Turn's prompt, the first message handed to the agent. */
 	livePrompt?: string;
+	/** codex app-server: what the supervisor asks the server for (thread, turn, Stop hook, exec fallback). */
+	appServer?: CodexAppServerPlan;
 }
 
-/** Facts of one Turn, read from the agent's structured stream (SPEC §8: a Run settles only from its exact Turn). */
+/** Facts of one Turn, read from the agent's structured stream (a Run settles only from its exact Turn). */
 export interface TurnFacts {
 	providerSessionId: string;
 	toolCalls: { name: string; input: unknown }[];

@@ -44,8 +44,15 @@ export function agentTargetProblems(target: AgentTargetConfig): TargetProblem[] 
 			if (typeof file !== 'string' || file.trim() === '') { add(['path'], '"path" is empty'); } else { noNul(file, ['path'], '"path"', add); }
 		}
 	}
-	if (target.adapter !== 'claude' && fields['approvals'] !== undefined) {
-		add(['approvals'], '"approvals" is for claude targets (codex runs under its sandbox setting and is not asked per call)');
+	const protocol = fields['protocol'];
+	if (protocol !== undefined && target.adapter !== 'codex') {
+		add(['protocol'], '"protocol" is for codex targets ("app-server" or "exec")');
+	} else if (protocol !== undefined && protocol !== 'app-server' && protocol !== 'exec') {
+		add(['protocol'], '"protocol" must be "app-server" or "exec"');
+	}
+	const asked = target.adapter === 'claude' || (target.adapter === 'codex' && protocol !== 'exec');
+	if (!asked && fields['approvals'] !== undefined) {
+		add(['approvals'], '"approvals" is for claude and codex app-server targets (codex exec runs under its sandbox setting and is not asked per call)');
 	}
 	if (fields['args'] !== undefined) { stringList(fields['args'], ['args'], add, { nonEmpty: false }); }
 	if (fields['allowedTools'] !== undefined) { stringList(fields['allowedTools'], ['allowedTools'], add, { nonEmpty: true }); }

@@ -1,4 +1,4 @@
-// Claude Code's permission prompt tool, given through launch flags only (agent-cli-protocols.md §2.7): a tool call
+// Claude Code's permission prompt tool, given through launch flags only: a tool call
 // outside --allowedTools makes claude call `mcp__tutti__approve`, served by `tutti mcp` (a stdio MCP server that
 // asks the developer and waits). The MCP config is inline JSON and holds no token: `tutti mcp` inherits the agent's
 // environment (TUTTI_IPC_HOOK, TUTTI_SESSION_TOKEN, TUTTI_RUN_ID). `--strict-mcp-config` is never passed, so the

@@ -1,5 +1,5 @@
-// Reads the Turn facts of a Claude Code run from its `--output-format stream-json --verbose` stdout
-// (agent-cli-protocols.md §2.1): one JSON object per line — `system/init`, one `assistant` line per content
+// Reads the Turn facts of a Claude Code run from its `--output-format stream-json --verbose` stdout:
+// one JSON object per line — `system/init`, one `assistant` line per content
 // block (the same message id on each), `user` lines with tool results, and one final `result` line (absent
 // when the process was interrupted before it). Partial or garbage lines are skipped; this never throws.
 import type { Usage } from '../core/model.js';

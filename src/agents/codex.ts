@@ -1,4 +1,12 @@
-// The `codex` adapter: Codex CLI in exec mode with the JSONL stream.
+// The `codex` adapter. A target's `protocol` picks how Codex runs: `app-server` (the default) speaks JSON-RPC with
+// `codex app-server` through the Run's supervisor (docs/codex-app-server.md):
+//
+//   codex app-server -c allow_login_shell=false [-c sandbox_workspace_write.network_access=true]
+//         [-c model_provider=tutti -c model_providers.tutti={…}] [extra/target args]
+//
+// with the thread's cwd, sandbox, approval policy and model, the effort and the thread to resume in the supervisor's
+// plan, and the prompt as the turn's input. `exec` (for older Codex builds, and the fallback when a Codex has no
+// app-server) runs Codex in exec mode with the JSONL stream:
 //
 //   codex exec --json --skip-git-repo-check -c allow_login_shell=false <sandbox flags> [-m M] [-c model_reasoning_effort="E"]
 //         [-c model_provider=tutti -c model_providers.tutti={…}] [extra/target args] [resume <thread>] -- <prompt>
@@ -17,11 +25,14 @@
 //   A target can turn it back on with `-c allow_login_shell=true` in its args (later `-c` flags win).
 // - `exec resume <thread>` continues a thread from any cwd (§3.4). The prompt goes after `--` so a prompt that
 //   starts with `-` is never read as a flag.
+import { targetDefaultPermissionMode } from '../core/runs/launchAuthority.js';
+import { effectiveApprovals } from '../core/runs/targetDefaults.js';
 import type { AgentTargetConfig, RunLaunchSpec } from '../core/runs/runProcessPort.js';
 import type { AgentAdapter, AgentCommand } from './adapter.js';
 import { checkAgentTarget, invalidAgentTarget, targetEnv, turnExtraArgs, turnValue } from './agentTarget.js';
+import type { CodexAppServerPlan } from './codexAppServerSession.js';
 import { parseCodexTurnFacts } from './codexStream.js';
-import { tomlString } from './stopHook.js';
+import { codexHookTrustFlag, codexStopHookCommandOf, tomlString } from './stopHook.js';
 
 /** The name of the model provider the adapter defines when the target gives a base URL. */
 export const codexProviderName = 'tutti';
@@ -108,11 +119,123 @@ function turnArgs(spec: RunLaunchSpec): string[] {
 	return args;
 }
 
+/** The protocol a codex target runs with: `app-server` unless the target says `exec`. */
+export function codexProtocol(target: Pick<AgentTargetConfig, 'protocol'>): 'app-server' | 'exec' {
+	return target.protocol ?? 'app-server';
+}
+
+/** The approval policies a codex app-server thread takes (`on-failure` is gone from 0.171). */
+const appServerApprovalPolicies: readonly string[] = ['never', 'on-request', 'untrusted'];
+
+/** `codex exec` options with no `codex app-server` equivalent Tutti could give (or that would break its stdio). */
+const execOnlyOptions = [
+	'--json', '--skip-git-repo-check', '-C', '--cd', '--add-dir', '--oss', '--local-provider', '-p', '--profile', '--output-schema',
+	'--color', '-o', '--output-last-message', '-i', '--image', '--ephemeral', '--worktree', '--trust', '--ignore-user-config',
+	'--ignore-rules', '--thread-source', '--cyber-access-program', '--remote', '--remote-auth-token-env', '--approve-for-me',
+	codexHookTrustFlag, '--listen', '--stdio',
+];
+
+/** The value of the option at `i` (`--x v`, `--x=v`, or `-xV` for a short one) and how many args it took; undefined when `args[i]` is not it. */
+function optionAt(args: readonly string[], i: number, names: readonly string[]): { value: string; used: number } | undefined {
+	const arg = args[i]!;
+	for (const name of names) {
+		if (arg === name) { return { value: args[i + 1] ?? '', used: 2 }; }
+		if (name.startsWith('--') && arg.startsWith(`${name}=`)) { return { value: arg.slice(name.length + 1), used: 1 }; }
+		if (!name.startsWith('--') && arg.startsWith(name) && arg.length > name.length) { return { value: arg.slice(name.length), used: 1 }; }
+	}
+	return undefined;
+}
+
+/**
+ * A target's args for `codex app-server`: the exec options that choose the sandbox, the approval policy or the model
+ * become the thread's settings (the sandbox itself is read by targetDefaultPermissionMode, as the Host's widening
+ * check reads it); `-c` config passes through; an exec option app-server has no place for is refused.
+ */
+function appServerTargetArgs(target: AgentTargetConfig, args: readonly string[]): { args: string[]; approvalPolicy?: string; model?: string } {
+	const out: string[] = [];
+	let approvalPolicy: string | undefined;
+	let model: string | undefined;
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i]!;
+		const sandbox = optionAt(args, i, ['--sandbox', '-s']);
+		const approval = optionAt(args, i, ['--ask-for-approval', '-a']);
+		const chosenModel = optionAt(args, i, ['--model', '-m']);
+		if (sandbox !== undefined) { i += sandbox.used - 1; continue; }
+		if (approval !== undefined) { approvalPolicy = approval.value; i += approval.used - 1; continue; }
+		if (chosenModel !== undefined) { model = chosenModel.value; i += chosenModel.used - 1; continue; }
+		if (arg === '--dangerously-bypass-approvals-and-sandbox' || arg === '--yolo') { approvalPolicy = 'never'; continue; }
+		if (arg === '--full-auto') { continue; }
+		if (execOnlyOptions.some((o) => arg === o || (o.startsWith('--') && arg.startsWith(`${o}=`)))) {
+			throw invalidAgentTarget(target, `"args" has '${arg}', a codex exec option that codex app-server does not take`,
+				'Set "protocol": "exec" on the target to keep running `codex exec`, or remove the option from its "args".');
+		}
+		const config = (arg === '-c' || arg === '--config') ? /^approval_policy\s*=\s*"?([^"]*)"?\s*$/.exec(args[i + 1] ?? '') : null;
+		if (config) { approvalPolicy = config[1]; }
+		out.push(arg);
+	}
+	return { args: out, ...(approvalPolicy !== undefined ? { approvalPolicy } : {}), ...(model !== undefined ? { model } : {}) };
+}
+
+/** The extra args the Host gave with Tutti's Stop hook taken out (the supervisor runs it: app-server runs no untrusted hook). */
+function withoutStopHook(extraArgs: readonly string[]): { args: string[]; stopHookCommand?: string } {
+	const args: string[] = [];
+	let stopHookCommand: string | undefined;
+	for (let i = 0; i < extraArgs.length; i++) {
+		const a = extraArgs[i]!;
+		const command = a === '-c' && extraArgs[i + 1] !== undefined ? codexStopHookCommandOf(extraArgs[i + 1]!) : undefined;
+		if (command !== undefined) { stopHookCommand = command; i++; continue; }
+		if (a === codexHookTrustFlag) { continue; }
+		args.push(a);
+	}
+	return stopHookCommand !== undefined ? { args, stopHookCommand } : { args };
+}
+
+/** The `codex app-server` argv and the supervisor's plan for one Turn. Throws DomainError('invalid_input') for a bad target or Turn. */
+export function codexAppServerLaunch(spec: RunLaunchSpec): { args: string[]; plan: CodexAppServerPlan } {
+	const target = spec.target;
+	const turn = spec.turn;
+	const execFallbackArgs = codexArgs(spec); // validates the prompt, model, effort, mode and thread as exec does
+	const hook = withoutStopHook(turnExtraArgs(target, turn?.extraArgs));
+	const own = appServerTargetArgs(target, target.args ?? []);
+	// The Turn's mode (never wider than the target's default: the Host checks), else the target's default, as exec runs it.
+	const mode = turn?.permissionModeId !== undefined && turn.permissionModeId !== '' ? turn.permissionModeId : targetDefaultPermissionMode(target);
+	// A worker Turn's approvals become its Run's approvals (a wake Turn has no Run to attach them to: never asked).
+	const askDeveloper = mode !== 'danger-full-access' && (spec.env.TUTTI_RUN_ID ?? '') !== '' && effectiveApprovals(target) === 'ask';
+	const approvalPolicy = mode === 'danger-full-access' ? 'never' : own.approvalPolicy ?? (askDeveloper ? 'on-request' : 'never');
+	if (!appServerApprovalPolicies.includes(approvalPolicy)) {
+		throw invalidAgentTarget(target, `the approval policy '${approvalPolicy}' is not one codex app-server takes (${appServerApprovalPolicies.join(', ')})`);
+	}
+	const args = ['app-server', '-c', 'allow_login_shell=false'];
+	// A sandboxed shell may otherwise not reach the Host's socket (connect EPERM), as with exec.
+	if (mode === 'workspace-write') { args.push('-c', 'sandbox_workspace_write.network_access=true'); }
+	// Questions (`request_user_input`) reach the developer only with this feature (under development in 0.171).
+	if (askDeveloper) { args.push('--enable', 'default_mode_request_user_input'); }
+	args.push(...codexProviderArgs(target), ...hook.args, ...own.args);
+	const model = turn?.model !== undefined && turn.model !== '' ? turn.model : own.model ?? target.model;
+	const effort = turn?.reasoningEffort;
+	const plan: CodexAppServerPlan = {
+		cwd: spec.cwd,
+		sandbox: mode as CodexAppServerPlan['sandbox'] & string,
+		approvalPolicy: approvalPolicy as CodexAppServerPlan['approvalPolicy'] & string,
+		...(model !== undefined && model !== '' ? { model } : {}),
+		...(effort !== undefined && effort !== '' ? { effort: effort as NonNullable<CodexAppServerPlan['effort']> } : {}),
+		...(turn?.resumeProviderSessionId !== undefined ? { resumeThreadId: turn.resumeProviderSessionId } : {}),
+		...(hook.stopHookCommand !== undefined ? { stopHookCommand: hook.stopHookCommand } : {}),
+		...(askDeveloper && approvalPolicy !== 'never' ? { askDeveloper: true } : {}),
+		execFallbackArgs,
+	};
+	return { args, plan };
+}
+
 /** Checks a `codex` target and returns the process for one Turn. */
 export function codexCommandFor(spec: RunLaunchSpec): AgentCommand {
 	const target = spec.target;
 	checkAgentTarget(target, 'codex');
-	return { file: target.path ?? 'codex', args: turnArgs(spec), shell: false, env: targetEnv(target), stdin: 'devnull' };
+	const file = target.path ?? 'codex';
+	if (codexProtocol(target) === 'exec') { return { file, args: turnArgs(spec), shell: false, env: targetEnv(target), stdin: 'devnull' }; }
+	const { args, plan } = codexAppServerLaunch(spec);
+	// The prompt is the turn's input: the first message the supervisor hands to app-server.
+	return { file, args, shell: false, env: targetEnv(target), stdin: 'live', livePrompt: spec.turn?.prompt ?? spec.stdinText, appServer: plan };
 }
 
 export const codexAdapter: AgentAdapter = {

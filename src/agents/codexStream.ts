@@ -1,11 +1,20 @@
-// Reads the Turn facts of a Codex run from its `codex exec --json` stdout (agent-cli-protocols.md §3.3): one
-// JSON object per line — `thread.started` (the thread id), `turn.started`, `item.started`/`item.completed`
-// (command executions, agent messages, file changes, …), and `turn.completed` (usage) or a top-level `error`
-// followed by `turn.failed`. Items of `type:"error"` are warnings (model metadata, hook trust) and are not
-// errors of the Turn. An interrupted run ends with no final event (result stays null). Garbage lines are
-// skipped; this never throws.
-// Usage: `turn.completed.usage` is the THREAD's running total (observed with 0.171: a resumed thread's Turn
-// reports the earlier Turns' tokens too), so a caller that wants one Turn's usage subtracts the previous total.
+// Reads the Turn facts of a Codex run from its stdout, in either of the two shapes a codex Turn leaves there:
+//
+// `codex exec --json`: one JSON object per line — `thread.started` (the thread id),
+// `turn.started`, `item.started`/`item.completed` (command executions, agent messages, file changes, …), and
+// `turn.completed` (usage) or a top-level `error` followed by `turn.failed`. Items of `type:"error"` are warnings
+// (model metadata, hook trust) and are not errors of the Turn. An interrupted run ends with no final event.
+// Usage: `turn.completed.usage` is the THREAD's running total (observed with 0.171: a resumed thread's Turn reports the
+// earlier Turns' tokens too), so a caller that wants one Turn's usage subtracts the previous total.
+//
+// `codex app-server` (docs/codex-app-server.md): the JSON-RPC lines the server wrote, kept by the Run's supervisor —
+// the answer to `thread/start`/`thread/resume` (thread id, model), `turn/started`, `item/started`/`item/completed`
+// (camelCase items), `thread/tokenUsage/updated` (each model response's usage as `last`; the one sent on resume for
+// an earlier turn is not this process's), `error`, and `turn/completed` with status `completed`, `failed` or
+// `interrupted` (no result, as an interrupted exec). The supervisor adds one line of its own when the session could
+// not run (`{"tutti":"session_failed",…}`).
+//
+// Garbage lines are skipped; this never throws.
 import type { Usage } from '../core/model.js';
 import type { TurnFacts } from './adapter.js';
 import { count, isObject, type Json, parseLine, str, turnFactLimits } from './streamJson.js';
@@ -13,7 +22,6 @@ import { count, isObject, type Json, parseLine, str, turnFactLimits } from './st
 /** Bounds so a runaway stream cannot grow the facts without limit. */
 export const codexFactLimits = turnFactLimits;
 
-/** Codex usage (`input_tokens`, `cached_input_tokens`, `cache_write_input_tokens`, `output_tokens`). */
 /**
  * Codex's `turn.completed.usage` is the Responses API's: `input_tokens` counts every input token and
  * `cached_input_tokens` the part of them read from the cache (checked against the real CLI in
@@ -30,24 +38,42 @@ function usageOf(v: unknown): Usage | undefined {
 	};
 }
 
-/** The tool call an item stands for, or undefined for items that are not tool calls. */
+/** The same usage from app-server's `TokenUsageBreakdown` (camelCase; `inputTokens` includes the cached ones). */
+function appServerUsageOf(v: unknown): Usage | undefined {
+	if (!isObject(v)) { return undefined; }
+	return usageOf({ input_tokens: v.inputTokens, cached_input_tokens: v.cachedInputTokens, cache_write_input_tokens: v.cacheWriteInputTokens, output_tokens: v.outputTokens });
+}
+
+/** The tool call an item stands for (exec's snake_case item types, app-server's camelCase ones), or undefined. */
 function toolCallOf(item: Json): { name: string; input: unknown } | undefined {
 	switch (item.type) {
 		case 'command_execution':
+		case 'commandExecution':
 			return { name: 'exec_command', input: { command: str(item.command) ?? '' } };
 		case 'file_change':
+		case 'fileChange':
 			return { name: 'apply_patch', input: { changes: item.changes ?? [] } };
 		case 'mcp_tool_call':
+		case 'mcpToolCall':
 			return { name: `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? 'tool'}`, input: item.arguments ?? {} };
 		case 'web_search':
+		case 'webSearch':
 			return { name: 'web_search', input: { query: str(item.query) ?? '' } };
 		default:
 			return undefined;
 	}
 }
 
+/** The line the supervisor adds to a codex app-server Turn's stdout when its session could not run. */
+export function codexSessionFailureLine(message: string): string {
+	return JSON.stringify({ tutti: 'session_failed', message: message || 'the codex app-server session ended early' });
+}
+
 class FactsBuilder {
 	threadId = '';
+	model = '';
+	/** app-server: the turns this process started (usage of any other turn is not this Turn's). */
+	readonly #turns = new Set<string>();
 	readonly toolCalls: { name: string; input: unknown }[] = [];
 	readonly #toolItemIds = new Set<string>();
 	readonly #texts: string[] = [];
@@ -85,7 +111,76 @@ class FactsBuilder {
 		}
 	}
 
+	/** One JSON-RPC line of codex app-server (a notification, or the answer to Tutti's request). */
+	appServerLine(v: Json): void {
+		const params = isObject(v.params) ? v.params : {};
+		if (v.method === undefined) {
+			const result = isObject(v.result) ? v.result : undefined;
+			const thread = result !== undefined && isObject(result.thread) ? str(result.thread.id) : undefined;
+			if (thread !== undefined && thread !== '' && this.threadId === '') { this.threadId = thread; }
+			if (result !== undefined && thread !== undefined && this.model === '') { this.model = str(result.model) ?? ''; }
+			return;
+		}
+		switch (v.method) {
+			case 'thread/started': {
+				const id = isObject(params.thread) ? str(params.thread.id) : undefined;
+				if (id !== undefined && id !== '' && this.threadId === '') { this.threadId = id; }
+				break;
+			}
+			case 'turn/started':
+				if (isObject(params.turn) && typeof params.turn.id === 'string') { this.#turns.add(params.turn.id); }
+				break;
+			case 'item/started':
+			case 'item/completed':
+				if (isObject(params.item)) {
+					this.addItem(params.item);
+					if (v.method === 'item/completed' && params.item.type === 'agentMessage') { this.addText(str(params.item.text) ?? ''); }
+				}
+				break;
+			case 'thread/tokenUsage/updated': {
+				const u = isObject(params.tokenUsage) && typeof params.turnId === 'string' && this.#turns.has(params.turnId)
+					? appServerUsageOf(params.tokenUsage.last) : undefined;
+				if (u !== undefined) { this.#addUsage(u); }
+				break;
+			}
+			case 'error':
+				if (params.willRetry !== true && isObject(params.error)) { this.addError(str(params.error.message) ?? ''); }
+				break;
+			case 'turn/completed': {
+				const turn = isObject(params.turn) ? params.turn : {};
+				const error = isObject(turn.error) ? str(turn.error.message) ?? '' : '';
+				if (turn.status === 'completed') {
+					this.result = { ok: true, text: this.#lastText };
+				} else if (turn.status === 'failed') {
+					this.addError(error);
+					this.result = { ok: false, text: error !== '' ? error : (this.errors.at(-1) ?? 'The Codex turn failed.') };
+				} else {
+					this.result = null; // interrupted: no result, as when exec is interrupted
+				}
+				break;
+			}
+			default:
+				break;
+		}
+	}
+
+	#addUsage(u: Usage): void {
+		this.usage = {
+			inputTokens: this.usage.inputTokens + u.inputTokens,
+			outputTokens: this.usage.outputTokens + u.outputTokens,
+			cacheReadTokens: this.usage.cacheReadTokens + u.cacheReadTokens,
+			cacheWriteTokens: this.usage.cacheWriteTokens + u.cacheWriteTokens,
+		};
+	}
+
 	line(v: Json): void {
+		if (v.tutti === 'session_failed') {
+			const message = str(v.message) ?? 'the codex app-server session ended early';
+			this.addError(message);
+			this.result = { ok: false, text: message };
+			return;
+		}
+		if (typeof v.method === 'string' || (v.type === undefined && ('id' in v))) { this.appServerLine(v); return; }
 		switch (v.type) {
 			case 'thread.started': {
 				const id = str(v.thread_id);
@@ -103,14 +198,7 @@ class FactsBuilder {
 				break;
 			case 'turn.completed': {
 				const u = usageOf(v.usage);
-				if (u !== undefined) {
-					this.usage = {
-						inputTokens: this.usage.inputTokens + u.inputTokens,
-						outputTokens: this.usage.outputTokens + u.outputTokens,
-						cacheReadTokens: this.usage.cacheReadTokens + u.cacheReadTokens,
-						cacheWriteTokens: this.usage.cacheWriteTokens + u.cacheWriteTokens,
-					};
-				}
+				if (u !== undefined) { this.#addUsage(u); }
 				this.result = { ok: true, text: this.#lastText };
 				break;
 			}
@@ -134,8 +222,8 @@ class FactsBuilder {
 			toolCalls: this.toolCalls,
 			assistantText: this.#texts.join('\n\n'),
 			usage: this.usage,
-			// Codex names neither its model nor a cost in the stream: the Host prices the Turn by its launch model.
-			model: '',
+			// exec names no model (the Host prices the Turn by its launch model); app-server's thread answer does. No cost.
+			model: this.model,
 			costUsd: null,
 			result: this.result,
 			errors: this.errors,
@@ -143,7 +231,7 @@ class FactsBuilder {
 	}
 }
 
-/** The Turn facts of a `codex exec --json` stdout. Never throws. */
+/** The Turn facts of a codex Turn's stdout (`codex exec --json` or codex app-server's JSON-RPC lines). Never throws. */
 export function parseCodexTurnFacts(stdout: string): TurnFacts {
 	const builder = new FactsBuilder();
 	for (const line of stdout.split('\n')) {

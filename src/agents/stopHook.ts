@@ -1,4 +1,4 @@
-// The Stop hook of agents Tutti launches, installed through launch flags only (SPEC §7, digest §2.5): nothing is
+// The Stop hook of agents Tutti launches, installed through launch flags only: nothing is
 // written into the user's repo. The hook runs `tutti hook stop`, which resolves the session from the agent's
 // TUTTI_SESSION_TOKEN (so no session flag is needed and nothing is guessed). Pure functions; the adapters call them.
 
@@ -44,9 +44,41 @@ export function codexStopHookConfig(command: string): string {
 	return `hooks.Stop=[{hooks=[{type="command",command=${tomlString(command)}}]}]`;
 }
 
+/** The value of a TOML basic string written by tomlString, or undefined for anything else. */
+function tomlStringValue(quoted: string): string | undefined {
+	if (!quoted.startsWith('"') || !quoted.endsWith('"') || quoted.length < 2) { return undefined; }
+	let out = '';
+	const body = quoted.slice(1, -1);
+	for (let i = 0; i < body.length; i++) {
+		const ch = body[i]!;
+		if (ch === '"') { return undefined; }
+		if (ch !== '\\') { out += ch; continue; }
+		const next = body[++i];
+		const simple: Record<string, string> = { '"': '"', '\\': '\\', n: '\n', r: '\r', t: '\t' };
+		if (next !== undefined && simple[next] !== undefined) { out += simple[next]; continue; }
+		if (next !== 'u' || !/^[0-9a-f]{4}$/.test(body.slice(i + 1, i + 5))) { return undefined; }
+		out += String.fromCodePoint(parseInt(body.slice(i + 1, i + 5), 16));
+		i += 4;
+	}
+	return out;
+}
+
+/**
+ * The hook command in a `-c` value written by codexStopHookConfig, or undefined for any other value: `codex
+ * app-server` runs no hook that is not trusted and has no flag to bypass that, so its Run supervisor plays Tutti's
+ * own Stop hook (src/agents/codexAppServerSession.ts) and takes the command back out of the flags the Host gave.
+ */
+export function codexStopHookCommandOf(configValue: string): string | undefined {
+	const prefix = 'hooks.Stop=[{hooks=[{type="command",command=';
+	const suffix = '}]}]';
+	if (!configValue.startsWith(prefix) || !configValue.endsWith(suffix)) { return undefined; }
+	const command = tomlStringValue(configValue.slice(prefix.length, -suffix.length));
+	return command !== undefined && codexStopHookConfig(command) === configValue ? command : undefined;
+}
+
 /**
  * Codex launch args with the hook and the trust flag inserted after the `exec` subcommand (or appended when there
- * is none). Appends, never replaces: auto-approve flags already present are kept (digest §2.9).
+ * is none). Appends, never replaces: auto-approve flags already present are kept.
  */
 export function withCodexStopHook(args: readonly string[], command: string): string[] {
 	const hook = ['-c', codexStopHookConfig(command), ...(args.includes(codexHookTrustFlag) ? [] : [codexHookTrustFlag])];

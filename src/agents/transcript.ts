@@ -1,7 +1,8 @@
 // A readable transcript of a Run, read from its captured stdout: assistant text, tool calls (the command or the
 // file), files edited, errors, messages from the developer and the final result. One parser for every adapter:
 // each line says what it is — Claude Code stream-json (`assistant`, `user`, `result`), Codex `exec --json`
-// (`item.completed`, `turn.completed`, …) or plain text (command targets). Pure; garbage never throws.
+// (`item.completed`, `turn.completed`, …), codex app-server JSON-RPC (`item/completed`, `turn/completed`, …) or plain
+// text (command targets). Pure; garbage never throws.
 import { isObject, type Json, parseLine, str } from './streamJson.js';
 
 export type TranscriptEntryKind = 'assistant' | 'tool' | 'edit' | 'error' | 'user' | 'result' | 'output';
@@ -95,27 +96,44 @@ function claudeEntries(line: Json): TranscriptEntry[] {
 	return out.filter((e): e is TranscriptEntry => e !== undefined);
 }
 
+/** The text of app-server's user input items (`{type:"text", text}`). */
+function inputText(content: unknown): string {
+	return Array.isArray(content) ? content.filter(isObject).map((c) => str(c.text) ?? '').filter((t) => t !== '').join('\n') : '';
+}
+
 function codexItemEntries(item: Json): TranscriptEntry[] {
 	switch (item.type) {
+		case 'userMessage': {
+			const e = entry('user', inputText(item.content));
+			return e ? [e] : [];
+		}
+		case 'agentMessage':
 		case 'agent_message': {
 			const e = entry('assistant', str(item.text) ?? '');
 			return e ? [e] : [];
 		}
-		case 'command_execution': {
+		case 'command_execution':
+		case 'commandExecution': {
 			const out = [entry('tool', `$ ${str(item.command) ?? ''}`, 'exec_command')];
-			const code = typeof item.exit_code === 'number' ? item.exit_code : null;
-			if (code !== null && code !== 0) { out.push(entry('error', `exit ${code}${str(item.aggregated_output) ? `: ${str(item.aggregated_output)}` : ''}`)); }
+			const exitCode = item.exit_code ?? item.exitCode;
+			const code = typeof exitCode === 'number' ? exitCode : null;
+			const output = str(item.aggregated_output) ?? str(item.aggregatedOutput);
+			if (code !== null && code !== 0) { out.push(entry('error', `exit ${code}${output ? `: ${output}` : ''}`)); }
+			if (item.status === 'declined') { out.push(entry('error', 'declined: the command did not run')); }
 			return out.filter((e): e is TranscriptEntry => e !== undefined);
 		}
-		case 'file_change': {
+		case 'file_change':
+		case 'fileChange': {
 			const changes = Array.isArray(item.changes) ? item.changes.filter(isObject) : [];
 			return changes.map((c) => entry('edit', str(c.path) ?? '', 'apply_patch')).filter((e): e is TranscriptEntry => e !== undefined);
 		}
-		case 'mcp_tool_call': {
+		case 'mcp_tool_call':
+		case 'mcpToolCall': {
 			const e = entry('tool', `${str(item.server) ?? 'mcp'}.${str(item.tool) ?? 'tool'}`, 'mcp');
 			return e ? [e] : [];
 		}
-		case 'web_search': {
+		case 'web_search':
+		case 'webSearch': {
 			const e = entry('tool', `web search ${str(item.query) ?? ''}`, 'web_search');
 			return e ? [e] : [];
 		}
@@ -143,6 +161,30 @@ function codexEntries(line: Json): TranscriptEntry[] {
 	}
 }
 
+/** The entries of one codex app-server line: completed items, a turn's end, errors, and the supervisor's failure line. */
+function appServerEntries(line: Json): TranscriptEntry[] {
+	const params = isObject(line.params) ? line.params : {};
+	switch (line.method) {
+		case 'item/completed':
+			return isObject(params.item) ? codexItemEntries(params.item) : [];
+		case 'turn/completed': {
+			const turn = isObject(params.turn) ? params.turn : {};
+			if (turn.status === 'completed') { return [{ kind: 'result', text: 'Turn completed.', tool: '' }]; }
+			if (turn.status === 'interrupted') { return [{ kind: 'result', text: 'Turn interrupted.', tool: '' }]; }
+			const e = entry('error', (isObject(turn.error) ? str(turn.error.message) : undefined) ?? 'The turn failed.');
+			return e ? [e] : [];
+		}
+		case 'error': {
+			const e = params.willRetry === true ? undefined : entry('error', isObject(params.error) ? str(params.error.message) ?? '' : '');
+			return e ? [e] : [];
+		}
+		default: {
+			const e = line.tutti === 'session_failed' ? entry('error', str(line.message) ?? '') : undefined;
+			return e ? [e] : [];
+		}
+	}
+}
+
 const claudeTypes = new Set(['system', 'assistant', 'user', 'result', 'stream_event', 'rate_limit_event']);
 
 /** The entries of one line of a Run's stdout. */
@@ -155,6 +197,7 @@ export function transcriptEntriesOfLine(raw: string): TranscriptEntry[] {
 	try {
 		const type = str(line.type) ?? '';
 		if (claudeTypes.has(type) || (type === 'error' && 'session_id' in line)) { return claudeEntries(line); }
+		if (type === '' && (typeof line.method === 'string' || typeof line.tutti === 'string')) { return appServerEntries(line); }
 		return codexEntries(line);
 	} catch {
 		return [];

@@ -1,4 +1,4 @@
-// The CLI side of the agent-facing commands (SPEC §7): `await-review`, `plan issue await`, `next-action` (bounded
+// The CLI side of the agent-facing commands: `await-review`, `plan issue await`, `next-action` (bounded
 // long polls) and `agent resume`. Always exactly one JSON document on stdout (whatever --json says); a keep-alive
 // line on stderr every 10 s while a wait is in flight; exit 0 for every success, waiting included. A long poll
 // returns within its call bound whatever the Host does: while the Host cannot be reached (restarting, silent) it

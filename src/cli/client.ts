@@ -1,5 +1,5 @@
 // One control-plane request over the Unix socket, and the retrying call the commands use: while the Host is
-// briefly away (a window reload) connection failures are retried with backoff up to a deadline (SPEC §10).
+// briefly away (a window reload) connection failures are retried with backoff up to a deadline.
 import { existsSync } from 'node:fs';
 import { type UntrustedPathError, isUntrustedPathError } from '../ipc/ownPaths.js';
 import { type HostReply, postToHost, requestWasSent } from '../ipc/postToHost.js';

@@ -374,7 +374,7 @@ export const commandTable: readonly CommandSpec[] = [
 		flags: [runId, { name: 'event', param: 'event', kind: 'choice', choices: ['started', 'exited'], valueName: '<event>', required: true, description: 'started or exited' }],
 		examples: ['tutti run report --run-id RUN --event exited --json'],
 	},
-	// Bounded waits and lifecycle queries for agents (SPEC §7): always one JSON document on stdout, exit 0 while waiting.
+	// Bounded waits and lifecycle queries for agents: always one JSON document on stdout, exit 0 while waiting.
 	{
 		path: ['await-review'], method: 'await/review', summary: "wait (at most 45 s per call) for the developer's review of finished tasks",
 		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'wait for this task only' }],
@@ -460,7 +460,7 @@ export const commandTable: readonly CommandSpec[] = [
 		details: 'Cancels the open reviewer review; the source session then completes on its own judgement.',
 		examples: ['tutti goal-review switch-to-self --issue-id ISSUE --reason "The reviewer agent is unavailable today" --as-user --json'],
 	},
-	// Run messages and worktrees (issue 3).
+	// Run messages and worktrees.
 	{
 		path: ['run', 'send'], method: 'run/send', summary: "queue a message for a running claude/codex Run's agent (developer action)",
 		flags: [runId, { name: 'text', param: 'text', kind: 'string', valueName: '<text>', required: true, description: 'the message' }],
@@ -475,7 +475,7 @@ export const commandTable: readonly CommandSpec[] = [
 		path: ['run', 'resume-queue'], method: 'run/resume-queue', summary: 'resume a Run\'s message queue paused by a Stop (developer action)', flags: [runId],
 		examples: ['tutti run resume-queue --run-id RUN --as-user --json'],
 	},
-	// Approvals (issue 14): a tool call an agent may not make without asking waits for the developer's answer.
+	// Approvals: a tool call an agent may not make without asking waits for the developer's answer.
 	{
 		path: ['approval', 'list'], method: 'approval/list', summary: "list tool calls waiting for your answer (or an issue's approvals, with their answers)",
 		flags: [

@@ -1,5 +1,5 @@
 // `tutti host` runs the Host in this process, from the separate bundle dist/host.js (src/host/main.ts), loaded
-// only for that command: the CLI bundle itself never contains Host code (STYLE.md layering, start-up cost).
+// only for that command: the CLI bundle itself never contains Host code (the CLI imports protocol only, and every agent command pays for what it loads).
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Env } from './discovery.js';

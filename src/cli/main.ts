@@ -1,4 +1,4 @@
-// Entry of dist/cli.js (`tutti`). Keep imports light: this runs for every agent command (perf-facts §2a).
+// Entry of dist/cli.js (`tutti`). Keep imports light: this runs for every agent command.
 import { runCli } from './runCli.js';
 
 process.stdout.on('error', () => { /* a closed pipe (`| head`) is not our failure */ });

@@ -1,4 +1,4 @@
-// Deterministic identities (digest §1.4). These strings are interoperability contracts, not presentation:
+// Deterministic identities. These strings are interoperability contracts, not presentation:
 // stored rows are re-derived from them and a row whose stored identity differs fails closed.
 import type { AgentSession, Checkpoint, Execution, Run, Wake } from './model.js';
 
@@ -167,8 +167,8 @@ export function verifyRunIdentity(
 }
 
 /**
- * Recomputes a stored main wake's identity field by field (digest §1.7 item 18, conformance
- * `CorruptedWakeIdentityFailsClosedPerField`): wake id from checkpoint + sequence, submit id from wake id, the
+ * Recomputes a stored main wake's identity field by field (a corrupted identity fails
+ * closed, naming each field): wake id from checkpoint + sequence, submit id from wake id, the
  * checkpoint belongs to the execution, and (when given) the expected checkpoint / target (source) session.
  * Returns null when everything matches, else one description naming every mismatching field.
  */

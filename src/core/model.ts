@@ -1,8 +1,8 @@
-// The domain model as plain data (SPEC §4, digest §1.3). No I/O here. Times are Unix ms.
+// The domain model as plain data. No I/O here. Times are Unix ms.
 
 export const taskStatuses = ['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled'] as const;
 export type TaskStatus = (typeof taskStatuses)[number];
-/** A Run uses the same status enum as a Task (digest §1.3). */
+/** A Run uses the same status enum as a Task. */
 export type RunStatus = TaskStatus;
 export const terminalTaskStatuses: readonly TaskStatus[] = ['completed', 'failed', 'canceled'];
 
@@ -46,7 +46,7 @@ export type TurnState = (typeof turnStates)[number];
 
 export const stopReasons = ['person', 'host', 'evict'] as const;
 export type StopReason = (typeof stopReasons)[number];
-/** What a Stop press did (digest §3.3). null = not answered yet. */
+/** What a Stop press did. null = not answered yet. */
 export const stopAnswers = ['took', 'end-owed', 'declined', 'interrupt-unconfirmed', 'no-effect'] as const;
 export type StopAnswer = (typeof stopAnswers)[number];
 

@@ -15,7 +15,7 @@ export interface HostConfig {
 	/** The autoAccept of new issues when the command does not say. */
 	autoAcceptDefault: boolean;
 	/**
-	 * Goal Review waits for the developer's confirmation after the source agent completes (SPEC §7); `plan issue
+	 * Goal Review waits for the developer's confirmation after the source agent completes; `plan issue
 	 * create --developer-confirmation` overrides it per issue. Absent = true.
 	 */
 	developerConfirmation?: boolean;
@@ -60,8 +60,13 @@ const agentTargetConfig = z.strictObject({
 	allowedTools: z.array(z.string()).optional(),
 	isolation: z.enum(['none', 'worktree']).optional(),
 	onMergeConflict: z.enum(['fail', 'agent']).optional(),
-	/** claude: `ask` (default) routes tool calls outside allowedTools to the developer; `allowed-tools-only` denies them. */
+	/**
+	 * claude: `ask` (default) routes tool calls outside allowedTools to the developer; `allowed-tools-only` denies them.
+	 * codex app-server: `ask` (default) routes its approval requests and questions to the developer; the other never asks.
+	 */
 	approvals: z.enum(['ask', 'allowed-tools-only']).optional(),
+	/** codex: `app-server` (default) drives `codex app-server` over JSON-RPC; `exec` runs `codex exec --json` as before. */
+	protocol: z.enum(['app-server', 'exec']).optional(),
 }).superRefine((target, ctx) => {
 	for (const { path, problem } of agentTargetProblems(target)) {
 		ctx.addIssue({ code: 'custom', message: problem, path });

@@ -15,7 +15,7 @@ import { Store } from '../store/database.js';
 import { issueRepository } from '../store/repositories/issueRepository.js';
 import type { HostApi } from '../protocol/hostApi.js';
 import { withTargetDefaults } from '../core/runs/targetDefaults.js';
-import { isGitWorkTree } from './services/worktrees/git.js';
+import { isGitWorkTree } from './worktrees/git.js';
 import { type HostConfig, readHostConfigFile } from './config.js';
 import { type ConfigFingerprint, configChange, fingerprintConfig } from './configFingerprint.js';
 import { endpointEnvironment, prepareEndpoint, writeUserCredential } from './endpoint.js';

@@ -1,4 +1,4 @@
-// The agent-facing response of the bounded waits and lifecycle queries (SPEC §7, digest §2.5): `tutti await-review`,
+// The agent-facing response of the bounded waits and lifecycle queries: `tutti await-review`,
 // `tutti plan issue await`, `tutti next-action`, `tutti agent resume`. One JSON document; the validator below runs
 // on every such response before it is printed (and in tests).
 import { z } from 'zod';
@@ -83,7 +83,7 @@ function continuationProblems(where: string, c: { next?: string; next_template?:
 	return problems;
 }
 
-/** The digest §2.5 rules; an empty list means the response may be printed. */
+/** What an agent-facing response must carry (an exact `next` or a template with its inputs; failures a recovery); an empty list means the response may be printed. */
 export function responseProblems(response: AgentResponse): string[] {
 	const problems: string[] = [];
 	const continuation = response.next !== undefined || response.next_template !== undefined;

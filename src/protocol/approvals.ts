@@ -1,4 +1,4 @@
-// Approvals on the wire (issue 14): the request DTO, what the waiting agent receives, and the approval/* methods.
+// Approvals on the wire: the request DTO, what the waiting agent receives, and the approval/* methods.
 // Part of `methods` in controlPlane.ts.
 import { z } from 'zod';
 
@@ -32,7 +32,7 @@ export const approvalDto = z.object({
 });
 export type ApprovalDto = z.infer<typeof approvalDto>;
 
-/** Claude Code's permission prompt tool result (agent-cli-protocols.md §2.7); null while the request is pending. */
+/** Claude Code's permission prompt tool result; null while the request is pending. */
 export const permissionResultDto = z.union([
 	z.object({ behavior: z.literal('allow'), updatedInput: z.unknown() }),
 	z.object({ behavior: z.literal('deny'), message: z.string() }),

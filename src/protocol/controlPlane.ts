@@ -51,7 +51,7 @@ const fenced = {
 export const maxScheduleTaskIds = 10_000;
 const scheduleCapMessage = `at most 10,000 task ids per schedule (10,000 ids of up to 200 characters fit in the Host's 8 MiB request cap); schedule the rest at a later checkpoint`;
 
-/** A Run's message queue: paused is derived from person Stops and later Resumes (SPEC §8). */
+/** A Run's message queue: paused is derived from person Stops and later Resumes. */
 const runQueueResult = z.object({
 	runId: z.string(),
 	paused: z.boolean(),
@@ -63,7 +63,7 @@ const runQueueResult = z.object({
 	})),
 });
 
-/** A developer decision on a task's result (SPEC §7). `checkpointId`: the changes_requested checkpoint ('' otherwise). */
+/** A developer decision on a task's result. `checkpointId`: the changes_requested checkpoint ('' otherwise). */
 const reviewDecisionResult = z.object({
 	decisionId: z.string(), issueId: z.string(), taskId: z.string(), runId: z.string(),
 	decision: z.enum(['accepted', 'changes_requested']), note: z.string(), checkpointId: z.string(),
@@ -80,7 +80,7 @@ const goalDecisionResult = z.object({
 	handBackCommand: z.string().optional(),
 });
 
-/** Run messages and worktrees (issue 3), part of `methods`. */
+/** Run messages and worktrees, part of `methods`. */
 export const runAgentMethods = {
 	/**
 	 * A message to a running claude/codex agent (developer), appended durably. `into-turn`: handed to the running claude
@@ -103,7 +103,7 @@ export const runAgentMethods = {
 	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 
-/** Code delivery (SPEC §8a), part of `methods`. */
+/** Code delivery, part of `methods`. */
 export const deliveryMethods = {
 	/** Merges the accepted commits of an issue's tasks into a branch (developer). */
 	'issue/integrate': {
@@ -195,7 +195,7 @@ export const methods = {
 	},
 	'task/delete': { params: z.strictObject({ issueId: id, taskId: id }), result: z.object({ issueId: z.string(), taskId: z.string(), deleted: z.literal(true) }) },
 
-	// Managed (`tutti`) issues — digest §1.6. Caller authority comes from the session token only.
+	// Managed (`tutti`) issues. Caller authority comes from the session token only.
 	'plan/create': {
 		/** `sourceTargetId` (developer only): Tutti starts the source session itself on that agent target. */
 		params: z.strictObject({ title: z.string().min(1).max(500), content: text(100_000), requestId, autoAccept: z.boolean().optional(), sourceTargetId: id.optional(),
@@ -253,13 +253,13 @@ export const methods = {
 	/** The source session pauses its own issue (its resume lifts it; the developer's resume too). Compact snapshot. */
 	'plan/pause': { params: z.strictObject({ issueId: id }), result: compactPlanSnapshotDto },
 
-	// Developer confirmation (SPEC §7): developer only; an agent token is refused (forbidden).
+	// Developer confirmation: developer only; an agent token is refused (forbidden).
 	'review/accept': { params: z.strictObject({ issueId: id, taskId: id, note: text(10_000).optional() }), result: reviewDecisionResult },
 	/** The note is required and must not be blank (checked by the Host: invalid_input). */
 	'review/requestChanges': { params: z.strictObject({ issueId: id, taskId: id, note: text(10_000) }), result: reviewDecisionResult },
 	'goal/confirm': { params: z.strictObject({ issueId: id }), result: goalDecisionResult },
 	'goal/requestChanges': { params: z.strictObject({ issueId: id, note: text(10_000) }), result: goalDecisionResult },
-	/** The independent reviewer's one advisory verdict at Goal Review (reviewer session only; digest §1.6). */
+	/** The independent reviewer's one advisory verdict at Goal Review (reviewer session only). */
 	'goalReview/verdict': {
 		params: z.strictObject({ ...fenced, reviewId: id, verdict: z.enum(['goal_satisfied', 'more_work_required', 'inconclusive']), summary: z.string().min(1).max(10_000) }),
 		result: z.object({ reviewId: z.string(), verdict: z.enum(['goal_satisfied', 'more_work_required', 'inconclusive']), replayed: z.boolean() }),
@@ -295,7 +295,7 @@ export const methods = {
 		params: z.strictObject({ runId: id, event: z.enum(['started', 'exited']) }),
 		result: z.object({ ok: z.literal(true) }),
 	},
-	// Bounded waits and lifecycle queries for agents (SPEC §7). Each wait returns within `waitMs` (≤ 45 s).
+	// Bounded waits and lifecycle queries for agents. Each wait returns within `waitMs` (≤ 45 s).
 	'await/review': {
 		params: z.strictObject({ issueId: id, taskId: id.optional(), waitMs: z.number().int().nonnegative().max(45_000).optional() }),
 		result: agentResponse,

@@ -105,7 +105,7 @@ export const issueControlsDto = z.object({
 });
 export type IssueControlsDto = z.infer<typeof issueControlsDto>;
 
-/** SPEC §9 "One state, everywhere": the Host's one attention state (src/core/attention/attention.ts); every UI draws it. */
+/** the Host's one attention state (src/core/attention/attention.ts); every UI draws it. */
 export const attentionState = z.enum(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'not_started', 'planned', 'done']);
 export type AttentionStateDto = z.infer<typeof attentionState>;
 
@@ -138,7 +138,7 @@ export const attentionDto = z.object({
 		waitingIn: z.enum(['', 'await-review', 'plan issue await', 'next-action']),
 		waitingSinceUnixMs: z.number().int(),
 	}).nullable(),
-	/** Runs that need attention (SPEC §9): each live task's latest Run that failed, was stopped, or waits for review. */
+	/** Runs that need attention: each live task's latest Run that failed, was stopped, or waits for review. */
 	runs: z.array(z.object({
 		runId: z.string(), taskId: z.string(), taskTitle: z.string(), kind: z.enum(['failed', 'stopped', 'waiting']),
 		label: z.string(), needsYou: z.boolean(),
@@ -201,9 +201,9 @@ export const issueDto = z.object({
 	/** The issue is over: completed or archived, or its execution is terminal (a gone source session included). */
 	terminal: z.boolean(),
 	controls: issueControlsDto,
-	/** The one attention state the board, badge, status bar, panel and notifications draw (SPEC §9). */
+	/** The one attention state the board, badge, status bar, panel and notifications draw. */
 	attention: attentionDto,
-	/** Code delivery (SPEC §8a): the commit the issue's first worktree started from ('' before any). */
+	/** Code delivery: the commit the issue's first worktree started from ('' before any). */
 	baseCommit: z.string(),
 	/** The branch checked out when the base was recorded ('' before any, or on a detached HEAD). */
 	baseBranch: z.string(),
@@ -344,7 +344,7 @@ export const wakeDto = z.object({
 });
 export type WakeDto = z.infer<typeof wakeDto>;
 
-/** `tutti plan issue get` (digest §1.6). */
+/** `tutti plan issue get`. */
 export const planSnapshotDto = z.object({
 	issueId: z.string(),
 	title: z.string(),
@@ -444,7 +444,7 @@ export const agentTargetDto = z.object({
 	found: z.boolean(),
 	path: z.string(),
 	detail: z.string(),
-	/** Where its tasks run: the shared folder, or a git worktree each (SPEC §8a). */
+	/** Where its tasks run: the shared folder, or a git worktree each. */
 	isolation: z.enum(['none', 'worktree']),
 	/** What a worktree task does when its parents' commits conflict. */
 	onMergeConflict: z.enum(['fail', 'agent']),
@@ -455,12 +455,14 @@ export const agentTargetDto = z.object({
 	 */
 	approvals: z.enum(['ask', 'allowed-tools-only', 'sandbox']).optional(),
 	/**
-	 * What `tutti run send` does while its agent works: `into-turn` (claude: the message reaches the running Turn),
-	 * `queued-until-turn-ends` (codex: the next `--resume` Turn takes it), `not-accepted` (command targets).
+	 * What `tutti run send` does while its agent works: `into-turn` (claude, codex app-server: the message reaches the
+	 * running Turn), `queued-until-turn-ends` (codex exec: the next resume Turn takes it), `not-accepted` (command targets).
 	 */
 	messagesWhileRunning: z.enum(['into-turn', 'queued-until-turn-ends', 'not-accepted']),
 	/** It can plan an issue as its source agent (claude, codex); a command target runs tasks only. */
 	canPlan: z.boolean(),
+	/** codex only: how its Runs speak with Codex — `app-server` (JSON-RPC driven by the Run's supervisor) or `exec`. */
+	protocol: z.enum(['app-server', 'exec']).optional(),
 });
 
 /** The state of one agent in the Agents view (src/core/attention/vocabulary.ts names them). */

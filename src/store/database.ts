@@ -1,5 +1,5 @@
 // The durable store: sql.js in memory, every committed write transaction appended to a checksummed journal and
-// fsynced before the commit resolves, periodic atomic snapshots that truncate the journal (SPEC §3).
+// fsynced before the commit resolves, periodic atomic snapshots that truncate the journal.
 //
 // Visibility note: a transaction's writes are visible to later reads as soon as its body returns, while its fsync
 // may still be in flight (at most one group commit old). Any later write transaction is journaled after it, so it

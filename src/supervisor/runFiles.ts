@@ -16,6 +16,8 @@
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import * as z from 'zod/mini';
+import { type CodexAppServerPlan, codexAppServerPlan } from '../agents/codexAppServerSession.js';
 import type { RunExit } from '../core/runs/runProcessPort.js';
 
 export const runFileNames = {
@@ -50,9 +52,13 @@ export interface SupervisorSpec {
 	hasStdin: boolean;
 	/**
 	 * `claude-stream-json`: stdin is a pipe the supervisor owns and feeds from `input.jsonl` (the Turn's prompt, then
-	 * messages sent while it runs) until the Turn's result (src/supervisor/liveInputPump.ts). Absent: as `hasStdin`.
+	 * messages sent while it runs) until the Turn's result (src/supervisor/liveInputPump.ts). `codex-app-server`: the
+	 * supervisor speaks JSON-RPC with `codex app-server` over its stdin and stdout, handing it the same entries
+	 * (src/supervisor/codexAppServerRun.ts). Absent: as `hasStdin`.
 	 */
-	liveInput?: 'claude-stream-json';
+	liveInput?: 'claude-stream-json' | 'codex-app-server';
+	/** With `codex-app-server`: the thread, turn and hook the supervisor asks for (src/agents/codexAppServerSession.ts). */
+	codexAppServer?: CodexAppServerPlan;
 	launchedAtUnixMs: number;
 	/** Which launch of this Run directory it is (absent: 1); its claim file decides who may start it. */
 	attempt?: number;
@@ -255,7 +261,7 @@ export function parseSupervisorSpec(v: unknown): SupervisorSpec | null {
 		&& typeof v.shell === 'boolean' && typeof v.cwd === 'string' && isStringRecord(v.env)
 		&& Array.isArray(v.unsetEnv) && v.unsetEnv.every((a) => typeof a === 'string')
 		&& typeof v.hasStdin === 'boolean' && isInt(v.launchedAtUnixMs)
-		&& (v.liveInput === undefined || v.liveInput === 'claude-stream-json')
+		&& (v.liveInput === undefined || v.liveInput === 'claude-stream-json' || (v.liveInput === 'codex-app-server' && z.safeParse(codexAppServerPlan, v.codexAppServer).success))
 		&& (v.attempt === undefined || (isInt(v.attempt) && v.attempt >= 1));
 	return ok ? (v as unknown as SupervisorSpec) : null;
 }

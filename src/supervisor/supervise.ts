@@ -1,12 +1,15 @@
 // The detached per-Run supervisor: starts the agent in its own process group with stdin from the task
 // content and stdout/stderr appended to files, records pid.json and events, and writes exit.json when the
 // agent ends. It keeps going while the Host is down; the agent writes its logs directly, so even the
-// supervisor's death does not stop the agent's output.
+// supervisor's death does not stop the agent's output — except codex app-server, which the supervisor converses
+// with over its stdin and stdout (codexAppServerRun.ts): that server ends when its supervisor does.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, statSync } from 'node:fs';
+import { appendFileSync, closeSync, fsyncSync, openSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import type { RunExit } from '../core/runs/runProcessPort.js';
-import { LiveInputPump } from './liveInputPump.js';
+import { type CodexAppServerRun, runCodexAppServer } from './codexAppServerRun.js';
+import { claudeStdinChannel, LiveInputPump } from './liveInputPump.js';
 import { processStartTicks } from './processTable.js';
 import { reportToHost } from './reportToHost.js';
 import {
@@ -54,20 +57,52 @@ function recordSpawnError(runDir: string, runId: string, message: string, starte
 	writeJsonExclusive(runFile(runDir, 'exit'), exit);
 }
 
-function openStdio(runDir: string, spec: SupervisorSpec): { stdio: [number | 'ignore' | 'pipe', number, number]; close: () => void } {
+type Stdin = number | 'ignore' | 'pipe';
+
+/** The agent's stdio: stdin per the spec, stdout appended to stdout.log (or a pipe the supervisor reads), stderr to stderr.log. */
+function openStdio(runDir: string, stdin: 'spec' | 'pipe' | 'ignore', hasStdin: boolean, stdout: 'file' | 'pipe'): { stdio: [Stdin, number | 'pipe', number]; close: () => void } {
 	const fds: number[] = [];
 	try {
-		const stdin = spec.liveInput !== undefined ? 'pipe' : spec.hasStdin ? openSync(runFile(runDir, 'stdin'), 'r') : 'ignore';
-		if (typeof stdin === 'number') { fds.push(stdin); }
-		const out = openSync(runFile(runDir, 'stdout'), 'a', 0o600);
-		fds.push(out);
+		const input: Stdin = stdin === 'pipe' ? 'pipe' : stdin === 'spec' && hasStdin ? openSync(runFile(runDir, 'stdin'), 'r') : 'ignore';
+		if (typeof input === 'number') { fds.push(input); }
+		const out = stdout === 'pipe' ? 'pipe' : openSync(runFile(runDir, 'stdout'), 'a', 0o600);
+		if (typeof out === 'number') { fds.push(out); }
 		const err = openSync(runFile(runDir, 'stderr'), 'a', 0o600);
 		fds.push(err);
-		return { stdio: [stdin, out, err], close: () => { for (const fd of fds) { closeSync(fd); } } };
+		return { stdio: [input, out, err], close: () => { for (const fd of fds) { closeSync(fd); } } };
 	} catch (e) {
 		for (const fd of fds) { closeSync(fd); }
 		throw e;
 	}
+}
+
+type AgentEnd = { code: number | null; signal: string | null } | { error: unknown };
+
+/** Starts the agent process in its own process group; throws what spawn throws. */
+function startAgent(spec: SupervisorSpec, env: Record<string, string>, args: string[], stdio: ReturnType<typeof openStdio>): { child: ChildProcess; ended: Promise<AgentEnd> } {
+	let child: ChildProcess;
+	try {
+		child = spawn(spec.file, args, { cwd: spec.cwd, env, shell: spec.shell, detached: true, stdio: stdio.stdio, windowsHide: true });
+	} finally {
+		stdio.close();
+	}
+	const ended = new Promise<AgentEnd>((resolve) => {
+		child.once('exit', (code, signal) => resolve({ code, signal }));
+		child.once('error', (error) => { if (child.pid === undefined) { resolve({ error }); } });
+	});
+	return { child, ended };
+}
+
+/** pid.json for the agent process (what the Host waits for, and what a Stop signals). */
+function recordPid(runDir: string, agentPid: number, startedAtUnixMs: number): void {
+	writeJsonAtomic(runFile(runDir, 'pid'), {
+		supervisorPid: process.pid,
+		agentPid,
+		agentPgid: agentPid,
+		startedAtUnixMs,
+		supervisorStartTicks: processStartTicks(process.pid),
+		agentStartTicks: processStartTicks(agentPid),
+	});
 }
 
 /** Supervises one Run to its end. Resolves with the supervisor's own exit code. */
@@ -91,53 +126,58 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 		return 0;
 	}
 
-	let child: ChildProcess;
-	const io = openStdio(runDir, spec);
+	const env = agentEnvironment(spec);
+	const appServer = spec.liveInput === 'codex-app-server' ? spec.codexAppServer : undefined;
+	let agent: { child: ChildProcess; ended: Promise<AgentEnd> };
 	try {
-		child = spawn(spec.file, spec.args, {
-			cwd: spec.cwd,
-			env: agentEnvironment(spec),
-			shell: spec.shell,
-			detached: true,
-			stdio: io.stdio,
-			windowsHide: true,
-		});
+		agent = startAgent(spec, env, spec.args, openStdio(runDir, spec.liveInput !== undefined ? 'pipe' : 'spec', spec.hasStdin, appServer !== undefined ? 'pipe' : 'file'));
 	} catch (e) {
-		io.close();
 		recordSpawnError(runDir, spec.runId, describeSpawnError(e, spec), attemptedAt);
 		return 0;
 	}
-	io.close();
 
-	const ended = new Promise<{ code: number | null; signal: string | null } | { error: unknown }>((resolve) => {
-		child.once('exit', (code, signal) => resolve({ code, signal }));
-		child.once('error', (error) => { if (child.pid === undefined) { resolve({ error }); } });
-	});
-
-	// The agent's stdin stays open, owned by this process, while the Turn runs (liveInputPump.ts).
-	const pump = spec.liveInput !== undefined && child.stdin !== null
-		? new LiveInputPump({ runDir, stdin: child.stdin, stdoutPath: runFile(runDir, 'stdout') })
-		: undefined;
-
-	const agentPid = child.pid;
-	if (agentPid !== undefined) {
-		writeJsonAtomic(runFile(runDir, 'pid'), {
-			supervisorPid: process.pid,
-			agentPid,
-			agentPgid: agentPid,
-			startedAtUnixMs: attemptedAt,
-			supervisorStartTicks: processStartTicks(process.pid),
-			agentStartTicks: processStartTicks(agentPid),
-		});
-		// pid.json is what the Host waits for: tell it before the event line's fsync.
-		void report(spec.env, spec.runId, 'started').catch(() => undefined);
-		appendEvent(runDir, { type: 'started', agentPid, atUnixMs: Date.now() });
-		pump?.start();
+	// The agent's stdin stays open, owned by this process, while the Turn runs (liveInputPump.ts): Claude Code's stream-json
+	// lines, or codex app-server's JSON-RPC (codexAppServerRun.ts, which also keeps the server's stdout as stdout.log).
+	let pump: LiveInputPump | undefined;
+	let codex: CodexAppServerRun | undefined;
+	let stdoutFd: number | undefined;
+	if (appServer !== undefined && agent.child.stdin !== null && agent.child.stdout !== null) {
+		stdoutFd = openSync(runFile(runDir, 'stdout'), 'a', 0o600);
+		codex = runCodexAppServer({ runDir, plan: appServer, child: agent.child as ChildProcess & { stdin: Writable; stdout: Readable }, stdoutFd, env });
+		pump = codex.pump;
+	} else if (spec.liveInput !== undefined && agent.child.stdin !== null) {
+		pump = new LiveInputPump({ runDir, channel: claudeStdinChannel(agent.child.stdin, runFile(runDir, 'stdout')) });
 	}
 
-	const end = await ended;
+	if (agent.child.pid !== undefined) {
+		recordPid(runDir, agent.child.pid, attemptedAt);
+		// pid.json is what the Host waits for: tell it before the event line's fsync.
+		void report(spec.env, spec.runId, 'started').catch(() => undefined);
+		appendEvent(runDir, { type: 'started', agentPid: agent.child.pid, atUnixMs: Date.now() });
+		if (codex === undefined) { pump?.start(); }
+	}
+
+	if (codex !== undefined && agent.child.pid !== undefined && await codex.done === 'unavailable') {
+		// This Codex has no app-server: the same Turn runs as `codex exec` (stdin /dev/null, its JSONL into stdout.log).
+		await agent.ended;
+		closeSync(stdoutFd!);
+		stdoutFd = undefined;
+		pump?.finish(); // input closed: messages sent meanwhile wait for the next Turn, as exec's do
+		pump = undefined;
+		appendFileSync(runFile(runDir, 'stderr'), `tutti: ${spec.file} has no \`app-server\`; this Turn runs as \`codex exec\` instead.\n`, { mode: 0o600 });
+		try {
+			agent = startAgent(spec, env, appServer!.execFallbackArgs, openStdio(runDir, 'ignore', false, 'file'));
+		} catch (e) {
+			recordSpawnError(runDir, spec.runId, describeSpawnError(e, spec), attemptedAt);
+			return 0;
+		}
+		if (agent.child.pid !== undefined) { recordPid(runDir, agent.child.pid, attemptedAt); }
+	}
+
+	const end = await agent.ended;
 	// What reached the agent is recorded before the exit record, so whoever sees exit.json sees it too.
 	pump?.finish();
+	if (stdoutFd !== undefined) { fsyncSync(stdoutFd); closeSync(stdoutFd); }
 	if ('error' in end) {
 		recordSpawnError(runDir, spec.runId, describeSpawnError(end.error, spec), attemptedAt);
 		return 0;

@@ -46,7 +46,7 @@ export function isolatedEnv(home: string): Record<string, string> {
 }
 
 /**
- * The environment that points Claude Code at a scripted server (agent-cli-protocols.md §2): a test key, no
+ * The environment that points Claude Code at a scripted server: a test key, no
  * non-essential traffic, no auto-update, retries off, a Bash timeout that kills instead of backgrounding, and
  * its own config dir (sessions, snapshots, settings).
  */

@@ -1,5 +1,5 @@
 // Canary for the agent tier: the pinned CLI versions, and one scripted Claude Code turn round-tripping through
-// our scripted model server with the protocol the rest of the tier relies on (agent-cli-protocols.md §2.0).
+// our scripted model server with the protocol the rest of the tier relies on.
 // When this fails, the CLI changed: fix the scripted server / adapter before reading the other failures.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

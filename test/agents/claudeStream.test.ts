@@ -1,4 +1,4 @@
-// Turn facts from Claude Code's stream-json output (pure). Fixture lines follow agent-cli-protocols.md §2.
+// Turn facts from Claude Code's stream-json output (pure). Fixture lines follow what the pinned CLI prints.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { claudeFactLimits, parseClaudeTurnFacts } from '../../src/agents/claudeStream.js';

@@ -1,4 +1,4 @@
-// The real Claude Code CLI as a worker, driven by the scripted model server (agent-cli-protocols.md §2):
+// The real Claude Code CLI as a worker, driven by the scripted model server:
 // the adapter's exact argv runs a Bash tool call without a prompt, the stream parses into Turn facts, the
 // default allowedTools lets the `tutti` CLI run and nothing else, `--resume` continues the session, and
 // SIGINT mid-stream ends the process.

@@ -1,5 +1,6 @@
-// The agent tier for Codex: the pinned real `codex` CLI, started with the codex adapter's exact command, against
-// our scripted Responses server on 127.0.0.1 (agent-cli-protocols.md §3). Retries are off (a failure takes one
+// The agent tier for Codex in exec mode (a target with `"protocol": "exec"`): the pinned real `codex` CLI, started
+// with the codex adapter's exact command, against our scripted Responses server on 127.0.0.1;
+// app-server, the default protocol, has its own file (codexAppServer.test.ts). Retries are off (a failure takes one
 // request), CODEX_HOME is a fresh temp dir per test, stdin is /dev/null. The canary runs first: when it fails,
 // the CLI or its protocol changed; fix the scripted server / adapter before reading the other failures.
 import assert from 'node:assert/strict';
@@ -29,6 +30,9 @@ async function runTurn(target: AgentTargetConfig, sandbox: AgentSandbox, turn: A
 	const result = await startTurn(target, sandbox, turn, runId).done;
 	return { result, facts: codexAdapter.parseTurnFacts!(result.stdout) };
 }
+
+/** The test target in exec mode. */
+const execTarget = (s: ScriptedServer, sandbox: AgentSandbox): AgentTargetConfig => codexTestTarget(s, sandbox, { protocol: 'exec' });
 
 type InputItem = Record<string, unknown>;
 const inputOf = (body: unknown): InputItem[] => (body as { input: InputItem[] }).input;
@@ -60,7 +64,7 @@ describe('agent tier: codex', function () {
 
 		it('round-trips one scripted turn: Responses SSE in, exec JSONL out', async () => {
 			const s = await serve({ turns: [{ blocks: [{ type: 'text', text: 'canary answer' }] }] });
-			const { result, facts } = await runTurn(codexTestTarget(s, sandbox), sandbox, { prompt: '--say the canary line' });
+			const { result, facts } = await runTurn(execTarget(s, sandbox), sandbox, { prompt: '--say the canary line' });
 			assert.equal(result.code, 0, `codex exited ${String(result.code)}: ${result.stderr}`);
 
 			// The request: POST /v1/responses streaming, from codex exec, with the thread id, exec_command offered,
@@ -112,7 +116,7 @@ describe('agent tier: codex', function () {
 						{ when: { last_user_includes: 'function_call_output' }, blocks: [{ type: 'text', text: 'Done: wrote out.txt' }] },
 					],
 				});
-				const { result, facts } = await runTurn(codexTestTarget(s, sandbox), sandbox, { prompt: 'write out.txt' });
+				const { result, facts } = await runTurn(execTarget(s, sandbox), sandbox, { prompt: 'write out.txt' });
 				assert.equal(result.code, 0, result.stderr);
 				assert.equal(readFileSync(join(sandbox.workspace, 'out.txt'), 'utf8'), 'hello\n');
 
@@ -140,7 +144,7 @@ describe('agent tier: codex', function () {
 					{ when: { last_user_includes: 'second question' }, blocks: [{ type: 'text', text: 'second answer' }] },
 				],
 			});
-			const target = codexTestTarget(s, sandbox);
+			const target = execTarget(s, sandbox);
 			const first = await runTurn(target, sandbox, { prompt: 'first question' }, 'run-1');
 			assert.equal(first.result.code, 0, first.result.stderr);
 			const threadId = first.facts.providerSessionId;
@@ -162,7 +166,7 @@ describe('agent tier: codex', function () {
 
 		it('fails fast with retries off: an HTTP 500 takes one request, turn.failed, exit 1', async () => {
 			const s = await serve({ turns: [{ blocks: [], http_error: { status: 500 } }] });
-			const { result, facts } = await runTurn(codexTestTarget(s, sandbox), sandbox, { prompt: 'fail please' });
+			const { result, facts } = await runTurn(execTarget(s, sandbox), sandbox, { prompt: 'fail please' });
 			assert.equal(result.code, 1);
 			assert.equal(s.modelRequests().length, 1, 'no retry');
 			assert.equal(facts.result?.ok, false);
@@ -171,7 +175,7 @@ describe('agent tier: codex', function () {
 
 		it('reports a stream cut before response.completed as a failed Turn', async () => {
 			const s = await serve({ turns: [{ blocks: [{ type: 'text', text: 'partial' }], omit_completed: true }] });
-			const { result, facts } = await runTurn(codexTestTarget(s, sandbox), sandbox, { prompt: 'cut' });
+			const { result, facts } = await runTurn(execTarget(s, sandbox), sandbox, { prompt: 'cut' });
 			assert.equal(result.code, 1);
 			assert.equal(facts.result?.ok, false);
 			assert.match(facts.result?.text ?? '', /stream disconnected before completion/);
@@ -184,7 +188,7 @@ describe('agent tier: codex', function () {
 			const s = await serve({
 				turns: [{ blocks: [{ type: 'tool', name: 'exec_command', id: 'call_sleep', input: { cmd: `sleep ${marker}`, yield_time_ms: 30_000 } }] }],
 			});
-			const run = startTurn(codexTestTarget(s, sandbox), sandbox, { prompt: 'sleep' });
+			const run = startTurn(execTarget(s, sandbox), sandbox, { prompt: 'sleep' });
 			runs.push(run);
 			await waitFor(() => (jsonLines(run.stdout()).some((l) => l.type === 'item.started') && pidsWithArg(marker).length > 0 ? true : undefined), { what: 'the command to start', timeoutMs: 20_000 });
 			process.kill(-run.child.pid!, 'SIGINT');
@@ -200,7 +204,7 @@ describe('agent tier: codex', function () {
 
 		it('while waiting for a slow model (unsandboxed: permission mode danger-full-access): exits promptly with no final event', async () => {
 			const s = await serve({ turns: [{ blocks: [], hang: true }] });
-			const run = startTurn(codexTestTarget(s, sandbox), sandbox, { prompt: 'wait', permissionModeId: 'danger-full-access' });
+			const run = startTurn(execTarget(s, sandbox), sandbox, { prompt: 'wait', permissionModeId: 'danger-full-access' });
 			runs.push(run);
 			await s.waitForModelRequests(1, 20_000);
 			const metadata = JSON.parse(String(s.modelRequests()[0]!.headers['x-codex-turn-metadata'])) as { sandbox_mode?: string };

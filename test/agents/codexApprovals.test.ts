@@ -1,4 +1,4 @@
-// Pins what README and `tutti agent list` say about codex targets (issue 14): the pinned `codex exec` cannot route an
+// Pins what README and `tutti agent list` say about codex targets: the pinned `codex exec` cannot route an
 // approval to another program, so codex runs under its sandbox setting and Tutti never asks the developer per call.
 // Checked against the pinned binary: its help offers no approval program or prompt tool, and in exec mode a command
 // that asks for escalation is rejected by codex itself ("approval policy is Never") even with approval_policy

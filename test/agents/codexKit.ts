@@ -1,5 +1,5 @@
 // Codex helpers for the agent tier: a codex target for the pinned CLI against a scripted server (its own
-// CODEX_HOME, retries off per agent-cli-protocols.md §3.6, config typos fatal), and a process-table probe.
+// CODEX_HOME, retries off, config typos fatal), and a process-table probe.
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentTargetConfig } from '../../src/core/runs/runProcessPort.js';

@@ -1,4 +1,4 @@
-// The scripted server's OpenAI Responses half (agent-cli-protocols.md §3.1), over real HTTP: the event sequence
+// The scripted server's OpenAI Responses half, over real HTTP: the event sequence
 // Codex needs, tool blocks as function_call items, `minimal` and `omit_completed`.
 import assert from 'node:assert/strict';
 import type { Script } from './modelServer/script.js';

@@ -1,5 +1,5 @@
-// What `tutti agent list` says about codex targets (`messagesWhileRunning: "queued-until-turn-ends"`), checked against
-// the pinned Codex CLI: `codex exec` reads its stdin up to the end BEFORE it starts the Turn (it appends it to the
+// What `tutti agent list` says about codex targets in exec mode (`messagesWhileRunning: "queued-until-turn-ends"`),
+// checked against the pinned Codex CLI: `codex exec` reads its stdin up to the end BEFORE it starts the Turn (it appends it to the
 // prompt), so nothing can be written into a running Turn; a message waits for the next `exec resume` Turn.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -24,7 +24,7 @@ describe('agent tier: codex exec takes no input while it runs', function () {
 	});
 
 	it('with stdin open it waits for its end before the first model request, and the text becomes part of the prompt', async () => {
-		const command = codexAdapter.commandFor(agentLaunchSpec('run-1', codexTestTarget(server, sandbox), sandbox.workspace, { prompt: 'say done' }));
+		const command = codexAdapter.commandFor(agentLaunchSpec('run-1', codexTestTarget(server, sandbox, { protocol: 'exec' }), sandbox.workspace, { prompt: 'say done' }));
 		const child = spawn(command.file, command.args, { cwd: sandbox.workspace, env: { ...isolatedEnv(sandbox.home), ...command.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
 		try {
 			let stderr = '';

@@ -1,7 +1,7 @@
-// Turn facts from `codex exec --json` stdout (fixtures modeled on agent-cli-protocols.md §3.3, §3.5, §3.6).
+// Turn facts from `codex exec --json` stdout (fixtures modeled on what the pinned CLI prints).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { codexFactLimits, parseCodexTurnFacts } from '../../src/agents/codexStream.js';
+import { codexFactLimits, codexSessionFailureLine, parseCodexTurnFacts } from '../../src/agents/codexStream.js';
 
 const threadId = '01a228e3-b8f1-7c2d-9e0f-1a2b3c4d5e6f';
 const lines = (...objects: unknown[]): string => `${objects.map((o) => JSON.stringify(o)).join('\n')}\n`;
@@ -95,5 +95,79 @@ describe('codex stream: Turn facts', () => {
 			parseCodexTurnFacts(values.map((v) => JSON.stringify(v)).join('\n'));
 			parseCodexTurnFacts(values.map((v) => JSON.stringify({ type: 'item.completed', item: v })).join('\n'));
 		}), { numRuns: 200 });
+	});
+});
+
+// codex app-server: the JSON-RPC lines the Run supervisor keeps (modeled on lines the pinned CLI wrote, abridged).
+describe('codex stream: Turn facts of an app-server Turn', () => {
+	const thread = '01a23ade-30dd-70d3-96dd-b8e160237d85';
+	const turn = '01a23ade-3105-7c13-bbe7-1bd6d176a776';
+	const earlier = '01a23adf-825d-7561-af84-d7d0f21f9191';
+	const rpc = (method: string, params: unknown): unknown => ({ method, params, emittedAtMs: 1 });
+	const item = (phase: 'started' | 'completed', value: unknown): unknown => rpc(`item/${phase}`, { item: value, threadId: thread, turnId: turn });
+	const usage = (turnId: string, input: number, cached: number, output: number): unknown => rpc('thread/tokenUsage/updated', {
+		threadId: thread, turnId,
+		tokenUsage: {
+			total: { totalTokens: 999, inputTokens: 999, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 999, reasoningOutputTokens: 0 },
+			last: { totalTokens: input + output, inputTokens: input, cachedInputTokens: cached, cacheWriteInputTokens: 0, outputTokens: output, reasoningOutputTokens: 0 },
+		},
+	});
+	const cmd = { type: 'commandExecution', id: 'call_1', command: "/bin/bash -c 'echo hi'", cwd: '/ws', status: 'inProgress', aggregatedOutput: null, exitCode: null };
+	const turnDone = (status: string, error: unknown = null): unknown => rpc('turn/completed', { threadId: thread, turn: { id: turn, status, error, items: [] } });
+	const opening = [
+		{ id: 1, result: { userAgent: 'tutti/0.171.0' } },
+		{ id: 2, result: { thread: { id: thread }, model: 'gpt-5.5' } },
+		rpc('thread/started', { thread: { id: thread } }),
+		{ id: 3, result: { turn: { id: turn, status: 'inProgress', error: null } } },
+		rpc('turn/started', { threadId: thread, turn: { id: turn, status: 'inProgress', error: null } }),
+	];
+
+	it('reads the thread, the model, the tool call once, the answer, each response\'s usage with cache reads apart, and the result', () => {
+		const facts = parseCodexTurnFacts(lines(
+			...opening,
+			item('started', cmd), item('completed', { ...cmd, status: 'completed', aggregatedOutput: 'hi\n', exitCode: 0 }),
+			usage(turn, 20, 0, 10),
+			item('completed', { type: 'agentMessage', id: 'msg_1', text: 'All done.' }),
+			usage(turn, 100, 40, 7),
+			turnDone('completed'),
+		));
+		assert.deepEqual(facts, {
+			providerSessionId: thread,
+			toolCalls: [{ name: 'exec_command', input: { command: "/bin/bash -c 'echo hi'" } }],
+			assistantText: 'All done.',
+			usage: { inputTokens: 80, outputTokens: 17, cacheReadTokens: 40, cacheWriteTokens: 0 },
+			model: 'gpt-5.5',
+			costUsd: null,
+			result: { ok: true, text: 'All done.' },
+			errors: [],
+		});
+	});
+
+	it('does not count the usage a resumed thread reports for an earlier turn', () => {
+		const resumed = [{ id: 2, result: { thread: { id: thread }, model: 'gpt-5.5' } }, usage(earlier, 500, 0, 50), ...opening.slice(3)];
+		const facts = parseCodexTurnFacts(lines(...resumed, usage(turn, 20, 0, 10), turnDone('completed')));
+		assert.deepEqual(facts.usage, { inputTokens: 20, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 });
+	});
+
+	it('reads a failed turn as an error result, an interrupted one as no result, and a retried error as no error', () => {
+		const error = { message: 'We are experiencing high demand', codexErrorInfo: 'internalServerError' };
+		const failed = parseCodexTurnFacts(lines(...opening, rpc('error', { error: { message: 'retrying' }, willRetry: true, threadId: thread, turnId: turn }),
+			rpc('error', { error, willRetry: false, threadId: thread, turnId: turn }), turnDone('failed', error)));
+		assert.deepEqual([failed.result, failed.errors], [{ ok: false, text: 'We are experiencing high demand' }, ['We are experiencing high demand']]);
+		const interrupted = parseCodexTurnFacts(lines(...opening, item('started', cmd), turnDone('interrupted')));
+		assert.equal(interrupted.result, null);
+		assert.equal(interrupted.toolCalls.length, 1);
+	});
+
+	it("reads the supervisor's session failure line as a failed result, and the last turn of several (a Stop hook's) as the result", () => {
+		const failed = parseCodexTurnFacts(lines({ id: 1, result: { userAgent: 'x' } }, { error: { code: -32600, message: 'no rollout found for thread id x' }, id: 2 },
+			JSON.parse(codexSessionFailureLine('could not open the Codex thread: no rollout found for thread id x')) as unknown));
+		assert.deepEqual(failed.result, { ok: false, text: 'could not open the Codex thread: no rollout found for thread id x' });
+		const second = '01a23ade-3105-7c13-bbe7-000000000002';
+		const hooked = parseCodexTurnFacts(lines(...opening, item('completed', { type: 'agentMessage', id: 'm1', text: 'first' }), usage(turn, 20, 0, 10), turnDone('completed'),
+			rpc('turn/started', { threadId: thread, turn: { id: second, status: 'inProgress', error: null } }),
+			rpc('item/completed', { item: { type: 'agentMessage', id: 'm2', text: 'second' }, threadId: thread, turnId: second }), usage(second, 30, 0, 5),
+			rpc('turn/completed', { threadId: thread, turn: { id: second, status: 'completed', error: null } })));
+		assert.deepEqual([hooked.result, hooked.usage.inputTokens, hooked.usage.outputTokens], [{ ok: true, text: 'second' }, 50, 15]);
 	});
 });

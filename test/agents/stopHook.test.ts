@@ -1,11 +1,18 @@
 // The Stop hook with the real Claude Code and Codex CLIs (pinned devDependencies) against the scripted model
 // server: blocked while work is owed, released by Finish, fail-open when the Host is down. Codex has no block cap
-// of its own, so its run ends when Tutti's 60-block budget releases it (the slowest test of the agent tier).
+// of its own, so its run ends when Tutti's 60-block budget releases it (the slowest tests of the agent tier). codex
+// app-server runs no untrusted hook: there the Run's supervisor plays the same hook between turns of the thread.
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { stopHookCommand, withClaudeStopHook, withCodexStopHook } from '../../src/agents/stopHook.js';
-import { claudeBin, claudeEnv, codexBin, isolatedEnv, makeAgentSandbox, spawnAgent } from './agentKit.js';
+import { codexAdapter } from '../../src/agents/codex.js';
+import { stopHookCommand, stopHookLaunchArgs, withClaudeStopHook, withCodexStopHook } from '../../src/agents/stopHook.js';
+import type { RunExit } from '../../src/core/runs/runProcessPort.js';
+import { ProcessRunner } from '../../src/host/runs/processRunner.js';
+import { type RunBuild, shareRunBuild } from '../integration/runs/runTestKit.js';
+import { agentLaunchSpec, claudeBin, claudeEnv, codexBin, isolatedEnv, makeAgentSandbox, spawnAgent } from './agentKit.js';
+import { waitFor } from '../waitFor.js';
+import { codexTestTarget } from './codexKit.js';
 import { startScriptedServer } from './modelServer/server.js';
 import { cliJs, expectOk, type HostHandle, type ManagedIssue, managedIssue, standardTargets, startHost, taskSpec } from '../integration/harness.js';
 
@@ -27,6 +34,8 @@ describe('real agents: the Stop hook', function () {
 	this.timeout(180_000);
 	let host: HostHandle;
 	const sandbox = makeAgentSandbox();
+	let build: RunBuild;
+	shareRunBuild('tutti-hook-sup-', (b) => { build = b; });
 
 	before(async () => {
 		host = await startHost({ config: (g) => ({ agentTargets: standardTargets(g), maxParallelRuns: 2, developerConfirmation: false, autoAcceptDefault: true } as never) });
@@ -68,5 +77,33 @@ describe('real agents: the Stop hook', function () {
 			assert.equal(requests.length, 61, '60 blocks, then the release');
 			assert.equal(result.code, 0);
 		} finally { await server.close(); }
+	});
+
+	it('codex app-server: the Run supervisor plays the hook between turns, blocked until the budget releases it', async () => {
+		const issue = await managedIssue(host);
+		const server = await startScriptedServer({ script: { turns: [], default: { blocks: [{ type: 'text', text: 'again' }] } } });
+		const runner = new ProcessRunner({
+			workspace: sandbox.workspace, tuttiDir: join(sandbox.workspace, '.tutti'), supervisorScript: build.supervisorScript,
+			pollIntervalMs: 50, hostEnv: isolatedEnv(sandbox.home),
+		});
+		try {
+			const exits: RunExit[] = [];
+			runner.onExit((e) => exits.push(e));
+			const target = codexTestTarget(server, sandbox);
+			const spec = agentLaunchSpec('run-hook', target, sandbox.workspace, { prompt: 'hello', extraArgs: stopHookLaunchArgs('codex', hookCommand) });
+			// A source session's Turn: the Host's socket and the session's token, no Run of its own.
+			await runner.launch({ ...spec, env: { TUTTI_IPC_HOOK: host.socket, TUTTI_SESSION_TOKEN: issue.source.token } });
+			const exit = await waitFor(() => exits[0], { what: 'the Turn to end', timeoutMs: 150_000 });
+			const requests = server.modelRequests().map((r) => JSON.stringify(r.body));
+			assert.match(requests[1] ?? '', new RegExp(`Run this now: tutti plan issue get --issue-id ${issue.issueId} --json`));
+			assert.equal(requests.length, 61, '60 blocks, then the release');
+			assert.equal(exit.exitCode, 0);
+			const facts = codexAdapter.parseTurnFacts!(runner.readLog('run-hook', 'stdout', 0, 50_000_000).data);
+			assert.deepEqual(facts.result, { ok: true, text: 'again' });
+			assert.equal(facts.usage.inputTokens, 61 * 20, 'every turn of the thread counts once');
+		} finally {
+			runner.dispose();
+			await server.close();
+		}
 	});
 });

@@ -634,7 +634,7 @@ export function fenceOf(snapshot: PlanSnapshotDto, extra: Fence = {}): Fence {
 	return { checkpointId: snapshot.activeCheckpoint.checkpointId, revision: snapshot.execution.graphRevision, ...extra };
 }
 
-/** The deterministic id of an issue's execution (digest §1.4). */
+/** The deterministic id of an issue's execution. */
 export function executionIdOf(issueId: string): string {
 	return `tutti-execution:${issueId}`;
 }

@@ -48,7 +48,7 @@ describe('reliability (quick slice of the fault campaign)', function () {
 		assert.ok(result.figures.some(([label, value]) => label === 'accepted durable writes' && Number(value.split(' ')[0]) >= 16 * 20), 'every writer got its writes accepted');
 	});
 
-	it('a reload during 4 running and 4 dying Runs settles each one once, per SPEC §8', async function () {
+	it('a reload during 4 running and 4 dying Runs settles each one once', async function () {
 		const result = await restartCase(1);
 		assert.ok(result.passed, explain(result));
 	});

@@ -88,10 +88,10 @@ function sourceFiles(dir: string): string[] {
  * developer. A new such string fails the test until it names the developer or is added here with the reason.
  */
 const developerOnlySourceStrings: { file: string; includes: string; why: string }[] = [
-	{ file: 'src/host/services/delivery/integrationService.ts', includes: 'tutti issue integrate --issue-id ${issueId} --into <branch> --as-user', why: 'thrown by issue integrate, after its requireUser' },
-	{ file: 'src/host/services/worktrees/worktreeService.ts', includes: 'tutti run stop --run-id ${busy.runId} --as-user', why: 'thrown by worktree remove, after its requireUser' },
-	{ file: 'src/host/services/worktrees/worktreeManager.ts', includes: 'tutti worktree remove --issue-id ${issueId} --task-id ${taskId} --as-user\\` again', why: 'worktree remove refusing a dirty tree (developer-only)' },
-	{ file: 'src/host/services/worktrees/worktreeManager.ts', includes: 'tutti finish --issue-id ${issueId} --remove-worktrees --as-user', why: 'finish --remove-worktrees refusing (developer-only)' },
+	{ file: 'src/host/services/integrationService.ts', includes: 'tutti issue integrate --issue-id ${issueId} --into <branch> --as-user', why: 'thrown by issue integrate, after its requireUser' },
+	{ file: 'src/host/services/worktreeService.ts', includes: 'tutti run stop --run-id ${busy.runId} --as-user', why: 'thrown by worktree remove, after its requireUser' },
+	{ file: 'src/host/worktrees/worktreeManager.ts', includes: 'tutti worktree remove --issue-id ${issueId} --task-id ${taskId} --as-user\\` again', why: 'worktree remove refusing a dirty tree (developer-only)' },
+	{ file: 'src/host/worktrees/worktreeManager.ts', includes: 'tutti finish --issue-id ${issueId} --remove-worktrees --as-user', why: 'finish --remove-worktrees refusing (developer-only)' },
 	{ file: 'src/host/services/messages/runMessageService.ts', includes: 'tutti run stop --run-id ${run.runId} --as-user', why: 'thrown by run send, after its requireUser' },
 	{ file: 'src/core/hints.ts', includes: 'tutti review accept --issue-id ${n.issue} --task-id <task-id> --as-user', why: 'not_integrable: a developerOnlyReasons hint' },
 	{ file: 'src/core/hints.ts', includes: 'then run \\`tutti issue integrate --issue-id ${n.issue} --as-user\\` again', why: 'dirty_workspace, workspace_busy, merge_conflict: developerOnlyReasons hints' },
@@ -155,7 +155,7 @@ describe('security: no text tells an agent to do something destructive', functio
 			}
 		}
 		const developerOnlyServices = new Set([
-			'src/host/services/delivery/integrationService.ts', 'src/host/services/worktrees/worktreeManager.ts', 'src/host/services/approvals/approvalService.ts',
+			'src/host/services/integrationService.ts', 'src/host/worktrees/worktreeManager.ts', 'src/host/services/approvals/approvalService.ts',
 			'src/host/services/reviews/taskDecisions.ts', 'src/host/services/reviews/goalDecisions.ts',
 		]);
 		for (const [reason, files] of throwers) {

@@ -4,7 +4,8 @@
 // update, on plan mutate add and update, and when a rework would inherit it; auto-accept on an issue that asks the
 // developer, and a plan without the developer's confirmation, are the developer's too; issue create honours the
 // autoAcceptDefault setting for every creator; `issue update --auto-accept` is the developer's. A fake claude/codex
-// executable records the argv it was started with, so the tests see what reached the agent process.
+// executable records the argv it was started with, so the tests see what reached the agent process (codex in exec mode);
+// a fake codex app-server records the thread its supervisor started, so the tests see the sandbox the thread got.
 import { strict as assert } from 'node:assert';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,37 +16,63 @@ import {
 } from '../integration/harness.js';
 import { recordOf } from './securityKit.js';
 
-/** An executable that stands in for `claude` / `codex`: it writes `<RECORD_DIR>/<TUTTI_TASK_ID>.json` with its argv. */
-function fakeAgentBin(dir: string): string {
-	const bin = join(dir, 'bin');
-	mkdirSync(bin, { recursive: true });
-	const file = join(bin, 'fake-agent');
-	writeFileSync(file, [
-		`#!${process.execPath}`,
-		"const fs = require('node:fs');",
-		"const path = require('node:path');",
-		"fs.writeFileSync(path.join(process.env.RECORD_DIR, process.env.TUTTI_TASK_ID + '.json'), JSON.stringify({ argv: process.argv.slice(2) }));",
-	].join('\n'));
+/** A Node script at `<dir>/bin/<name>`, executable. */
+function nodeBin(dir: string, name: string, lines: string[]): string {
+	mkdirSync(join(dir, 'bin'), { recursive: true });
+	const file = join(dir, 'bin', name);
+	writeFileSync(file, [`#!${process.execPath}`, "const fs = require('node:fs');", "const path = require('node:path');", ...lines].join('\n'));
 	chmodSync(file, 0o755);
 	return file;
 }
 
-interface Targets { codex: object; claude: object; codexFull: (args: string[]) => object }
+/** An executable that stands in for `claude` / `codex`: it writes `<RECORD_DIR>/<TUTTI_TASK_ID>.json` with its argv. */
+function fakeAgentBin(dir: string): string {
+	return nodeBin(dir, 'fake-agent', [
+		"fs.writeFileSync(path.join(process.env.RECORD_DIR, process.env.TUTTI_TASK_ID + '.json'), JSON.stringify({ argv: process.argv.slice(2) }));",
+	]);
+}
+
+/**
+ * A stand-in for `codex app-server`: it answers the supervisor's JSON-RPC, writes `<RECORD_DIR>/<TUTTI_TASK_ID>.json`
+ * with its argv and the params of the thread it was asked to start, and completes the turn at once.
+ */
+function fakeAppServerBin(dir: string): string {
+	return nodeBin(dir, 'fake-app-server', [
+		"const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');",
+		"let rest = '';",
+		"process.stdin.setEncoding('utf8').on('data', (c) => { rest += c; let nl; while ((nl = rest.indexOf('\\n')) >= 0) { const m = JSON.parse(rest.slice(0, nl)); rest = rest.slice(nl + 1); on(m); } });",
+		'function on(m) {',
+		"  if (m.method === 'initialize') { send({ id: m.id, result: { userAgent: 'fake' } }); }",
+		"  if (m.method === 'thread/start' || m.method === 'thread/resume') {",
+		"    fs.writeFileSync(path.join(process.env.RECORD_DIR, process.env.TUTTI_TASK_ID + '.json'), JSON.stringify({ argv: process.argv.slice(2), thread: m.params }));",
+		"    send({ id: m.id, result: { thread: { id: '01a23ade-30dd-70d3-96dd-b8e160237d85' } } });",
+		'  }',
+		"  if (m.method === 'turn/start') {",
+		"    const turn = { id: 'turn-1', status: 'inProgress', error: null };",
+		"    send({ id: m.id, result: { turn } });",
+		"    send({ method: 'turn/completed', params: { threadId: m.params.threadId, turn: { ...turn, status: 'completed' } } });",
+		'  }',
+		'}',
+	]);
+}
+
+interface Targets { codex: object; claude: object; codexFull: (args: string[]) => object; appServer: object }
 
 function agentTargets(records: string): Targets {
 	const path = fakeAgentBin(records);
 	const env = { RECORD_DIR: records };
 	return {
-		codex: { id: 'codex', adapter: 'codex', path, env },
+		codex: { id: 'codex', adapter: 'codex', path, env, protocol: 'exec' },
 		claude: { id: 'claude', adapter: 'claude', path, env },
 		// The developer's own target whose args choose full access: its default is danger-full-access.
-		codexFull: (args) => ({ id: 'codex-full', adapter: 'codex', path, env, args }),
+		codexFull: (args) => ({ id: 'codex-full', adapter: 'codex', path, env, args, protocol: 'exec' }),
+		appServer: { id: 'codex-as', adapter: 'codex', path: fakeAppServerBin(records), env },
 	};
 }
 
 function configOf(gates: string, targets: Targets, autoAcceptDefault: boolean, fullArgs = ['--sandbox', 'danger-full-access']): HostConfig {
 	return {
-		agentTargets: [...standardTargets(gates), targets.codex, targets.claude, targets.codexFull(fullArgs)],
+		agentTargets: [...standardTargets(gates), targets.codex, targets.claude, targets.codexFull(fullArgs), targets.appServer],
 		maxParallelRuns: 4, autoAcceptDefault, developerConfirmation: true,
 	} as unknown as HostConfig;
 }
@@ -151,6 +178,25 @@ describe('security: agents narrow their launch settings, never widen them', func
 		expectOk(await host.cli(['issue', 'resume', '--issue-id', issueId, '--as-user', '--json']));
 		assert.ok((await argvOf(records, 'u-codex')).includes('--dangerously-bypass-approvals-and-sandbox'), 'the developer\'s mode reached codex');
 		assert.ok((await argvOf(records, 'u-claude')).join(' ').includes('--permission-mode bypassPermissions'), 'the developer\'s mode reached claude');
+	});
+
+	it('codex app-server: the thread gets the narrowed mode, the default, or the mode the developer widened; the agent cannot widen it', async function () {
+		const issueId = await developerIssue('app-server sandboxes', ['--dispatch-paused']);
+		expectOk(await taskAdd(issueId, 'as-ro', ['--agent-target-id', 'codex-as', '--permission-mode-id', 'read-only']));
+		expectOk(await taskAdd(issueId, 'as-default', ['--agent-target-id', 'codex-as']));
+		expectError(await taskAdd(issueId, 'as-wide', ['--agent-target-id', 'codex-as', '--permission-mode-id', 'danger-full-access']), 'forbidden');
+		expectOk(await taskAdd(issueId, 'as-wide', ['--agent-target-id', 'codex-as', '--permission-mode-id', 'danger-full-access'], 'user'));
+		expectOk(await host.cli(['issue', 'resume', '--issue-id', issueId, '--as-user', '--json']));
+		const thread = async (taskId: string): Promise<{ argv: string[]; thread: { sandbox: string; approvalPolicy: string } }> =>
+			waitFor(() => recordOf(records, taskId) as never, { what: `the thread of ${taskId}`, timeoutMs: 20_000, intervalMs: 50 });
+		// A command outside the sandbox is asked of the developer (on-request); with full access nothing is asked.
+		assert.deepEqual((await thread('as-ro')).thread, { ...(await thread('as-ro')).thread, sandbox: 'read-only', approvalPolicy: 'on-request' });
+		assert.equal((await thread('as-default')).thread.sandbox, 'workspace-write');
+		assert.deepEqual([(await thread('as-wide')).thread.sandbox, (await thread('as-wide')).thread.approvalPolicy], ['danger-full-access', 'never'], "the developer's mode reached the thread");
+		for (const taskId of ['as-ro', 'as-default', 'as-wide']) {
+			assert.equal((await thread(taskId)).argv[0], 'app-server');
+			assert.ok(!(await thread(taskId)).argv.some((a) => a.includes('dangerously')), 'no bypass flag ever reaches app-server');
+		}
 	});
 
 	it("an agent may pick the developer's own wider target: its mode is compared with that target's default", async function () {

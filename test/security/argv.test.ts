@@ -1,6 +1,7 @@
 // Security: agents are started with an argument array, never a shell string built from task text. Hostile task
 // titles and content (command substitution, backticks, `;`, `&&`, newlines) reach the agent as inert data and run
-// nothing; the claude and codex adapters put the prompt in one argv element after `--`, without a shell.
+// nothing; codex exec gets the prompt in one argv element after `--`, without a shell; claude and codex app-server
+// never get it in argv (it is their first input message).
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,12 +79,21 @@ describe('security: agents get an argument array, never a shell string from task
 			assert.equal(command.stdin, 'spec', 'the task text goes to stdin');
 		});
 
-		it('codex: no shell, and the prompt is exactly one argv element after --', function () {
-			const command = codexCommandFor(spec({ id: 'codex', adapter: 'codex' }));
+		it('codex exec: no shell, and the prompt is exactly one argv element after --', function () {
+			const command = codexCommandFor(spec({ id: 'codex', adapter: 'codex', protocol: 'exec' }));
 			assert.equal(command.shell, false);
 			assert.equal(command.args.at(-1), hostile, 'the whole prompt is one element');
 			assert.equal(command.args.at(-2), '--', 'after --, so it can never be read as a flag');
 			assert.equal(command.args.filter((a) => a.includes('pwned')).length, 1, 'the prompt appears once');
+		});
+
+		it('codex app-server: no shell, and the prompt never reaches argv: it is the turn\'s input, verbatim (the exec fallback keeps it after --)', function () {
+			const command = codexCommandFor(spec({ id: 'codex', adapter: 'codex' }));
+			assert.equal(command.shell, false);
+			assert.equal(command.args.filter((a) => a.includes('pwned')).length, 0, 'nothing of the prompt is an argument');
+			assert.equal(command.stdin, 'live');
+			assert.equal(command.livePrompt, hostile, 'the whole prompt, as one message');
+			assert.deepEqual(command.appServer?.execFallbackArgs.slice(-2), ['--', hostile]);
 		});
 
 		it('claude: no shell, and the prompt never reaches argv: it is the first stream-json message on stdin, verbatim', function () {

@@ -1,5 +1,5 @@
 // Security: a worker token acts on its own issue, and only while its Run is live. A worker of issue X may read
-// issue Y (SPEC §5: agents read the board) but never rename it or add, change or delete its tasks (`forbidden`). Its
+// issue Y (agents read the board) but never rename it or add, change or delete its tasks (`forbidden`). Its
 // token stops acting once the developer stopped its Run or the Run settled (`unauthenticated`, saying the Run ended),
 // save the Run's own end-of-Run calls; a Run that goes on across a Host restart keeps its token. Real Host, real CLI,
 // real agent processes (securityKit.ts holderTarget keeps a Run live until the test releases it).

@@ -1,5 +1,6 @@
 // The approvals of the selected task (its Runs' tool calls that asked the developer), shown usefully: the command
-// for Bash, the path and a diff for Edit / MultiEdit / Write, otherwise the input as JSON. Pure.
+// for Bash (Claude Code) and exec_command (codex), the path and a diff for Edit / MultiEdit / Write, otherwise the input
+// as JSON. Pure.
 import type { ApprovalDto, RunDto } from './snapshotTypes.js';
 
 export type ApprovalBody =
@@ -30,7 +31,7 @@ function lines(sign: '+' | '-', text: string): { sign: '+' | '-'; text: string }
 
 export function approvalBody(tool: string, input: unknown): ApprovalBody {
 	const command = str(input, 'command');
-	if (tool === 'Bash' && command !== undefined) { return { kind: 'command', command }; }
+	if ((tool === 'Bash' || tool === 'exec_command') && command !== undefined) { return { kind: 'command', command }; }
 	const path = str(input, 'file_path');
 	if (path !== undefined && (tool === 'Edit' || tool === 'Write' || tool === 'MultiEdit')) {
 		let diff: { sign: '+' | '-'; text: string }[] = [];

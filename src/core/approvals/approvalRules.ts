@@ -1,4 +1,4 @@
-// Approvals (SPEC §8b, issue 14): a tool call an agent may not make without asking becomes a durable request that
+// Approvals: a tool call an agent may not make without asking becomes a durable request that
 // the developer answers once. Pure rules over plain data: what an answer does, what a request shows as once its Run
 // has ended, and what the waiting agent is told. The store keeps the rows; the Host applies these rules.
 
@@ -91,7 +91,7 @@ export function describeAnswer(approval: Pick<Approval, 'status' | 'answer' | 'a
 }
 
 /**
- * What the waiting agent receives (Claude Code's permission prompt tool, agent-cli-protocols.md §2.7): allow with
+ * What the waiting agent receives (Claude Code's permission prompt tool): allow with
  * the input to run (the developer's edit, else the agent's own), or deny with a message. Null while pending.
  */
 export type PermissionResult = { behavior: 'allow'; updatedInput: unknown } | { behavior: 'deny'; message: string };

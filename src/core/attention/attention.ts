@@ -65,7 +65,7 @@ export interface Attention {
 	readonly runs: readonly RunAttention[];
 }
 
-/** A Run the developer should see (SPEC §9 "a view for runs needing attention"): its task's latest, failed, stopped or waiting. */
+/** A Run the developer should see: its task's latest, failed, stopped or waiting. */
 export interface RunAttention {
 	readonly runId: string;
 	readonly taskId: string;
@@ -121,7 +121,7 @@ export interface AttentionInput {
 	/** The source session of a managed issue (null: manual issue, or a source session that no longer exists). */
 	readonly source: SourceSessionFacts | null;
 	readonly nowUnixMs: number;
-	/** Filled by budgets (SPEC §8b): the issue's budget is reached. */
+	/** Filled by budgets: the issue's budget is reached. */
 	readonly budgetReached?: { readonly label: string } | null;
 	/** Filled by approvals: the agents' questions waiting for the developer. */
 	readonly approvalsAsked?: { readonly count: number; readonly taskIds: readonly string[] } | null;

@@ -1,4 +1,4 @@
-// What the source agent may do now (digest §1.6 "Allowed actions matrix"), as shown in `plan issue get`.
+// What the source agent may do now, as shown in `plan issue get`.
 import type { Checkpoint, CheckpointKind, Execution, ExecutionStatus, PlanAction } from '../model.js';
 import { terminalExecutionStatuses } from '../model.js';
 

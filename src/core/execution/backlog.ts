@@ -1,4 +1,4 @@
-// The ordered checkpoint backlog (digest §1.5, §1.7 items 10–12): sequences, oldest-first promotion with revision
+// The ordered checkpoint backlog: sequences, oldest-first promotion with revision
 // rebinding, settlement kinds, and the `all_tasks_terminal` singleton with its rearm (fix #1918).
 import type { Checkpoint, CheckpointKind, CheckpointStatus, ExecutionStatus, Run, RunOutcome, RunStatus, Task } from '../model.js';
 import { isTerminalExecution } from './allowedActions.js';
@@ -90,7 +90,7 @@ export function shouldCreateTerminalCheckpoint(input: {
  * - none exists → `create` (status pending, sequence = nextSequence, current revision, requiresGoalReview);
  * - `superseded` (a rework after it was queued made it stale) → `rearm`: back to pending with sequence =
  *   nextSequence (after the replacement's settlement) and the current revision — never treat the old row as
- *   current, or the replacement strands in pending_acceptance (troubleshooting doc, fix #1918);
+ *   current, or the replacement strands in pending_acceptance;
  * - `resolved` → `rearm` as well: a resolved singleton in a live execution means follow-up work was scheduled
  *   from Goal Review (schedule resolves the active checkpoint), so the new work needs a fresh Goal Review.
  *   Tutti itself leaves it alone, which strands exactly like #1918. (`complete` also resolves it, but then the

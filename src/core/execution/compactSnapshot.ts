@@ -1,4 +1,4 @@
-// The compact plan snapshot's rules (SPEC §8b): which tasks the source agent sees at a wake, and how much of each,
+// The compact plan snapshot's rules: which tasks the source agent sees at a wake, and how much of each,
 // so the answer stays flat in the graph's size. Pure; the Host reads the rows and maps the result.
 
 /** Every bound of the compact snapshot. */

@@ -1,4 +1,4 @@
-// The fences every source command passes (digest §1.6/§1.7 item 1): the caller is the execution's source session,
+// The fences every source command passes: the caller is the execution's source session,
 // the named checkpoint is the active one, and the expected revision equals the execution's and the checkpoint's.
 // The Host checks request-id replay BEFORE calling this (a replay after the state moved still succeeds).
 import type { ReasonCode } from '../errors.js';
@@ -22,12 +22,12 @@ export interface FenceInput {
 	command: FencedCommand;
 	/**
 	 * For `acknowledge` only: the backlog facts of {@link canAcknowledge}. When given and neither holds, the
-	 * acknowledge is rejected as `inactive_checkpoint` (Tutti's behaviour; see the troubleshooting doc).
+	 * acknowledge is rejected as `inactive_checkpoint` (an acknowledge with nothing left to wait for would strand the source agent).
 	 */
 	acknowledgeBacklog?: { hasRunningRun: boolean; hasPendingCheckpoint: boolean };
 }
 
-/** Execution statuses in which each command is admitted (digest §1.5). */
+/** Execution statuses in which each command is admitted. */
 export const commandStatuses: Record<FencedCommand, readonly ExecutionStatus[]> = {
 	schedule: ['awaiting_schedule', 'awaiting_main'],
 	mutate: ['awaiting_schedule', 'awaiting_main', 'pending_goal_review'],
@@ -114,8 +114,8 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The text whose SHA-256 (computed by the caller; core has no crypto) binds a request id to its payload
- * (digest §1.7 item 5): e.g. `requestDigest('schedule', {checkpointId, expectedGraphRevision, taskIds})`.
+ * The text whose SHA-256 (computed by the caller; core has no crypto) binds a request id to its payload,
+ * e.g. `requestDigest('schedule', {checkpointId, expectedGraphRevision, taskIds})`.
  * Same payload in any key order → same text; a different payload → different text.
  */
 export function requestDigest(kind: string, payload: unknown): string {

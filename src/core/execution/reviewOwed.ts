@@ -1,4 +1,4 @@
-// When the developer's review is the only step owed on a managed execution (SPEC §7, autoAccept off). Only the
+// When the developer's review is the only step owed on a managed execution (autoAccept off). Only the
 // developer accepts a task in `pending_acceptance`; while every task that could still run waits (directly or through
 // other waiting tasks) on such a task, nothing is ready, no Run runs and no later checkpoint is queued, the source
 // agent has nothing to decide: "what next" for it is the bounded wait for that review, the watchdog spends no Turn,

@@ -1,4 +1,4 @@
-// The one readiness predicate (digest §1.6 `IssueTaskRunBlocker`), shared by manual dispatch, managed schedule
+// The one readiness predicate, shared by manual dispatch, managed schedule
 // admission and the `plan issue get` snapshot so they cannot drift. O(tasks + edges).
 import type { BlockerReason, Checkpoint, Task } from '../model.js';
 

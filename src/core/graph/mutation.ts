@@ -1,4 +1,4 @@
-// The pure graph mutation of `plan issue mutate` (digest §1.6, Tutti `ApplyMutationGraph`). All or nothing:
+// The pure graph mutation of `plan issue mutate`. All or nothing:
 // either every operation applies and the resulting active graph is valid, or nothing changes. The Host loads the
 // issue's tasks, calls this, and persists `addedTaskIds` (insert) and `changedTaskIds` (update) from `tasks`.
 import type { MutationOperation, TaskPatch } from './mutationOperation.js';

@@ -1,4 +1,4 @@
-// "What is owed next" (SPEC §7, digest §2.5): the single derivation behind `tutti agent resume`, the Stop hook,
+// "What is owed next": the single derivation behind `tutti agent resume`, the Stop hook,
 // every bounded wait (`await-review`, `plan issue await`, `next-action`) and the UI. Pure: facts in, answer out.
 import {
 	awaitReviewCommand, nextActionCommand, planAwaitCommand, planGetCommand, raiseBudgetCommand,
@@ -203,7 +203,7 @@ export function owedForReview(facts: IssueFacts, taskId?: string): Owed {
 	const boundary = aborted(facts) ?? completed(facts);
 	if (boundary) { return boundary; }
 	const self = awaitReviewCommand(facts.issueId, taskId);
-	// A rejection recorded between two calls is reported first: never fall through to "moved on" (digest §2.9).
+	// A rejection recorded between two calls is reported first: never fall through to "moved on".
 	const rejected = changesRequested(facts, taskId);
 	if (rejected) { return rejected; }
 	// So is an acceptance that gave the source agent a step (its task_accepted checkpoint), whichever review is awaited.

@@ -1,4 +1,4 @@
-// How a settled Run reads to the developer (SPEC §8): "Completed in 2m 03s", "Interrupted after 2m 03s — you
+// How a settled Run reads to the developer: "Completed in 2m 03s", "Interrupted after 2m 03s — you
 // stopped this", "Failed after 2m 03s — the agent stopped while this was in progress", and for a claude/codex Turn
 // that exited without its final result, "Ended without a result after 2m 03s".
 import type { Run, RunOutcome, StopNote } from '../model.js';

@@ -44,11 +44,17 @@ export interface AgentTargetConfig {
 	 */
 	onMergeConflict?: 'fail' | 'agent';
 	/**
-	 * claude only. `ask`: a tool call outside allowedTools waits for the developer's answer (an approval request,
-	 * through `tutti mcp`); `allowed-tools-only`: it is denied as Claude Code does by itself. Default (targetDefaults.ts):
-	 * `ask` for claude targets.
+	 * claude: `ask`: a tool call outside allowedTools waits for the developer's answer (an approval request, through
+	 * `tutti mcp`); `allowed-tools-only`: it is denied as Claude Code does by itself. codex app-server: `ask`: a command
+	 * it asks to run outside its sandbox, a file change it asks for, and a question wait for the developer;
+	 * `allowed-tools-only`: nothing is asked. Default (targetDefaults.ts): `ask`.
 	 */
 	approvals?: 'ask' | 'allowed-tools-only';
+	/**
+	 * codex only. `app-server` (default): Codex runs as `codex app-server`, driven over JSON-RPC by the Run's supervisor;
+	 * `exec`: `codex exec --json` (older Codex builds). A Codex without app-server falls back to exec by itself.
+	 */
+	protocol?: 'app-server' | 'exec';
 }
 
 export interface RunLaunchSpec {

@@ -1,4 +1,4 @@
-// Honest Stop outcomes (SPEC §8, digest §3.3–§3.5): a Run is the developer's cancellation only when a person's
+// Honest Stop outcomes: a Run is the developer's cancellation only when a person's
 // Stop that took effect covers it; every other death is the agent's failure.
 import type { RunStatus, RunOutcome, StopAnswer, StopEvent, StopReason } from '../model.js';
 

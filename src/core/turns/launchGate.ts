@@ -1,4 +1,4 @@
-// When a prepared worker Run may start its process (SPEC §8 ordering rules), pure. The Host asks inside the
+// When a prepared worker Run may start its process (the launch is committed before its process starts, and a Stop during launch cancels the exact Turn), pure. The Host asks inside the
 // transaction that leases the launch; everything that says no settles the Run canceled before any process exists.
 import type { Issue, LaunchIntentStatus, RunStatus } from '../model.js';
 

@@ -1,4 +1,4 @@
-// Exit → outcome of an agent Turn (SPEC §8), pure. A worker Run's Turn is the developer's cancellation only when a
+// Exit → outcome of an agent Turn, pure. A worker Run's Turn is the developer's cancellation only when a
 // person's Stop that took effect covers it, and a claude/codex stream that ends in an error result is a failure even
 // after exit 0; a wake Turn (source session or independent reviewer) has no Stop events of its own: any signal
 // ends it as a cancellation, a lost or unstartable process as a failure.

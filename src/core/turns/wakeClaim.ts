@@ -1,4 +1,4 @@
-// Claim and finalize of a wake delivery (digest §1.7 items 17–25), pure. The Host reads the facts inside the claim
+// Claim and finalize of a wake delivery, pure. The Host reads the facts inside the claim
 // (or finalize) transaction, asks here, and applies the decision in the same transaction.
 import { isTerminalExecution } from '../execution/allowedActions.js';
 import { verifyWakeIdentity } from '../ids.js';

@@ -1,4 +1,4 @@
-// Archive "then the exact Turns" (SPEC §6 Stop / archive): canceling a wake in the store does not stop the agent Turn
+// An archive cancels the checkpoints and wakes, then the exact Turns: canceling a wake in the store does not stop the agent Turn
 // it started. The Turns an archive must interrupt are those of the execution's canceled wakes — main and reviewer
 // alike — that have a process and have not settled. Wakes that are still open or were acknowledged are not the
 // archive's to stop.

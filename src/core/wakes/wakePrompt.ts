@@ -1,4 +1,4 @@
-// The prompt a main wake delivers to the source session (digest §1.6 "Wake prompt"). Every command is exact:
+// The prompt a main wake delivers to the source session. Every command is exact:
 // the only values the agent fills in are the task ids (and, for new tasks, their titles/content) it chooses.
 import type { Checkpoint, CheckpointKind } from '../model.js';
 import {

@@ -1,5 +1,6 @@
-// What an approval request asks, in words (vscode-free, unit-tested): the command for Bash, the path for a file
-// tool, otherwise the tool's input as short JSON. Used by the notification with Allow / Deny.
+// What an approval request asks, in words (vscode-free, unit-tested): the command for Bash (Claude Code) and
+// exec_command (codex), the path for a file tool, the files of a codex patch, the question of a codex question, otherwise
+// the tool's input as short JSON. Used by the notification with Allow / Deny.
 import type { ApprovalDto } from '../../protocol/approvals.js';
 
 const maxShown = 300;
@@ -17,7 +18,14 @@ function field(input: unknown, name: string): string | undefined {
 /** "run `npm publish`", "edit src/a.ts", "write notes.md", or "use WebFetch {"url":…}". */
 export function approvalAction(approval: Pick<ApprovalDto, 'tool' | 'input'>): string {
 	const command = field(approval.input, 'command');
-	if (approval.tool === 'Bash' && command !== undefined) { return `run \`${clip(command)}\``; }
+	if ((approval.tool === 'Bash' || approval.tool === 'exec_command') && command !== undefined) { return `run \`${clip(command)}\``; }
+	const input = typeof approval.input === 'object' && approval.input !== null ? approval.input as Record<string, unknown> : {};
+	if (approval.tool === 'apply_patch' && Array.isArray(input.changes)) {
+		return `change ${clip(input.changes.map((c) => field(c, 'path') ?? '?').join(', '))}`;
+	}
+	if (approval.tool === 'request_user_input' && Array.isArray(input.questions)) {
+		return `answer: ${clip(input.questions.map((q) => field(q, 'question') ?? '?').join(' / '))}`;
+	}
 	const path = field(approval.input, 'file_path') ?? field(approval.input, 'notebook_path');
 	if (path !== undefined) {
 		const verb = approval.tool === 'Write' ? 'write' : approval.tool.endsWith('Edit') ? 'edit' : `use ${approval.tool} on`;

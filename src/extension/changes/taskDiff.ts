@@ -1,4 +1,4 @@
-// What "Open Changes" shows for a task (SPEC §8a: the task's own diff, never the working tree against HEAD): for a
+// What "Open Changes" shows for a task (the task's own diff, never the working tree against HEAD): for a
 // Run in a worktree, `baseCommit..resultCommit` file by file (a merge base compares against that merge); while it
 // runs, its tree against its base; for a Run in the shared folder, the folder against the commit recorded at launch,
 // labelled as possibly including other changes. vscode-free: the command turns this into `vscode.changes`.

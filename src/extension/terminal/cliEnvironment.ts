@@ -1,4 +1,4 @@
-// Terminal integration (STYLE.md, git's pattern): every terminal of this workspace gets TUTTI_IPC_HOOK (the
+// Terminal integration, as VS Code's git extension does it (only stable values, so terminals never ask to relaunch): every terminal of this workspace gets TUTTI_IPC_HOOK (the
 // socket path, derived from the workspace path) and the shim directory first on PATH. Both values are stable
 // across reloads and updates, so VS Code never asks to relaunch terminals; the volatile paths (VS Code's Node,
 // this version's dist/cli.js) live inside the shim file, rewritten when they change.

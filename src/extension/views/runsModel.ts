@@ -1,4 +1,4 @@
-// The Runs view as plain data (SPEC §9 "a view for runs needing attention"): each open issue's Runs that failed,
+// The Runs view as plain data: each open issue's Runs that failed,
 // were stopped or wait for review, as the Host listed them in the issue's attention state. Those the developer must
 // act on first. vscode-free (unit-tested in test/unit/extension/runsModel.test.ts).
 import type { IssueDto } from '../../protocol/dto.js';

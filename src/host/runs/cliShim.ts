@@ -10,7 +10,7 @@ function shellQuote(s: string): string {
 	return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The shim script's text. Volatile paths live here, never in the environment (STYLE.md). */
+/** The shim script's text. Volatile paths live here, never in the environment. */
 export function cliShimText(nodePath: string, nodeArgs: readonly string[], cliScript: string): string {
 	const words = [nodePath, ...nodeArgs, cliScript].map(shellQuote).join(' ');
 	return [

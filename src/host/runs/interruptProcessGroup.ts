@@ -1,4 +1,6 @@
-// Stops a Run's agent: SIGINT to its process group, wait, SIGTERM, wait, SIGKILL, wait briefly.
+// Stops a Run's agent: SIGINT to its process group, wait, SIGTERM, wait, SIGKILL, wait briefly. An agent its
+// supervisor interrupts itself (codex app-server: `turn/interrupt`, then its stdin closes) is first only waited for,
+// since SIGINT would end the server before the commands it runs (they live in sessions of their own).
 import type { PidRecord } from '../../supervisor/runFiles.js';
 import { processGroupIsAlive, processStartTicks, signalTargetExists } from '../../supervisor/processTable.js';
 import type { InterruptResult } from '../../core/runs/runProcessPort.js';
@@ -44,12 +46,13 @@ async function waitUntilGone(pid: PidRecord, ms: number, every: number): Promise
 	}
 }
 
-/** Never throws. */
-export async function interruptProcessGroup(pid: PidRecord, timings: InterruptTimings): Promise<InterruptResult> {
+/** `signal`: SIGINT first (the default), or `none`: the supervisor was asked to interrupt the agent; only wait at first. */
+export async function interruptProcessGroup(pid: PidRecord, timings: InterruptTimings, first: 'signal' | 'none' = 'signal'): Promise<InterruptResult> {
 	try {
 		if (!agentGroupIsAlive(pid)) { return 'not_running'; }
-		for (const [signal, wait] of [['SIGINT', timings.graceMs], ['SIGTERM', timings.graceMs], ['SIGKILL', timings.killWaitMs]] as const) {
-			signalGroup(pid.agentPgid, signal);
+		const steps = [[first === 'signal' ? 'SIGINT' : null, timings.graceMs], ['SIGTERM', timings.graceMs], ['SIGKILL', timings.killWaitMs]] as const;
+		for (const [signal, wait] of steps) {
+			if (signal !== null) { signalGroup(pid.agentPgid, signal); }
 			if (await waitUntilGone(pid, wait, timings.checkEveryMs)) { return 'exited'; }
 		}
 		return 'still_running';

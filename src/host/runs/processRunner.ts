@@ -170,7 +170,8 @@ export class ProcessRunner implements RunProcessPort {
 			env: agentEnvAdditions(envInput),
 			unsetEnv: ['ELECTRON_RUN_AS_NODE'],
 			hasStdin,
-			...(live ? { liveInput: 'claude-stream-json' as const } : {}),
+			...(live && command.appServer === undefined ? { liveInput: 'claude-stream-json' as const } : {}),
+			...(live && command.appServer !== undefined ? { liveInput: 'codex-app-server' as const, codexAppServer: command.appServer } : {}),
 			launchedAtUnixMs: this.#o.clock.now(),
 			attempt,
 		};
@@ -317,13 +318,15 @@ export class ProcessRunner implements RunProcessPort {
 			const dir = this.runDir(runId);
 			const pid = readPidRecord(dir);
 			if (pid === null) { return 'not_running'; }
-			// Nothing more goes into an interrupted Turn: its supervisor closes the agent's stdin.
-			if (readLiveInputEntries(dir).length > 0) { appendLiveInputEntry(dir, { type: 'close', atUnixMs: this.#o.clock.now() }); }
+			// Nothing more goes into an interrupted Turn: its supervisor closes the agent's stdin (codex app-server: it
+			// interrupts the turn, then closes the server's stdin, and is given the first grace period to do so).
+			const live = readLiveInputEntries(dir).length > 0;
+			if (live) { appendLiveInputEntry(dir, { type: 'close', atUnixMs: this.#o.clock.now() }); }
 			const result = await interruptProcessGroup(pid, {
 				graceMs: this.#o.interruptGraceMs,
 				killWaitMs: this.#o.killWaitMs,
 				checkEveryMs: Math.max(10, Math.min(50, this.#o.pollIntervalMs)),
-			});
+			}, live && readSupervisorSpec(dir)?.liveInput === 'codex-app-server' ? 'none' : 'signal');
 			this.checkNow(runId);
 			return result;
 		} catch {

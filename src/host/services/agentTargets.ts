@@ -1,29 +1,14 @@
-// Configured agent targets (`.tutti/config.json` headless, `tutti.agentTargets` in VS Code) and whether each
-// one's executable can be found.
+// Configured agent targets (`.tutti/config.json` headless, `tutti.agentTargets` in VS Code), whether each one's
+// executable can be found, and for codex targets whether that Codex has `app-server` (asked once per executable).
+import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { rejection } from '../../core/hints.js';
 import type { Result } from '../../protocol/controlPlane.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
-import { canPlan, effectiveApprovals, effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
+import { canPlan, effectiveApprovals, effectiveCodexProtocol, effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
 
 type AgentTargetDto = Result<'agent/list'>['agentTargets'][number];
-
-/** The configured target with this id; throws `agent_target_not_found` otherwise. */
-export function findAgentTarget(config: HostConfig, agentTargetId: string, ctx: { issueId?: string; taskId?: string } = {}): AgentTargetConfig {
-	const target = config.agentTargets.find((t) => t.id === agentTargetId);
-	if (!target) {
-		const known = config.agentTargets.map((t) => t.id);
-		throw rejection(
-			'agent_target_not_found',
-			`Agent target '${agentTargetId}' is not configured${known.length ? ` (configured: ${known.join(', ')})` : ' (no agent targets are configured)'}.`,
-			ctx,
-			{ agentTargetId, configured: known },
-		);
-	}
-	return target;
-}
 
 function isExecutableFile(path: string): boolean {
 	try {
@@ -53,7 +38,7 @@ export function resolveExecutable(name: string, baseDir: string, pathVariable: s
 	return null;
 }
 
-function describe(target: AgentTargetConfig, workspace: string, pathVariable: string): AgentTargetDto {
+function describe(target: AgentTargetConfig, workspace: string, pathVariable: string, hasAppServer: (path: string) => boolean | null = () => null): AgentTargetDto {
 	const baseDir = target.cwd ? resolve(workspace, target.cwd) : workspace;
 	let name: string;
 	switch (target.adapter) {
@@ -62,7 +47,7 @@ function describe(target: AgentTargetConfig, workspace: string, pathVariable: st
 			// With `shell: true` argv[0] may be a command line: check its first word.
 			name = target.shell === true ? (first.trim().split(/\s+/)[0] ?? '') : first;
 			if (name === '') {
-				return { id: target.id, adapter: target.adapter, found: false, path: '', detail: 'a command target needs a non-empty "argv"', ...placement(target) };
+				return { id: target.id, adapter: target.adapter, found: false, path: '', detail: 'a command target needs a non-empty "argv"', ...placement(target, null) };
 			}
 			break;
 		}
@@ -76,40 +61,98 @@ function describe(target: AgentTargetConfig, workspace: string, pathVariable: st
 		? (target.shell === true ? `runs through the shell; ${name} found` : `found ${name}`)
 		: (name.includes('/') ? `${name} is not an executable file` : `${name} is not on PATH`);
 	const placed = target.isolation === 'worktree' ? `${found}; each task runs in its own git worktree (.tutti/worktrees/<taskId>)` : found;
-	const detail = `${placed}; ${approvalsDetail[effectiveApprovals(target)](target.adapter)}`;
-	return { id: target.id, adapter: target.adapter, found: path !== null, path: path ?? '', detail, ...placement(target) };
+	const appServer = target.adapter === 'codex' && path !== null && target.protocol !== 'exec' ? hasAppServer(path) : null;
+	const detail = `${placed}; ${target.adapter === 'codex' ? codexDetail(target, appServer) : approvalsDetail[effectiveApprovals(target)]}`;
+	return { id: target.id, adapter: target.adapter, found: path !== null, path: path ?? '', detail, ...placement(target, appServer) };
 }
 
-const approvalsDetail: Record<ReturnType<typeof effectiveApprovals>, (adapter: AgentTargetConfig['adapter']) => string> = {
-	'ask': () => 'tool calls outside allowedTools ask you (tutti approval list)',
-	'allowed-tools-only': () => 'tool calls outside allowedTools are denied without asking',
-	'sandbox': (adapter) => adapter === 'codex'
-		? 'not asked per tool call: codex exec cannot route approvals to Tutti, it runs under its sandbox setting'
-		: 'not asked per tool call',
+const approvalsDetail: Record<ReturnType<typeof effectiveApprovals>, string> = {
+	'ask': 'tool calls outside allowedTools ask you (tutti approval list)',
+	'allowed-tools-only': 'tool calls outside allowedTools are denied without asking',
+	'sandbox': 'not asked per tool call',
 };
 
+function codexDetail(target: AgentTargetConfig, hasAppServer: boolean | null): string {
+	const sandbox = 'not asked per tool call: it runs under its sandbox setting';
+	if (target.protocol === 'exec') { return `runs as codex exec (protocol "exec"); ${sandbox}, and messages wait for the turn to end`; }
+	if (hasAppServer === false) {
+		return `this Codex has no app-server: its Runs fall back to codex exec (${sandbox}, and messages wait for the turn to end); update Codex, or set "protocol": "exec"`;
+	}
+	if (effectiveApprovals(target, hasAppServer) === 'ask') {
+		return 'runs through codex app-server: a command it asks to run outside its sandbox, a file change or a question asks you (tutti approval list); messages go into the running turn';
+	}
+	return `runs through codex app-server (messages go into the running turn); ${sandbox}`;
+}
+
 /** The Host resolved the workspace-dependent defaults at start (targetDefaults.ts); a target seen before that runs in place. */
-function placement(target: AgentTargetConfig): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals' | 'messagesWhileRunning' | 'canPlan'> {
+function placement(target: AgentTargetConfig, hasAppServer: boolean | null): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals' | 'messagesWhileRunning' | 'protocol' | 'canPlan'> {
 	return {
 		canPlan: canPlan(target),
-		isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target), approvals: effectiveApprovals(target),
-		messagesWhileRunning: messagesWhileRunning(target.adapter),
+		isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target), approvals: effectiveApprovals(target, hasAppServer),
+		messagesWhileRunning: messagesWhileRunning(target, hasAppServer),
+		...(target.adapter === 'codex' ? { protocol: effectiveCodexProtocol(target, hasAppServer) } : {}),
 	};
 }
 
 /**
- * claude reads stream-json messages from the stdin its supervisor keeps open; the pinned `codex exec` reads stdin only
- * up to its end before it starts (test/agents/codexStdin.test.ts), so its messages wait for the next Turn.
+ * claude reads stream-json messages from the stdin its supervisor keeps open, and codex app-server takes them with
+ * `turn/steer`; `codex exec` reads stdin only up to its end before it starts (test/agents/codexStdin.test.ts), so its
+ * messages wait for the next Turn.
  */
-export function messagesWhileRunning(adapter: AgentTargetConfig['adapter']): AgentTargetDto['messagesWhileRunning'] {
-	switch (adapter) {
+export function messagesWhileRunning(target: Pick<AgentTargetConfig, 'adapter' | 'protocol'>, hasAppServer: boolean | null = null): AgentTargetDto['messagesWhileRunning'] {
+	switch (target.adapter) {
 		case 'claude': return 'into-turn';
-		case 'codex': return 'queued-until-turn-ends';
+		case 'codex': return effectiveCodexProtocol(target, hasAppServer) === 'app-server' ? 'into-turn' : 'queued-until-turn-ends';
 		case 'command': return 'not-accepted';
 	}
 }
 
-/** `agent/list`: every configured target, in configuration order, with whether its executable was found. */
+/** `agent/list` without asking any Codex about app-server: every configured target, in configuration order. */
 export function listAgentTargets(config: HostConfig, workspace: string, pathVariable: string = process.env.PATH ?? ''): AgentTargetDto[] {
 	return config.agentTargets.map((t) => describe(t, workspace, pathVariable));
+}
+
+/** Runs `<codex> app-server --help` (bounded): true when it is the app-server's help, false when not, null when it cannot tell. */
+export function askCodexForAppServer(path: string, timeoutMs = 10_000): Promise<boolean | null> {
+	return new Promise((resolveAnswer) => {
+		let out = '';
+		let child;
+		try {
+			child = spawn(path, ['app-server', '--help'], { stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+		} catch {
+			resolveAnswer(null);
+			return;
+		}
+		const timer = setTimeout(() => { child.kill('SIGKILL'); resolveAnswer(null); }, timeoutMs);
+		child.stdout.setEncoding('utf8').on('data', (chunk: string) => { out += chunk; });
+		child.once('error', () => { clearTimeout(timer); resolveAnswer(null); });
+		child.once('close', (code) => { clearTimeout(timer); resolveAnswer(code === 0 ? /Usage: \S*codex\S* app-server/.test(out) : code === null ? null : false); });
+	});
+}
+
+/** `agent/list`: every configured target; each codex executable is asked about app-server once (per file version). */
+export class AgentTargetList {
+	readonly #answers = new Map<string, Promise<boolean | null>>();
+
+	constructor(private readonly deps: { config: HostConfig; workspace: string; pathVariable?: () => string; ask?: (path: string) => Promise<boolean | null> }) {}
+
+	async list(): Promise<AgentTargetDto[]> {
+		const pathVariable = this.deps.pathVariable?.() ?? process.env.PATH ?? '';
+		const plain = listAgentTargets(this.deps.config, this.deps.workspace, pathVariable);
+		const known = new Map<string, boolean | null>();
+		await Promise.all(plain.filter((t) => t.adapter === 'codex' && t.found && t.protocol === 'app-server').map(async (t) => { known.set(t.path, await this.#ask(t.path)); }));
+		return this.deps.config.agentTargets.map((t) => describe(t, this.deps.workspace, pathVariable, (path) => known.get(path) ?? null));
+	}
+
+	#ask(path: string): Promise<boolean | null> {
+		let version = '';
+		try { const st = statSync(path); version = `${st.mtimeMs}:${st.size}`; } catch { /* asked anyway */ }
+		const key = `${path}\0${version}`;
+		let answer = this.#answers.get(key);
+		if (answer === undefined) {
+			answer = (this.deps.ask ?? askCodexForAppServer)(path);
+			this.#answers.set(key, answer);
+		}
+		return answer;
+	}
 }

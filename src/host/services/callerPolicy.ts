@@ -19,7 +19,7 @@ export function callerLabel(caller: Caller): string {
 }
 
 /**
- * The exact capability allowlist of an independent reviewer session (digest §1.7 item 30): it reads, and it gives
+ * The exact capability allowlist of an independent reviewer session: it reads, and it gives
  * its one verdict. Every other method is refused to a reviewer token, whatever its arguments.
  */
 export const reviewerMethods: ReadonlySet<Method> = new Set<Method>([

@@ -1,7 +1,8 @@
-// The manual-issue dispatcher (SPEC §5): whenever something changes, start every ready task of unpaused manual
-// issues within the workspace's capacity, oldest issue first and by sortIndex within an issue. Managed issues are
-// never touched (every decision there is the source agent's). Triggers coalesce into one async loop: a trigger
-// during a pass asks for one more pass, never a second concurrent one.
+// The manual-issue dispatcher: a pass starts every ready task of unpaused manual issues within the workspace's
+// capacity, oldest issue first and by sortIndex within an issue. Managed issues are never touched (every decision
+// there is the source agent's). Once the Host has started, every store commit asks for a pass (hostServices.ts), so
+// no write path needs a trigger of its own; requests coalesce into one async loop: a request during a pass asks for
+// one more pass, never a second concurrent one.
 import { readyTaskIds } from '../../core/graph/blockers.js';
 import type { Disposable } from '../../core/lifecycle.js';
 import type { Issue, Task } from '../../core/model.js';
@@ -12,9 +13,9 @@ import { runRepository } from '../../store/repositories/runRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
-import type { RunAdmission } from './contracts.js';
-import { hasAcceptedParentCommits } from './delivery/acceptanceChanges.js';
-import { issueBudgetDecision, launchBudgetGate, launchModelOf } from './usage/issueSpend.js';
+import type { RunAdmission } from '../runs/runAdmission.js';
+import { hasAcceptedParentCommits } from '../delivery/acceptanceChanges.js';
+import { issueBudgetDecision, launchBudgetGate, launchModelOf } from '../usage/issueSpend.js';
 
 export const defaultMaxParallelRuns = 4;
 
@@ -46,7 +47,7 @@ export class Dispatcher implements Disposable {
 		return Number.isInteger(n) && n > 0 ? n : defaultMaxParallelRuns;
 	}
 
-	/** Something changed: run a pass soon (coalesced with any pending one). */
+	/** Run a pass soon (coalesced with any pending one): every commit asks for one once the Host has started. */
 	trigger(): void {
 		if (this.#disposed) { return; }
 		this.#wanted = true;
@@ -89,10 +90,13 @@ export class Dispatcher implements Disposable {
 	async #pass(): Promise<void> {
 		// Nothing starts from a stale acceptance: a parent of a task about to start whose branch moved after its
 		// acceptance goes back to pending_acceptance first, and the selection below no longer finds its dependents ready.
-		const toCheck = this.#d.store.read((r) => this.#select(r)
-			.map(({ issue, tasks }) => ({ issueId: issue.issueId, taskIds: tasks.map((t) => t.taskId) }))
-			.filter(({ issueId, taskIds }) => hasAcceptedParentCommits(r, issueId, taskIds)));
-		for (const { issueId, taskIds } of toCheck) {
+		const selected = this.#d.store.read((r) => this.#select(r).map(({ issue, tasks }) => {
+			const taskIds = tasks.map((t) => t.taskId);
+			return { issueId: issue.issueId, taskIds, parentsAccepted: hasAcceptedParentCommits(r, issue.issueId, taskIds) };
+		}));
+		// Most commits make nothing ready: such a pass ends after this one read (what follows only ever selects less).
+		if (selected.length === 0) { return; }
+		for (const { issueId, taskIds } of selected.filter((s) => s.parentsAccepted)) {
 			await this.#d.admission.reopenChangedParents(issueId, taskIds);
 		}
 		// Turns that have ended but whose exits the Host has not handled yet count before the budget is asked.

@@ -21,7 +21,7 @@ import type { Reader } from '../../store/tx.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
 import { type AttentionReadContext, readIssueAttention } from './attention/readAttention.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
-import { readSpendDto } from './usage/issueSpend.js';
+import { readSpendDto } from '../usage/issueSpend.js';
 
 /** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
 export interface IssueFacts {

@@ -6,45 +6,52 @@ import { requireWorkerScope } from './workerScope.js';
 import type { Event } from '../../core/events.js';
 import type { Caller, Method } from '../../protocol/controlPlane.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { runRepository } from '../../store/repositories/runRepository.js';
+import { turnRepository } from '../../store/repositories/turnRepository.js';
+import type { Reader } from '../../store/tx.js';
+import { runIdOfProcess } from '../turns/turnIds.js';
 import type { Store } from '../../store/database.js';
 import { stopHookCommand } from '../../agents/stopHook.js';
 import { type Disposable, DisposableStore, toDisposable } from '../../core/lifecycle.js';
 import { protocolVersion } from '../../protocol/controlPlane.js';
 import type { HostApi, MethodHandlers } from '../../protocol/hostApi.js';
-import { listAgentTargets } from './agentTargets.js';
-import { callerLabel } from './callerPolicy.js';
-import type { PlanService, RunAdmission, ServiceDeps } from './contracts.js';
+import { AgentTargetList } from './agentTargets.js';
+import { callerLabel, requireUser } from './callerPolicy.js';
+import type { PlanService, ServiceDeps } from './contracts.js';
+import type { RunAdmission } from '../runs/runAdmission.js';
 import { Dispatcher } from './dispatcher.js';
 import { IssueService } from './issueService.js';
 import { getCompactPlan, readPlanTask } from './plan/compactSnapshot.js';
 import { createPlanService } from './planService.js';
 import { RunQueries } from './runQueries.js';
 import { activityLine, latestActivity } from './runActivity.js';
-import { RunService } from './runService.js';
+import { RunLifecycle } from '../runs/runLifecycle.js';
 import { SessionService } from './sessionService.js';
 import { TaskService } from './taskService.js';
 import { AwaitService, type WaitTimer } from './await/awaitService.js';
-import { preparationOf } from './worktrees/treePreparation.js';
-import { IntegrationService } from './delivery/integrationService.js';
-import { DeveloperGitMoves } from './delivery/outsideWatch.js';
+import { preparationOf } from '../worktrees/treePreparation.js';
+import { IntegrationService } from './integrationService.js';
+import { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
 import { SourceSessionStop } from './sourceSessions/sourceSessionStop.js';
-import { WakeService } from './wakes/wakeService.js';
+import { WakeService } from '../wakes/wakeService.js';
 import { TurnLifecycle } from '../turns/turnLifecycle.js';
 import { RunMessageService } from './messages/runMessageService.js';
-import { WorktreeManager } from './worktrees/worktreeManager.js';
-import { WorktreeService } from './worktrees/worktreeService.js';
+import { WorktreeManager } from '../worktrees/worktreeManager.js';
+import { WorktreeService } from './worktreeService.js';
 import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 import { ApprovalService } from './approvals/approvalService.js';
-import { isTurnProcessId } from './wakes/turnIds.js';
 import { listAgentTurns } from './agents/agentTurnList.js';
-import { issueChanges } from './delivery/issueChanges.js';
+import { issueChanges } from './issueChanges.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
-	/** Restart reconciliation of Runs, the plan service's local repair, then a dispatch pass. Call once. */
+	/**
+	 * Restart reconciliation of Runs, the plan service's local repair, then a dispatch pass; from then on the dispatcher
+	 * and the wake loop react to every store commit (before, nothing dispatches). Call once.
+	 */
 	start(): Promise<void>;
 	/** Resolves once dispatch passes, launches, Stops and exit settlements started so far are done (tests, demo). */
 	whenIdle(): Promise<void>;
@@ -87,6 +94,11 @@ function withCallerPolicy(handlers: MethodHandlers, store: Store, touched: (sess
 	return guarded as MethodHandlers;
 }
 
+/** A reported process is a Run's Turn or a wake's Turn that the store knows (`run_not_found` otherwise). */
+function requireTurnProcess(r: Reader, processId: string): void {
+	if (!turnRepository.byProcessId(r, processId)) { runRepository.load(r, runIdOfProcess(processId)); }
+}
+
 function stderrLog(line: string): void {
 	process.stderr.write(`tutti host: ${line}\n`);
 }
@@ -101,74 +113,53 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const hook = deps.cliShim !== '' ? { stopHookCommand: stopHookCommand([deps.cliShim]) } : {};
 	// claude workers ask the developer about tool calls outside allowedTools through `tutti mcp` (the same shim).
 	const mcp = deps.cliShim !== '' ? { mcpCommand: deps.cliShim } : {};
-	// The plan service observes settlements and the Run service admits for it: bind through a late reference.
 	// Refs the developer's own commands move (integrate, finish --remove-worktrees): not a Run's outside change.
 	const gitMoves = new DeveloperGitMoves();
 	const worktrees = new WorktreeManager(deps.workspace, preparationOf(deps.config), (ref) => { gitMoves.record(ref, '', deps.clock.now()); });
-	const late: { plan?: PlanService; dispatcher?: Dispatcher; wakes?: WakeService } = {};
-	// One owner of every agent Turn's process (worker Runs, source wakes, reviewer wakes).
-	const turns = new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook, ...mcp });
-	const runs = disposables.add(new RunService({
-		workspace: deps.workspace,
-		worktrees,
-		gitMoves,
-		endpoint: deps.endpoint,
-		store: deps.store,
-		clock: deps.clock,
-		ids: deps.ids,
-		runs: deps.runs,
-		config: deps.config,
-		turns,
-		observer: { onRunSettled: (tx, settled) => { late.plan?.onRunSettled(tx, settled); } },
-		log,
-		onSettled: () => { late.dispatcher?.trigger(); late.wakes?.trigger(); },
-		...hook,
+	// One owner of every agent Turn's process and of the one exit inbox (worker Runs, source wakes, reviewer wakes).
+	const turns = disposables.add(new TurnLifecycle({ endpoint: deps.endpoint, runs: deps.runs, config: deps.config, log, ...hook, ...mcp }));
+	// The owner of every worker Run, from admission to settlement.
+	const runs = disposables.add(new RunLifecycle({
+		workspace: deps.workspace, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config, turns, log, worktrees, gitMoves,
 	}));
 	const admission: RunAdmission = runs;
+	// The plan admits through the Run owner and observes its settlements (inside each settlement's transaction).
 	const activePlan: PlanService = (deps.planServiceFactory ?? createPlanService)({ ...deps, admission });
-	late.plan = activePlan;
+	disposables.add(runs.observeSettlements(activePlan));
 	const activeDispatcher = disposables.add(new Dispatcher({ store: deps.store, config: deps.config, admission, log }));
-	late.dispatcher = activeDispatcher;
-	const workChanged = (): void => { activeDispatcher.trigger(); late.wakes?.trigger(); };
 
 	const archiveContext = { store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, admission, processes: turns, log };
-	const sourceStop = new SourceSessionStop({
-		plan: archiveContext,
-		interruptSessionTurns: (sessionId) => wakes.interruptSessionTurns(sessionId),
-		afterStop: () => { wakes.trigger(); },
-	});
+	const sourceStop = new SourceSessionStop({ plan: archiveContext });
 	const wakes: WakeService = disposables.add(new WakeService({
 		workspace: deps.workspace, endpoint: deps.endpoint, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs,
-		config: deps.config, turns, log, drainInbox: async () => { await sourceStop.drain(); },
+		config: deps.config, turns, log, stopMarkers: sourceStop,
 		...(deps.wakeTickMs !== undefined ? { tickMs: deps.wakeTickMs } : {}),
 		...(deps.wakeLeaseMs !== undefined ? { leaseMs: deps.wakeLeaseMs } : {}),
 		...hook,
 	}));
-	late.wakes = wakes;
-	/** A plan command may have prepared a wake (or unpaused one): run a wake pass after it. */
-	const thenWake = <T>(p: Promise<T>): Promise<T> => p.finally(() => { wakes.trigger(); });
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const issues = new IssueService({
-		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, workChanged, autoAcceptDefault: deps.config.autoAcceptDefault,
+		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, autoAcceptDefault: deps.config.autoAcceptDefault,
 		defaultBudgetUsd: deps.config.defaultBudgetUsd, pricing: deps.config,
 		stopRunsOfIssue: (issueId, reason) => runs.stopRunsOfIssue(issueId, reason), contacts: awaiting.heartbeats,
 		runActivity: (runId) => activityLine(latestActivity(deps.runs, runId)),
 	});
 	const runQueries = new RunQueries({
 		store: deps.store, clock: deps.clock, runs: deps.runs,
-		adapterOf: (id) => turns.target(id)?.adapter,
+		targetOf: (id) => turns.target(id),
 	});
+	const agentTargets = new AgentTargetList({ config: deps.config, workspace: deps.workspace });
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
 	const worktreeService = new WorktreeService({ store: deps.store, worktrees });
-	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config, workChanged });
-	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace, workChanged });
+	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config });
+	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace });
 
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, log, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
 	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
-	/** A decision made while no agent is waiting names the exact command that hands the source session back (SPEC §7). */
+	/** A decision made while no agent is waiting names the exact command that hands the source session back. */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
 		const sourceSessionId = deps.store.read((r) => issueRepository.get(r, result.issueId)?.sourceSessionId ?? '');
 		if (sourceSessionId === '') { return result; }
@@ -186,42 +177,47 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		},
 		'session/open': (params, caller) => sessions.open(params, caller),
 		'session/stop': (params, caller) => sourceStop.stop(params, caller),
-		'agent/list': async () => ({ agentTargets: listAgentTargets(deps.config, deps.workspace) }),
+		'agent/list': async () => ({ agentTargets: await agentTargets.list() }),
 		'issue/create': (params, caller) => issues.create(params, caller),
 		'issue/get': (params) => issues.get(params),
 		'issue/list': () => issues.list(),
 		'issue/update': (params, caller) => issues.update(params, caller),
 		'issue/pause': (params, caller) => issues.pause(params, caller),
-		'issue/resume': (params, caller) => thenWake(issues.resume(params, caller)),
+		'issue/resume': (params, caller) => issues.resume(params, caller),
 		'issue/stop': (params, caller) => issues.stop(params, caller),
 		'task/add': (params, caller) => tasks.add(params, caller),
 		'task/update': (params, caller) => tasks.update(params, caller),
 		'task/delete': (params) => tasks.delete(params),
-		'plan/create': (params, caller) => thenWake(activePlan.create(params, caller)),
+		'plan/create': (params, caller) => activePlan.create(params, caller),
 		'plan/get': (params, caller) => activePlan.get(params, caller),
 		'plan/getCompact': (params, caller) => getCompactPlan({ store: deps.store, clock: deps.clock, log, config: deps.config }, params, caller),
 		'plan/getTask': async (params, caller) => deps.store.read((r) => readPlanTask(r, params, caller)),
-		'plan/schedule': (params, caller) => thenWake(activePlan.schedule(params, caller)),
-		'plan/mutate': (params, caller) => thenWake(activePlan.mutate(params, caller)),
-		'plan/acknowledge': (params, caller) => thenWake(activePlan.acknowledge(params, caller)),
-		'plan/complete': (params, caller) => thenWake(activePlan.complete(params, caller)),
-		'plan/stop': (params, caller) => thenWake(activePlan.stop(params, caller)),
-		'plan/resume': (params, caller) => thenWake(activePlan.resume(params, caller)),
+		'plan/schedule': (params, caller) => activePlan.schedule(params, caller),
+		'plan/mutate': (params, caller) => activePlan.mutate(params, caller),
+		'plan/acknowledge': (params, caller) => activePlan.acknowledge(params, caller),
+		'plan/complete': (params, caller) => activePlan.complete(params, caller),
+		'plan/stop': (params, caller) => activePlan.stop(params, caller),
+		'plan/resume': (params, caller) => activePlan.resume(params, caller),
 		'plan/pause': (params, caller) => activePlan.pause(params, caller),
 		'review/accept': async (params, caller) => withHandBack(await reviews.accept(params, caller)),
 		'review/requestChanges': async (params, caller) => withHandBack(await reviews.requestChanges(params, caller)),
 		'goal/confirm': async (params, caller) => withHandBack(await reviews.confirmGoal(params, caller)),
 		'goal/requestChanges': async (params, caller) => withHandBack(await reviews.requestGoalChanges(params, caller)),
-		'goalReview/verdict': (params, caller) => thenWake(submitReviewerVerdict({ store: deps.store, clock: deps.clock }, params, caller)),
-		'goalReview/switchToSelf': (params, caller) => thenWake(switchToSelfReview({ store: deps.store, clock: deps.clock }, params, caller)),
+		'goalReview/verdict': (params, caller) => submitReviewerVerdict({ store: deps.store, clock: deps.clock }, params, caller),
+		'goalReview/switchToSelf': (params, caller) => switchToSelfReview({ store: deps.store, clock: deps.clock }, params, caller),
 		'run/get': (params) => runQueries.get(params),
 		'run/list': (params) => runQueries.list(params),
-		'run/stop': (params, caller) => runs.stop(params, caller),
+		'run/stop': async (params, caller) => {
+			requireUser(caller, 'run stop', { runId: params.runId });
+			const stopped = await runs.stopRun(params.runId, 'person');
+			return { runId: stopped.runId, eventId: stopped.eventId ?? '', answer: stopped.answer };
+		},
 		'run/log': (params) => runQueries.log(params),
 		'run/transcript': (params) => runQueries.transcript(params),
+		// A supervisor's report only asks the exit inbox to look now (and a launch waiting for the start stops waiting).
 		'run/report': async (params) => {
-			if (!isTurnProcessId(params.runId)) { return runs.report(params); }
-			wakes.report(params.runId);
+			deps.store.read((r) => { requireTurnProcess(r, params.runId); });
+			await turns.lookNow(params.runId);
 			return { ok: true };
 		},
 		'run/send': (params, caller) => runMessages.send(params, caller),
@@ -256,12 +252,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 
 	let started = false;
 	disposables.add(toDisposable(() => { const p = activePlan as Partial<Disposable>; p.dispose?.(); }));
-	// The store accepts writes again after a write failure (it reloaded from disk): redo what could not be saved.
+	// The store accepts writes again after a write failure (it reloaded from disk): redo what could not be saved. The
+	// reload counts as a commit, so dispatch and wakes run again by themselves.
 	disposables.add(deps.store.onDidResumeWrites(({ seq }) => {
-		log(`the store accepts writes again after a write failure (at transaction ${seq}); rechecking Runs, dispatch and wakes`);
-		void runs.recheckRunning()
-			.catch((e: unknown) => { log(`rechecking Runs after the store reload failed: ${(e as Error).message}`); })
-			.finally(() => { activeDispatcher.trigger(); wakes.trigger(); });
+		log(`the store accepts writes again after a write failure (at transaction ${seq}); rechecking Runs`);
+		void runs.recheckRunning().catch((e: unknown) => { log(`rechecking Runs after the store reload failed: ${(e as Error).message}`); });
 	}));
 
 	return {
@@ -278,6 +273,9 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 			// Source-session Stop markers are drained before repair and before any wake dispatch (restart is never a resume).
 			await sourceStop.drain();
 			await activePlan.repairOnStart();
+			// From here on the dispatcher and the wake loop react to every store commit, so no write path needs a trigger
+			// of its own; before, nothing of the recovering Host's writes (or of an arrival pause) dispatches anything.
+			disposables.add(deps.store.onDidCommit(() => { activeDispatcher.trigger(); wakes.trigger(); }));
 			activeDispatcher.trigger();
 			await wakes.start();
 		},

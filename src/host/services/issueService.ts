@@ -20,7 +20,7 @@ import { readTaskAttentions } from './attention/readAttention.js';
 import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 import { usageRepository } from '../../store/repositories/usageRepository.js';
-import { type LaunchPricing, newIssueBudget } from './usage/issueSpend.js';
+import { type LaunchPricing, newIssueBudget } from '../usage/issueSpend.js';
 
 export interface IssueServiceDeps {
 	store: Store;
@@ -33,8 +33,6 @@ export interface IssueServiceDeps {
 	defaultBudgetUsd?: number | undefined;
 	/** The configured targets and prices: an issue shows a pending launch its USD budget cannot count (absent: spend only). */
 	pricing?: LaunchPricing;
-	/** Something the dispatcher cares about changed (a resume, a new task). */
-	workChanged(): void;
 	/** Stops every running Run of the issue (after commit; records Stop events first). */
 	stopRunsOfIssue(issueId: string, reason: 'person' | 'host'): Promise<void>;
 	/** The await calls' heartbeats, for the attention state (absent: no session is known to wait). */
@@ -58,7 +56,7 @@ export class IssueService {
 	}
 
 	/**
-	 * `issue/create`: a manual issue, by the developer or any agent session (SPEC §5; a reviewer session is refused
+	 * `issue/create`: a manual issue, by the developer or any agent session (a reviewer session is refused
 	 * earlier by its read-only allowlist). Its tasks auto-accept as the setting autoAcceptDefault says, unless the
 	 * command says otherwise; an agent may ask for the developer's confirmation, never switch it off.
 	 */
@@ -150,7 +148,6 @@ export class IssueService {
 			issueRepository.update(tx, next);
 			return readIssueDto(tx, next, this.#attention());
 		});
-		if (params.dispatchPaused === false) { this.deps.workChanged(); }
 		return dto;
 	}
 
@@ -165,7 +162,6 @@ export class IssueService {
 	async resume(params: ParsedParams<'issue/resume'>, caller: Caller): Promise<Result<'issue/resume'>> {
 		requireUser(caller, 'issue resume', { issueId: params.issueId });
 		await this.#setPaused(params.issueId, false);
-		this.deps.workChanged();
 		return this.#read(params.issueId);
 	}
 
@@ -190,7 +186,6 @@ export class IssueService {
 				budgetTokens: params.budgetTokens === undefined ? current.budgetTokens : params.budgetTokens,
 			}, this.deps.clock.now());
 		});
-		this.deps.workChanged();
 	}
 
 	/**

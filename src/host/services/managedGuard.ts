@@ -1,4 +1,4 @@
-// The managed guard (digest §1.7 item 3): every generic writer on a `tutti` issue is rejected with
+// The managed guard: every generic writer on a `tutti` issue is rejected with
 // `tutti_issue_managed`; there is no bypass. The one exception is the compat resume
 // `issue update --issue-id X --dispatch-paused=false`, routed to the source-scoped resume.
 import { rejection } from '../../core/hints.js';

@@ -1,8 +1,9 @@
-// Managed execution (digest §1.4–§1.7): `plan issue create|get|schedule|mutate|acknowledge|complete|stop|resume`,
+// Managed execution: `plan issue create|get|schedule|mutate|acknowledge|complete|stop|resume`,
 // Run-settlement checkpoints, the ordered backlog, the all_tasks_terminal singleton, pause and archive.
 // Each command is one store transaction; the rules are core functions; external work happens after commit.
 import type { Caller } from '../../protocol/controlPlane.js';
-import type { PlanService, RunAdmission, ServiceDeps } from './contracts.js';
+import type { PlanService, ServiceDeps } from './contracts.js';
+import type { RunAdmission } from '../runs/runAdmission.js';
 import { acknowledgePlan } from './plan/acknowledgePlan.js';
 import { completePlan } from './plan/completePlan.js';
 import { createPlan } from './plan/createPlan.js';

@@ -2,7 +2,7 @@
 // from the end of its stdout. Shown on running nodes of the graph and wherever a Run is listed.
 import { type TranscriptEntry, transcriptEntries } from '../../agents/transcript.js';
 import type { RunProcessPort } from '../../core/runs/runProcessPort.js';
-import { readRunLog } from './messages/turnLog.js';
+import { readRunLog } from '../runs/messages/turnLog.js';
 
 /** How far back from the end of stdout the newest whole line is looked for. */
 const tailBytes = 16 * 1024;

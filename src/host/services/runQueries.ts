@@ -1,7 +1,5 @@
 // Read-only run/* handlers: run/get, run/list, run/log, run/transcript.
 import { transcriptEntries } from '../../agents/transcript.js';
-import { rejection } from '../../core/hints.js';
-import type { Run } from '../../core/model.js';
 import type { Clock } from '../../core/ports.js';
 import type { ParsedParams, Result } from '../../protocol/controlPlane.js';
 import type { RunDto } from '../../protocol/dto.js';
@@ -9,42 +7,32 @@ import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
 import { messagesWhileRunning } from './agentTargets.js';
 import type { Store } from '../../store/database.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
-import type { Reader } from '../../store/tx.js';
 import type { RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { readRunDto } from './dtoMapping.js';
-import { requireRunIdentity } from './identityChecks.js';
-import { readRunLog } from './messages/turnLog.js';
+import { readRunLog } from '../runs/messages/turnLog.js';
 import { loadIssue } from './issueService.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
-import { runQueueState } from './messages/liveDelivery.js';
+import { runQueueState } from '../runs/messages/liveDelivery.js';
 import { latestActivity } from './runActivity.js';
-
-/** The Run, or `run_not_found`; a Run that disagrees with its worker session is refused (`identity_mismatch`). */
-export function loadRun(r: Reader, runId: string): Run {
-	const run = runRepository.get(r, runId);
-	if (!run) { throw rejection('run_not_found', `Run ${runId} does not exist.`, { runId }); }
-	requireRunIdentity(r, run);
-	return run;
-}
 
 export class RunQueries {
 	constructor(private readonly deps: {
 		store: Store; clock: Clock; runs: RunProcessPort;
-		/** The adapter of a configured target (undefined when the id is no longer configured). */
-		adapterOf?: (agentTargetId: string) => AgentTargetConfig['adapter'] | undefined;
+		/** A configured target (undefined when the id is no longer configured). */
+		targetOf?: (agentTargetId: string) => AgentTargetConfig | undefined;
 	}) {}
 
 	async get(params: ParsedParams<'run/get'>): Promise<Result<'run/get'>> {
-		return this.#withActivity(this.deps.store.read((r) => readRunDto(r, loadRun(r, params.runId), this.deps.clock.now())));
+		return this.#withActivity(this.deps.store.read((r) => readRunDto(r, runRepository.load(r, params.runId), this.deps.clock.now())));
 	}
 
 	/** A running Run's DTO carries what it is doing now and its messages (read outside the store's transaction). */
 	#withActivity(run: RunDto): RunDto {
 		if (run.status !== 'running') { return run; }
-		const adapter = this.deps.adapterOf?.(run.agentTargetId);
+		const target = this.deps.targetOf?.(run.agentTargetId);
 		return {
 			...run, activity: latestActivity(this.deps.runs, run.runId), ...this.#messages(run.runId),
-			...(adapter !== undefined ? { messagesWhileRunning: messagesWhileRunning(adapter) } : {}),
+			...(target !== undefined ? { messagesWhileRunning: messagesWhileRunning(target) } : {}),
 		};
 	}
 
@@ -76,7 +64,7 @@ export class RunQueries {
 
 	/** A slice of the Run's captured output; `done` once the Run settled and everything was read. */
 	async log(params: ParsedParams<'run/log'>): Promise<Result<'run/log'>> {
-		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const run = this.deps.store.read((r) => runRepository.load(r, params.runId));
 		let slice = { data: '', nextOffset: params.offset, size: 0 };
 		try {
 			slice = readRunLog(this.deps.runs, run.runId, params.stream, params.offset, params.maxBytes);
@@ -91,7 +79,7 @@ export class RunQueries {
 	 * rest while the Run runs, and is read as it is once the Run has ended. A line longer than `maxBytes` is skipped.
 	 */
 	async transcript(params: ParsedParams<'run/transcript'>): Promise<Result<'run/transcript'>> {
-		const [run, approvals] = this.deps.store.read((r) => { const found = loadRun(r, params.runId); return [found, readRunApprovals(r, found.runId)] as const; });
+		const [run, approvals] = this.deps.store.read((r) => { const found = runRepository.load(r, params.runId); return [found, readRunApprovals(r, found.runId)] as const; });
 		const ended = run.status !== 'running';
 		let slice = { data: '', nextOffset: params.offset, size: 0 };
 		try {

@@ -1,6 +1,6 @@
 // Sessions and authentication. A bearer token is either the developer's credential or an agent session's token;
 // only sha256(token) is ever stored, and the caller is derived from the token alone (never from a flag).
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { rejection } from '../../core/hints.js';
 import type { IdSource, Clock } from '../../core/ports.js';
 import type { AgentSession } from '../../core/model.js';
@@ -9,18 +9,10 @@ import type { Store } from '../../store/database.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import type { HostConfig } from '../config.js';
-import { findAgentTarget } from './agentTargets.js';
+import { findAgentTarget } from '../agentTargetLookup.js';
 import { requireUser } from './callerPolicy.js';
+import { mintToken, tokenHash } from '../turns/sessionTokens.js';
 
-/** A fresh bearer token: 32 random bytes, hex. */
-export function mintToken(): string {
-	return randomBytes(32).toString('hex');
-}
-
-/** What the store keeps instead of a token. */
-export function tokenHash(token: string): string {
-	return createHash('sha256').update(token, 'utf8').digest('hex');
-}
 
 /** Constant-time comparison (both sides hashed first, so lengths never leak either). */
 function sameSecret(a: string, b: string): boolean {

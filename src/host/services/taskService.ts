@@ -1,5 +1,5 @@
 // Generic task writers on manual issues (`tutti issue task add|update|delete`). Any authenticated caller may use
-// them (SPEC §5: "the developer (or any agent) edits tasks"); on a managed issue every one is rejected with
+// them (the developer, or any agent, edits the tasks of a manual issue); on a managed issue every one is rejected with
 // `tutti_issue_managed`. Launch settings and dependencies change only while a task has not started.
 import { rejection } from '../../core/hints.js';
 import { detectCycle } from '../../core/graph/cycles.js';
@@ -11,10 +11,10 @@ import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
-import { findAgentTarget } from './agentTargets.js';
+import { findAgentTarget } from '../agentTargetLookup.js';
 import { toTaskDto } from './dtoMapping.js';
-import { executionDirectoryProblem } from './executionDirectory.js';
-import { nextIssueStatus } from './issueStatus.js';
+import { executionDirectoryProblem } from '../executionDirectory.js';
+import { nextIssueStatus } from '../../core/issues/issueStatus.js';
 import { loadIssue } from './issueService.js';
 import { type GrantCheck, requireAgentWithinGrants } from './launchGrants.js';
 import { guardGenericWriter } from './managedGuard.js';
@@ -26,8 +26,6 @@ export interface TaskServiceDeps {
 	ids: IdSource;
 	config: HostConfig;
 	workspace: string;
-	/** A task was added or changed: the dispatcher may have new ready work. */
-	workChanged(): void;
 }
 
 type LaunchPatch = Pick<ParsedParams<'task/update'>, 'agentTargetId' | 'model' | 'permissionModeId' | 'reasoningEffort' | 'executionDirectory' | 'autoAccept' | 'dependencyTaskIds'>;
@@ -80,7 +78,6 @@ export class TaskService {
 			this.#refreshIssueStatus(tx, issue);
 			return toTaskDto(task);
 		});
-		this.deps.workChanged();
 		return dto;
 	}
 
@@ -120,7 +117,6 @@ export class TaskService {
 			taskRepository.update(tx, next);
 			return toTaskDto(next);
 		});
-		this.deps.workChanged();
 		return dto;
 	}
 

@@ -1,8 +1,9 @@
 // The one owner of an agent Turn's process, from launch to exit, for worker Runs (their first Turn and the Turns of
 // queued messages), source-session wakes and independent-reviewer wakes alike: the launch spec with its TUTTI_*
-// environment and a freshly rotated session token, the Stop hook flags, the exit record, and the Turn facts read
-// back from the agent's stdout. What a Turn's end means (exit → outcome) and when a Turn may start are pure rules in
-// src/core/turns; the Run and wake services settle in their own transactions with them.
+// environment and a freshly rotated session token, the Stop hook flags, the exit inbox (each exit delivered once to
+// whoever expects it), and the Turn facts read back from the agent's stdout. What a Turn's end means (exit → outcome)
+// and when a Turn may start are pure rules in src/core/turns; the Run owner (src/host/runs) and the wake loop
+// (src/host/wakes) settle in their own transactions with them.
 import { adapterFor as builtInAdapterFor } from '../../agents/command.js';
 import type { AgentAdapter, TurnFacts } from '../../agents/adapter.js';
 import { stopHookLaunchArgs } from '../../agents/stopHook.js';
@@ -23,8 +24,9 @@ import { wakeRepository } from '../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig, AgentTurnInput, InterruptResult, RunExit, RunLaunchSpec, RunProcessPort } from '../../core/runs/runProcessPort.js';
-import { runIdOfProcess } from '../services/messages/turnProcesses.js';
-import { mintToken, tokenHash } from '../services/sessionService.js';
+import { ExitInbox, type ExitHandler } from './exitInbox.js';
+import { runIdOfProcess } from './turnIds.js';
+import { mintToken, tokenHash } from './sessionTokens.js';
 
 /** How much of a Turn's stdout is read for its facts (in 1 MiB slices). */
 export const maxFactsBytes = 32 * 1024 * 1024;
@@ -44,13 +46,13 @@ export interface TurnLifecycleDeps {
 	mcpCommand?: string;
 }
 
-/** What a service that starts Turns is built over (the Run service and the wake service). */
+/** What an owner that starts Turns is built over (the wake loop; the Run owner takes the same). */
 export interface TurnServiceDeps extends TurnLifecycleDeps {
 	workspace: string;
 	store: Store;
 	clock: Clock;
 	ids: IdSource;
-	/** The Turn lifecycle both services share (default: one over these deps). */
+	/** The Turn lifecycle the owners share (default: one over these deps). */
 	turns?: TurnLifecycle;
 }
 
@@ -81,16 +83,32 @@ export type TurnStartResult =
 	/** `exit`: the exit record the runner left (e.g. a spawn failure), null when there is none. */
 	| { started: false; exit: RunExit | null; message: string };
 
-export class TurnLifecycle {
+export class TurnLifecycle implements Disposable {
 	readonly #d: TurnLifecycleDeps;
 	readonly #adapterFor: (target: AgentTargetConfig) => AgentAdapter;
+	readonly #exits: ExitInbox;
 
 	constructor(deps: TurnLifecycleDeps) {
 		this.#d = deps;
 		this.#adapterFor = deps.adapterFor ?? builtInAdapterFor;
+		this.#exits = new ExitInbox(deps.runs);
 	}
 
-	/** The configured targets and prices a launch's budget check reads (src/host/services/usage/issueSpend.ts). */
+	/** The owner of `processId` (a Run, a wake) takes its exit from the inbox, once, whichever route reports it first. */
+	expectExit(processId: string, handler: ExitHandler): void {
+		this.#exits.expect(processId, handler);
+	}
+
+	forgetExit(processId: string): void {
+		this.#exits.forget(processId);
+	}
+
+	/** A route (the supervisor's `run/report`, a restart) says the process may have ended: the inbox looks now. */
+	lookNow(processId: string): Promise<void> {
+		return this.#exits.lookNow(processId);
+	}
+
+	/** The configured targets and prices a launch's budget check reads (src/host/usage/issueSpend.ts). */
 	get pricing(): Pick<HostConfig, 'agentTargets' | 'modelPrices'> {
 		return this.#d.config;
 	}
@@ -264,16 +282,11 @@ export class TurnLifecycle {
 		this.#d.runs.adopt(processId);
 	}
 
-	/** Its supervisor reported the Turn's process exited: look for the exit record now (onExit fires once either way). */
-	checkNow(processId: string): void {
-		this.#d.runs.checkNow(processId);
-	}
-
 	interrupt(processId: string): Promise<InterruptResult> {
 		return this.#d.runs.interrupt(processId);
 	}
 
-	onExit(listener: (exit: RunExit) => void): Disposable {
-		return this.#d.runs.onExit(listener);
+	dispose(): void {
+		this.#exits.dispose();
 	}
 }

@@ -1,4 +1,4 @@
-// Migration 3: developer confirmation (SPEC §7). New checkpoint kinds `changes_requested` (a developer's request for
+// Migration 3: developer confirmation. New checkpoint kinds `changes_requested` (a developer's request for
 // changes on a task) and `goal_changes_requested` (on the goal at Goal Review), each carrying the developer's note;
 // the durable review decisions; the Goal Review requests awaiting the developer; the per-issue confirmation setting.
 //

@@ -1,5 +1,5 @@
 // Migration: the developer's Finish after a completed issue, and the Stop hook's block budget per agent session
-// (SPEC §7, digest §2.5). Forward-only; never edit a shipped migration, add the next one.
+//. Forward-only; never edit a shipped migration, add the next one.
 export const migration004 = `
 CREATE TABLE issue_finishes (
   issue_id TEXT PRIMARY KEY REFERENCES issues(issue_id),

@@ -1,5 +1,4 @@
-// Migration: the developer's follow-up choices after a completed issue (SPEC §7, issue 4 "Next steps after
-// completion"). A follow-up is offered by `tutti next-action` once: `consumed_at` records the call that took it.
+// Migration: the developer's follow-up choices after a completed issue. A follow-up is offered by `tutti next-action` once: `consumed_at` records the call that took it.
 // Forward-only; never edit a shipped migration, add the next one.
 export const migration005 = `
 CREATE TABLE issue_follow_ups (

@@ -1,4 +1,4 @@
-// Migration: the independent reviewer's Goal Review (digest §1.3 "Goal review", §1.7 item 30). Separate from
+// Migration: the independent reviewer's Goal Review. Separate from
 // `goal_reviews`, which records the DEVELOPER's confirmation. `review_targets` holds the agent target an execution
 // with review_mode independent is reviewed by. One review row per activation of the all_tasks_terminal checkpoint
 // (`checkpoint_sequence`); its verdict is advisory and written at most once.

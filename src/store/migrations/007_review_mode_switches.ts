@@ -1,4 +1,4 @@
-// Migration: the audit of the developer's explicit switch from independent to self review (digest §1.7 item 30:
+// Migration: the audit of the developer's explicit switch from independent to self review (
 // "switching to self only by explicit audited user action"). Forward-only; never edit a shipped migration.
 export const migration007 = `
 CREATE TABLE review_mode_switches (

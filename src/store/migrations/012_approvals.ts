@@ -1,4 +1,4 @@
-// Migration 012 (applied after 014: migrations apply in landing order): approval requests (issue 14). A tool call
+// Migration 012 (applied after 014: migrations apply in landing order): approval requests. A tool call
 // an agent may not make without asking becomes one row, answered once by the developer (allow once, allow for the
 // rest of the task, deny with a message), or closed by the Host when its Run is stopped (canceled) or ends (expired).
 // `(run_id, tool_use_id)` is unique when the agent names its tool call, so a request resent after a Host restart

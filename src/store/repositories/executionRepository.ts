@@ -1,4 +1,4 @@
-// Executions: one per `tutti` issue (digest §1.3). Rows ↔ core model.
+// Executions: one per `tutti` issue. Rows ↔ core model.
 import type { Execution, ExecutionStatus } from '../../core/model.js';
 import type { Reader, Row, Tx } from '../tx.js';
 import { num, str } from './rowValues.js';

@@ -1,4 +1,4 @@
-// The source activity inbox (digest §1.3 V3): durable markers about a source session, appended in the same
+// The source activity inbox: durable markers about a source session, appended in the same
 // transaction as the fact they record and drained later. A `stop` marker (the developer stopped the source session)
 // archives every nonterminal execution of that session when drained — before any wake dispatch, also after a restart.
 import type { Reader, Row, Tx } from '../tx.js';

@@ -1,16 +1,10 @@
 // Issues: rows ↔ core model, plus the per-status task counts (superseded tasks excluded).
 import { type Issue, type IssueStatus, type Pauser, type PlanningSource, pausers } from '../../core/model.js';
+import type { StatusCounts } from '../../core/issues/issueStatus.js';
 import type { Reader, Row, Tx } from '../tx.js';
 import { bool, flag, num, str } from './rowValues.js';
 
-export interface StatusCounts {
-	notStarted: number;
-	running: number;
-	pendingAcceptance: number;
-	completed: number;
-	failed: number;
-	canceled: number;
-}
+export type { StatusCounts } from '../../core/issues/issueStatus.js';
 
 /** The stored pauser of a paused issue; one that names nobody (or something unknown) is the developer's (fail closed). */
 function pauserOf(row: Row): Pauser {

@@ -1,4 +1,4 @@
-// Run launch intents (digest §1.3): one per Run, `launch-intent:<runId>`, bound to the Run's exact submit id.
+// Run launch intents: one per Run, `launch-intent:<runId>`, bound to the Run's exact submit id.
 // Admission writes it `prepared`; the launcher leases it, then marks it `dispatched`; settlement seals a
 // `prepared`/`leased` one as `failed` or `canceled`.
 import type { LaunchIntentStatus } from '../../core/model.js';

@@ -1,4 +1,4 @@
-// Developer confirmation facts (SPEC §7, store v3): review decisions on task results, Goal Review requests awaiting
+// Developer confirmation facts: review decisions on task results, Goal Review requests awaiting
 // the developer, and the per-issue developerConfirmation override. Rows are never deleted.
 //
 // What is owed next is derived from these facts plus the task and checkpoint rows (src/core/next/**):

@@ -1,7 +1,10 @@
 // Runs and their Stop events (with the answer each press got).
+import { rejection } from '../../core/hints.js';
+import { verifyRunIdentity } from '../../core/ids.js';
 import type { Run, RunOutcome, RunStatus, StopAnswer, StopReason } from '../../core/model.js';
 import type { Reader, Row, Tx } from '../tx.js';
 import { num, numOrNull, str } from './rowValues.js';
+import { sessionRepository } from './sessionRepository.js';
 
 export interface StopEventRecord {
 	eventId: string;
@@ -53,6 +56,19 @@ function stopFromRow(row: Row): StopEventRecord {
 }
 
 export const runRepository = {
+	/**
+	 * The Run, or `run_not_found`; a Run that disagrees with the worker session admitted with it is refused
+	 * (`identity_mismatch`), inside the read or transaction, so nothing is written.
+	 */
+	load(r: Reader, runId: string): Run {
+		const run = runRepository.get(r, runId);
+		if (!run) { throw rejection('run_not_found', `Run ${runId} does not exist.`, { runId }); }
+		const session = run.agentSessionId !== '' ? sessionRepository.get(r, run.agentSessionId) : undefined;
+		const problem = verifyRunIdentity(run, session ? { session } : {});
+		if (problem !== null) { throw rejection('identity_mismatch', `Refused: ${problem}.`, { issueId: run.issueId, runId }); }
+		return run;
+	},
+
 	get(r: Reader, runId: string): Run | undefined {
 		const row = r.get('SELECT * FROM runs WHERE run_id = ?', [runId]);
 		return row ? runFromRow(row) : undefined;

@@ -1,4 +1,4 @@
-// The wake-delivery reads of the wake loop (digest §1.7 items 19 and 23): every listing applies the pause gate
+// The wake-delivery reads of the wake loop: every listing applies the pause gate
 // (`i.dispatch_paused = 0`) and only runnable executions; a main wake is listed only for a source session bound to an
 // agent target (a session Tutti can start a Turn in) that is not busy with another Turn.
 import type { Reader } from '../tx.js';

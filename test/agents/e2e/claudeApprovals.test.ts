@@ -1,4 +1,4 @@
-// End to end through the real Host and the real Claude Code CLI (issue 14): a Bash call outside the target's
+// End to end through the real Host and the real Claude Code CLI: a Bash call outside the target's
 // allowedTools makes claude call Tutti's permission prompt tool (`tutti mcp`), which records an approval request and
 // waits; the developer's answer through `tutti approval answer` reaches the agent. Allow → the tool runs and its result
 // reaches the model; allow with an edited input → the tool runs the developer's input; deny → the model receives the message; allow for the task → the next call is not asked; a Stop
@@ -6,13 +6,11 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ApprovalDto } from '../../../src/protocol/approvals.js';
-import { methods } from '../../../src/protocol/controlPlane.js';
-import { expectOk, type HostHandle, waitFor } from '../../integration/harness.js';
+import { expectOk, type HostHandle } from '../../integration/harness.js';
 import { makeTempDir, type TempDir } from '../agentKit.js';
 import type { Script } from '../modelServer/script.js';
 import { type ScriptedServer, startScriptedServer } from '../modelServer/server.js';
-import { claudeTarget, killLeftovers, latestRunId, manualTask, settledRun, startAgentHost, targetHome } from './e2eKit.js';
+import { answerApproval, approvalsOf, claudeTarget, killLeftovers, latestRunId, manualTask, pendingApproval, settledRun, startAgentHost, targetHome } from './e2eKit.js';
 
 /** One Bash call per entry, each after the previous one's result, then a final text. */
 function bashCalls(calls: { id: string; command: string }[]): Script {
@@ -53,21 +51,8 @@ describe('e2e: claude asks the developer through tutti mcp (approvals)', functio
 		return host;
 	}
 
-	async function approvals(h: HostHandle, issueId: string): Promise<ApprovalDto[]> {
-		return methods['approval/list'].result.parse(expectOk(await h.cli(['approval', 'list', '--issue-id', issueId, '--json'], { asUser: true }))).approvals;
-	}
-
-	/** Waits until the issue has `n` approvals and the last one is pending; returns it. */
-	function pendingApproval(h: HostHandle, issueId: string, n = 1): Promise<ApprovalDto> {
-		return waitFor(async () => {
-			const list = await approvals(h, issueId);
-			return list.length === n && list[n - 1]!.status === 'pending' ? list[n - 1] : undefined;
-		}, { what: `approval ${n} to be pending`, timeoutMs: 60_000, intervalMs: 200 });
-	}
-
-	async function answer(h: HostHandle, approvalId: string, ...flags: string[]): Promise<ApprovalDto> {
-		return methods['approval/answer'].result.parse(expectOk(await h.cli(['approval', 'answer', '--approval-id', approvalId, ...flags, '--json'], { asUser: true }))).approval;
-	}
+	const approvals = approvalsOf;
+	const answer = answerApproval;
 
 	it('allow: the tool runs and its result reaches the model; run get shows the answer and who gave it', async () => {
 		const h = await start(bashCalls([{ id: 'toolu_allow', command: 'echo approved > approved.txt' }]));

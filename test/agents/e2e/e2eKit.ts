@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentTargetConfig } from '../../../src/core/runs/runProcessPort.js';
+import type { ApprovalDto } from '../../../src/protocol/approvals.js';
 import type { RunDto } from '../../../src/protocol/dto.js';
 import {
 	expectOk, type HostConfig, type HostHandle, issueGet, manualIssue, methods, runGet, startHost, waitFor,
@@ -26,10 +27,11 @@ export function claudeTarget(id: string, serverUrl: string, home: string, extra:
 }
 
 /** A codex target running the pinned CLI against `serverUrl` (Responses API), isolated under `home`. */
-export function codexTarget(id: string, serverUrl: string, home: string): AgentTargetConfig {
+export function codexTarget(id: string, serverUrl: string, home: string, extra: Partial<AgentTargetConfig> = {}): AgentTargetConfig {
 	return {
 		id, adapter: 'codex', path: codexBin, model: 'gpt-5.5', args: [...codexTestArgs],
 		env: { OPENAI_BASE_URL: `${serverUrl}/v1`, CODEX_HOME: join(home, 'codex-home'), HOME: home },
+		...extra,
 	};
 }
 
@@ -85,4 +87,22 @@ export function settledRun(host: HostHandle, runId: string, timeoutMs = 60_000):
 export async function runLog(host: HostHandle, runId: string, stream: 'stdout' | 'stderr' = 'stdout'): Promise<string> {
 	const out = methods['run/log'].result.parse(expectOk(await host.cli(['run', 'log', '--run-id', runId, '--stream', stream, '--json'], { asUser: true })));
 	return out.data;
+}
+
+/** The issue's approvals, as `tutti approval list` gives them to the developer. */
+export async function approvalsOf(host: HostHandle, issueId: string): Promise<ApprovalDto[]> {
+	return methods['approval/list'].result.parse(expectOk(await host.cli(['approval', 'list', '--issue-id', issueId, '--json'], { asUser: true }))).approvals;
+}
+
+/** Waits until the issue has `n` approvals and the last one is pending; returns it. */
+export function pendingApproval(host: HostHandle, issueId: string, n = 1): Promise<ApprovalDto> {
+	return waitFor(async () => {
+		const list = await approvalsOf(host, issueId);
+		return list.length === n && list[n - 1]!.status === 'pending' ? list[n - 1] : undefined;
+	}, { what: `approval ${n} to be pending`, timeoutMs: 60_000, intervalMs: 200 });
+}
+
+/** The developer's `tutti approval answer` with `flags` (--allow, --deny, --for-task, --message, --input-json). */
+export async function answerApproval(host: HostHandle, approvalId: string, ...flags: string[]): Promise<ApprovalDto> {
+	return methods['approval/answer'].result.parse(expectOk(await host.cli(['approval', 'answer', '--approval-id', approvalId, ...flags, '--json'], { asUser: true }))).approval;
 }

@@ -1,4 +1,4 @@
-// Anthropic `POST /v1/messages` (stream:true) for the scripted model server (agent-cli-protocols.md §2.0):
+// Anthropic `POST /v1/messages` (stream:true) for the scripted model server:
 // message_start, one content block per script block (text, or tool_use with the input as one
 // input_json_delta), message_delta with stop_reason `tool_use` when a tool block was sent, else `end_turn`,
 // message_stop. Claude Code's session-title side request is answered without using a turn.
@@ -46,9 +46,10 @@ export function anthropicEvents(turn: Turn, model: string): SseEvent[] {
 			);
 		} else {
 			sawTool = true;
+			const input = block.type === 'custom_tool' ? { input: block.input } : block.input ?? {};
 			events.push(
 				{ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } } },
-				{ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input ?? {}) } } },
+				{ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) } } },
 			);
 		}
 		events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });

@@ -1,7 +1,8 @@
-// OpenAI `POST /v1/responses` (SSE) for the scripted model server (agent-cli-protocols.md §1, §3.1). The server
+// OpenAI `POST /v1/responses` (SSE) for the scripted model server. The server
 // has already chosen the Turn and applied its `delay_ms`, `hang` and `http_error`; this plays the Turn's blocks:
 // a `text` block becomes an assistant `message` item, a `tool` block a `function_call` item whose `arguments`
-// is JSON.stringify(input) and whose `call_id` is the block's id. The full sequence is response.created, then
+// is JSON.stringify(input) and whose `call_id` is the block's id, a `custom_tool` block a `custom_tool_call` item
+// (Codex's freeform apply_patch) with its raw `input`. The full sequence is response.created, then
 // per item output_item.added (+ output_text.delta for text) and output_item.done, then response.completed with
 // usage. `minimal` sends only the output_item.done events and response.completed; `omit_completed` cuts the
 // stream before response.completed (Codex then reports "stream disconnected before completion").
@@ -24,6 +25,9 @@ export function responseItems(turn: Turn, seq: string): Json[] {
 				type: 'function_call', id: `fc_${n}`, status: 'completed', name: block.name,
 				arguments: JSON.stringify(block.input ?? {}), call_id: block.id,
 			};
+		}
+		if (block.type === 'custom_tool') {
+			return { type: 'custom_tool_call', id: `ctc_${n}`, status: 'completed', name: block.name, input: block.input, call_id: block.id };
 		}
 		return {
 			type: 'message', role: 'assistant', id: `msg_${n}`, status: 'completed',

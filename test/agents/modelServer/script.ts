@@ -1,14 +1,16 @@
-// The scripted model server's script (agent-cli-protocols.md §1): `{"turns":[Turn...], "default": Turn?}`.
+// The scripted model server's script: `{"turns":[Turn...], "default": Turn?}`.
 // Turns are used once each, in order; a request gets the first unused turn whose `when` matches, else
 // `default`, else a plain "ok" text. Shared by the Anthropic and OpenAI Responses handlers.
 
 export type ScriptBlock =
 	| { type: 'text'; text: string }
 	/** Anthropic `tool_use`, or a Responses `function_call` whose `arguments` is JSON.stringify(input). */
-	| { type: 'tool'; name: string; id: string; input: unknown };
+	| { type: 'tool'; name: string; id: string; input: unknown }
+	/** Responses API: a `custom_tool_call` whose `input` is the raw text (Codex's freeform `apply_patch`). */
+	| { type: 'custom_tool'; name: string; id: string; input: string };
 
 export interface TurnMatch {
-	/** The last user message (Anthropic) / last user or function_call_output item (Responses) contains this text. */
+	/** The last user message (Anthropic) / last user, function_call_output or custom_tool_call_output item (Responses) contains this text. */
 	last_user_includes?: string;
 	/** The request offers tools (true) or none (false). */
 	has_tools?: boolean;
@@ -63,7 +65,7 @@ export function lastUserText(body: unknown): string {
 		return last === undefined ? '' : JSON.stringify(last);
 	}
 	if (Array.isArray(body.input)) {
-		const items = body.input.filter((m) => isObject(m) && (m.role === 'user' || m.type === 'function_call_output'));
+		const items = body.input.filter((m) => isObject(m) && (m.role === 'user' || m.type === 'function_call_output' || m.type === 'custom_tool_call_output'));
 		const last = items[items.length - 1];
 		return last === undefined ? '' : JSON.stringify(last);
 	}

@@ -1,5 +1,5 @@
 // The scripted model server itself (no agent CLI): turn selection, side requests, errors, the request log,
-// and the Anthropic SSE shape (agent-cli-protocols.md §1, §2.0).
+// and the Anthropic SSE shape.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The scripted model server for the agent tier (agent-cli-protocols.md §1): one per agent process, on
+// The scripted model server for the agent tier: one per agent process, on
 // 127.0.0.1 and port 0. It logs every request in full, picks the script turn, applies the protocol-neutral
 // parts of the turn (`delay_ms`, `hang`, `http_error`) and hands the rest to the API's handler by path:
 // `/v1/messages` → anthropicMessages.ts, `/v1/responses` → openaiResponses.ts. `HEAD /` (Claude Code's

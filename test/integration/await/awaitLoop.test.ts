@@ -1,4 +1,4 @@
-// The bounded waits through the real CLI and Host (SPEC §7): an await loop spanning several short calls
+// The bounded waits through the real CLI and Host: an await loop spanning several short calls
 // (TUTTI_AWAIT_TIMEOUT_MS) while the developer's decision lands between calls; `agent resume`; `tutti hook stop`
 // blocking with the owed command, allowing after Finish, and failing open when the Host is down.
 import { strict as assert } from 'node:assert';

@@ -1,4 +1,4 @@
-// Next steps after completion through the real CLI and Host (issue 4): a `tutti next-action` loop of short calls
+// Next steps after completion through the real CLI and Host: a `tutti next-action` loop of short calls
 // while the developer's follow-up (`tutti follow-up`) lands between two calls; it is returned once, with the
 // exact command that starts it, and that command works as printed.
 import { strict as assert } from 'node:assert';

@@ -1,4 +1,4 @@
-// `tutti issue create` works for any session, not only the developer's `--as-user` (SPEC §5: manual issues are
+// `tutti issue create` works for any session, not only the developer's `--as-user` (manual issues are
 // edited by "the developer (or any agent)"): a worker's and a source's session token each create a manual issue
 // through the real CLI, and the developer sees them.
 import { strict as assert } from 'node:assert';

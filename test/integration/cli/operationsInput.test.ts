@@ -1,4 +1,4 @@
-// Plans of any size (SPEC §8b): `--operations-json -` reads the operations from stdin and `--operations-file PATH`
+// Plans of any size: `--operations-json -` reads the operations from stdin and `--operations-file PATH`
 // from a file (likewise `--task-ids-json -` / `--task-ids-file` for schedule), with the same strict checks and the
 // request cap; real CLI processes against a real Host.
 import * as assert from 'node:assert/strict';

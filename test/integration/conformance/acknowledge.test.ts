@@ -1,4 +1,4 @@
-// Conformance (digest §1.9): acknowledge fences and eligibility, mixed outcomes, and Goal Review completion.
+// Conformance: acknowledge fences and eligibility, mixed outcomes, and Goal Review completion.
 import { strict as assert } from 'node:assert';
 import {
 	executionIdOf, expectError, expectOk, fenceOf, managedIssue, methods, openSession, requestId, shareHost, taskIn, taskSpec,

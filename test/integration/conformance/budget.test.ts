@@ -47,7 +47,7 @@ require('readline').createInterface({ input: process.stdin }).on('line', (line) 
 }).on('close', () => process.exit(0));
 `;
 
-/** A stand-in `codex exec --json`: logs that it started, reports one Turn's usage (no model, no cost: like codex). */
+/** A stand-in `codex exec --json` (its targets say `"protocol": "exec"`): logs that it started, reports one Turn's usage (no model, no cost: like codex). */
 const codexLike = `#!${process.execPath}
 require('fs').appendFileSync(process.env.CODEX_LOG, JSON.stringify(process.argv.slice(2)) + '\\n');
 const out = (o) => process.stdout.write(JSON.stringify(o) + '\\n');
@@ -80,9 +80,9 @@ describe('conformance: usage, cost and budgets', function () {
 				const claudeTargets = [
 					{ id: 'spender', adapter: 'claude', path: claude, env: { FAKE_COST_USD: '0.6' } },
 					{ id: 'source', adapter: 'claude', path: claude, env: { FAKE_COST_USD: '0.4', INNER_AGENT: sourceAgent, SOURCE_AGENT_LOG: agentLog } },
-					{ id: 'codex-unpriced', adapter: 'codex', path: codex, model: unpricedModel, isolation: 'none', env: { CODEX_LOG: codexLog } },
+					{ id: 'codex-unpriced', adapter: 'codex', path: codex, model: unpricedModel, isolation: 'none', env: { CODEX_LOG: codexLog }, protocol: 'exec' },
 					// No model named: codex runs its own default, which Tutti cannot price.
-					{ id: 'codex-source', adapter: 'codex', path: codex, isolation: 'none', env: { CODEX_LOG: `${codexLog}.source` } },
+					{ id: 'codex-source', adapter: 'codex', path: codex, isolation: 'none', env: { CODEX_LOG: `${codexLog}.source` }, protocol: 'exec' },
 				] as unknown as HostConfig['agentTargets'];
 				config = { agentTargets: [...standardTargets(gateDir), ...claudeTargets], maxParallelRuns: 8 };
 				return config;

@@ -1,4 +1,4 @@
-// Conformance (digest §1.9): graph mutation — fences, replay, all-or-none, the strict operations shape,
+// Conformance: graph mutation — fences, replay, all-or-none, the strict operations shape,
 // sparse rework after failed and canceled Runs, and logical supersession.
 import { strict as assert } from 'node:assert';
 import { mkdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Conformance (SPEC §7): developer confirmation through the CLI against a real Host — only the developer accepts or
+// Conformance: developer confirmation through the CLI against a real Host — only the developer accepts or
 // requests changes, agents' commands never accept, a request for changes reaches the source agent as a checkpoint
 // carrying the note and the rework path applies, and Goal Review waits for the developer unless turned off.
 import { strict as assert } from 'node:assert';

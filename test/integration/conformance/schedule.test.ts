@@ -1,4 +1,4 @@
-// Conformance (digest §1.9): materialization and schedule, through the real Host and the real `tutti` CLI.
+// Conformance: materialization and schedule, through the real Host and the real `tutti` CLI.
 import { strict as assert } from 'node:assert';
 import {
 	executionIdOf, expectError, expectOk, fenceOf, managedIssue, methods, openSession, requestId, shareHost, taskIn, taskSpec,

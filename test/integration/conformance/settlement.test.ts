@@ -1,4 +1,4 @@
-// Conformance (digest §1.9): settlement — checkpoints without successors, the ordered backlog, promotion by
+// Conformance: settlement — checkpoints without successors, the ordered backlog, promotion by
 // schedule and by acknowledge with revision rebinding, and the rearmed all_tasks_terminal singleton.
 import { strict as assert } from 'node:assert';
 import {

@@ -1,7 +1,7 @@
 // The files a task changed, with +/- counts, from `git diff --numstat base result` (real git).
 import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
-import { changedFiles, parseNumstat } from '../../../src/host/services/delivery/changedFiles.js';
+import { changedFiles, parseNumstat } from '../../../src/host/delivery/changedFiles.js';
 import { commitOnBranch, newRepo, sh } from './gitRepoKit.js';
 
 describe('changed files of a task (real git)', () => {

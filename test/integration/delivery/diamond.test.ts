@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
-import { commitResult } from '../../../src/host/services/delivery/resultCommit.js';
+import { commitResult } from '../../../src/host/delivery/resultCommit.js';
 import type { HostConfig } from '../../../src/host/config.js';
 import { commandTarget, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
 

@@ -4,8 +4,8 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { combineCommits } from '../../../src/host/services/delivery/combineCommits.js';
-import { integrate } from '../../../src/host/services/delivery/integration.js';
+import { combineCommits } from '../../../src/host/delivery/combineCommits.js';
+import { integrate } from '../../../src/host/delivery/integration.js';
 import { commitOnBranch, newRepo, sh, snapshotTree, write } from './gitRepoKit.js';
 
 const identity = { name: 'Dev One', email: 'dev@example.test' };

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
-import { WorktreeManager } from '../../../src/host/services/worktrees/worktreeManager.js';
+import { WorktreeManager } from '../../../src/host/worktrees/worktreeManager.js';
 import { newRepo, sh } from './gitRepoKit.js';
 
 describe('worktree removal tells each branch it deletes, before deleting it (real git)', function () {

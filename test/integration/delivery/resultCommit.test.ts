@@ -2,8 +2,8 @@
 import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fallbackIdentity, workspaceIdentity } from '../../../src/host/services/delivery/gitIdentity.js';
-import { commitResult } from '../../../src/host/services/delivery/resultCommit.js';
+import { fallbackIdentity, workspaceIdentity } from '../../../src/host/delivery/gitIdentity.js';
+import { commitResult } from '../../../src/host/delivery/resultCommit.js';
 import { commitOnBranch, newRepo, sh, write } from './gitRepoKit.js';
 
 describe('result commits (real git)', () => {

@@ -3,7 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { enterConflict, mergeMissingParents, newTreeBase } from '../../../src/host/services/delivery/taskBase.js';
+import { enterConflict, mergeMissingParents, newTreeBase } from '../../../src/host/delivery/taskBase.js';
 import { commitOnBranch, newRepo, sh } from './gitRepoKit.js';
 
 const identity = { name: 'Dev One', email: 'dev@example.test' };

@@ -6,7 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendQueueEntry } from '../../../src/host/services/messages/queueFile.js';
+import { appendQueueEntry } from '../../../src/host/runs/messages/queueFile.js';
 import type { Result } from '../../../src/protocol/controlPlane.js';
 import { expectOk, type HostConfig, type HostHandle, issueGet, manualIssue, methods, runGet, startHost, waitFor } from '../harness.js';
 

@@ -9,7 +9,8 @@ import type { Issue, Task } from '../../../src/core/model.js';
 import { systemClock } from '../../../src/core/ports.js';
 import type { HostConfig } from '../../../src/host/config.js';
 import { ProcessRunner } from '../../../src/host/runs/processRunner.js';
-import type { PlanService, RunAdmission } from '../../../src/host/services/contracts.js';
+import type { RunAdmission } from '../../../src/host/runs/runAdmission.js';
+import type { PlanService } from '../../../src/host/services/contracts.js';
 import { createHostServices, type HostServices } from '../../../src/host/services/hostServices.js';
 import { Store } from '../../../src/store/database.js';
 import { issueRepository } from '../../../src/store/repositories/issueRepository.js';
@@ -139,7 +140,7 @@ describe('restart: two command workers settle exactly once', function () {
 		assert.deepEqual(store.read((r) => taskRepository.listByIssue(r, 'i1').map((t) => t.status)), ['pending_acceptance', 'pending_acceptance']);
 	});
 
-	it('carries out a person\'s Stop that was recorded before the Host went down but never sent (SPEC §8: durable before interrupting)', async () => {
+	it('carries out a person\'s Stop that was recorded before the Host went down but never sent (durable before interrupting)', async () => {
 		const [runA, runB] = await scheduleTwo() as [string, string];
 		await waitFor(() => (['a', 'b'].every((t, i) => runner.readLog([runA, runB][i]!, 'stdout', 0, 100).data.includes('ready')) ? true : undefined), { what: 'both workers to start', timeoutMs: 30_000 });
 		// The Host recorded the Stop event, then died before interrupting: the event has no answer and b still runs.

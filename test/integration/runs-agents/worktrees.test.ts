@@ -7,8 +7,8 @@ import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import { DomainError } from '../../../src/core/errors.js';
-import { WorktreeManager } from '../../../src/host/services/worktrees/worktreeManager.js';
-import { WorktreeService } from '../../../src/host/services/worktrees/worktreeService.js';
+import { WorktreeManager } from '../../../src/host/worktrees/worktreeManager.js';
+import { WorktreeService } from '../../../src/host/services/worktreeService.js';
 import { taskRepository } from '../../../src/store/repositories/taskRepository.js';
 import { commandTarget, ServiceHarness, user } from '../../unit/host/services/serviceHarness.js';
 

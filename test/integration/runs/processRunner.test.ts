@@ -267,8 +267,9 @@ describe('ProcessRunner (real processes)', function () {
 	it('rejects launch after its bounded wait when the supervisor hangs, and kills that supervisor', async () => {
 		const hanging = join(ws.path, 'hanging-supervisor.js');
 		writeFileSync(hanging, 'require("fs").writeFileSync(process.argv[2] + "/hang.pid", String(process.pid)); setInterval(() => {}, 1000);');
-		const slow = newRunner({ supervisorScript: hanging, launchTimeoutMs: 500 });
-		await assert.rejects(slow.launch(launchSpec('r-hang', nodeTarget('process.exit(0)'), ws.path)), /did not start the agent within 500 ms/);
+		// The bound must leave a loaded machine time to start node and run the script's first line (which names the pid).
+		const slow = newRunner({ supervisorScript: hanging, launchTimeoutMs: 5000 });
+		await assert.rejects(slow.launch(launchSpec('r-hang', nodeTarget('process.exit(0)'), ws.path)), /did not start the agent within 5000 ms/);
 		assert.match(slow.exitRecord('r-hang')?.spawnError ?? '', /did not start the agent/);
 		const supervisorPid = Number(readFileSync(join(slow.runDir('r-hang'), 'hang.pid'), 'utf8'));
 		await waitFor(() => (processIsAlive(supervisorPid, null) ? undefined : true), { what: 'the hanging supervisor to be killed' });

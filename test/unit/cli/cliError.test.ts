@@ -1,4 +1,4 @@
-// The CLI's error envelope and exit codes (SPEC §10), and the constants the CLI mirrors so it never loads zod.
+// The CLI's error envelope and exit codes, and the constants the CLI mirrors so it never loads zod.
 import * as assert from 'node:assert/strict';
 import { cliError, errorEnvelope, exitCodeFor, humanError, invalidInputReasonCodes } from '../../../src/cli/cliError.js';
 import { requestBodyCapBytes } from '../../../src/cli/client.js';

@@ -10,7 +10,7 @@ import { checkpointKinds } from '../../../src/core/model.js';
 import { agentResumeCommand } from '../../../src/core/next/commands.js';
 import { defaultStopReason, wakePrompt } from '../../../src/core/wakes/wakePrompt.js';
 import { releaseMessage } from '../../../src/host/services/hook/stopHookBudget.js';
-import { verdictCommand } from '../../../src/host/services/reviews/independentReview.js';
+import { verdictCommand } from '../../../src/host/checkpoints/independentReview.js';
 import {
 	allHintTexts, allOwedParts, allRecoveryHintTexts, allWakePromptTexts, backticked, commandLines, skillText,
 } from './printedTexts.js';

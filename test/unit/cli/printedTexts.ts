@@ -14,11 +14,11 @@ import type { IssueFacts, SessionFacts, TaskFacts } from '../../../src/core/next
 import { owedBySession, owedForCheckpoint, owedForNextAction, owedForReview, owedOnIssue, type Owed } from '../../../src/core/next/owed.js';
 import { wakePrompt } from '../../../src/core/wakes/wakePrompt.js';
 import { workerPreamble } from '../../../src/host/runs/workerTurn.js';
-import { conflictPrompt } from '../../../src/host/services/delivery/runDelivery.js';
+import { conflictPrompt } from '../../../src/host/delivery/runDelivery.js';
 import { releaseMessage } from '../../../src/host/services/hook/stopHookBudget.js';
 import { manualRejection } from '../../../src/host/services/manualRejections.js';
-import { verdictCommand } from '../../../src/host/services/reviews/independentReview.js';
-import { planningPrompt } from '../../../src/host/services/sourceSessions/skill.js';
+import { verdictCommand } from '../../../src/host/checkpoints/independentReview.js';
+import { planningPrompt } from '../../../src/host/wakes/skill.js';
 
 /** Who reads a text: an agent (it may act on it), or only the developer. */
 export type Audience = 'agent' | 'developer';

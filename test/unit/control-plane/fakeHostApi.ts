@@ -4,7 +4,7 @@ import { DomainError } from '../../../src/core/errors.js';
 import type { HostApi, MethodHandlers } from '../../../src/protocol/hostApi.js';
 import { type Caller, type Method, methods } from '../../../src/protocol/controlPlane.js';
 import type { IssueDto, IssueWithTasksDto, RunDto } from '../../../src/protocol/dto.js';
-import { emptySpendDto } from '../../../src/host/services/usage/issueSpend.js';
+import { emptySpendDto } from '../../../src/host/usage/issueSpend.js';
 import { StoreError } from '../../../src/store/storeErrors.js';
 
 export const userToken = 'user-token-0123456789';

@@ -6,7 +6,7 @@ import {
 import { checkpoint, wake } from './builders.js';
 
 describe('core/ids', () => {
-	it('derives the digest §1.4 identities exactly', () => {
+	it('derives the deterministic identities exactly', () => {
 		const ex = executionIdFor('I1');
 		assert.equal(ex, 'tutti-execution:I1');
 		assert.equal(initialCheckpointId(ex), 'tutti-execution:I1:checkpoint:initial-schedule');

@@ -17,6 +17,11 @@ describe('extension/approvalText', () => {
 		assert.equal(approvalAction(approval('a', 'WebFetch', { url: 'https://example.com' })), 'use WebFetch {"url":"https://example.com"}');
 		assert.match(approvalAction(approval('a', 'Bash', { command: `echo ${'x'.repeat(1000)}` })), /^run `echo x+…`$/);
 	});
+	it('says what a codex agent asks: a command, a patch, a question', () => {
+		assert.equal(approvalAction(approval('a', 'exec_command', { command: "/bin/bash -c 'make'", cwd: '/ws', reason: 'build' })), "run `/bin/bash -c 'make'`");
+		assert.equal(approvalAction(approval('a', 'apply_patch', { changes: [{ path: '/ws/a.ts', diff: '' }, { path: '/ws/b.ts', diff: '' }] })), 'change /ws/a.ts, /ws/b.ts');
+		assert.equal(approvalAction(approval('a', 'request_user_input', { questions: [{ id: 'c', question: 'Which color?' }] })), 'answer: Which color?');
+	});
 	it('says which task asks, in which issue', () => {
 		assert.equal(approvalMessage(approval('a', 'Bash', { command: 'ls' }), 'Release'), 'Tutti: the agent of task build ("Release") asks to run `ls`.');
 	});

@@ -1,4 +1,4 @@
-// "One state, everywhere" (SPEC §9): for the same snapshot, the board (group, icon state, line), the status bar and
+// "One state, everywhere": for the same snapshot, the board (group, icon state, line), the status bar and
 // the panel's chip say the same thing, because each draws the Host's attention state and derives nothing. The
 // stalled issue of the UX review — a source agent idle in its terminal with a checkpoint it never saw — read
 // "Running" on the board, "Tutti: idle" in the status bar and "Waiting for the source agent" in the panel.

@@ -9,7 +9,7 @@ import type { IssueDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto } from '..
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
 import type { Attention } from '../../../src/core/attention/attention.js';
 import { attentionFor, tasksFromCounts } from '../attentionFixture.js';
-import { emptySpendDto } from '../../../src/host/services/usage/issueSpend.js';
+import { emptySpendDto } from '../../../src/host/usage/issueSpend.js';
 
 type Counts = IssueDto['counts'];
 

@@ -51,7 +51,9 @@ describe('agent targets: one check for config loading and every adapter', () => 
 		['empty allowed tool', { id: 'x', adapter: 'claude', allowedTools: [''] }, 'allowedTools[0]', '"allowedTools" must not contain empty strings'],
 		['empty model', { id: 'x', adapter: 'claude', model: '' }, 'model', '"model" must be a non-empty string'],
 		['argv on a claude target', { id: 'x', adapter: 'claude', argv: ['claude'] }, 'argv', '"argv" and "shell" are for "command" targets'],
-		['approvals on a codex target', { id: 'x', adapter: 'codex', approvals: 'ask' }, 'approvals', '"approvals" is for claude targets'],
+		['approvals on a codex exec target', { id: 'x', adapter: 'codex', protocol: 'exec', approvals: 'ask' }, 'approvals', '"approvals" is for claude and codex app-server targets'],
+		['approvals on a command target', { id: 'x', adapter: 'command', argv: ['a'], approvals: 'ask' }, 'approvals', '"approvals" is for claude and codex app-server targets'],
+		['protocol on a claude target', { id: 'x', adapter: 'claude', protocol: 'exec' }, 'protocol', '"protocol" is for codex targets'],
 	];
 	for (const [name, target, at, problem] of bad) {
 		it(`refuses ${name} when the config loads and when it launches`, () => {
@@ -69,6 +71,8 @@ describe('agent targets: one check for config loading and every adapter', () => 
 			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'make'], env: { A_B: '1' }, shell: false },
 			{ id: 'claude', adapter: 'claude', path: '/usr/bin/claude', args: ['', '--x'], allowedTools: ['Bash(tutti:*)'], model: 'm', approvals: 'ask' },
 			{ id: 'codex', adapter: 'codex', env: { OPENAI_BASE_URL: 'http://127.0.0.1:1/v1' } },
+			{ id: 'codex-ask', adapter: 'codex', approvals: 'ask' },
+			{ id: 'codex-exec', adapter: 'codex', protocol: 'exec' },
 		];
 		for (const target of good) {
 			assert.deepEqual(agentTargetProblems(target), [], target.id);

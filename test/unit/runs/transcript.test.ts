@@ -69,4 +69,38 @@ describe('run transcript', () => {
 		assert.equal(e!.text.length, transcriptLimits.entryChars);
 		assert.ok(e!.text.endsWith('…'));
 	});
+
+	it('reads a codex app-server Turn: the prompt and a steered message, the command, a failed and a declined one, the edit, the answer, the end', () => {
+		const rpc = (method: string, params: unknown): string => line({ method, params });
+		const item = (value: unknown): string => rpc('item/completed', { item: value, threadId: 't', turnId: 'u' });
+		const stdout = [
+			line({ id: 2, result: { thread: { id: 't' } } }),
+			rpc('item/started', { item: { type: 'commandExecution', id: 'c0', command: 'ls' }, threadId: 't', turnId: 'u' }),
+			item({ type: 'userMessage', id: 'u1', clientId: 'p', content: [{ type: 'text', text: 'Do the task', text_elements: [] }] }),
+			item({ type: 'commandExecution', id: 'c1', command: "/bin/bash -c 'npm test'", status: 'completed', exitCode: 1, aggregatedOutput: 'failing: 2' }),
+			item({ type: 'commandExecution', id: 'c2', command: "/bin/bash -c 'rm -rf /'", status: 'declined', exitCode: null, aggregatedOutput: null }),
+			item({ type: 'fileChange', id: 'f1', status: 'completed', changes: [{ path: '/ws/src/sum.ts', kind: { type: 'update' }, diff: '' }] }),
+			item({ type: 'userMessage', id: 'u2', clientId: 'm1', content: [{ type: 'text', text: 'use tabs', text_elements: [] }] }),
+			item({ type: 'agentMessage', id: 'a1', text: 'Fixed it.' }),
+			rpc('error', { error: { message: 'retrying' }, willRetry: true, threadId: 't', turnId: 'u' }),
+			rpc('turn/completed', { threadId: 't', turn: { id: 'u', status: 'completed', error: null } }),
+			rpc('turn/completed', { threadId: 't', turn: { id: 'v', status: 'interrupted', error: null } }),
+			rpc('turn/completed', { threadId: 't', turn: { id: 'w', status: 'failed', error: { message: 'stream disconnected' } } }),
+			line({ tutti: 'session_failed', message: 'could not open the Codex thread' }),
+		].join('\n');
+		assert.deepEqual(pairs(stdout), [
+			['user', 'Do the task'],
+			['tool', "$ /bin/bash -c 'npm test'"],
+			['error', 'exit 1: failing: 2'],
+			['tool', "$ /bin/bash -c 'rm -rf /'"],
+			['error', 'declined: the command did not run'],
+			['edit', '/ws/src/sum.ts'],
+			['user', 'use tabs'],
+			['assistant', 'Fixed it.'],
+			['result', 'Turn completed.'],
+			['result', 'Turn interrupted.'],
+			['error', 'stream disconnected'],
+			['error', 'could not open the Codex thread'],
+		]);
+	});
 });

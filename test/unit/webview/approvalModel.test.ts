@@ -23,6 +23,7 @@ describe('panel approvals', () => {
 		assert.deepEqual(approvalBody('MultiEdit', { file_path: 'b.md', edits: [{ old_string: 'x', new_string: 'y' }, { old_string: 'p', new_string: 'q' }] }).kind, 'file');
 		assert.deepEqual(approvalBody('Write', { file_path: 'new.txt', content: 'hello' }), { kind: 'file', path: 'new.txt', diff: [{ sign: '+', text: 'hello' }] });
 		assert.deepEqual(approvalBody('WebFetch', { url: 'https://example.com' }), { kind: 'json', text: '{\n  "url": "https://example.com"\n}' });
+		assert.deepEqual(approvalBody('exec_command', { command: "/bin/bash -c 'make'", cwd: '/ws' }), { kind: 'command', command: "/bin/bash -c 'make'" }, "codex's shell tool");
 	});
 
 	it('lists the pending requests first, then the answered ones, newest first', () => {

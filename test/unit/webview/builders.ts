@@ -12,7 +12,7 @@ import type { PanelSnapshot } from '../../../src/protocol/webview.js';
 import type { TaskCommits } from '../../../src/store/repositories/deliveryRepository.js';
 import type { Attention } from '../../../src/core/attention/attention.js';
 import { attentionFor } from '../attentionFixture.js';
-import { emptySpendDto } from '../../../src/host/services/usage/issueSpend.js';
+import { emptySpendDto } from '../../../src/host/usage/issueSpend.js';
 
 export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 	return {

@@ -25,7 +25,7 @@ import type { Reader } from '../../../store/tx.js';
 import { readIssueAttention, type SourceContactLookup } from '../attention/readAttention.js';
 import { readRunDto } from '../dtoMapping.js';
 import { activityLine, latestActivity } from '../runActivity.js';
-import type { LaunchPricing } from '../usage/issueSpend.js';
+import type { LaunchPricing } from '../../usage/issueSpend.js';
 
 export interface AgentTurnListDeps {
 	readonly store: Store;

@@ -1,4 +1,4 @@
-// The Host side of approvals (issue 14): `tutti mcp` asks for a Run's tool call (approval/request) and waits for the
+// The Host side of approvals: `tutti mcp` asks for a Run's tool call (approval/request) and waits for the
 // answer in bounded calls (approval/wait, ≤ 45 s each, like the await calls); the developer lists and answers them
 // (approval/list, approval/answer). Rules are in src/core/approvals; rows in the store; Stop and settlement close
 // the open requests of their Run in their own transactions (approvalRepository.closeOpenOfRun).
@@ -12,11 +12,11 @@ import { rejection } from '../../../core/hints.js';
 import type { Clock, IdSource } from '../../../core/ports.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import type { Store } from '../../../store/database.js';
+import { runRepository } from '../../../store/repositories/runRepository.js';
 import { approvalRepository } from '../../../store/repositories/approvalRepository.js';
 import type { Reader } from '../../../store/tx.js';
 import { type WaitTimer, awaitTimeoutMs, storeTimer } from '../await/awaitService.js';
 import { requireUser } from '../callerPolicy.js';
-import { loadRun } from '../runQueries.js';
 import { isRunRunning, toApprovalDto, withPermission } from './approvalDtos.js';
 
 export interface ApprovalServiceDeps {
@@ -63,7 +63,7 @@ export class ApprovalService {
 		}
 		const toolUseId = params.toolUseId ?? '';
 		const asked = await this.deps.store.transaction((tx) => {
-			const run = loadRun(tx, params.runId);
+			const run = runRepository.load(tx, params.runId);
 			requireRunSession(caller, run.agentSessionId, `Run ${run.runId}`);
 			if (toolUseId !== '') {
 				const earlier = approvalRepository.byToolUse(tx, run.runId, toolUseId);

@@ -15,7 +15,7 @@ import { sessionRepository } from '../../../store/repositories/sessionRepository
 import { turnRepository } from '../../../store/repositories/turnRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Reader } from '../../../store/tx.js';
-import { issueStandingDecision, type LaunchPricing } from '../usage/issueSpend.js';
+import { issueStandingDecision, type LaunchPricing } from '../../usage/issueSpend.js';
 
 /** What the await calls' heartbeats say about a session (src/host/services/await/heartbeats.ts). */
 export interface SourceContact {

@@ -1,4 +1,4 @@
-// The Host side of the bounded waits (SPEC §7, digest §2.5): `await/review`, `await/checkpoint`,
+// The Host side of the bounded waits: `await/review`, `await/checkpoint`,
 // `await/next-action` re-derive "what is owed" until a decision or the call's bound (≤ 45 s), keeping a heartbeat
 // while they wait; `agent/resume` and `session/state` are read-only; `issue/finish` records the developer's Finish.
 import { rejection } from '../../../core/hints.js';

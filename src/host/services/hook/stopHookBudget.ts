@@ -1,4 +1,4 @@
-// The Stop hook's decision (SPEC §7, digest §2.5/§2.9). Pure: the owed answer, the persisted budget and the time
+// The Stop hook's decision. Pure: the owed answer, the persisted budget and the time
 // in; the decision and the budget to persist out. The budget is keyed on the pending command (never on a version
 // the ordered command itself bumps), restarts when that command changes, and a release is persisted so the next
 // Stop does not block again.

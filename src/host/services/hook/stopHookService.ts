@@ -47,7 +47,7 @@ export class StopHookService {
 				return step.decision;
 			});
 		} catch (error) {
-			// A budget that cannot be persisted would make the loop unbounded: allow instead (digest §2.9).
+			// A budget that cannot be persisted would make the loop unbounded: allow instead.
 			this.deps.log?.(`stop hook of ${sessionId} allowed the stop after an internal failure: ${error instanceof Error ? error.message : String(error)}`);
 			return allow;
 		}

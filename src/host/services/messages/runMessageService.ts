@@ -1,8 +1,9 @@
-// `run/send`, `run/queue`, `run/resume-queue`: the durable message queue of a Run (queueFile.ts) and its derived
-// pause state (queueState.ts). A claude Turn takes messages while it runs: a send is appended to the queue, then
-// handed to the running Turn (liveDelivery.ts) and delivered once the agent echoes it. What the running Turn does not
-// take is RunService's: when a Turn completes, the next deliverable message becomes the next `--resume` Turn of the
-// same session (turnProcesses.ts); messages left when the Run settles stay recorded.
+// `run/send`, `run/queue`, `run/resume-queue`: the durable message queue of a Run (src/host/runs/messages/queueFile.ts)
+// and its derived pause state (queueState.ts there). A claude Turn takes messages while it runs: a send is appended
+// to the queue, then handed to the running Turn (liveDelivery.ts) and delivered once the agent echoes it. What the
+// running Turn does not take is the Run owner's (src/host/runs/queuedTurns.ts): when a Turn completes, the next
+// deliverable message becomes the next `--resume` Turn of the same session; messages left when the Run settles stay
+// recorded.
 import { DomainError } from '../../../core/errors.js';
 import type { Clock, IdSource } from '../../../core/ports.js';
 import type { Caller, RunAgentParams, RunAgentResult } from '../../../protocol/controlPlane.js';
@@ -11,10 +12,9 @@ import { runRepository } from '../../../store/repositories/runRepository.js';
 import type { HostConfig } from '../../config.js';
 import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import { requireUser } from '../callerPolicy.js';
-import { loadRun } from '../runQueries.js';
-import { forwardPendingMessages, type LiveDeliveries, runQueueState } from './liveDelivery.js';
-import { appendQueueEntry } from './queueFile.js';
-import type { QueueState } from './queueState.js';
+import { forwardPendingMessages, type LiveDeliveries, runQueueState } from '../../runs/messages/liveDelivery.js';
+import { appendQueueEntry } from '../../runs/messages/queueFile.js';
+import type { QueueState } from '../../runs/messages/queueState.js';
 
 export interface RunMessageServiceDeps {
 	store: Store;
@@ -45,7 +45,7 @@ export class RunMessageService {
 
 	async send(params: RunAgentParams<'run/send'>, caller: Caller): Promise<RunAgentResult<'run/send'>> {
 		requireUser(caller, 'run send', { runId: params.runId });
-		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const run = this.deps.store.read((r) => runRepository.load(r, params.runId));
 		const target = this.deps.config.agentTargets.find((t) => t.id === run.agentTargetId);
 		if (target === undefined || target.adapter === 'command') {
 			throw new DomainError('invalid_input',
@@ -72,14 +72,14 @@ export class RunMessageService {
 	}
 
 	async queue(params: RunAgentParams<'run/queue'>): Promise<QueueResult> {
-		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const run = this.deps.store.read((r) => runRepository.load(r, params.runId));
 		return toResult(run.runId, this.stateOf(run.runId));
 	}
 
 	/** Writes a Resume entry covering every person Stop recorded so far (the queue is paused by none of them after). */
 	async resumeQueue(params: RunAgentParams<'run/resume-queue'>, caller: Caller): Promise<RunAgentResult<'run/resume-queue'>> {
 		requireUser(caller, 'run resume-queue', { runId: params.runId });
-		const run = this.deps.store.read((r) => loadRun(r, params.runId));
+		const run = this.deps.store.read((r) => runRepository.load(r, params.runId));
 		const stops = this.deps.store.read((r) => runRepository.stopEvents(r, run.runId)).filter((s) => s.reason === 'person');
 		const eventId = this.deps.ids.next('resume');
 		appendQueueEntry(this.deps.runs.runDir(run.runId), {

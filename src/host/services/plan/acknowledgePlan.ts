@@ -1,13 +1,13 @@
-// `plan issue acknowledge` (digest §1.5): resolves a settlement, watchdog or changes_requested checkpoint without new
+// `plan issue acknowledge`: resolves a settlement, watchdog or changes_requested checkpoint without new
 // work, only while a Run is running or a later checkpoint is pending (every fence failure reads inactive_checkpoint).
-// Unlike Tutti, it never accepts the settled subject: only the developer accepts a pending_acceptance task (SPEC §7).
+// Unlike Tutti, it never accepts the settled subject: only the developer accepts a pending_acceptance task.
 // The oldest pending checkpoint is promoted rebound to the current revision — the terminal singleton opens Goal Review.
 import { hasLaterPending } from '../../../core/execution/backlog.js';
 import type { Execution } from '../../../core/model.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
-import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from './checkpointSteps.js';
+import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 
@@ -31,7 +31,7 @@ export async function acknowledgePlan(ctx: PlanContext, params: ParsedParams<'pl
 		const { issue, checkpoint } = state;
 		const now = ctx.clock.now();
 		// Acknowledging never accepts the subject's result: a task in pending_acceptance (autoAccept=false) stays there
-		// until the developer accepts it or requests changes (SPEC §7; `tutti review accept|request-changes`).
+		// until the developer accepts it or requests changes (`tutti review accept|request-changes`).
 		resolveCheckpoint(tx, checkpoint, now);
 		const promoted = promoteNext(tx, state.execution, issue, now);
 		// An all_tasks_terminal `promoted` of an independent execution got its reviewer's Goal Review in promoteNext.

@@ -1,5 +1,4 @@
-// The recoverable archive flow of an execution (digest §1.5 stop/archive, troubleshooting "Stopping a Tutti
-// source Turn…"): requested → canceling_runs → archiving → completed. The first transaction pauses dispatch and
+// The recoverable archive flow of an execution: requested → canceling_runs → archiving → completed. The first transaction pauses dispatch and
 // cancels checkpoints, open wakes and open reviewer reviews (stored as canceled, never deleted); Runs and then the
 // exact Turns of the canceled wakes (main and reviewer) are stopped only after it commits, holding nothing; the last
 // transaction marks the execution and the issue archived.

@@ -1,4 +1,4 @@
-// `plan issue get` (SPEC §8b): the compact snapshot the source agent reads at every wake, flat in the graph's size,
+// `plan issue get`: the compact snapshot the source agent reads at every wake, flat in the graph's size,
 // and `--task-id T`, one task in full. The source session's last read is remembered (plan_reads) so the next
 // compact snapshot lists only the tasks changed since.
 import { clipDependencies, clipTitle, compactLimits, selectCompactTasks } from '../../../core/execution/compactSnapshot.js';
@@ -19,7 +19,7 @@ import type { Reader } from '../../../store/tx.js';
 import { toTasksWithReadiness } from '../dtoMapping.js';
 import { loadManaged, type PlanContext } from './planContext.js';
 import { readPlanFacts, toCheckpointDto } from './planSnapshot.js';
-import { type LaunchPricing, readSpendDto } from '../usage/issueSpend.js';
+import { type LaunchPricing, readSpendDto } from '../../usage/issueSpend.js';
 
 /** The plan's readers: the source session and the developer; any other session is wrong_source_session. */
 function loadReadable(r: Reader, issueId: string, caller: Caller, command: string): { issue: Issue; execution: Execution } {

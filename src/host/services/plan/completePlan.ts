@@ -1,4 +1,4 @@
-// `plan issue complete --decision goal_satisfied` (digest §1.5, §1.7 item 12, SPEC §7): only the source session,
+// `plan issue complete --decision goal_satisfied`: only the source session,
 // only at the active all_tasks_terminal checkpoint and its revision, and only when no task still awaits the
 // developer's acceptance (`acceptance_pending`). Resolves the checkpoint; then, with developer confirmation on (the
 // default; per issue via `plan issue create --developer-confirmation`), opens a Goal Review request and leaves the
@@ -10,7 +10,7 @@ import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlan
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { checkIndependentReview } from '../reviews/independentCompletion.js';
 import { assertNothingAwaitsAcceptance, completeExecution, developerConfirmationFor, openGoalReview } from '../reviews/goalCompletion.js';
-import { resolveCheckpoint } from './checkpointSteps.js';
+import { resolveCheckpoint } from '../../checkpoints/checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 

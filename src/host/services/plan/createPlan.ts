@@ -1,5 +1,5 @@
 // `plan issue create`: a managed issue, its execution (awaiting_schedule, revision 1) and the active
-// initial_schedule checkpoint with its prepared main wake — one transaction, no Run (digest §1.5).
+// initial_schedule checkpoint with its prepared main wake — one transaction, no Run.
 // With `sourceTargetId` (developer only) Tutti also creates the source session, bound to that agent target and the
 // issue, in the same transaction; the wake loop then delivers the initial_schedule wake to it as its first Turn.
 // With `reviewTargetId` the execution's review_mode is independent: an independent reviewer on that target gives
@@ -14,11 +14,11 @@ import { reviewRepository } from '../../../store/repositories/reviewRepository.j
 import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { usageRepository } from '../../../store/repositories/usageRepository.js';
-import { findAgentTarget } from '../agentTargets.js';
+import { findAgentTarget } from '../../agentTargetLookup.js';
 import { requireAgentIssueControl } from '../launchGrants.js';
-import { newIssueBudget } from '../usage/issueSpend.js';
-import { mintToken, tokenHash } from '../sessionService.js';
-import { appendCheckpoint, withWatchdogReset } from './checkpointSteps.js';
+import { newIssueBudget } from '../../usage/issueSpend.js';
+import { mintToken, tokenHash } from '../../turns/sessionTokens.js';
+import { appendCheckpoint, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 import type { PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 

@@ -10,10 +10,10 @@ import type { MutationOperation } from '../../../protocol/operations.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
-import { executionDirectoryProblem } from '../executionDirectory.js';
+import { executionDirectoryProblem } from '../../executionDirectory.js';
 import { requireAgentWithinGrants } from '../launchGrants.js';
-import { cancelActiveReviews } from '../reviews/independentReview.js';
-import { refreshPreparedWakes, withWatchdogReset } from './checkpointSteps.js';
+import { cancelActiveReviews } from '../../checkpoints/independentReview.js';
+import { refreshPreparedWakes, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 import { callerSessionId, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 

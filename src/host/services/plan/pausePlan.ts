@@ -1,4 +1,4 @@
-// Pause and resume of a managed issue (troubleshooting "Paused Tutti Issue keeps reopening…"). Pause mints no
+// Pause and resume of a managed issue. Pause mints no
 // checkpoint and no revision and keeps every checkpoint and wake row; resume continues from the same checkpoint
 // and revision. The Host records who paused (SECURITY.md): a developer's pause or stop is lifted only by the
 // developer; the source session's resume lifts only what the source paused. Both are idempotent.

@@ -12,10 +12,7 @@ import type { Reader } from '../../../store/tx.js';
 import type { RunProcessPort } from '../../../core/runs/runProcessPort.js';
 import type { HostConfig } from '../../config.js';
 import { requireCheckpointIdentity, requireExecutionIdentity } from '../identityChecks.js';
-import type { RunAdmission } from '../contracts.js';
-
-/** The product deadline of the inactivity watchdog (digest §1.8): not a backoff. */
-export const watchdogIntervalMs = 5 * 60_000;
+import type { RunAdmission } from '../../runs/runAdmission.js';
 
 export interface PlanContext {
 	store: Store;
@@ -65,7 +62,7 @@ export interface FencedState extends ManagedIssue {
 }
 
 /**
- * Loads the execution and the named checkpoint and applies the core fences (digest §1.6 order). Throws the one
+ * Loads the execution and the named checkpoint and applies the core fences (session, active checkpoint, graph revision, in that order). Throws the one
  * rejection with its hint; returns the fenced state otherwise.
  */
 export function passFences(

@@ -1,4 +1,4 @@
-// `plan issue get --full` (digest §1.6): the execution, its active checkpoint and pending backlog, every task with its
+// `plan issue get --full`: the execution, its active checkpoint and pending backlog, every task with its
 // readiness (superseded history included, never ready), readyTaskIds, allowedActions and the recovery hint. The
 // compact default (compactSnapshot.ts) derives from the same facts.
 // One pass over the tasks and one over the issue's Runs, so it stays fast at 1,000 tasks.
@@ -20,8 +20,8 @@ import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Reader } from '../../../store/tx.js';
 import { toTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
 import { requireCheckpointIdentity } from '../identityChecks.js';
-import { currentReview } from '../reviews/independentReview.js';
-import { issueBudgetDecision, type LaunchPricing, readSpendDto } from '../usage/issueSpend.js';
+import { currentReview } from '../../checkpoints/independentReview.js';
+import { issueBudgetDecision, type LaunchPricing, readSpendDto } from '../../usage/issueSpend.js';
 
 export function toCheckpointDto(c: Checkpoint): CheckpointDto {
 	return {

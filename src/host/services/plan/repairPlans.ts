@@ -1,5 +1,4 @@
-// Host start: local repair only (troubleshooting "Final rework passes review…" recovery, digest §1.9
-// RepairRestoresMissingSettlementCheckpoint, archive recovery). Restarting is never a resume: nothing here
+// Host start: local repair only. Restarting is never a resume: nothing here
 // unpauses an issue, and a paused issue gets no new active checkpoint (so no new wake).
 import { isTerminalExecution } from '../../../core/execution/allowedActions.js';
 import { settlementKindFor } from '../../../core/execution/backlog.js';

@@ -1,4 +1,4 @@
-// `--request-id` idempotency (digest §1.7 item 5): same identity + payload → the stored result with replayed:true;
+// `--request-id` idempotency: same identity + payload → the stored result with replayed:true;
 // a different payload → request_id_conflict. Checked inside the command's transaction, before any fence.
 // Rejected commands are never recorded, so a corrected retry with the same id is not a conflict.
 import { createHash } from 'node:crypto';

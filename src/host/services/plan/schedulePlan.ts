@@ -1,7 +1,7 @@
-// `plan issue schedule` (digest §1.5, §1.7 items 7–10): the exact task set or nothing. One transaction: fences,
+// `plan issue schedule`: the exact task set or nothing. One transaction: fences,
 // pause, readiness, capacity, admission of the Runs, resolution of the checkpoint, and promotion of the oldest
 // pending checkpoint rebound to the current revision. The Runs are launched only after the commit. Unlike Tutti,
-// scheduling never accepts the settled subject nor projects it as accepted: only the developer accepts (SPEC §7).
+// scheduling never accepts the settled subject nor projects it as accepted: only the developer accepts.
 import { computeReadiness } from '../../../core/graph/blockers.js';
 import { rejection } from '../../../core/hints.js';
 import { sourceCannotResume } from '../../../core/issues/pauser.js';
@@ -11,8 +11,8 @@ import { executionRepository } from '../../../store/repositories/executionReposi
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Tx } from '../../../store/tx.js';
-import { hasAcceptedParentCommits } from '../delivery/acceptanceChanges.js';
-import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from './checkpointSteps.js';
+import { hasAcceptedParentCommits } from '../../delivery/acceptanceChanges.js';
+import { promoteNext, resolveCheckpoint, statusWhileActive, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 import { callerSessionId, type FencedState, passFences, type PlanContext } from './planContext.js';
 import { recordResult, replayOf, requestIdentity } from './requestIdentity.js';
 

@@ -1,4 +1,4 @@
-// Run settlement of a managed issue (digest §1.5 "run settlement"), inside the settlement transaction: the Run's
+// Run settlement of a managed issue, inside the settlement transaction: the Run's
 // checkpoint (active with its wake when none is active, else queued as pending), awaiting_main, a reset watchdog,
 // then the all_tasks_terminal singleton rule with its rearm. Settling never dispatches a successor. Suppressed for
 // orphaned_source / completed / archiving / archived executions. Idempotent per Run.
@@ -9,7 +9,7 @@ import { checkpointRepository } from '../../../store/repositories/checkpointRepo
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { launchIntentRepository } from '../../../store/repositories/launchIntentRepository.js';
 import type { Tx } from '../../../store/tx.js';
-import { appendCheckpoint, ensureTerminalCheckpoint, withWatchdogReset } from './checkpointSteps.js';
+import { appendCheckpoint, ensureTerminalCheckpoint, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 
 /** Records the settlement checkpoint of `run` (if it has none yet). Returns the execution as persisted. */
 export function recordRunSettlement(tx: Tx, execution: Execution, issue: Issue, run: Run, nowUnixMs: number): Execution {

@@ -1,4 +1,4 @@
-// `plan issue stop` (troubleshooting "Settled checkpoint keeps reopening…"): the source agent's explicit terminal
+// `plan issue stop`: the source agent's explicit terminal
 // path. Source authority from the caller, fenced on the active checkpoint and revision (every failure reads
 // inactive_checkpoint), then the recoverable archive flow. A replay after the first stop already canceled the
 // checkpoint returns the original result (replay is checked before the fences).

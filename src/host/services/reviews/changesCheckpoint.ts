@@ -9,7 +9,7 @@ import { checkpointRepository } from '../../../store/repositories/checkpointRepo
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { openWakeStatuses, wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../../store/tx.js';
-import { appendCheckpoint, promoteNext, statusWhileActive, withWatchdogReset } from '../plan/checkpointSteps.js';
+import { appendCheckpoint, promoteNext, statusWhileActive, withWatchdogReset } from '../../checkpoints/checkpointSteps.js';
 
 type ChangesFields = Pick<Checkpoint, 'checkpointId' | 'kind' | 'subjectTaskId' | 'subjectRunId' | 'creationReason' | 'note'>;
 

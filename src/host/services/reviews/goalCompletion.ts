@@ -1,4 +1,4 @@
-// Goal Review (SPEC §6–§7): the source agent's `plan issue complete --decision goal_satisfied` either completes the
+// Goal Review: the source agent's `plan issue complete --decision goal_satisfied` either completes the
 // execution (developer confirmation off) or opens a Goal Review request awaiting the developer (on, the default);
 // the developer's confirmation then completes it. Completion is never inferred from task states.
 import { rejection } from '../../../core/hints.js';

@@ -1,4 +1,4 @@
-// The developer's decision at Goal Review (SPEC §7): confirm → the execution and its issue complete; request
+// The developer's decision at Goal Review: confirm → the execution and its issue complete; request
 // changes (non-empty note) → a `goal_changes_requested` checkpoint carrying the note goes back to the source agent
 // (awaiting_main). Only the developer decides, only while a Goal Review request awaits them; repeating the same
 // decision replays it (`replayed:true`).

@@ -1,4 +1,4 @@
-// `plan issue complete` at an independent execution's Goal Review (digest §1.7 item 30): the reviewer's verdict is
+// `plan issue complete` at an independent execution's Goal Review: the reviewer's verdict is
 // advisory. While the reviewer still holds the checkpoint, completion waits for it; without a goal_satisfied verdict
 // (more_work_required, inconclusive, a failed or superseded review) a non-empty --disagreement-reason is required and
 // recorded on the review row (audit).
@@ -6,7 +6,7 @@ import { rejection } from '../../../core/hints.js';
 import type { Checkpoint, Execution } from '../../../core/model.js';
 import { activeReviewerStatuses, reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import type { Tx } from '../../../store/tx.js';
-import { currentReview } from './independentReview.js';
+import { currentReview } from '../../checkpoints/independentReview.js';
 
 export function checkIndependentReview(tx: Tx, execution: Execution, checkpoint: Checkpoint, disagreementReason: string, nowUnixMs: number): void {
 	if (execution.reviewMode !== 'independent' || checkpoint.kind !== 'all_tasks_terminal') { return; }

@@ -7,6 +7,4 @@ export interface ReviewContext {
 	store: Store;
 	clock: Clock;
 	config: HostConfig;
-	/** Tasks' readiness may have changed (a manual issue's dispatcher runs a pass). */
-	workChanged(): void;
 }

@@ -1,4 +1,4 @@
-// Developer confirmation (SPEC §7): the developer's decisions on task results and at Goal Review, as control-plane
+// Developer confirmation: the developer's decisions on task results and at Goal Review, as control-plane
 // handlers. Every decision is one store transaction; agents are refused (`forbidden`).
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import { confirmGoal, requestGoalChanges } from './goalDecisions.js';

@@ -1,4 +1,4 @@
-// `tutti goal-review verdict` (digest §1.6, §1.7 item 30): the reviewer session's one structured verdict. Only the
+// `tutti goal-review verdict`: the reviewer session's one structured verdict. Only the
 // review's own reviewer session may call it (any other session: wrong_source_session; the developer: forbidden);
 // it is fenced on the review id, the active checkpoint and the graph revision. Exactly one verdict per review: the
 // same request replays, any other one is refused (request_id_conflict). The verdict is advisory.
@@ -7,7 +7,7 @@ import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlan
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { reviewerReviewRepository } from '../../../store/repositories/reviewerReviewRepository.js';
 import { findManaged } from '../plan/planContext.js';
-import { recordVerdict } from './independentReview.js';
+import { recordVerdict } from '../../checkpoints/independentReview.js';
 import type { ReviewContext } from './reviewContext.js';
 
 type VerdictResult = Result<'goalReview/verdict'>;

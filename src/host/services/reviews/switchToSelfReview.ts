@@ -7,7 +7,7 @@ import { executionRepository } from '../../../store/repositories/executionReposi
 import { reviewModeSwitchRepository } from '../../../store/repositories/reviewModeSwitchRepository.js';
 import { requireUser } from '../callerPolicy.js';
 import { findManaged } from '../plan/planContext.js';
-import { cancelActiveReviews } from './independentReview.js';
+import { cancelActiveReviews } from '../../checkpoints/independentReview.js';
 import type { ReviewContext } from './reviewContext.js';
 
 export async function switchToSelfReview(ctx: Pick<ReviewContext, 'store' | 'clock'>, params: ParsedParams<'goalReview/switchToSelf'>, caller: Caller): Promise<Result<'goalReview/switchToSelf'>> {

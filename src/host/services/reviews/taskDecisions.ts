@@ -1,4 +1,4 @@
-// The developer's decision on a task's result (SPEC §7): accept, or request changes with a non-empty note. Only the
+// The developer's decision on a task's result: accept, or request changes with a non-empty note. Only the
 // developer decides (an agent token is `forbidden`), and only on a task in `pending_acceptance`; the decision is a
 // durable row keyed by the decided Run, so repeating the same decision replays it (`replayed:true`).
 // - accept → completed / user_accepted; dependents become ready (a manual issue's dispatcher runs a pass; on a managed
@@ -8,7 +8,7 @@
 //   `changes_requested` checkpoint carrying the note goes to the source agent.
 // Either checkpoint is active at once (with its main wake) when the developer's review was the only step owed
 // (decisionCheckpoint.ts), else it queues behind the active one.
-import { bindAcceptance } from '../delivery/acceptanceBinding.js';
+import { bindAcceptance } from '../../delivery/acceptanceBinding.js';
 import { settlementSuppressed } from '../../../core/execution/backlog.js';
 import { rejection } from '../../../core/hints.js';
 import { acceptedCheckpointId, reacceptedCheckpointId, changesRequestedCheckpointId } from '../../../core/ids.js';
@@ -23,8 +23,8 @@ import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Reader, Tx } from '../../../store/tx.js';
 import { requireUser } from '../callerPolicy.js';
 import { requireExecutionIdentity, requireRunIdentity } from '../identityChecks.js';
-import { nextIssueStatus } from '../issueStatus.js';
-import { reviewOnlyTaskIds } from '../plan/reviewOnly.js';
+import { nextIssueStatus } from '../../../core/issues/issueStatus.js';
+import { reviewOnlyTaskIds } from '../../checkpoints/reviewOnly.js';
 import { appendDecisionCheckpoint } from './decisionCheckpoint.js';
 import type { ReviewContext } from './reviewContext.js';
 
@@ -151,7 +151,6 @@ export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, 
 		const decision = recordDecision(tx, ctx, issue, task, { decision: 'accepted', note, checkpointId }, now);
 		return resultOf(decision, accepted, false);
 	});
-	if (!outcome.replayed) { ctx.workChanged(); }
 	return outcome;
 }
 
@@ -172,6 +171,5 @@ export async function requestTaskChanges(ctx: ReviewContext, params: TaskDecisio
 		const decision = recordDecision(tx, ctx, issue, task, { decision: 'changes_requested', note, checkpointId }, now);
 		return resultOf(decision, failed, false);
 	});
-	if (!outcome.replayed) { ctx.workChanged(); }
 	return outcome;
 }

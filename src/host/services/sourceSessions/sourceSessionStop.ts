@@ -1,5 +1,4 @@
-// Source-session Stop (digest §1.7 item 27, troubleshooting "Stopping a Tutti source Turn leaves automation
-// recoverable"): the developer stops the source agent. A durable inbox marker is written first; draining it archives
+// Source-session Stop: the developer stops the source agent. A durable inbox marker is written first; draining it archives
 // EVERY nonterminal execution of that session through the recoverable archive flow (not a scan of running Runs) and
 // happens before any wake dispatch — also after a restart, so reopening never resumes the old automation.
 import { isTerminalExecution } from '../../../core/execution/allowedActions.js';
@@ -10,6 +9,8 @@ import { executionRepository } from '../../../store/repositories/executionReposi
 import { inboxRepository } from '../../../store/repositories/inboxRepository.js';
 import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
+import { turnRepository } from '../../../store/repositories/turnRepository.js';
+import { isTurnProcessId } from '../../turns/turnIds.js';
 import { requireUser } from '../callerPolicy.js';
 import { continueArchive, requestArchive } from '../plan/archiveExecution.js';
 import type { PlanContext } from '../plan/planContext.js';
@@ -19,10 +20,6 @@ export const sourceStopReason = 'the developer stopped the source session';
 
 export interface SourceSessionStopDeps {
 	plan: PlanContext;
-	/** Interrupts the session's running Turns (after the marker is durable). */
-	interruptSessionTurns(sessionId: string): Promise<string[]>;
-	/** Runs after the Stop (e.g. a wake pass). */
-	afterStop?(): void;
 }
 
 export class SourceSessionStop {
@@ -48,12 +45,18 @@ export class SourceSessionStop {
 			});
 			return executionRepository.listBySource(tx, session.sessionId).filter((e) => !isTerminalExecution(e.status)).map((e) => e.executionId);
 		});
-		await this.deps.interruptSessionTurns(params.sessionId);
+		await this.#interruptSessionTurns(params.sessionId);
 		await this.drain();
-		this.deps.afterStop?.();
 		const archiving = new Set(ctx.store.read((r) => executionRepository.listBySource(r, params.sessionId)
 			.filter((e) => e.status === 'archiving' || e.status === 'archived').map((e) => e.executionId)));
 		return { sessionId: params.sessionId, markerId, archivedExecutionIds: going.filter((id) => archiving.has(id)) };
+	}
+
+	/** Interrupts every running wake Turn of the session (after its marker is durable). */
+	async #interruptSessionTurns(sessionId: string): Promise<void> {
+		const ctx = this.deps.plan;
+		const open = ctx.store.read((r) => turnRepository.openOfSession(r, sessionId));
+		await Promise.all(open.map((t) => t.processId ?? '').filter((id) => isTurnProcessId(id)).map((id) => ctx.processes.interrupt(id)));
 	}
 
 	/** Drains every undrained Stop marker (one at a time); returns the executions whose archive it requested. */

@@ -1,4 +1,4 @@
-// The agent-facing response validator (digest §2.5 rules), each rule with a response that breaks it.
+// The agent-facing response validator, each rule with a response that breaks it.
 import { strict as assert } from 'node:assert';
 import { type AgentResponse, assertValidResponse, responseProblems } from '../../../../src/protocol/agentResponse.js';
 

@@ -1,5 +1,5 @@
 // "What is owed next" (src/core/next/owed.ts): the equivalents of the Co-op await/resume/next-action tests
-// (digest §2.8), asserted on the exact JSON an agent receives.
+//, asserted on the exact JSON an agent receives.
 import { strict as assert } from 'node:assert';
 import type { IssueFacts, TaskFacts } from '../../../../src/core/next/facts.js';
 import {

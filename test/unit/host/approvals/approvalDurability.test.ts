@@ -1,4 +1,4 @@
-// What a waiting agent is told is on disk first (issue 27). A store read sees a commit at once, while its journal
+// What a waiting agent is told is on disk first. A store read sees a commit at once, while its journal
 // frame may still wait in memory behind the fsync of an earlier batch (database.ts, "Visibility note"); a Host
 // killed -9 then loses that commit. The interleaving of the crash campaign's failure ("approval expired, yet its
 // agent received allow"), held step by step: the journal is behind (an earlier batch's fdatasync is held), the

@@ -1,4 +1,4 @@
-// Approval requests over a real store (issue 14): answered once, allow-for-task grants, a person's Stop cancels the
+// Approval requests over a real store: answered once, allow-for-task grants, a person's Stop cancels the
 // open requests of its Run, a Run that ends expires them, waits are bounded and end with the answer, and only the
 // developer answers.
 import { strict as assert } from 'node:assert';

@@ -1,4 +1,4 @@
-// The Host's bounded waits, resume, session state and Finish (SPEC §7) over a real store.
+// The Host's bounded waits, resume, session state and Finish over a real store.
 import { strict as assert } from 'node:assert';
 import { finishRepository } from '../../../../src/store/repositories/finishRepository.js';
 import { idleAfterMs } from '../../../../src/host/services/await/heartbeats.js';

@@ -1,4 +1,4 @@
-// The Stop hook (SPEC §7, digest §2.5/§2.9): blocks with the owed command; budget keyed on that command (30 min wall
+// The Stop hook: blocks with the owed command; budget keyed on that command (30 min wall
 // clock, 60 blocks), persisted so the release is durable, restarted when the command changes; fails open.
 import { strict as assert } from 'node:assert';
 import type { Owed } from '../../../../src/core/next/owed.js';

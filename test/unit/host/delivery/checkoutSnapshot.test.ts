@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { parseStatusV2 } from '../../../../src/host/services/delivery/checkoutSnapshot.js';
+import { parseStatusV2 } from '../../../../src/host/delivery/checkoutSnapshot.js';
 
 describe('host/delivery/checkoutSnapshot', () => {
 	it('reads HEAD, the branch and each tracked entry (paths with spaces, renames, unmerged)', () => {

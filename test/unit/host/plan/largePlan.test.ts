@@ -1,4 +1,4 @@
-// Plans of any size (SPEC §8b): a 5,000-task plan applies in one mutate; one operation more is refused as malformed,
+// Plans of any size: a 5,000-task plan applies in one mutate; one operation more is refused as malformed,
 // with nothing changed.
 import * as assert from 'node:assert/strict';
 import { PlanKit, rejects, taskSpec } from './planKit.js';

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { DomainError, type ReasonCode } from '../../../../src/core/errors.js';
 import type { Checkpoint, Issue, Run, RunOutcome, Task, Wake } from '../../../../src/core/model.js';
 import type { HostConfig } from '../../../../src/host/config.js';
-import type { AdmittedRun, PlanService, RunAdmission } from '../../../../src/host/services/contracts.js';
+import type { AdmittedRun, RunAdmission } from '../../../../src/host/runs/runAdmission.js';
+import type { PlanService } from '../../../../src/host/services/contracts.js';
 import { createPlanService } from '../../../../src/host/services/planService.js';
 import { createReviewService, type ReviewService } from '../../../../src/host/services/reviews/reviewService.js';
 import { paramsRejection } from '../../../../src/control-plane/wireErrors.js';
@@ -109,6 +110,7 @@ export class PlanKit {
 	readonly plan: PlanService;
 	/** The developer's decisions (accept / request changes, Goal Review). */
 	readonly reviews: ReviewService;
+	/** When a developer's decision committed (what wakes the dispatcher). */
 	readonly workChanges: number[] = [];
 	readonly logs: string[] = [];
 	#sessions = 0;
@@ -121,7 +123,13 @@ export class PlanKit {
 			runs: undefined as never, config, endpoint: '', userCredential: '', cliShim: '',
 			admission: this.admission, log: (line) => { this.logs.push(line); },
 		});
-		this.reviews = createReviewService({ store, clock, config, workChanged: () => { this.workChanges.push(clock.now()); } });
+		// The dispatcher reacts to store commits: a decision that committed is one that wakes it (a replay commits nothing).
+		const reviews = createReviewService({ store, clock, config });
+		const counted = <P, R>(decide: (params: P, caller: Caller) => Promise<R>) => async (params: P, caller: Caller): Promise<R> => {
+			const before = store.version;
+			try { return await decide(params, caller); } finally { if (store.version !== before) { this.workChanges.push(clock.now()); } }
+		};
+		this.reviews = { ...reviews, accept: counted(reviews.accept), requestChanges: counted(reviews.requestChanges) };
 	}
 
 	static async open(config: HostConfig = testConfig()): Promise<PlanKit> {

@@ -4,8 +4,8 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'mocha';
-import { appendQueueEntry, queueFilePath, readQueue } from '../../../../src/host/services/messages/queueFile.js';
-import { deriveQueueState, nextDeliverable, type QueueEntry } from '../../../../src/host/services/messages/queueState.js';
+import { appendQueueEntry, queueFilePath, readQueue } from '../../../../src/host/runs/messages/queueFile.js';
+import { deriveQueueState, nextDeliverable, type QueueEntry } from '../../../../src/host/runs/messages/queueState.js';
 
 const msg = (messageId: string, at = 1): QueueEntry => ({ type: 'message', messageId, text: `text ${messageId}`, atUnixMs: at });
 

@@ -3,7 +3,7 @@
 // Stop pauses delivery (a Stop that took settles the Run canceled); Resume while the Run still runs lets delivery go on.
 import { strict as assert } from 'node:assert';
 import { afterEach, describe, it } from 'mocha';
-import { readQueue } from '../../../../src/host/services/messages/queueFile.js';
+import { readQueue } from '../../../../src/host/runs/messages/queueFile.js';
 import { ServiceHarness } from '../services/serviceHarness.js';
 
 const providerSession = '11111111-2222-4333-8444-555555555555';

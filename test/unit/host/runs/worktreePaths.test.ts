@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { join } from 'node:path';
 import { describe, it } from 'mocha';
-import { reworkChain, worktreeBranch, worktreeRelativePath, worktreeTaskIdProblem } from '../../../../src/host/services/worktrees/worktreePaths.js';
+import { reworkChain, worktreeBranch, worktreeRelativePath, worktreeTaskIdProblem } from '../../../../src/host/worktrees/worktreePaths.js';
 
 describe('worktree path rules', () => {
 	it('places a task tree under .tutti/worktrees on branch tutti/<taskId>', () => {

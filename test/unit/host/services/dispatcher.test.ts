@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { afterEach, describe, it } from 'mocha';
+import { withPause } from '../../../../src/core/issues/pauser.js';
+import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
+import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
 import { ServiceHarness } from './serviceHarness.js';
 
 async function paused(h: ServiceHarness, title: string): Promise<string> {
@@ -126,5 +129,32 @@ describe('host services: the manual dispatcher', () => {
 		await h.call('issue/resume', { issueId }); // a trigger with nothing ready
 		await h.idle();
 		assert.equal(h.store.stats().seq, before);
+	});
+});
+
+describe('host services: the dispatcher reacts to store commits', () => {
+	let h: ServiceHarness;
+	afterEach(async () => { await h.close(); });
+
+	it('a write path with no trigger of its own (a direct store write) makes a task ready, and that one commit starts it', async () => {
+		// The harness's Host has started with no wake timer (wakeTickMs 0), so only the commit can start b.
+		h = await ServiceHarness.open();
+		const issueId = await paused(h, 'direct');
+		await h.call('task/add', { issueId, taskId: 'a', title: 'A', agentTargetId: 'ok' });
+		await h.call('task/add', { issueId, taskId: 'b', title: 'B', agentTargetId: 'ok', dependencyTaskIds: ['a'] });
+		await h.idle();
+		assert.equal(h.runs.launches.length, 0, 'paused: nothing started');
+		const before = h.store.version;
+		// One transaction that no service wrote: a is done and accepted, and the issue is no longer paused.
+		await h.store.transaction((tx) => {
+			const now = h.clock.now();
+			const a = taskRepository.get(tx, issueId, 'a')!;
+			taskRepository.update(tx, { ...a, status: 'completed', acceptanceState: 'user_accepted', updatedAtUnixMs: now });
+			const issue = issueRepository.get(tx, issueId)!;
+			issueRepository.update(tx, withPause(issue, false, 'developer', now) ?? issue);
+		});
+		assert.equal(h.store.version, before + 1, 'the write is one commit');
+		await h.idle();
+		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['b'], 'the dispatcher started b after that commit');
 	});
 });

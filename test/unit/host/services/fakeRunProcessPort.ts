@@ -72,7 +72,11 @@ export class FakeRunProcessPort implements RunProcessPort {
 		this.adopted.push(runId);
 	}
 
-	readLog(runId: string, _stream: 'stdout' | 'stderr', offset: number, maxBytes: number): { data: string; nextOffset: number; size: number } {
+	/** The Turn processes whose stdout was read from its start (a reading of its facts, or of its activity). */
+	readonly factReads: string[] = [];
+
+	readLog(runId: string, stream: 'stdout' | 'stderr', offset: number, maxBytes: number): { data: string; nextOffset: number; size: number } {
+		if (stream === 'stdout' && offset === 0) { this.factReads.push(runId); }
 		const text = this.logs.get(runId) ?? '';
 		const data = text.slice(offset, offset + maxBytes);
 		return { data, nextOffset: offset + data.length, size: text.length };
@@ -95,6 +99,17 @@ export class FakeRunProcessPort implements RunProcessPort {
 		const exit = this.#record(runId, facts);
 		this.#unseen.add(runId);
 		return exit;
+	}
+
+	/** The process ends and its exit record appears where the runner does not watch (checkNow fires nothing). */
+	exitSilently(runId: string, facts: ExitFacts = {}): RunExit {
+		return this.#record(runId, facts);
+	}
+
+	/** The runner's watch reports the exit record already on disk (again, or late). */
+	fireExit(runId: string): void {
+		const exit = this.exits.get(runId);
+		if (exit) { this.#emitter.fire(exit); }
 	}
 
 	/** The Run's process ends: the exit record appears and onExit fires. */

@@ -8,9 +8,10 @@ import { afterEach, beforeEach, describe, it } from 'mocha';
 import type { Issue, Task } from '../../../../src/core/model.js';
 import type { AgentTargetConfig } from '../../../../src/core/runs/runProcessPort.js';
 import type { HostConfig } from '../../../../src/host/config.js';
-import { readSpendDto } from '../../../../src/host/services/usage/issueSpend.js';
-import { RunService } from '../../../../src/host/services/runService.js';
-import type { SettledRun } from '../../../../src/host/services/runSettlement.js';
+import { readSpendDto } from '../../../../src/host/usage/issueSpend.js';
+import { RunLifecycle } from '../../../../src/host/runs/runLifecycle.js';
+import { TurnLifecycle } from '../../../../src/host/turns/turnLifecycle.js';
+import type { SettledRun } from '../../../../src/host/runs/runSettlement.js';
 import { Store } from '../../../../src/store/database.js';
 import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../../../src/store/repositories/launchIntentRepository.js';
@@ -22,7 +23,7 @@ import { FakeRunProcessPort } from './fakeRunProcessPort.js';
 import { commandTarget, FakeClock, sequentialIds, ServiceHarness } from './serviceHarness.js';
 
 interface Kit {
-	service: RunService;
+	service: RunLifecycle;
 	settled: SettledRun[];
 	observed: string[];
 }
@@ -49,15 +50,17 @@ describe('host services: Run admission, Stops before launch, host deference', ()
 		rmSync(dir, { recursive: true, force: true });
 	});
 
+	/** The Run owner over the fake runner, with a Turn lifecycle of its own. */
+	function runOwner(withConfig: HostConfig): RunLifecycle {
+		const turns = new TurnLifecycle({ endpoint: '/tmp/x.sock', runs, config: withConfig, log: () => undefined });
+		return new RunLifecycle({ workspace, store, clock, ids, runs, config: withConfig, turns, log: () => undefined });
+	}
+
 	function kit(): Kit {
 		const settled: SettledRun[] = [];
 		const observed: string[] = [];
-		const service = new RunService({
-			workspace, endpoint: '/tmp/x.sock', store, clock, ids, runs, config,
-			observer: { onRunSettled: (_tx, s) => { observed.push(`${s.run.runId}:${s.run.outcome}`); } },
-			log: () => undefined,
-			onSettled: (s) => { settled.push(s); },
-		});
+		const service = runOwner(config);
+		service.observeSettlements({ onRunSettled: (_tx, s) => { settled.push(s); observed.push(`${s.run.runId}:${s.run.outcome}`); } });
 		return { service, settled, observed };
 	}
 
@@ -285,10 +288,7 @@ describe('host services: Run admission, Stops before launch, host deference', ()
 			// Three $0.60 Runs of a $1 issue ended while the Host was down: the first request after the restart must see
 			// $1.80 spent (exceeded), not only what reconcile happened to settle before its first await.
 			const spender: AgentTargetConfig = { id: 'spender', adapter: 'claude', path: 'claude' };
-			const first = new RunService({
-				workspace, endpoint: '/tmp/x.sock', store, clock, ids, runs, config: { ...config, agentTargets: [spender] },
-				observer: { onRunSettled: () => undefined }, log: () => undefined, onSettled: () => undefined,
-			});
+			const first = runOwner({ ...config, agentTargets: [spender] });
 			const { issue, tasks } = await issueWithTasks('manual', ['a', 'b', 'c', 'later']);
 			await store.transaction((tx) => {
 				for (const t of tasks) { taskRepository.update(tx, { ...t, agentTargetId: 'spender' }); }

@@ -1,7 +1,7 @@
 // In-process harness for the Host services: a real Store in a temp dir, a fake clock and ids, a scripted
 // RunProcessPort and (by default) a recording stand-in for the plan service.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError, type ReasonCode } from '../../../../src/core/errors.js';
@@ -9,7 +9,8 @@ import type { Issue } from '../../../../src/core/model.js';
 import type { HostConfig } from '../../../../src/host/config.js';
 import type { AgentTargetConfig } from '../../../../src/core/runs/runProcessPort.js';
 import type { WaitTimer } from '../../../../src/host/services/await/awaitService.js';
-import type { PlanService, RunAdmission, ServiceDeps } from '../../../../src/host/services/contracts.js';
+import type { RunAdmission } from '../../../../src/host/runs/runAdmission.js';
+import type { PlanService, ServiceDeps } from '../../../../src/host/services/contracts.js';
 import { createHostServices, type HostServices } from '../../../../src/host/services/hostServices.js';
 import { type Caller, type Method, methods, type Params, type ParsedParams, type Result } from '../../../../src/protocol/controlPlane.js';
 import { Store } from '../../../../src/store/database.js';
@@ -55,7 +56,7 @@ export function commandTarget(id: string, extra: Partial<AgentTargetConfig> = {}
 
 export interface HarnessOptions {
 	config?: Partial<HostConfig>;
-	/** Reuse the store directory of an earlier harness (restart). */
+	/** Reuse the store directory of an earlier harness (restart: the test starts the services itself), or place a new one. */
 	dir?: string;
 	runs?: FakeRunProcessPort;
 	clock?: FakeClock;
@@ -82,6 +83,7 @@ export class ServiceHarness {
 		const workspace = join(dir, 'ws');
 		const tuttiDir = join(workspace, '.tutti');
 		mkdirSync(tuttiDir, { recursive: true });
+		const reopened = readdirSync(tuttiDir).length > 0;
 		const clock = options.clock ?? new FakeClock();
 		const store = await Store.open({ dir: tuttiDir, lease: false });
 		const runs = options.runs ?? new FakeRunProcessPort(tuttiDir, () => clock.now());
@@ -94,7 +96,14 @@ export class ServiceHarness {
 			log: (line) => { logs.push(line); },
 			...(options.realPlan ? {} : { planServiceFactory: recordingPlanService(planCalls) }),
 			...(options.awaitTimer ? { awaitTimer: options.awaitTimer } : {}),
+			// No wake timer: the tests drive every pass (commits, and tick() where a test asks for one).
+			wakeTickMs: 0,
 		});
+		if (!reopened) {
+			// A fresh store is a started Host: from here on every commit wakes the dispatcher and the wake loop.
+			await services.start();
+			planCalls.length = 0;
+		}
 		return new ServiceHarness(planCalls, logs, dir, workspace, store, clock, runs, services);
 	}
 

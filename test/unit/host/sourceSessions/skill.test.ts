@@ -1,7 +1,7 @@
 // The skill injected into a managed source session says exactly what each command does: only the developer
 // accepts a task in review, and the developer's decision wakes the agent.
 import { strict as assert } from 'node:assert';
-import { tuttiCliSkill } from '../../../../src/host/services/sourceSessions/skill.js';
+import { tuttiCliSkill } from '../../../../src/host/wakes/skill.js';
 
 describe('the Tutti CLI skill', () => {
 	it('never says that scheduling or acknowledging accepts a result', () => {

@@ -1,4 +1,4 @@
-// The independent reviewer at Goal Review (digest §1.7 item 30, §1.9 Review names), in process: real store and wake
+// The independent reviewer at Goal Review, in process: real store and wake
 // loop, fake clock, command-target agents (source `src`, worker `w`, reviewer `rev`).
 import { strict as assert } from 'node:assert';
 import { mainWakeId } from '../../../../src/core/ids.js';

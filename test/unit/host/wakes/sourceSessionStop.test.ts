@@ -1,4 +1,4 @@
-// Source-session Stop (digest §1.7 item 27): a durable inbox marker, then the archive of EVERY nonterminal execution
+// Source-session Stop: a durable inbox marker, then the archive of EVERY nonterminal execution
 // of that source session, drained before any wake dispatch — also across a restart.
 import { strict as assert } from 'node:assert';
 import { mainWakeId, wakeSubmitId } from '../../../../src/core/ids.js';
@@ -83,10 +83,11 @@ describe('source-session Stop', () => {
 	});
 
 	/** Writes an undrained Stop marker of the session, as `session/stop` does before it interrupts and drains. */
+	/** A durable Stop marker the Host has not drained yet (written quietly: no pass drains it before the test looks). */
 	async function stopMarker(sessionId: string, mutationId = 'inbox-stop'): Promise<void> {
-		await kit.store.transaction((tx) => {
+		await kit.gate.quietly(() => kit.store.transaction((tx) => {
 			inboxRepository.insert(tx, { mutationId, sessionId, entityKind: 'stop', entityId: '', createdAtUnixMs: kit.clock.now(), drainedAtUnixMs: 0 });
-		});
+		}));
 	}
 
 	/** Starts delivering `wakeId` and holds its Turn's launch; resolves once the launch is in flight. */

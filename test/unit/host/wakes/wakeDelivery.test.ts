@@ -1,7 +1,7 @@
-// Wake delivery to source sessions (digest §1.7 items 17–19, §1.9 wake conformance names).
+// Wake delivery to source sessions.
 import { strict as assert } from 'node:assert';
 import { mainWakeId, wakeSubmitId } from '../../../../src/core/ids.js';
-import { tuttiCliSkill } from '../../../../src/host/services/sourceSessions/skill.js';
+import { tuttiCliSkill } from '../../../../src/host/wakes/skill.js';
 import { leaseMs, sourceCaller, WakeKit } from './wakeKit.js';
 
 describe('wake delivery to source sessions', () => {
@@ -176,7 +176,8 @@ describe('wake delivery to source sessions', () => {
 		const bySequence = await kit.managedQuiet('B');
 		const byTarget = await kit.managedQuiet('C');
 		const healthy = await kit.managedQuiet('D');
-		const other = await kit.sourceSession();
+		// Quietly too: no wake pass delivers the four wakes before their rows are corrupted below.
+		const other = await kit.gate.quietly(() => kit.sourceSession());
 		const corruptA = mainWakeId(bySubmit.checkpointId, 1);
 		const corruptB = mainWakeId(bySequence.checkpointId, 1);
 		const corruptC = mainWakeId(byTarget.checkpointId, 1);

@@ -1,13 +1,14 @@
 // In-process kit for wake delivery, the watchdog and source sessions: the real Host services and plan service over
 // a real Store, a fake clock, a scripted RunProcessPort, and a wake loop without a timer (tests call tick()).
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Checkpoint, Execution, Issue, Wake } from '../../../../src/core/model.js';
+import type { Event } from '../../../../src/core/events.js';
 import type { HostConfig } from '../../../../src/host/config.js';
 import { createHostServices, type HostServices } from '../../../../src/host/services/hostServices.js';
 import { createPlan } from '../../../../src/host/services/plan/createPlan.js';
-import { WakeService } from '../../../../src/host/services/wakes/wakeService.js';
+import { WakeService } from '../../../../src/host/wakes/wakeService.js';
 import { type Caller, type Method, methods, type Params, type ParsedParams, type Result } from '../../../../src/protocol/controlPlane.js';
 import { Store } from '../../../../src/store/database.js';
 import { checkpointRepository } from '../../../../src/store/repositories/checkpointRepository.js';
@@ -35,6 +36,31 @@ export interface WakeKitOptions {
 	config?: Partial<HostConfig>;
 }
 
+/**
+ * The Host sees the store's commits through this gate. The Host reacts to every commit (its dispatcher and wake loop);
+ * a quiet write is one the test sets up without that reaction, as if it had happened while the Host looked away.
+ */
+export class CommitGate {
+	#quiet = 0;
+
+	async quietly<T>(write: () => Promise<T>): Promise<T> {
+		this.#quiet += 1;
+		try { return await write(); } finally { this.#quiet -= 1; }
+	}
+
+	/** The store as the Host sees it: the same store, with commits during a quiet write not announced. */
+	view(store: Store): Store {
+		const onDidCommit: Event<{ version: number }> = (listener) => store.onDidCommit((e) => { if (this.#quiet === 0) { listener(e); } });
+		return new Proxy(store, {
+			get: (target, key) => {
+				if (key === 'onDidCommit') { return onDidCommit; }
+				const value: unknown = Reflect.get(target, key, target);
+				return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+			},
+		});
+	}
+}
+
 export class WakeKit {
 	private constructor(
 		readonly dir: string,
@@ -46,6 +72,7 @@ export class WakeKit {
 		readonly services: HostServices,
 		readonly config: HostConfig,
 		readonly logs: string[],
+		readonly gate: CommitGate,
 	) {}
 
 	static async open(options: WakeKitOptions = {}): Promise<WakeKit> {
@@ -53,17 +80,21 @@ export class WakeKit {
 		const workspace = join(dir, 'ws');
 		const tuttiDir = join(workspace, '.tutti');
 		mkdirSync(tuttiDir, { recursive: true });
+		const reopened = readdirSync(tuttiDir).length > 0;
 		const clock = options.clock ?? new FakeClock();
 		const store = await Store.open({ dir: tuttiDir, lease: false });
 		const runs = options.runs ?? new FakeRunProcessPort(tuttiDir, () => clock.now());
 		const config: HostConfig = { agentTargets: [commandTarget('src'), commandTarget('w')], maxParallelRuns: 4, autoAcceptDefault: false, ...options.config };
 		const logs: string[] = [];
+		const gate = new CommitGate();
 		const services = createHostServices({
-			workspace, tuttiDir, store, clock, ids: sequentialIds(options.scope ?? ''), runs, config,
+			workspace, tuttiDir, store: gate.view(store), clock, ids: sequentialIds(options.scope ?? ''), runs, config,
 			endpoint: join(dir, 'cp.sock'), userCredential, cliShim: join(dir, 'bin', 'tutti'),
 			log: (line) => { logs.push(line); }, wakeTickMs: 0, wakeLeaseMs: leaseMs,
 		});
-		return new WakeKit(dir, workspace, tuttiDir, store, clock, runs, services, config, logs);
+		// A fresh store is a started Host (every commit wakes the wake loop); a reopened one is started by the test.
+		if (!reopened) { await services.start(); }
+		return new WakeKit(dir, workspace, tuttiDir, store, clock, runs, services, config, logs, gate);
 	}
 
 	get wakes(): WakeService { return this.services.wakes; }
@@ -96,12 +127,12 @@ export class WakeKit {
 	async managedQuiet(title = 'Goal'): Promise<Result<'plan/create'>> {
 		const params = methods['plan/create'].params.parse({ title, content: `Reach ${title}.`, requestId: `quiet-${title}`, sourceTargetId: 'src' });
 		const unused = async (): Promise<never> => { throw new Error('not used by create'); };
-		return createPlan({
+		return this.gate.quietly(() => createPlan({
 			store: this.store, clock: this.clock, ids: this.quietIds, config: this.config,
 			admission: { admit: () => { throw new Error('not used by create'); }, launch: unused, stopRunsOfIssue: unused, reopenChangedParents: unused, countEndedTurns: unused },
 			processes: { interrupt: unused },
 			log: (line) => { this.logs.push(line); },
-		}, params, user);
+		}, params, user));
 	}
 
 	readonly quietIds = sequentialIds('q');
@@ -170,9 +201,9 @@ export class WakeKit {
 		return last;
 	}
 
-	/** Writes rows directly (corruption and crash simulations only). */
+	/** Writes rows directly (corruption and crash simulations only), unseen by the Host until the test ticks. */
 	async sql(sql: string, params: SqlValue[] = []): Promise<void> {
-		await this.store.transaction((tx) => { tx.run(sql, params); });
+		await this.gate.quietly(() => this.store.transaction((tx) => { tx.run(sql, params); }));
 	}
 
 	async close(keepDir = false): Promise<void> {

@@ -1,4 +1,4 @@
-// The inactivity watchdog with a fake clock (digest §1.7 items 20–22, §1.9 watchdog conformance names).
+// The inactivity watchdog with a fake clock.
 import { strict as assert } from 'node:assert';
 import { mainWakeId, wakeSubmitId, watchdogCheckpointId } from '../../../../src/core/ids.js';
 import { fiveMinutes, sourceCaller, WakeKit } from './wakeKit.js';
@@ -114,10 +114,11 @@ describe('the inactivity watchdog', () => {
 		const paused = await kit.managedQuiet('Paused');
 		const stopped = await kit.managedQuiet('Stopped');
 		const completed = await kit.managedQuiet('Completed');
-		await kit.call('issue/pause', { issueId: paused.issueId });
-		await kit.call('plan/stop', {
+		// Set up quietly: no wake pass delivers the other issues' initial wakes before they are paused, stopped, completed.
+		await kit.gate.quietly(() => kit.call('issue/pause', { issueId: paused.issueId }));
+		await kit.gate.quietly(() => kit.call('plan/stop', {
 			issueId: stopped.issueId, checkpointId: stopped.checkpointId, expectedGraphRevision: 1, requestId: 'stop-1', reason: 'not needed',
-		}, sourceCaller(stopped.sourceSessionId));
+		}, sourceCaller(stopped.sourceSessionId)));
 		await kit.sql("UPDATE executions SET status = 'completed', active_checkpoint_id = '' WHERE execution_id = ?", [completed.executionId]);
 		await kit.sql("UPDATE checkpoints SET status = 'resolved' WHERE execution_id = ?", [completed.executionId]);
 		await kit.idle();
