@@ -15,7 +15,7 @@ export interface Locator {
 	count(): Promise<number>;
 	waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
 	fill(value: string, options?: { timeout?: number }): Promise<void>;
-	click(options?: { timeout?: number; button?: 'left' | 'right' }): Promise<void>;
+	click(options?: { timeout?: number; button?: 'left' | 'right'; force?: boolean }): Promise<void>;
 	isVisible(): Promise<boolean>;
 	isChecked(options?: { timeout?: number }): Promise<boolean>;
 	innerText(options?: { timeout?: number }): Promise<string>;

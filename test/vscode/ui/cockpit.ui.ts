@@ -222,8 +222,8 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string, ga
 			screenshots.push(...await shootInThemes(workbench, workspace, 'agents-view'));
 			// Stop, inline on the worker's row: its Run is stopped and it leaves the view.
 			const worker = rows.filter({ hasText: 'Warm the cache' }).first();
-			await worker.hover({ timeout: 5000 });
-			await worker.locator('.action-label[aria-label="Stop Run"]').first().click({ timeout: 10_000 });
+			await worker.hover({ timeout: 15_000 });
+			await worker.locator('.action-label[aria-label="Stop Run"]').first().click({ timeout: 15_000 });
 			await pollFor('the stopped worker to leave the Agents view', 30_000, async () => ((await rows.filter({ hasText: 'Warm the cache' }).count()) === 0 ? true : undefined));
 			const stopped = task(issueId(cacheIssue), 'warm');
 			if (stopped.status === 'running') { throw new Error('Stop from the Agents view left the Run running'); }
