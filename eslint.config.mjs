@@ -1,4 +1,4 @@
-// Lint is the layer table (the import table in ../shared/STYLE.md): dependencies point one way. Each layer lists
+// Lint is the layer table (each layer imports only the layers below it): dependencies point one way. Each layer lists
 // what it MAY import; every other layer and every other package is refused by `no-restricted-imports`.
 // test/unit/lint/layers.test.ts lints a probe import for every forbidden edge and expects it refused.
 import js from '@eslint/js';
@@ -55,7 +55,7 @@ const layerRules = Object.entries(table).map(([layer, may]) => ({
  * Inside the Host, the control-plane services (src/host/services) sit on top: the lifecycles of Runs, wakes and Turns
  * and what they stand on never import a service (a service may import them).
  */
-const belowServices = ['runs', 'wakes', 'turns', 'checkpoints', 'delivery', 'worktrees', 'usage'];
+const belowServices = ['runs', 'wakes', 'turns', 'checkpoints', 'checks', 'delivery', 'worktrees', 'usage'];
 const belowServicesRule = {
 	files: belowServices.map((folder) => `src/host/${folder}/**/*.ts`),
 	rules: { 'no-restricted-imports': ['error', { patterns: [

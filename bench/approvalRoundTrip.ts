@@ -1,4 +1,4 @@
-// Approval round trip (SPEC approvals, issue 14): an agent asks about a tool call, the developer answers, the tool
+// Approval round trip: an agent asks about a tool call, the developer answers, the tool
 // runs. Through the real path: a real `tutti host`; a worker Run whose agent (a command target) acts as Claude Code
 // does: it starts `tutti mcp` (the real bundle, over stdio with the official MCP client) and calls its permission
 // tool `approve`, which asks the Host (approval/request) and waits (approval/wait). The developer side lists pending

@@ -1,5 +1,5 @@
 // `tutti plan issue get` end to end as whole processes (spawn → exit), beside its floors: `node -e 0` and a
-// minimal Node client making the same request over the same socket (perf-facts §2a). Each with and without
+// minimal Node client making the same request over the same socket. Each with and without
 // NODE_EXTRA_CA_CERTS, which Node 20 parses at every start. Medians and ratios only, never assertions.
 // Needs a running Host (its socket and a token) and the built dist/cli.js.
 import { spawn } from 'node:child_process';

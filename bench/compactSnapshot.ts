@@ -1,4 +1,4 @@
-// What a checkpoint costs the source agent (SPEC §8b): the bytes of `tutti plan issue get` (compact by default)
+// What a checkpoint costs the source agent: the bytes of `tutti plan issue get` (compact by default)
 // beside `--full` at a task_settled checkpoint of a 1,000-task plan, and the tokens a wake costs on a 50-task plan
 // (the wake prompt plus the one `plan issue get` it asks for). Tokens are estimated as characters / 4, the usual
 // rule of thumb for English and JSON with Anthropic's and OpenAI's tokenizers; no tokenizer is run. Also how big a

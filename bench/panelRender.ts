@@ -8,7 +8,7 @@
 import type { Attention } from '../src/core/attention/attention.js';
 import { taskControls } from '../src/core/issues/taskControls.js';
 import type { Issue, Task } from '../src/core/model.js';
-import { toIssueDto, toTasksWithReadiness } from '../src/host/services/dtoMapping.js';
+import { plainTaskListContext, toIssueDto, toTasksWithReadiness } from '../src/host/services/dtoMapping.js';
 import { toWebview, type PanelSnapshot } from '../src/protocol/webview.js';
 import { snapshotDelta } from '../src/protocol/webviewDelta.js';
 import type { TaskDto } from '../src/protocol/dto.js';
@@ -38,7 +38,7 @@ function task(i: number, deps: string[], status: TaskDto['status']): TaskDto {
 		issueId: 'bench', taskId: `t${i}`, title: `Task ${i}: implement part ${i} of the feature with tests`, content: `Content of task ${i}`,
 		status, acceptanceState: status === 'completed' ? 'user_accepted' : '', agentTargetId: 'claude', modelPlanId: '', model: '',
 		permissionModeId: '', reasoningEffort: '', executionDirectory: '', dependencyTaskIds: deps, parallelizable: true, autoAccept: false,
-		latestRunId: '', sortIndex: i, supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '',
+		latestRunId: '', sortIndex: i, supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', attempt: 0, rework: null,
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,
 	};
 }
@@ -64,7 +64,7 @@ export function benchSnapshot(n: number): PanelSnapshot {
 	return {
 		type: 'snapshot', seq: 1, plan: null, runs: [],
 		// As the Host sends it: readiness and controls derived by its mapping.
-		issue: { ...toIssueDto(issue, { counts, executionStatus: null, hasRunningRun: counts.running > 0, attention: benchAttention, spend: emptySpendDto() }), tasks: toTasksWithReadiness(tasks as Task[], new Map(), false) },
+		issue: { ...toIssueDto(issue, { counts, executionStatus: null, hasRunningRun: counts.running > 0, attention: benchAttention, spend: emptySpendDto() }), tasks: toTasksWithReadiness(tasks as Task[], new Map(), plainTaskListContext(false)) },
 		view: { selectedTaskId: 't1', showHistory: false, nowUnixMs: 1, agentWaiting: null },
 	};
 }

@@ -8,6 +8,8 @@ import { benchCliGet, formatCliGetBench, startCliGetFixture } from './cliGet.js'
 import { benchCliSmallRead, formatCliSmallRead } from './cliSmallRead.js';
 import { benchCompactSnapshot, formatCompactSnapshot } from './compactSnapshot.js';
 import { deliverySections } from './deliveryBench.js';
+import { withLoad } from './machineLoad.js';
+import { benchRestartToReady, formatRestartToReady } from './restartToReady.js';
 import { benchHostMemory, formatHostMemory } from './limits/hostMemory.js';
 import { benchStoreLimits, formatStoreLimits } from './limits/storeLimits.js';
 import { benchStoreRecovery, formatStoreRecovery } from './limits/storeRecovery.js';
@@ -107,6 +109,11 @@ async function main(): Promise<void> {
 	console.error('bench: wake latency over 50 settlements, and Host memory with 16 streaming Runs …');
 	section('Wake latency: worker Run exit → source session\'s wake Turn', 'at most 60 ms above the floor of spawning the agent process.',
 		formatWakeLatency(await benchWakeLatency({ log: (l) => console.error(`  ${l}`) })));
+
+	console.error('bench: Host restart to ready with 0 / 4 / 16 Runs in flight …');
+	const restart = await withLoad(() => benchRestartToReady({ log: (l) => console.error(`  ${l}`) }));
+	section('Host restart to ready with 0 / 4 / 16 Runs in flight', 'restart with 16 Runs in flight at most 2× restart with none.',
+		`${formatRestartToReady(restart.result)}\n\n${restart.load}`);
 
 	const elapsedMin = ((Date.now() - startedAt) / 60_000).toFixed(1);
 	const header = `# Benchmark results\n\nProduced by \`npm run bench\` (bench/run.ts) on ${new Date().toISOString().slice(0, 10)} in ${elapsedMin} min.\n` +

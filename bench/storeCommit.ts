@@ -1,5 +1,5 @@
 // Durable commit latency of a one-task update at 1k / 10k / 100k tasks (real schema: issues + tasks), beside the
-// naive alternative of exporting and durably writing the whole database per commit (SPEC §3, perf-facts §2c).
+// naive alternative of exporting and durably writing the whole database per commit.
 // Run: node --import tsx bench/storeCommit.ts
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,4 @@
-// The VS Code benchmarks (issue 5): the extension's activation time, store change → board and → panel latency,
+// The VS Code benchmarks: the extension's activation time, store change → board and → panel latency,
 // and the issue panel's render time in the browser for 50 / 200 / 1,000 tasks. Medians, printed and written to
 // bench/VSCODE_RESULTS.md; the 200-task panel is saved as docs/screenshots/panel-200-tasks.png. Needs the harness
 // (bash scripts/vscode-harness/install.sh) and `npm run build`.

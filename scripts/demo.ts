@@ -51,7 +51,7 @@ export function childEnv(runtimeDir: string, extra: Record<string, string> = {})
 			delete env[name];
 		}
 	}
-	// Children only talk to a local socket; parsing a CA bundle would just slow every CLI start (perf-facts §2).
+	// Children only talk to a local socket; parsing a CA bundle would just slow every CLI start.
 	delete env.NODE_EXTRA_CA_CERTS;
 	return env;
 }

@@ -1,4 +1,4 @@
-// `tutti issue integrate` of a 50-task issue (SPEC §8a): a real `tutti host` on a real git repository, 50 worktree
+// `tutti issue integrate` of a 50-task issue: a real `tutti host` on a real git repository, 50 worktree
 // tasks whose agents (command targets) each wrote their own file and were accepted automatically; then the real CLI
 // (`tutti issue integrate --as-user --json`, a whole process) merges the 50 accepted commits into `main` (checked out
 // in the workspace, so the workspace moves with it). Between repetitions `main` and the workspace go back to where

@@ -1,4 +1,4 @@
-// What git costs a worker Run (SPEC §8a): its worktree before launch and its result commit when it ends, with 1 / 10
+// What git costs a worker Run: its worktree before launch and its result commit when it ends, with 1 / 10
 // / 100 Runs in flight at once, and the merge commit a task with 2 / 8 parents starts from. The Host's own services
 // run in this process (createHostServices over a real Store, the real Dispatcher, RunLifecycle, WorktreeManager,
 // prepareRunTree and the result recorder) on a real git repository; only the agent processes are scripted (the test

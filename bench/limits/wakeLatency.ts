@@ -1,4 +1,4 @@
-// Wake latency (issue 3): from a worker Run's process exit to the start of the source session's wake Turn, over a
+// Wake latency: from a worker Run's process exit to the start of the source session's wake Turn, over a
 // chain of settlements (each task depends on the one before, so every settlement wakes the source on its own). The
 // source agent is a `command` target that records its start time first thing, then drives the plan with the CLI.
 // Floor: spawning the same kind of process (node) and reaching its first line. Then the Host's memory while 16

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** Pinned so that one run compares against the same peer as perf-facts.md. */
+/** Pinned so that one run compares against the same peer as the measured costs our speed goals rest on. */
 export const benchPackageSpecs = ['task-master-ai@0.43.1', 'better-sqlite3@12'] as const;
 
 export function benchCacheDir(): string {

@@ -1,4 +1,4 @@
-// Whole-process timing: wall time from spawn to the child's close (perf-facts "Method").
+// Whole-process timing: wall time from spawn to the child's close.
 import { spawn } from 'node:child_process';
 
 export interface ProcessSample {

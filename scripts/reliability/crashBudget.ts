@@ -146,7 +146,7 @@ export class BudgetLane {
 			// The instant the spend reached the budget: when the Host recorded the usage of the Turn that crossed it
 			// (spend.reachedAtUnixMs). No Run may be admitted after it. The crossing Turn's process may have ended a
 			// few ms earlier: a Run admitted in between was admitted while, to the Host, that Turn was still running
-			// (SPEC §8b: a running Turn finishes) — counted apart, not a violation.
+			// (a running Turn finishes: fail closed only for what is launched) — counted apart, not a violation.
 			const reachedAt = s.spend.reachedAtUnixMs;
 			let cumulative = 0;
 			let processEndedAt = Number.POSITIVE_INFINITY;

@@ -197,7 +197,7 @@ async function crashPoints(host: HostHandle, options: CrashOptions, random: () =
 				const taskId = `c-${seq++}`;
 				const r = await host.cli(['issue', 'task', 'add', '--issue-id', pointManualIssueId, '--task-id', taskId, '--title', `T ${taskId}`, '--json'],
 					{ asUser: true });
-				// A kill mid-call: the CLI retries the connection (SPEC §10) and completes against the restarted Host.
+				// A kill mid-call: the CLI retries the connection and completes against the restarted Host.
 				if (r.code === 0) {
 					acknowledgedCommands++;
 					manualTasks.add(taskId);

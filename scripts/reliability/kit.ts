@@ -67,7 +67,7 @@ export async function cliIssueTaskIds(host: HostHandle, issueId: string): Promis
 }
 
 /**
- * Checkpoint and backlog invariants of one snapshot (SPEC §6, digest §1.7): at most one active checkpoint and it is
+ * Checkpoint and backlog invariants of one snapshot: at most one active checkpoint and it is
  * the execution's; sequences strictly increasing in backlog order with the active one oldest; no checkpoint bound
  * to a revision the graph has not reached; at most one settlement checkpoint per Run. Returns the violations.
  */

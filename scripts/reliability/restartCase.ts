@@ -1,5 +1,5 @@
 // Restart: a reload (SIGTERM + start) while 4 Runs are running with live supervisors, and while 4 Runs are dying
-// (exit 0, exit 3, killed -9, and a person's Stop still in flight). Outcomes per SPEC §8: live Runs are re-attached and
+// (exit 0, exit 3, killed -9, and a person's Stop still in flight). Outcomes: live Runs are re-attached and
 // settle from their exit record afterwards; Runs that died while the Host was down settle from the exit record (or
 // as a failure when there is none); a Run is a cancellation only when a person's Stop that took covers it. Every Run
 // settles exactly once and has exactly one settlement checkpoint.

@@ -160,7 +160,7 @@ async function integrateUnderKill(host: HostHandle, issueId: string, files: read
 	result: CaseResult, figures: WorktreeCrashFigures): Promise<void> {
 	const where = `worktree round ${round}: integrate`;
 	const before = git(host.workspace, 'rev-parse', 'main');
-	// The CLI call and the kill race; the CLI may retry across the restart (SPEC §10) or report the cut.
+	// The CLI call and the kill race; the CLI may retry across the restart or report the cut.
 	const cli = host.cli(['issue', 'integrate', '--issue-id', issueId, '--accepted-only', '--json'], { asUser: true });
 	await sleep(random() * 400);
 	await killAndRestart(host);

@@ -4,9 +4,11 @@
 //     into the turn right after;
 //   - allow with an edited command: app-server can only run the command the agent asked for, so the ask is declined,
 //     the developer's command is steered to the agent, and that command is allowed without asking again;
-//   - a question (`request_user_input`) is an approval of the tool `request_user_input`: allowing it with input
-//     `{"answers": {"<question id>": "<answer>" | ["<answer>", …]}}` answers; a plain allow picks each question's first
+//   - a question (`request_user_input`) is an approval of the tool `request_user_input`, which Tutti shows as a question
+//     (src/core/approvals/questions.ts); the developer's answers arrive as the allowed input
+//     `{"answers": {"<question id>": "<answer>" | ["<answer>", …]}}`; an allow without answers picks each question's first
 //     (recommended) option; a denial answers every question with its message.
+import { questionTool } from '../core/approvals/questions.js';
 import type { ServerRequestParams, ServerRequestResult } from './codexAppServerProtocol.js';
 
 /** An app-server request as a Tutti approval request (the `tool`, its `input`, and the call's id). */
@@ -20,7 +22,7 @@ export interface ApprovalAskOf {
 export type TuttiAnswer = { behavior: 'allow'; updatedInput: unknown } | { behavior: 'deny'; message: string };
 
 /** The tool names the approvals carry (the Host's allow-for-the-task grants by tool name). */
-export const codexApprovalTools = { command: 'exec_command', fileChange: 'apply_patch', permissions: 'request_permissions', question: 'request_user_input' } as const;
+export const codexApprovalTools = { command: 'exec_command', fileChange: 'apply_patch', permissions: 'request_permissions', question: questionTool } as const;
 
 const callId = (p: { turnId: string; itemId: string }): string => `${p.turnId}/${p.itemId}`.slice(0, 200);
 

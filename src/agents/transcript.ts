@@ -1,11 +1,12 @@
 // A readable transcript of a Run, read from its captured stdout: assistant text, tool calls (the command or the
-// file), files edited, errors, messages from the developer and the final result. One parser for every adapter:
+// file), files edited, errors, messages from the developer and the final result; its stderr lines are entries of
+// their own (`stderr`), placed among them by src/agents/outputInterleave.ts. One parser for every adapter:
 // each line says what it is — Claude Code stream-json (`assistant`, `user`, `result`), Codex `exec --json`
 // (`item.completed`, `turn.completed`, …), codex app-server JSON-RPC (`item/completed`, `turn/completed`, …) or plain
 // text (command targets). Pure; garbage never throws.
 import { isObject, type Json, parseLine, str } from './streamJson.js';
 
-export type TranscriptEntryKind = 'assistant' | 'tool' | 'edit' | 'error' | 'user' | 'result' | 'output';
+export type TranscriptEntryKind = 'assistant' | 'tool' | 'edit' | 'error' | 'user' | 'result' | 'output' | 'stderr';
 
 export interface TranscriptEntry {
 	readonly kind: TranscriptEntryKind;
@@ -202,6 +203,11 @@ export function transcriptEntriesOfLine(raw: string): TranscriptEntry[] {
 	} catch {
 		return [];
 	}
+}
+
+/** A line the agent wrote to stderr, as it is (none for a blank line). */
+export function stderrEntry(raw: string): TranscriptEntry | undefined {
+	return entry('stderr', raw);
 }
 
 /** The entries of whole lines of stdout, in order. */

@@ -17,6 +17,8 @@ export type FlagKind =
 	| 'jsonStringArray'
 	/** A JSON object, e.g. `--input-json '{"command":"npm test"}'`. */
 	| 'jsonObject'
+	/** A JSON array (its items' shape is the Host's to check), e.g. `--checks-json '[{"argv":["npm","test"]}]'`. */
+	| 'jsonArray'
 	/**
 	 * Plan operations as JSON (`--operations-json`): sent as parsed, the Host's method table checks their shape; text
 	 * that is not JSON is refused here as a malformed operation, in the words the Host uses for any other.
@@ -24,6 +26,11 @@ export type FlagKind =
 	| 'jsonOperations'
 	/** One of `choices`. */
 	| 'choice'
+	/**
+	 * `--flag` alone (→ `bare`, or true without one) or `--flag VALUE` (→ the value, one of `choices` when given):
+	 * `--push` / `--push origin`, `--squash` / `--squash issue`.
+	 */
+	| 'optionalValue'
 	/** A budget in USD: a decimal number ≥ 0 (`5`, `2.50`), or `none` (→ null: no USD budget). */
 	| 'budgetUsd'
 	/** A budget in tokens: a whole number ≥ 0, or `none` (→ null: no token budget). */
@@ -40,6 +47,8 @@ export interface FlagSpec {
 	valueName?: string;
 	required?: boolean;
 	choices?: readonly string[];
+	/** An optionalValue flag given alone means this value (absent: true). */
+	bare?: string;
 	/** Only with these methods (a command whose alternative flag calls another method refuses it with that one). */
 	methods?: readonly Method[];
 	/**
@@ -76,6 +85,10 @@ const runId: FlagSpec = { name: 'run-id', param: 'runId', kind: 'string', valueN
 const requestId: FlagSpec = {
 	name: 'request-id', param: 'requestId', kind: 'string', valueName: '<id>', required: true,
 	description: 'your idempotency key: resending the same request with it replays the first result (replayed:true)',
+};
+const questionAnswerFlag: FlagSpec = {
+	name: 'answer', param: 'answers', kind: 'list', valueName: '<text>',
+	description: "an agent's question: the answer (several questions: <question id>=<answer>, the flag once per question)",
 };
 const fenceFlags: readonly FlagSpec[] = [
 	issueId,
@@ -164,9 +177,10 @@ export const commandTable: readonly CommandSpec[] = [
 		path: ['issue', 'get'], method: 'issue/get', summary: 'show an issue with its tasks',
 		flags: [
 			issueId,
-			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'only this task' },
+			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'only this task (also a superseded one: its history stays readable, with supersededByTaskId)' },
 			{ name: 'status', param: 'status', kind: 'choice', choices: ['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled'], valueName: '<status>', description: 'only the tasks in this status' },
 		],
+		details: 'A running task whose Run is marked stalled (no activity for its stallSeconds) shows stalled: {lastActivityAtUnixMs, markedAtUnixMs, label}; stalled is not failed.',
 		examples: ['tutti issue get --issue-id ISSUE --json', 'tutti issue get --issue-id ISSUE --status running --json', 'tutti issue get --issue-id ISSUE --task-id build --json'],
 	},
 	{
@@ -175,14 +189,25 @@ export const commandTable: readonly CommandSpec[] = [
 			issueId,
 			{ name: 'into', param: 'into', kind: 'string', valueName: '<branch>', description: "the branch to integrate into (default: the issue's base branch)" },
 			{ name: 'accepted-only', param: 'acceptedOnly', kind: 'bool', valueName: '[bool]', description: 'integrate what is accepted and leave the other tasks out (default: refuse while a task is not accepted)' },
+			{ name: 'push', param: 'push', kind: 'optionalValue', valueName: '[remote]', description: "then push the branch: to this remote, or alone to the branch's upstream (never forced; a failed push keeps the integration and says what to do)" },
+			{ name: 'squash', param: 'squash', kind: 'optionalValue', valueName: '[task|issue]', choices: ['task', 'issue'], bare: 'task', description: "new commits instead of the tasks' history: one per task titled by the task (alone or `task`), or one for the issue (`issue`); default keeps the history" },
+			{ name: 'skip-checks', param: 'skipChecks', kind: 'bool', valueName: '[bool]', description: "move the branch without running the issue's checks on the integrated commit (your explicit choice; recorded)" },
 		],
 		details: 'The merge is computed without touching any working tree: a fast-forward when possible, otherwise one merge commit "Integrate <issue title>". '
 			+ 'Where the branch is checked out its tracked files must be clean (dirty_workspace names them) and that tree moves to the new commit; untracked files are never touched. '
-			+ 'A conflict (merge_conflict) names every conflicting path and changes nothing. '
-			+ "The repository's git hooks do not run (post-merge, reference-transaction, …) unless the developer's setting integrateRunsHooks is on.",
+			+ 'A conflict (merge_conflict) names every conflicting path, changes nothing, and names two ways forward for the task whose work conflicts: '
+			+ '`tutti task update-from-base` (a new Run of it merges the branch into its tree), or a merge by hand in its tree (`git -C <tree> merge <branch>`, fix, commit). '
+			+ 'A task whose branch moved after you accepted it (such a commit by hand) is pending acceptance again first ("changed after acceptance"): accept it, then integrate. '
+			+ "The repository's git hooks do not run (post-merge, reference-transaction, …) unless the developer's setting integrateRunsHooks is on. "
+			+ '--squash makes new commits on the branch (tasks in dependency order) instead of keeping every attempt of the tasks. '
+			+ 'Before the branch moves, the issue\'s checks (the workspace\'s, the issue\'s and every merged task\'s) run on the integrated commit in a scratch worktree; '
+			+ 'a failing check changes nothing and is named with the last lines of its output (not_integrable). --skip-checks moves the branch without them, and the integration records it. '
+			+ '--push checks the remote before anything moves; a push that fails (push_failed) leaves the integration on the local branch and names what to fix.',
 		examples: [
 			'tutti issue integrate --issue-id ISSUE --as-user --json',
 			'tutti issue integrate --issue-id ISSUE --into release/1.2 --accepted-only --as-user --json',
+			'tutti issue integrate --issue-id ISSUE --squash --push --as-user --json',
+			'tutti issue integrate --issue-id ISSUE --squash issue --push origin --as-user --json',
 		],
 	},
 	{
@@ -214,6 +239,24 @@ export const commandTable: readonly CommandSpec[] = [
 		details: `${budgetHelp}\n${autoAcceptHelp}`,
 	},
 	{
+		path: ['issue', 'checks'], method: 'issue/setChecks', summary: 'set the checks of an issue or of one of its tasks (developer action)',
+		flags: [
+			issueId,
+			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'set this task\'s own checks (default: the issue\'s)' },
+			{
+				name: 'checks-json', param: 'checks', kind: 'jsonArray', valueName: '<json>', required: true,
+				description: 'a JSON array of checks {"name"?, "argv": [...], "shell"?, "timeoutSeconds"?} replacing the ones set there ([] drops them)',
+			},
+		],
+		details: 'A task\'s reported success is verified by running its checks in its tree at its result commit, one after another, each bounded by its timeout (default 600 s); '
+			+ 'only passed checks let it be accepted automatically. A task runs the union of the workspace\'s (setting tutti.checks), its agent target\'s, its issue\'s and its own; '
+			+ 'a rework keeps the checks of the task it replaces. Checks are the developer\'s: an agent session cannot set, change or drop them.',
+		examples: [
+			'tutti issue checks --issue-id ISSUE --checks-json \'[{"name":"test","argv":["npm","test"]}]\' --as-user --json',
+			'tutti issue checks --issue-id ISSUE --task-id build --checks-json \'[{"argv":["npm run lint && npm run build"],"shell":true,"timeoutSeconds":900}]\' --as-user --json',
+		],
+	},
+	{
 		path: ['issue', 'pause'], method: 'issue/pause', summary: 'pause dispatch of new Runs (developer action; only the developer lifts this pause)', flags: [issueId],
 		examples: ['tutti issue pause --issue-id ISSUE --as-user --json'],
 	},
@@ -227,7 +270,7 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['issue', 'task', 'add'], method: 'task/add', summary: 'add a task to a manual issue',
-		flags: [issueId, title(true), { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'your id for the task (default: generated)' }, content(false), ...launchFlags],
+		flags: [issueId, title(true), { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: "your id for the task; it names the task's git branch and worktree, so: letters, digits, '.', '_' and '-', starting with a letter or digit, at most 120 characters, no '..', not ending in '.' or '.lock' (default: one made from the title, e.g. write-the-tests)" }, content(false), ...launchFlags],
 		examples: [
 			'tutti issue task add --issue-id ISSUE --task-id build --title "Build" --agent-target-id sh --json',
 			'tutti issue task add --issue-id ISSUE --task-id test --title "Test" --agent-target-id sh --depends-on build --json',
@@ -336,7 +379,10 @@ export const commandTable: readonly CommandSpec[] = [
 	{
 		path: ['run', 'get'], method: 'run/get', summary: 'show a Run: status, outcome, outcomeLabel, stopNotes, timestamps', flags: [runId],
 		details: 'A worktree Run also shows its commits and outsideChanges: what changed outside its tree and branch while it ran '
-			+ "(HEAD and tracked files of the developer's checkout, its .git/config and hooks, other local branches); such a Run is never accepted automatically.",
+			+ "(HEAD and tracked files of the developer's checkout, its .git/config and hooks, other local branches); such a Run is never accepted automatically.\n"
+			+ 'A running Run whose agent showed no activity (no output, no tool call, no usage) for stallSeconds (the agent target\'s, else the '
+			+ "workspace's stallSeconds in .tutti/config.json or the tutti.stallSeconds setting, default 600; 0: never) shows stalled: "
+			+ '{lastActivityAtUnixMs, markedAtUnixMs, label}. Stalled is not failed: the Run goes on, and its next output lifts the mark.',
 		examples: ['tutti run get --run-id RUN --json'],
 	},
 	{
@@ -364,10 +410,11 @@ export const commandTable: readonly CommandSpec[] = [
 		flags: [
 			runId,
 			{ name: 'offset', param: 'offset', kind: 'nonNegativeInt', valueName: '<bytes>', description: 'start at this byte of the Run\'s stdout' },
-			{ name: 'max-bytes', param: 'maxBytes', kind: 'positiveInt', valueName: '<bytes>', description: 'read at most this many bytes of stdout per request' },
+			{ name: 'stderr-offset', param: 'stderrOffset', kind: 'nonNegativeInt', valueName: '<bytes>', description: 'start at this byte of the Run\'s stderr' },
+			{ name: 'max-bytes', param: 'maxBytes', kind: 'positiveInt', valueName: '<bytes>', description: 'read at most this many bytes of each stream per request' },
 		],
-		details: 'One line per entry: assistant text, `$ command` for commands, the file for edits, errors and the final result. `--json` gives the entries and the offset to continue from (`nextOffset`); `done` is true once the Run has ended and everything was read. The raw output is `tutti run log`.',
-		examples: ['tutti run transcript --run-id RUN', 'tutti run transcript --run-id RUN --offset 0 --json'],
+		details: 'One line per entry: assistant text, `$ command` for commands, the file for edits, errors, the final result, and what the agent wrote to stderr (marked `stderr:`, in the order it was written). `--json` gives the entries and where to continue (`nextOffset` for stdout, `stderrNextOffset` for stderr); `done` is true once the Run has ended and everything was read. The raw output is `tutti run log`.',
+		examples: ['tutti run transcript --run-id RUN', 'tutti run transcript --run-id RUN --offset 0 --stderr-offset 0 --json'],
 	},
 	{
 		path: ['run', 'report'], method: 'run/report', summary: "a Run supervisor's report that its process started or exited", hidden: true,
@@ -405,9 +452,15 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti session state --session-id SESSION --as-user --json'],
 	},
 	{
-		path: ['finish'], method: 'issue/finish', summary: 'record Finish on a completed issue: nothing more is offered to its agent (developer action)',
-		flags: [issueId, { name: 'remove-worktrees', param: 'removeWorktrees', kind: 'bool', valueName: '[bool]', description: "also remove the issue's worktrees and tutti/<task> branches (after `tutti issue integrate`; refused while a tree has uncommitted changes)" }],
-		examples: ['tutti finish --issue-id ISSUE --as-user --json', 'tutti finish --issue-id ISSUE --remove-worktrees --as-user --json'],
+		path: ['finish'], method: 'issue/finish', summary: 'record Finish on an issue whose work is over: nothing more is offered to its agent (developer action)',
+		flags: [
+			issueId,
+			{ name: 'remove-worktrees', param: 'removeWorktrees', kind: 'bool', valueName: '[bool]', description: "also remove the issue's worktrees and merged tutti/<issue>/<task> branches (a tree with uncommitted changes or an unmerged branch is kept, named)" },
+			{ name: 'without-integrating', param: 'withoutIntegrating', kind: 'bool', valueName: '[bool]', description: 'finish although accepted work is not integrated (recorded; the issue then reads "not integrated")' },
+		],
+		details: 'Refused with not_integrated while accepted work is not integrated, unless --without-integrating. '
+			+ 'Without --remove-worktrees the answer offers the removal: cleanup.summary says what would go and how much disk it frees.',
+		examples: ['tutti finish --issue-id ISSUE --as-user --json', 'tutti finish --issue-id ISSUE --remove-worktrees --as-user --json', 'tutti finish --issue-id ISSUE --without-integrating --as-user --json'],
 	},
 	{
 		path: ['follow-up'], method: 'issue/followUp', summary: "pick a follow-up on a completed issue: the agent's next-action starts it (developer action)",
@@ -428,8 +481,10 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	{
 		path: ['review', 'request-changes'], method: 'review/requestChanges', summary: "send a task's result back with a note (developer action)",
-		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose result you decide on (status pending_acceptance)' }, { name: 'note', param: 'note', kind: 'string', valueName: '<text>', required: true, description: 'what should change (sent to the source agent); must not be empty' }],
-		details: 'The task becomes failed so it can be reworked; on a managed issue the source agent gets a changes_requested checkpoint carrying the note.',
+		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose result you decide on (status pending_acceptance)' }, { name: 'note', param: 'note', kind: 'string', valueName: '<text>', required: true, description: 'what should change (sent to the agent that reworks it); must not be empty' }],
+		details: 'On a manual issue the task runs again as a new attempt in its own tree: its Run\'s prompt carries your note, the task reads "changes requested" until that Run starts '
+			+ '(it is never failed for it), the earlier attempt stays in its history, and integrate takes the attempt you accept. '
+			+ 'On a managed issue the task fails and the source agent gets a changes_requested checkpoint carrying the note, and reworks it.',
 		examples: ['tutti review request-changes --issue-id ISSUE --task-id build --note "The build must also produce source maps" --as-user --json'],
 	},
 	{
@@ -477,12 +532,12 @@ export const commandTable: readonly CommandSpec[] = [
 	},
 	// Approvals: a tool call an agent may not make without asking waits for the developer's answer.
 	{
-		path: ['approval', 'list'], method: 'approval/list', summary: "list tool calls waiting for your answer (or an issue's approvals, with their answers)",
+		path: ['approval', 'list'], method: 'approval/list', summary: "list tool calls and questions waiting for your answer (or an issue's approvals, with their answers)",
 		flags: [
 			{ name: 'issue-id', param: 'issueId', kind: 'string', valueName: '<id>', description: "every approval of this issue, answered ones included (default: every pending one)" },
 			{ name: 'status', param: 'status', kind: 'choice', choices: ['pending', 'allowed', 'denied', 'expired', 'canceled'], valueName: '<status>', description: 'only approvals in this status' },
 		],
-		details: 'A claude agent whose tool call is outside its allowedTools asks through `tutti mcp`; the call waits until you answer.\n'
+		details: 'A claude agent whose tool call is outside its allowedTools asks through `tutti mcp`; the call waits until you answer. A codex agent asks the same way, and its questions are listed too (kind "question", with each question and its options).\n'
 			+ 'A request whose Run ended shows as expired; one whose Run was stopped as canceled.',
 		examples: ['tutti approval list --json', 'tutti approval list --issue-id ISSUE --json', 'tutti approval list --issue-id ISSUE --status denied'],
 	},
@@ -498,15 +553,31 @@ export const commandTable: readonly CommandSpec[] = [
 				name: 'input-json', param: 'updatedInput', kind: 'jsonObject', valueName: '<json>', file: 'input-file',
 				description: "with --allow: the tool runs with this input instead of the agent's (a JSON object shaped like the request's input; - reads it from stdin)",
 			},
+			questionAnswerFlag,
 		],
-		details: 'Give exactly one of --allow and --deny. A request is answered once: a second answer is refused (approval_answered) and reports the first.\n'
+		details: 'Give exactly one of --allow and --deny (an agent\'s question: --answer, or --deny to decline it). A request is answered once: a second answer is refused (approval_answered) and reports the first.\n'
 			+ 'To allow an edited call, give the whole input with --input-json (see `tutti approval list --json` for the agent\'s); the agent sees the tool run with it.\n'
+			+ 'A question (kind "question" in `tutti approval list --json`) is answered with --answer; --allow alone picks each question\'s first (recommended) option.\n'
 			+ 'Only the developer answers (an agent token is refused).',
 		examples: [
 			'tutti approval answer --approval-id APPROVAL --allow --as-user --json',
 			'tutti approval answer --approval-id APPROVAL --allow --for-task --as-user',
 			'tutti approval answer --approval-id APPROVAL --deny --message "Do not push; open a pull request instead" --as-user --json',
 			`tutti approval answer --approval-id APPROVAL --allow --input-json '{"command":"npm test -- --grep login"}' --as-user --json`,
+			'tutti approval answer --approval-id APPROVAL --answer "Blue" --as-user --json',
+		],
+	},
+	{
+		path: ['question', 'answer'], method: 'question/answer', summary: "answer an agent's question (developer action; the same as `tutti approval answer --answer`)",
+		flags: [
+			{ name: 'approval-id', param: 'approvalId', kind: 'string', valueName: '<id>', required: true, description: 'the question (an approvalId of kind "question" from `tutti approval list`)' },
+			{ ...questionAnswerFlag, required: true },
+		],
+		details: 'The agent receives the answers as the result of its question and goes on. A question is answered once; to decline it, run `tutti approval answer --approval-id APPROVAL --deny --message "…"`.\n'
+			+ 'Only the developer answers (an agent token is refused).',
+		examples: [
+			'tutti question answer --approval-id APPROVAL --answer "Blue" --as-user --json',
+			'tutti question answer --approval-id APPROVAL --answer color=Blue --answer size=Large --as-user',
 		],
 	},
 	{
@@ -525,9 +596,49 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti approval wait --approval-id APPROVAL --json'],
 	},
 	{
+		path: ['task', 'retry'], method: 'task/retry', summary: 'run a failed or canceled task of a manual issue again, as a new attempt in its own tree (developer action)',
+		flags: [
+			issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the failed or canceled task' },
+			{ name: 'note', param: 'note', kind: 'string', valueName: '<text>', description: "what to do differently (goes into the new attempt's prompt)" },
+			title(false), content(false), ...launchFlags,
+		],
+		details: 'Edit and retry: the other flags change the task first, as `tutti issue task update` does for a not-started task (--depends-on replaces '
+			+ "the whole list). The task is not_started until its new Run starts (the dispatcher starts it as capacity allows); its earlier Runs stay its history. "
+			+ "On a managed issue a failed task is its source agent's to rework (it got that as a checkpoint), so retry is refused there (tutti_issue_managed).",
+		examples: [
+			'tutti task retry --issue-id ISSUE --task-id build --as-user --json',
+			'tutti task retry --issue-id ISSUE --task-id build --note "The network was down; try again" --as-user --json',
+			'tutti task retry --issue-id ISSUE --task-id build --agent-target-id claude --content "Build with the new toolchain" --as-user --json',
+		],
+	},
+	{
+		path: ['task', 'update-from-base'], method: 'task/updateFromBase', summary: "merge its base branch into an accepted task's work, in a new Run in its own tree (developer action)",
+		flags: [
+			issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the accepted task to update' },
+			{ name: 'into', param: 'into', kind: 'string', valueName: '<branch>', description: "the branch it is integrated into (default: the issue's base branch)" },
+		],
+		details: 'What integrate refuses with merge_conflict is brought up to date here: the branch and the accepted work integrated before the task are merged '
+			+ 'into its tree. The answer says what happens before anything runs: merged cleanly (no agent; the merge is the new result), conflicts its agent '
+			+ 'resolves (onMergeConflict "agent": its prompt names the paths), or conflicts left in progress in the tree for you (onMergeConflict "fail": '
+			+ 'resolve, `git add`, `git commit`; the task stays accepted until then and integrate shows your commit for review). '
+			+ 'A new result is reviewed and accepted again like any change (`tutti review accept`), then `tutti issue integrate` again. '
+			+ 'A managed issue\'s task is updated only after its Goal Review (before, it is the source agent\'s).',
+		examples: [
+			'tutti task update-from-base --issue-id ISSUE --task-id build --as-user --json',
+			'tutti task update-from-base --issue-id ISSUE --task-id build --into release/1.2 --as-user --json',
+		],
+	},
+	{
 		path: ['worktree', 'remove'], method: 'worktree/remove', summary: "remove a task's git worktree (refused with uncommitted changes; the branch stays)",
 		flags: [issueId, { name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', required: true, description: 'the task whose worktree to remove' }],
 		examples: ['tutti worktree remove --issue-id ISSUE --task-id TASK --as-user --json'],
+	},
+	{
+		path: ['worktree', 'prune'], method: 'worktree/prune', summary: 'remove the worktrees and merged tutti/* branches of finished issues (developer action)',
+		flags: [{ name: 'issue-id', param: 'issueId', kind: 'string', valueName: '<id>', description: "only this issue's (refused while it is not finished)" }],
+		details: 'A finished issue: Finish recorded, stopped, or closed with nothing waiting to be integrated. '
+			+ 'Never removes a tree with uncommitted changes or a Run running in it, nor a branch whose work is not merged: each one kept is named with its reason.',
+		examples: ['tutti worktree prune --as-user --json', 'tutti worktree prune --issue-id ISSUE --as-user --json'],
 	},
 ];
 
@@ -542,10 +653,12 @@ export const groupSummaries: Readonly<Record<string, string>> = {
 	'plan issue': 'the source session\'s commands for a managed issue',
 	'run': 'Runs (one agent process per scheduled task)',
 	'review': "the developer's decisions on task results",
+	'task': "the developer's actions on one task: a new attempt (retry) or an update from its base",
 	'goal': "the developer's decision at Goal Review",
 	'goal-review': "the independent reviewer's verdict at Goal Review",
 	'worktree': 'git worktrees of isolated tasks',
-	'approval': "agents' tool calls that wait for your answer",
+	'approval': "agents' tool calls and questions that wait for your answer",
+	'question': "agents' questions that wait for your answer",
 	'hook': "hooks of the agents Tutti launches (run by the agent CLI, not by hand)",
 };
 

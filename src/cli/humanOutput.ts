@@ -11,7 +11,8 @@ export function formatHuman(method: string, result: unknown): string {
 		case 'run/list':
 			return table(r['runs'], ['runId', 'taskId', 'status', 'outcomeLabel'], 'no runs');
 		case 'approval/list':
-			return table(r['approvals'], ['approvalId', 'status', 'tool', 'runId', 'answerLabel'], 'no approvals');
+			return table(Array.isArray(r['approvals']) ? r['approvals'].map((a) => ({ ...fields(a), asks: approvalAsks(a) })) : [],
+				['approvalId', 'status', 'runId', 'asks', 'answerLabel'], 'no approvals');
 		case 'turn/list':
 			return table(r['turns'], ['role', 'issueTitle', 'taskTitle', 'label', 'activity'], 'no agent is at work or waiting');
 		case 'agent/list':
@@ -33,17 +34,31 @@ function table(rows: unknown, columns: readonly string[], empty: string): string
 	return cells.map((line) => line.map((cell, i) => (i === line.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ').trimEnd()).join('\n') + '\n';
 }
 
-const transcriptMarks: Readonly<Record<string, string>> = { assistant: '', tool: '', edit: 'edited ', error: 'error: ', user: 'sent: ', result: 'result: ', output: '' };
+const transcriptMarks: Readonly<Record<string, string>> = { assistant: '', tool: '', edit: 'edited ', error: 'error: ', user: 'sent: ', result: 'result: ', output: '', stderr: 'stderr: ' };
+
+function fields(value: unknown): Record<string, unknown> {
+	return (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+}
+
+/** What a request asks: `question: Which color? [Red | Blue]`, or the tool with its command or path (`Bash \`git push\``). */
+function approvalAsks(value: unknown): string {
+	const approval = fields(value);
+	if (approval['kind'] === 'question' && Array.isArray(approval['questions'])) {
+		return `question: ${approval['questions'].map((q) => {
+			const question = fields(q);
+			const options = Array.isArray(question['options']) ? question['options'].map((o) => String(fields(o)['label'] ?? '')) : [];
+			return `${String(question['question'] ?? '')}${options.length > 0 ? ` [${options.join(' | ')}]` : ''}`;
+		}).join(' / ')}`;
+	}
+	const input = fields(approval['input']);
+	const what = typeof input['command'] === 'string' ? ` \`${input['command']}\`` : typeof input['file_path'] === 'string' ? ` ${input['file_path']}` : '';
+	return `${String(approval['tool'] ?? '')}${what}`;
+}
 
 /** `approval Bash \`git push\`: denied by the developer at …: use a PR` — one line per approval of the Run. */
 function approvalLines(approvals: unknown): string {
 	if (!Array.isArray(approvals) || approvals.length === 0) { return ''; }
-	return approvals.map((a) => {
-		const approval = (typeof a === 'object' && a !== null ? a : {}) as Record<string, unknown>;
-		const input = (typeof approval['input'] === 'object' && approval['input'] !== null ? approval['input'] : {}) as Record<string, unknown>;
-		const what = typeof input['command'] === 'string' ? ` \`${input['command']}\`` : typeof input['file_path'] === 'string' ? ` ${input['file_path']}` : '';
-		return `approval ${String(approval['tool'] ?? '')}${what}: ${String(approval['answerLabel'] ?? '')}`;
-	}).join('\n') + '\n';
+	return approvals.map((a) => `approval ${approvalAsks(a)}: ${String(fields(a)['answerLabel'] ?? '')}`).join('\n') + '\n';
 }
 
 function transcriptText(entries: unknown): string {

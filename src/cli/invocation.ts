@@ -129,6 +129,14 @@ function convert(flag: FlagSpec, raw: unknown): Converted {
 			return ok(String(raw));
 		case 'list':
 			return ok(Array.isArray(raw) ? raw.map(String) : [String(raw)]);
+		case 'optionalValue': {
+			if (raw === true) { return ok(flag.bare ?? true); }
+			const text = String(raw);
+			if (flag.choices !== undefined && !flag.choices.includes(text)) {
+				return problem(`${name} takes ${flag.choices.join(' or ')}, or nothing (got ${quote(raw)})`);
+			}
+			return text === '' ? problem(`${name} needs a value when one is given with = (got "")`) : ok(text);
+		}
 		case 'bool': {
 			const text = raw === true ? 'true' : String(raw).toLowerCase();
 			return text === 'true' ? ok(true) : text === 'false' ? ok(false) : problem(`${name} must be true or false (got ${quote(raw)})`);
@@ -159,6 +167,8 @@ function convert(flag: FlagSpec, raw: unknown): Converted {
 		case 'jsonObject':
 			return jsonFlag(name, raw, { what: 'a JSON object', example: `${name} '{"command":"npm test"}'` },
 				(v) => typeof v === 'object' && v !== null && !Array.isArray(v), 'a JSON object');
+		case 'jsonArray':
+			return jsonFlag(name, raw, { what: 'a JSON array', example: `${name} '[{"name":"test","argv":["npm","test"]}]'` }, (v) => Array.isArray(v), 'a JSON array');
 		case 'jsonOperations':
 			try {
 				return ok(JSON.parse(String(raw)));
@@ -194,6 +204,6 @@ export function attributeName(flagName: string): string {
 }
 
 export function flagLabel(flag: FlagSpec): string {
-	const placeholder = flag.kind === 'bool' ? (flag.valueName ?? '') : (flag.valueName ?? '<value>');
+	const placeholder = flag.kind === 'bool' || flag.kind === 'optionalValue' ? (flag.valueName ?? '') : (flag.valueName ?? '<value>');
 	return `--${flag.name}${placeholder ? ` ${placeholder}` : ''}`;
 }

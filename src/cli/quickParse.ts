@@ -62,7 +62,7 @@ export function quickParse(argv: readonly string[]): Invocation | null {
 function knownFlags(spec: CommandSpec): Map<string, KnownFlag> {
 	const known = new Map<string, KnownFlag>([['json', { key: 'json', arity: 'none' }], ['as-user', { key: 'asUser', arity: 'none' }]]);
 	for (const flag of spec.flags) {
-		const arity: Arity = flag.kind !== 'bool' ? 'required' : flag.valueName ? 'optional' : 'none';
+		const arity: Arity = flag.kind === 'optionalValue' ? 'optional' : flag.kind !== 'bool' ? 'required' : flag.valueName ? 'optional' : 'none';
 		known.set(flag.name, { key: attributeName(flag.name), arity, flag });
 		if (flag.file !== undefined) {
 			known.set(flag.file, { key: attributeName(flag.file), arity: 'required' });

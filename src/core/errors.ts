@@ -12,7 +12,7 @@ export const reasonCodes = [
 	// approvals
 	'approval_not_found', 'approval_answered',
 	// code delivery
-	'not_integrable', 'dirty_workspace', 'workspace_busy', 'merge_conflict',
+	'not_integrable', 'dirty_workspace', 'workspace_busy', 'merge_conflict', 'not_integrated', 'push_failed',
 	// generic surface
 	'issue_not_found', 'run_not_found', 'session_not_found', 'agent_target_not_found',
 	'invalid_input', 'unauthenticated', 'forbidden', 'not_managed',

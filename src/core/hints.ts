@@ -13,7 +13,7 @@ export interface HintContext {
 
 const neverTouchDb = 'never query or modify the database';
 
-interface Names { issue: string; task: string; get: string }
+interface Names { issue: string; task: string; get: string; taskArg: string }
 
 type HintBuilder = (n: Names, ctx: HintContext) => string;
 
@@ -71,13 +71,17 @@ const hints: Record<ReasonCode, HintBuilder> = {
 	approval_answered: () =>
 		'A request is answered once and the agent already has that answer: run `tutti approval list --json` to see it; a later call of the tool asks again.',
 	not_integrable: (n) =>
-		`Accept the tasks named in the message (\`tutti review accept --issue-id ${n.issue} --task-id <task-id> --as-user\`), or integrate only what is accepted with \`tutti issue integrate --issue-id ${n.issue} --accepted-only --as-user\`.`,
+		`Run \`tutti issue get --issue-id ${n.issue} --json\` to see what each task named in the message needs (accept what awaits your review, retry what failed, wait for what runs), or integrate only what is accepted with \`tutti issue integrate --issue-id ${n.issue} --accepted-only --as-user\`.`,
 	dirty_workspace: (n) =>
 		`Commit or stash the changes to the tracked files named in the message (\`git status\`), then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again; untracked files are never touched.`,
 	workspace_busy: (n) =>
 		`Git is busy in the tree named in the message: finish or abort the merge or rebase in progress there (\`git status\` says which), or, if no git command is running, delete the lock file it names (a crashed git left it); then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again.`,
 	merge_conflict: (n) =>
-		`Nothing was changed. Resolve the conflict in the tasks' work (request changes on one of the tasks named, or merge by hand), then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again.`,
+		`Nothing was changed. Bring the conflicting task named in the message up to date: \`tutti task update-from-base --issue-id ${n.issue} --task-id ${n.taskArg} --as-user\` (a new Run merges the branch into its tree), or merge the branch by hand in its tree and commit; then run \`tutti issue integrate --issue-id ${n.issue} --as-user\` again and accept the change it shows.`,
+	not_integrated: (n) =>
+		`It is the developer's decision to integrate the accepted work first (\`tutti issue integrate --issue-id ${n.issue} --as-user\`) or to finish without integrating it (\`tutti finish --issue-id ${n.issue} --without-integrating --as-user\`); the tasks' branches keep the work either way.`,
+	push_failed: (n) =>
+		`The integration stays on your local branch; nothing was undone. Fix what the message names (the remote, your access to it, or a remote branch that moved: pull it and integrate again), then push the branch yourself with git, or run \`tutti issue integrate --issue-id ${n.issue} --push --as-user\` again (the developer's command).`,
 	issue_not_found: () =>
 		'Run `tutti issue list --json` and use an issueId it lists.',
 	run_not_found: (n) =>
@@ -118,6 +122,7 @@ function names(ctx: HintContext): Names {
 	return {
 		issue,
 		task: ctx.taskId ? `task ${ctx.taskId}` : 'the task',
+		taskArg: ctx.taskId ? shellQuote(ctx.taskId) : '<task-id>',
 		get: ctx.issueId ? getCommand(ctx.issueId) : `tutti plan issue get --issue-id ${issue} --json`,
 	};
 }

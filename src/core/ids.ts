@@ -10,7 +10,7 @@ export function initialCheckpointId(executionId: string): string {
 	return `${executionId}:checkpoint:initial-schedule`;
 }
 
-/** The settlement checkpoint of one Run (kinds task_settled | task_failed | task_canceled). */
+/** The settlement checkpoint of one Run (kinds task_settled | task_failed | task_canceled | checks_failed). */
 export function runCheckpointId(executionId: string, runId: string): string {
 	return `${executionId}:checkpoint:run:${runId}`;
 }
@@ -43,6 +43,11 @@ export function reacceptedCheckpointId(executionId: string, runId: string, n: nu
 	return `${acceptedCheckpointId(executionId, runId)}:again:${n}`;
 }
 
+/** A running Run's stall handed to the source agent (kind run_stalled); `n` is the checkpoint's own sequence (one per stall). */
+export function stallCheckpointId(executionId: string, runId: string, n: number): string {
+	return `${executionId}:checkpoint:stall:${runId}:${n}`;
+}
+
 /** The developer's request for changes at Goal Review (kind goal_changes_requested); `n` is the checkpoint's own sequence. */
 export function goalChangesCheckpointId(executionId: string, n: number): string {
 	return `${executionId}:checkpoint:goal-changes:${n}`;
@@ -51,6 +56,11 @@ export function goalChangesCheckpointId(executionId: string, n: number): string 
 /** One Goal Review request at the terminal checkpoint; `n` is that checkpoint's sequence when the source completed. */
 export function goalReviewId(checkpointId: string, n: number): string {
 	return `${checkpointId}:goal-review:${n}`;
+}
+
+/** The n-th new attempt (1-based) the developer asked of one task (a rework, a retry, an update from base). */
+export function reworkId(issueId: string, taskId: string, n: number): string {
+	return `${issueId}:task:${taskId}:rework:${n}`;
 }
 
 /** The n-th main wake (1-based) of a checkpoint. */
@@ -88,12 +98,14 @@ export function expectedCheckpointId(checkpoint: Pick<Checkpoint, 'executionId' 
 		case 'initial_schedule': return initialCheckpointId(checkpoint.executionId);
 		case 'task_settled':
 		case 'task_failed':
-		case 'task_canceled': return checkpoint.subjectRunId ? runCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
+		case 'task_canceled':
+		case 'checks_failed': return checkpoint.subjectRunId ? runCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
 		case 'all_tasks_terminal': return terminalCheckpointId(checkpoint.executionId);
 		case 'watchdog': return checkpoint.sequence >= 1 ? watchdogCheckpointId(checkpoint.executionId, checkpoint.sequence) : null;
 		case 'changes_requested': return checkpoint.subjectRunId ? changesRequestedCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
 		case 'goal_changes_requested': return checkpoint.sequence >= 1 ? goalChangesCheckpointId(checkpoint.executionId, checkpoint.sequence) : null;
 		case 'task_accepted': return checkpoint.subjectRunId ? acceptedCheckpointId(checkpoint.executionId, checkpoint.subjectRunId) : null;
+		case 'run_stalled': return checkpoint.subjectRunId && checkpoint.sequence >= 1 ? stallCheckpointId(checkpoint.executionId, checkpoint.subjectRunId, checkpoint.sequence) : null;
 	}
 }
 

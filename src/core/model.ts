@@ -26,10 +26,12 @@ export const terminalExecutionStatuses: readonly ExecutionStatus[] = ['orphaned_
  * `changes_requested`: the developer requested changes on a task's result (its subject; the note says what);
  * `goal_changes_requested`: the developer requested changes at Goal Review (no subject task). Both since store v3.
  * `task_accepted`: the developer accepted a task's result (its subject; the note, if any, is theirs). Since store v9.
+ * `checks_failed`: a Run reported success but the developer's checks failed on its result (its subject). Since migration 018.
+ * `run_stalled`: a running Run (its subject) showed no activity for its stall time; it still runs. Since migration 019 (run stalls).
  */
 export const checkpointKinds = [
 	'initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested',
-	'task_accepted',
+	'task_accepted', 'checks_failed', 'run_stalled',
 ] as const;
 export type CheckpointKind = (typeof checkpointKinds)[number];
 export const checkpointStatuses = ['pending', 'active', 'resolved', 'superseded', 'canceled'] as const;
@@ -72,6 +74,46 @@ export type PlanAction = (typeof planActions)[number];
  */
 export const pausers = ['developer', 'source', 'agent'] as const;
 export type Pauser = (typeof pausers)[number];
+
+/**
+ * Why a task runs again in its own tree, as a new attempt (a new Run of the same task): the developer requested
+ * changes on its result (`changes_requested`), retried it after a failure or a cancellation (`retry`), or asked it to
+ * merge its base branch in (`update_from_base`). A review decision is not a failure: the task is never `failed` for it.
+ */
+export const reworkKinds = ['changes_requested', 'retry', 'update_from_base'] as const;
+export type ReworkKind = (typeof reworkKinds)[number];
+
+/** One commit an Update from base merges into the task's tree, with what it is ("main", "task b"). */
+export interface MergeSource {
+	label: string;
+	commit: string;
+}
+
+/** A new attempt of a task: pending until a Run is admitted for it (`runId` '' until then), then bound to that Run. */
+export interface TaskRework {
+	reworkId: string;
+	issueId: string;
+	taskId: string;
+	kind: ReworkKind;
+	/** The attempt it is: the task's Runs before it + 1 (its Run is the task's next). */
+	attempt: number;
+	/** The developer's note (and diff comments): what should change, or why it is retried ('' when none). */
+	note: string;
+	/** The Run whose result (or failure) this attempt follows ('' when the task had none). */
+	fromRunId: string;
+	/** The Run of this attempt ('' while it waits to be started). */
+	runId: string;
+	requestedAtUnixMs: number;
+	/** update_from_base: the branch merged in ('' otherwise). */
+	mergeInto: string;
+	/** update_from_base: the one commit the Run merges into the tree (the branch and the work integrated before it). */
+	mergeCommit: string;
+	/** update_from_base: what `mergeCommit` holds, for the prompt and the refusal texts. */
+	mergeSources: MergeSource[];
+	/** update_from_base: the acceptance it replaces, restored when the update ends without a result. */
+	priorAcceptedCommit: string;
+	priorAcceptanceState: AcceptanceState;
+}
 
 export interface Issue {
 	issueId: string;
@@ -142,6 +184,27 @@ export interface Run {
 	startedAtUnixMs: number;
 	completedAtUnixMs: number;
 	updatedAtUnixMs: number;
+}
+
+/** Why a stall mark was lifted: the agent showed activity again, or its Run settled ('' while the mark is in force). */
+export const stallClearReasons = ['', 'activity', 'settled'] as const;
+export type StallClearReason = (typeof stallClearReasons)[number];
+
+/**
+ * A running Run marked stalled: its agent showed no activity (no output, no tool call, no usage) for its stall time.
+ * Only a mark: the Run goes on and is never failed or stopped for it. One row per stall of the Run (`episode` 1, 2, …);
+ * a lifted mark stays as history.
+ */
+export interface RunStall {
+	runId: string;
+	issueId: string;
+	episode: number;
+	/** The last activity seen before the mark (the Run's start when it never showed any). */
+	lastActivityAtUnixMs: number;
+	markedAtUnixMs: number;
+	/** 0 while the mark is in force. */
+	clearedAtUnixMs: number;
+	clearedBy: StallClearReason;
 }
 
 export interface Execution {

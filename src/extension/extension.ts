@@ -6,6 +6,7 @@ import { followAgentTargetsContext, followWorkspaceContext } from './contextKeys
 import { followConnection, restartOnSettingsChange, watchForStore } from './connection/connectionWiring.js';
 import { HostConnection } from './connection/hostConnection.js';
 import { workspaceSocketPath } from './connection/ownerEndpoint.js';
+import type { ShowPanelOptions } from './commands/actionContext.js';
 import { registerCommands } from './commands/registerCommands.js';
 import { panelHostApi } from './panelHostAdapter.js';
 import { NewIssueForm } from './panels/newIssueForm.js';
@@ -80,8 +81,15 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 	own(followAgentTargetsContext());
 	const terminals = own(new TuttiTerminals(services));
 	const panels = own(registerIssuePanel({ extensionUri: ctx.extensionUri, api: panelHostApi(services) }));
+	const panel = {
+		show: (issueId: string, options: ShowPanelOptions = {}): void => { panels.showIssuePanel(issueId, options); },
+		active: (): { issueId: string; selectedTaskId: string | null } | undefined => {
+			const p = panels.activePanel();
+			return p ? { issueId: p.issueId, selectedTaskId: p.view.selectedTaskId } : undefined;
+		},
+	};
 	const reviewDiffs = own(registerReviewDiffContext(services));
-	own(registerCommands({ services, terminals, diffComments, reviewDiffs, panel: { show: (issueId) => { panels.showIssuePanel(issueId); } } }));
+	own(registerCommands({ services, terminals, diffComments, reviewDiffs, panel }));
 	own(registerIssueBoard(services));
 	own(registerRunsView(services));
 	own(registerAgentsView(services));

@@ -9,7 +9,9 @@ export function panelHostApi(services: ExtensionServices): PanelHostApi {
 		issue: (issueId) => services.client().call('issue/get', { issueId }),
 		planSnapshot: (issueId) => services.client().call('plan/get', { issueId }),
 		runs: (issueId) => services.client().call('run/list', { issueId }),
-		transcript: (runId, offset) => services.client().call('run/transcript', { runId, offset }),
+		transcript: (runId, offset, stderrOffset) => services.client().call('run/transcript', { runId, offset, stderrOffset }),
+		agentTargets: async () => (await services.client().call('agent/list', {})).agentTargets
+			.map((t) => ({ id: t.id, adapter: t.adapter, found: t.found, detail: t.detail || t.path })),
 		reviewComments: (taskId) => services.reviewComments.of(taskId),
 		onDidChange: (listener) => {
 			const store = services.changes.onDidChange(() => listener());

@@ -19,6 +19,8 @@ export const workspaceContextKeys = {
 	canIntegrate: 'tutti:canIntegrate',
 	canOpenCombinedChanges: 'tutti:canOpenCombinedChanges',
 	hasRunOutput: 'tutti:hasRunOutput',
+	/** Some issue needs the developer (the Host's attention state): Next Task Needing You has somewhere to go. */
+	needsYou: 'tutti:needsYou',
 } as const;
 
 export type WorkspaceContext = Record<(typeof workspaceContextKeys)[keyof typeof workspaceContextKeys], boolean>;
@@ -44,5 +46,6 @@ export function workspaceContext(state: WorkspaceState | undefined): WorkspaceCo
 		[workspaceContextKeys.canIntegrate]: some((i) => i.controls.integrate),
 		[workspaceContextKeys.canOpenCombinedChanges]: some((i) => i.controls.combinedChanges),
 		[workspaceContextKeys.hasRunOutput]: some((i) => i.controls.runOutput),
+		[workspaceContextKeys.needsYou]: some((i) => i.attention.state === 'needs_you'),
 	};
 }

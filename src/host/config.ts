@@ -7,6 +7,9 @@ import { agentTargetProblems } from '../agents/agentTarget.js';
 import { DomainError } from '../core/errors.js';
 import type { AgentTargetConfig } from '../core/runs/runProcessPort.js';
 import type { PriceTable } from '../core/usage/prices.js';
+import type { CheckInput } from '../core/checks/checks.js';
+import { checksInput } from '../protocol/checks.js';
+import { maxStallSeconds } from '../core/runs/stallRules.js';
 
 export interface HostConfig {
 	agentTargets: AgentTargetConfig[];
@@ -38,6 +41,17 @@ export interface HostConfig {
 	 * it is read from the developer's settings when the Host starts; no request changes it.
 	 */
 	integrateRunsHooks?: boolean;
+	/**
+	 * Checks every task of the workspace runs after its Run reports success, before anyone accepts it (a task runs the
+	 * union: these, its agent target's, its issue's and its own). Only the developer sets them. Absent: none.
+	 */
+	checks?: readonly CheckInput[];
+	/**
+	 * How long a Run may show no activity (no output, no tool call, no usage) before it is marked stalled (an agent
+	 * target's own `stallSeconds` comes first); 0: never. Absent: 600. A mark only: the Run is never failed or stopped
+	 * for it. Only the developer sets it; no request changes it.
+	 */
+	stallSeconds?: number;
 }
 
 export const defaultWorktreeSetupTimeoutSeconds = 600;
@@ -46,6 +60,8 @@ export const configFileName = 'config.json';
 export const defaultMaxParallelRuns = 4;
 
 const name = z.string().min(1).max(200);
+/** Seconds of silence before a Run is marked stalled; 0: never. */
+const stallSeconds = z.number().int().min(0).max(maxStallSeconds);
 /** The shape of a target; what its fields may hold is the one agent-target check every adapter also runs. */
 const agentTargetConfig = z.strictObject({
 	id: name,
@@ -67,6 +83,10 @@ const agentTargetConfig = z.strictObject({
 	approvals: z.enum(['ask', 'allowed-tools-only']).optional(),
 	/** codex: `app-server` (default) drives `codex app-server` over JSON-RPC; `exec` runs `codex exec --json` as before. */
 	protocol: z.enum(['app-server', 'exec']).optional(),
+	/** Checks every task on this target runs (added to the workspace's). */
+	checks: checksInput.optional(),
+	/** Seconds of silence before a Run of this target is marked stalled (0: never); absent: the workspace's. */
+	stallSeconds: stallSeconds.optional(),
 }).superRefine((target, ctx) => {
 	for (const { path, problem } of agentTargetProblems(target)) {
 		ctx.addIssue({ code: 'custom', message: problem, path });
@@ -94,6 +114,8 @@ export const hostConfigFile = z.strictObject({
 	modelPrices: modelPricesConfig.optional(),
 	defaultBudgetUsd: z.number().nonnegative().max(1_000_000).optional(),
 	integrateRunsHooks: z.boolean().default(false),
+	checks: checksInput.default([]),
+	stallSeconds: stallSeconds.optional(),
 }).superRefine((config, ctx) => {
 	const seen = new Set<string>();
 	config.agentTargets.forEach((target, index) => {
@@ -149,8 +171,10 @@ export function parseHostConfig(text: string, file: string): HostConfig {
 		worktreeCopy: parsed.data.worktreeCopy, worktreeSetup: parsed.data.worktreeSetup,
 		worktreeSetupTimeoutSeconds: parsed.data.worktreeSetupTimeoutSeconds,
 		...(parsed.data.integrateRunsHooks ? { integrateRunsHooks: true } : {}),
+		...(parsed.data.checks.length > 0 ? { checks: parsed.data.checks } : {}),
 		...(parsed.data.modelPrices !== undefined ? { modelPrices: parsed.data.modelPrices } : {}),
 		...(parsed.data.defaultBudgetUsd !== undefined ? { defaultBudgetUsd: parsed.data.defaultBudgetUsd } : {}),
+		...(parsed.data.stallSeconds !== undefined ? { stallSeconds: parsed.data.stallSeconds } : {}),
 	};
 }
 

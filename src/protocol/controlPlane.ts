@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { agentResponse, owedState } from './agentResponse.js';
 import { approvalDto, approvalMethods } from './approvals.js';
+import { checksInput, integrationChecksDto } from './checks.js';
 import {
 	agentTargetDto, agentTurnDto, archiveStatus, checkpointKind, checkpointStatus, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto,
 	issueChangesDto, planSnapshotDto, planTaskViewDto, runDto, sessionRole, stopAnswer, taskDto, taskStatus,
@@ -20,6 +21,32 @@ const id = z.string().min(1).max(200);
 const requestId = z.string().min(1).max(200);
 const revision = z.number().int().min(1);
 const text = (max: number) => z.string().max(max);
+
+/** One worktree or `tutti/*` branch of an issue, as Finish and `tutti worktree prune` see it. */
+export const cleanupItemDto = z.object({
+	kind: z.enum(['tree', 'branch']),
+	taskId: z.string(),
+	/** The tree's absolute path, or the branch's name. */
+	name: z.string(),
+	/** A tree's disk use in bytes (0 for a branch). */
+	bytes: z.number().int().nonnegative(),
+	/** removable: would go (an offer); removed: went; kept: stays, for `reason`. */
+	state: z.enum(['removable', 'removed', 'kept']),
+	/** Why it is kept ('' otherwise). */
+	reason: z.string(),
+});
+export type CleanupItemDto = z.infer<typeof cleanupItemDto>;
+
+/** What removing an issue's trees and merged branches would do or did, and the disk that frees. */
+export const cleanupReportDto = z.object({
+	issueId: z.string(),
+	items: z.array(cleanupItemDto),
+	/** The disk the removable (or removed) trees free, in bytes. */
+	bytes: z.number().int().nonnegative(),
+	/** One sentence: "Removing its 4 worktrees and 4 merged branches frees 12.3 MB." */
+	summary: z.string(),
+});
+export type CleanupReportDto = z.infer<typeof cleanupReportDto>;
 
 /** Optional launch settings accepted by generic task writers. */
 const launchFields = {
@@ -70,6 +97,8 @@ const reviewDecisionResult = z.object({
 	taskStatus, acceptanceState: z.enum(['', 'agent_claimed', 'auto_checked', 'user_accepted']), replayed: z.boolean(),
 	/** Set when no agent is waiting for this decision: the exact command that hands the source session back. */
 	handBackCommand: z.string().optional(),
+	/** Changes requested on a manual issue: the task's next attempt, which carries the note (its Run starts as capacity allows). */
+	rework: z.object({ reworkId: z.string(), attempt: z.number().int().positive() }).optional(),
 });
 
 /** A developer decision at Goal Review. `checkpointId`: the goal_changes_requested checkpoint ('' for confirmed). */
@@ -101,10 +130,60 @@ export const runAgentMethods = {
 		params: z.strictObject({ issueId: id, taskId: id }),
 		result: z.object({ issueId: z.string(), taskId: z.string(), path: z.string(), branch: z.string(), removed: z.literal(true) }),
 	},
+	/**
+	 * Removes the worktrees and merged `tutti/*` branches of finished issues (developer; all of them, or one issue's):
+	 * never a tree with uncommitted changes or a branch whose work is not merged, each one kept named with its reason.
+	 */
+	'worktree/prune': {
+		params: z.strictObject({ issueId: id.optional() }),
+		result: z.object({ issues: z.array(cleanupReportDto), bytes: z.number().int().nonnegative(), summary: z.string() }),
+	},
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
+
+/** What a new attempt of a task answers: the rework recorded, and the task as it is now. */
+const reworkResult = z.object({
+	issueId: z.string(), taskId: z.string(), reworkId: z.string(), attempt: z.number().int().positive(),
+	/** The Run carrying it out ('' while it waits for the dispatcher: a manual issue starts it as capacity allows). */
+	runId: z.string(),
+	task: taskDto,
+});
 
 /** Code delivery, part of `methods`. */
 export const deliveryMethods = {
+	/**
+	 * Run a failed or canceled task of a manual issue again (developer): a new attempt in its own tree, after optional
+	 * edits of its not-started fields (Edit and retry); `note` goes into the new attempt's prompt.
+	 */
+	'task/retry': {
+		params: z.strictObject({
+			issueId: id, taskId: id, note: text(10_000).optional(), title: z.string().min(1).max(500).optional(), content: text(100_000).optional(),
+			dependencyTaskIds: z.array(id).max(1000).optional(), ...launchFields,
+		}),
+		result: reworkResult,
+	},
+	/**
+	 * Update an accepted task from its base branch (developer): a new Run of it in its own tree merges the branch (and the
+	 * accepted work integrated before it) in. Merged cleanly: no agent, the merge is its result. Conflicts: its agent
+	 * resolves them (`onMergeConflict: "agent"`), or the merge is left in the tree for the developer (`"fail"`). Either
+	 * way the new result is reviewed and accepted again. `upToDate`: the tree has it all already, nothing was started.
+	 */
+	'task/updateFromBase': {
+		params: z.strictObject({ issueId: id, taskId: id, into: z.string().min(1).max(250).optional() }),
+		result: z.object({
+			issueId: z.string(), taskId: z.string(), into: z.string(), upToDate: z.boolean(),
+			/** What is merged in, the branch first ([] when up to date). */
+			sources: z.array(z.object({ label: z.string(), commit: z.string() })),
+			/** The paths that conflict ([] when it merges cleanly or is up to date). */
+			conflictPaths: z.array(z.string()),
+			/** Who settles the merge: nobody (`merge`: it is clean), the task's `agent`, or the `developer` in the tree. */
+			resolvedBy: z.enum(['none', 'merge', 'agent', 'developer']),
+			/** The task's tree, relative to the workspace. */
+			tree: z.string(),
+			reworkId: z.string(), attempt: z.number().int().nonnegative(), runId: z.string(),
+			/** One sentence: what happens now and what the developer does next. */
+			message: z.string(),
+		}),
+	},
 	/** Merges the accepted commits of an issue's tasks into a branch (developer). */
 	'issue/integrate': {
 		params: z.strictObject({
@@ -113,10 +192,22 @@ export const deliveryMethods = {
 			into: z.string().min(1).max(250).optional(),
 			/** Integrate what is accepted and leave the rest (default: refuse while a task is not accepted). */
 			acceptedOnly: z.boolean().optional(),
+			/** Push the branch once it moved: to this remote, or (true) to the branch's upstream. */
+			push: z.union([z.literal(true), z.string().min(1).max(250)]).optional(),
+			/** One commit per task titled by the task, or one for the issue (default: the tasks' history as it is). */
+			squash: z.enum(['task', 'issue']).optional(),
+			/** The developer's explicit choice to move the branch without running the issue's checks (recorded). */
+			skipChecks: z.boolean().optional(),
 		}),
 		result: z.object({
 			issueId: z.string(), into: z.string(), integratedCommit: z.string(), previousCommit: z.string(),
 			fastForward: z.boolean(), mergedTaskIds: z.array(z.string()), workspaceMoved: z.boolean(),
+			/** How the tasks' work became commits: their own history (none), one commit per task, or one for the issue. */
+			squash: z.enum(['none', 'task', 'issue']),
+			/** With push: where the branch went (the push never undoes the integration; a failed push is an error). */
+			pushed: z.object({ remote: z.string(), branch: z.string() }).optional(),
+			/** How the integrated commit was verified before the branch moved (passed, skipped by the developer, none). */
+			checks: integrationChecksDto.optional(),
 		}),
 	},
 	/**
@@ -175,6 +266,17 @@ export const methods = {
 		result: issueDto,
 	},
 	/** Developer actions (user only). */
+	/**
+	 * The developer's checks of an issue (no taskId) or of one of its tasks: replaces what was set there ([] drops
+	 * them). A task runs the union of the workspace's, its agent target's, its issue's and its own.
+	 */
+	'issue/setChecks': {
+		params: z.strictObject({ issueId: id, taskId: id.optional(), checks: checksInput }),
+		result: z.object({
+			issueId: z.string(), taskId: z.string(),
+			checks: z.array(z.object({ name: z.string(), argv: z.array(z.string()), shell: z.boolean(), timeoutSeconds: z.number().int() })),
+		}),
+	},
 	'issue/pause': { params: z.strictObject({ issueId: id }), result: issueDto },
 	'issue/resume': { params: z.strictObject({ issueId: id }), result: issueDto },
 	/** Developer Stop for the whole issue: pause dispatch, then stop every running Run (person Stop events). */
@@ -280,12 +382,17 @@ export const methods = {
 	},
 	/**
 	 * A readable transcript of the Run's stdout from `offset` (whole lines only; a partial last line waits for the rest):
-	 * assistant text, tool calls, files edited, errors, the developer's messages, the final result.
+	 * assistant text, tool calls, files edited, errors, the developer's messages, the final result; with its stderr
+	 * lines from `stderrOffset` among them (`stderr` entries, in the order they were written). Continue with both
+	 * `nextOffset` and `stderrNextOffset`.
 	 */
 	'run/transcript': {
-		params: z.strictObject({ runId: id, offset: z.number().int().nonnegative().default(0), maxBytes: z.number().int().positive().max(1_048_576).default(262_144) }),
+		params: z.strictObject({
+			runId: id, offset: z.number().int().nonnegative().default(0), stderrOffset: z.number().int().nonnegative().default(0),
+			maxBytes: z.number().int().positive().max(1_048_576).default(262_144),
+		}),
 		result: z.object({
-			runId: z.string(), entries: z.array(transcriptEntryDto), nextOffset: z.number().int(), done: z.boolean(),
+			runId: z.string(), entries: z.array(transcriptEntryDto), nextOffset: z.number().int(), stderrNextOffset: z.number().int(), done: z.boolean(),
 			/** Every tool call of the Run that asked the developer, with its answer and who gave it (not part of stdout). */
 			approvals: z.array(approvalDto).optional(),
 		}),
@@ -321,11 +428,19 @@ export const methods = {
 	},
 	/** Developer action: Finish after a completed issue (nothing more is offered to the agent). */
 	'issue/finish': {
-		params: z.strictObject({ issueId: id, removeWorktrees: z.boolean().optional() }),
+		params: z.strictObject({
+			issueId: id,
+			/** Also remove the issue's worktrees and merged `tutti/*` branches (what holds work is kept, named). */
+			removeWorktrees: z.boolean().optional(),
+			/** Finish although accepted work is not integrated (recorded: the issue then reads "not integrated"). */
+			withoutIntegrating: z.boolean().optional(),
+		}),
 		result: z.object({
 			issueId: z.string(), finishedAtUnixMs: z.number().int(), replayed: z.boolean(),
-			/** With removeWorktrees: the trees and branches removed (the issue must be integrated first). */
-			removedWorktrees: z.array(z.object({ taskId: z.string(), path: z.string(), branch: z.string() })).optional(),
+			/** Finish left accepted work not integrated (as recorded). */
+			notIntegrated: z.boolean(),
+			/** Without removeWorktrees: what removing would do and free (the offer); with it: what was removed and kept. */
+			cleanup: cleanupReportDto,
 		}),
 	},
 	/** Developer action: a follow-up after a completed issue; `tutti next-action` offers it once (`next` = the command it hands the agent). */

@@ -1,12 +1,13 @@
 // Wire shapes shared by the Host, the CLI and (later) the webview. zod v4; types are inferred.
 import { z } from 'zod';
 import { approvalDto } from './approvals.js';
+import { acceptanceDto, verificationDto } from './checks.js';
 
 export const taskStatus = z.enum(['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled']);
 export const runOutcome = z.enum(['success', 'failure', 'cancellation']);
 export const stopAnswer = z.enum(['took', 'end-owed', 'declined', 'interrupt-unconfirmed', 'no-effect']);
 export const executionStatus = z.enum(['awaiting_schedule', 'running', 'awaiting_main', 'pending_goal_review', 'orphaned_source', 'completed', 'archiving', 'archived']);
-export const checkpointKind = z.enum(['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested', 'task_accepted']);
+export const checkpointKind = z.enum(['initial_schedule', 'task_settled', 'task_failed', 'task_canceled', 'watchdog', 'all_tasks_terminal', 'changes_requested', 'goal_changes_requested', 'task_accepted', 'checks_failed', 'run_stalled']);
 export const checkpointStatus = z.enum(['pending', 'active', 'resolved', 'superseded', 'canceled']);
 export const blockerReason = z.enum(['task_superseded', 'task_not_started', 'missing_agent_target', 'dependency_unsatisfied']);
 export const planAction = z.enum(['schedule', 'mutate', 'acknowledge', 'complete', 'stop', 'resume']);
@@ -14,10 +15,43 @@ export const sessionRole = z.enum(['source', 'worker', 'reviewer']);
 /** A Stop's archive operation (`plan issue stop`, a source-session Stop). */
 export const archiveStatus = z.enum(['requested', 'canceling_runs', 'archiving', 'completed', 'failed']);
 
+/**
+ * A running Run's stall mark in force: its agent showed no activity (no output, no tool call, no usage) since
+ * `lastActivityAtUnixMs`. Only a mark: the Run goes on, and activity lifts it.
+ */
+export const runStallDto = z.object({
+	/** The last activity seen (the Run's start when it showed none). */
+	lastActivityAtUnixMs: z.number().int(),
+	/** When the Host marked it. */
+	markedAtUnixMs: z.number().int(),
+	/** "Stalled: no activity for 12 min" (now). */
+	label: z.string(),
+});
+export type RunStallDto = z.infer<typeof runStallDto>;
+
 export const statusCountsDto = z.object({
 	notStarted: z.number().int(), running: z.number().int(), pendingAcceptance: z.number().int(),
 	completed: z.number().int(), failed: z.number().int(), canceled: z.number().int(),
 });
+
+/** Why a task runs again as a new attempt in its own tree (a review decision, a retry, an update): never a failure. */
+export const reworkKind = z.enum(['changes_requested', 'retry', 'update_from_base']);
+
+export const reworkDto = z.object({
+	reworkId: z.string(),
+	kind: reworkKind,
+	/** The developer's note (with the comments on the diff), '' when none. */
+	note: z.string(),
+	/** The attempt it is (2 for the first rework). */
+	attempt: z.number().int().positive(),
+	/** The Run it follows, and the Run carrying it out ('' while it waits to start). */
+	fromRunId: z.string(),
+	runId: z.string(),
+	requestedAtUnixMs: z.number().int(),
+	/** update_from_base: the branch it merges in ('' otherwise). */
+	mergeInto: z.string(),
+});
+export type ReworkDto = z.infer<typeof reworkDto>;
 
 export const taskDto = z.object({
 	issueId: z.string(),
@@ -50,6 +84,20 @@ export const taskDto = z.object({
 	 * accepted (its resultCommit is the new HEAD); '' otherwise.
 	 */
 	reopenedReason: z.string(),
+	/** How many Runs (attempts) the task has had; 0 before its first. */
+	attempt: z.number().int().nonnegative(),
+	/**
+	 * The new attempt the developer asked for last (changes requested, a retry, an update from base): pending while
+	 * `runId` is '' (the task is not_started and waits for it), then the Run carrying it out. null when none.
+	 */
+	rework: reworkDto.nullable(),
+	/**
+	 * Verified: what the developer's checks said of its latest Run's result (null: no Run reported success yet). Kept
+	 * apart from reported (the Run's outcome) and accepted (`acceptance`).
+	 */
+	verification: verificationDto.nullable().optional(),
+	/** Accepted: by whom, at which commit, and what its checks said then (null: not accepted). */
+	acceptance: acceptanceDto.nullable().optional(),
 	createdAtUnixMs: z.number().int(),
 	updatedAtUnixMs: z.number().int(),
 });
@@ -61,6 +109,14 @@ export const taskControlsDto = z.object({
 	requestChanges: z.boolean(),
 	/** The task's latest Run's own diff can be opened (`tutti.openTaskChanges`). */
 	openChanges: z.boolean(),
+	/** A failed or canceled task of a manual issue: run it again as a new attempt (`tutti task retry`). */
+	retry: z.boolean(),
+	/** An accepted task: merge its base branch into its tree in a new Run (`tutti task update-from-base`). */
+	updateFromBase: z.boolean(),
+	/** A not-started task of a manual issue: its title, content, dependencies and agent can change (`task/update`). */
+	edit: z.boolean(),
+	/** Such a task that no active task depends on: it can be deleted (`task/delete`). */
+	delete: z.boolean(),
 });
 export type TaskControlsDto = z.infer<typeof taskControlsDto>;
 
@@ -91,8 +147,12 @@ export const issueControlsDto = z.object({
 	addTask: z.boolean(),
 	/** A manual issue created paused before its first Run: start dispatch (instead of Resume). */
 	start: z.boolean(),
-	/** A completed managed issue not finished yet: Finish, or a Follow Up for its source agent. */
+	/**
+	 * The work is over (a completed managed issue; a manual one whose tasks are each completed or canceled) and not
+	 * finished yet: Finish (with accepted work not integrated: "Finish without integrating").
+	 */
 	finish: z.boolean(),
+	/** A completed managed issue not finished yet: a Follow Up for its source agent. */
 	followUp: z.boolean(),
 	/** A managed issue whose execution is not over: stop its source session. */
 	stopSource: z.boolean(),
@@ -109,8 +169,11 @@ export type IssueControlsDto = z.infer<typeof issueControlsDto>;
 export const attentionState = z.enum(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'not_started', 'planned', 'done']);
 export type AttentionStateDto = z.infer<typeof attentionState>;
 
+export const deliveryState = z.enum(['nothing_to_integrate', 'ready_to_integrate', 'integrated', 'not_integrated']);
+export type DeliveryStateDto = z.infer<typeof deliveryState>;
+
 export const needsYouReasonDto = z.object({
-	kind: z.enum(['task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked', 'outside_changes']),
+	kind: z.enum(['task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked', 'outside_changes', 'ready_to_integrate', 'run_stalled']),
 	/** Short: "2 tasks to accept", "goal review", "source agent idle". */
 	label: z.string(),
 	taskIds: z.array(z.string()),
@@ -138,9 +201,9 @@ export const attentionDto = z.object({
 		waitingIn: z.enum(['', 'await-review', 'plan issue await', 'next-action']),
 		waitingSinceUnixMs: z.number().int(),
 	}).nullable(),
-	/** Runs that need attention: each live task's latest Run that failed, was stopped, or waits for review. */
+	/** Runs that need attention: each live task's latest Run that failed, was stopped, waits for review, or is stalled. */
 	runs: z.array(z.object({
-		runId: z.string(), taskId: z.string(), taskTitle: z.string(), kind: z.enum(['failed', 'stopped', 'waiting']),
+		runId: z.string(), taskId: z.string(), taskTitle: z.string(), kind: z.enum(['failed', 'stopped', 'waiting', 'stalled']),
 		label: z.string(), needsYou: z.boolean(),
 	})),
 });
@@ -213,6 +276,17 @@ export const issueDto = z.object({
 	integratedInto: z.string(),
 	/** Tasks pending acceptance again because their branch moved after they were accepted ("changed after acceptance"). */
 	changedAfterAcceptanceTaskIds: z.array(z.string()),
+	/**
+	 * Where the accepted work is (src/core/issues/delivery.ts): nothing in worktrees to integrate, ready to integrate,
+	 * integrated, or finished without integrating ("not integrated").
+	 */
+	delivery: deliveryState,
+	/** The disk the issue's worktrees use (bytes) as last measured, with how many trees; null before a measurement. */
+	worktreeDisk: z.object({
+		bytes: z.number().int().nonnegative(), trees: z.number().int().nonnegative(), measuredAtUnixMs: z.number().int(),
+		/** "2 trees · 12.3 MB" */
+		label: z.string(),
+	}).nullable(),
 	/** Tool calls of this issue's running Runs waiting for the developer's answer (approval requests; `tutti approval list`). */
 	pendingApprovalCount: z.number().int().optional(),
 	/** Usage and cost of every agent Turn of the issue, and its budget. */
@@ -222,7 +296,13 @@ export const issueDto = z.object({
 });
 export type IssueDto = z.infer<typeof issueDto>;
 /** `issue/get`: the issue with its active tasks, each with its readiness. */
-export const issueWithTasksDto = issueDto.extend({ tasks: z.array(planTaskDto.extend({ attention: taskAttentionDto.optional() })) });
+export const issueWithTasksDto = issueDto.extend({
+	tasks: z.array(planTaskDto.extend({
+		attention: taskAttentionDto.optional(),
+		/** The stall mark in force on the task's running Run; absent when none. */
+		stalled: runStallDto.optional(),
+	})),
+});
 export type IssueWithTasksDto = z.infer<typeof issueWithTasksDto>;
 
 export const stopNoteDto = z.object({
@@ -235,12 +315,14 @@ export const stopNoteDto = z.object({
 
 /** One line of a Run's readable transcript (src/agents/transcript.ts). */
 export const transcriptEntryDto = z.object({
-	kind: z.enum(['assistant', 'tool', 'edit', 'error', 'user', 'result', 'output']),
+	/** `stderr`: a line the agent wrote to its standard error, placed among the others by when it was written. */
+	kind: z.enum(['assistant', 'tool', 'edit', 'error', 'user', 'result', 'output', 'stderr']),
 	text: z.string(),
 	/** The tool's name for `tool` and `edit` entries ('' otherwise). */
 	tool: z.string(),
 });
 export type TranscriptEntryDto = z.infer<typeof transcriptEntryDto>;
+
 
 export const runDto = z.object({
 	runId: z.string(),
@@ -275,6 +357,8 @@ export const runDto = z.object({
 	 * the shared folder, or while it runs). Such a Run is never accepted automatically.
 	 */
 	outsideChanges: z.array(z.string()).default([]),
+	/** Verified: the developer's checks of its reported success (null: it did not report success, or still runs). */
+	verification: verificationDto.nullable().optional(),
 	stopNotes: z.array(stopNoteDto),
 	/** A person's Stop is in force on the Run and it has not settled yet (drawn as "Stopping…"). */
 	stopping: z.boolean(),
@@ -285,6 +369,8 @@ export const runDto = z.object({
 	}),
 	/** While it runs: the newest line of its transcript (what the agent is doing now); absent otherwise. */
 	activity: transcriptEntryDto.nullable().optional(),
+	/** The stall mark in force (running Runs only); null when none. Never a failure: the Run goes on. */
+	stalled: runStallDto.nullable(),
 	/** The tool calls this Run asked the developer about, each with its answer and who gave it (approval requests). */
 	approvals: z.array(approvalDto).optional(),
 	/**
@@ -389,6 +475,8 @@ export const slimTaskDto = z.object({
 	latestRunId: z.string().optional(),
 	outcomeLabel: z.string().optional(),
 	resultCommit: z.string().optional(),
+	/** The verification's one line ("Checks passed at abc1234", "Checks failed: test (exit 1)"); absent before one. */
+	verificationLabel: z.string().optional(),
 });
 export type SlimTaskDto = z.infer<typeof slimTaskDto>;
 

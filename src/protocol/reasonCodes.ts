@@ -10,7 +10,7 @@ export const wireReasonCodes = [
 	'tutti_issue_managed', 'issue_aborted',
 	'review_not_pending', 'acceptance_pending',
 	'approval_not_found', 'approval_answered',
-	'not_integrable', 'dirty_workspace', 'workspace_busy', 'merge_conflict',
+	'not_integrable', 'dirty_workspace', 'workspace_busy', 'merge_conflict', 'not_integrated', 'push_failed',
 	'issue_not_found', 'run_not_found', 'session_not_found', 'agent_target_not_found',
 	'invalid_input', 'unauthenticated', 'forbidden', 'not_managed',
 	'host_unavailable', 'store_unavailable', 'store_corrupt', 'store_locked', 'identity_mismatch', 'version_mismatch', 'internal',

@@ -2,7 +2,8 @@
 // Validate on receipt, every time, on both sides: webview input is untrusted, and the webview checks the Host's
 // snapshots too (version skew after an update shows as an error, not as a broken graph).
 import { z } from 'zod';
-import { issueDto, issueWithTasksDto, planSnapshotDto, planTaskDto, runDto, taskStatus, transcriptEntryDto } from './dto.js';
+import { updatedInputSchema } from './approvalInput.js';
+import { agentTargetDto, issueDto, issueWithTasksDto, planSnapshotDto, planTaskDto, runDto, taskStatus, transcriptEntryDto } from './dto.js';
 
 export const webviewProtocolVersion = 1;
 
@@ -12,13 +13,35 @@ export const reviewNoteMaxChars = 10_000;
 /** A developer's note: non-blank, at most 10,000 characters (kept verbatim, not trimmed). */
 export const reviewNote = z.string().max(reviewNoteMaxChars).refine((s) => s.trim() !== '', { message: 'The note must not be empty.' });
 
+/** The task form's limits: the Host's `task/add` and `task/update` limits. */
+export const taskFormLimits = { titleChars: 500, contentChars: 100_000, dependencies: 1000 } as const;
+
+/** What the task form sends (add, or edit of a not-started task): every field, as the form shows it. */
+const taskFormFields = {
+	title: z.string().max(taskFormLimits.titleChars).refine((s) => s.trim() !== '', { message: 'The title must not be empty.' }),
+	content: z.string().max(taskFormLimits.contentChars),
+	dependencyTaskIds: z.array(id).max(taskFormLimits.dependencies),
+	agentTargetId: id,
+};
+
+/** Which task form is open: adding a task, editing one, or none. */
+export const taskFormState = z.union([
+	z.strictObject({ mode: z.literal('add') }),
+	z.strictObject({ mode: z.literal('edit'), taskId: id }),
+]).nullable();
+export type TaskFormState = z.infer<typeof taskFormState>;
+
+/** At most this many tasks per Accept selected (a plan's list view selects from at most that many rows at once). */
+export const acceptSelectedMax = 1000;
+
 /** Webview → Host. The panel is bound to one issue, so issue-level messages carry no issue id. */
 export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('ready'), protocol: z.literal(webviewProtocolVersion) }),
 	z.strictObject({ type: z.literal('issue/pause') }),
 	z.strictObject({ type: z.literal('issue/resume') }),
 	z.strictObject({ type: z.literal('issue/stop') }),
-	z.strictObject({ type: z.literal('issue/integrate') }),
+	/** push: the Push checkbox next to Integrate (the branch then goes to its upstream). */
+	z.strictObject({ type: z.literal('issue/integrate'), push: z.boolean().optional() }),
 	z.strictObject({ type: z.literal('run/stop'), runId: id }),
 	z.strictObject({ type: z.literal('task/accept'), taskId: id }),
 	z.strictObject({ type: z.literal('task/requestChanges'), taskId: id, note: reviewNote }),
@@ -35,16 +58,30 @@ export const toHost = z.discriminatedUnion('type', [
 	/** The developer's answer to an agent's tool call (an approval request the snapshot shows pending). */
 	/** A message to the task's running agent (`tutti run send`): into its running Turn, or queued for the next. */
 	z.strictObject({ type: z.literal('run/send'), runId: id, text: z.string().trim().min(1).max(100_000) }),
-	z.strictObject({ type: z.literal('approval/answer'), approvalId: id, choice: z.enum(['allow', 'allowForTask', 'deny']), message: z.string().max(reviewNoteMaxChars).optional() }),
+	z.strictObject({
+		type: z.literal('approval/answer'), approvalId: id, choice: z.enum(['allow', 'allowForTask', 'deny']), message: z.string().max(reviewNoteMaxChars).optional(),
+		/** Allow once with the developer's edit of the tool's input (the Host's `updatedInput`). */
+		updatedInput: updatedInputSchema.optional(),
+	}).refine((m) => m.updatedInput === undefined || m.choice === 'allow', { message: 'An edited input goes with Allow once only.' }),
+	/** The developer's answers to an agent's question: the text of its only question, or `<question id>=<text>` each. */
+	z.strictObject({ type: z.literal('question/answer'), approvalId: id, answers: z.array(z.string().trim().min(1).max(reviewNoteMaxChars)).min(1).max(50) }),
 	/** The Host's other issue controls; each runs its palette command, which asks for what it needs. */
 	z.strictObject({ type: z.literal('issue/start') }),
-	z.strictObject({ type: z.literal('task/add') }),
 	z.strictObject({ type: z.literal('issue/finish') }),
 	z.strictObject({ type: z.literal('issue/followUp') }),
 	z.strictObject({ type: z.literal('source/stop') }),
 	z.strictObject({ type: z.literal('goalReview/switchToSelf') }),
 	/** Open the whole issue's accepted work as one multi-file diff (at Goal Review, before Integrate). */
 	z.strictObject({ type: z.literal('issue/openChanges') }),
+	/** Open or close the task form (UI state the Host keeps, like the selection). */
+	z.strictObject({ type: z.literal('taskForm/set'), form: taskFormState }),
+	z.strictObject({ type: z.literal('task/create'), ...taskFormFields }),
+	z.strictObject({ type: z.literal('task/update'), taskId: id, ...taskFormFields }),
+	z.strictObject({ type: z.literal('task/delete'), taskId: id }),
+	/** Accept every one of these tasks (the list view's Accept selected). */
+	z.strictObject({ type: z.literal('tasks/accept'), taskIds: z.array(id).min(1).max(acceptSelectedMax) }),
+	/** Add an agent to run tasks (the task form has none to offer). */
+	z.strictObject({ type: z.literal('agent/add') }),
 ]);
 export type ToHost = z.infer<typeof toHost>;
 export type ToHostType = ToHost['type'];
@@ -53,6 +90,8 @@ export type ToHostType = ToHost['type'];
 export const panelViewState = z.object({
 	selectedTaskId: id.nullable(),
 	showHistory: z.boolean(),
+	/** The open task form (absent: none). */
+	taskForm: taskFormState.optional(),
 });
 export type PanelViewState = z.infer<typeof panelViewState>;
 
@@ -81,7 +120,16 @@ export const panelTranscript = z.object({
 	omittedCount: z.number().int().nonnegative(),
 	/** The Run has ended and its whole output was read. */
 	done: z.boolean(),
+	/** The last lines the Run wrote to stderr (at most `stderrTailMax`), for its failure card; absent: none. */
+	stderrTail: z.array(z.string().max(2_000)).max(5).optional(),
 });
+
+/** How many of the last stderr lines a failure card shows. */
+export const stderrTailMax = 5;
+
+/** An agent target the task form offers (`agent/list`): its id, adapter, and whether its executable was found. */
+export const panelAgentTarget = agentTargetDto.pick({ id: true, adapter: true, found: true, detail: true });
+export type PanelAgentTarget = z.infer<typeof panelAgentTarget>;
 export type PanelTranscript = z.infer<typeof panelTranscript>;
 
 /** A comment the developer wrote on the task's diff, sent with Request changes. */
@@ -122,6 +170,7 @@ export const panelSnapshotDelta = z.object({
 	view: snapshotView.optional(),
 	transcript: panelTranscript.nullable().optional(),
 	reviewComments: z.array(panelReviewComment).max(200).optional(),
+	agentTargets: z.array(panelAgentTarget).max(200).optional(),
 });
 export type PanelSnapshotDelta = z.infer<typeof panelSnapshotDelta>;
 
@@ -143,6 +192,8 @@ export const toWebview = z.discriminatedUnion('type', [
 		transcript: panelTranscript.nullable().optional(),
 		/** The selected task's comments on its diff (they go with Request changes). */
 		reviewComments: z.array(panelReviewComment).max(200).optional(),
+		/** The agents a task can run on (the task form's choices); absent when the issue's tasks cannot be added or edited. */
+		agentTargets: z.array(panelAgentTarget).max(200).optional(),
 	}),
 	panelSnapshotDelta,
 	z.object({ type: z.literal('error'), message: z.string().max(10_000) }),
@@ -159,6 +210,8 @@ export const panelPersistedState = z.object({
 	zoom: z.number().finite().min(0.1).max(4),
 	/** Unsent review notes by draft key (`goal`, `task:<taskId>`): the page is rebuilt whenever the panel is hidden. */
 	drafts: z.record(z.string().max(300), z.string().max(10_000)).optional(),
+	/** The developer hid the task detail pane (the graph takes the width). */
+	detailCollapsed: z.boolean().optional(),
 	/** The graph's own view options (Graph | List, status chips, search, focus, hide completed, list order). */
 	graphView: z.object({
 		mode: z.enum(['graph', 'list']),

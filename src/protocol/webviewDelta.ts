@@ -74,7 +74,8 @@ function withoutTasks<T extends { tasks: unknown }>(o: T): Omit<T, 'tasks'> {
  */
 export function snapshotDelta(base: PanelSnapshot, next: PanelSnapshot): PanelSnapshotDelta | null {
 	if ((base.plan === null) !== (next.plan === null)) { return null; }
-	if ((next.transcript === undefined && base.transcript !== undefined) || (next.reviewComments === undefined && base.reviewComments !== undefined)) { return null; }
+	if ((next.transcript === undefined && base.transcript !== undefined) || (next.reviewComments === undefined && base.reviewComments !== undefined)
+		|| (next.agentTargets === undefined && base.agentTargets !== undefined)) { return null; }
 	const delta: PanelSnapshotDelta = { type: 'delta', seq: next.seq, baseSeq: base.seq };
 	const issue = withoutTasks(next.issue);
 	if (!same(withoutTasks(base.issue), issue)) { delta.issue = issue; }
@@ -94,6 +95,7 @@ export function snapshotDelta(base: PanelSnapshot, next: PanelSnapshot): PanelSn
 	if (!same(base.view, next.view)) { delta.view = next.view; }
 	if (next.transcript !== undefined && !same(base.transcript, next.transcript)) { delta.transcript = next.transcript; }
 	if (next.reviewComments !== undefined && !same(base.reviewComments, next.reviewComments)) { delta.reviewComments = next.reviewComments; }
+	if (next.agentTargets !== undefined && !same(base.agentTargets, next.agentTargets)) { delta.agentTargets = next.agentTargets; }
 	return delta;
 }
 
@@ -121,5 +123,6 @@ export function applySnapshotDelta(base: PanelSnapshot, delta: PanelSnapshotDelt
 	};
 	if (delta.transcript !== undefined) { out.transcript = delta.transcript; }
 	if (delta.reviewComments !== undefined) { out.reviewComments = delta.reviewComments; }
+	if (delta.agentTargets !== undefined) { out.agentTargets = delta.agentTargets; }
 	return out;
 }

@@ -7,6 +7,7 @@
 //   stdout.log     the agent's stdout (append; the agent writes the file directly)
 //   stderr.log     the agent's stderr
 //   supervisor.log the supervisor's own stdout/stderr (crash traces)
+//   output-order.jsonl  [stdoutBytes, stderrBytes] whenever either grew (sampled; src/supervisor/outputOrder.ts)
 //   pid.json       PidRecord, once the agent process exists
 //   events.jsonl   RunEvent lines: started | spawn_error | exited (supervisor), lost (runner)
 //   exit.json      RunExit, the authoritative end of the Run

@@ -10,6 +10,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { RunExit } from '../core/runs/runProcessPort.js';
 import { type CodexAppServerRun, runCodexAppServer } from './codexAppServerRun.js';
 import { claudeStdinChannel, LiveInputPump } from './liveInputPump.js';
+import { OutputOrderRecorder } from './outputOrder.js';
 import { processStartTicks } from './processTable.js';
 import { reportToHost } from './reportToHost.js';
 import {
@@ -156,6 +157,8 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 		appendEvent(runDir, { type: 'started', agentPid: agent.child.pid, atUnixMs: Date.now() });
 		if (codex === undefined) { pump?.start(); }
 	}
+	const order = agent.child.pid !== undefined ? new OutputOrderRecorder(runDir) : undefined;
+	order?.start();
 
 	if (codex !== undefined && agent.child.pid !== undefined && await codex.done === 'unavailable') {
 		// This Codex has no app-server: the same Turn runs as `codex exec` (stdin /dev/null, its JSONL into stdout.log).
@@ -178,6 +181,8 @@ export async function supervise(runDir: string, options: SuperviseOptions = {}):
 	// What reached the agent is recorded before the exit record, so whoever sees exit.json sees it too.
 	pump?.finish();
 	if (stdoutFd !== undefined) { fsyncSync(stdoutFd); closeSync(stdoutFd); }
+	// The last sizes before the exit record: a reader that sees exit.json sees where the output ended.
+	order?.stop();
 	if ('error' in end) {
 		recordSpawnError(runDir, spec.runId, describeSpawnError(end.error, spec), attemptedAt);
 		return 0;

@@ -91,10 +91,20 @@ const developerOnlySourceStrings: { file: string; includes: string; why: string 
 	{ file: 'src/host/services/integrationService.ts', includes: 'tutti issue integrate --issue-id ${issueId} --into <branch> --as-user', why: 'thrown by issue integrate, after its requireUser' },
 	{ file: 'src/host/services/worktreeService.ts', includes: 'tutti run stop --run-id ${busy.runId} --as-user', why: 'thrown by worktree remove, after its requireUser' },
 	{ file: 'src/host/worktrees/worktreeManager.ts', includes: 'tutti worktree remove --issue-id ${issueId} --task-id ${taskId} --as-user\\` again', why: 'worktree remove refusing a dirty tree (developer-only)' },
-	{ file: 'src/host/worktrees/worktreeManager.ts', includes: 'tutti finish --issue-id ${issueId} --remove-worktrees --as-user', why: 'finish --remove-worktrees refusing (developer-only)' },
 	{ file: 'src/host/services/messages/runMessageService.ts', includes: 'tutti run stop --run-id ${run.runId} --as-user', why: 'thrown by run send, after its requireUser' },
-	{ file: 'src/core/hints.ts', includes: 'tutti review accept --issue-id ${n.issue} --task-id <task-id> --as-user', why: 'not_integrable: a developerOnlyReasons hint' },
+	{ file: 'src/core/hints.ts', includes: 'tutti issue integrate --issue-id ${n.issue} --accepted-only --as-user', why: 'not_integrable: a developerOnlyReasons hint' },
+	{ file: 'src/core/issues/developerCommands.ts', includes: 'tutti issue integrate --issue-id ${shellWord(issueId)}${into}', why: 'a builder of the developer\'s commands: used only in refusals of integrate, task retry and task update-from-base, thrown after their requireUser' },
+	{ file: 'src/core/issues/developerCommands.ts', includes: 'tutti review accept --issue-id ${shellWord(issueId)}', why: 'the same builders' },
+	{ file: 'src/core/issues/developerCommands.ts', includes: 'tutti task retry --issue-id ${shellWord(issueId)}', why: 'the same builders' },
+	{ file: 'src/core/issues/developerCommands.ts', includes: 'tutti task update-from-base --issue-id ${shellWord(issueId)}', why: 'the same builders' },
+	{ file: 'src/host/services/taskService.ts', includes: 'or request changes (\\`tutti review request-changes', why: 'retryRefusalHint: thrown by task retry, after its requireUser' },
+	{ file: 'src/host/services/taskService.ts', includes: 'stop its Run first (\\`tutti run stop --run-id ${task.latestRunId} --as-user', why: 'retryRefusalHint: thrown by task retry, after its requireUser' },
+	{ file: 'src/host/services/taskService.ts', includes: 'update it from its base (\\`tutti task update-from-base', why: 'retryRefusalHint: thrown by task retry, after its requireUser' },
+	{ file: 'src/host/services/taskService.ts', includes: 'to stop the issue instead: \\`tutti issue stop --issue-id ${issue.issueId} --as-user', why: 'thrown by task retry on a managed issue, after its requireUser' },
 	{ file: 'src/core/hints.ts', includes: 'then run \\`tutti issue integrate --issue-id ${n.issue} --as-user\\` again', why: 'dirty_workspace, workspace_busy, merge_conflict: developerOnlyReasons hints' },
+	{ file: 'src/host/services/updateFromBaseService.ts', includes: 'then run \\`tutti task update-from-base --issue-id ${issueId} --task-id ${task.taskId} --as-user\\` again', why: 'thrown by task update-from-base, after its requireUser' },
+	{ file: 'src/host/services/updateFromBaseService.ts', includes: '--task-id ${task.taskId} --into <branch> --as-user', why: 'thrown by task update-from-base, after its requireUser' },
+	{ file: 'src/host/services/updateFromBaseService.ts', includes: 'when you resume the issue (\\`tutti issue resume --issue-id ${issue.issueId} --as-user', why: 'the answer of task update-from-base (developer-only)' },
 	{ file: 'src/cli/client.ts', includes: '--as-user needs the user credential', why: 'only a command run with --as-user gets it' },
 	{ file: 'src/core/next/commands.ts', includes: '--budget-usd <usd> --as-user`;', why: 'raiseBudgetCommand, a builder: the sentences that use it (owed answers, recovery hints) are checked whole above' },
 ];
@@ -157,6 +167,8 @@ describe('security: no text tells an agent to do something destructive', functio
 		const developerOnlyServices = new Set([
 			'src/host/services/integrationService.ts', 'src/host/worktrees/worktreeManager.ts', 'src/host/services/approvals/approvalService.ts',
 			'src/host/services/reviews/taskDecisions.ts', 'src/host/services/reviews/goalDecisions.ts',
+			// Builds integrate's refusals; called only by integrationService.ts, after its requireUser.
+			'src/host/delivery/integrationRefusals.ts',
 		]);
 		for (const [reason, files] of throwers) {
 			for (const file of files) { assert.ok(developerOnlyServices.has(file), `${reason} is thrown in ${file}: is its hint still read only by the developer?`); }

@@ -1,15 +1,28 @@
-// Security: what reaches git from tasks and settings. Task ids become branch names and worktree paths, titles
-// become commit messages, `worktreeCopy` globs pick files to copy: none of them can inject an option, run a shell,
-// escape `.tutti/worktrees` (also when it is a symlink leading out) or copy from outside the workspace or from .git.
+// Security: what reaches git from tasks and settings. Task ids become branch names and worktree paths (refused when
+// the task is added unless git can take them; an older store's task is refused at launch), titles become commit
+// messages, `worktreeCopy` globs pick files to copy: none of them can inject an option, run a shell, escape
+// `.tutti/worktrees` (also when it is a symlink leading out) or copy from outside the workspace or from .git.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
+import { DomainError } from '../../src/core/errors.js';
+import type { Task } from '../../src/core/model.js';
 import type { HostConfig } from '../../src/host/config.js';
+import { taskRepository } from '../../src/store/repositories/taskRepository.js';
 import { initRepo } from '../integration/delivery/gitRepoKit.js';
 import { commandTarget, ServiceHarness } from '../unit/host/services/serviceHarness.js';
+
+/** A not-started task as an older store may hold it (its id was not checked when it was added). */
+function legacyTask(issueId: string, taskId: string): Task {
+	return {
+		issueId, taskId, title: 'hostile id', content: '', status: 'not_started', sortIndex: 0, agentTargetId: 'iso', modelPlanId: '', model: '',
+		permissionModeId: '', reasoningEffort: '', executionDirectory: '', dependencyTaskIds: [], parallelizable: true, autoAccept: false,
+		acceptanceState: '', latestRunId: '', supersededAtUnixMs: 0, supersededByTaskId: '', createdAtUnixMs: 1, updatedAtUnixMs: 1,
+	};
+}
 
 function git(cwd: string, ...args: string[]): string {
 	return execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -36,27 +49,24 @@ describe('security: what reaches git', function () {
 		return [h.workspace, join(h.workspace, '..'), process.cwd(), outside].flatMap((d) => readdirSync(d).filter((f) => f.startsWith('pwned')).map((f) => join(d, f)));
 	}
 
-	it('task ids that would be git options, ref-name tricks or paths never reach git: the Run could not start, no branch, no folder', async () => {
+	it('task ids that would be git options, ref-name tricks or paths never reach git: refused when the task is added, no branch, no folder', async () => {
 		const issueId = await open();
 		const hostile = ['-rf', '--upload-pack=touch pwned', '..', 'a..b', 'x.lock', 'has space', 'sub/dir', '.hidden', 'a~1', 'a^', 'a:b', 'a\\b', 'x@{1}'];
-		const started: string[] = [];
 		for (const taskId of hostile) {
-			try {
-				await h.call('task/add', { issueId, taskId, title: 'hostile id', agentTargetId: 'iso' });
-				started.push(taskId);
-			} catch (e) {
-				assert.match((e as Error).message, /./, `${taskId} refused at add`);
-			}
+			const refused = await h.call('task/add', { issueId, taskId, title: 'hostile id', agentTargetId: 'iso' }).then(() => null, (e: unknown) => e);
+			assert.ok(refused instanceof DomainError, `${taskId} refused at add`);
+			assert.equal(refused.reasonCode, 'invalid_input', taskId);
+			assert.match(refused.message, /cannot name a git branch and worktree folder/, taskId);
 		}
+		assert.deepEqual((await h.call('issue/get', { issueId })).tasks, [], 'none was added');
+		// A task an older store holds with such an id (added before the check) is still refused at launch.
+		await h.store.transaction((tx) => { taskRepository.insert(tx, { ...legacyTask(issueId, '--upload-pack=touch pwned'), sortIndex: 1 }); });
 		await h.idle();
-		const tasks = (await h.call('issue/get', { issueId })).tasks;
-		for (const taskId of started) {
-			const task = tasks.find((t) => t.taskId === taskId)!;
-			const run = await h.call('run/get', { runId: task.latestRunId });
-			assert.equal(run.status, 'failed', `${taskId}: ${run.outcomeLabel ?? ''}`);
-			assert.match(run.outcomeLabel ?? '', /^Could not start/, taskId);
-			assert.match(run.errorMessage, /cannot name a (worktree|git branch)/, taskId);
-		}
+		const legacy = (await h.call('issue/get', { issueId })).tasks[0]!;
+		const run = await h.call('run/get', { runId: legacy.latestRunId });
+		assert.equal(run.status, 'failed', run.outcomeLabel ?? '');
+		assert.match(run.outcomeLabel ?? '', /^Could not start/);
+		assert.match(run.errorMessage, /cannot name a git branch/);
 		assert.equal(h.runs.launches.length, 0, 'no agent started');
 		assert.equal(git(h.workspace, 'branch', '--list', 'tutti/*'), '', 'no branch was created');
 		assert.deepEqual(existsSync(join(h.workspace, '.tutti', 'worktrees')) ? readdirSync(join(h.workspace, '.tutti', 'worktrees')) : [], []);

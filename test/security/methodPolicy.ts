@@ -22,11 +22,12 @@ export const policy: Record<Method, Policy> = {
 	'issue/changes': 'agent', 'turn/list': 'agent',
 	// Developer decisions.
 	'session/open': 'developer', 'session/stop': 'developer',
-	'issue/pause': 'developer', 'issue/resume': 'developer', 'issue/stop': 'developer',
+	'issue/pause': 'developer', 'issue/resume': 'developer', 'issue/stop': 'developer', 'issue/setChecks': 'developer',
 	'issue/integrate': 'developer', 'issue/finish': 'developer', 'issue/followUp': 'developer',
 	'review/accept': 'developer', 'review/requestChanges': 'developer', 'goal/confirm': 'developer', 'goal/requestChanges': 'developer',
 	'goalReview/switchToSelf': 'developer',
-	'run/stop': 'developer', 'run/send': 'developer', 'run/resume-queue': 'developer', 'worktree/remove': 'developer',
-	'approval/answer': 'developer',
+	'run/stop': 'developer', 'run/send': 'developer', 'run/resume-queue': 'developer', 'worktree/remove': 'developer', 'worktree/prune': 'developer',
+	'task/retry': 'developer', 'task/updateFromBase': 'developer',
+	'approval/answer': 'developer', 'question/answer': 'developer',
 };
 

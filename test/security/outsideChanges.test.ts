@@ -18,18 +18,18 @@ import { git, type GitWorkspace, gitWorkspace, shTarget } from './gitWorkspaceKi
  */
 const evil = shTarget('evil', [
 	'echo mine > own.txt',
-	'cd ../../..',
+	'cd ../../../..',
 	'echo evil >> README.md',
 	'git commit -qam evil',
 	'echo dirty >> NOTES.md',
-	'git update-ref refs/heads/tutti/first HEAD~1',
+	'git update-ref "refs/heads/tutti/$TUTTI_ISSUE_ID/first" HEAD~1',
 	// What would run code in the developer's next git command: an alias in .git/config, a hook.
 	"git config alias.st '!true'",
 	"printf '#!/bin/sh\\nexit 0\\n' > .git/hooks/post-commit",
 ].join(' && '));
 const good = shTarget('good', 'echo "$TUTTI_TASK_ID" > "$TUTTI_TASK_ID.txt"');
 /** Dirties a tracked file of the checkout, then removes its own tree: no result commit can be made. */
-const vanish = shTarget('vanish', 'echo mine > own.txt && cd ../../.. && echo gone >> NOTES.md && rm -rf ".tutti/worktrees/$TUTTI_TASK_ID"');
+const vanish = shTarget('vanish', 'echo mine > own.txt && cd ../../../.. && echo gone >> NOTES.md && rm -rf ".tutti/worktrees/$TUTTI_ISSUE_ID/$TUTTI_TASK_ID"');
 
 /** Waits for `<gates>/<task>.go`, then runs `then` (the agent's side of the test is in its process). */
 function gatedTarget(id: string, gates: string, then: string[]): Record<string, unknown> {
@@ -55,7 +55,7 @@ describe('security: work that leaves its tree', function () {
 	async function open(): Promise<string> {
 		ws = await gitWorkspace('tutti-sec-outside-', { 'README.md': 'hello\n', 'NOTES.md': 'notes\n' },
 			(root) => ({ agentTargets: [evil, good, vanish, gatedTarget('gated', join(root, 'gates'), ownCommit),
-				gatedTarget('gated-evil', join(root, 'gates'), ['echo later >> ../../../NOTES.md'])] }));
+				gatedTarget('gated-evil', join(root, 'gates'), ['echo later >> ../../../../NOTES.md'])] }));
 		mkdirSync(gatesOf(), { recursive: true });
 		return manualIssue(ws.host, 'Outside', true);
 	}
@@ -72,7 +72,7 @@ describe('security: work that leaves its tree', function () {
 		await addManualTask(host, issueId, 'bad', ['--agent-target-id', 'evil']);
 		const bad = await settledRunOf(host, issueId, 'bad');
 		assert.equal(bad.status, 'completed', bad.errorMessage);
-		const expected = ['HEAD', '.git/config', '.git/hooks/post-commit', 'NOTES.md', 'refs/heads/main', 'refs/heads/tutti/first'];
+		const expected = ['HEAD', '.git/config', '.git/hooks/post-commit', 'NOTES.md', 'refs/heads/main', `refs/heads/tutti/${issueId}/first`];
 		assert.deepEqual(bad.outsideChanges, expected);
 		const raw = expectOk<{ outsideChanges: string[]; outcomeLabel: string }>(await host.cli(['run', 'get', '--run-id', bad.runId, '--json'], { asUser: true }));
 		assert.deepEqual(raw.outsideChanges, expected, 'tutti run get --json shows them');
@@ -94,7 +94,7 @@ describe('security: work that leaves its tree', function () {
 		assert.equal(git(ws!.workspace, 'rev-parse', 'HEAD~1'), initial);
 		assert.equal(readFileSync(join(ws!.workspace, 'README.md'), 'utf8'), 'hello\nevil\n');
 		assert.equal(readFileSync(join(ws!.workspace, 'NOTES.md'), 'utf8'), 'notes\ndirty\n');
-		assert.equal(git(ws!.workspace, 'rev-parse', 'refs/heads/tutti/first'), initial, 'the moved branch stays where the agent put it');
+		assert.equal(git(ws!.workspace, 'rev-parse', `refs/heads/tutti/${issueId}/first`), initial, 'the moved branch stays where the agent put it');
 		assert.equal(git(ws!.workspace, 'config', '--get', 'alias.st'), '!true');
 		assert.ok(existsSync(join(ws!.workspace, '.git', 'hooks', 'post-commit')));
 

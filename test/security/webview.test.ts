@@ -10,7 +10,7 @@ import { contentSecurityPolicy, newNonce } from '../../src/extension/panels/webv
 import type { PanelHostApi } from '../../src/extension/panels/panelHostApi.js';
 import { buildPanelSnapshot } from '../../src/extension/panels/panelSnapshot.js';
 import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../src/protocol/dto.js';
-import { parseToHost, parseToWebview, type ToWebview } from '../../src/protocol/webview.js';
+import { type PanelAgentTarget, parseToHost, parseToWebview, type ToWebview } from '../../src/protocol/webview.js';
 import { LayoutCache, panelTree, renderPanel } from '../../webview/issuePanel/renderPanel.js';
 import { renderToString } from '../../webview/shared/vnode.js';
 import { type HostHandle, expectOk, managedIssue, manualIssue, repoRoot, startHost, taskSpec } from '../integration/harness.js';
@@ -55,6 +55,7 @@ function socketPanelApi(host: HostHandle): PanelHostApi {
 		issue: (issueId) => call<IssueWithTasksDto>('issue/get', { issueId }),
 		planSnapshot: (issueId) => call<PlanSnapshotDto>('plan/get', { issueId }),
 		runs: (issueId) => call<{ runs: RunDto[] }>('run/list', { issueId }),
+		agentTargets: async () => (await call<{ agentTargets: PanelAgentTarget[] }>('agent/list', {})).agentTargets.map((t) => ({ id: t.id, adapter: t.adapter, found: t.found, detail: t.detail })),
 		onDidChange: () => ({ dispose: () => undefined }),
 		now: () => 1_700_000_000_000,
 	};
@@ -196,11 +197,14 @@ describe('security: the Issue panel webview', function () {
 					if (!received.ok) { return; }
 					assert.equal(received.value.type, 'snapshot');
 					if (received.value.type !== 'snapshot') { return; }
-					const html = renderToString(panelTree(renderPanel(received.value, { selectedTaskId: selected, showHistory: true }, 1, new LayoutCache())));
+					// The task form (adding, and editing the selected task where the Host allows it) draws the hostile titles too.
+					const form = prefix === 'm' ? (selected === null ? { mode: 'add' as const } : { mode: 'edit' as const, taskId: selected }) : null;
+					const html = renderToString(panelTree(renderPanel(received.value, { selectedTaskId: selected, showHistory: true, taskForm: form }, 1, new LayoutCache())));
 					const tags = new Set(tagNames(html));
 					for (const tag of forbiddenTags) { assert.ok(!tags.has(tag), `<${tag}> from hostile data (${issueId}, ${selected})`); }
 					const inputs = [...html.matchAll(/<input\b[^>]*>/gi)].map((m) => m[0]);
-					assert.ok(inputs.length <= 1 && inputs.every((i) => i.startsWith('<input id="graph-search"')), `an <input> other than the search field: ${inputs.join(' ')}`);
+					const ours = /^<input (id="graph-search"|id="task-form-title"|type="checkbox")/;
+					assert.ok(inputs.every((i) => ours.test(i)), `an <input> other than the search field, the form's title and its checkboxes: ${inputs.join(' ')}`);
 					const attributes = attributeNames(html);
 					assert.ok(!attributes.some((n) => n.startsWith('on')), `event handler attribute (${issueId}, ${selected})`);
 					assert.ok(!attributes.includes('href') && !attributes.includes('srcdoc'), 'no link or document attributes');

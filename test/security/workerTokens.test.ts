@@ -94,6 +94,33 @@ describe('security: worker tokens keep to their issue and their Run', function (
 		await settledRunOf(host, x, worker.taskId);
 	});
 
+	it("a task a worker adds without an id is named after its title but never after another issue's task: it gets no other task's worktree or branch", async function () {
+		const x = await manualIssue(host, 'Issue X, ids');
+		const y = await manualIssue(host, 'Issue Y, ids');
+		// Y's task id is what X's worker's title reads as: a readable id must not reuse it (`.tutti/worktrees/<id>`, `tutti/<id>`).
+		await addManualTask(host, y, 'deploy-prod');
+		const worker = await liveWorker(x, 'x-ids-hold');
+		const added = expectOk<{ issueId: string; taskId: string }>(await asWorker(worker.token, ['issue', 'task', 'add', '--issue-id', x, '--title', 'Deploy prod']));
+		assert.deepEqual([added.issueId, added.taskId], [x, 'deploy-prod-2']);
+		assert.deepEqual(await taskIdsOf(y), ['deploy-prod'], "Y's task is untouched");
+		releaseHolder(records, worker.taskId);
+		await settledRunOf(host, x, worker.taskId);
+	});
+
+	it("a worker reads a Run's stderr in its transcript exactly as `run log --stream stderr` already gave it, no more", async function () {
+		const y = await manualIssue(host, 'Issue Y, stderr');
+		await addManualTask(host, y, 'y-fails', ['--agent-target-id', 'fail']);
+		const failed = await settledRunOf(host, y, 'y-fails');
+		const x = await manualIssue(host, 'Issue X, stderr');
+		const worker = await liveWorker(x, 'x-stderr-hold');
+		const log = expectOk<{ data: string }>(await asWorker(worker.token, ['run', 'log', '--run-id', failed.runId, '--stream', 'stderr']));
+		const transcript = expectOk<{ entries: { kind: string; text: string }[] }>(await asWorker(worker.token, ['run', 'transcript', '--run-id', failed.runId]));
+		assert.deepEqual(transcript.entries.filter((e) => e.kind === 'stderr').map((e) => e.text), log.data.split('\n').filter((l) => l.trim() !== ''));
+		assert.equal(log.data, 'boom\n');
+		releaseHolder(records, worker.taskId);
+		await settledRunOf(host, x, worker.taskId);
+	});
+
 	it("a worker's token stops acting once the developer stopped its Run, before its process is gone", async function () {
 		const x = await manualIssue(host, 'Stopped worker');
 		const worker = await liveWorker(x, 's-hold', 'stubborn');

@@ -1,5 +1,5 @@
 // Security (issue 20, item 1: the execution directory): a task's directory never widens where its agent works. In a
-// task worktree the directory is joined to the tree, and a symlink the repository ships there (`escape -> ../../..`)
+// task worktree the directory is joined to the tree, and a symlink the repository ships there (`escape -> ../../../..`)
 // must not move the agent — and with it a codex sandbox's writable root — into the developer's checkout: the Run
 // could not start, and no agent process was launched. A directory inside the tree still works.
 import { strict as assert } from 'node:assert';
@@ -20,7 +20,7 @@ describe('security: a task directory stays inside its worktree', function () {
 		initRepo(h.workspace, { '.gitignore': '.tutti/\n', 'README.md': 'hello\n' });
 		mkdirSync(join(h.workspace, 'sub'));
 		writeFileSync(join(h.workspace, 'sub', 'keep.txt'), 'x\n');
-		symlinkSync('../../..', join(h.workspace, 'escape'));
+		symlinkSync('../../../..', join(h.workspace, 'escape'));
 		execFileSync('git', ['add', '-A'], { cwd: h.workspace });
 		execFileSync('git', ['commit', '-q', '-m', 'ship a symlink'], { cwd: h.workspace });
 		const { issueId } = await h.call('issue/create', { title: 'Directories', autoAccept: true });
@@ -31,8 +31,8 @@ describe('security: a task directory stays inside its worktree', function () {
 		const tasks = (await h.call('issue/get', { issueId })).tasks;
 		const out = await h.call('run/get', { runId: tasks.find((t) => t.taskId === 'out')!.latestRunId });
 		assert.equal(out.status, 'failed', out.errorMessage);
-		assert.match(out.errorMessage, /executionDirectory '\.tutti\/worktrees\/out\/escape' leads outside the task's worktree \.tutti\/worktrees\/out through a symbolic link/);
+		assert.ok(out.errorMessage.includes(`executionDirectory '.tutti/worktrees/${issueId}/out/escape' leads outside the task's worktree .tutti/worktrees/${issueId}/out through a symbolic link`), out.errorMessage);
 		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['in'], 'no agent was started in the developer\'s checkout');
-		assert.equal(h.runs.launches[0]!.cwd, realpathSync(join(h.workspace, '.tutti', 'worktrees', 'in', 'sub')));
+		assert.equal(h.runs.launches[0]!.cwd, realpathSync(join(h.workspace, '.tutti', 'worktrees', issueId, 'in', 'sub')));
 	});
 });

@@ -3,15 +3,21 @@
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|cockpit|vsix] [--screenshots DIR] [--docs-screenshots] [--verbose]
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix|cockpit|agents-view] [--screenshots DIR] [--docs-screenshots] [--verbose]
+// (`cockpit` runs only the `ui` stage's last part, test/vscode/ui/cockpit.ui.ts, in a workspace of its own; with
+// --docs-screenshots it copies only its own screens.)
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
 // docs/screenshots/ (for the README).
 // The `ui` stage runs the board test, then the issue panel test (test/vscode/ui/panel.ui.ts), then starting work
-// from the UI (test/vscode/ui/startFromUi.ui.ts) in the same code-server.
+// from the UI (test/vscode/ui/startFromUi.ui.ts), then the cockpit's second pass (test/vscode/ui/cockpit.ui.ts) in the
+// same code-server.
 // The `journey` stage is issue 12's "Done when" (test/vscode/ui/developerJourney.ui.ts) in a code-server of its own
 // (its status bar must count one issue), with a scripted Claude Code on PATH (test/vscode/ui/scriptedClaude.ts).
-// The `cockpit` stage (test/vscode/ui/cockpit.ui.ts): a custom command agent added without JSON, the Agents view, the
-// diff editor's Accept / Request Changes, Open Combined Diff and the board's menus per issue, in a code-server of its own.
+// The `agents-view` stage (test/vscode/ui/cockpitExtension.ui.ts): a custom command agent added without JSON, the
+// Agents view, the diff editor's Accept / Request Changes, Open Combined Diff and the board's menus per issue, in a
+// code-server of its own.
+// The `codex` stage (test/vscode/ui/codexApproval.ui.ts) answers a codex app-server worker's approval from the
+// notification, the pinned Codex CLI against a scripted Responses server on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,15 +35,21 @@ import { ensureGitRepository } from './ui/gitWorkspace.js';
 import { journeyFix, journeyTask, runDeveloperJourney } from './ui/developerJourney.ui.js';
 import { startScriptedClaude } from './ui/scriptedClaude.js';
 import { runStartUi } from './ui/startFromUi.ui.js';
-import { machineOnlyAgent, prepareCockpitWorkspace, runCockpitUi } from './ui/cockpit.ui.js';
+import { cockpitScreens, runCockpitUi } from './ui/cockpit.ui.js';
+import { codexApprovalScript, codexApprovalTarget, runCodexApprovalUi } from './ui/codexApproval.ui.js';
+import { startScriptedServer } from '../agents/modelServer/server.js';
+import { machineOnlyAgent, prepareCockpitWorkspace, runCockpitUi as runAgentsViewUi } from './ui/cockpitExtension.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
 /** docs/screenshots/<name>.png ← the `journey` stage's screenshot of that name (a live transcript in three themes). */
 const journeyDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(['light', 'dark', 'hc'].map((theme) => [`panel-transcript-live-${theme}`, `panel-transcript-live-${theme}`]));
 
-/** docs/screenshots/<name>.png ← the `cockpit` stage's screenshot of that name (each of its screens in three themes). */
-const cockpitDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(
+/** docs/screenshots/<name>.png ← the cockpit's screenshot of that name (its new screens in three themes). */
+const cockpitDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(cockpitScreens.flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`])));
+
+/** docs/screenshots/<name>.png ← the `agents-view` stage's screenshot of that name (each of its screens in three themes). */
+const agentsViewDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(
 	['add-agent-custom', 'new-issue-planners', 'board-menu', 'agents-view', 'diff-review', 'combined-diff'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`])));
 
 /** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage (board and panel in three themes). */
@@ -45,6 +57,7 @@ const docsScreenshots: Readonly<Record<string, string>> = {
 	...Object.fromEntries(['board', 'panel', 'panel-200-tasks'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`]))),
 	'panel-run-stopped': 'panel-run-stopped',
 	'panel-200-tasks': 'panel-200-tasks',
+	...cockpitDocsScreenshots,
 };
 
 function copyDocsScreenshots(screenshotsDir: string, shots: Readonly<Record<string, string>> = docsScreenshots): void {
@@ -105,6 +118,10 @@ function writeWorkspace(prefix: string, options: { gate?: boolean; journey?: boo
 			{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'echo hello from run; sleep 1; echo done >&2'] },
 			{ id: 'slow', adapter: 'command', argv: ['sh', '-c', 'echo working; sleep 60'] },
 			{ id: 'fail', adapter: 'command', argv: ['sh', '-c', 'echo giving up >&2; exit 3'] },
+			// A test run that fails: a line on stdout, the cause on stderr, exit 3 (the panel's failure card).
+			{ id: 'tests-fail', adapter: 'command', argv: ['sh', '-c', 'echo running 12 tests; echo "npm ERR! 3 tests failed" >&2; exit 3'] },
+			// Asks the developer about one Bash call through `tutti mcp`, as Claude Code does, and prints the answer.
+			{ id: 'asker', adapter: 'command', argv: [process.execPath, join(__dirname, 'ui', 'askingAgent.cjs'), join(repoRoot, 'dist', 'cli.js')] },
 			...(options.gate ? [gate, gateWorktree, iso] : []),
 		],
 		'tutti.maxParallelRuns': 3,
@@ -218,8 +235,25 @@ async function main(): Promise<number> {
 					tallyUi(tally, 'ui', panel);
 					console.log('\n[ui] starting work from the UI: the New Issue form, Add task and Start');
 					tallyUi(tally, 'ui', await runStartUi(session, workspace));
-					if (values['docs-screenshots'] && panel.steps.every((s) => s.ok)) {
+					console.log('\n[ui] the cockpit: a failure\'s cause, the task form, Accept selected, the keyboard, an edited approval');
+					const cockpit = await runCockpitUi(session, workspace);
+					tallyUi(tally, 'ui', cockpit);
+					if (values['docs-screenshots'] && panel.steps.every((s) => s.ok) && cockpit.steps.every((s) => s.ok)) {
 						copyDocsScreenshots(screenshotsDir);
+					}
+				}));
+		}
+		if (only === 'cockpit') {
+			// The `ui` stage's last part alone, in a fresh workspace (for working on the panel).
+			const workspace = writeWorkspace('tutti-vscode-cockpit-', { gate: true });
+			workspaces.push(workspace);
+			await record(tally, 'cockpit', () => withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
+				async (session) => {
+					console.log('\n[cockpit] a failure\'s cause, the task form, Accept selected, the keyboard, an edited approval');
+					const cockpit = await runCockpitUi(session, workspace);
+					tallyUi(tally, 'cockpit', cockpit);
+					if (values['docs-screenshots'] && cockpit.steps.every((s) => s.ok)) {
+						copyDocsScreenshots(screenshotsDir, cockpitDocsScreenshots);
 					}
 				}));
 		}
@@ -248,24 +282,44 @@ async function main(): Promise<number> {
 				}
 			});
 		}
-		if (!only || only === 'cockpit') {
-			const workspace = writeWorkspace('tutti-vscode-cockpit-', { gate: true });
+		if (!only || only === 'agents-view') {
+			const workspace = writeWorkspace('tutti-vscode-agents-view-', { gate: true });
 			workspaces.push(workspace);
 			prepareCockpitWorkspace(workspace);
 			const agent = machineOnlyAgent();
-			await record(tally, 'cockpit', async () => {
+			await record(tally, 'agents-view', async () => {
 				try {
 					await withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
 						async (session) => {
-							console.log('\n[cockpit] custom command agent, Agents view, the diff\'s title bar, combined diff, menus per issue');
-							const cockpit = await runCockpitUi(session, workspace, gateDirOf(workspace), agent);
-							tallyUi(tally, 'cockpit', cockpit);
-							if (values['docs-screenshots'] && cockpit.steps.every((s) => s.ok)) {
-								copyDocsScreenshots(screenshotsDir, cockpitDocsScreenshots);
+							console.log('\n[agents-view] custom command agent, Agents view, the diff\'s title bar, combined diff, menus per issue');
+							const agentsView = await runAgentsViewUi(session, workspace, gateDirOf(workspace), agent);
+							tallyUi(tally, 'agents-view', agentsView);
+							if (values['docs-screenshots'] && agentsView.steps.every((s) => s.ok)) {
+								copyDocsScreenshots(screenshotsDir, agentsViewDocsScreenshots);
 							}
 						});
 				} finally {
 					rmSync(join(agent, '..'), { recursive: true, force: true });
+				}
+			});
+		}
+		if (!only || only === 'codex') {
+			const workspace = writeWorkspace('tutti-vscode-codex-');
+			workspaces.push(workspace);
+			await record(tally, 'codex', async () => {
+				const server = await startScriptedServer({ script: codexApprovalScript });
+				try {
+					// The codex target's HOME and CODEX_HOME live beside the workspace, so nothing of Codex's lands in it.
+					writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({
+						'tutti.agentTargets': [codexApprovalTarget(server.url, `${workspace}-home`)], 'tutti.maxParallelRuns': 1,
+					}, null, '\t'));
+					await withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log }, async (session) => {
+						console.log('\n[codex] a codex app-server worker asks; Allow from the notification; the command ran');
+						tallyUi(tally, 'codex', await runCodexApprovalUi(session, workspace, server));
+					});
+				} finally {
+					await server.close();
+					rmSync(`${workspace}-home`, { recursive: true, force: true });
 				}
 			});
 		}

@@ -138,7 +138,8 @@ class Session implements VsCodeSession {
 		const workbench = new Workbench(page, this.options.screenshotsDir ?? join(tmpdir(), 'tutti-vscode-screenshots'), this.timeoutMs);
 		try {
 			const devPath = options.extensionDevelopmentPath ?? this.options.extensionDevelopmentPath;
-			await page.goto(this.url_(devPath), { timeout: 30_000, waitUntil: 'domcontentloaded' });
+			// The page's first byte waits as long as the workbench may take to show: a loaded machine delays both alike.
+			await page.goto(this.url_(devPath), { timeout: options.timeoutMs ?? this.timeoutMs, waitUntil: 'domcontentloaded' });
 			await workbench.waitUntilVisible(options.timeoutMs ?? this.timeoutMs);
 		} catch (error) {
 			await workbench.close();

@@ -2,8 +2,9 @@
 // Handshake: post `ready`, then draw the complete snapshot and each delta applied to the one drawn (a delta this page
 // cannot apply asks for a complete snapshot with `ready` again); UI state goes to vscode.setState so a reload restores it.
 // One delegated listener per event type on the root; no inline handlers (CSP).
+import { editedApprovalInput } from '../../src/protocol/approvalInput.js';
 import {
-	type PanelPersistedState, type PanelSnapshot, parsePersistedState, parseToWebview, type ToHost, toHost,
+	type PanelPersistedState, type PanelSnapshot, parsePersistedState, parseToWebview, type TaskFormState, type ToHost, toHost,
 	webviewProtocolVersion,
 } from '../../src/protocol/webview.js';
 import { applySnapshotDelta } from '../../src/protocol/webviewDelta.js';
@@ -16,8 +17,9 @@ import { defaultGraphView, type GraphViewOptions, type ListSort, toggleStatus } 
 import { GraphView } from './graphView.js';
 import type { GraphLayout } from './layout.js';
 import { LayoutCache, type RegionName, renderPanel } from './renderPanel.js';
-import type { PanelUi } from './panelModel.js';
+import type { PanelModel, PanelUi } from './panelModel.js';
 import type { TaskStatus } from './snapshotTypes.js';
+import { chosenValues, taskFormKey, type TaskFormValues, untouchedForm } from './taskFormModel.js';
 
 const zoomSteps = [0.1, 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4];
 
@@ -30,6 +32,10 @@ interface Regions {
 	readonly error: HTMLElement;
 	readonly live: HTMLElement;
 	readonly scroller: HTMLElement;
+}
+
+function sameForm(a: TaskFormState, b: TaskFormState): boolean {
+	return a === null || b === null ? a === b : taskFormKey(a) === taskFormKey(b);
 }
 
 function byId(doc: Document, id: string): HTMLElement {
@@ -60,6 +66,18 @@ export class IssuePanelApp {
 	/** Task ids passing the chips and the search, in plan order (Enter in the search box walks them). */
 	#matches: string[] = [];
 	#scrollFrame = 0;
+	/** The model last drawn (the task form's fields, the list's rows). */
+	#model: PanelModel | null = null;
+	/** The list view's rows checked for Accept selected. */
+	#checked = new Set<string>();
+	/** What was picked in each task form so far (its dependencies and agent), by form key. */
+	readonly #formValues = new Map<string, TaskFormValues>();
+	#confirmDeleteTaskId: string | null = null;
+	#detailCollapsed: boolean;
+	/** An element to focus once the next render is on screen (by id). */
+	#focusAfterRender: string | null = null;
+	/** The form last opened or closed here, until a snapshot echoes it (one built before the Host heard of it would undo it). */
+	#formSent: { readonly form: TaskFormState } | null = null;
 
 	constructor(doc: Document, api: VsCodeApi) {
 		this.#doc = doc;
@@ -79,6 +97,7 @@ export class IssuePanelApp {
 		const restored = parsePersistedState(api.getState());
 		const state: PanelPersistedState | null = restored.ok && restored.value.issueId === this.#issueId ? restored.value : null;
 		this.#ui = { selectedTaskId: state?.selectedTaskId ?? null, showHistory: state?.showHistory ?? false };
+		this.#detailCollapsed = state?.detailCollapsed ?? false;
 		this.#graphView = state?.graphView ?? defaultGraphView;
 		this.#zoom = state?.zoom ?? 1;
 		this.#scroll = state?.scroll ?? { left: 0, top: 0 };
@@ -91,6 +110,7 @@ export class IssuePanelApp {
 		root.addEventListener('click', (e) => this.#onClick(e));
 		root.addEventListener('keydown', (e) => this.#onKeyDown(e));
 		root.addEventListener('input', (e) => this.#onInput(e));
+		root.addEventListener('change', (e) => this.#onChange(e));
 		root.addEventListener('focusin', (e) => {
 			const node = (e.target as Element | null)?.closest('g.node[data-task-id]');
 			if (node) { this.#graph.moveRoving(node); }
@@ -114,6 +134,7 @@ export class IssuePanelApp {
 		const state: PanelPersistedState = {
 			issueId: this.#issueId, selectedTaskId: this.#ui.selectedTaskId, showHistory: this.#ui.showHistory,
 			scroll: this.#scroll, zoom: this.#zoom, drafts, graphView: { ...this.#graphView, statusFilter: [...this.#graphView.statusFilter] },
+			detailCollapsed: this.#detailCollapsed,
 		};
 		this.#api.setState(state);
 	}
@@ -147,7 +168,14 @@ export class IssuePanelApp {
 		this.#lastSeq = snapshot.seq;
 		this.#snapshot = snapshot;
 		this.#issueId = snapshot.issue.issueId;
-		this.#ui = { selectedTaskId: snapshot.view.selectedTaskId, showHistory: snapshot.view.showHistory };
+		let form = snapshot.view.taskForm ?? null;
+		if (this.#formSent !== null) {
+			if (sameForm(form, this.#formSent.form)) { this.#formSent = null; } else { form = this.#formSent.form; }
+		}
+		const before = this.#ui.taskForm ?? null;
+		// The Host closed a form that was sent and taken: what was typed into it is spent.
+		if (before !== null && (form === null || taskFormKey(form) !== taskFormKey(before))) { this.#forgetForm(before); }
+		this.#ui = { selectedTaskId: snapshot.view.selectedTaskId, showHistory: snapshot.view.showHistory, taskForm: form };
 		this.#showError(null);
 		this.#render();
 		this.#persist();
@@ -163,9 +191,19 @@ export class IssuePanelApp {
 		if (!this.#snapshot) { return; }
 		// "panel-render" measures (layout + VNodes + DOM) are what a browser benchmark reads.
 		const started = performance.now();
-		const out = renderPanel(this.#snapshot, { ...this.#ui, graphView: this.#graphView }, this.#zoom, this.#cache);
+		const form = this.#ui.taskForm ?? null;
+		const out = renderPanel(this.#snapshot, {
+			...this.#ui, graphView: this.#graphView, checked: this.#checked, detailCollapsed: this.#detailCollapsed,
+			taskFormValues: form !== null ? this.#formValues.get(taskFormKey(form)) ?? untouchedForm : untouchedForm,
+			confirmDeleteTaskId: this.#confirmDeleteTaskId,
+		}, this.#zoom, this.#cache);
+		this.#model = out.model;
+		// Checked rows the Host no longer offers Accept on (accepted meanwhile, or gone) leave the selection.
+		const acceptable = new Set(out.model.graph.options.mode === 'list' ? out.model.graph.list.filter((r) => r.acceptable).map((r) => r.taskId) : this.#checked);
+		for (const id of this.#checked) { if (!acceptable.has(id)) { this.#checked.delete(id); } }
 		this.#matches = out.model.graph.nodes.filter((n) => n.match).map((n) => n.taskId);
 		this.#layout = out.layout;
+		this.#regions.detail.dataset['pane'] = out.detailPane;
 		this.#replace('header', this.#regions.header, out.regions.header);
 		this.#replace('toolbar', this.#regions.toolbar, out.regions.toolbar);
 		this.#replace('graphStatus', this.#regions.graphStatus, out.regions.graphStatus);
@@ -175,6 +213,12 @@ export class IssuePanelApp {
 			this.#graph.renderOther(out.regions.graph);
 		}
 		this.#replace('detail', this.#regions.detail, out.regions.detail);
+		if (this.#focusAfterRender !== null) {
+			const target = this.#doc.getElementById(this.#focusAfterRender);
+			this.#focusAfterRender = null;
+			target?.focus();
+			target?.scrollIntoView({ block: 'nearest' });
+		}
 		if (this.#restoreScroll && out.layout.nodes.length > 0) {
 			this.#restoreScroll = false;
 			this.#regions.scroller.scrollTo(this.#scroll.left, this.#scroll.top);
@@ -205,7 +249,7 @@ export class IssuePanelApp {
 			if (open.has(d.getAttribute('data-details-key') ?? '')) { d.open = true; }
 		}
 		for (const el of container.querySelectorAll('[data-draft-key]')) {
-			setUiValue(el, this.#drafts.get(el.getAttribute('data-draft-key') ?? '') ?? '');
+			setUiValue(el, this.#drafts.get(el.getAttribute('data-draft-key') ?? '') ?? el.getAttribute('data-initial') ?? '');
 		}
 		if (focusKey !== null) {
 			const target = container.querySelector<HTMLElement>(`[data-focus-key="${CSS.escape(focusKey)}"]`);
@@ -236,7 +280,11 @@ export class IssuePanelApp {
 			}
 			case 'mode/set': return this.#setGraphView({ mode: el.dataset['mode'] === 'list' ? 'list' : 'graph' });
 			case 'filter/status': return this.#setGraphView({ statusFilter: toggleStatus(this.#graphView.statusFilter, (el.dataset['status'] ?? '') as TaskStatus) });
-			case 'focus/set': return this.#setGraphView({ focusTaskId: taskId || this.#ui.selectedTaskId });
+			case 'focus/set': {
+				this.#setGraphView({ focusTaskId: taskId || this.#ui.selectedTaskId });
+				// The lineage drawn alone is fitted to the view (it may be far from where the whole graph was scrolled).
+				return this.#fit();
+			}
 			case 'focus/clear': return this.#setGraphView({ focusTaskId: null });
 			case 'completed/toggle': return this.#setGraphView({ hideCompleted: !this.#graphView.hideCompleted });
 			case 'list/sort': return this.#setGraphView({ listSort: (el.dataset['sort'] ?? 'status') as ListSort });
@@ -244,11 +292,62 @@ export class IssuePanelApp {
 			case 'zoom/out': return this.#setZoom([...zoomSteps].reverse().find((z) => z < this.#zoom - 1e-6) ?? this.#zoom);
 			case 'zoom/reset': return this.#setZoom(1);
 			case 'zoom/fit': return this.#fit();
-			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'issue/integrate': case 'goal/confirm': case 'agent/showTerminal':
-			case 'issue/start': case 'task/add': case 'issue/finish': case 'issue/followUp': case 'source/stop': case 'goalReview/switchToSelf':
+			case 'issue/integrate':
+				this.#post((document.getElementById('integrate-push') as HTMLInputElement | null)?.checked === true ? { type: action, push: true } : { type: action });
+				return;
+			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'goal/confirm': case 'agent/showTerminal':
+			case 'issue/start': case 'issue/finish': case 'issue/followUp': case 'source/stop': case 'goalReview/switchToSelf': case 'agent/add':
 			case 'issue/openChanges':
 				this.#post({ type: action });
 				return;
+			case 'task/add': return this.#openForm({ mode: 'add' });
+			case 'taskForm/edit': return this.#openForm({ mode: 'edit', taskId });
+			case 'taskForm/cancel': {
+				const open = this.#ui.taskForm ?? null;
+				if (open !== null) { this.#forgetForm(open); }
+				return this.#openForm(null);
+			}
+			case 'taskForm/submit': return this.#submitForm();
+			case 'task/deleteAsk':
+				this.#confirmDeleteTaskId = taskId;
+				// The safe choice has the focus: Enter keeps the task.
+				this.#focusAfterRender = 'delete-confirm-no';
+				this.#render();
+				return;
+			case 'task/deleteCancel':
+				this.#confirmDeleteTaskId = null;
+				this.#render();
+				return;
+			case 'task/delete': {
+				this.#confirmDeleteTaskId = null;
+				if (this.#post({ type: 'task/delete', taskId })) { this.#announce('Deleting the task.'); }
+				const open = this.#ui.taskForm ?? null;
+				if (open?.mode === 'edit' && open.taskId === taskId) { this.#forgetForm(open); this.#openForm(null); } else { this.#render(); }
+				return;
+			}
+			case 'list/acceptChecked': {
+				// The rows the model says are checked: only tasks the Host offers Accept on can be.
+				const ids = (this.#model?.graph.list ?? []).filter((r) => r.checked).map((r) => r.taskId);
+				if (ids.length === 0) { return; }
+				if (this.#post({ type: 'tasks/accept', taskIds: ids })) {
+					this.#checked.clear();
+					this.#announce(`Accepting ${ids.length} ${ids.length === 1 ? 'task' : 'tasks'}.`);
+					this.#render();
+				}
+				return;
+			}
+			case 'approval/allowEdited': return this.#allowEdited(el.dataset['approvalId'] ?? '');
+			case 'detail/toggle':
+				this.#detailCollapsed = !this.#detailCollapsed;
+				this.#focusAfterRender = 'detail-toggle';
+				this.#render();
+				this.#persist();
+				return;
+			case 'review/jump':
+				this.#focusAfterRender = 'accept-task';
+				if (this.#detailCollapsed) { this.#detailCollapsed = false; this.#persist(); }
+				if (this.#ui.selectedTaskId === taskId) { this.#render(); return; }
+				return this.#select(taskId);
 			case 'run/stop': case 'run/openOutput':
 				this.#post({ type: action, runId });
 				return;
@@ -280,11 +379,85 @@ export class IssuePanelApp {
 				this.#post({ type: 'approval/answer', approvalId, choice, ...(message !== undefined ? { message } : {}) });
 				return;
 			}
+			case 'question/option': {
+				this.#post({ type: 'question/answer', approvalId: el.dataset['approvalId'] ?? '', answers: [el.dataset['answer'] ?? ''] });
+				return;
+			}
+			case 'question/answer': {
+				const approvalId = el.dataset['approvalId'] ?? '';
+				const ids: unknown = JSON.parse(el.dataset['questions'] ?? '[]');
+				const answers = (Array.isArray(ids) ? ids.map(String) : []).flatMap((q) => {
+					const text = (this.#drafts.get(`question:${approvalId}:${q}`) ?? '').trim();
+					return text === '' ? [] : [`${q}=${text}`];
+				});
+				if (answers.length === 0 || !this.#post({ type: 'question/answer', approvalId, answers })) { this.#announce('Write an answer first.'); }
+				return;
+			}
 			case 'command/copy': {
 				if (this.#post({ type: 'command/copy', text: el.dataset['text'] ?? '' })) { this.#announce('Command copied to the clipboard.'); }
 				return;
 			}
 			default: return;
+		}
+	}
+
+	/** Opens (or, with null, closes) the task form in the detail pane and tells the Host, which keeps it open across snapshots. */
+	#openForm(form: TaskFormState): void {
+		this.#ui = { ...this.#ui, taskForm: form };
+		this.#confirmDeleteTaskId = null;
+		if (form !== null && this.#detailCollapsed) { this.#detailCollapsed = false; this.#persist(); }
+		this.#focusAfterRender = form !== null ? 'task-form-title' : null;
+		if (this.#post({ type: 'taskForm/set', form })) { this.#formSent = { form }; }
+		this.#render();
+	}
+
+	/** Drops what was typed and picked in a form (sent and taken, or canceled). */
+	#forgetForm(form: NonNullable<TaskFormState>): void {
+		const key = taskFormKey(form);
+		this.#formValues.delete(key);
+		this.#drafts.delete(`form:${key}:title`);
+		this.#drafts.delete(`form:${key}:content`);
+		this.#persist();
+	}
+
+	/** Sends the open form as the Host's task/add or task/update; the Host closes the form once it took it. */
+	#submitForm(): void {
+		const m = this.#model?.form;
+		const form = this.#ui.taskForm ?? null;
+		const errorEl = this.#doc.querySelector('[data-error-for="task-form"]');
+		if (!m || form === null) { return; }
+		const title = this.#drafts.get(m.titleKey) ?? m.titleInitial;
+		const content = this.#drafts.get(m.contentKey) ?? m.contentInitial;
+		const { dependencyTaskIds, agentTargetId } = chosenValues(m);
+		const problem = title.trim() === '' ? 'Write a title first.' : agentTargetId === '' ? 'Choose the agent that runs the task (Add Agent if there is none).' : '';
+		const fields = { title: title.trim(), content, dependencyTaskIds, agentTargetId };
+		const sent = problem === '' && this.#post(m.taskId === null ? { type: 'task/create', ...fields } : { type: 'task/update', taskId: m.taskId, ...fields });
+		if (!sent) {
+			if (errorEl) { errorEl.textContent = problem !== '' ? problem : 'The task is too long to send (title at most 500 characters, content at most 100,000).'; }
+			this.#doc.getElementById(title.trim() === '' ? 'task-form-title' : 'task-form-agent')?.focus();
+			return;
+		}
+		if (errorEl) { errorEl.textContent = ''; }
+		this.#announce(m.taskId === null ? 'Adding the task.' : 'Saving the task.');
+	}
+
+	/** Allow once with the edited input: the text read back into the input the tool runs with (checked here and by the Host). */
+	#allowEdited(approvalId: string): void {
+		const key = `approval-input:${approvalId}`;
+		const approval = this.#snapshot?.runs.flatMap((r) => r.approvals ?? []).find((a) => a.approvalId === approvalId);
+		const errorEl = this.#doc.querySelector(`[data-error-for="${CSS.escape(key)}"]`);
+		if (!approval) { return; }
+		const text = this.#drafts.get(key) ?? this.#doc.querySelector(`[data-draft-key="${CSS.escape(key)}"]`)?.getAttribute('data-initial') ?? '';
+		const edited = editedApprovalInput(approval.tool, approval.input, text);
+		if (!edited.ok) {
+			if (errorEl) { errorEl.textContent = edited.error; }
+			return;
+		}
+		if (this.#post({ type: 'approval/answer', approvalId, choice: 'allow', updatedInput: edited.value })) {
+			this.#drafts.delete(key);
+			if (errorEl) { errorEl.textContent = ''; }
+			this.#announce('Allowed once with your input.');
+			this.#persist();
 		}
 	}
 
@@ -301,7 +474,19 @@ export class IssuePanelApp {
 		const at = this.#ui.selectedTaskId !== null ? m.indexOf(this.#ui.selectedTaskId) : -1;
 		const next = at === -1 ? (backwards ? m.length - 1 : 0) : (at + (backwards ? m.length - 1 : 1)) % m.length;
 		this.#select(m[next]!);
+		this.#reveal(m[next]!);
 		this.#announce(`Match ${next + 1} of ${m.length}.`);
+	}
+
+	/** Scrolls a node that is not wholly in view to the middle of the view (a search match far off, after a zoom to fit). */
+	#reveal(taskId: string): void {
+		const el = this.#graph.elementFor(taskId);
+		if (!el) { return; }
+		const s = this.#regions.scroller;
+		const view = s.getBoundingClientRect();
+		const box = el.getBoundingClientRect();
+		if (box.left >= view.left && box.right <= view.right && box.top >= view.top && box.bottom <= view.bottom) { return; }
+		s.scrollTo(s.scrollLeft + box.left - view.left - (view.width - box.width) / 2, s.scrollTop + box.top - view.top - (view.height - box.height) / 2);
 	}
 
 	#select(taskId: string): void {
@@ -353,6 +538,19 @@ export class IssuePanelApp {
 
 	#onKeyDown(e: KeyboardEvent): void {
 		const target = e.target as Element | null;
+		// Ctrl+Enter (Cmd+Enter) in a field presses its form's button: the note's Request changes, the message's Send, …
+		const field = target?.closest<HTMLElement>('[data-submit]');
+		if (field && e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.altKey) {
+			const submit = this.#doc.getElementById(field.dataset['submit'] ?? '');
+			if (submit && submit.dataset['action'] !== undefined && !uiDisabled(submit)) {
+				e.preventDefault();
+				// A text area's last keystrokes reach the draft first (its input event may not have fired yet).
+				const key = field.getAttribute('data-draft-key');
+				if (key !== null) { this.#drafts.set(key, uiValue(field)); }
+				this.#act(submit);
+			}
+			return;
+		}
 		if (target?.id === 'graph-search') {
 			if (e.key === 'Enter') { e.preventDefault(); this.#nextMatch(e.shiftKey); }
 			if (e.key === 'Escape' && this.#graphView.search !== '') { e.preventDefault(); this.#setGraphView({ search: '' }); }
@@ -375,7 +573,9 @@ export class IssuePanelApp {
 		}
 		if (e.key === '.' && !e.ctrlKey && !e.metaKey && !e.altKey) {
 			e.preventDefault();
-			this.#setGraphView({ focusTaskId: this.#graphView.focusTaskId === taskId ? null : taskId });
+			const focusing = this.#graphView.focusTaskId !== taskId;
+			this.#setGraphView({ focusTaskId: focusing ? taskId : null });
+			if (focusing) { this.#fit(); }
 			return;
 		}
 		if (isNavKey(e.key) && this.#layout) {
@@ -412,6 +612,42 @@ export class IssuePanelApp {
 		const errorEl = this.#doc.querySelector(`[data-error-for="${CSS.escape(key)}"]`);
 		if (errorEl) { errorEl.textContent = ''; }
 		this.#persist();
+	}
+
+	/** Checkboxes and the agent choice: the form's picks and the list's checked rows (kept here; drawn from the model). */
+	#onChange(e: Event): void {
+		const el = (e.target as Element | null)?.closest<HTMLInputElement | HTMLSelectElement>('[data-field]');
+		if (!el) { return; }
+		const form = this.#ui.taskForm ?? null;
+		const m = this.#model?.form;
+		switch (el.dataset['field']) {
+			case 'dependency': case 'agent': {
+				if (form === null || !m) { return; }
+				const key = taskFormKey(form);
+				const now = chosenValues(m);
+				const taskId = el.dataset['taskId'] ?? '';
+				const checked = el instanceof HTMLInputElement && el.checked;
+				const deps = el.dataset['field'] === 'dependency'
+					? (checked ? [...now.dependencyTaskIds, taskId] : now.dependencyTaskIds.filter((d) => d !== taskId))
+					: now.dependencyTaskIds;
+				this.#formValues.set(key, { dependencyTaskIds: deps, agentTargetId: el.dataset['field'] === 'agent' ? el.value : now.agentTargetId });
+				this.#render();
+				return;
+			}
+			case 'list/check': {
+				const taskId = el.dataset['taskId'] ?? '';
+				if (el instanceof HTMLInputElement && el.checked) { this.#checked.add(taskId); } else { this.#checked.delete(taskId); }
+				this.#render();
+				return;
+			}
+			case 'list/checkAll': {
+				const rows = this.#model?.graph.list.filter((r) => r.acceptable) ?? [];
+				if (el instanceof HTMLInputElement && el.checked) { for (const r of rows) { this.#checked.add(r.taskId); } } else { this.#checked.clear(); }
+				this.#render();
+				return;
+			}
+			default: return;
+		}
 	}
 
 	#onScroll(win: Window): void {

@@ -1,12 +1,15 @@
-// The approvals of the selected task (its Runs' tool calls that asked the developer), shown usefully: the command
-// for Bash (Claude Code) and exec_command (codex), the path and a diff for Edit / MultiEdit / Write, otherwise the input
-// as JSON. Pure.
+// The approvals of the selected task (its Runs' tool calls that asked the developer, and its agents' questions), shown
+// usefully: the command for Bash (Claude Code) and exec_command (codex), the path and a diff for Edit / MultiEdit /
+// Write, a question with its options, otherwise the input as JSON; and what the input editor (Allow with an edited
+// input) starts with. Pure.
+import { type ApprovalInputEditor, approvalInputEditor } from '../../src/protocol/approvalInput.js';
 import type { ApprovalDto, RunDto } from './snapshotTypes.js';
 
 export type ApprovalBody =
 	| { readonly kind: 'command'; readonly command: string }
 	| { readonly kind: 'file'; readonly path: string; readonly diff: readonly { readonly sign: '+' | '-'; readonly text: string }[] }
-	| { readonly kind: 'json'; readonly text: string };
+	| { readonly kind: 'json'; readonly text: string }
+	| { readonly kind: 'question'; readonly questions: ApprovalDto['questions'] };
 
 export interface ApprovalModel {
 	readonly approvalId: string;
@@ -16,6 +19,8 @@ export interface ApprovalModel {
 	readonly body: ApprovalBody;
 	/** "allowed once by the developer at …", "canceled: …", "not answered yet". */
 	readonly answerLabel: string;
+	/** What the input editor starts with: Bash's command line, or the input as JSON (pending requests only matter). */
+	readonly editor: ApprovalInputEditor;
 }
 
 const maxDiffLines = 200;
@@ -54,5 +59,9 @@ export function approvalModels(runs: readonly RunDto[]): ApprovalModel[] {
 	const all: ApprovalDto[] = runs.flatMap((r) => r.approvals ?? []);
 	return all
 		.sort((a, b) => Number(b.status === 'pending') - Number(a.status === 'pending') || b.requestedAtUnixMs - a.requestedAtUnixMs)
-		.map((a) => ({ approvalId: a.approvalId, runId: a.runId, tool: a.tool, pending: a.status === 'pending', body: approvalBody(a.tool, a.input), answerLabel: a.answerLabel }));
+		.map((a) => ({
+			approvalId: a.approvalId, runId: a.runId, tool: a.tool, pending: a.status === 'pending',
+			body: a.kind === 'question' ? { kind: 'question', questions: a.questions } : approvalBody(a.tool, a.input), answerLabel: a.answerLabel,
+			editor: approvalInputEditor(a.tool, a.input),
+		}));
 }

@@ -15,6 +15,13 @@ export interface RelatedTask {
 	readonly statusLabel: string;
 }
 
+export interface VerificationModel {
+	readonly status: 'running' | 'passed' | 'failed' | 'none';
+	readonly label: string;
+	/** The first check that did not pass, with the last lines of its output. */
+	readonly failing: { readonly name: string; readonly outputTail: string } | null;
+}
+
 export interface DetailModel {
 	readonly taskId: string;
 	readonly title: string;
@@ -24,6 +31,11 @@ export interface DetailModel {
 	readonly acceptanceLabel: string;
 	/** The Host's reason the task awaits acceptance again ("changed after acceptance"); '' when none. */
 	readonly reopenedReason: string;
+	/**
+	 * What the developer's checks said of the latest result, in the Host's words ("Checks passed at abc1234",
+	 * "Checks failed: test (exit 1)") with a failed check's output tail; null before a Run reported success.
+	 */
+	readonly verification: VerificationModel | null;
 	readonly ready: boolean;
 	readonly blocker: string | null;
 	readonly launch: readonly (readonly [string, string])[];
@@ -46,6 +58,17 @@ export interface DetailModel {
 	readonly controls: TaskControlsDto;
 	/** The latest Run's changes, once it has settled; null while it runs or before any Run. */
 	readonly changes: ReviewChangesModel | null;
+	/** The latest Run failed: why, and what the developer decides (the Host's words); null otherwise. */
+	readonly failure: FailureModel | null;
+	/** Selected here and not yet echoed by the Host (its transcript and the keybindings' context follow with the next snapshot). */
+	readonly busy: boolean;
+}
+
+/** A failed latest Run's card: the Host's attention label and the last lines its agent wrote to stderr. */
+export interface FailureModel {
+	/** "Failed: exit code 3 — retry, edit or stop" (the Host's attention label for the task); '' when it sent none. */
+	readonly decision: string;
+	readonly stderrTail: readonly string[];
 }
 
 const acceptanceLabels = { '': 'Not accepted', agent_claimed: 'Claimed by the agent', auto_checked: 'Accepted automatically', user_accepted: 'Accepted by you' } as const;
@@ -72,14 +95,21 @@ export function detailModel(s: PanelSnapshot, tasks: readonly PanelTask[], selec
 	const t = byId.get(selectedTaskId);
 	if (!t) { return null; }
 	const runs = runsOfTask(s.runs, t.taskId);
+	const transcript = transcriptModel(s.transcript, runs[0]);
+	const attention = s.issue.tasks.find((o) => o.taskId === t.taskId)?.attention;
 	return {
 		taskId: t.taskId,
 		title: t.title,
 		content: t.content,
 		status: t.status,
 		statusLabel: taskStatusLabel[t.status],
-		acceptanceLabel: acceptanceLabels[t.acceptanceState],
+		// The Host's acceptance words say by whom, at which commit and what the checks said then.
+		acceptanceLabel: t.acceptance?.label ?? acceptanceLabels[t.acceptanceState],
 		reopenedReason: t.reopenedReason,
+		verification: t.verification ? {
+			status: t.verification.status, label: t.verification.label,
+			failing: ((f) => (f ? { name: f.name, outputTail: f.outputTail } : null))(t.verification.checks.find((c) => c.state === 'failed')),
+		} : null,
 		ready: t.ready,
 		// A task that already ran (or runs) is not blocked: `task_not_started` only says it cannot be scheduled again.
 		blocker: t.blockerReason === '' || t.blockerReason === 'task_not_started' ? null : blockerLabel[t.blockerReason],
@@ -93,9 +123,11 @@ export function detailModel(s: PanelSnapshot, tasks: readonly PanelTask[], selec
 		latest: latestRunModel(runs[0]),
 		approvals: approvalModels(runs),
 		messages: messagesModel(runs[0]),
-		transcript: transcriptModel(s.transcript, runs[0]),
+		transcript,
 		reviewComments: (s.reviewComments ?? []).map((c) => ({ where: `${c.path}:${c.line}`, text: c.text })),
 		controls: t.controls,
 		changes: reviewChanges(runs[0]),
+		busy: s.view.selectedTaskId !== t.taskId,
+		failure: runs[0]?.status === 'failed' ? { decision: t.status === 'failed' ? attention?.label ?? '' : '', stderrTail: transcript?.stderrTail ?? [] } : null,
 	};
 }

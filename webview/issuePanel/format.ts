@@ -62,6 +62,8 @@ export const checkpointKindLabel: Readonly<Record<CheckpointKind, string>> = {
 	changes_requested: 'Changes requested',
 	goal_changes_requested: 'Goal changes requested',
 	task_accepted: 'Accepted by you',
+	checks_failed: 'Checks failed',
+	run_stalled: 'Run stalled',
 };
 
 export const blockerLabel: Readonly<Record<BlockerReason, string>> = {
@@ -81,7 +83,7 @@ export const stopAnswerLabel: Readonly<Record<StopAnswer, string>> = {
 
 /** What kind of transcript line it is, in words. */
 export const transcriptKindLabel: Readonly<Record<TranscriptEntryDto['kind'], string>> = {
-	assistant: 'Agent', tool: 'Ran', edit: 'Edited', error: 'Error', user: 'Sent', result: 'Result', output: 'Output',
+	assistant: 'Agent', tool: 'Ran', edit: 'Edited', error: 'Error', user: 'Sent', result: 'Result', output: 'Output', stderr: 'stderr',
 };
 
 export function stopReasonLabel(reason: 'person' | 'host' | 'evict'): string {
@@ -95,4 +97,20 @@ export function truncate(s: string, max: number): string {
 	if (!/[\uD800-\uDFFF]/.test(flat)) { return flat.length <= max ? flat : `${flat.slice(0, Math.max(1, max - 1))}…`; }
 	const chars = Array.from(flat);
 	return chars.length <= max ? chars.join('') : `${chars.slice(0, Math.max(1, max - 1)).join('')}…`;
+}
+
+/**
+ * At most `max` characters, cut in the middle when longer ("Migrate the users … orders table"): plans name tasks that
+ * differ at the end as often as at the start, so both ends stay. Whitespace is flattened like `truncate`.
+ */
+export function middleTruncate(s: string, max: number): string {
+	const flat = s.replace(/\s+/g, ' ').trim();
+	const chars = /[\uD800-\uDFFF]/.test(flat) ? Array.from(flat) : null;
+	const length = chars ? chars.length : flat.length;
+	if (length <= max) { return flat; }
+	const keep = Math.max(2, max - 1);
+	const head = Math.ceil(keep * 0.55);
+	const tail = keep - head;
+	const part = (from: number, to: number): string => (chars ? chars.slice(from, to).join('') : flat.slice(from, to));
+	return `${part(0, head).trimEnd()}…${part(length - tail, length).trimStart()}`;
 }

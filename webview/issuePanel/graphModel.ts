@@ -1,7 +1,8 @@
 // The graph (and its list view) as the panel draws it: the tasks in scope with their Host-sent status, readiness and
 // superseded flag, the dependency and replacement edges, the chips, the summary line and what the agents are doing
 // now. Pure; a node is rebuilt only when its task object or its own UI state changed.
-import { taskStatusLabel, transcriptKindLabel, truncate } from './format.js';
+import { formatDuration, middleTruncate, taskStatusLabel, transcriptKindLabel } from './format.js';
+import { costLabel, type TaskRunFacts } from './runModel.js';
 import {
 	defaultGraphView, type GraphViewOptions, isHighlighting, matchesFilter, scopeTaskIds, sortForList, type StatusChip, statusChips,
 } from './graphOptions.js';
@@ -38,6 +39,16 @@ export interface ListRowModel {
 	readonly statusLabel: string;
 	readonly ready: boolean;
 	readonly selected: boolean;
+	/** The agent target that runs it ('' when none is set). */
+	readonly agent: string;
+	/** How long its latest Run took (or runs): "2m 03s"; "—" before its first Run. */
+	readonly durationLabel: string;
+	/** What its Runs cost (the Host's figures). */
+	readonly costLabel: string;
+	/** The Host offers Accept on it: it can be checked for Accept selected. */
+	readonly acceptable: boolean;
+	/** Checked for Accept selected. */
+	readonly checked: boolean;
 }
 
 export interface GraphModel {
@@ -57,6 +68,11 @@ export interface GraphModel {
 	readonly hiddenCompletedCount: number;
 	/** The list view's rows: the tasks in scope that pass the chips and the search, in the chosen order. */
 	readonly list: readonly ListRowModel[];
+}
+
+/** The list view's own state: the rows checked for Accept selected. */
+export interface ListUi {
+	readonly checked?: ReadonlySet<string>;
 }
 
 /** The graph's part of the UI state: the selection, the history toggle and the webview's own view options. */
@@ -90,7 +106,7 @@ function nodeModel(t: PanelTask, selected: boolean, match: boolean, activity: st
 	const statusLabel = t.reopenedReason !== '' ? `${taskStatusLabel[t.status]} · ${t.reopenedReason}` : taskStatusLabel[t.status];
 	const extra = [t.superseded ? 'superseded' : '', t.ready ? 'ready' : '', t.dependencyTaskIds.length ? `${t.dependencyTaskIds.length} dependencies` : 'no dependencies'];
 	const node: GraphNodeModel = {
-		taskId: t.taskId, title: t.title, label: truncate(t.title, nodeLabelMax), status: t.status, statusLabel,
+		taskId: t.taskId, title: t.title, label: middleTruncate(t.title, nodeLabelMax), status: t.status, statusLabel,
 		superseded: t.superseded, ready: t.ready, selected, match,
 		ariaLabel: [`Task ${t.title}`, statusLabel, ...extra.filter((e) => e !== '')].join(', '),
 		activity,
@@ -99,7 +115,7 @@ function nodeModel(t: PanelTask, selected: boolean, match: boolean, activity: st
 	return node;
 }
 
-export function graphModel(tasks: readonly PanelTask[], ui: GraphUi, activity: ReadonlyMap<string, string> = new Map()): GraphModel {
+export function graphModel(tasks: readonly PanelTask[], ui: GraphUi & ListUi, activity: ReadonlyMap<string, string> = new Map(), runFacts: ReadonlyMap<string, TaskRunFacts> = new Map()): GraphModel {
 	const options = ui.graphView ?? defaultGraphView;
 	const historyVisible = tasks.filter((t) => ui.showHistory || !t.superseded);
 	const dependencyEdges = historyVisible.flatMap((t) => t.dependencyTaskIds.map((d) => ({ from: d, to: t.taskId })));
@@ -140,10 +156,15 @@ export function graphModel(tasks: readonly PanelTask[], ui: GraphUi, activity: R
 	const listRows = (): ListRowModel[] => {
 		const order = new Map(visible.map((t, i) => [t.taskId, i]));
 		const listed = sortForList(visible.filter((t) => matchesFilter(t, options)).map((t) => ({ ...t, order: order.get(t.taskId) ?? 0 })), options.listSort);
-		return listed.map((t) => ({
-			taskId: t.taskId, title: t.title, status: t.status, statusLabel: taskStatusLabel[t.status], ready: t.ready,
-			selected: t.taskId === ui.selectedTaskId,
-		}));
+		return listed.map((t) => {
+			const facts = runFacts.get(t.taskId);
+			return {
+				taskId: t.taskId, title: t.title, status: t.status, statusLabel: taskStatusLabel[t.status], ready: t.ready,
+				selected: t.taskId === ui.selectedTaskId, agent: t.agentTargetId,
+				durationLabel: facts ? formatDuration(facts.durationMs) : '—', costLabel: costLabel(facts),
+				acceptable: t.controls.accept, checked: t.controls.accept && ui.checked?.has(t.taskId) === true,
+			};
+		});
 	};
 	return {
 		nodes, edges, hiddenHistoryCount, showHistory: ui.showHistory, summary, options,

@@ -2,7 +2,7 @@
 // side and a hand-back command, the active checkpoint, backlog and wake history, and the spend. Pure.
 import { checkpointKindLabel, executionStatusLabel, formatClock, formatCount, formatUsd, truncate } from './format.js';
 import type { PanelTask } from './panelTasks.js';
-import type { AttentionStateDto, CheckpointDto, CheckpointKind, ExecutionStatus, PanelSnapshot, WakeDto } from './snapshotTypes.js';
+import type { AttentionStateDto, CheckpointDto, CheckpointKind, DeliveryState, ExecutionStatus, PanelSnapshot, WakeDto } from './snapshotTypes.js';
 
 export interface CheckpointSummary {
 	readonly checkpointId: string;
@@ -62,8 +62,12 @@ export interface HeaderModel {
 	readonly recoveryHint: string;
 	/** The issue's last integration (`tutti issue integrate`), null before any. */
 	readonly integrated: { readonly commit: string; readonly into: string } | null;
+	/** Where the accepted work is: Integrate is the primary action while it is ready to integrate. */
+	readonly delivery: DeliveryState;
 	/** What the issue's agent Turns spent, against its budget (the Host's figures): "Spent $1.20 of $5.00 · 8,600 tokens". */
 	readonly spendLabel: string;
+	/** The task whose review the Tab order reaches first (the selected one if the Host offers Accept on it, else the first), and how many await it. */
+	readonly reviewJump: { readonly taskId: string; readonly title: string; readonly count: number } | null;
 }
 
 function summarizeCheckpoint(c: CheckpointDto): CheckpointSummary {
@@ -128,7 +132,14 @@ function spendLabel(spend: PanelSnapshot['issue']['spend']): string {
 
 const issueStatusLabel = { open: 'Open', in_progress: 'In progress', completed: 'Completed', archived: 'Archived' } as const;
 
-export function headerModel(s: PanelSnapshot, tasks: readonly PanelTask[]): HeaderModel {
+/** The tasks the Host offers Accept on, the selected one first. */
+function reviewJumpOf(tasks: readonly PanelTask[], selectedTaskId: string | null): HeaderModel['reviewJump'] {
+	const reviewable = tasks.filter((t) => t.controls.accept);
+	const first = reviewable.find((t) => t.taskId === selectedTaskId) ?? reviewable[0];
+	return first ? { taskId: first.taskId, title: first.title, count: reviewable.length } : null;
+}
+
+export function headerModel(s: PanelSnapshot, tasks: readonly PanelTask[], selectedTaskId: string | null = s.view.selectedTaskId): HeaderModel {
 	const terminal = s.issue.terminal;
 	const plan = s.plan;
 	const checkpoints = plan ? [...plan.checkpoints].sort((a, b) => a.sequence - b.sequence) : [];
@@ -165,5 +176,7 @@ export function headerModel(s: PanelSnapshot, tasks: readonly PanelTask[]): Head
 		recoveryHint: plan && !terminal ? plan.recoveryHint : '',
 		spendLabel: spendLabel(s.issue.spend),
 		integrated: s.issue.integratedCommit !== '' ? { commit: s.issue.integratedCommit, into: s.issue.integratedInto } : null,
+		delivery: s.issue.delivery,
+		reviewJump: reviewJumpOf(tasks, selectedTaskId),
 	};
 }

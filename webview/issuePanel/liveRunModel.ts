@@ -5,8 +5,10 @@ import type { PanelTranscript, RunDto, TranscriptEntryDto } from './snapshotType
 
 export interface TranscriptEntryModel {
 	readonly kind: TranscriptEntryDto['kind'];
-	/** What kind of line it is, in words ("Agent", "Ran", "Edited", …). */
+	/** What kind of line it is, in words ("Agent", "Ran", "Edited", "stderr", …). */
 	readonly label: string;
+	/** The kind changes here (the first line, or another kind than the line before): the label is drawn only then. */
+	readonly showLabel: boolean;
 	readonly text: string;
 }
 
@@ -16,6 +18,8 @@ export interface TranscriptModel {
 	/** "Showing the latest 300 of 1,204 entries", or ''. */
 	readonly omittedLabel: string;
 	readonly live: boolean;
+	/** The last lines the Run wrote to stderr (its failure card shows them); empty when none. */
+	readonly stderrTail: readonly string[];
 }
 
 export interface MessagesModel {
@@ -37,9 +41,10 @@ export function transcriptModel(t: PanelTranscript | null | undefined, latest: R
 	if (!t || !latest || t.runId !== latest.runId) { return null; }
 	return {
 		runId: t.runId,
-		entries: t.entries.map((e) => ({ kind: e.kind, label: transcriptKindLabel[e.kind], text: e.text })),
+		entries: t.entries.map((e, i) => ({ kind: e.kind, label: transcriptKindLabel[e.kind], showLabel: i === 0 || t.entries[i - 1]!.kind !== e.kind, text: e.text })),
 		omittedLabel: t.omittedCount > 0 ? `Showing the latest ${formatCount(t.entries.length)} of ${formatCount(t.entries.length + t.omittedCount)} entries` : '',
 		live: !t.done,
+		stderrTail: t.stderrTail ?? [],
 	};
 }
 

@@ -14,15 +14,17 @@ function checkpointLine(c: CheckpointSummary): string {
 	return `#${c.sequence} ${c.kindLabel} · revision ${c.graphRevision}${c.subjectTaskId ? ` · task ${c.subjectTaskId}` : ''}`;
 }
 
-function controls(c: IssueControls, title: string): ElementNode {
+function controls(c: IssueControls, title: string, ready: boolean): ElementNode {
 	return h('div', { id: 'issue-controls', role: 'toolbar', 'aria-label': 'Issue controls' },
 		c.pause ? button({ label: 'Pause', action: 'issue/pause', ariaLabel: `Pause issue ${title}`, title: 'Stop starting new work; running Runs continue' }) : null,
 		c.resume ? button({ label: 'Resume', action: 'issue/resume', appearance: 'primary', ariaLabel: `Resume issue ${title}` }) : null,
 		c.stop ? button({ label: 'Stop', action: 'issue/stop', ariaLabel: `Stop issue ${title}`, title: 'Pause and stop every running Run' }) : null,
 		c.integrate ? button({
-			label: 'Integrate', action: 'issue/integrate', ariaLabel: `Integrate the accepted work of issue ${title}`,
+			label: 'Integrate', action: 'issue/integrate', ariaLabel: `Integrate the accepted work of issue ${title}`, ...(ready ? { appearance: 'primary' as const } : {}),
 			title: 'Merge the accepted task commits into the base branch (tutti issue integrate)',
 		}) : null,
+		c.integrate ? h('label', { id: 'integrate-push-label', class: 'checkbox', title: "Then push the branch to its upstream (tutti issue integrate --push); a failed push keeps the integration" },
+			h('input', { type: 'checkbox', id: 'integrate-push' }), ' Push') : null,
 		// At Goal Review the button sits in its callout, beside the decision.
 		c.combinedChanges && !c.confirmGoal ? combinedDiffButton(title) : null,
 		c.start ? button({ label: 'Start', action: 'issue/start', appearance: 'primary', ariaLabel: `Start issue ${title}`, title: 'Start running the tasks as they become ready' }) : null,
@@ -56,8 +58,8 @@ function goalReview(c: IssueControls, title: string): ElementNode | null {
 		c.confirmGoal ? button({ label: 'Confirm goal', action: 'goal/confirm', appearance: 'primary' }) : null,
 		c.combinedChanges ? combinedDiffButton(title) : null,
 		c.requestGoalChanges ? h('div', { class: 'note-form' },
-			textArea({ id: 'goal-note', label: 'What still needs to change', maxLength: noteMaxLength, draftKey: 'goal' }),
-			button({ label: 'Request changes', action: 'goal/requestChanges', ariaLabel: 'Request changes to the goal with the note above' }),
+			textArea({ id: 'goal-note', label: 'What still needs to change', maxLength: noteMaxLength, draftKey: 'goal', submitButtonId: 'goal-request-changes' }),
+			button({ label: 'Request changes', action: 'goal/requestChanges', ariaLabel: 'Request changes to the goal with the note above', id: 'goal-request-changes', title: 'Request changes (Ctrl+Enter in the note)' }),
 			h('p', { class: 'form-error', role: 'alert', 'data-error-for': 'goal' })) : null);
 }
 
@@ -109,8 +111,22 @@ function orchestration(m: HeaderModel): ElementNode | null {
 		wakeHistory(m));
 }
 
+/**
+ * The first stop of the Tab order when a task awaits the developer's decision: it selects that task and moves the focus
+ * to its Accept, so the review is one Tab and Enter away however many controls come before it.
+ */
+function reviewJump(m: HeaderModel): ElementNode | null {
+	const r = m.reviewJump;
+	if (r === null) { return null; }
+	return h('button', {
+		type: 'button', id: 'review-jump', class: 'skip-link', 'data-action': 'review/jump', 'data-task-id': r.taskId, 'data-focus-key': 'review-jump',
+		'aria-label': `Go to the review of task ${r.title}${r.count > 1 ? ` (${r.count} tasks await your decision)` : ''}`,
+	}, `Review: ${r.title}${r.count > 1 ? ` (+${r.count - 1} more)` : ''}`);
+}
+
 export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 	return h('div', { id: 'issue-header' },
+		reviewJump(m),
 		h('div', { class: 'title-row' },
 			h('h1', { id: 'issue-title', title: m.title }, m.title),
 			h('span', { id: 'issue-progress', class: 'muted' }, `${m.progress.completed}/${m.progress.total} tasks completed · ${m.managed ? 'managed by a source agent' : 'manual'}`),
@@ -119,9 +135,11 @@ export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 		m.paused && !m.terminal ? h('p', { id: 'paused-note', class: 'muted' }, c.start
 			? 'Not started: add the tasks, then Start. Nothing runs before.'
 			: 'No new work starts; Runs already running continue until they end or you stop them.') : null,
-		controls(c, m.title),
+		controls(c, m.title, m.delivery === 'ready_to_integrate'),
 		m.integrated ? h('p', { id: 'integrated', role: 'status' }, 'Integrated into ', h('code', {}, m.integrated.into), ' at ',
-			h('code', { title: m.integrated.commit }, m.integrated.commit.slice(0, 12))) : null,
+			h('code', { title: m.integrated.commit }, m.integrated.commit.slice(0, 12)),
+			m.delivery === 'ready_to_integrate' ? '; accepted work since then is not integrated yet.' : null) : null,
+		m.delivery === 'not_integrated' ? h('p', { id: 'not-integrated', role: 'status' }, 'Finished without integrating: the accepted work is only on its tutti/* branches.') : null,
 		goalReview(c, m.title),
 		completion(c),
 		m.needsYou.length ? h('section', { id: 'needs-you', 'aria-labelledby': 'needs-you-title' },

@@ -1,7 +1,8 @@
 // One snapshot + UI state → the panel's regions as VNodes (pure). The DOM glue replaces only regions that changed.
 import { h, type ElementNode } from '../shared/vnode.js';
 import { type GraphLayout, layoutGraph, layoutKey, type LayoutInput } from './layout.js';
-import { renderDetail } from './renderDetail.js';
+import { detailToggle, renderDetail } from './renderDetail.js';
+import { renderTaskForm } from './renderTaskForm.js';
 import { renderGraph, renderGraphStatus, renderGraphToolbar, rovingFocusTaskId } from './renderGraph.js';
 import { renderHeader } from './renderHeader.js';
 import { renderTaskList } from './renderTaskList.js';
@@ -39,6 +40,8 @@ export interface RenderedPanel {
 	readonly model: PanelModel;
 	readonly layout: GraphLayout;
 	readonly regions: PanelRegions;
+	/** The detail pane: `hidden` with nothing to show (the graph takes the width), `collapsed` by the developer, or `open`. */
+	readonly detailPane: 'hidden' | 'collapsed' | 'open';
 }
 
 export function renderPanel(snapshot: PanelSnapshot, ui: PanelUi, zoom: number, cache: LayoutCache): RenderedPanel {
@@ -47,9 +50,11 @@ export function renderPanel(snapshot: PanelSnapshot, ui: PanelUi, zoom: number, 
 	// The list needs no layout: the cached one stays for when the graph comes back.
 	const layout = list ? emptyLayout : cache.layout(layoutInputOf(model.graph));
 	let graph: ElementNode | null = null;
+	const detailPane = model.detail === null && model.form === null ? 'hidden' : ui.detailCollapsed === true ? 'collapsed' : 'open';
 	return {
 		model,
 		layout,
+		detailPane,
 		regions: {
 			header: renderHeader(model.header, model.controls),
 			toolbar: renderGraphToolbar(model.graph, zoom, ui.selectedTaskId),
@@ -60,7 +65,11 @@ export function renderPanel(snapshot: PanelSnapshot, ui: PanelUi, zoom: number, 
 				graph ??= list ? renderTaskList(model.graph) : renderGraph(model.graph, layout, { zoom, focusTaskId: rovingFocusTaskId(model.graph), empty: { addTask: model.controls.addTask, start: model.controls.start } });
 				return graph;
 			},
-			detail: renderDetail(model.detail),
+			detail: h('div', { id: 'detail-pane', 'data-pane': detailPane },
+				detailPane === 'hidden' ? null : detailToggle(detailPane === 'open'),
+				model.form !== null
+					? renderTaskForm(model.form, model.form.taskId !== null && ui.confirmDeleteTaskId === model.form.taskId)
+					: renderDetail(model.detail, { confirmDeleteTaskId: ui.confirmDeleteTaskId ?? null })),
 		},
 	};
 }

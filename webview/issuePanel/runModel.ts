@@ -67,6 +67,12 @@ function outcomeLabel(r: RunDto): string {
 	return r.status === 'running' ? `Running for ${formatDuration(r.durationMs)}` : 'Starting';
 }
 
+/** The Run's error, unless its outcome label already ends with it ("Failed after 2s — exited with code 3"). */
+function errorNotInLabel(r: RunDto, label: string): string {
+	const error = r.errorMessage.trim();
+	return error !== '' && !error.includes('\n') && label.endsWith(error) ? '' : r.errorMessage;
+}
+
 export function runModel(r: RunDto): RunModel {
 	return {
 		runId: r.runId,
@@ -78,7 +84,7 @@ export function runModel(r: RunDto): RunModel {
 		durationLabel: formatDuration(r.durationMs),
 		agentTargetId: r.agentTargetId,
 		summary: r.summary,
-		errorMessage: r.errorMessage,
+		errorMessage: errorNotInLabel(r, outcomeLabel(r)),
 		usageLabel: usageLabel([r]),
 		stopNotes: r.stopNotes.map((n) => ({
 			eventId: n.eventId,
@@ -95,6 +101,40 @@ export function latestRunModel(r: RunDto | undefined): LatestRunModel | null {
 	return {
 		runId: r.runId, outcomeLabel: outcomeLabel(r), status: r.status,
 		timesLabel: r.startedAtUnixMs > 0 ? `${started} · ${ended}` : started,
-		usageLabel: usageLabel([r]), summary: r.summary, errorMessage: r.errorMessage,
+		usageLabel: usageLabel([r]), summary: r.summary, errorMessage: errorNotInLabel(r, outcomeLabel(r)),
 	};
+}
+
+/** What the list view shows of a task's Runs: how long the latest took (or runs), and what all of them cost. */
+export interface TaskRunFacts {
+	readonly durationMs: number;
+	/** USD of the Runs whose cost the Host knows. */
+	readonly costUsd: number;
+	/** Some Run's cost is unknown (a model without a price): the sum is a lower bound. */
+	readonly costUnknown: boolean;
+}
+
+/** Each task's Run facts (tasks without a Run are absent). */
+export function taskRunFacts(runs: readonly RunDto[]): Map<string, TaskRunFacts> {
+	const latest = new Map<string, RunDto>();
+	const cost = new Map<string, { usd: number; unknown: boolean }>();
+	for (const r of runs) {
+		const known = latest.get(r.taskId);
+		if (known === undefined || r.createdAtUnixMs > known.createdAtUnixMs || (r.createdAtUnixMs === known.createdAtUnixMs && r.runId > known.runId)) { latest.set(r.taskId, r); }
+		const c = cost.get(r.taskId) ?? { usd: 0, unknown: false };
+		cost.set(r.taskId, r.costUsd === null ? { ...c, unknown: true } : { ...c, usd: c.usd + r.costUsd });
+	}
+	const out = new Map<string, TaskRunFacts>();
+	for (const [taskId, r] of latest) {
+		const c = cost.get(taskId)!;
+		out.set(taskId, { durationMs: r.durationMs, costUsd: c.usd, costUnknown: c.unknown });
+	}
+	return out;
+}
+
+/** "$0.42", "$0.42 + unknown", "unknown", or "—" without a Run. */
+export function costLabel(facts: TaskRunFacts | undefined): string {
+	if (facts === undefined) { return '—'; }
+	if (facts.costUnknown) { return facts.costUsd > 0 ? `${formatUsd(facts.costUsd)} + unknown` : 'unknown'; }
+	return formatUsd(facts.costUsd);
 }

@@ -13,5 +13,6 @@ export type {
 export type TaskStatus = TaskDto['status'];
 export type ExecutionStatus = PlanSnapshotDto['execution']['status'];
 export type CheckpointKind = CheckpointDto['kind'];
+export type DeliveryState = IssueWithTasksDto['delivery'];
 export type BlockerReason = Exclude<PlanTaskDto['blockerReason'], ''>;
 export type StopAnswer = NonNullable<RunDto['stopNotes'][number]['answer']>;

@@ -43,6 +43,10 @@ export interface TextAreaProps {
 	/** The key under which the panel keeps the draft (the DOM glue fills the value after rendering). */
 	readonly draftKey: string;
 	readonly rows?: number;
+	/** What the field holds before the developer types (no draft yet), e.g. the text being edited. */
+	readonly initialValue?: string;
+	/** The id of the button Ctrl+Enter (Cmd+Enter) presses from this field. */
+	readonly submitButtonId?: string;
 }
 
 export function textArea(p: TextAreaProps): UiNode {
@@ -55,6 +59,9 @@ export function textArea(p: TextAreaProps): UiNode {
 		'aria-label': p.label,
 		'data-draft-key': p.draftKey,
 		'data-focus-key': `draft:${p.draftKey}`,
+		'data-initial': p.initialValue,
+		'data-submit': p.submitButtonId,
+		'aria-keyshortcuts': p.submitButtonId !== undefined ? 'Control+Enter' : undefined,
 	}, p.label);
 }
 

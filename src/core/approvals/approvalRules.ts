@@ -1,6 +1,7 @@
 // Approvals: a tool call an agent may not make without asking becomes a durable request that
 // the developer answers once. Pure rules over plain data: what an answer does, what a request shows as once its Run
 // has ended, and what the waiting agent is told. The store keeps the rows; the Host applies these rules.
+import { answersText, approvalQuestions, givenAnswers } from './questions.js';
 
 export const approvalStatuses = ['pending', 'allowed', 'denied', 'expired', 'canceled'] as const;
 export type ApprovalStatus = (typeof approvalStatuses)[number];
@@ -78,9 +79,18 @@ export function answerFields(decision: ApprovalDecision, now: number): Pick<Appr
 	};
 }
 
-/** One line naming how a request was answered, for refusals and transcripts ("allowed once by the developer at …"). */
-export function describeAnswer(approval: Pick<Approval, 'status' | 'answer' | 'answeredBy' | 'answeredAtUnixMs' | 'message' | 'grantedByApprovalId'>): string {
+/**
+ * One line naming how a request was answered, for refusals and transcripts ("allowed once by the developer at …"); a
+ * question reads as answered ("answered by the developer at …: Blue") or declined.
+ */
+export function describeAnswer(approval: Pick<Approval, 'status' | 'answer' | 'answeredBy' | 'answeredAtUnixMs' | 'message' | 'grantedByApprovalId' | 'tool' | 'input' | 'updatedInput'>): string {
 	const at = approval.answeredAtUnixMs > 0 ? ` at ${new Date(approval.answeredAtUnixMs).toISOString()}` : '';
+	const questions = approvalQuestions(approval);
+	if (questions.length > 0 && approval.answeredBy === 'user') {
+		return approval.answer === 'deny'
+			? `declined by the developer${at}${approval.message !== '' ? `: ${approval.message}` : ''}`
+			: `answered by the developer${at}: ${answersText(questions, givenAnswers(approval.updatedInput))}`;
+	}
 	switch (approval.answer) {
 		case 'allow_once': return `allowed once by the developer${at}`;
 		case 'allow_for_task': return `allowed for the rest of the task by the developer${at}`;

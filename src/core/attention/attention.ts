@@ -2,19 +2,21 @@
 // planned · done (named in vocabulary.ts). Derived once, here, from the same facts and the same "what is owed next"
 // derivation that serves `tutti agent resume` (src/core/next/owed.ts); the Host sends it in every IssueDto and the
 // board, the view badge, the status bar, the panel and notifications draw it and derive nothing. Pure.
+import { type DeliveryFacts, deliveryOf, doneLabel } from '../issues/delivery.js';
 import { isIssueClosed, isUnstartedManualIssue } from '../issues/issueControls.js';
 import { agentResumeCommand } from '../next/commands.js';
 import type { IssueFacts } from '../next/facts.js';
 import { owedOnIssue } from '../next/owed.js';
-import type { RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
+import type { ReworkKind, RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
 import { outsideChangesLabel } from '../runs/outsideChanges.js';
-import { type AttentionState, attentionStateNames as names } from './vocabulary.js';
+import { quietFor, stalledLabel } from '../runs/stallRules.js';
+import { type AttentionState, attentionPhrases as phrases, attentionStateNames as names, pendingReworkLabel } from './vocabulary.js';
 
 export { type AttentionState, attentionStates } from './vocabulary.js';
 
 export const needsYouReasonKinds = [
 	'task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked',
-	'outside_changes',
+	'outside_changes', 'ready_to_integrate', 'run_stalled',
 ] as const;
 export type NeedsYouReasonKind = (typeof needsYouReasonKinds)[number];
 
@@ -70,8 +72,8 @@ export interface RunAttention {
 	readonly runId: string;
 	readonly taskId: string;
 	readonly taskTitle: string;
-	readonly kind: 'failed' | 'stopped' | 'waiting';
-	/** "Failed: nobody is acting on it", "Stopped", "Waiting for your review". */
+	readonly kind: 'failed' | 'stopped' | 'waiting' | 'stalled';
+	/** "Failed: exit code 3 — retry, edit or stop", "Stopped", "Waiting for your review", "Stalled: no activity for 12 min". */
 	readonly label: string;
 	/** The developer must act on it (it is among the issue's needs-you reasons). */
 	readonly needsYou: boolean;
@@ -79,7 +81,7 @@ export interface RunAttention {
 
 export interface TaskAttention {
 	readonly state: AttentionState;
-	/** "Awaiting your acceptance", "Failed: nobody is acting on it", "Working on it". */
+	/** "Awaiting your acceptance", "Failed: exit code 3 — retry, edit or stop", "Working on it". */
 	readonly label: string;
 }
 
@@ -94,6 +96,10 @@ export interface AttentionRun {
 	readonly activity: string;
 	/** What the Run changed outside its worktree (src/core/runs/outsideChanges.ts); absent or empty: nothing. */
 	readonly outsideChanges?: readonly string[];
+	/** A running Run's stall mark in force (src/core/runs/stallRules.ts); absent: none. */
+	readonly stall?: { readonly lastActivityAtUnixMs: number } | undefined;
+	/** The exit code its process ended with (null or absent: none recorded, e.g. killed by a signal). */
+	readonly exitCode?: number | null;
 }
 
 /** The source session's facts the Host holds beside the store (heartbeats live in memory). */
@@ -123,10 +129,12 @@ export interface AttentionInput {
 	readonly nowUnixMs: number;
 	/** Filled by budgets: the issue's budget is reached. */
 	readonly budgetReached?: { readonly label: string } | null;
-	/** Filled by approvals: the agents' questions waiting for the developer. */
-	readonly approvalsAsked?: { readonly count: number; readonly taskIds: readonly string[] } | null;
+	/** Filled by approvals: the agents' tool calls and questions waiting for the developer (`questions` of `count` are questions). */
+	readonly approvalsAsked?: { readonly count: number; readonly taskIds: readonly string[]; readonly questions?: number } | null;
 	/** Tasks pending acceptance again because their branch moved after the developer accepted them. */
 	readonly changedAfterAcceptance?: readonly string[];
+	/** Code delivery: whether accepted work waits to be integrated, where it went, and Finish (absent: nothing to integrate). */
+	readonly delivery?: DeliveryFacts;
 }
 
 /** A source agent with no bounded call and no change for this long is idle (the session's own idle rule). */
@@ -225,6 +233,20 @@ function tasksChangedOutside(ctx: Context): { taskId: string; changes: readonly 
 	});
 }
 
+/** The live running tasks whose Run is marked stalled, with its last activity. */
+function stalledTasks(ctx: Context): { taskId: string; lastActivityAtUnixMs: number }[] {
+	return ctx.live.flatMap((t) => {
+		const stall = t.status === 'running' ? ctx.input.latestRuns.get(t.taskId)?.stall : undefined;
+		return stall === undefined ? [] : [{ taskId: t.taskId, lastActivityAtUnixMs: stall.lastActivityAtUnixMs }];
+	});
+}
+
+/** "1 Run stalled, no activity for 12 min", "2 Runs stalled, no activity for up to 25 min". */
+function stalledReasonLabel(stalled: readonly { lastActivityAtUnixMs: number }[], nowUnixMs: number): string {
+	const longest = quietFor(nowUnixMs - Math.min(...stalled.map((s) => s.lastActivityAtUnixMs)));
+	return stalled.length === 1 ? `1 Run stalled, no activity for ${longest}` : `${stalled.length} Runs stalled, no activity for up to ${longest}`;
+}
+
 function capitalized(text: string): string {
 	return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
@@ -258,6 +280,11 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 	if (failed.unowned.length > 0) {
 		reasons.push({ kind: 'failed_run', label: `${failed.unowned.length} failed`, taskIds: failed.unowned, failure: true });
 	}
+	// Stalled is not failed: its own reason and words, in the warning colour; the Run goes on.
+	const stalled = stalledTasks(ctx);
+	if (stalled.length > 0) {
+		reasons.push({ kind: 'run_stalled', label: stalledReasonLabel(stalled, input.nowUnixMs), taskIds: stalled.map((s) => s.taskId), failure: true });
+	}
 	if (ctx.sourceIdle) {
 		reasons.push({ kind: 'source_idle', label: 'source agent idle', taskIds: [], failure: true });
 	}
@@ -265,9 +292,27 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 		reasons.push({ kind: 'budget_reached', label: input.budgetReached.label, taskIds: [], failure: true });
 	}
 	if (input.approvalsAsked && input.approvalsAsked.count > 0) {
-		reasons.push({ kind: 'approval_asked', label: `${plural(input.approvalsAsked.count, 'approval')} asked`, taskIds: [...input.approvalsAsked.taskIds], failure: false });
+		const questions = input.approvalsAsked.questions ?? 0;
+		const tools = input.approvalsAsked.count - questions;
+		const label = [tools > 0 ? plural(tools, 'approval') : '', questions > 0 ? plural(questions, 'question') : ''].filter((l) => l !== '').join(' and ');
+		reasons.push({ kind: 'approval_asked', label: `${label} asked`, taskIds: [...input.approvalsAsked.taskIds], failure: false });
+	}
+	if (!ctx.managed && manualWorkDone(ctx) && readyToIntegrate(input)) {
+		reasons.push(readyReason);
 	}
 	return reasons;
+}
+
+/** Accepted work waits for the developer's integrate (or their Finish without integrating). */
+const readyReason: NeedsYouReason = { kind: 'ready_to_integrate', label: phrases.readyToIntegrate, taskIds: [], failure: false };
+
+function readyToIntegrate(input: AttentionInput): boolean {
+	return input.delivery !== undefined && deliveryOf(input.delivery) === 'ready_to_integrate';
+}
+
+/** A manual issue with tasks, each completed or canceled: nothing more runs or waits on its own. */
+function manualWorkDone(ctx: Context): boolean {
+	return ctx.live.length > 0 && ctx.live.every((t) => t.status === 'completed' || t.status === 'canceled');
 }
 
 function sourceAgentOf(ctx: Context): SourceAgentAttention | null {
@@ -295,7 +340,7 @@ function runsOf(ctx: Context): RunAttention[] {
 	for (const t of ctx.live) {
 		const run = ctx.input.latestRuns.get(t.taskId);
 		if (run === undefined) { continue; }
-		const task = taskAttentionOf(ctx, t.status, false, run);
+		const task = taskAttentionOf(ctx, t.status, false, run, t.pendingRework ?? '');
 		const common = { runId: run.runId, taskId: t.taskId, taskTitle: t.title };
 		const changed = outside.get(t.taskId);
 		if (t.status === 'failed' && run.outcome === 'failure') {
@@ -304,6 +349,8 @@ function runsOf(ctx: Context): RunAttention[] {
 			out.push({ ...common, kind: 'stopped', label: changed ?? 'Stopped', needsYou: changed !== undefined });
 		} else if (t.status === 'pending_acceptance') {
 			out.push({ ...common, kind: 'waiting', label: changed ?? 'Waiting for your review', needsYou: true });
+		} else if (t.status === 'running' && run.status === 'running' && run.stall !== undefined) {
+			out.push({ ...common, kind: 'stalled', label: stalledLabel(run.stall.lastActivityAtUnixMs, ctx.input.nowUnixMs), needsYou: true });
 		}
 	}
 	return out;
@@ -317,7 +364,11 @@ export function issueAttention(input: AttentionInput): Attention {
 	const sourceAgent = sourceAgentOf(ctx);
 	if (isTerminalIssue(input.facts)) {
 		const stopped = input.facts.issueStatus === 'archived' || input.facts.execution?.status === 'archived' || input.facts.execution?.status === 'archiving';
-		return { ...base, state: 'done', label: stopped ? 'Stopped' : names.done, sourceAgent, runs: [] };
+		// Completed is not Done while its accepted work is only on task branches: Integrate is the developer's step.
+		if (!stopped && readyToIntegrate(input)) {
+			return { ...base, state: 'needs_you', label: `${names.needs_you}: ${readyReason.label}`, reasons: [readyReason], sourceAgent, runs: [] };
+		}
+		return { ...base, state: 'done', label: stopped ? 'Stopped' : doneLabel(input.delivery), sourceAgent, runs: [] };
 	}
 	const runs = runsOf(ctx);
 	const reasons = reasonsOf(ctx);
@@ -353,7 +404,7 @@ export function issueAttention(input: AttentionInput): Attention {
 	}
 	const openWork = ctx.live.some((t) => t.status === 'not_started' || t.status === 'running');
 	if (!ctx.managed && !openWork && ctx.live.length > 0) {
-		return { ...base, state: 'done', label: names.done, sourceAgent, runs };
+		return { ...base, state: 'done', label: doneLabel(input.delivery), sourceAgent, runs };
 	}
 	return { ...base, state: 'planned', label: names.planned, sourceAgent, runs };
 }
@@ -365,7 +416,7 @@ export function taskAttentions(input: AttentionInput): Map<string, TaskAttention
 	const outside = terminal ? new Map<string, readonly string[]>() : new Map(tasksChangedOutside(ctx).map((o) => [o.taskId, o.changes] as const));
 	const out = new Map<string, TaskAttention>();
 	for (const t of input.facts.tasks) {
-		const attention = taskAttentionOf(ctx, t.status, t.superseded || terminal, input.latestRuns.get(t.taskId));
+		const attention = taskAttentionOf(ctx, t.status, t.superseded || terminal, input.latestRuns.get(t.taskId), t.pendingRework ?? '');
 		const changed = attention.state === 'needs_you' && t.status === 'pending_acceptance' && input.changedAfterAcceptance?.includes(t.taskId) === true;
 		const changedOutside = outside.get(t.taskId);
 		out.set(t.taskId, changedOutside !== undefined ? { state: 'needs_you', label: capitalized(outsideChangesLabel(changedOutside)) }
@@ -374,15 +425,28 @@ export function taskAttentions(input: AttentionInput): Map<string, TaskAttention
 	return out;
 }
 
-function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: AttentionRun | undefined): TaskAttention {
+/** "Failed: exit code 3" when the process said why, else "Failed". */
+function failedWithCause(run: AttentionRun | undefined): string {
+	const code = run?.exitCode;
+	return code !== undefined && code !== null && code !== 0 ? `Failed: exit code ${code}` : 'Failed';
+}
+
+function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: AttentionRun | undefined, rework: ReworkKind | '' = ''): TaskAttention {
 	if (over && status !== 'running') { return { state: 'done', label: names.done }; }
+	if (status === 'not_started' && rework !== '') {
+		return ctx.input.dispatchPaused
+			? { state: 'paused', label: `${names.paused} · ${pendingReworkLabel[rework].split(':')[0]!.toLowerCase()}` }
+			: { state: 'planned', label: pendingReworkLabel[rework] };
+	}
 	switch (status) {
 		case 'pending_acceptance': return { state: 'needs_you', label: 'Awaiting your acceptance' };
-		case 'running': return { state: 'agent_working', label: run?.activity ? run.activity : 'Working on it' };
+		case 'running':
+			if (run?.stall !== undefined && !over) { return { state: 'needs_you', label: stalledLabel(run.stall.lastActivityAtUnixMs, ctx.input.nowUnixMs) }; }
+			return { state: 'agent_working', label: run?.activity ? run.activity : 'Working on it' };
 		case 'failed':
 			if (run?.mergeConflict === true) { return { state: 'needs_you', label: 'Failed: its parents\' work conflicts' }; }
 			return failureUnowned(ctx)
-				? { state: 'needs_you', label: 'Failed: nobody is acting on it' }
+				? { state: 'needs_you', label: `${failedWithCause(run)} — ${ctx.managed ? phrases.failedManaged : phrases.failedManual}` }
 				: { state: 'waiting_on_agent', label: 'Failed: the source agent decides what next' };
 		case 'not_started':
 			if (unstarted(ctx)) { return { state: 'not_started', label: names.not_started }; }

@@ -20,9 +20,10 @@ export interface AllowedActionsInput {
 /**
  * Kinds that `acknowledge` may resolve (never initial scheduling, never Goal Review nor the developer's request for
  * changes at Goal Review). A task's `changes_requested` is acknowledgeable like `task_failed`: the task stays failed;
- * the developer's `task_accepted` like `task_settled`.
+ * the developer's `task_accepted` like `task_settled`; `checks_failed` like `task_failed` (its result waits for the developer);
+ * a `run_stalled` (its Run still runs) to wait for the Run.
  */
-export const acknowledgeableKinds: readonly CheckpointKind[] = ['task_settled', 'task_failed', 'task_canceled', 'watchdog', 'changes_requested', 'task_accepted'];
+export const acknowledgeableKinds: readonly CheckpointKind[] = ['task_settled', 'task_failed', 'task_canceled', 'watchdog', 'changes_requested', 'task_accepted', 'checks_failed', 'run_stalled'];
 
 /** Execution statuses in which `schedule` passes its fence. */
 export const scheduleStatuses: readonly ExecutionStatus[] = ['awaiting_schedule', 'awaiting_main'];

@@ -53,7 +53,8 @@ export function settlementKindFor(statusOrOutcome: RunStatus | RunOutcome): Extr
 	}
 }
 
-const settlementKinds: readonly CheckpointKind[] = ['task_settled', 'task_failed', 'task_canceled'];
+/** The kinds of a Run's settlement checkpoint (`checks_failed`: it reported success, its checks failed). */
+export const settlementKinds: readonly CheckpointKind[] = ['task_settled', 'task_failed', 'task_canceled', 'checks_failed'];
 
 /** Settlement of a Run creates no checkpoint in a terminal execution (orphaned_source, completed, archiving, archived). */
 export function settlementSuppressed(status: ExecutionStatus): boolean {

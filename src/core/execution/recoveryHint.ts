@@ -75,10 +75,12 @@ export function recoveryHint(input: RecoveryHintInput): string {
 	switch (cp.kind) {
 		case 'task_failed':
 		case 'task_canceled':
-		case 'changes_requested': {
+		case 'changes_requested':
+		case 'checks_failed': {
 			const taskId = cp.subjectTaskId || '<task-id>';
 			const rework = mutateCommand(fence, [{ kind: 'rework', taskId, task: { taskId: suggestedReworkTaskId(taskId, cp.sequence) } }]);
-			const what = cp.kind === 'task_failed' ? 'failed' : cp.kind === 'task_canceled' ? 'was canceled' : 'was sent back by the developer (see the checkpoint note)';
+			const what = cp.kind === 'task_failed' ? 'failed' : cp.kind === 'task_canceled' ? 'was canceled'
+				: cp.kind === 'checks_failed' ? 'failed the developer\'s checks (its result waits for the developer)' : 'was sent back by the developer (see the checkpoint note)';
 			return `Task ${taskId} ${what}: rework it with \`${rework}\`, ${mutateAfter}${acknowledge ? `; or, to leave it, ${acknowledge}` : ''}.`;
 		}
 		case 'goal_changes_requested':

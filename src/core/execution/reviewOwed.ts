@@ -19,9 +19,10 @@ const liveStatuses: readonly ExecutionStatus[] = ['running', 'awaiting_main'];
 
 /**
  * Active checkpoints that ask the source agent for nothing once its subject is settled: a settlement, the developer's
- * acceptance, a watchdog. (A failure, a request for changes, initial scheduling and Goal Review always ask for a step.)
+ * acceptance, a watchdog, a result whose checks failed (in review: the agent may rework it, or leave it to the
+ * developer). (A failure, a request for changes, initial scheduling and Goal Review always ask for a step.)
  */
-export const reviewWaitCheckpointKinds: readonly string[] = ['task_settled', 'task_accepted', 'watchdog'];
+export const reviewWaitCheckpointKinds: readonly string[] = ['task_settled', 'task_accepted', 'watchdog', 'checks_failed'];
 
 type RuleTask = ReviewOwedInput['tasks'][number];
 

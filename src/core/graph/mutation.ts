@@ -5,6 +5,7 @@ import type { MutationOperation, TaskPatch } from './mutationOperation.js';
 import type { ReasonCode } from '../errors.js';
 import type { Task } from '../model.js';
 import { detectCycle } from './cycles.js';
+import { taskIdProblem, taskTitleProblem } from './taskNames.js';
 
 export interface MutationContext {
 	nowUnixMs: number;
@@ -18,7 +19,7 @@ export interface MutationContext {
 }
 
 export type MutationRejectionReason = Extract<ReasonCode,
-	'invalid_mutation_operation' | 'task_not_found' | 'task_superseded' | 'task_not_started' | 'duplicate_task'
+	'invalid_mutation_operation' | 'invalid_input' | 'task_not_found' | 'task_superseded' | 'task_not_started' | 'duplicate_task'
 	| 'missing_agent_target' | 'dependency_unsatisfied' | 'invalid_task_graph'>;
 
 export type MutationResult =
@@ -190,6 +191,14 @@ function opTaskId(op: MutationOperation): string {
 	return (op.taskId ?? '').trim();
 }
 
+/** A new task's id must name a git branch and folder, and a title it is given must be a commit message. */
+function requireGitNames(what: string, patch: TaskPatch, newTaskId?: string): void {
+	const idProblem = newTaskId === undefined ? null : taskIdProblem(newTaskId);
+	if (idProblem !== null) { reject('invalid_input', `${what}: ${idProblem}`, newTaskId); }
+	const titleProblem = patch.title === undefined ? null : taskTitleProblem(patch.title);
+	if (titleProblem !== null) { reject('invalid_input', `${what}: ${titleProblem}`, newTaskId ?? patch.taskId); }
+}
+
 function applyAdd(draft: GraphDraft, op: MutationOperation, what: string): void {
 	if (!op.task) { reject('invalid_mutation_operation', `${what}: "task" with taskId, title and agentTargetId is required`); }
 	const taskId = (op.task.taskId ?? '').trim();
@@ -199,6 +208,7 @@ function applyAdd(draft: GraphDraft, op: MutationOperation, what: string): void 
 		reject('invalid_mutation_operation', `${what}: taskId ${named} differs from task.taskId ${taskId}`, taskId);
 	}
 	if (draft.byId.has(taskId)) { reject('duplicate_task', `${what}: task ${taskId} already exists (task ids are never reused, superseded ones included)`, taskId); }
+	requireGitNames(what, op.task, taskId);
 	const task = freshState(blankTask(), taskId, draft.nextSortIndex(), draft.ctx.nowUnixMs, draft.ctx.issueId);
 	task.autoAccept = draft.ctx.autoAcceptDefault ?? false;
 	applyPatch(task, op.task);
@@ -221,6 +231,7 @@ function applyUpdate(draft: GraphDraft, op: MutationOperation, what: string): vo
 	if (patch.taskId !== undefined && patch.taskId.trim() !== taskId) {
 		reject('invalid_mutation_operation', `${what}: task ids cannot be renamed (task.taskId ${patch.taskId.trim()} ≠ ${taskId}); use rework`, taskId);
 	}
+	requireGitNames(what, patch);
 	const task = draft.edit(taskId);
 	applyPatch(task, patch);
 	task.updatedAtUnixMs = draft.ctx.nowUnixMs;
@@ -259,6 +270,7 @@ function applyRework(draft: GraphDraft, op: MutationOperation, what: string): vo
 	const current = draft.activeTask(oldId, what);
 	supersedable(current, what);
 	if (draft.byId.has(newId)) { reject('duplicate_task', `${what}: replacement task ${newId} already exists; choose a new taskId`, newId); }
+	requireGitNames(what, op.task, newId);
 	const replacement = freshState(cloneTask(current), newId, draft.nextSortIndex(), draft.ctx.nowUnixMs, draft.ctx.issueId);
 	applyPatch(replacement, op.task);
 	if (replacement.agentTargetId === '') { reject('missing_agent_target', `${what}: replacement ${newId} has no agentTargetId (and ${oldId} had none to inherit)`, newId); }

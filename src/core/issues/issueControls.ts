@@ -22,6 +22,8 @@ export interface IssueControlFacts {
 	readonly hasUnintegratedAcceptance: boolean;
 	/** The developer recorded Finish on the completed issue (absent: not finished). */
 	readonly finished?: boolean;
+	/** A manual issue whose tasks are each completed or canceled (delivery.ts manualWorkOver; absent: not over). */
+	readonly manualWorkOver?: boolean;
 	/** A managed execution's Goal Review mode (absent or null: self, or a manual issue). */
 	readonly reviewMode?: 'self' | 'independent' | null;
 	/**
@@ -49,7 +51,10 @@ export interface IssueControls {
 	readonly addTask: boolean;
 	/** A manual issue held back before its first Run (created paused so its tasks can be added first): start dispatch. */
 	readonly start: boolean;
-	/** A completed managed issue the developer has not finished yet. */
+	/**
+	 * The issue's work is over and the developer has not finished it yet: a completed managed issue, or a manual one
+	 * whose tasks are each completed or canceled. With accepted work not integrated it is "Finish without integrating".
+	 */
 	readonly finish: boolean;
 	readonly followUp: boolean;
 	/** A managed issue whose execution is not over: stop its source session (archives the execution). */
@@ -95,21 +100,23 @@ export function isUnstartedManualIssue(facts: { readonly issueStatus: IssueStatu
  * so there is nothing to stop), for a manual one a task not started or running. Confirm goal and Request changes at
  * Goal Review only. Accept / Request changes on a task while one awaits the developer and the issue is not closed
  * (a gone source session leaves its tasks' results to the developer). Open Run output once any Run exists; Open
- * combined diff where accepted commits exist, at Goal Review or while Integrate is offered. A terminal issue offers none of the others;
- * Finish and Follow Up come after a managed execution completed, until Finish is recorded. Integrate while accepted work is not integrated yet, completed issues
- * included, archived ones not.
+ * combined diff where accepted commits exist, at Goal Review or while Integrate is offered. A terminal issue offers
+ * none of the others; Finish comes once the work is over (a managed execution completed; a manual issue's tasks each
+ * completed or canceled) until Finish is recorded, Follow Up after a managed execution completed. Integrate while
+ * accepted work is not integrated yet, completed issues included, archived ones not.
  */
 export function issueControls(facts: IssueControlFacts): IssueControls {
 	const archived = facts.issueStatus === 'archived' || facts.executionStatus === 'archiving' || facts.executionStatus === 'archived';
 	const integrate = !archived && facts.hasUnintegratedAcceptance;
 	const managed = facts.executionStatus !== null;
 	const runOutput = facts.hasRun === true;
+	const manualFinish = !managed && !archived && facts.manualWorkOver === true && facts.finished !== true;
 	if (isIssueTerminal(facts.issueStatus, facts.executionStatus)) {
 		const afterCompletion = facts.executionStatus === 'completed' && facts.finished !== true;
 		return {
 			pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false,
 			reviewTask: facts.hasTaskAwaitingReview && !isIssueClosed(facts.issueStatus, facts.executionStatus), integrate,
-			addTask: false, start: false, finish: afterCompletion, followUp: afterCompletion, stopSource: false, switchReviewToSelf: false,
+			addTask: false, start: false, finish: afterCompletion || manualFinish, followUp: afterCompletion, stopSource: false, switchReviewToSelf: false,
 			runOutput, combinedChanges: integrate && facts.hasAcceptedCommit === true,
 		};
 	}
@@ -128,7 +135,7 @@ export function issueControls(facts: IssueControlFacts): IssueControls {
 		integrate,
 		addTask: !managed,
 		start,
-		finish: false,
+		finish: manualFinish,
 		followUp: false,
 		stopSource: managed,
 		switchReviewToSelf: managed && facts.reviewMode === 'independent',

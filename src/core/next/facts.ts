@@ -1,6 +1,6 @@
 // The facts "what is owed next" is derived from (src/core/next/owed.ts). The Host reads them from the store in
 // one read; the derivation is pure so resume, the Stop hook, every waiting response and the UI cannot disagree.
-import type { AcceptanceState, ExecutionStatus, IssueStatus, TaskStatus } from '../model.js';
+import type { AcceptanceState, ExecutionStatus, IssueStatus, ReworkKind, TaskStatus } from '../model.js';
 
 export interface TaskFacts {
 	taskId: string;
@@ -13,6 +13,8 @@ export interface TaskFacts {
 	updatedAtUnixMs: number;
 	/** The tasks it depends on (absent = none): tells whether it waits on a task in review. */
 	dependencyTaskIds?: readonly string[];
+	/** A new attempt the developer asked for that has not started yet (absent or '' = none). */
+	pendingRework?: ReworkKind | '';
 }
 
 /** A developer's request for changes that the source agent has not taken up yet ("unstarted rejection"). */
@@ -21,6 +23,12 @@ export interface ChangeRequest {
 	taskId: string;
 	note: string;
 	requestedAtUnixMs: number;
+	/**
+	 * The active task that replaces `taskId` when the source agent already reworked it at the checkpoint (its
+	 * `plan issue mutate` kind "rework" superseded the task): the request is taken up, scheduling the replacement is
+	 * owed. Absent or '' while the rework has not been made.
+	 */
+	reworkedInto?: string;
 }
 
 export interface ExecutionFacts {
@@ -43,7 +51,11 @@ export interface IssueFacts {
 	/** A `tutti` (managed) issue; null execution for manual issues. */
 	execution: ExecutionFacts | null;
 	/** The checkpoint the source agent must act on now, if any. */
-	activeCheckpoint: { checkpointId: string; kind: string; createdAtUnixMs: number; subjectTaskId?: string } | null;
+	activeCheckpoint: {
+		checkpointId: string; kind: string; createdAtUnixMs: number; subjectTaskId?: string;
+		/** Its sequence and bound graph revision: the fence of the exact command owed at it (absent: unknown). */
+		sequence?: number; graphRevision?: number;
+	} | null;
 	/** A `pending` checkpoint is queued behind the active one (absent = none). */
 	hasPendingCheckpoint?: boolean;
 	/** When the source agent last resolved a checkpoint (its wait for the next one starts there); 0 = never. */

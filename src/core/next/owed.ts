@@ -4,6 +4,8 @@ import {
 	awaitReviewCommand, nextActionCommand, planAwaitCommand, planGetCommand, raiseBudgetCommand,
 } from './commands.js';
 import { reviewOnlyOwed, reviewToAwait } from '../execution/reviewOwed.js';
+import { scheduleCommand } from '../execution/planCommands.js';
+import { dependencySatisfied } from '../graph/blockers.js';
 import type { IssueFacts, SessionFacts, TaskFacts } from './facts.js';
 import { followUpCommand } from './followUp.js';
 import type { ReasonCode } from '../errors.js';
@@ -71,8 +73,9 @@ function completed(facts: IssueFacts): OwedAnswer | undefined {
 	};
 }
 
+/** A request for changes the source agent has not reworked yet (a reworked one owes the replacement's schedule). */
 function changesRequested(facts: IssueFacts, taskId?: string): OwedAnswer | undefined {
-	const request = facts.changeRequests.find((r) => taskId === undefined || r.taskId === taskId || r.taskId === '');
+	const request = facts.changeRequests.find((r) => (r.reworkedInto ?? '') === '' && (taskId === undefined || r.taskId === taskId || r.taskId === ''));
 	if (request === undefined) { return undefined; }
 	const subject = request.taskId === '' ? 'the goal review' : `task ${request.taskId}`;
 	return {
@@ -134,7 +137,33 @@ function budgetOwed(facts: IssueFacts): OwedAnswer | undefined {
 	return { kind: 'answer', state: 'awaiting_budget', next: planAwaitCommand(facts.issueId), message: `${hold} Run the command in "next" to wait until the budget lets work start.` };
 }
 
+/**
+ * The source agent reworked the task the developer sent back (a replacement supersedes it) at the active
+ * changes_requested checkpoint: what it owes now is the replacement's schedule, at that checkpoint and revision — not
+ * the old rejection again. undefined when that is not the state, or when the replacement is not ready to schedule.
+ */
+function reworkScheduleOwed(facts: IssueFacts): OwedAnswer | undefined {
+	const cp = facts.activeCheckpoint;
+	if (cp === null || cp.kind !== 'changes_requested' || cp.sequence === undefined || cp.graphRevision === undefined) { return undefined; }
+	const request = facts.changeRequests.find((r) => (r.reworkedInto ?? '') !== '' && r.taskId === (cp.subjectTaskId ?? ''));
+	const byId = new Map(facts.tasks.map((t) => [t.taskId, t]));
+	const replacement = request ? byId.get(request.reworkedInto!) : undefined;
+	if (request === undefined || replacement === undefined || replacement.superseded || replacement.status !== 'not_started') { return undefined; }
+	const ready = (replacement.dependencyTaskIds ?? []).every((id) => {
+		const dep = byId.get(id);
+		return dependencySatisfied(dep && { status: dep.status, acceptanceState: dep.acceptanceState, supersededAtUnixMs: dep.superseded ? 1 : 0 });
+	});
+	if (!ready) { return undefined; }
+	const fence = { issueId: facts.issueId, checkpointId: cp.checkpointId, checkpointSequence: cp.sequence, graphRevision: cp.graphRevision };
+	return {
+		kind: 'answer', state: 'checkpoint', advanceAllowed: true, next: scheduleCommand(fence, [replacement.taskId]), taskId: replacement.taskId,
+		message: `You reworked task ${request.taskId} into ${replacement.taskId} for the developer's requested changes; schedule the replacement now with the command in "next".`,
+	};
+}
+
 function checkpointOwed(facts: IssueFacts): OwedAnswer | undefined {
+	const rework = reworkScheduleOwed(facts);
+	if (rework) { return rework; }
 	const cp = facts.activeCheckpoint;
 	if (cp === null) { return undefined; }
 	return {

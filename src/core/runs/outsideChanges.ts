@@ -27,7 +27,7 @@ export interface CheckoutSnapshot {
 }
 
 export interface OutsideAttribution {
-	/** The Run's own branch (`refs/heads/tutti/<tree task>`). */
+	/** The Run's own branch (`refs/heads/tutti/<issue>/<tree task>`, or `refs/heads/tutti/<tree task>` for an older tree). */
 	readonly ownRef: string;
 	/** Branches of other trees that had a live Run during the window. */
 	readonly liveOtherRefs: ReadonlySet<string>;

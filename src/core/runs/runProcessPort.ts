@@ -1,6 +1,7 @@
 // The port between the Host's domain services and the real processes of Runs: what a Run is launched with,
 // what its supervisor records at exit, and what the runner (src/host/runs/) implements. Core holds these types
 // because the Host, the agent adapters and the supervisor all speak them and none of them may import another.
+import type { CheckInput } from '../checks/checks.js';
 import type { Disposable } from '../lifecycle.js';
 
 /** What a Turn of an agent session needs beyond the target: its text and the session to continue. */
@@ -33,7 +34,7 @@ export interface AgentTargetConfig {
 	model?: string;
 	allowedTools?: string[];
 	/**
-	 * `worktree`: each task runs in its own git worktree `.tutti/worktrees/<taskId>`. Default (targetDefaults.ts):
+	 * `worktree`: each task runs in its own git worktree `.tutti/worktrees/<issueId>/<taskId>`. Default (targetDefaults.ts):
 	 * `worktree` for claude and codex in a git workspace, `none` otherwise.
 	 */
 	isolation?: 'none' | 'worktree';
@@ -55,6 +56,13 @@ export interface AgentTargetConfig {
 	 * `exec`: `codex exec --json` (older Codex builds). A Codex without app-server falls back to exec by itself.
 	 */
 	protocol?: 'app-server' | 'exec';
+	/** Checks every task on this target runs after its Run reports success (src/core/checks/checks.ts). */
+	checks?: readonly CheckInput[];
+	/**
+	 * How long a Run of this target may show no activity (no output, no tool call, no usage) before it is marked
+	 * stalled; 0: never. Absent: the workspace's `stallSeconds`, else 600. Developer configuration only.
+	 */
+	stallSeconds?: number;
 }
 
 export interface RunLaunchSpec {
@@ -113,6 +121,11 @@ export interface RunProcessPort extends Disposable {
 	withdrawUnstarted(runId: string): boolean;
 	/** Starts watching a Run that was launched by an earlier Host (restart reconciliation). */
 	adopt(runId: string): void;
+	/**
+	 * What the Turn process `runId` has written to stdout and stderr so far (bytes) and when it last wrote (Unix ms, 0:
+	 * nothing yet), from the files' metadata: nothing is read.
+	 */
+	outputProbe(runId: string): { bytes: number; writtenAtUnixMs: number };
 	/** Reads a slice of the Run's captured stdout or stderr. */
 	readLog(runId: string, stream: 'stdout' | 'stderr', offset: number, maxBytes: number): { data: string; nextOffset: number; size: number };
 	/** Absolute directory `.tutti/runs/<runId>`. */

@@ -6,6 +6,7 @@ import {
 } from '../execution/planCommands.js';
 import { suggestedReworkTaskId } from '../execution/recoveryHint.js';
 import { awaitReviewCommand } from '../next/commands.js';
+import { quietFor } from '../runs/stallRules.js';
 import { wakeMarkerLine } from './wakeMarker.js';
 
 export interface WakePromptInput {
@@ -23,6 +24,13 @@ export interface WakePromptInput {
 	subjectAwaitsReview?: boolean;
 	/** `task_failed` only: the subject Run's error (e.g. the parents' conflicting paths), said right after the headline. */
 	subjectError?: string;
+	/**
+	 * `task_settled` and `checks_failed`: what the developer's checks said of the subject Run's result (its one-line
+	 * label) and, when one failed, which one with the last lines of its output.
+	 */
+	subjectVerification?: { label: string; failing?: { name: string; end: string; outputTail: string } };
+	/** `run_stalled` only: the subject Run's stall mark (its last activity, and when it was marked). */
+	subjectStall?: { lastActivityAtUnixMs: number; markedAtUnixMs: number };
 }
 
 /** The audited reason printed in the stop command; the agent may write its own. */
@@ -50,7 +58,28 @@ function headline(kind: CheckpointKind, cp: WakePromptInput['checkpoint']): stri
 		case 'changes_requested': return `The developer reviewed ${subject} and requested changes; the task is now failed and needs a rework.`;
 		case 'goal_changes_requested': return 'The developer reviewed the goal at Goal Review and requested changes before it can be completed.';
 		case 'task_accepted': return `The developer accepted the result of ${subject}; tasks that depend on it may be ready now.`;
+		case 'checks_failed': return `${subject[0]!.toUpperCase()}${subject.slice(1)} reported success, but the developer's checks failed on its result.`;
+		case 'run_stalled': return `${subject[0]!.toUpperCase()}${subject.slice(1)} is still running but shows no activity (no output, no tool call, no usage). Stalled is not failed: Tutti has not stopped or failed it.`;
 	}
+}
+
+/** Reported, verified: the checks' answer on the subject's result, and a failing check's name and last output lines. */
+function verificationLines(kind: CheckpointKind, verification: WakePromptInput['subjectVerification']): string[] {
+	if (verification === undefined || (kind !== 'task_settled' && kind !== 'checks_failed')) { return []; }
+	const lines = [`Verified: ${oneLine(verification.label)}.`];
+	const failing = verification.failing;
+	if (failing !== undefined) {
+		lines.push(`Failing check: ${oneLine(failing.name)} (${oneLine(failing.end)}). The last lines of its output:`);
+		const tail = failing.outputTail.trim() === '' ? ['(it printed nothing)'] : failing.outputTail.trimEnd().split(/\r?\n/).slice(-20);
+		lines.push(...tail.map((l) => `> ${l.length > 300 ? `${l.slice(0, 299)}…` : l}`));
+	}
+	return lines;
+}
+
+/** "Silent for 12 min: no activity since 2026-12-01T14:02:11.000Z." (nothing when the stall is not known). */
+function stallLine(stall: WakePromptInput['subjectStall']): string[] {
+	if (stall === undefined) { return []; }
+	return [`Silent for ${quietFor(stall.markedAtUnixMs - stall.lastActivityAtUnixMs)} when it was marked: no activity since ${new Date(stall.lastActivityAtUnixMs).toISOString()}.`];
 }
 
 function acknowledgeTail(f: CommandFence, what: string): string[] {
@@ -126,6 +155,18 @@ function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['ch
 		}
 		case 'task_settled':
 			return settledTail(f, cp, subjectAwaitsReview);
+		case 'checks_failed': {
+			const taskId = cp.subjectTaskId || '<task-id>';
+			return [
+				`Its result waits for the developer's review as failing its checks: it is not accepted, and tasks that depend on ${taskId} do not become ready. The checks are the developer's: no command of yours changes, drops or skips them.`,
+				`To fix it, rework task ${taskId} into a new taskId whose "content" says which check failed and what to fix (the replacement starts in the same tree, from this result), e.g.:`,
+				mutateCommand(f, [{ kind: 'rework', taskId, task: { taskId: suggestedReworkTaskId(taskId, cp.sequence) } }]),
+				`then schedule the replacement at this same checkpoint ${f.checkpointId} using the graphRevision the mutation returned; its result is checked again.`,
+				`If the failure is not the task's to fix (the check itself, the environment), ask the developer: say so in your reply and leave the decision to them (they may accept the result anyway, or request changes). Until they decide nothing about ${taskId} is yours to do: end your turn, or wait with the bounded call \`${awaitReviewCommand(f.issueId, cp.subjectTaskId || undefined)}\` (repeat it while it reports waiting). Tutti wakes you with their decision.`,
+				'',
+				...acknowledgeTail(f, ' (this does not accept the result)'),
+			];
+		}
 		case 'task_accepted':
 			return [
 				...optionalNote(cp.note),
@@ -140,6 +181,17 @@ function kindTail(kind: CheckpointKind, f: CommandFence, cp: WakePromptInput['ch
 				'',
 				'If more work is required, mutate and then schedule an exact follow-up graph instead. Do not use acknowledge for Goal Review.',
 			];
+		case 'run_stalled': {
+			const taskId = cp.subjectTaskId || '<task-id>';
+			return [
+				'What you can do:',
+				`- Wait: it may be in a long step (a build, a test suite). Resolve this checkpoint without new work; the Run's settlement brings its own checkpoint:`,
+				acknowledgeCommand(f),
+				`- Ask the developer to stop it${cp.subjectRunId ? ` (Run ${cp.subjectRunId})` : ''}: only the developer stops a Run, from Tutti. Tell them why; never try to stop it yourself. Once stopped, task ${taskId} is canceled and you can rework it (step 3).`,
+				`- Change the rest of the graph (step 3): a running task cannot be reworked or superseded, but you may add tasks, or rework or supersede tasks that have not started, and schedule what is ready.`,
+				'If the task\'s Run shows activity again before you act, the stall is lifted; acknowledge this checkpoint.',
+			];
+		}
 		case 'watchdog':
 			return [
 				'Choose one of the actions above now; a settled Turn without a command does not resolve this checkpoint.',
@@ -177,6 +229,8 @@ export function wakePrompt(input: WakePromptInput): string {
 		'',
 		headline(kind, cp),
 		...(kind === 'task_failed' && (input.subjectError ?? '').trim() !== '' ? [`Why: ${truncateOneLine(input.subjectError!, 600)}`] : []),
+		...verificationLines(kind, input.subjectVerification),
+		...(kind === 'run_stalled' ? stallLine(input.subjectStall) : []),
 		'Tutti does not start a successor task by itself: every next step is yours, through the commands below.',
 		'',
 		'1. First read the execution snapshot, once:',

@@ -1,14 +1,23 @@
 // What every command handler gets, and the one wrapper that turns a failure into a clear error message.
 import * as vscode from 'vscode';
+import type { TaskFormState } from '../../protocol/webview.js';
 import { describeError } from '../client/hostClient.js';
 import type { DiffComments } from '../review/diffComments.js';
 import type { ReviewDiffs } from '../review/reviewDiffContext.js';
 import type { ExtensionServices } from '../services.js';
 import type { TuttiTerminals } from '../terminal/tuttiTerminals.js';
 
+/** How a panel opens: with a task selected, and/or with its task form open. */
+export interface ShowPanelOptions {
+	readonly selectTaskId?: string;
+	readonly taskForm?: TaskFormState;
+}
+
 /** Opens the issue panel (src/extension/panels) or, until it is there, a stand-in. */
 export interface IssuePanelPort {
-	show(issueId: string): Promise<void> | void;
+	show(issueId: string, options?: ShowPanelOptions): Promise<void> | void;
+	/** The issue panel the developer is in (the active editor), and the task selected in it; undefined when none is. */
+	active?(): { readonly issueId: string; readonly selectedTaskId: string | null } | undefined;
 }
 
 export interface ActionContext {

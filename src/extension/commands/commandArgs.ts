@@ -25,6 +25,11 @@ function idOf(args: CommandArgs, name: string): string | undefined {
 	return text(args[0]) ?? text(field(args[0], name));
 }
 
+/** `(issueId, { push: true })` or `({ issueId, push: true })`: the panel's Push checkbox next to Integrate. */
+export function pushOf(args: CommandArgs): boolean {
+	return field(args[1], 'push') === true || field(args[0], 'push') === true;
+}
+
 /** `(issueId)`, `({ issueId })` or a board element; undefined → ask. */
 export function issueIdOf(args: CommandArgs): string | undefined {
 	return idOf(args, 'issueId');

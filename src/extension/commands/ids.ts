@@ -10,7 +10,10 @@
 //   openTaskChanges:   (issueId, taskId)
 //   answerApproval:    (approvalId, 'allow' | 'allowForTask' | 'deny', message?) — the palette asks which and how
 //   newIssue:          () opens the New Issue form; ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null, autoAccept? }) creates directly
-//   addTask:           (issueId) asks; ({ issueId, title, content?, dependencyTaskIds?, agentTargetId? }) adds directly
+//   addTask:           (issueId) opens the issue panel's task form; ({ issueId, title, content?, dependencyTaskIds?, agentTargetId? }) adds directly
+//   editTask:          (issueId, taskId) opens the task form on that task; (issueId, taskId, { title?, content?, dependencyTaskIds?, agentTargetId? }) updates directly
+//   deleteTask:        (issueId, taskId) asks to confirm; (issueId, taskId, { confirmed: true }) does not
+//   nextTaskNeedingYou: () opens the next task (or issue) the Host says needs the developer, after the one shown
 //   startIssue: (issueId)   stopSourceSession: (issueId) asks, (issueId, { confirmed: true }) does not   switchReviewToSelf: (issueId, reason?)
 //   sendRunMessage:    (runId, text?)   resumeRunQueue: (runId)
 //   addAgent:          () asks; ({ adapter, path, id?, model?, allowedTools? }) writes directly
@@ -67,5 +70,8 @@ export const commandIds = {
 	diffRequestChanges8: 'tutti.diff.requestChanges8',
 	diffRequestChanges9: 'tutti.diff.requestChanges9',
 	diffRequestChangesMany: 'tutti.diff.requestChangesMany',
+	editTask: 'tutti.editTask',
+	deleteTask: 'tutti.deleteTask',
+	nextTaskNeedingYou: 'tutti.nextTaskNeedingYou',
 } as const;
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];

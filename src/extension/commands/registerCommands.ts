@@ -12,7 +12,8 @@ import { answerApprovalCommand } from './approvalActions.js';
 import { integrateIssue } from './deliveryActions.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
 import { addAgent } from './agentActions.js';
-import { addTask } from './taskActions.js';
+import { addTask, deleteTask, editTask } from './taskActions.js';
+import { nextTaskNeedingYou } from './nextTaskActions.js';
 import { stopSourceSession, switchReviewToSelf } from './sourceActions.js';
 
 type Handler = (...args: unknown[]) => unknown;
@@ -63,6 +64,9 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.diffRequestChanges8]: () => requestChangesInDiff(ctx),
 		[commandIds.diffRequestChanges9]: () => requestChangesInDiff(ctx),
 		[commandIds.diffRequestChangesMany]: () => requestChangesInDiff(ctx),
+		[commandIds.editTask]: (...args) => editTask(ctx, args),
+		[commandIds.deleteTask]: (...args) => deleteTask(ctx, args),
+		[commandIds.nextTaskNeedingYou]: () => nextTaskNeedingYou(ctx),
 	};
 }
 

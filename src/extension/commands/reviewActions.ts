@@ -2,14 +2,17 @@
 // next step after completion: Follow Up (the source agent's `tutti next-action` gets it) or Finish. Accept and Request
 // Changes also run from the title bar of a task's diff editor, on that task.
 // A Host without these methods (an older owner window) answers `version_mismatch`, shown as such: nothing pretends.
+import * as vscode from 'vscode';
 import { noteWithComments } from '../review/reviewCommentBook.js';
+import type { Result } from '../../protocol/controlPlane.js';
+import { HostCallError } from '../client/hostClient.js';
+import { commandIds } from './ids.js';
 import { reviewNoteMaxChars } from '../../protocol/webview.js';
 // No success notification: the board and the panel show the result (and a hand-back command, when one is owed).
 import type { IssueDto } from '../../protocol/dto.js';
 import type { ExtensionServices } from '../services.js';
-import * as vscode from 'vscode';
 import { type ActionContext, runAction } from './actionContext.js';
-import { type CommandArgs, followUpTextOf, isGoalRequest, issueIdOf, noteOf, taskRefOf } from './commandArgs.js';
+import { type CommandArgs, followUpTextOf, isGoalRequest, issueIdOf, noteOf, type TaskRef, taskRefOf } from './commandArgs.js';
 import { askText, pickIssue, pickPendingTask } from './pickers.js';
 
 function currentIssue(services: ExtensionServices, issueId: string): IssueDto | undefined {
@@ -26,10 +29,30 @@ function taskAwaitsReview(services: ExtensionServices, issueId: string): boolean
 	return currentIssue(services, issueId)?.controls.reviewTask ?? false;
 }
 
-/** `(issueId, taskId)`; from the board `(element)` picks among that issue's tasks; from the palette among all. */
+/**
+ * The task selected in the issue panel the developer is in, when the Host offers `control` on it (a keybinding or the
+ * palette pressed there acts on what the developer looks at); undefined otherwise.
+ */
+async function selectedInPanel(ctx: ActionContext, args: CommandArgs, control: 'accept' | 'requestChanges'): Promise<TaskRef | undefined> {
+	if (args.length > 0) { return undefined; }
+	const active = ctx.panel.active?.();
+	if (active === undefined || active.selectedTaskId === null) { return undefined; }
+	const taskId = active.selectedTaskId;
+	const issue = await ctx.services.client().call('issue/get', { issueId: active.issueId, taskId }).catch(() => undefined);
+	return issue?.tasks[0]?.controls[control] === true ? { issueId: active.issueId, taskId } : undefined;
+}
+
+/** The issue of the panel the developer is in, when some task of it awaits their decision (the picker narrows to it). */
+function panelIssueInReview(ctx: ActionContext): string | undefined {
+	const issueId = ctx.panel.active?.()?.issueId;
+	return issueId !== undefined && taskAwaitsReview(ctx.services, issueId) ? issueId : undefined;
+}
+
+/** `(issueId, taskId)`; from the board `(element)` picks among that issue's tasks; from the palette among all (in an issue panel: its selected task). */
 export function acceptTask(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Accept Task', async () => {
-		const task = taskRefOf(args) ?? await pickPendingTask(ctx.services, 'Accept which task?', issueIdOf(args));
+		const task = taskRefOf(args) ?? await selectedInPanel(ctx, args, 'accept')
+			?? await pickPendingTask(ctx.services, 'Accept which task?', issueIdOf(args) ?? panelIssueInReview(ctx));
 		if (task === undefined) {
 			return undefined;
 		}
@@ -93,7 +116,8 @@ export function requestChanges(ctx: ActionContext, args: CommandArgs): Promise<u
 		const issueId = issueIdOf(args);
 		const goal = given === undefined && issueId !== undefined
 			&& (isGoalRequest(args) || (atGoalReview(ctx.services, issueId) && !taskAwaitsReview(ctx.services, issueId)));
-		const task = goal ? undefined : given ?? await pickPendingTask(ctx.services, 'Request changes on which task?', issueId);
+		const task = goal ? undefined : given ?? await selectedInPanel(ctx, args, 'requestChanges')
+			?? await pickPendingTask(ctx.services, 'Request changes on which task?', issueId ?? panelIssueInReview(ctx));
 		if (!goal && task === undefined) {
 			return undefined;
 		}
@@ -124,15 +148,37 @@ function completedManaged(services: ExtensionServices, issueId: string): boolean
 	return currentIssue(services, issueId)?.executionStatus === 'completed';
 }
 
-/** `(issueId)`: nothing more is offered to the source agent; its Stop hook lets it exit. */
+/**
+ * `(issueId)`: nothing more is offered to the source agent; its Stop hook lets it exit. With accepted work not
+ * integrated the developer chooses Integrate or Finish Without Integrating; then the removal of the issue's trees and
+ * merged branches is offered with the disk it frees.
+ */
 export function finishIssue(ctx: ActionContext, args: CommandArgs): Promise<unknown> {
 	return runAction(ctx, 'Finish', async () => {
-		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'Finish which completed issue?', (i) => completedManaged(ctx.services, i.issueId));
+		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'Finish which issue?', (i) => currentIssue(ctx.services, i.issueId)?.controls.finish === true);
 		if (issueId === undefined) {
 			return undefined;
 		}
-		const finished = await ctx.services.client().call('issue/finish', { issueId });
-		return finished;
+		const client = ctx.services.client();
+		let finished: Result<'issue/finish'>;
+		try {
+			finished = await client.call('issue/finish', { issueId });
+		} catch (e) {
+			if (!(e instanceof HostCallError) || e.reasonCode !== 'not_integrated') { throw e; }
+			const choice = await vscode.window.showWarningMessage(e.message, { modal: true }, 'Integrate', 'Finish Without Integrating');
+			if (choice === 'Integrate') {
+				await vscode.commands.executeCommand(commandIds.integrateIssue, issueId);
+				return undefined;
+			}
+			if (choice !== 'Finish Without Integrating') { return undefined; }
+			finished = await client.call('issue/finish', { issueId, withoutIntegrating: true });
+		}
+		if (!finished.cleanup.items.some((i) => i.state === 'removable')) { return finished; }
+		const remove = await vscode.window.showInformationMessage(`Tutti: finished. ${finished.cleanup.summary}`, 'Remove Worktrees');
+		if (remove !== 'Remove Worktrees') { return finished; }
+		const removed = await client.call('issue/finish', { issueId, removeWorktrees: true });
+		void vscode.window.showInformationMessage(`Tutti: ${removed.cleanup.summary}`);
+		return removed;
 	});
 }
 

@@ -1,66 +1,98 @@
-// Add Task on a manual issue (the panel's Add task, the board, the palette): title, what to do, the tasks it waits
-// for and the agent target that runs it, then `task/add` — the same Host method `tutti issue task add` calls.
+// The task form's commands on a manual issue (the panel's Add task / Edit / Delete, the board, the palette): Add Task and
+// Edit Task open the issue panel's one task form (title, content, dependencies, agent), or with arguments call
+// `task/add` / `task/update` directly — the same Host methods `tutti issue task add|update` call; Delete Task asks to
+// confirm, then `task/delete`.
 import * as vscode from 'vscode';
+import type { PlanTaskDto } from '../../protocol/dto.js';
 import { type ActionContext, runAction } from './actionContext.js';
-import { type CommandArgs, issueIdOf, optionsOf } from './commandArgs.js';
-import { commandIds } from './ids.js';
-import { askText, pickIssue } from './pickers.js';
+import { type CommandArgs, isConfirmed, issueIdOf, optionsOf, taskRefOf } from './commandArgs.js';
+import { pickIssue } from './pickers.js';
 
-/** Arguments that skip the prompts (tests, scripts). */
-export interface AddTaskArgs {
-	readonly issueId?: string;
+/** What the task form sends (and scripts may pass): every field optional on edit. */
+export interface TaskFields {
 	readonly title?: string;
 	readonly content?: string;
 	readonly dependencyTaskIds?: readonly string[];
 	readonly agentTargetId?: string;
 }
 
+/** Arguments that skip the form (the panel's form, tests, scripts). */
+export interface AddTaskArgs extends TaskFields {
+	readonly issueId?: string;
+}
+
 interface Picked<T> extends vscode.QuickPickItem {
 	readonly value: T;
 }
 
-/** The target that runs the task: the only usable one, or the developer's pick; undefined when there is none or they cancel. */
-async function pickTaskTarget(ctx: ActionContext): Promise<string | undefined> {
-	const targets = (await ctx.services.client().call('agent/list', {})).agentTargets;
-	const usable = targets.filter((t) => t.found);
-	if (usable.length === 0) {
-		const answer = await vscode.window.showWarningMessage(
-			targets.length === 0 ? 'Tutti: no agent target is set up to run tasks.' : 'Tutti: no agent target\'s executable was found.',
-			'Add Agent');
-		if (answer === 'Add Agent') { void vscode.commands.executeCommand(commandIds.addAgent); }
-		return undefined;
-	}
-	if (usable.length === 1) { return usable[0]?.id; }
-	const items: Picked<string>[] = usable.map((t) => ({ label: t.id, description: t.adapter, detail: t.detail || t.path, value: t.id }));
-	return (await vscode.window.showQuickPick(items, { placeHolder: 'Which agent runs this task?', ignoreFocusOut: true }))?.value;
+/** The fields given, as the Host's task/add and task/update take them (the title trimmed). */
+function fieldsOf(args: TaskFields): { title?: string; content?: string; dependencyTaskIds?: string[]; agentTargetId?: string } {
+	return {
+		...(args.title !== undefined ? { title: args.title.trim() } : {}),
+		...(args.content !== undefined ? { content: args.content } : {}),
+		...(args.dependencyTaskIds !== undefined ? { dependencyTaskIds: [...args.dependencyTaskIds] } : {}),
+		...(args.agentTargetId !== undefined && args.agentTargetId !== '' ? { agentTargetId: args.agentTargetId } : {}),
+	};
 }
 
+/** `(issueId)` opens the issue panel's task form; `({ issueId, title, … })` adds the task directly. */
 export function addTask(ctx: ActionContext, commandArgs: CommandArgs): Promise<unknown> {
 	const args = optionsOf<AddTaskArgs>(commandArgs);
 	return runAction(ctx, 'Add Task', async () => {
-		const client = ctx.services.client();
 		const issueId = issueIdOf(commandArgs) ?? await pickIssue(ctx.services, 'Add a task to which issue?', (i) => i.controls.addTask);
 		if (issueId === undefined) { return undefined; }
-		const title = args.title ?? await askText('Task title', { required: true, placeHolder: 'Write the session timeout test' });
-		if (title === undefined || title.trim() === '') { return undefined; }
-		const content = args.content ?? (args.title !== undefined ? '' : await askText('What should the agent do? (optional; Markdown)', { placeHolder: 'Cover expiry after 5 minutes and renewal on activity' }));
-		if (content === undefined) { return undefined; }
-		let dependencyTaskIds = args.dependencyTaskIds;
-		if (dependencyTaskIds === undefined && args.title === undefined) {
-			const tasks = (await client.call('issue/get', { issueId })).tasks.filter((t) => t.status !== 'canceled');
-			if (tasks.length > 0) {
-				const picked = await vscode.window.showQuickPick(
-					tasks.map((t): Picked<string> => ({ label: t.title, description: t.status.replace('_', ' '), value: t.taskId })),
-					{ placeHolder: 'Which tasks must be done first? (none: it can start right away)', canPickMany: true, ignoreFocusOut: true });
-				if (picked === undefined) { return undefined; }
-				dependencyTaskIds = picked.map((p) => p.value);
-			}
+		if (args.title === undefined) {
+			await ctx.panel.show(issueId, { taskForm: { mode: 'add' } });
+			return undefined;
 		}
-		const agentTargetId = args.agentTargetId ?? await pickTaskTarget(ctx);
-		if (agentTargetId === undefined) { return undefined; }
-		return client.call('task/add', {
-			issueId, title: title.trim(), ...(content ? { content } : {}), agentTargetId,
-			...(dependencyTaskIds && dependencyTaskIds.length > 0 ? { dependencyTaskIds: [...dependencyTaskIds] } : {}),
+		const fields = fieldsOf(args);
+		return ctx.services.client().call('task/add', {
+			issueId, title: fields.title ?? '', ...(fields.content ? { content: fields.content } : {}),
+			...(fields.agentTargetId !== undefined ? { agentTargetId: fields.agentTargetId } : {}),
+			...(fields.dependencyTaskIds && fields.dependencyTaskIds.length > 0 ? { dependencyTaskIds: [...fields.dependencyTaskIds] } : {}),
 		});
+	});
+}
+
+/** The manual issues' tasks the Host offers `control` on, to pick from (one issue, or all). */
+async function pickTask(ctx: ActionContext, placeHolder: string, control: (t: PlanTaskDto) => boolean, issueId?: string): Promise<{ issueId: string; taskId: string; title: string } | undefined> {
+	const issues = (ctx.services.changes.current?.issues ?? []).filter((i) => i.controls.addTask && (issueId === undefined || i.issueId === issueId));
+	const details = await Promise.all(issues.map((i) => ctx.services.client().call('issue/get', { issueId: i.issueId })));
+	const items: Picked<{ issueId: string; taskId: string; title: string }>[] = details.flatMap((issue) => issue.tasks.filter(control).map((t) => ({
+		label: t.title, description: issue.title, detail: `${t.taskId} · issue ${issue.issueId}`, value: { issueId: issue.issueId, taskId: t.taskId, title: t.title },
+	})));
+	if (items.length === 0) {
+		void vscode.window.showInformationMessage('Tutti: no task to choose from: only tasks that have not started, on manual issues, can change.');
+		return undefined;
+	}
+	return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.value;
+}
+
+/** `(issueId, taskId)` opens the task form on that task; `(issueId, taskId, fields)` updates it directly. */
+export function editTask(ctx: ActionContext, commandArgs: CommandArgs): Promise<unknown> {
+	return runAction(ctx, 'Edit Task', async () => {
+		const task = taskRefOf(commandArgs) ?? await pickTask(ctx, 'Edit which task?', (t) => t.controls.edit, issueIdOf(commandArgs));
+		if (task === undefined) { return undefined; }
+		const given = commandArgs[2];
+		if (typeof given !== 'object' || given === null) {
+			await ctx.panel.show(task.issueId, { selectTaskId: task.taskId, taskForm: { mode: 'edit', taskId: task.taskId } });
+			return undefined;
+		}
+		return ctx.services.client().call('task/update', { issueId: task.issueId, taskId: task.taskId, ...fieldsOf(given as TaskFields) });
+	});
+}
+
+/** `(issueId, taskId)` asks to confirm; `(issueId, taskId, { confirmed: true })` deletes at once. */
+export function deleteTask(ctx: ActionContext, commandArgs: CommandArgs): Promise<unknown> {
+	return runAction(ctx, 'Delete Task', async () => {
+		const given = taskRefOf(commandArgs);
+		const task = given ?? await pickTask(ctx, 'Delete which task?', (t) => t.controls.delete, issueIdOf(commandArgs));
+		if (task === undefined) { return undefined; }
+		if (!isConfirmed(commandArgs) && !isConfirmed([commandArgs[2]])) {
+			const title = 'title' in task ? `"${task.title}"` : task.taskId;
+			const answer = await vscode.window.showWarningMessage(`Delete task ${title}? It has never run; this cannot be undone.`, { modal: true }, 'Delete');
+			if (answer !== 'Delete') { return undefined; }
+		}
+		return ctx.services.client().call('task/delete', { issueId: task.issueId, taskId: task.taskId });
 	});
 }

@@ -2,11 +2,12 @@
 // retainContextWhenHidden stays false: the page is rebuilt on show, and the `ready` handshake re-sends the snapshot.
 import * as vscode from 'vscode';
 import { DisposableStore, MutableDisposable } from '../../core/lifecycle.js';
-import type { PanelSnapshot, PanelViewState } from '../../protocol/webview.js';
+import type { PanelSnapshot, PanelViewState, TaskFormState } from '../../protocol/webview.js';
 import { IssuePanelController } from './issuePanelController.js';
 import { issuePanelHtml } from './issuePanelHtml.js';
 import { newNonce } from './webviewPage.js';
 import type { PanelHostApi } from './panelHostApi.js';
+import type { SelectionContext } from './selectionContext.js';
 
 /** The webview panel type (also the serializer's key). */
 export const issuePanelViewType = 'tutti.taskGraph';
@@ -31,7 +32,7 @@ export class IssuePanel implements vscode.Disposable {
 	readonly onDidDispose: vscode.Event<void> = this.#onDidDispose.event;
 	#disposed = false;
 
-	constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, api: PanelHostApi, issueId: string, view: PanelViewState) {
+	constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, api: PanelHostApi, issueId: string, view: PanelViewState, selection?: SelectionContext) {
 		this.issueId = issueId;
 		this.panel = panel;
 		const root = webviewRoot(extensionUri);
@@ -61,6 +62,18 @@ export class IssuePanel implements vscode.Disposable {
 		this.#controller = this.#store.add(new IssuePanelController(issueId, api, port, effects, view));
 		this.#store.add(panel.webview.onDidReceiveMessage((m: unknown) => this.#controller.receive(m)));
 		this.#store.add(panel.onDidChangeViewState(() => this.#controller.visibilityChanged()));
+		if (selection !== undefined) {
+			// The keybindings act on the active panel's selected task: its controls, as the last snapshot drew them.
+			const follow = (): void => {
+				if (!panel.active) { selection.release(this); return; }
+				const selected = this.#controller.view.selectedTaskId;
+				const last = this.#controller.lastSnapshot;
+				selection.set(this, selected === null || last === null ? undefined : last.issue.tasks.find((t) => t.taskId === selected)?.controls);
+			};
+			this.#store.add(panel.onDidChangeViewState(follow));
+			this.#store.add(this.#controller.onDidPostSnapshot(follow));
+			this.#store.add({ dispose: () => selection.release(this) });
+		}
 		this.#store.add(panel.onDidDispose(() => this.dispose()));
 	}
 
@@ -93,6 +106,11 @@ export class IssuePanel implements vscode.Disposable {
 	/** Selects a task (as if clicked) and re-sends the snapshot. */
 	selectTask(taskId: string): void {
 		this.#controller.setView({ selectedTaskId: taskId });
+	}
+
+	/** Opens the task form (adding a task, or editing one) and re-sends the snapshot. */
+	openTaskForm(form: TaskFormState): void {
+		this.#controller.setView({ taskForm: form });
 	}
 
 	/** Detaches from the webview. The tab itself is closed by the user (or by `close()`), never on deactivate. */

@@ -10,7 +10,7 @@ import { type KnownIds, panelActionFor } from './panelActions.js';
 import type { PanelHostApi } from './panelHostApi.js';
 import { buildPanelSnapshot } from './panelSnapshot.js';
 import { TranscriptTail } from './transcriptTail.js';
-import { commandIds } from '../commands/ids.js';
+import { type CommandId, commandIds } from '../commands/ids.js';
 
 /** The webview as the controller sees it. */
 export interface PanelWebviewPort {
@@ -137,16 +137,29 @@ export class IssuePanelController implements Disposable {
 				this.#effects.warn(`Tutti issue panel: ${action.message}`);
 				await this.#postError(action.message);
 				return;
-			case 'command': {
-				const result = await this.#attempt(() => this.#effects.executeCommand(action.command, action.args));
-				const returned = handBackOf(result);
-				if (returned !== undefined) {
-					this.#handBack = { command: returned, decision: decisionNames[action.command] ?? 'decision' };
-				}
-				this.refresh();
+			case 'command':
+				await this.#run([action]);
 				return;
+			case 'commands':
+				await this.#run(action.calls);
+				return;
+		}
+	}
+
+	/** Runs the commands in order; a decision's hand-back command is kept for the panel to show. */
+	async #run(calls: readonly { readonly command: CommandId; readonly args: readonly unknown[] }[]): Promise<void> {
+		for (const call of calls) {
+			const result = await this.#attempt(() => this.#effects.executeCommand(call.command, call.args));
+			const returned = handBackOf(result);
+			if (returned !== undefined) {
+				this.#handBack = { command: returned, decision: decisionNames[call.command] ?? 'decision' };
+			}
+			// A form that was sent and taken closes; a refused one stays open with what was typed.
+			if ((call.command === commandIds.addTask || call.command === commandIds.editTask) && result !== undefined && this.#view.taskForm) {
+				this.#view = { ...this.#view, taskForm: null };
 			}
 		}
+		this.refresh();
 	}
 
 	/** Host-originated UI state (e.g. "open this issue at task X"): trusted, so not checked against known ids. */

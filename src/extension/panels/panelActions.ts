@@ -8,6 +8,8 @@ export type PanelAction =
 	| { readonly kind: 'view'; readonly view: Partial<PanelViewState> }
 	| { readonly kind: 'copy'; readonly text: string }
 	| { readonly kind: 'command'; readonly command: CommandId; readonly args: readonly unknown[] }
+	/** Several commands, one after the other (Accept selected). */
+	| { readonly kind: 'commands'; readonly calls: readonly { readonly command: CommandId; readonly args: readonly unknown[] }[] }
 	| { readonly kind: 'reject'; readonly message: string };
 
 /** Ids the last posted snapshot showed: a message naming anything else is refused (untrusted input). */
@@ -23,7 +25,10 @@ export interface KnownIds {
  * pauseIssue/resumeIssue/stopIssue/confirmGoal/integrateIssue(issueId) · stopRun/openRunOutput(runId) · acceptTask(issueId, taskId) ·
  * requestChanges(issueId, taskId, note) for a task, requestChanges(issueId, undefined, note) for the goal ·
  * openTaskChanges(issueId, taskId) · showAgentTerminal(issueId) ·
- * startIssue/addTask/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf/openIssueChanges(issueId).
+ * startIssue/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf/openIssueChanges(issueId) ·
+ * addTask({ issueId, title, content, dependencyTaskIds, agentTargetId }) from the task form ·
+ * editTask(issueId, taskId, fields) · deleteTask(issueId, taskId, { confirmed: true }) (the panel asked) ·
+ * acceptTask(issueId, taskId) once per selected task.
  */
 export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | null): PanelAction {
 	const task = (taskId: string, make: () => PanelAction): PanelAction =>
@@ -40,7 +45,7 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'issue/pause': return { kind: 'command', command: commandIds.pauseIssue, args: [issueId] };
 		case 'issue/resume': return { kind: 'command', command: commandIds.resumeIssue, args: [issueId] };
 		case 'issue/stop': return { kind: 'command', command: commandIds.stopIssue, args: [issueId] };
-		case 'issue/integrate': return { kind: 'command', command: commandIds.integrateIssue, args: [issueId] };
+		case 'issue/integrate': return { kind: 'command', command: commandIds.integrateIssue, args: msg.push === true ? [issueId, { push: true }] : [issueId] };
 		case 'goal/confirm': return { kind: 'command', command: commandIds.confirmGoal, args: [issueId] };
 		case 'goal/requestChanges': return { kind: 'command', command: commandIds.requestChanges, args: [issueId, undefined, msg.note] };
 		case 'run/stop': return run(msg.runId, () => ({ kind: 'command', command: commandIds.stopRun, args: [msg.runId] }));
@@ -54,16 +59,35 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 			: { kind: 'command', command: commandIds.sendRunMessage, args: [msg.runId, msg.text] };
 		case 'approval/answer': return known && known.approvalIds?.has(msg.approvalId) !== true
 			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
-			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, msg.choice, msg.message ?? ''] };
+			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, msg.choice, msg.message ?? '', ...(msg.updatedInput !== undefined ? [msg.updatedInput] : [])] };
+		case 'question/answer': return known && known.approvalIds?.has(msg.approvalId) !== true
+			? { kind: 'reject', message: `Approval ${msg.approvalId} is not waiting for an answer in this issue.` }
+			: { kind: 'command', command: commandIds.answerApproval, args: [msg.approvalId, 'answer', '', msg.answers] };
 		case 'issue/start': return { kind: 'command', command: commandIds.startIssue, args: [issueId] };
-		case 'task/add': return { kind: 'command', command: commandIds.addTask, args: [issueId] };
 		case 'issue/finish': return { kind: 'command', command: commandIds.finishIssue, args: [issueId] };
 		case 'issue/followUp': return { kind: 'command', command: commandIds.followUpIssue, args: [issueId] };
 		case 'source/stop': return { kind: 'command', command: commandIds.stopSourceSession, args: [issueId] };
 		case 'goalReview/switchToSelf': return { kind: 'command', command: commandIds.switchReviewToSelf, args: [issueId] };
 		case 'issue/openChanges': return { kind: 'command', command: commandIds.openIssueChanges, args: [issueId] };
+		case 'taskForm/set': return msg.form?.mode === 'edit'
+			? task(msg.form.taskId, () => ({ kind: 'view', view: { taskForm: msg.form } }))
+			: { kind: 'view', view: { taskForm: msg.form } };
+		case 'task/create': return { kind: 'command', command: commandIds.addTask, args: [{ issueId, ...formFields(msg) }] };
+		case 'task/update': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.editTask, args: [issueId, msg.taskId, formFields(msg)] }));
+		case 'task/delete': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.deleteTask, args: [issueId, msg.taskId, { confirmed: true }] }));
+		case 'tasks/accept': {
+			const unknown = known ? msg.taskIds.find((t) => !known.taskIds.has(t)) : undefined;
+			return unknown !== undefined ? { kind: 'reject', message: `Task ${unknown} is not part of this issue.` }
+				: { kind: 'commands', calls: [...new Set(msg.taskIds)].map((taskId) => ({ command: commandIds.acceptTask, args: [issueId, taskId] })) };
+		}
+		case 'agent/add': return { kind: 'command', command: commandIds.addAgent, args: [] };
 		default: return assertNever(msg);
 	}
+}
+
+/** The form's fields as the task commands take them. */
+function formFields(msg: Extract<ToHost, { type: 'task/create' | 'task/update' }>): { title: string; content: string; dependencyTaskIds: string[]; agentTargetId: string } {
+	return { title: msg.title, content: msg.content, dependencyTaskIds: [...msg.dependencyTaskIds], agentTargetId: msg.agentTargetId };
 }
 
 function assertNever(x: never): never {

@@ -25,6 +25,14 @@ export class PanelRegistry<P extends RegisteredPanel> implements Disposable {
 		return this.#panels.get(issueId)?.panel;
 	}
 
+	/** The first held panel that `test` accepts. */
+	find(test: (panel: P) => boolean): P | undefined {
+		for (const { panel } of this.#panels.values()) {
+			if (test(panel)) { return panel; }
+		}
+		return undefined;
+	}
+
 	/** The panels held (open ones only). */
 	get size(): number {
 		return this.#panels.size;

@@ -5,9 +5,12 @@ import type { PanelHostApi } from './panelHostApi.js';
 
 export async function buildPanelSnapshot(api: PanelHostApi, issueId: string, view: PanelViewState, seq: number, handBack: { command: string; decision: string } | null = null): Promise<PanelSnapshot> {
 	const issue = await api.issue(issueId);
-	const [plan, runs] = await Promise.all([
+	// The task form's agent choices, only where tasks can be added or edited.
+	const formOpen = issue.controls.addTask || issue.tasks.some((t) => t.controls.edit);
+	const [plan, runs, agentTargets] = await Promise.all([
 		issue.planningSource === 'tutti' ? api.planSnapshot(issueId) : Promise.resolve(null),
 		api.runs(issueId),
+		formOpen && api.agentTargets ? api.agentTargets() : Promise.resolve(undefined),
 	]);
 	const snapshot = {
 		type: 'snapshot' as const,
@@ -15,9 +18,11 @@ export async function buildPanelSnapshot(api: PanelHostApi, issueId: string, vie
 		issue,
 		plan,
 		runs: [...runs.runs],
+		...(agentTargets !== undefined ? { agentTargets } : {}),
 		view: {
 			selectedTaskId: view.selectedTaskId,
 			showHistory: view.showHistory,
+			taskForm: view.taskForm ?? null,
 			nowUnixMs: Math.max(0, Math.floor(api.now?.() ?? Date.now())),
 			agentWaiting: api.agentWaiting?.(issueId) ?? null,
 			handBack,

@@ -17,6 +17,8 @@ export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
 		defaultBudgetUsd: config.get<unknown>('defaultBudgetUsd'),
 		// Machine-scoped in package.json: a folder's .vscode/settings.json (repository content) cannot turn it on.
 		integrateRunsHooks: config.get<unknown>('integrateRunsHooks'),
+		checks: config.get<unknown>('checks'),
+		stallSeconds: config.get<unknown>('stallSeconds'),
 		// Machine-scoped too, and read from the user settings alone: a path in a folder's settings is never a machine's.
 		agentPaths: config.inspect<unknown>('agentPaths')?.globalValue,
 	};

@@ -16,6 +16,8 @@ export interface TuttiSettings {
 	readonly modelPrices: unknown;
 	readonly defaultBudgetUsd: unknown;
 	readonly integrateRunsHooks: unknown;
+	readonly checks: unknown;
+	readonly stallSeconds: unknown;
 	/** This machine's executables by agent target id (machine scope: only the developer's user settings set it). */
 	readonly agentPaths: unknown;
 }
@@ -23,7 +25,7 @@ export interface TuttiSettings {
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
-	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'agentPaths',
+	'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'checks', 'stallSeconds', 'agentPaths',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -78,6 +80,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 		}
 		return parsed.data[key];
 	};
+	const nonEmpty = <K extends 'checks'>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined || value.length === 0 ? {} : { [key]: value });
 	const optional = <K extends keyof HostConfig>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined ? {} : { [key]: value });
 	return {
 		config: {
@@ -91,6 +94,8 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 			...(piece('integrateRunsHooks', settings.integrateRunsHooks) === true ? { integrateRunsHooks: true } : {}),
 			...optional('modelPrices', piece('modelPrices', settings.modelPrices)),
 			...optional('defaultBudgetUsd', piece('defaultBudgetUsd', settings.defaultBudgetUsd)),
+			...nonEmpty('checks', piece('checks', settings.checks)),
+			...optional('stallSeconds', piece('stallSeconds', settings.stallSeconds)),
 		},
 		problems,
 	};

@@ -1,5 +1,5 @@
-// The Runs view as plain data: each open issue's Runs that failed,
-// were stopped or wait for review, as the Host listed them in the issue's attention state. Those the developer must
+// The Runs view as plain data: each open issue's Runs that failed, were stopped, wait for review or are stalled, as
+// the Host listed them in the issue's attention state. Those the developer must
 // act on first. vscode-free (unit-tested in test/unit/extension/runsModel.test.ts).
 import type { IssueDto } from '../../protocol/dto.js';
 
@@ -12,14 +12,14 @@ export interface RunItem {
 	readonly taskId: string;
 	readonly taskTitle: string;
 	readonly kind: RunAttentionKind;
-	/** The Host's words: "Failed: nobody is acting on it", "Stopped", "Waiting for your review". */
+	/** The Host's words: "Failed: nobody is acting on it", "Stopped", "Waiting for your review", "Stalled: no activity for 12 min". */
 	readonly label: string;
 	readonly needsYou: boolean;
 	/** `run:<kind>` plus `:needsYou`. */
 	readonly contextValue: string;
 }
 
-const kindOrder: Readonly<Record<RunAttentionKind, number>> = { failed: 0, waiting: 1, stopped: 2 };
+const kindOrder: Readonly<Record<RunAttentionKind, number>> = { failed: 0, stalled: 1, waiting: 2, stopped: 3 };
 
 export function runsNeedingAttention(issues: readonly IssueDto[]): RunItem[] {
 	const items = issues

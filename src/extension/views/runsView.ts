@@ -1,4 +1,4 @@
-// The sidebar "Runs" view: the Runs that need attention (failed, stopped, waiting for review), as the Host listed
+// The sidebar "Runs" view: the Runs that need attention (failed, stopped, waiting for review, stalled), as the Host listed
 // them per issue (runsModel.ts). A click opens the issue; inline, the Run's output.
 import * as vscode from 'vscode';
 import { DisposableStore, type Disposable } from '../../core/lifecycle.js';
@@ -8,9 +8,11 @@ import { type RunAttentionKind, type RunItem, runsNeedingAttention } from './run
 
 export const runsViewId = 'tutti.runs';
 
-// The warning colour only for what the developer must act on because it failed.
+// The warning colour only for what the developer must act on because it failed, or because it stalled (a watch, never
+// the error icon: a stalled Run has not failed).
 const icons: Readonly<Record<RunAttentionKind, (needsYou: boolean) => vscode.ThemeIcon>> = {
 	failed: (needsYou) => new vscode.ThemeIcon('error', needsYou ? new vscode.ThemeColor('notificationsWarningIcon.foreground') : undefined),
+	stalled: () => new vscode.ThemeIcon('watch', new vscode.ThemeColor('notificationsWarningIcon.foreground')),
 	stopped: () => new vscode.ThemeIcon('debug-stop'),
 	waiting: () => new vscode.ThemeIcon('eye'),
 };

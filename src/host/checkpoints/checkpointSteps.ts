@@ -8,10 +8,12 @@ import type { Checkpoint, Execution, ExecutionStatus, Issue, Wake } from '../../
 import { wakePrompt } from '../../core/wakes/wakePrompt.js';
 import { checkpointRepository } from '../../store/repositories/checkpointRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
+import { runStallRepository } from '../../store/repositories/runStallRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { openWakeStatuses, wakeRepository } from '../../store/repositories/wakeRepository.js';
 import type { Tx } from '../../store/tx.js';
 import { prepareIndependentReview } from './independentReview.js';
+import { promptVerification } from '../checks/verificationViews.js';
 
 /** The inactivity watchdog fires this long after the last relevant activity (a product deadline, not a backoff). */
 export const watchdogIntervalMs = 5 * 60_000;
@@ -48,10 +50,15 @@ export function prepareMainWake(tx: Tx, execution: Execution, issue: Issue, chec
 function promptOf(tx: Tx, issue: Issue, checkpoint: Checkpoint): string {
 	const subject = checkpoint.kind === 'task_settled' && checkpoint.subjectTaskId !== '' ? taskRepository.get(tx, issue.issueId, checkpoint.subjectTaskId) : undefined;
 	const failedRun = checkpoint.kind === 'task_failed' && checkpoint.subjectRunId !== '' ? runRepository.get(tx, checkpoint.subjectRunId) : undefined;
+	const verified = (checkpoint.kind === 'task_settled' || checkpoint.kind === 'checks_failed') && checkpoint.subjectRunId !== ''
+		? promptVerification(tx, checkpoint.subjectRunId) : undefined;
+	const stall = checkpoint.kind === 'run_stalled' && checkpoint.subjectRunId !== '' ? runStallRepository.listOfRun(tx, checkpoint.subjectRunId).at(-1) : undefined;
 	return wakePrompt({
 		issueId: issue.issueId, issueTitle: issue.title, checkpoint, graphRevision: checkpoint.graphRevision,
 		subjectAwaitsReview: subject?.status === 'pending_acceptance',
 		...(failedRun && failedRun.errorMessage !== '' ? { subjectError: failedRun.errorMessage } : {}),
+		...(verified !== undefined ? { subjectVerification: verified } : {}),
+		...(stall ? { subjectStall: { lastActivityAtUnixMs: stall.lastActivityAtUnixMs, markedAtUnixMs: stall.markedAtUnixMs } } : {}),
 	});
 }
 

@@ -3,10 +3,11 @@
 // goes back to pending_acceptance with the reason "changed after acceptance", its latest Run's result becomes the
 // branch's new HEAD (so Open Changes and Accept see the new work), its accepted commit and the developer's decision
 // on that Run are withdrawn, and the reopening is recorded (a store fact the board and panel show). Checked before a
-// dependent is admitted (the dispatcher, managed `schedule`) and again before its Run launches.
+// dependent is admitted (the dispatcher, managed `schedule`), again before its Run launches, and before the issue's
+// accepted work is integrated (a conflict resolved by hand in the task's tree is then shown for review).
 import type { Task } from '../../core/model.js';
 import type { Store } from '../../store/database.js';
-import type { Reader } from '../../store/tx.js';
+import type { Reader, Tx } from '../../store/tx.js';
 import { type AcceptanceChange, changedAfterAcceptance, deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { reviewRepository } from '../../store/repositories/reviewRepository.js';
@@ -22,6 +23,8 @@ export interface AcceptanceChangeDeps {
 	store: Store;
 	clock: { now(): number };
 	worktrees: WorktreeManager;
+	/** The reopened Run's result is `commit` now: its checks run again there (absent: nothing to verify). */
+	reverify?: (tx: Tx, runId: string, commit: string) => void;
 }
 
 /** An accepted task whose acceptance is bound to a commit of its own tree. */
@@ -75,6 +78,7 @@ async function reopen(deps: AcceptanceChangeDeps, bound: BoundAcceptance, movedT
 		deliveryRepository.moveRunResult(tx, bound.runId, movedTo, files);
 		reviewRepository.deleteDecision(tx, issueId, taskId, bound.runId);
 		deliveryRepository.recordAcceptanceChange(tx, change);
+		deps.reverify?.(tx, bound.runId, movedTo);
 		const issue = issueRepository.get(tx, issueId);
 		if (issue) {
 			const status = nextIssueStatus(issue, issueRepository.counts(tx, issueId), false);
@@ -99,9 +103,23 @@ export function hasAcceptedParentCommits(r: Reader, issueId: string, taskIds: re
  */
 export async function reopenChangedParents(deps: AcceptanceChangeDeps, issueId: string, taskIds: readonly string[]): Promise<AcceptanceChange[]> {
 	const parentIds = deps.store.read((r) => new Set(taskIds.flatMap((id) => taskRepository.get(r, issueId, id)?.dependencyTaskIds ?? [])));
-	if (parentIds.size === 0) { return []; }
+	return reopenChanged(deps, issueId, parentIds);
+}
+
+/**
+ * Before the issue's accepted work is integrated: each accepted task whose branch moved after its acceptance (a
+ * commit the developer made in its tree, e.g. resolving a conflict by hand) goes back to pending_acceptance, so the
+ * integration never merges an acceptance that no longer says what the task's work is, and the change is reviewed.
+ */
+export async function reopenChangedAcceptances(deps: AcceptanceChangeDeps, issueId: string): Promise<AcceptanceChange[]> {
+	const taskIds = deps.store.read((r) => new Set(taskRepository.listByIssue(r, issueId).map((t) => t.taskId)));
+	return reopenChanged(deps, issueId, taskIds);
+}
+
+async function reopenChanged(deps: AcceptanceChangeDeps, issueId: string, taskIds: ReadonlySet<string>): Promise<AcceptanceChange[]> {
+	if (taskIds.size === 0) { return []; }
 	const changes: AcceptanceChange[] = [];
-	for (const bound of boundAcceptances(deps, issueId, parentIds)) {
+	for (const bound of boundAcceptances(deps, issueId, taskIds)) {
 		const head = await treeHead(bound.treePath);
 		if (head === null || head === bound.acceptedCommit) { continue; }
 		const change = await reopen(deps, bound, head);

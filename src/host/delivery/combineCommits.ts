@@ -40,6 +40,12 @@ async function mergeTree(repo: string, a: string, b: string): Promise<TwoWay> {
 	return { clean: result.exitCode === 0, tree: tree.trim(), paths: [...new Set(rest.filter((p) => p !== ''))] };
 }
 
+/** The paths that conflict when `a` and `b` are merged ([] when they merge cleanly), computed without any tree. */
+export async function conflictingPaths(repo: string, a: string, b: string): Promise<string[]> {
+	const merged = await mergeTree(repo, a, b);
+	return merged.clean ? [] : merged.paths;
+}
+
 /**
  * Combines `commits` (first = first parent): heads that contain all the others answer as they are; otherwise one
  * merge commit with message `message` whose parents are every head, in order.

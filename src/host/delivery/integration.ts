@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { git, gitExit } from '../worktrees/git.js';
 import { combineCommits, resolveCommit } from './combineCommits.js';
 import type { GitIdentity } from './gitIdentity.js';
+import { squashCommits, type SquashInput } from './squash.js';
 
 export interface IntegrateInput {
 	/** The repository (the workspace). */
@@ -30,6 +31,10 @@ export interface IntegrateInput {
 	runHooks?: boolean;
 	/** Told the commit the branch is about to move to, and whether the workspace's own checkout moves with it. */
 	beforeMove?: (commit: string, movesWorkspace: boolean) => void;
+	/** New commits for the accepted work instead of its own history (squash.ts); `commits` is then unused. */
+	squash?: Omit<SquashInput, 'repo' | 'previous' | 'identity'>;
+	/** Verifies the integrated commit before anything moves (the issue's checks); a refusal changes nothing. */
+	verify?: (commit: string) => Promise<{ refused: string } | null>;
 }
 
 export type Integration =
@@ -38,7 +43,8 @@ export type Integration =
 	| { kind: 'not_a_repository' }
 	| { kind: 'conflict'; between: [string, string]; paths: string[] }
 	| { kind: 'dirty_tree'; tree: string; files: string[] }
-	| { kind: 'blocked_tree'; tree: string; reason: string };
+	| { kind: 'blocked_tree'; tree: string; reason: string }
+	| { kind: 'checks_failed'; commit: string; refused: string };
 
 function samePath(a: string, b: string): boolean {
 	try { return realpathSync(a) === realpathSync(b); } catch { return resolve(a) === resolve(b); }
@@ -76,7 +82,7 @@ async function branchBeingRebased(tree: string): Promise<string | null> {
 }
 
 /** Tracked files with changes (staged or not) in `tree`; untracked files do not count. */
-async function dirtyTrackedFiles(tree: string): Promise<string[]> {
+export async function dirtyTrackedFiles(tree: string): Promise<string[]> {
 	const out = (await git(tree, ['status', '--porcelain', '--untracked-files=no', '-z'])).stdout;
 	const files: string[] = [];
 	const fields = out.split('\0');
@@ -89,7 +95,7 @@ async function dirtyTrackedFiles(tree: string): Promise<string[]> {
 	return files;
 }
 
-async function operationInProgress(tree: string): Promise<string | null> {
+export async function operationInProgress(tree: string): Promise<string | null> {
 	for (const [ref, what] of [['MERGE_HEAD', 'a merge'], ['REBASE_HEAD', 'a rebase'], ['CHERRY_PICK_HEAD', 'a cherry-pick'], ['REVERT_HEAD', 'a revert']] as const) {
 		if ((await gitExit(tree, ['rev-parse', '--verify', '--quiet', ref])).exitCode === 0) { return what; }
 	}
@@ -113,11 +119,15 @@ export async function integrate(input: IntegrateInput): Promise<Integration> {
 	for (const { tree } of all.filter((t) => t.branch === '')) {
 		if ((await branchBeingRebased(tree)) === into) { return { kind: 'blocked_tree', tree, reason: `a rebase of ${into} is in progress there` }; }
 	}
-	const combined = await combineCommits(repo, [previous, ...input.commits], `Integrate ${input.title.replace(/\s+/g, ' ').trim()}`, input.identity);
+	const combined = input.squash !== undefined
+		? await squashCommits({ ...input.squash, repo, previous, identity: input.identity })
+		: await combineCommits(repo, [previous, ...input.commits], `Integrate ${input.title.replace(/\s+/g, ' ').trim()}`, input.identity);
 	if (combined.kind === 'conflict') { return combined; }
 	const integratedCommit = combined.commit;
 	const fastForward = !combined.mergeCommit;
 	if (integratedCommit === previous) { return { kind: 'integrated', integratedCommit, fastForward: true, previousCommit: previous, movedTree: null }; }
+	const verified = await input.verify?.(integratedCommit);
+	if (verified) { return { kind: 'checks_failed', commit: integratedCommit, refused: verified.refused }; }
 	const trees = all.filter((t) => t.branch === into).map((t) => t.tree);
 	for (const tree of trees) {
 		const busy = await operationInProgress(tree);

@@ -4,12 +4,12 @@
 // again and compared. Two git processes each time. Who else moved a ref in the window comes from the store (the
 // Runs live then) and from the developer's own Tutti commands in this Host (DeveloperGitMoves).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { type CheckoutSnapshot, outsideChanges } from '../../core/runs/outsideChanges.js';
 import type { Store } from '../../store/database.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
-import { worktreeBranch, worktreesFolder } from '../worktrees/worktreePaths.js';
+import { isInsideTree, type TreeRecord } from '../worktrees/worktreePaths.js';
 import { captureCheckout } from './checkoutSnapshot.js';
 
 const baselineFileName = 'outside-before.json';
@@ -54,6 +54,8 @@ export interface OutsideWatchDeps {
 	store: Store;
 	moves: DeveloperGitMoves;
 	runDir(runId: string): string;
+	/** The recorded trees of an issue (worktreeManager.ts): which branch each Run's tree is on. */
+	treesOf(issueId: string): TreeRecord[];
 }
 
 /** Reads the checkout before a Run; started beside the tree's preparation, awaited (and written) before the agent starts. */
@@ -67,15 +69,9 @@ export function writeCheckoutBefore(runDir: string, ownBranch: string, read: { s
 	writeFileSync(join(runDir, baselineFileName), JSON.stringify({ ownRef: `refs/heads/${ownBranch}`, ...read }), { mode: 0o600 });
 }
 
-/** The tree branch of a Run: its own task's, and the one its recorded directory is in. */
-function refsOfRun(taskId: string, executionDirectory: string): string[] {
-	const refs = [`refs/heads/${worktreeBranch(taskId)}`];
-	const prefix = `${worktreesFolder}${sep}`;
-	if (executionDirectory.startsWith(prefix)) {
-		const treeTask = executionDirectory.slice(prefix.length).split(sep)[0] ?? '';
-		if (treeTask !== '') { refs.push(`refs/heads/${worktreeBranch(treeTask)}`); }
-	}
-	return refs;
+/** The tree branches of a Run: its own task's tree, and the one its recorded directory is in. */
+function refsOfRun(trees: readonly TreeRecord[], taskId: string, executionDirectory: string): string[] {
+	return trees.filter((t) => t.taskId === taskId || isInsideTree(t.path, executionDirectory)).map((t) => `refs/heads/${t.branch}`);
 }
 
 /**
@@ -102,6 +98,6 @@ export async function outsideChangesOfRun(deps: OutsideWatchDeps, runId: string,
 	}
 	const liveOtherRefs = deps.store.read((r) => new Set(runRepository.listLiveSince(r, before.atUnixMs)
 		.filter((run) => run.runId !== runId)
-		.flatMap((run) => refsOfRun(run.taskId, run.executionDirectory))));
+		.flatMap((run) => refsOfRun(deps.treesOf(run.issueId), run.taskId, run.executionDirectory))));
 	return outsideChanges(before, after, { ownRef: parsed.data.ownRef, liveOtherRefs, developerMoves: deps.moves.since(before.atUnixMs) });
 }

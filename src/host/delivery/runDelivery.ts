@@ -3,9 +3,12 @@
 //   Run's tree starts from its parents' accepted commits (one merge commit of several), a rework's tree first
 //   merges in the parent commits it lacks; conflicting parents fail the Run before launch ("fail") or leave the
 //   tree in the conflicted merge with the paths for the agent ("agent"); the Run's base commit is recorded.
+// - an update from base (a new attempt of an accepted task) goes back to the task's tree and merges its base branch
+//   (and the work integrated before the task) in; a conflict is left in the tree for the agent or the developer.
 // - when it ends (`recordRunResult`): what the agent left becomes its result commit (resultCommit.ts), recorded
 //   once with the files it changed; a merge left unresolved is reported so that the Run fails.
 import { resolve } from 'node:path';
+import { couldNotStart } from '../../core/runs/outcome.js';
 import { effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
 import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
 import type { Run, Task } from '../../core/model.js';
@@ -16,9 +19,9 @@ import { taskRepository } from '../../store/repositories/taskRepository.js';
 import { gitExit } from '../worktrees/git.js';
 import type { Worktree, WorktreeManager } from '../worktrees/worktreeManager.js';
 import { changedFiles } from './changedFiles.js';
-import { fallbackIdentity, workspaceIdentity } from './gitIdentity.js';
+import { fallbackIdentity, type GitIdentity, identityEnv, workspaceIdentity } from './gitIdentity.js';
 import { type DeveloperGitMoves, outsideChangesOfRun } from './outsideWatch.js';
-import { commitResult, type ResultCommit } from './resultCommit.js';
+import { commitResult, type ResultCommit, unmergedPaths } from './resultCommit.js';
 import { enterConflict, mergeMissingParents, newTreeBase, type ParentCommit, type TaskBase } from './taskBase.js';
 
 export interface RunDeliveryDeps {
@@ -41,8 +44,19 @@ export interface MergeConflictNote {
 	parentTaskId: string;
 }
 
+/** An update from base to carry out in the tree: merge `commit` (what `into` and the work before the task hold). */
+export interface TreeUpdate {
+	into: string;
+	commit: string;
+	/** The merge commit's message. */
+	message: string;
+}
+
+/** What merging the update into the tree came to: merged (a new merge commit, or nothing to merge), or conflicts. */
+export type TreeUpdateOutcome = { kind: 'merged'; head: string } | { kind: 'conflict'; paths: string[] };
+
 export type PreparedTree =
-	| { ok: true; tree: Worktree; baseCommit: string; conflict: MergeConflictNote | null }
+	| { ok: true; tree: Worktree; baseCommit: string; conflict: MergeConflictNote | null; update?: TreeUpdateOutcome }
 	| { ok: false; message: string };
 
 /** HEAD of the workspace and the branch checked out ('' when detached); null outside git or before a first commit. */
@@ -77,8 +91,26 @@ export function conflictPrompt(conflict: MergeConflictNote): string {
 	].join('\n');
 }
 
-/** The worktree a worker Run starts in, built on its parents (see the file comment). */
-export async function prepareRunTree(deps: RunDeliveryDeps, run: Run, task: Task, target: AgentTargetConfig, chain: readonly string[], setupLogFile: string): Promise<PreparedTree> {
+/**
+ * Merges `update.commit` into the tree: a merge commit (with the workspace's identity), nothing when the tree has it
+ * already, or the merge left in progress with its conflicting paths.
+ */
+async function mergeUpdate(treePath: string, update: TreeUpdate, identity: GitIdentity): Promise<TreeUpdateOutcome> {
+	const merged = await gitExit(treePath, ['merge', '--no-ff', '--no-edit', '-m', update.message, update.commit], { env: identityEnv(identity) });
+	if (merged.exitCode === 0) { return { kind: 'merged', head: (await gitExit(treePath, ['rev-parse', 'HEAD'])).stdout.trim() }; }
+	const paths = await unmergedPaths(treePath);
+	if (paths.length === 0) { throw new Error(`git merge ${update.commit} failed: ${(merged.stderr.trim() || merged.stdout.trim()).split('\n')[0] ?? ''}`); }
+	return { kind: 'conflict', paths };
+}
+
+/**
+ * The worktree a worker Run starts in, built on its parents (see the file comment). An update from base (`update`)
+ * goes back to the task's own tree and merges the update in; its Run's base is the commit merged in, so the Run's
+ * diff is the task's work on top of it.
+ */
+export async function prepareRunTree(
+	deps: RunDeliveryDeps, run: Run, task: Task, target: AgentTargetConfig, chain: readonly string[], setupLogFile: string, update?: TreeUpdate,
+): Promise<PreparedTree> {
 	let issueBase = deps.store.read((r) => deliveryRepository.issueDelivery(r, run.issueId));
 	if (issueBase === undefined) {
 		const head = await workspaceHead(deps.workspace);
@@ -93,6 +125,9 @@ export async function prepareRunTree(deps: RunDeliveryDeps, run: Run, task: Task
 	// Only a merge commits anything: no parent, no identity to look up.
 	const identity = parents.length > 0 ? await workspaceIdentity(deps.workspace) : fallbackIdentity;
 	const existing = deps.worktrees.existingTree(run.issueId, chain);
+	if (update !== undefined && existing === null) {
+		return { ok: false, message: `${couldNotStart}the tree of task ${task.taskId} is gone (removed after its acceptance), so there is no work to update from ${update.into}` };
+	}
 	let base: TaskBase;
 	let tree: Worktree;
 	if (existing !== null) {
@@ -115,6 +150,11 @@ export async function prepareRunTree(deps: RunDeliveryDeps, run: Run, task: Task
 		}
 		const paths = await enterConflict(tree.absolutePath, task.taskId, base.conflicting, identity);
 		conflict = { paths: paths.length > 0 ? paths : base.paths, withTaskId: base.otherTaskId, parentTaskId: base.conflicting.taskId };
+	}
+	if (update !== undefined) {
+		const outcome = await mergeUpdate(tree.absolutePath, update, await workspaceIdentity(deps.workspace));
+		await deps.store.transaction((tx) => { deliveryRepository.recordRunBase(tx, run.runId, true, update.commit); });
+		return { ok: true, tree, baseCommit: update.commit, conflict, update: outcome };
 	}
 	await deps.store.transaction((tx) => { deliveryRepository.recordRunBase(tx, run.runId, true, head); });
 	return { ok: true, tree, baseCommit: head, conflict };
@@ -150,7 +190,9 @@ export async function recordRunResult(deps: RunResultDeps, runId: string): Promi
 	if (facts === undefined) { return { unresolvedPaths: [] }; }
 	const treePath = resolve(deps.workspace, facts.run.executionDirectory);
 	// Before the result commit (which moves only the Run's own branch): what changed outside its tree meanwhile.
-	const outside = await outsideChangesOfRun({ workspace: deps.workspace, store: deps.store, moves: deps.moves, runDir: deps.runDir }, runId, deps.clock.now());
+	const outside = await outsideChangesOfRun({
+		workspace: deps.workspace, store: deps.store, moves: deps.moves, runDir: deps.runDir, treesOf: (issueId) => deps.worktrees.treesOf(issueId),
+	}, runId, deps.clock.now());
 	let result: ResultCommit;
 	try {
 		result = await commitResult({

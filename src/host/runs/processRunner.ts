@@ -14,7 +14,7 @@
 // unused, or when the Host dies (its stdin ends).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { adapterFor } from '../../agents/command.js';
 import { Emitter } from '../../core/events.js';
@@ -353,6 +353,20 @@ export class ProcessRunner implements RunProcessPort {
 		if (this.#disposed || this.#fired.has(runId)) { return; }
 		this.#watch(runId);
 		setImmediate(() => this.checkNow(runId));
+	}
+
+	outputProbe(runId: string): { bytes: number; writtenAtUnixMs: number } {
+		const dir = this.runDir(runId);
+		let bytes = 0;
+		let writtenAtUnixMs = 0;
+		for (const stream of ['stdout', 'stderr'] as const) {
+			// A stat, never a read: the stall probe runs over every running Run.
+			const stat = statSync(runFile(dir, stream), { throwIfNoEntry: false });
+			if (stat === undefined) { continue; }
+			bytes += stat.size;
+			writtenAtUnixMs = Math.max(writtenAtUnixMs, Math.floor(stat.mtimeMs));
+		}
+		return { bytes, writtenAtUnixMs };
 	}
 
 	readLog(runId: string, stream: 'stdout' | 'stderr', offset: number, maxBytes: number): LogSlice {

@@ -14,7 +14,7 @@ import { appendQueueEntry, readQueue } from './messages/queueFile.js';
 import { liveDeliveries } from './messages/liveDelivery.js';
 import { deriveQueueState, nextDeliverable } from './messages/queueState.js';
 import { turnProcessAfter, turnProcessIds } from './messages/turnProcesses.js';
-import { type RunLaunchContext, treeOf, turnExtraArgs, workerIdentity } from './runLaunch.js';
+import { type RunLaunchContext, turnExtraArgs, workerIdentity } from './runLaunch.js';
 import { turnLaunchSettings } from './workerTurn.js';
 
 export interface QueuedTurn {
@@ -63,7 +63,10 @@ export async function prepareQueuedTurn(ctx: RunLaunchContext, runId: string, pr
 		return null;
 	}
 	const directory = target.isolation === 'worktree' ? run.executionDirectory : (target.cwd ?? task.executionDirectory);
-	const where = resolveRunDirectory(ctx.workspace, directory, target.isolation === 'worktree' ? treeOf(run.executionDirectory) : undefined);
+	// The tree the Run works in, as recorded when it was made: a Run whose tree is gone has nowhere to go on.
+	const tree = target.isolation === 'worktree' ? ctx.worktrees.treeContaining(run.issueId, run.executionDirectory)?.path ?? '' : undefined;
+	const where = tree === '' ? { error: `the worktree of ${run.executionDirectory} is not recorded any more` }
+		: resolveRunDirectory(ctx.workspace, directory, tree);
 	if ('error' in where) {
 		ctx.log(`run ${runId}: cannot start the next Turn (${where.error}); the Run settles`);
 		return null;

@@ -1,6 +1,6 @@
 // Run admission: inside the caller's transaction, per task a Run (`running`), its worker
-// session, a Turn bound to `issue-run:<runId>`, a `prepared` launch intent, and the task claimed. External launch
-// happens only after commit, from the persisted intent.
+// session, a Turn bound to `issue-run:<runId>`, a `prepared` launch intent, the task claimed, and the task's pending
+// rework (if any) bound to the Run. External launch happens only after commit, from the persisted intent.
 import { createHash, randomBytes } from 'node:crypto';
 import { rejection } from '../../core/hints.js';
 import { launchIntentId, runSubmitId } from '../../core/ids.js';
@@ -8,6 +8,7 @@ import type { Issue, Run, Task } from '../../core/model.js';
 import type { Clock, IdSource } from '../../core/ports.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
+import { reworkRepository } from '../../store/repositories/reworkRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
@@ -135,6 +136,9 @@ export function admitRunsInTx(ctx: AdmissionContext, tx: Tx, issue: Issue, tasks
 			createdAtUnixMs: now,
 			updatedAtUnixMs: now,
 		});
+		// A new attempt the developer asked for (a rework, a retry, an update from base) is carried out by this Run.
+		const rework = reworkRepository.pendingOfTask(tx, issue.issueId, current.taskId);
+		if (rework) { reworkRepository.bindRun(tx, rework.reworkId, runId); }
 		taskRepository.update(tx, { ...current, status: 'running', latestRunId: runId, updatedAtUnixMs: now });
 		admitted.push({ runId, taskId: current.taskId });
 	}

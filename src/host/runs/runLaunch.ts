@@ -3,18 +3,21 @@
 // worktree, outside any transaction), the prompt, and the start recorded as dispatched. The gate's decision is the
 // pure rule of src/core/turns/launchGate.ts; the process side is the TurnLifecycle's. Nothing here settles a Run
 // outside the gate's own transaction: what could not start is returned to the Run's owner, which settles it.
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { DomainError } from '../../core/errors.js';
 import { runSubmitId } from '../../core/ids.js';
-import type { Run, Task } from '../../core/model.js';
+import type { Run, Task, TaskRework } from '../../core/model.js';
 import type { Clock } from '../../core/ports.js';
 import { couldNotStart } from '../../core/runs/outcome.js';
+import { reworkPrompt, type ReworkPromptFacts } from '../../core/runs/reworkPrompt.js';
+import { effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
 import type { AgentTargetConfig, RunProcessPort } from '../../core/runs/runProcessPort.js';
 import { decideRunLaunch } from '../../core/turns/launchGate.js';
 import type { Store } from '../../store/database.js';
 import { changedAfterAcceptance } from '../../store/repositories/deliveryRepository.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
+import { reworkRepository } from '../../store/repositories/reworkRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
@@ -22,12 +25,12 @@ import { turnRepository } from '../../store/repositories/turnRepository.js';
 import type { Tx } from '../../store/tx.js';
 import { reopenChangedParents } from '../delivery/acceptanceChanges.js';
 import { readCheckoutBefore, writeCheckoutBefore } from '../delivery/outsideWatch.js';
-import { conflictPrompt, type MergeConflictNote, prepareRunTree, recordSharedFolderBase } from '../delivery/runDelivery.js';
+import { conflictPrompt, type MergeConflictNote, prepareRunTree, recordSharedFolderBase, type TreeUpdate, type TreeUpdateOutcome } from '../delivery/runDelivery.js';
 import { resolveRunDirectory } from '../executionDirectory.js';
 import type { TurnIdentity, TurnLifecycle, TurnStart } from '../turns/turnLifecycle.js';
 import { launchBudgetDecision, launchModelOf } from '../usage/issueSpend.js';
 import { type WorktreeManager, WorktreeSetupError } from '../worktrees/worktreeManager.js';
-import { reworkChain, worktreesFolder } from '../worktrees/worktreePaths.js';
+import { reworkChain } from '../worktrees/worktreePaths.js';
 import { workerTurnInput } from './workerTurn.js';
 import { type RunEnding, type SettlementContext, settleRunInTx } from './runSettlement.js';
 import { answerPendingStopsInTx } from './runStops.js';
@@ -61,7 +64,7 @@ export type RunLaunch =
 /** What starting a Turn's process came to: started, failed leaving an exit record (the inbox has it), or failed. */
 export type TurnStarted = { kind: 'started' } | { kind: 'exited' } | { kind: 'not_started'; ending: RunEnding };
 
-type LaunchGate = { kind: 'done' } | { kind: 'launch'; run: Run; task: Task; token: string };
+type LaunchGate = { kind: 'done' } | { kind: 'launch'; run: Run; task: Task; token: string; rework: TaskRework | undefined; previous: Run | undefined };
 
 function failed(message: string): RunLaunch {
 	return { kind: 'not_started', ending: { kind: 'not_launched', outcome: 'failure', message } };
@@ -110,16 +113,27 @@ function leaseLaunchInTx(ctx: RunLaunchContext, tx: Tx, runId: string): LaunchGa
 	launchIntentRepository.transition(tx, runId, ['prepared'], 'leased', now, { lease: { owner: ctx.leaseOwner, expiresAtUnixMs: now + launchLeaseMs } });
 	const token = ctx.turns.issueToken(tx, run.agentSessionId);
 	turnRepository.markRunning(tx, runSubmitId(runId));
-	return { kind: 'launch', run, task, token };
+	// A new attempt the developer asked for: its note, and how the attempt before it ended, go into the prompt.
+	const rework = reworkRepository.ofRun(tx, runId);
+	const previous = rework !== undefined && rework.fromRunId !== '' ? runRepository.get(tx, rework.fromRunId) : undefined;
+	return { kind: 'launch', run, task, token, rework, previous };
 }
 
-/** The worktree folder (`.tutti/worktrees/<taskId>`) a worktree Run's recorded directory lies in. */
-export function treeOf(runDirectory: string): string {
-	return join(...runDirectory.split(sep).slice(0, worktreesFolder.split(sep).length + 1));
+interface PreparedRunTree {
+	tree: string;
+	conflict: MergeConflictNote | null;
+	/** An update from base: what merging it into the tree came to. */
+	update?: TreeUpdateOutcome;
+}
+
+/** The merge an update from base carries out in the task's tree, from its rework. */
+function treeUpdateOf(rework: TaskRework | undefined, task: Task): TreeUpdate | undefined {
+	if (rework?.kind !== 'update_from_base' || rework.mergeCommit === '') { return undefined; }
+	return { into: rework.mergeInto, commit: rework.mergeCommit, message: `Update ${task.title.replace(/\s+/g, ' ').trim() || task.taskId} from ${rework.mergeInto}` };
 }
 
 /** The worktree of an isolated Run, prepared before its agent starts: its tree and the parents' conflict, if any. */
-async function prepareTree(ctx: RunLaunchContext, run: Run, task: Task, target: AgentTargetConfig): Promise<{ tree: string; conflict: MergeConflictNote | null } | RunLaunch> {
+async function prepareTree(ctx: RunLaunchContext, run: Run, task: Task, target: AgentTargetConfig, update: TreeUpdate | undefined): Promise<PreparedRunTree | RunLaunch> {
 	const delivery = { workspace: ctx.workspace, store: ctx.store, clock: ctx.clock, worktrees: ctx.worktrees };
 	// Outside any transaction: git may take a while. A Stop of this Run waits in the Run's chain meanwhile.
 	try {
@@ -134,11 +148,11 @@ async function prepareTree(ctx: RunLaunchContext, run: Run, task: Task, target: 
 		// The developer's checkout and the branches before the agent starts (read beside the tree's preparation, which
 		// moves only this Run's own branch), to tell afterwards what changed outside its tree.
 		const checkoutBefore = readCheckoutBefore(ctx.workspace, ctx.clock.now());
-		const prepared = await prepareRunTree(delivery, run, task, target, reworkChain(run.taskId, supersededBy), join(ctx.runs.runDir(run.runId), 'stderr.log'));
+		const prepared = await prepareRunTree(delivery, run, task, target, reworkChain(run.taskId, supersededBy), join(ctx.runs.runDir(run.runId), 'stderr.log'), update);
 		const checkout = await checkoutBefore;
 		if (!prepared.ok) { return failed(prepared.message); }
 		writeCheckoutBefore(ctx.runs.runDir(run.runId), prepared.tree.branch, checkout);
-		return { tree: prepared.tree.relativePath, conflict: prepared.conflict };
+		return { tree: prepared.tree.relativePath, conflict: prepared.conflict, ...(prepared.update !== undefined ? { update: prepared.update } : {}) };
 	} catch (e) {
 		const why = e instanceof DomainError ? `${e.message} ${e.hint}` : (e as Error).message;
 		return failed(`${couldNotStart}${e instanceof WorktreeSetupError ? e.message : why}`);
@@ -155,28 +169,57 @@ export async function prepareRunLaunch(ctx: RunLaunchContext, runId: string): Pr
 		return { kind: 'done' };
 	}
 	if (gate.kind === 'done') { return gate; }
-	const { run, task, token } = gate;
+	const { run, task, token, rework } = gate;
 	const target = ctx.turns.target(run.agentTargetId);
 	if (!target) { return failed(`${couldNotStart}agent target '${run.agentTargetId}' is not configured any more`); }
 	let directory = target.cwd ?? task.executionDirectory;
 	let tree: string | undefined;
 	let conflict: MergeConflictNote | null = null;
+	const update = treeUpdateOf(rework, task);
+	if (update !== undefined && target.isolation !== 'worktree') {
+		return failed(`${couldNotStart}agent target '${target.id}' does not run in a worktree any more, so task ${task.taskId}'s tree cannot be updated from ${update.into}`);
+	}
+	let updateConflict: string[] = [];
+	/** An update from base that needs no agent: how it ends, once where it worked is recorded. */
+	let withoutAgent: RunLaunch | undefined;
 	if (target.isolation === 'worktree') {
-		const prepared = await prepareTree(ctx, run, task, target);
+		const prepared = await prepareTree(ctx, run, task, target, update);
 		if ('kind' in prepared) { return prepared; }
 		({ tree, conflict } = prepared);
 		directory = join(tree, directory);
+		if (update !== undefined && rework !== undefined) {
+			const outcome = prepared.update ?? { kind: 'merged' as const, head: '' };
+			if (outcome.kind === 'merged') {
+				// Merged without a conflict: nothing for an agent to do; the merge commit is the Run's result, reviewed as any.
+				withoutAgent = { kind: 'not_started', ending: { kind: 'not_launched', outcome: 'success', message: mergedWithoutAgent(rework) } };
+			} else if (effectiveOnMergeConflict(target) === 'fail') {
+				// The target leaves conflicts to the developer: the merge stays in progress in the tree for them.
+				withoutAgent = failed(`${couldNotStart}${leftToDeveloper(rework, tree, outcome.paths)}`);
+			} else {
+				updateConflict = outcome.paths;
+			}
+		}
 	}
 	const where = resolveRunDirectory(ctx.workspace, directory, tree);
 	if ('error' in where) { return failed(`${couldNotStart}${where.error}`); }
 	const structured = target.adapter !== 'command';
 	const turn = structured ? workerTurnInput(task, target, { issueId: run.issueId, taskId: run.taskId, runId }, ctx.newProviderSessionId) : undefined;
-	// Parents that conflict and an agent told to resolve them: the paths and what to do come first.
-	const before = conflict !== null ? conflictPrompt(conflict) : '';
+	// A new attempt says which it is and what the developer said; parents that conflict and an agent told to resolve
+	// them: the paths and what to do come first.
+	const before = `${conflict !== null ? conflictPrompt(conflict) : ''}${rework !== undefined ? reworkPrompt(reworkPromptFacts(rework, gate.previous, updateConflict)) : ''}`;
 	if (turn && before !== '') { turn.prompt = `${before}\n${turn.prompt}`; }
 	const extraArgs = turnExtraArgs(ctx.turns, target);
 	if (turn && extraArgs) { turn.extraArgs = extraArgs; }
 	const recordDirectory = target.isolation === 'worktree' && directory !== run.executionDirectory;
+	if (withoutAgent !== undefined) {
+		// Its result (the merge) is committed where it worked, never in the workspace: the directory is recorded first.
+		try {
+			if (recordDirectory) { await recordRunDirectory(ctx, runId, directory); }
+		} catch (e) {
+			return failed(`${couldNotStart}recording where it works failed: ${(e as Error).message}`);
+		}
+		return withoutAgent;
+	}
 	if (recordDirectory || turn?.newProviderSessionId !== undefined) {
 		// Where the Run works (a resume goes back there) and the claude session id known before the stream.
 		try {
@@ -195,6 +238,38 @@ export async function prepareRunLaunch(ctx: RunLaunchContext, runId: string): Pr
 		...(turn !== undefined ? { turn } : {}), token,
 	};
 	return { kind: 'start', run, target, start };
+}
+
+/** Where the Run works: its result is committed there. */
+async function recordRunDirectory(ctx: RunLaunchContext, runId: string, directory: string): Promise<void> {
+	await ctx.store.transaction((tx) => {
+		const current = runRepository.get(tx, runId);
+		if (current) { runRepository.update(tx, { ...current, executionDirectory: directory, updatedAtUnixMs: ctx.clock.now() }); }
+	});
+}
+
+/** The facts of a new attempt's prompt. */
+function reworkPromptFacts(rework: TaskRework, previous: Run | undefined, conflictPaths: readonly string[]): ReworkPromptFacts {
+	const ending = previous === undefined || previous.outcome === null ? ''
+		: previous.outcome === 'cancellation' ? 'canceled (stopped)' : previous.outcome === 'failure' ? `failed: ${previous.errorMessage || 'no reason was recorded'}` : 'successfully';
+	return {
+		kind: rework.kind, attempt: rework.attempt, fromRunId: rework.fromRunId, note: rework.note, previousEnding: ending,
+		...(rework.kind === 'update_from_base' ? { merge: { into: rework.mergeInto, sources: rework.mergeSources, conflictPaths } } : {}),
+	};
+}
+
+/** The summary of an update from base that merged without a conflict (no agent started). */
+function mergedWithoutAgent(rework: TaskRework): string {
+	const what = rework.mergeSources.map((s) => s.label).join(' and ') || rework.mergeInto;
+	return `Tutti merged ${what} into the task's tree without conflicts, so no agent was needed; review the merged result and accept it again.`;
+}
+
+/** Why an update from base stopped before an agent: the merge conflicts, and the target leaves that to the developer. */
+function leftToDeveloper(rework: TaskRework, tree: string | undefined, paths: readonly string[]): string {
+	const where = tree ?? 'its tree';
+	return `merging ${rework.mergeInto} into ${where} conflicts in ${paths.join(', ')}; its agent target does not resolve conflicts (onMergeConflict "fail"), `
+		+ `so the merge is left in progress there for you: resolve those files, \`git -C ${where} add\` them and \`git -C ${where} commit --no-edit\`. `
+		+ 'The task stays accepted as it was; integrating then shows your commit for review (changed after acceptance)';
 }
 
 /** Starts the Run's first Turn and records the start as dispatched (HEAD of a shared folder is read meanwhile). */

@@ -1,6 +1,7 @@
 // The owner of a worker Run from admission to settlement: it admits Runs, launches their first Turn, starts the
 // Turn of each queued message, carries out Stops, takes each Turn's exit from the exit inbox, has the result committed
-// and settles the Run. Every step that touches one Run's process (launch, interrupt, the next queued Turn, a
+// and settles the Run; it also marks a silent Run stalled and lifts the mark on its next output (runStalls.ts).
+// Every step that touches one Run's process (launch, interrupt, the next queued Turn, a
 // settlement retry) runs in that Run's serial chain, `this.#live.serial`, and the Run's current Turn process is kept
 // here, not re-read from its queue file. The steps below (runLaunch.ts, queuedTurns.ts, runStops.ts,
 // runSettlement.ts, runRecovery.ts) take values and return what happened; no transaction spans a process call.
@@ -21,6 +22,8 @@ import { RunResultRecorder } from '../delivery/runDelivery.js';
 import type { TurnLifecycle } from '../turns/turnLifecycle.js';
 import { WorktreeManager } from '../worktrees/worktreeManager.js';
 import { RunChains } from './runChains.js';
+import { checksOfTask } from '../checks/taskChecks.js';
+import { reverifyInTx } from '../checks/verificationStart.js';
 import { forwardRunMessages } from './messages/liveDelivery.js';
 import { asRunExit, turnProcessAfter } from './messages/turnProcesses.js';
 import { prepareQueuedTurn } from './queuedTurns.js';
@@ -29,6 +32,7 @@ import { prepareRunLaunch, type RunLaunchContext, startRunTurn, type TurnStarted
 import { launchedRunningRuns, recoverySteps, runningByLaunch, unansweredStopIds } from './runRecovery.js';
 import { type RunEnding, type SettlementContext, SettlementHook, type SettlementObserver, settleRunInTx } from './runSettlement.js';
 import { RunStops, type StopResult } from './runStops.js';
+import { StallWatch } from './runStalls.js';
 
 /** A settlement the store refused is tried again this often, this many times (two minutes in all). */
 const settleRetry = { everyMs: 2_000, attempts: 60 } as const;
@@ -49,6 +53,8 @@ export interface RunLifecycleDeps {
 	gitMoves?: DeveloperGitMoves;
 	/** A new claude session id (default: a random UUID); tests pin it. */
 	newProviderSessionId?: () => string;
+	/** How often running Runs are probed for stalls once watched (default: from the stall times; 0: never, tests call checkStalls()). */
+	stallProbeMs?: number;
 }
 
 export class RunLifecycle implements RunAdmission, Disposable {
@@ -58,13 +64,17 @@ export class RunLifecycle implements RunAdmission, Disposable {
 	readonly #stops: RunStops;
 	readonly #live: RunChains;
 	readonly #settlements = new SettlementHook();
+	readonly #stalls: StallWatch;
 	#disposed = false;
 
 	constructor(deps: RunLifecycleDeps) {
 		this.#d = deps;
 		this.#live = new RunChains(deps.runs, deps.log);
 		const worktrees = deps.worktrees ?? new WorktreeManager(deps.workspace);
-		const settlement: SettlementContext = { now: () => deps.clock.now(), log: deps.log, observer: this.#settlements };
+		const settlement: SettlementContext = {
+			now: () => deps.clock.now(), log: deps.log, observer: this.#settlements,
+			checksOf: (r, run, task) => checksOfTask(r, deps.config, task, run.agentTargetId),
+		};
 		this.#ctx = {
 			workspace: deps.workspace, store: deps.store, clock: deps.clock, turns: deps.turns, runs: deps.runs, worktrees, settlement,
 			leaseOwner: deps.ids.next('host'), log: deps.log, ...(deps.newProviderSessionId ? { newProviderSessionId: deps.newProviderSessionId } : {}),
@@ -73,11 +83,22 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		this.#results = new RunResultRecorder({
 			workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, moves: deps.gitMoves ?? new DeveloperGitMoves(), runDir: (id) => deps.runs.runDir(id),
 		}, deps.log);
+		// A launch, a Stop or an exit in progress is left alone by the stall probe.
+		this.#stalls = new StallWatch({
+			store: deps.store, clock: deps.clock, runs: deps.runs, turns: deps.turns, config: deps.config, log: deps.log,
+			processOf: (runId) => this.#live.processOf(runId), inFlight: (runId) => this.#live.busy(runId) || this.#stops.stopping(runId),
+			...(deps.stallProbeMs !== undefined ? { everyMs: deps.stallProbeMs } : {}),
+		});
 	}
 
 	/** The plan's settlement hook for managed issues (the plan is built over this admission, so it comes after). */
 	observeSettlements(observer: SettlementObserver): Disposable {
 		return this.#settlements.observe(observer);
+	}
+
+	/** The same hook, for the verifications: a task whose checks ran settles for the plan when they answer. */
+	get settlements(): SettlementObserver {
+		return this.#settlements;
 	}
 
 	// ---- admission and launch ----
@@ -87,7 +108,9 @@ export class RunLifecycle implements RunAdmission, Disposable {
 	}
 
 	async reopenChangedParents(issueId: string, taskIds: readonly string[]): Promise<string[]> {
-		return (await reopenChangedParents(this.#ctx, issueId, taskIds)).map((c) => {
+		// A reopened result is a new commit: the task's checks run again on it.
+		const reverify = (tx: Tx, runId: string, commit: string): void => { reverifyInTx(this.#ctx.settlement, tx, runId, commit, this.#d.clock.now()); };
+		return (await reopenChangedParents({ ...this.#ctx, reverify }, issueId, taskIds)).map((c) => {
 			this.#d.log(`task ${c.taskId} of issue ${issueId} is pending acceptance again: ${c.reason} (${c.acceptedCommit.slice(0, 10)} → ${c.movedToCommit.slice(0, 10)})`);
 			return c.taskId;
 		});
@@ -102,7 +125,14 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		if (this.#disposed) { return; }
 		const launch = await prepareRunLaunch(this.#ctx, runId);
 		if (launch.kind === 'done') { return; }
-		if (launch.kind === 'not_started') { return this.#settle(runId, launch.ending); }
+		if (launch.kind === 'not_started') {
+			// Nothing left for an agent (an update from base that merged cleanly): the merge is the result, recorded first.
+			if (launch.ending.kind === 'not_launched' && launch.ending.outcome === 'success') {
+				const { recordError } = await this.#results.record(runId);
+				if (recordError !== undefined) { return this.#settle(runId, { kind: 'not_launched', outcome: 'failure', message: `its result could not be committed: ${recordError}` }); }
+			}
+			return this.#settle(runId, launch.ending);
+		}
 		this.#expect(runId, runId);
 		await this.#notStarted(runId, runId, await startRunTurn(this.#ctx, launch));
 	}
@@ -222,12 +252,14 @@ export class RunLifecycle implements RunAdmission, Disposable {
 	 */
 	async reconcile(): Promise<void> {
 		const toLaunch: string[] = [];
+		// Runs settle concurrently (each on its own chain), so their commits share fsyncs instead of queueing one by one.
+		const settling: Promise<void>[] = [];
 		for (const step of await recoverySteps(this.#ctx)) {
 			if (step.kind === 'launch') { toLaunch.push(step.runId); continue; }
-			if (step.kind === 'settle') { await this.#settle(step.runId, step.ending); continue; }
+			if (step.kind === 'settle') { settling.push(this.#settle(step.runId, step.ending)); continue; }
 			const processId = this.#live.processOf(step.runId);
 			this.#expect(step.runId, processId);
-			if (this.#d.turns.exitRecord(processId)) { await this.#d.turns.lookNow(processId); continue; }
+			if (this.#d.turns.exitRecord(processId)) { settling.push(this.#d.turns.lookNow(processId)); continue; }
 			try {
 				// Alive: re-attach and wait for its exit. Dead without a record: the runner records it lost.
 				this.#d.turns.adopt(processId);
@@ -237,9 +269,10 @@ export class RunLifecycle implements RunAdmission, Disposable {
 				this.#live.track(this.#resumeUnansweredStops(step.runId));
 			} catch (e) {
 				this.#d.turns.forgetExit(processId);
-				await this.#settle(step.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` });
+				settling.push(this.#settle(step.runId, { kind: 'not_launched', outcome: 'failure', message: `the run could not be re-attached: ${(e as Error).message}` }));
 			}
 		}
+		await Promise.all(settling);
 		// Each launch asks the budget again: the Runs whose exits were on disk settle first, so their spend counts.
 		await this.#live.backgroundSettled();
 		if (toLaunch.length > 0) { await this.launch(toLaunch); }
@@ -284,6 +317,18 @@ export class RunLifecycle implements RunAdmission, Disposable {
 		}
 	}
 
+	// ---- stalls (runStalls.ts) ----
+
+	/** Probes running Runs for stalls from now on, every few seconds (the cadence follows the shortest stall time). */
+	watchStalls(): void {
+		if (!this.#disposed) { this.#stalls.watch(); }
+	}
+
+	/** One stall probe of the running Runs now (joined when one is running); never throws. */
+	checkStalls(): Promise<void> {
+		return this.#stalls.check();
+	}
+
 	isIdle(): boolean {
 		return this.#live.isIdle();
 	}
@@ -295,5 +340,6 @@ export class RunLifecycle implements RunAdmission, Disposable {
 
 	dispose(): void {
 		this.#disposed = true;
+		this.#stalls.dispose();
 	}
 }

@@ -8,6 +8,7 @@ import { runTurnOutcome } from '../../core/turns/turnOutcome.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { launchIntentRepository } from '../../store/repositories/launchIntentRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
+import { runStallRepository } from '../../store/repositories/runStallRepository.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
 import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import { sessionRepository } from '../../store/repositories/sessionRepository.js';
@@ -17,7 +18,13 @@ import type { Tx } from '../../store/tx.js';
 import type { RunExit } from '../../core/runs/runProcessPort.js';
 import type { Disposable } from '../../core/lifecycle.js';
 import { nextIssueStatus } from '../../core/issues/issueStatus.js';
+import type { CheckSpec } from '../../core/checks/checks.js';
+import type { Reader } from '../../store/tx.js';
+import { verificationRepository } from '../../store/repositories/verificationRepository.js';
 import { bindAcceptance } from '../delivery/acceptanceBinding.js';
+import { restoredAcceptanceInTx } from './taskReworks.js';
+import { reworkRepository } from '../../store/repositories/reworkRepository.js';
+import { startVerificationInTx } from '../checks/verificationStart.js';
 
 /** How a Run ended: its process exited (exit record), or it never got a process. */
 export type RunEnding =
@@ -29,7 +36,11 @@ export type RunEnding =
 		/** The worktree Run's result could not be committed (RunResultRecorder): a success is not one. */
 		resultRecordError?: string;
 	}
-	| { kind: 'not_launched'; outcome: Extract<RunOutcome, 'failure' | 'cancellation'>; message: string };
+	/**
+	 * No agent process: refused before launch (failure, cancellation), or nothing was left for an agent to do
+	 * (success: an update from base that merged cleanly; `message` is then its summary, and its result is recorded).
+	 */
+	| { kind: 'not_launched'; outcome: RunOutcome; message: string };
 
 export interface SettledRun {
 	issue: Issue;
@@ -62,15 +73,20 @@ export interface SettlementContext {
 	now(): number;
 	observer: SettlementObserver;
 	log(line: string): void;
+	/** The checks a task's reported success is verified with (none: it settles at once, as reported). */
+	checksOf(r: Reader, run: Run, task: Task): CheckSpec[];
 }
 
 const runStatusFor: Record<RunOutcome, Run['status']> = { success: 'completed', failure: 'failed', cancellation: 'canceled' };
 
-/** `changedOutside`: the Run changed something outside its worktree (outsideWatch.ts): never accepted automatically. */
-function taskAfter(task: Task, outcome: RunOutcome, now: number, changedOutside: boolean): Task {
+/**
+ * `changedOutside`: the Run changed something outside its worktree (outsideWatch.ts): never accepted automatically.
+ * `verified`: what the task's checks said of the Run's result ('none': it has none); only passed or none auto-accepts.
+ */
+function taskAfter(task: Task, outcome: RunOutcome, now: number, changedOutside: boolean, verified: 'passed' | 'failed' | 'none'): Task {
 	switch (outcome) {
 		case 'success':
-			return task.autoAccept && !changedOutside
+			return task.autoAccept && !changedOutside && verified !== 'failed'
 				? { ...task, status: 'completed', acceptanceState: 'auto_checked', updatedAtUnixMs: now }
 				: { ...task, status: 'pending_acceptance', acceptanceState: 'agent_claimed', updatedAtUnixMs: now };
 		case 'failure':
@@ -134,7 +150,9 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		const unresolved = ending.unresolvedMergePaths ?? [];
 		if (outcome === 'success' && unresolved.length > 0) {
 			outcome = 'failure';
-			errorMessage = `ended with the merge of its parents unresolved in ${unresolved.join(', ')}`;
+			const update = reworkRepository.ofRun(tx, runId);
+			const merged = update?.kind === 'update_from_base' ? `of ${update.mergeInto} into its tree` : 'of its parents';
+			errorMessage = `ended with the merge ${merged} unresolved in ${unresolved.join(', ')}`;
 		}
 		if (outcome === 'success' && ending.resultRecordError !== undefined) {
 			outcome = 'failure';
@@ -148,9 +166,9 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 			exit.spawnError ? { lastError: exit.spawnError } : {});
 	} else {
 		outcome = ending.outcome;
-		errorMessage = ending.message;
-		launchIntentRepository.transition(tx, runId, ['prepared', 'leased'], outcome === 'cancellation' ? 'canceled' : 'failed', now,
-			{ lastError: ending.message });
+		errorMessage = outcome === 'success' ? '' : ending.message;
+		launchIntentRepository.transition(tx, runId, ['prepared', 'leased'], outcome === 'failure' ? 'failed' : 'canceled', now,
+			{ lastError: outcome === 'success' ? `no agent was needed: ${ending.message}` : ending.message });
 	}
 
 	const facts = ending.kind === 'exit' ? ending.facts ?? null : null;
@@ -162,6 +180,7 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 	const settledRun: Run = {
 		...run,
 		...(facts ? { usage: { ...facts.usage }, summary: summaryFromFacts(facts) } : {}),
+		...(ending.kind === 'not_launched' && outcome === 'success' ? { summary: ending.message } : {}),
 		status: runStatusFor[outcome],
 		outcome,
 		exitCode,
@@ -171,26 +190,54 @@ export function settleRunInTx(ctx: SettlementContext, tx: Tx, runId: string, end
 		updatedAtUnixMs: now,
 	};
 	runRepository.update(tx, settledRun);
+	// A stall mark lives only as long as its Run runs (history keeps it); the outcome never says "stalled".
+	runStallRepository.clear(tx, runId, 'settled', now);
 	// Requests the agent no longer waits for: expired (a Stop already canceled its own).
 	approvalRepository.closeOpenOfRun(tx, runId, 'expired', 'The request expired: its Run ended before an answer.', now);
 	turnRepository.settle(tx, submitId, outcome, now);
 
+	// A reported success of a task with checks is not settled for the task yet: its checks run first (verifications.ts),
+	// and only their answer moves the task on (and, on a managed issue, gives the source agent its checkpoint).
+	if (task.latestRunId === runId && task.status === 'running' && outcome === 'success') {
+		const checks = ctx.checksOf(tx, settledRun, task);
+		if (checks.length > 0) {
+			startVerificationInTx(tx, settledRun, checks, now);
+			return { issue, task, run: settledRun };
+		}
+	}
+	return settleTaskInTx(ctx, tx, { issue, task, run: settledRun }, 'none', now);
+}
+
+/**
+ * The task's side of a settled Run, in the settlement's transaction or in the one that records its checks' answer:
+ * the task's status and acceptance (auto-accept binds to the Run's result commit, and records what the checks said),
+ * the issue's status, and — managed issues — the plan's settlement checkpoint. A task that moved on meanwhile (not
+ * this Run's, not running) keeps its state; the plan still hears of the Run.
+ */
+export function settleTaskInTx(ctx: Pick<SettlementContext, 'observer'>, tx: Tx, settled: SettledRun, verified: 'passed' | 'failed' | 'none', now: number): SettledRun {
+	const { issue, task, run } = settled;
+	const runId = run.runId;
 	let settledTask = task;
-	if (task.latestRunId === runId && task.status === 'running') {
+	if (task.latestRunId === runId && task.status === 'running' && run.outcome !== null) {
 		// Recorded with the Run's result, before this transaction (RunResultRecorder).
 		const changedOutside = (deliveryRepository.runCommits(tx, runId)?.outsideChanges.length ?? 0) > 0;
-		settledTask = taskAfter(task, outcome, now, changedOutside);
+		// An update from base that brought no result leaves the task accepted as it was (it is not a failure of the task).
+		const restored = run.outcome !== 'success' ? restoredAcceptanceInTx(tx, task, runId, now) : undefined;
+		settledTask = restored ?? taskAfter(task, run.outcome, now, changedOutside, verified);
 		taskRepository.update(tx, settledTask);
 		// Auto-accept binds the acceptance to the Run's result commit, as the developer's Accept does.
-		if (settledTask.acceptanceState === 'auto_checked') { bindAcceptance(tx, issue.issueId, task.taskId, runId, now); }
+		if (restored === undefined && settledTask.acceptanceState === 'auto_checked') {
+			bindAcceptance(tx, issue.issueId, task.taskId, runId, now);
+			verificationRepository.recordAcceptance(tx, issue.issueId, task.taskId, runId, verified, now);
+		}
 	}
-	let settledIssue = issue;
-	const status = nextIssueStatus(issue, issueRepository.counts(tx, issue.issueId), false);
-	if (status !== issue.status) {
-		settledIssue = { ...issue, status, updatedAtUnixMs: now };
+	let settledIssue = issueRepository.get(tx, issue.issueId) ?? issue;
+	const status = nextIssueStatus(settledIssue, issueRepository.counts(tx, issue.issueId), false);
+	if (status !== settledIssue.status) {
+		settledIssue = { ...settledIssue, status, updatedAtUnixMs: now };
 		issueRepository.update(tx, settledIssue);
 	}
-	const settled: SettledRun = { issue: settledIssue, task: settledTask, run: settledRun };
-	if (issue.planningSource === 'tutti') { ctx.observer.onRunSettled(tx, settled); }
-	return settled;
+	const result: SettledRun = { issue: settledIssue, task: settledTask, run };
+	if (issue.planningSource === 'tutti') { ctx.observer.onRunSettled(tx, result); }
+	return result;
 }

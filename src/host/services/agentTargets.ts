@@ -60,7 +60,7 @@ function describe(target: AgentTargetConfig, workspace: string, pathVariable: st
 	const found = path !== null
 		? (target.shell === true ? `runs through the shell; ${name} found` : `found ${name}`)
 		: (name.includes('/') ? `${name} is not an executable file` : `${name} is not on PATH`);
-	const placed = target.isolation === 'worktree' ? `${found}; each task runs in its own git worktree (.tutti/worktrees/<taskId>)` : found;
+	const placed = target.isolation === 'worktree' ? `${found}; each task runs in its own git worktree (.tutti/worktrees/<issueId>/<taskId>)` : found;
 	const appServer = target.adapter === 'codex' && path !== null && target.protocol !== 'exec' ? hasAppServer(path) : null;
 	const detail = `${placed}; ${target.adapter === 'codex' ? codexDetail(target, appServer) : approvalsDetail[effectiveApprovals(target)]}`;
 	return { id: target.id, adapter: target.adapter, found: path !== null, path: path ?? '', detail, ...placement(target, appServer) };

@@ -2,26 +2,34 @@
 // controls, a task's readiness, a wake's marker) is derived here from the core rules.
 import type { Attention } from '../../core/attention/attention.js';
 import { computeReadiness, isSuperseded } from '../../core/graph/blockers.js';
-import { isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
+import { formatBytes } from '../../core/bytes.js';
+import { deliveryOf, manualWorkOver } from '../../core/issues/delivery.js';
+import { isIssueClosed, isIssueTerminal, issueControls } from '../../core/issues/issueControls.js';
 import { taskControls } from '../../core/issues/taskControls.js';
 import { pausedByField } from '../../core/issues/pauser.js';
-import type { ExecutionStatus, Issue, Run, Task, Wake } from '../../core/model.js';
+import type { ExecutionStatus, Issue, PlanningSource, Run, RunStall, Task, TaskRework, Wake } from '../../core/model.js';
 import { outcomeLabel, runDurationMs as settledDurationMs } from '../../core/runs/outcome.js';
 import { outsideChangesLabel } from '../../core/runs/outsideChanges.js';
 import { isStopping, runControls } from '../../core/runs/runControls.js';
+import { stalledLabel } from '../../core/runs/stallRules.js';
 import { parseWakeMarker } from '../../core/wakes/wakeMarker.js';
-import type { AttentionDto, IssueDto, PlanTaskDto, RunDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
-import { deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits } from '../../store/repositories/deliveryRepository.js';
+import {
+	deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits, type WorktreeDisk,
+} from '../../store/repositories/deliveryRepository.js';
+import type { AttentionDto, IssueDto, PlanTaskDto, ReworkDto, RunDto, RunStallDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
 import { finishRepository } from '../../store/repositories/finishRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
 import { runRepository, type StopEventRecord } from '../../store/repositories/runRepository.js';
+import { runStallRepository } from '../../store/repositories/runStallRepository.js';
 import { type UsageTotals, usageRepository } from '../../store/repositories/usageRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
 import { type AttentionReadContext, readIssueAttention } from './attention/readAttention.js';
 import { approvalRepository } from '../../store/repositories/approvalRepository.js';
+import { reworkRepository } from '../../store/repositories/reworkRepository.js';
 import { readSpendDto } from '../usage/issueSpend.js';
+import { readRunVerification, readTaskChecks } from '../checks/verificationViews.js';
 
 /** What an IssueDto derives from beside the issue row: its task counts, its execution and its Runs. */
 export interface IssueFacts {
@@ -41,6 +49,8 @@ export interface IssueFacts {
 	readonly pendingApprovalCount?: number;
 	/** The developer recorded Finish (absent: not finished). */
 	readonly finished?: boolean;
+	/** The disk the issue's worktrees use, as last measured (absent: not measured, or no tree). */
+	readonly worktreeDisk?: WorktreeDisk | undefined;
 	/** The managed execution's Goal Review mode (absent: self or manual). */
 	readonly reviewMode?: 'self' | 'independent' | null;
 	/** What the issue's Turns used and cost, against its budget. */
@@ -76,6 +86,7 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 			hasTaskAwaitingReview: counts.pendingAcceptance > 0,
 			hasUnintegratedAcceptance: facts.hasUnintegratedAcceptance ?? false,
 			finished: facts.finished ?? false,
+			manualWorkOver: issue.planningSource === 'manual' && manualWorkOver(counts),
 			reviewMode: facts.reviewMode ?? null,
 			// The same rule as the attention state's "goal review" (Confirm goal exactly when it says so).
 			goalReviewAwaited: facts.attention.reasons.some((r) => r.kind === 'goal_review'),
@@ -88,6 +99,13 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 		integratedCommit: facts.delivery?.integratedCommit ?? '',
 		integratedInto: facts.delivery?.integratedInto ?? '',
 		changedAfterAcceptanceTaskIds: [...(facts.changedAfterAcceptanceTaskIds ?? [])],
+		delivery: deliveryOf({
+			unintegrated: facts.hasUnintegratedAcceptance ?? false, integratedInto: facts.delivery?.integratedInto ?? '', finished: facts.finished ?? false,
+		}),
+		worktreeDisk: facts.worktreeDisk ? {
+			bytes: facts.worktreeDisk.bytes, trees: facts.worktreeDisk.trees, measuredAtUnixMs: facts.worktreeDisk.measuredAtUnixMs,
+			label: `${facts.worktreeDisk.trees} ${facts.worktreeDisk.trees === 1 ? 'tree' : 'trees'} · ${formatBytes(facts.worktreeDisk.bytes)}`,
+		} : null,
 		...(facts.pendingApprovalCount ? { pendingApprovalCount: facts.pendingApprovalCount } : {}),
 		spend: facts.spend,
 		createdAtUnixMs: issue.createdAtUnixMs,
@@ -114,7 +132,8 @@ export function readIssueDto(r: Reader, issue: Issue, context: AttentionReadCont
 		counts: issueRepository.counts(r, issue.issueId),
 		executionStatus: execution?.status ?? null,
 		reviewMode: execution?.reviewMode ?? null,
-		finished: execution?.status === 'completed' && finishRepository.finishedAt(r, issue.issueId) > 0,
+		finished: finishRepository.finishedAt(r, issue.issueId) > 0,
+		worktreeDisk: deliveryRepository.worktreeDisk(r, issue.issueId),
 		hasRunningRun: executionRepository.hasRunningRun(r, issue.issueId),
 		hasRun: runRepository.hasAny(r, issue.issueId),
 		hasAcceptedCommit: deliveryRepository.hasAcceptedCommit(r, issue.issueId),
@@ -132,7 +151,20 @@ function reopenedReason(task: Task, commits: TaskCommits): string {
 	return change !== null && task.status === 'pending_acceptance' && task.supersededAtUnixMs === 0 && change.runId === task.latestRunId ? change.reason : '';
 }
 
-export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): TaskDto {
+/** A task's attempts: how many Runs it has had, and the new attempt the developer asked for last (if any). */
+export interface TaskAttempts {
+	readonly attempt: number;
+	readonly rework?: TaskRework | undefined;
+}
+
+function toReworkDto(rework: TaskRework): ReworkDto {
+	return {
+		reworkId: rework.reworkId, kind: rework.kind, note: rework.note, attempt: rework.attempt, fromRunId: rework.fromRunId, runId: rework.runId,
+		requestedAtUnixMs: rework.requestedAtUnixMs, mergeInto: rework.mergeInto,
+	};
+}
+
+export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits, attempts: TaskAttempts = { attempt: 0 }): TaskDto {
 	return {
 		issueId: task.issueId,
 		taskId: task.taskId,
@@ -157,28 +189,76 @@ export function toTaskDto(task: Task, commits: TaskCommits = noTaskCommits): Tas
 		resultCommit: commits.resultCommit,
 		acceptedCommit: commits.acceptedCommit,
 		reopenedReason: reopenedReason(task, commits),
+		attempt: attempts.attempt,
+		rework: attempts.rework !== undefined ? toReworkDto(attempts.rework) : null,
 		createdAtUnixMs: task.createdAtUnixMs,
 		updatedAtUnixMs: task.updatedAtUnixMs,
+	};
+}
+
+/** What the task list of one issue derives from beside its tasks and commits. */
+export interface TaskListContext {
+	/** The issue is closed (isIssueClosed), so no task of it awaits a decision. */
+	readonly issueClosed: boolean;
+	readonly planningSource: PlanningSource;
+	readonly issueArchived: boolean;
+	/** A managed issue whose execution completed (Goal Review passed). */
+	readonly executionCompleted: boolean;
+	/** taskId → its Runs so far; taskId → its latest rework. */
+	readonly attempts: ReadonlyMap<string, number>;
+	readonly reworks: ReadonlyMap<string, TaskRework>;
+	/** The developer edits this issue's tasks (a manual issue that is not over; a managed plan is its source agent's). */
+	readonly tasksEditable: boolean;
+}
+
+/** A manual issue's task list without attempts or reworks (builders and benchmarks). */
+export function plainTaskListContext(issueClosed: boolean): TaskListContext {
+	return { issueClosed, planningSource: 'manual', issueArchived: false, executionCompleted: false, attempts: new Map(), reworks: new Map(), tasksEditable: !issueClosed };
+}
+
+/** The context of an issue's task list, read in the caller's read. */
+export function readTaskListContext(r: Reader, issue: Issue, executionStatus: ExecutionStatus | null): TaskListContext {
+	return {
+		issueClosed: isIssueClosed(issue.status, executionStatus), planningSource: issue.planningSource,
+		issueArchived: issue.status === 'archived' || executionStatus === 'archived' || executionStatus === 'archiving',
+		executionCompleted: executionStatus === 'completed',
+		attempts: reworkRepository.attemptsOfIssue(r, issue.issueId), reworks: reworkRepository.latestOfIssue(r, issue.issueId),
+		tasksEditable: issue.planningSource === 'manual' && !isIssueTerminal(issue.status, executionStatus),
 	};
 }
 
 /**
  * Tasks with their readiness under the one core rule, and the developer's controls on each. `tasks` is every task of
  * the issue (superseded history included, so dependencies resolve); superseded ones read `task_superseded`.
- * `issueClosed`: the issue is closed (isIssueClosed), so no task of it awaits a decision.
  */
-export function toTasksWithReadiness(tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, issueClosed: boolean): PlanTaskDto[] {
+/** `checks`: each task's verified and accepted facts (readTaskChecks); a task without an entry has neither. */
+export function toTasksWithReadiness(
+	tasks: readonly Task[], commits: ReadonlyMap<string, TaskCommits>, context: TaskListContext, checks?: ReadonlyMap<string, Pick<TaskDto, 'verification' | 'acceptance'>>,
+): PlanTaskDto[] {
 	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents.
 	const readiness = computeReadiness(tasks);
+	const depended = new Set(tasks.filter((t) => !isSuperseded(t)).flatMap((t) => t.dependencyTaskIds));
 	return tasks.map((t) => {
 		const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
 		const taskCommits = commits.get(t.taskId) ?? noTaskCommits;
 		const superseded = isSuperseded(t);
+		const attempts = { attempt: context.attempts.get(t.taskId) ?? 0, rework: context.reworks.get(t.taskId) };
 		return {
-			...toTaskDto(t, taskCommits), ready: state.ready, blockerReason: state.blockerReason, superseded,
-			controls: taskControls({ status: t.status, superseded, issueClosed, hasRecordedBase: taskCommits.baseCommit !== '' }),
+			...toTaskDto(t, taskCommits, attempts), ...(checks ? { verification: null, acceptance: null, ...checks.get(t.taskId) } : {}), ready: state.ready, blockerReason: state.blockerReason, superseded,
+			controls: taskControls({
+				status: t.status, superseded, issueClosed: context.issueClosed, hasRecordedBase: taskCommits.baseCommit !== '',
+				planningSource: context.planningSource, issueArchived: context.issueArchived, executionCompleted: context.executionCompleted,
+				hasAcceptedCommit: taskCommits.acceptedCommit !== '', tasksEditable: context.tasksEditable, hasActiveDependents: depended.has(t.taskId),
+			}),
 		};
 	});
+}
+
+/** The issue's tasks with readiness, commits and their verified and accepted facts, read in one go. */
+export function readTasksWithReadiness(r: Reader, issue: Issue, tasks: readonly Task[], executionStatus: ExecutionStatus | null): PlanTaskDto[] {
+	const commits = deliveryRepository.taskCommitsOfIssue(r, issue.issueId);
+	return toTasksWithReadiness(tasks, commits, readTaskListContext(r, issue, executionStatus),
+		readTaskChecks(r, issue.issueId, tasks, (taskId) => commits.get(taskId)?.acceptedCommit ?? ''));
 }
 
 export function toWakeDto(w: Wake): WakeDto {
@@ -212,7 +292,13 @@ function withOutsideChanges(label: string | null, changes: readonly string[]): s
 	return label === null || changes.length === 0 ? label : `${label} — ${outsideChangesLabel(changes)}`;
 }
 
-export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUnixMs: number, commits?: RunCommits, turns?: UsageTotals): RunDto {
+/** A running Run's stall mark in force, as every surface shows it (null when none). */
+export function toRunStallDto(run: Pick<Run, 'status'>, stall: RunStall | undefined, nowUnixMs: number): RunStallDto | null {
+	if (run.status !== 'running' || stall === undefined) { return null; }
+	return { lastActivityAtUnixMs: stall.lastActivityAtUnixMs, markedAtUnixMs: stall.markedAtUnixMs, label: stalledLabel(stall.lastActivityAtUnixMs, nowUnixMs) };
+}
+
+export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUnixMs: number, commits?: RunCommits, turns?: UsageTotals, stall?: RunStall): RunDto {
 	const durationMs = runDurationMs(run, nowUnixMs);
 	return {
 		runId: run.runId,
@@ -246,6 +332,7 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 		})),
 		stopping: isStopping({ status: run.status, outcome: run.outcome, stopNotes: stopEvents }),
 		controls: runControls({ status: run.status, outcome: run.outcome, stopNotes: stopEvents }),
+		stalled: toRunStallDto(run, stall, nowUnixMs),
 		createdAtUnixMs: run.createdAtUnixMs,
 		startedAtUnixMs: run.startedAtUnixMs,
 		completedAtUnixMs: run.completedAtUnixMs,
@@ -254,7 +341,9 @@ export function toRunDto(run: Run, stopEvents: readonly StopEventRecord[], nowUn
 }
 
 export function readRunDto(r: Reader, run: Run, nowUnixMs: number): RunDto {
-	const dto = toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId), usageRepository.runTotals(r, run.runId));
+	const stall = run.status === 'running' ? runStallRepository.inForce(r, run.runId) : undefined;
+	const dto = toRunDto(run, runRepository.stopEvents(r, run.runId), nowUnixMs, deliveryRepository.runCommits(r, run.runId), usageRepository.runTotals(r, run.runId), stall);
 	const approvals = readRunApprovals(r, run.runId);
-	return approvals.length > 0 ? { ...dto, approvals } : dto;
+	const verified = { ...dto, verification: readRunVerification(r, run) };
+	return approvals.length > 0 ? { ...verified, approvals } : verified;
 }

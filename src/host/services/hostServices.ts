@@ -31,6 +31,8 @@ import { TaskService } from './taskService.js';
 import { AwaitService, type WaitTimer } from './await/awaitService.js';
 import { preparationOf } from '../worktrees/treePreparation.js';
 import { IntegrationService } from './integrationService.js';
+import { FinishService } from './finishService.js';
+import { UpdateFromBaseService } from './updateFromBaseService.js';
 import { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { FollowUpService } from './followUps/followUpService.js';
 import { StopHookService } from './hook/stopHookService.js';
@@ -45,6 +47,8 @@ import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 import { ApprovalService } from './approvals/approvalService.js';
 import { listAgentTurns } from './agents/agentTurnList.js';
 import { issueChanges } from './issueChanges.js';
+import { Verifications, type VerificationsDeps } from '../checks/verifications.js';
+import { setChecks } from './checksService.js';
 
 export interface HostServices extends Disposable {
 	api: HostApi;
@@ -59,6 +63,8 @@ export interface HostServices extends Disposable {
 	wakes: WakeService;
 	/** An agent session began or ended a bounded wait, or made a call: the attention state may read differently. */
 	onDidChangeContacts: Event<void>;
+	/** One stall probe of the running Runs now (the timer does it after start(); tests with stallProbeMs 0 call it). */
+	checkStalls(): Promise<void>;
 }
 
 export interface HostServicesOptions {
@@ -70,10 +76,14 @@ export interface HostServicesOptions {
 	wakeTickMs?: number;
 	/** Lease length of a claimed wake (default 60 s). */
 	wakeLeaseMs?: number;
+	/** Stall probe cadence after start() (default: from the stall times; 0 = none, tests call checkStalls()). */
+	stallProbeMs?: number;
 	/** Real time for the bounded waits (default: wall clock, woken by store commits; tests step it). */
 	awaitTimer?: WaitTimer;
 	/** What `hello` tells every client about this Host's store now (e.g. that it came with the folder and is paused). */
 	notice?: () => string | undefined;
+	/** Told when a check's process started and when its answer was recorded (the bench). */
+	onCheckTiming?: VerificationsDeps['onTiming'];
 }
 
 /**
@@ -121,6 +131,12 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	// The owner of every worker Run, from admission to settlement.
 	const runs = disposables.add(new RunLifecycle({
 		workspace: deps.workspace, store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config, turns, log, worktrees, gitMoves,
+		...(deps.stallProbeMs !== undefined ? { stallProbeMs: deps.stallProbeMs } : {}),
+	}));
+	// The owner of every verification: the checks of a Run's reported success, and the task's settlement on their answer.
+	const verifications = disposables.add(new Verifications({
+		workspace: deps.workspace, store: deps.store, clock: deps.clock, observer: runs.settlements, runDir: (id) => deps.runs.runDir(id), log,
+		...(deps.onCheckTiming ? { onTiming: deps.onCheckTiming } : {}),
 	}));
 	const admission: RunAdmission = runs;
 	// The plan admits through the Run owner and observes its settlements (inside each settlement's transaction).
@@ -153,11 +169,13 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	const runMessages = new RunMessageService({ store: deps.store, clock: deps.clock, ids: deps.ids, runs: deps.runs, config: deps.config });
 	const worktreeService = new WorktreeService({ store: deps.store, worktrees });
 	const reviews = createReviewService({ store: deps.store, clock: deps.clock, config: deps.config });
-	const tasks = new TaskService({ store: deps.store, clock: deps.clock, ids: deps.ids, config: deps.config, workspace: deps.workspace });
+	const tasks = new TaskService({ store: deps.store, clock: deps.clock, config: deps.config, workspace: deps.workspace });
 
 	const approvals = new ApprovalService({ store: deps.store, clock: deps.clock, ids: deps.ids, log, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
 	const followUps = new FollowUpService({ store: deps.store, clock: deps.clock });
-	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
+	const finishing = new FinishService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, worktrees });
+	const integration = new IntegrationService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, config: deps.config, worktrees, gitMoves, runHooks: deps.config.integrateRunsHooks === true });
+	const updates = new UpdateFromBaseService({ workspace: deps.workspace, store: deps.store, clock: deps.clock, config: deps.config, worktrees, admission, log });
 	const stopHook = new StopHookService({ store: deps.store, clock: deps.clock, log });
 	/** A decision made while no agent is waiting names the exact command that hands the source session back. */
 	const withHandBack = async <T extends { issueId: string }>(result: T): Promise<T & { handBackCommand?: string }> => {
@@ -182,6 +200,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'issue/get': (params) => issues.get(params),
 		'issue/list': () => issues.list(),
 		'issue/update': (params, caller) => issues.update(params, caller),
+		'issue/setChecks': (params, caller) => setChecks(deps, params, caller),
 		'issue/pause': (params, caller) => issues.pause(params, caller),
 		'issue/resume': (params, caller) => issues.resume(params, caller),
 		'issue/stop': (params, caller) => issues.stop(params, caller),
@@ -227,21 +246,22 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'issue/integrate': (params, caller) => integration.integrate(params, caller),
 		'issue/changes': (params) => issueChanges({ workspace: deps.workspace, store: deps.store }, params),
 		'turn/list': async () => listAgentTurns({ store: deps.store, clock: deps.clock, runs: deps.runs, contacts: awaiting.heartbeats, pricing: deps.config }),
+		'task/retry': (params, caller) => tasks.retry(params, caller),
+		'task/updateFromBase': (params, caller) => updates.update(params, caller),
 		'await/review': (params, caller) => awaiting.review(params, caller),
 		'await/checkpoint': (params, caller) => awaiting.checkpoint(params, caller),
 		'await/next-action': (params, caller) => awaiting.nextAction(params, caller),
 		'agent/resume': (params, caller) => awaiting.resume(params, caller),
 		'session/state': (params, caller) => awaiting.sessionState(params, caller),
-		'issue/finish': async (params, caller) => {
-			const finished = await awaiting.finish(params, caller);
-			return params.removeWorktrees === true ? { ...finished, removedWorktrees: await integration.removeWorktrees(params.issueId) } : finished;
-		},
+		'issue/finish': (params, caller) => finishing.finish(params, caller),
+		'worktree/prune': (params, caller) => finishing.prune(params, caller),
 		'issue/followUp': (params, caller) => followUps.record(params, caller),
 		'hook/stop': (_params, caller) => stopHook.stop(caller),
 		'approval/request': (params, caller) => approvals.request(params, caller),
 		'approval/wait': (params, caller) => approvals.wait(params, caller),
 		'approval/list': (params) => approvals.list(params),
 		'approval/answer': (params, caller) => approvals.answer(params, caller),
+		'question/answer': (params, caller) => approvals.answerQuestion(params, caller),
 	};
 
 	const api: HostApi = {
@@ -263,6 +283,7 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		api,
 		wakes,
 		onDidChangeContacts: awaiting.heartbeats.onDidChange,
+		checkStalls: () => runs.checkStalls(),
 		async start(): Promise<void> {
 			if (started) { return; }
 			started = true;
@@ -273,18 +294,23 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 			// Source-session Stop markers are drained before repair and before any wake dispatch (restart is never a resume).
 			await sourceStop.drain();
 			await activePlan.repairOnStart();
-			// From here on the dispatcher and the wake loop react to every store commit, so no write path needs a trigger
-			// of its own; before, nothing of the recovering Host's writes (or of an arrival pause) dispatches anything.
-			disposables.add(deps.store.onDidCommit(() => { activeDispatcher.trigger(); wakes.trigger(); }));
+			// Checks a Host left running: their process ended, and they run on (paused issues wait for their resume).
+			await verifications.start();
+			// From here on the dispatcher, the wake loop and the verifications react to every store commit, so no write path
+			// needs a trigger of its own; before, nothing of the recovering Host's writes (or of an arrival pause) dispatches anything.
+			disposables.add(deps.store.onDidCommit(() => { activeDispatcher.trigger(); wakes.trigger(); verifications.trigger(); }));
 			activeDispatcher.trigger();
+			// Running Runs are probed for stalls from here on (after reconciliation: every Run has its current Turn).
+			runs.watchStalls();
 			await wakes.start();
 		},
 		async whenIdle(): Promise<void> {
 			do {
 				await activeDispatcher.whenIdle();
 				await runs.whenIdle();
+				await verifications.whenIdle();
 				await wakes.whenIdle();
-			} while (!runs.isIdle() || !activeDispatcher.isIdle() || !wakes.isIdle());
+			} while (!runs.isIdle() || !activeDispatcher.isIdle() || !verifications.isIdle() || !wakes.isIdle());
 		},
 		dispose(): void {
 			disposables.dispose();

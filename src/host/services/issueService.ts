@@ -7,17 +7,16 @@ import type { Caller, ParsedParams, Result } from '../../protocol/controlPlane.j
 import type { IssueDto } from '../../protocol/dto.js';
 import type { Store } from '../../store/database.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
+import { runStallRepository } from '../../store/repositories/runStallRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
 import type { Reader } from '../../store/tx.js';
 import { requireUser } from './callerPolicy.js';
-import { isIssueClosed } from '../../core/issues/issueControls.js';
 import { withPause } from '../../core/issues/pauser.js';
 import { requireAgentIssueControl } from './launchGrants.js';
 import type { PlanService } from './contracts.js';
-import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
 import type { AttentionReadContext, SourceContactLookup } from './attention/readAttention.js';
 import { readTaskAttentions } from './attention/readAttention.js';
-import { readIssueDto, toTasksWithReadiness } from './dtoMapping.js';
+import { readIssueDto, readTasksWithReadiness, toRunStallDto } from './dtoMapping.js';
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 import { usageRepository } from '../../store/repositories/usageRepository.js';
 import { type LaunchPricing, newIssueBudget } from '../usage/issueSpend.js';
@@ -86,25 +85,32 @@ export class IssueService {
 
 	/**
 	 * `issue/get`: the issue with its active tasks and their readiness (superseded history is left to `plan issue get`);
-	 * `taskId` keeps that one task (task_not_found when it has none such), `status` the tasks in that status.
+	 * `taskId` keeps that one task, superseded or not, since a task named by id is kept as history and must stay
+	 * readable (task_not_found when it has none such); `status` the tasks in that status.
 	 */
 	async get(params: ParsedParams<'issue/get'>): Promise<Result<'issue/get'>> {
 		return this.deps.store.read((r) => {
 			const issue = loadIssue(r, params.issueId);
 			const dto = readIssueDto(r, issue, this.#attention());
-			const closed = isIssueClosed(issue.status, dto.executionStatus);
-			const tasks = toTasksWithReadiness(taskRepository.listByIssue(r, issue.issueId), deliveryRepository.taskCommitsOfIssue(r, issue.issueId), closed)
-				.filter((t) => !t.superseded
-					&& (params.taskId === undefined || t.taskId === params.taskId) && (params.status === undefined || t.status === params.status));
+			const tasks = readTasksWithReadiness(r, issue, taskRepository.listByIssue(r, issue.issueId), dto.executionStatus)
+				.filter((t) => (params.taskId === undefined ? !t.superseded : t.taskId === params.taskId)
+					&& (params.status === undefined || t.status === params.status));
 			if (params.taskId !== undefined && tasks.length === 0 && params.status === undefined) {
-				throw rejection('task_not_found', `issue get: issue ${issue.issueId} has no active task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
+				throw rejection('task_not_found', `issue get: issue ${issue.issueId} has no task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });
 			}
 			const attentions = readTaskAttentions(r, issue, this.#attention());
+			const stalls = new Map(runStallRepository.inForceOfIssue(r, issue.issueId).map((s) => [s.runId, s] as const));
+			const now = this.deps.clock.now();
 			return {
 				...dto,
 				tasks: tasks.map((t) => {
 					const attention = attentions.get(t.taskId);
-					return attention ? { ...t, attention: { state: attention.state, label: attention.label } } : t;
+					const stalled = t.status === 'running' ? toRunStallDto(t, stalls.get(t.latestRunId), now) : null;
+					return {
+						...t,
+						...(attention ? { attention: { state: attention.state, label: attention.label } } : {}),
+						...(stalled !== null ? { stalled } : {}),
+					};
 				}),
 			};
 		});

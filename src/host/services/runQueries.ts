@@ -1,5 +1,4 @@
-// Read-only run/* handlers: run/get, run/list, run/log, run/transcript.
-import { transcriptEntries } from '../../agents/transcript.js';
+// Read-only run/* handlers: run/get, run/list, run/log, run/transcript (read by runTranscript.ts).
 import type { Clock } from '../../core/ports.js';
 import type { ParsedParams, Result } from '../../protocol/controlPlane.js';
 import type { RunDto } from '../../protocol/dto.js';
@@ -14,6 +13,7 @@ import { loadIssue } from './issueService.js';
 import { readRunApprovals } from './approvals/approvalDtos.js';
 import { runQueueState } from '../runs/messages/liveDelivery.js';
 import { latestActivity } from './runActivity.js';
+import { readRunTranscript } from './runTranscript.js';
 
 export class RunQueries {
 	constructor(private readonly deps: {
@@ -75,31 +75,15 @@ export class RunQueries {
 	}
 
 	/**
-	 * The readable transcript of the Run's stdout from `offset`. Whole lines only: a partial last line waits for the
-	 * rest while the Run runs, and is read as it is once the Run has ended. A line longer than `maxBytes` is skipped.
+	 * The readable transcript of the Run from `offset` (stdout) and `stderrOffset` (stderr, interleaved and marked): whole
+	 * lines only while the Run runs; once it has ended, a partial last line is read as it is.
 	 */
 	async transcript(params: ParsedParams<'run/transcript'>): Promise<Result<'run/transcript'>> {
 		const [run, approvals] = this.deps.store.read((r) => { const found = runRepository.load(r, params.runId); return [found, readRunApprovals(r, found.runId)] as const; });
-		const ended = run.status !== 'running';
-		let slice = { data: '', nextOffset: params.offset, size: 0 };
-		try {
-			slice = readRunLog(this.deps.runs, run.runId, 'stdout', params.offset, params.maxBytes);
-		} catch {
-			// Not launched yet (no output files): nothing to read.
-		}
-		const atEnd = slice.nextOffset >= slice.size;
-		const lastNewline = slice.data.lastIndexOf('\n');
-		let text = slice.data;
-		let nextOffset = slice.nextOffset;
-		if (!(ended && atEnd) && lastNewline < slice.data.length - 1) {
-			if (lastNewline >= 0) {
-				text = slice.data.slice(0, lastNewline + 1);
-				nextOffset = params.offset + Buffer.byteLength(text, 'utf8');
-			} else if (Buffer.byteLength(slice.data, 'utf8') < params.maxBytes) {
-				text = '';
-				nextOffset = params.offset;
-			}
-		}
-		return { runId: run.runId, entries: transcriptEntries(text), nextOffset, done: ended && nextOffset >= slice.size, ...(approvals.length > 0 ? { approvals } : {}) };
+		const read = readRunTranscript(this.deps.runs, run.runId, { offset: params.offset, stderrOffset: params.stderrOffset, maxBytes: params.maxBytes }, run.status !== 'running');
+		return {
+			runId: run.runId, entries: read.entries, nextOffset: read.nextOffset, stderrNextOffset: read.stderrNextOffset, done: read.done,
+			...(approvals.length > 0 ? { approvals } : {}),
+		};
 	}
 }

@@ -1,6 +1,5 @@
 // `worktree/remove` (developer): removes a task's worktree unless it has uncommitted changes or a Run of the task
 // (or of a task in its rework chain) is still running in it.
-import { sep } from 'node:path';
 import { DomainError } from '../../core/errors.js';
 import type { Caller, RunAgentParams, RunAgentResult } from '../../protocol/controlPlane.js';
 import type { Store } from '../../store/database.js';
@@ -8,18 +7,18 @@ import { runRepository } from '../../store/repositories/runRepository.js';
 import { requireUser } from './callerPolicy.js';
 import { loadIssue } from './issueService.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
-import { worktreeRelativePath } from '../worktrees/worktreePaths.js';
+import { isInsideTree } from '../worktrees/worktreePaths.js';
 
 export class WorktreeService {
 	constructor(private readonly deps: { store: Store; worktrees: WorktreeManager }) {}
 
 	async remove(params: RunAgentParams<'worktree/remove'>, caller: Caller): Promise<RunAgentResult<'worktree/remove'>> {
 		requireUser(caller, 'worktree remove', { issueId: params.issueId });
-		const relative = worktreeRelativePath(params.taskId);
+		const tree = this.deps.worktrees.recordOf(params.issueId, params.taskId);
 		const busy = this.deps.store.read((r) => {
 			loadIssue(r, params.issueId);
-			return runRepository.listByIssue(r, params.issueId).find((run) => run.status === 'running'
-				&& (run.executionDirectory === relative || run.executionDirectory.startsWith(`${relative}${sep}`)));
+			return tree === undefined ? undefined
+				: runRepository.listByIssue(r, params.issueId).find((run) => run.status === 'running' && isInsideTree(tree.path, run.executionDirectory));
 		});
 		if (busy) {
 			throw new DomainError('invalid_input', `Run ${busy.runId} is still running in the worktree of task ${params.taskId}; it was not removed.`,

@@ -15,6 +15,8 @@ export interface GitOptions {
 	env?: Record<string, string>;
 	/** Run the repository's git hooks (only for the developer's integration, by the developer's setting). */
 	runHooks?: boolean;
+	/** Ends git (SIGTERM) after this long: for calls that wait on the network; the call then rejects with GitError. */
+	timeoutMs?: number;
 }
 
 /** Points git's hook lookup at a path that can hold no hook. */
@@ -33,11 +35,15 @@ export class GitError extends Error {
 export function gitExit(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<GitResult & { exitCode: number }> {
 	return new Promise((resolve, reject) => {
 		execFile('git', options.runHooks === true ? [...fsmonitorOff, ...args] : [...fsmonitorOff, ...hooksOff, ...args], {
-			cwd, maxBuffer: 16 * 1024 * 1024,
+			cwd, maxBuffer: 16 * 1024 * 1024, ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
 			env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...options.env },
 		}, (error, stdout, stderr) => {
 			if (error) {
 				const code = (error as NodeJS.ErrnoException & { code?: unknown }).code;
+				if ((error as { killed?: boolean }).killed === true && options.timeoutMs !== undefined) {
+					reject(new GitError(args, null, `${stderr}\ngit did not finish within ${Math.round(options.timeoutMs / 1000)} s and was stopped`.trim()));
+					return;
+				}
 				if (typeof code !== 'number') { reject(new GitError(args, null, stderr || error.message)); return; }
 				resolve({ stdout, stderr, exitCode: code });
 				return;

@@ -1,26 +1,53 @@
-// Git worktrees for task isolation (issue 3 "Isolation"). A task whose agent target says `"isolation":"worktree"`
-// runs in `.tutti/worktrees/<taskId>` on branch `tutti/<taskId>`, created from its issue's base commit before
-// launch (never inside a store transaction). The tree is kept after the Run; a rework (a task superseding this
-// one) goes back to the same tree; only `tutti worktree remove` deletes it, and never with uncommitted changes.
+// Git worktrees for task isolation. A task whose agent target says `"isolation":"worktree"` runs in
+// `.tutti/worktrees/<issueId>/<taskId>` on branch `tutti/<issueId>/<taskId>` (worktreePaths.ts), created from its
+// issue's base commit before launch (never inside a store transaction). The tree is kept after the Run; a rework (a
+// task superseding this one) goes back to the same tree; only the developer's `tutti worktree remove`, Finish and prune
+// delete it (and its branch once merged: src/host/delivery/treeCleanup.ts), never with uncommitted changes.
 //
 // The issue's base commit is HEAD when the issue first needs a worktree (recorded then, reused for every later
 // task of the issue). Bookkeeping lives in `.tutti/worktrees.json` (no schema change; outside the trees' folder so
-// no task id can collide with it): which issue owns each tree and each issue's base commit. The owner is recorded
-// before `git worktree add`, so a Host that dies in between finds the half-made tree as its own next time.
+// no task id can collide with it): each issue's base commit and one record per tree with the folder and branch it was
+// made with, which every later step reads (a tree made when trees were named by task id alone keeps those names; the
+// older file, which recorded only each tree's issue by task id, is read as such records). A record is written before
+// `git worktree add`, so a Host that dies in between finds the half-made tree as its own next time.
 import { existsSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { z } from 'zod';
 import { DomainError } from '../../core/errors.js';
 import { git, GitError, gitExit } from './git.js';
 import { copyFiles, filesToCopy, noPreparation, runSetup, type TreePreparation } from './treePreparation.js';
-import { worktreeBranch, worktreeRelativePath, worktreesFolder, worktreeTaskIdProblem } from './worktreePaths.js';
+import {
+	isInsideTree, isKnownLayout, legacyTreeNames, type TreeRecord, worktreeBranch, worktreeRelativePath, worktreesFolder, worktreeTaskIdProblem,
+} from './worktreePaths.js';
 
 export interface WorktreeState {
 	/** issueId → base commit (full sha). */
 	bases: Record<string, string>;
-	/** taskId → the issue whose task owns `.tutti/worktrees/<taskId>`. */
-	owners: Record<string, string>;
-	/** taskId → true once worktreeCopy and worktreeSetup have run in its tree (they run once per tree). */
-	prepared: Record<string, boolean>;
+	/** Every tree Tutti made and has not deleted with its branch, with the names it was made with. */
+	trees: TreeRecord[];
+}
+
+/** `.tutti/worktrees.json`: this shape, or the older one (`owners`: taskId → issueId; `prepared`: taskId → true). */
+const stateFile = z.object({
+	bases: z.record(z.string(), z.string()).optional(),
+	trees: z.array(z.object({ issueId: z.string(), taskId: z.string(), path: z.string(), branch: z.string(), prepared: z.boolean().optional() })).optional(),
+	owners: z.record(z.string(), z.string()).optional(),
+	prepared: z.record(z.string(), z.boolean()).optional(),
+});
+
+/** The state a file holds: records that name a known layout, and the older file's trees under their old names. */
+function stateOf(value: unknown): WorktreeState {
+	const parsed = stateFile.safeParse(value);
+	if (!parsed.success) { return { bases: {}, trees: [] }; }
+	const trees: TreeRecord[] = (parsed.data.trees ?? [])
+		.map((t) => ({ issueId: t.issueId, taskId: t.taskId, path: t.path, branch: t.branch, prepared: t.prepared === true }))
+		.filter(isKnownLayout);
+	for (const [taskId, issueId] of Object.entries(parsed.data.owners ?? {})) {
+		if (trees.some((t) => t.issueId === issueId && t.taskId === taskId)) { continue; }
+		const record = { issueId, taskId, ...legacyTreeNames(taskId), prepared: parsed.data.prepared?.[taskId] === true };
+		if (isKnownLayout(record)) { trees.push(record); }
+	}
+	return { bases: { ...(parsed.data.bases ?? {}) }, trees };
 }
 
 /** worktreeSetup failed: the Run fails before its agent starts. */
@@ -60,7 +87,7 @@ export class WorktreeManager {
 	readonly #beforeBranchDelete: (ref: string) => void;
 	#chain: Promise<unknown> = Promise.resolve();
 
-	/** `beforeBranchDelete`: told each `refs/heads/tutti/<task>` the developer's removal deletes, before git does. */
+	/** `beforeBranchDelete`: told each `refs/heads/tutti/…` branch the developer's removal deletes, before git does. */
 	constructor(workspace: string, preparation: TreePreparation = noPreparation, beforeBranchDelete: (ref: string) => void = () => undefined) {
 		this.#workspace = resolve(workspace);
 		this.#stateFile = join(this.#workspace, `${worktreesFolder}.json`);
@@ -68,25 +95,48 @@ export class WorktreeManager {
 		this.#beforeBranchDelete = beforeBranchDelete;
 	}
 
-	/** The worktree folder of a task (absolute), whether or not it exists. */
-	pathOf(taskId: string): string {
-		return resolve(this.#workspace, worktreeRelativePath(taskId));
+	#absolute(record: Pick<TreeRecord, 'path'>): string {
+		return resolve(this.#workspace, record.path);
 	}
 
 	readState(): WorktreeState {
 		try {
-			const value = JSON.parse(readFileSync(this.#stateFile, 'utf8')) as Partial<WorktreeState>;
-			return { bases: { ...(value.bases ?? {}) }, owners: { ...(value.owners ?? {}) }, prepared: { ...(value.prepared ?? {}) } };
+			return stateOf(JSON.parse(readFileSync(this.#stateFile, 'utf8')));
 		} catch {
-			return { bases: {}, owners: {}, prepared: {} };
+			return { bases: {}, trees: [] };
 		}
 	}
 
 	#writeState(state: WorktreeState): void {
 		mkdirSync(join(this.#workspace, worktreesFolder), { recursive: true, mode: 0o700 });
 		const tmp = `${this.#stateFile}.${process.pid}.tmp`;
-		writeFileSync(tmp, `${JSON.stringify(state, null, '\t')}\n`, { mode: 0o600 });
+		writeFileSync(tmp, `${JSON.stringify({ bases: state.bases, trees: state.trees }, null, '\t')}\n`, { mode: 0o600 });
 		renameSync(tmp, this.#stateFile);
+	}
+
+	/** Changes the record of one tree (or adds it) and writes the state. */
+	#updateRecord(issueId: string, taskId: string, change: (record: TreeRecord | undefined) => TreeRecord | undefined): void {
+		const state = this.readState();
+		const index = state.trees.findIndex((t) => t.issueId === issueId && t.taskId === taskId);
+		const next = change(index >= 0 ? state.trees[index] : undefined);
+		if (index >= 0) { state.trees.splice(index, 1); }
+		if (next !== undefined) { state.trees.push(next); }
+		this.#writeState(state);
+	}
+
+	/** The recorded tree of a task (its folder may have been removed since), or undefined when it never had one. */
+	recordOf(issueId: string, taskId: string): TreeRecord | undefined {
+		return this.readState().trees.find((t) => t.issueId === issueId && t.taskId === taskId);
+	}
+
+	/** Every recorded tree of the issue. */
+	treesOf(issueId: string): TreeRecord[] {
+		return this.readState().trees.filter((t) => t.issueId === issueId);
+	}
+
+	/** The recorded tree of the issue whose folder is, or holds, the workspace-relative `directory` (a Run's). */
+	treeContaining(issueId: string, directory: string): TreeRecord | undefined {
+		return this.treesOf(issueId).filter((t) => isInsideTree(t.path, directory)).sort((a, b) => b.path.length - a.path.length)[0];
 	}
 
 	/**
@@ -97,30 +147,29 @@ export class WorktreeManager {
 	ensure(issueId: string, chain: readonly string[], targetId: string, options: EnsureOptions = {}): Promise<Worktree> {
 		return this.#serial(async () => {
 			const tree = await this.#ensure(issueId, chain, targetId, options.startCommit);
-			await this.#prepare(tree, options);
+			await this.#prepare(issueId, tree, options);
 			return tree;
 		});
 	}
 
 	/** worktreeCopy then worktreeSetup, once per tree (a failed setup runs again at the next launch). */
-	async #prepare(tree: Worktree, options: EnsureOptions): Promise<void> {
+	async #prepare(issueId: string, tree: Worktree, options: EnsureOptions): Promise<void> {
 		const { copy, setup, setupTimeoutMs } = this.#preparation;
-		if (this.readState().prepared[tree.taskId] === true || (copy.length === 0 && setup.length === 0)) { return; }
+		if (this.recordOf(issueId, tree.taskId)?.prepared === true || (copy.length === 0 && setup.length === 0)) { return; }
 		copyFiles(this.#workspace, tree.absolutePath, await filesToCopy(this.#workspace, copy));
 		const result = await runSetup(tree.absolutePath, setup, setupTimeoutMs, options.setupLogFile ?? null);
 		if (!result.ok) { throw new WorktreeSetupError(result.exitCode, result.tail, result.why); }
-		const state = this.readState();
-		state.prepared[tree.taskId] = true;
-		this.#writeState(state);
+		this.#updateRecord(issueId, tree.taskId, (record) => (record ? { ...record, prepared: true } : record));
 	}
 
 	/** The nearest existing tree of the chain that belongs to the issue, or null when a launch would create one. */
 	existingTree(issueId: string, chain: readonly string[]): Worktree | null {
 		const state = this.readState();
 		for (const id of chain) {
-			if (state.owners[id] === issueId && existsSync(this.pathOf(id))) {
+			const record = state.trees.find((t) => t.issueId === issueId && t.taskId === id);
+			if (record !== undefined && existsSync(this.#absolute(record))) {
 				return {
-					relativePath: worktreeRelativePath(id), absolutePath: this.pathOf(id), branch: worktreeBranch(id),
+					relativePath: record.path, absolutePath: this.#absolute(record), branch: record.branch,
 					taskId: id, baseCommit: state.bases[issueId] ?? '', created: false,
 				};
 			}
@@ -129,12 +178,16 @@ export class WorktreeManager {
 	}
 
 	/**
-	 * Task trees live only inside the workspace: `.tutti` and `.tutti/worktrees` must be real folders there, not
-	 * symbolic links leading elsewhere (a tree made through one would put an agent outside the workspace).
+	 * Task trees live only inside the workspace: `.tutti` and `.tutti/worktrees` (and an issue's folder in it) must be
+	 * real folders there, not symbolic links leading elsewhere (a tree made through one would put an agent outside the
+	 * workspace).
 	 */
-	#requireTreesInside(issueId: string, taskId: string): void {
+	#requireTreesInside(issueId: string, taskId: string, treePath: string): void {
 		const workspaceReal = realpathSync(this.#workspace);
-		for (const folder of [join(this.#workspace, '.tutti'), join(this.#workspace, worktreesFolder)]) {
+		const folders = [join(this.#workspace, '.tutti'), join(this.#workspace, worktreesFolder)];
+		const issueFolder = resolve(this.#workspace, treePath, '..');
+		if (issueFolder !== join(this.#workspace, worktreesFolder)) { folders.push(issueFolder); }
+		for (const folder of folders) {
 			let isLink = false;
 			try {
 				isLink = lstatSync(folder).isSymbolicLink();
@@ -154,27 +207,25 @@ export class WorktreeManager {
 		const taskId = chain[0];
 		if (taskId === undefined) { throw new Error('ensure needs a task id'); }
 		await this.#requireGit(targetId);
-		this.#requireTreesInside(issueId, taskId);
-		const state = this.readState();
 		const existing = this.existingTree(issueId, chain);
+		// A tree removed by hand or by `worktree remove` comes back with the names it was made with.
+		const recorded = this.recordOf(issueId, taskId);
+		const names = recorded ?? { path: worktreeRelativePath(issueId, taskId), branch: worktreeBranch(issueId, taskId) };
+		this.#requireTreesInside(issueId, taskId, existing?.relativePath ?? names.path);
 		if (existing !== null) { return existing; }
-		const problem = worktreeTaskIdProblem(taskId);
+		const problem = worktreeTaskIdProblem(taskId) ?? worktreeTaskIdProblem(issueId);
 		if (problem !== null) {
 			throw refused(`Agent target '${targetId}' uses "isolation":"worktree", but ${problem}.`,
-				`Give the task a simple id (e.g. \`tutti issue task add --issue-id ${issueId} --task-id fix-login …\`) or use a target without isolation.`,
+				`Add the work as a task with a simple id (e.g. \`tutti issue task add --issue-id ${issueId} --task-id fix-login …\`) or use a target without isolation.`,
 				{ issueId, taskId, agentTargetId: targetId });
 		}
-		const owner = state.owners[taskId];
-		const absolutePath = this.pathOf(taskId);
-		if ((owner !== undefined && owner !== issueId) || (owner === undefined && existsSync(absolutePath))) {
-			throw refused(`The worktree folder ${absolutePath} already belongs to ${owner !== undefined ? `issue ${owner}` : 'something else'}; task ${taskId} of issue ${issueId} cannot use it.`,
-				owner !== undefined
-					? `Give this task another id, or ask the developer to remove that worktree (\`tutti worktree remove --issue-id ${owner} --task-id ${taskId} --as-user\`).`
-					: `Move ${absolutePath} out of the way, then schedule the task again.`,
-				{ issueId, taskId, path: absolutePath });
+		const absolutePath = this.#absolute(names);
+		if (recorded === undefined && existsSync(absolutePath)) {
+			throw refused(`The worktree folder ${absolutePath} already exists and is not a tree Tutti made for task ${taskId} of issue ${issueId}, so the task cannot use it.`,
+				`Move ${absolutePath} out of the way, then schedule the task again.`, { issueId, taskId, path: absolutePath });
 		}
 		// The caller's start commit (its parents' work, or the issue base the store recorded) makes a HEAD lookup moot.
-		let baseCommit = startCommit ?? state.bases[issueId];
+		let baseCommit = startCommit ?? this.readState().bases[issueId];
 		if (baseCommit === undefined) {
 			try {
 				baseCommit = (await git(this.#workspace, ['rev-parse', '--verify', 'HEAD^{commit}'])).stdout.trim();
@@ -183,14 +234,15 @@ export class WorktreeManager {
 					'Make a first commit (`git add -A && git commit -m "initial"`), then schedule the task again.', { issueId, taskId });
 			}
 		}
-		const branch = worktreeBranch(taskId);
+		const branch = names.branch;
 		const intent = this.readState();
 		// Without a start commit from the caller the base is the issue's; with one it may be a parent's, never the issue's.
 		if (startCommit === undefined) { intent.bases[issueId] = baseCommit; }
-		intent.owners[taskId] = issueId;
+		intent.trees = intent.trees.filter((t) => t.issueId !== issueId || t.taskId !== taskId);
+		intent.trees.push({ issueId, taskId, path: names.path, branch, prepared: false });
 		this.#writeState(intent);
 		const branchExists = await git(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then(() => true, () => false);
-		mkdirSync(join(this.#workspace, worktreesFolder), { recursive: true, mode: 0o700 });
+		mkdirSync(resolve(absolutePath, '..'), { recursive: true, mode: 0o700 });
 		// A tree folder deleted by hand stays registered in git until pruned, which would block `worktree add`.
 		await git(this.#workspace, ['worktree', 'prune']).catch(() => undefined);
 		try {
@@ -203,15 +255,15 @@ export class WorktreeManager {
 				`Check \`git -C ${this.#workspace} worktree list\` and \`git branch --list ${branch}\`, fix the conflict, then schedule the task again.`,
 				{ issueId, taskId, path: absolutePath });
 		}
-		return { relativePath: worktreeRelativePath(taskId), absolutePath, branch, taskId, baseCommit, created: true };
+		return { relativePath: names.path, absolutePath, branch, taskId, baseCommit, created: true };
 	}
 
 	/** Removes the task's tree (its branch and commits stay). Refuses when the tree has uncommitted changes. */
 	remove(issueId: string, taskId: string): Promise<{ path: string; branch: string }> {
 		return this.#serial(async () => {
-			const state = this.readState();
-			const absolutePath = this.pathOf(taskId);
-			if (state.owners[taskId] !== issueId || !existsSync(absolutePath)) {
+			const record = this.recordOf(issueId, taskId);
+			const absolutePath = record !== undefined ? this.#absolute(record) : '';
+			if (record === undefined || !existsSync(absolutePath)) {
 				throw refused(`Task ${taskId} of issue ${issueId} has no worktree.`,
 					`List the trees with \`git -C ${this.#workspace} worktree list\`.`, { issueId, taskId });
 			}
@@ -233,52 +285,37 @@ export class WorktreeManager {
 				const detail = e instanceof GitError ? e.stderr.trim() : (e as Error).message;
 				throw refused(`git refused to remove ${absolutePath}: ${detail}`, `Inspect it with \`git -C ${absolutePath} status\`.`, { issueId, taskId });
 			}
-			const next = this.readState();
-			delete next.owners[taskId];
-			delete next.prepared[taskId];
-			this.#writeState(next);
-			return { path: absolutePath, branch: worktreeBranch(taskId) };
+			// The record stays (the branch keeps the work, and a tree made again comes back with the same names).
+			this.#updateRecord(issueId, taskId, (r) => (r ? { ...r, prepared: false } : r));
+			return { path: absolutePath, branch: record.branch };
 		});
 	}
 
+	/** The issue's trees whose folder exists, with absolute paths, by task id. */
+	treesOnDisk(issueId: string): { taskId: string; path: string; branch: string }[] {
+		return this.treesOf(issueId).map((t) => ({ taskId: t.taskId, path: this.#absolute(t), branch: t.branch }))
+			.filter((t) => existsSync(t.path)).sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+	}
+
+	/** The commit `branch` points at ('' when there is no such branch). */
+	async branchTip(branch: string): Promise<string> {
+		const head = await gitExit(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}^{commit}`]);
+		return head.exitCode === 0 ? head.stdout.trim() : '';
+	}
+
 	/**
-	 * Removes every tree of the issue and its branch, once `integratedCommit` contains the branch's work. Refuses
-	 * (removing nothing) when a tree has uncommitted changes or a branch holds work that was not integrated.
+	 * Deletes the task's recorded branch only while it still points at `tip` (git's compare-and-delete), telling
+	 * `beforeBranchDelete` first, and forgets the tree's record; false when it moved meanwhile or is gone.
 	 */
-	removeIssueTrees(issueId: string, integratedCommit: string): Promise<{ taskId: string; path: string; branch: string }[]> {
+	deleteBranch(issueId: string, taskId: string, tip: string): Promise<boolean> {
 		return this.#serial(async () => {
-			const state = this.readState();
-			const taskIds = Object.keys(state.owners).filter((t) => state.owners[t] === issueId).sort();
-			const problems: string[] = [];
-			for (const taskId of taskIds) {
-				const absolutePath = this.pathOf(taskId);
-				if (existsSync(absolutePath)) {
-					const status = (await git(absolutePath, ['status', '--porcelain', '--untracked-files=all'])).stdout.trim();
-					if (status !== '') { problems.push(`${absolutePath} has uncommitted changes (${status.split('\n').slice(0, 5).map((l) => l.trim()).join(', ')})`); }
-				}
-				const head = await gitExit(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${worktreeBranch(taskId)}`]);
-				if (head.exitCode === 0 && (await gitExit(this.#workspace, ['merge-base', '--is-ancestor', head.stdout.trim(), integratedCommit])).exitCode !== 0) {
-					problems.push(`branch ${worktreeBranch(taskId)} has commits that were not integrated`);
-				}
-			}
-			if (problems.length > 0) {
-				throw new DomainError('dirty_workspace', `The worktrees of issue ${issueId} were not removed: ${problems.join('; ')}.`,
-					`Commit or discard those changes (or integrate again with \`tutti issue integrate --issue-id ${issueId} --as-user\`), then run \`tutti finish --issue-id ${issueId} --remove-worktrees --as-user\` again.`,
-					{ issueId, problems });
-			}
-			const removed: { taskId: string; path: string; branch: string }[] = [];
-			for (const taskId of taskIds) {
-				const absolutePath = this.pathOf(taskId);
-				if (existsSync(absolutePath)) { await git(this.#workspace, ['worktree', 'remove', absolutePath]); }
-				this.#beforeBranchDelete(`refs/heads/${worktreeBranch(taskId)}`);
-				await gitExit(this.#workspace, ['branch', '-D', '--', worktreeBranch(taskId)]);
-				const next = this.readState();
-				delete next.owners[taskId];
-				delete next.prepared[taskId];
-				this.#writeState(next);
-				removed.push({ taskId, path: absolutePath, branch: worktreeBranch(taskId) });
-			}
-			return removed;
+			const record = this.recordOf(issueId, taskId);
+			if (record === undefined) { return false; }
+			const ref = `refs/heads/${record.branch}`;
+			this.#beforeBranchDelete(ref);
+			const deleted = (await gitExit(this.#workspace, ['update-ref', '-d', ref, tip])).exitCode === 0;
+			if (deleted && !existsSync(this.#absolute(record))) { this.#updateRecord(issueId, taskId, () => undefined); }
+			return deleted;
 		});
 	}
 

@@ -72,6 +72,56 @@ export interface IssueDelivery {
 	integratedCommit: string;
 	integratedInto: string;
 	integratedAtUnixMs: number;
+	/** How the last integration was verified (migration 018): `passed`, `skipped` (the developer's choice), `none`; '' before. */
+	integratedChecks: string;
+}
+
+export type SquashMode = 'none' | 'task' | 'issue';
+
+/** One `tutti issue integrate` (migration 017): history, never rewritten but for its push's outcome. */
+export interface IntegrationRecord {
+	issueId: string;
+	sequence: number;
+	into: string;
+	previousCommit: string;
+	integratedCommit: string;
+	squash: SquashMode;
+	/** taskId → the accepted commit it took. */
+	taskCommits: Record<string, string>;
+	/** The remote it was pushed to ('' when not pushed). */
+	pushRemote: string;
+	pushState: '' | 'pushed' | 'failed';
+	pushError: string;
+	integratedAtUnixMs: number;
+}
+
+function integrationFromRow(row: Row): IntegrationRecord {
+	let taskCommits: Record<string, string> = {};
+	try {
+		const value: unknown = JSON.parse(str(row, 'task_commits_json'));
+		if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+			taskCommits = Object.fromEntries(Object.entries(value).filter((e): e is [string, string] => typeof e[1] === 'string'));
+		}
+	} catch {
+		taskCommits = {};
+	}
+	const squash = str(row, 'squash');
+	const pushState = str(row, 'push_state');
+	return {
+		issueId: str(row, 'issue_id'), sequence: num(row, 'sequence'), into: str(row, 'into_branch'),
+		previousCommit: str(row, 'previous_commit'), integratedCommit: str(row, 'integrated_commit'),
+		squash: squash === 'task' || squash === 'issue' ? squash : 'none', taskCommits,
+		pushRemote: str(row, 'push_remote'), pushState: pushState === 'pushed' || pushState === 'failed' ? pushState : '',
+		pushError: str(row, 'push_error'), integratedAtUnixMs: num(row, 'integrated_at'),
+	};
+}
+
+/** The disk an issue's worktrees use, as last measured (migration 017). */
+export interface WorktreeDisk {
+	issueId: string;
+	bytes: number;
+	trees: number;
+	measuredAtUnixMs: number;
 }
 
 function outsideChangesOf(text: string): string[] {
@@ -112,6 +162,7 @@ function issueDeliveryFromRow(row: Row): IssueDelivery {
 		integratedCommit: str(row, 'integrated_commit'),
 		integratedInto: str(row, 'integrated_into'),
 		integratedAtUnixMs: num(row, 'integrated_at'),
+		integratedChecks: str(row, 'integrated_checks'),
 	};
 }
 
@@ -210,6 +261,12 @@ export const deliveryRepository = {
 			WHERE c.issue_id = ? AND t.status = 'pending_acceptance' AND t.superseded_at = 0 AND t.latest_run_id = c.run_id ORDER BY t.task_id`, [issueId])
 			.map((row) => str(row, 'task_id'));
 	},
+	/** The active tasks accepted (bound to a commit) after the issue's last integration, or never integrated. */
+	unintegratedTaskIds(r: Reader, issueId: string): string[] {
+		return r.all(`SELECT a.task_id FROM task_acceptances a JOIN tasks t ON t.issue_id = a.issue_id AND t.task_id = a.task_id AND t.superseded_at = 0
+			LEFT JOIN issue_delivery d ON d.issue_id = a.issue_id
+			WHERE a.issue_id = ? AND a.accepted_at > COALESCE(d.integrated_at, 0) ORDER BY a.task_id`, [issueId]).map((row) => str(row, 'task_id'));
+	},
 	/** Some active task was accepted (bound to a commit) after the issue's last integration, or was never integrated. */
 	/** Some active (not superseded) task's acceptance is bound to a commit. */
 	hasAcceptedCommit(r: Reader, issueId: string): boolean {
@@ -229,8 +286,42 @@ export const deliveryRepository = {
 		const row = r.get('SELECT * FROM issue_delivery WHERE issue_id = ?', [issueId]);
 		return row ? issueDeliveryFromRow(row) : undefined;
 	},
-	recordIntegration(tx: Tx, issueId: string, integratedCommit: string, into: string, atUnixMs: number): void {
-		tx.run('UPDATE issue_delivery SET integrated_commit = ?, integrated_into = ?, integrated_at = ? WHERE issue_id = ?',
-			[integratedCommit, into, atUnixMs, issueId]);
+	/** The issue's latest integration, and (migration 017) one more row of its integration history; returns its sequence. */
+	recordIntegration(tx: Tx, issueId: string, integratedCommit: string, into: string, atUnixMs: number,
+		history: { previousCommit: string; squash: SquashMode; taskCommits: Record<string, string>; checks?: string } = { previousCommit: '', squash: 'none', taskCommits: {} }): number {
+		tx.run('UPDATE issue_delivery SET integrated_commit = ?, integrated_into = ?, integrated_at = ?, integrated_checks = ? WHERE issue_id = ?',
+			[integratedCommit, into, atUnixMs, history.checks ?? '', issueId]);
+		const sequence = num(tx.get('SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM integrations WHERE issue_id = ?', [issueId]) ?? {}, 'next');
+		tx.run(`INSERT INTO integrations (issue_id, sequence, into_branch, previous_commit, integrated_commit, squash, task_commits_json, integrated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		[issueId, sequence, into, history.previousCommit, integratedCommit, history.squash, JSON.stringify(history.taskCommits), atUnixMs]);
+		return sequence;
+	},
+	/** How the push after integration `sequence` went. */
+	recordPush(tx: Tx, issueId: string, sequence: number, remote: string, state: 'pushed' | 'failed', error: string): void {
+		tx.run('UPDATE integrations SET push_remote = ?, push_state = ?, push_error = ? WHERE issue_id = ? AND sequence = ?',
+			[remote, state, error, issueId, sequence]);
+	},
+	/** The issue's integrations, oldest first. */
+	integrations(r: Reader, issueId: string): IntegrationRecord[] {
+		return r.all('SELECT * FROM integrations WHERE issue_id = ? ORDER BY sequence', [issueId]).map(integrationFromRow);
+	},
+	worktreeDisk(r: Reader, issueId: string): WorktreeDisk | undefined {
+		const row = r.get('SELECT * FROM worktree_disk WHERE issue_id = ?', [issueId]);
+		return row ? { issueId, bytes: num(row, 'bytes'), trees: num(row, 'trees'), measuredAtUnixMs: num(row, 'measured_at') } : undefined;
+	},
+	allWorktreeDisk(r: Reader): Map<string, WorktreeDisk> {
+		return new Map(r.all('SELECT * FROM worktree_disk').map((row) => [str(row, 'issue_id'), {
+			issueId: str(row, 'issue_id'), bytes: num(row, 'bytes'), trees: num(row, 'trees'), measuredAtUnixMs: num(row, 'measured_at'),
+		}] as const));
+	},
+	/** The new measurement of an issue's trees; an issue with no tree left has no row. */
+	setWorktreeDisk(tx: Tx, disk: WorktreeDisk): void {
+		if (disk.trees === 0) {
+			tx.run('DELETE FROM worktree_disk WHERE issue_id = ?', [disk.issueId]);
+			return;
+		}
+		tx.run('INSERT OR REPLACE INTO worktree_disk (issue_id, bytes, trees, measured_at) VALUES (?, ?, ?, ?)',
+			[disk.issueId, disk.bytes, disk.trees, disk.measuredAtUnixMs]);
 	},
 };

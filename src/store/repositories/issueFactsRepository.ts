@@ -5,6 +5,7 @@ import { rejection } from '../../core/hints.js';
 import { verifyCheckpointIdentity, verifyExecutionIdentity } from '../../core/ids.js';
 import type { IssueFacts, SessionFacts } from '../../core/next/facts.js';
 import { decideBudget } from '../../core/usage/budget.js';
+import type { Task } from '../../core/model.js';
 import type { Reader } from '../tx.js';
 import { checkpointRepository } from './checkpointRepository.js';
 import { executionRepository } from './executionRepository.js';
@@ -15,18 +16,39 @@ import { num, str } from './rowValues.js';
 import { sessionRepository } from './sessionRepository.js';
 import { taskRepository } from './taskRepository.js';
 import { usageRepository } from './usageRepository.js';
+import { reworkRepository } from './reworkRepository.js';
 
-/** Open `changes_requested` / `goal_changes_requested` checkpoints (migration 3): unstarted change requests with their note. */
-function openChangeRequests(r: Reader, executionId: string): IssueFacts['changeRequests'] {
+/** The active task that replaces `taskId` after its rework(s): the end of its supersededBy chain ('' when it is active). */
+function activeReplacement(tasks: readonly Task[], taskId: string): string {
+	const byId = new Map(tasks.map((t) => [t.taskId, t]));
+	let current = byId.get(taskId);
+	const seen = new Set<string>();
+	while (current && current.supersededAtUnixMs > 0 && current.supersededByTaskId !== '' && !seen.has(current.taskId)) {
+		seen.add(current.taskId);
+		current = byId.get(current.supersededByTaskId);
+	}
+	return current && current.taskId !== taskId && current.supersededAtUnixMs === 0 ? current.taskId : '';
+}
+
+/**
+ * Open `changes_requested` / `goal_changes_requested` checkpoints (migration 3): unstarted change requests with their
+ * note; one whose task the source agent already reworked names the replacement (`reworkedInto`).
+ */
+function openChangeRequests(r: Reader, executionId: string, tasks: readonly Task[]): IssueFacts['changeRequests'] {
 	return r.all(
 		`SELECT subject_task_id, note, created_at FROM checkpoints WHERE execution_id = ? AND status IN ('active','pending')
 		 AND kind IN ('changes_requested','goal_changes_requested') ORDER BY sequence`, [executionId],
-	).map((row) => ({ taskId: str(row, 'subject_task_id'), note: str(row, 'note'), requestedAtUnixMs: num(row, 'created_at') }));
+	).map((row) => {
+		const taskId = str(row, 'subject_task_id');
+		const reworkedInto = taskId === '' ? '' : activeReplacement(tasks, taskId);
+		return { taskId, note: str(row, 'note'), requestedAtUnixMs: num(row, 'created_at'), ...(reworkedInto !== '' ? { reworkedInto } : {}) };
+	});
 }
 
 /**
  * A manual issue has no checkpoints: a request for changes is its decision row (migration 3) while the task is
- * still `failed` from that decision and has not run again.
+ * still `failed` from that decision and has not run again (stores from before a request for changes started the
+ * task's next attempt itself; since then Tutti takes the request up, and no agent owes it).
  */
 function manualChangeRequests(r: Reader, issueId: string): IssueFacts['changeRequests'] {
 	return r.all(
@@ -64,6 +86,7 @@ function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 	if (problem !== null) { throw rejection('identity_mismatch', `Refused: ${problem}.`, { issueId }); }
 	const active = checkpoints.find((c) => c.status === 'active');
 	const tasks = taskRepository.listByIssue(r, issueId);
+	const reworks = reworkRepository.latestOfIssue(r, issueId);
 	const lastChange = Math.max(issue.updatedAtUnixMs, execution?.updatedAtUnixMs ?? 0, ...tasks.map((t) => t.updatedAtUnixMs), ...checkpoints.map((c) => c.updatedAtUnixMs));
 	const lastResolved = checkpoints.reduce((max, c) => (c.status === 'resolved' ? Math.max(max, c.resolvedAtUnixMs) : max), 0);
 	return {
@@ -73,15 +96,22 @@ function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 			status: execution.status, createdAtUnixMs: execution.createdAtUnixMs,
 			updatedAtUnixMs: execution.updatedAtUnixMs, completedAtUnixMs: execution.completedAtUnixMs,
 		} : null,
-		activeCheckpoint: active ? { checkpointId: active.checkpointId, kind: active.kind, createdAtUnixMs: active.createdAtUnixMs, subjectTaskId: active.subjectTaskId } : null,
+		activeCheckpoint: active ? {
+			checkpointId: active.checkpointId, kind: active.kind, createdAtUnixMs: active.createdAtUnixMs, subjectTaskId: active.subjectTaskId,
+			sequence: active.sequence, graphRevision: active.graphRevision,
+		} : null,
 		hasPendingCheckpoint: checkpoints.some((c) => c.status === 'pending'),
 		lastCheckpointResolvedAtUnixMs: lastResolved,
 		goalReviewRequestedAtUnixMs: execution ? goalReviewRequestedAt(r, execution.executionId) : 0,
-		tasks: tasks.map((t) => ({
-			taskId: t.taskId, title: t.title, status: t.status, acceptanceState: t.acceptanceState,
-			superseded: t.supersededAtUnixMs > 0, updatedAtUnixMs: t.updatedAtUnixMs, dependencyTaskIds: t.dependencyTaskIds,
-		})),
-		changeRequests: execution ? openChangeRequests(r, execution.executionId) : manualChangeRequests(r, issueId),
+		tasks: tasks.map((t) => {
+			const pending = t.status === 'not_started' ? reworks.get(t.taskId) : undefined;
+			return {
+				taskId: t.taskId, title: t.title, status: t.status, acceptanceState: t.acceptanceState,
+				superseded: t.supersededAtUnixMs > 0, updatedAtUnixMs: t.updatedAtUnixMs, dependencyTaskIds: t.dependencyTaskIds,
+				...(pending !== undefined && pending.runId === '' ? { pendingRework: pending.kind } : {}),
+			};
+		}),
+		changeRequests: execution ? openChangeRequests(r, execution.executionId, tasks) : manualChangeRequests(r, issueId),
 		finishedAtUnixMs: finishRepository.finishedAt(r, issueId),
 		pendingFollowUp: pendingFollowUp(r, issueId),
 		lastChangeUnixMs: lastChange,

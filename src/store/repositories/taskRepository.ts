@@ -122,6 +122,15 @@ export const taskRepository = {
 		tx.run('DELETE FROM task_dependencies WHERE issue_id = ? AND task_id = ?', [issueId, taskId]);
 		tx.run('DELETE FROM tasks WHERE issue_id = ? AND task_id = ?', [issueId, taskId]);
 	},
+	/**
+	 * Task ids of any issue that are `id` or start with `id-` (what a readable id derived from a title must avoid: the
+	 * worktree folder and branch a task id names are the workspace's, not the issue's).
+	 */
+	idsLike(r: Reader, id: string): Set<string> {
+		// A range on the text, not LIKE: '_' and '%' in an id would be patterns there ('-' + 1 is '.').
+		return new Set(r.all('SELECT DISTINCT task_id FROM tasks WHERE task_id = ? OR (task_id >= ? AND task_id < ?)', [id, `${id}-`, `${id}.`])
+			.map((row) => str(row, 'task_id')));
+	},
 	/** Active tasks that depend on `taskId`. */
 	dependents(r: Reader, issueId: string, taskId: string): string[] {
 		return r.all(

@@ -1,12 +1,12 @@
 // End to end through the real Host and the real Claude Code CLI in a git workspace: a claude target runs in its own
 // worktree by default, and what the agent leaves becomes the Run's result commit. One agent writes a file (Write tool)
-// and edits another (Bash) without committing: the Host commits both on tutti/<taskId> with the task's title and the
+// and edits another (Bash) without committing: the Host commits both on tutti/<issueId>/<taskId> with the task's title and the
 // Tutti trailers. One agent commits itself and leaves a file behind: its commit stays, the Host's is on top.
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunDto } from '../../../src/protocol/dto.js';
-import type { HostHandle } from '../../integration/harness.js';
+import { type HostHandle, manualIssue } from '../../integration/harness.js';
 import { initRepo, sh } from '../../integration/delivery/gitRepoKit.js';
 import { makeTempDir, type TempDir } from '../agentKit.js';
 import { type ScriptedServer, startScriptedServer } from '../modelServer/server.js';
@@ -20,7 +20,9 @@ describe('e2e: a claude worker in a worktree; its work becomes the result commit
 	let host: HostHandle | undefined;
 	const servers: Record<string, ScriptedServer> = {};
 	/** The tree the Host gives a task (worktreePaths.ts): the scripts name files in it by absolute path. */
-	const treeOf = (taskId: string): string => join(workspace, '.tutti', 'worktrees', taskId);
+	const treeOf = (issueId: string, taskId: string): string => join(workspace, '.tutti', 'worktrees', issueId, taskId);
+	/** The Write call's input: its absolute path is set once the test knows the issue (and so the tree). */
+	const writeInput = { file_path: '', content: 'one\ntwo\nthree\n' };
 
 	before(async () => {
 		dir = makeTempDir('tutti-e2e-result-');
@@ -31,7 +33,7 @@ describe('e2e: a claude worker in a worktree; its work becomes the result commit
 		servers.edit = await startScriptedServer({
 			script: {
 				turns: [
-					{ blocks: [{ type: 'text', text: 'Writing the notes.' }, { type: 'tool', name: 'Write', id: 'toolu_write', input: { file_path: join(treeOf('edit'), 'notes.txt'), content: 'one\ntwo\nthree\n' } }] },
+					{ blocks: [{ type: 'text', text: 'Writing the notes.' }, { type: 'tool', name: 'Write', id: 'toolu_write', input: writeInput }] },
 					{ when: { last_user_includes: 'toolu_write' }, blocks: [{ type: 'tool', name: 'Bash', id: 'toolu_readme', input: { command: "printf 'changed\\n' > README.md", description: 'Edit the readme' } }] },
 					{ when: { last_user_includes: 'toolu_readme' }, blocks: [{ type: 'text', text: 'Done: notes.txt written, README.md changed.' }] },
 				],
@@ -75,9 +77,11 @@ describe('e2e: a claude worker in a worktree; its work becomes the result commit
 		assert.ok(after !== undefined && !after.includes('"is_error":true'), `tool ${toolUseId} succeeded: ${String(after?.slice(-1500))}`);
 	};
 
-	it('the agent writes and edits without committing: the Host commits its work on tutti/<taskId> with the title and trailers', async () => {
+	it('the agent writes and edits without committing: the Host commits its work on tutti/<issueId>/<taskId> with the title and trailers', async () => {
 		const h = host!;
-		const { issueId, taskId } = await manualTask(h, 'edit', 'claude-edit', 'Write notes.txt and change README.md.');
+		const issue = await manualIssue(h, 'E2E edit', true);
+		writeInput.file_path = join(treeOf(issue, 'edit'), 'notes.txt');
+		const { issueId, taskId } = await manualTask(h, 'edit', 'claude-edit', 'Write notes.txt and change README.md.', issue);
 		const runId = await latestRunId(h, issueId, taskId);
 		const run = await settledRun(h, runId);
 		completedInWorktree(run);
@@ -86,7 +90,7 @@ describe('e2e: a claude worker in a worktree; its work becomes the result commit
 		toolSucceeded(servers.edit!, 'toolu_readme');
 
 		assert.notEqual(run.resultCommit, run.baseCommit);
-		assert.equal(run.resultCommit, git('rev-parse', 'tutti/edit'), 'the result commit is the task branch head');
+		assert.equal(run.resultCommit, git('rev-parse', `tutti/${issueId}/edit`), 'the result commit is the task branch head');
 		assert.equal(git('rev-parse', `${run.resultCommit}^`), first, 'one commit on top of the base');
 		assert.equal(git('log', '-1', '--format=%s', run.resultCommit), 'Task edit');
 		assert.equal(trailer(run.resultCommit, 'Tutti-Issue'), issueId);
@@ -99,7 +103,7 @@ describe('e2e: a claude worker in a worktree; its work becomes the result commit
 			{ path: 'README.md', added: 1, deleted: 1, binary: false },
 			{ path: 'notes.txt', added: 3, deleted: 0, binary: false },
 		]);
-		assert.equal(sh(treeOf('edit'), 'status', '--porcelain'), '', 'the tree is clean');
+		assert.equal(sh(treeOf(issueId, 'edit'), 'status', '--porcelain'), '', 'the tree is clean');
 		// The developer's own tree is untouched.
 		assert.equal(readFileSync(join(workspace, 'README.md'), 'utf8'), 'hello\n');
 		assert.equal(existsSync(join(workspace, 'notes.txt')), false);
@@ -114,7 +118,7 @@ describe('e2e: a claude worker in a worktree; its work becomes the result commit
 		completedInWorktree(run);
 		toolSucceeded(servers.own!, 'toolu_commit');
 
-		assert.equal(run.resultCommit, git('rev-parse', 'tutti/own'), 'the result commit is the task branch head');
+		assert.equal(run.resultCommit, git('rev-parse', `tutti/${issueId}/own`), 'the result commit is the task branch head');
 		const agentCommit = git('rev-parse', `${run.resultCommit}^`);
 		assert.equal(git('log', '-1', '--format=%s', agentCommit), 'Agent: add own.txt', "the agent's commit stays as it made it");
 		assert.equal(trailer(agentCommit, 'Tutti-Run'), '', "the agent's commit has no Tutti trailers");
@@ -130,7 +134,7 @@ describe('e2e: a claude worker in a worktree; its work becomes the result commit
 			{ path: 'left.txt', added: 1, deleted: 0, binary: false },
 			{ path: 'own.txt', added: 1, deleted: 0, binary: false },
 		]);
-		assert.equal(sh(treeOf('own'), 'status', '--porcelain'), '', 'the tree is clean');
+		assert.equal(sh(treeOf(issueId, 'own'), 'status', '--porcelain'), '', 'the tree is clean');
 		assert.equal(git('rev-parse', 'HEAD'), first);
 	});
 });

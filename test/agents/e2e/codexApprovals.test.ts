@@ -4,12 +4,12 @@
 // the command runs and its output reaches the model; deny with a message → it does not run and the model is told the
 // message; allow for the task → the next ask is granted without asking; allow with an edited command → the developer's
 // command runs instead; a Stop while waiting cancels the request; a Host kill -9 while waiting loses nothing; a question
-// (`request_user_input`) is answered with `--input-json`.
+// (`request_user_input`) is listed as a question and answered with `tutti question answer`.
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Result } from '../../../src/protocol/controlPlane.js';
-import { expectOk, type HostHandle } from '../../integration/harness.js';
+import { expectOk, type HostHandle, methods } from '../../integration/harness.js';
 import { makeTempDir, type TempDir } from '../agentKit.js';
 import type { Script } from '../modelServer/script.js';
 import { type ScriptedServer, startScriptedServer } from '../modelServer/server.js';
@@ -150,7 +150,7 @@ describe('e2e: codex app-server asks the developer (approvals)', function () {
 		assert.equal((await approvals(h, issueId)).length, 1);
 	});
 
-	it('a question (request_user_input) is asked of the developer and the answer given with --input-json reaches the model', async () => {
+	it('a question (request_user_input) is listed as a question, and the answer given with `tutti question answer` reaches the model as the tool\'s result', async () => {
 		const h = await start({ turns: [
 			{ blocks: [{ type: 'tool', name: 'request_user_input', id: 'call_q', input: { questions: [{ id: 'color', header: 'Color', question: 'Which color?', options: [{ label: 'Red (Recommended)', description: 'warm' }, { label: 'Blue', description: 'cool' }] }] } }] },
 			{ when: { last_user_includes: 'call_q' }, blocks: [{ type: 'text', text: 'got the answer' }] },
@@ -158,9 +158,12 @@ describe('e2e: codex app-server asks the developer (approvals)', function () {
 		const { issueId, taskId } = await manualTask(h, 'ask', 'codex-ask', 'Ask me a question.');
 		const runId = await latestRunId(h, issueId, taskId);
 		const asked = await pendingApproval(h, issueId);
-		assert.equal(asked.tool, 'request_user_input');
-		assert.deepEqual((asked.input as { questions: { id: string; question: string }[] }).questions.map((q) => [q.id, q.question]), [['color', 'Which color?']]);
-		await answer(h, asked.approvalId, '--allow', '--input-json', JSON.stringify({ answers: { color: 'Blue' } }));
+		assert.deepEqual([asked.tool, asked.kind], ['request_user_input', 'question']);
+		assert.deepEqual(asked.questions.map((q) => [q.id, q.header, q.question, q.options.map((o) => o.label)]), [['color', 'Color', 'Which color?', ['Red (Recommended)', 'Blue']]]);
+		const listed = await h.cli(['approval', 'list', '--issue-id', issueId], { asUser: true });
+		assert.match(listed.stdout, /pending .* question: Which color\? \[Red \(Recommended\) \| Blue\]/);
+		const answered = methods['question/answer'].result.parse(expectOk(await h.cli(['question', 'answer', '--approval-id', asked.approvalId, '--answer', 'Blue', '--json'], { asUser: true })));
+		assert.match(answered.approval.answerLabel, /^answered by the developer at .*: Blue$/);
 		const run = await settledRun(h, runId);
 		assert.equal(run.summary, 'got the answer', JSON.stringify(run));
 		assert.match(requestText(server!, 1), /\{\\"answers\\":\{\\"color\\":\{\\"answers\\":\[\\"Blue\\"\]\}\}\}/);

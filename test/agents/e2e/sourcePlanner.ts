@@ -1,5 +1,6 @@
 // The "model" of a Tutti source agent for the end-to-end tier (a Brain for brainServer.ts). It reads what Claude
-// Code sends and answers with Bash tool calls of the real `tutti` CLI, deriving every id from the conversation:
+// Code (Anthropic Messages) or Codex (Responses API) sends and answers with shell tool calls of the real `tutti` CLI
+// (Claude Code's Bash, Codex's exec_command), deriving every id from the conversation:
 //   wake prompt (marker line)        → `tutti plan issue get --issue-id <marker.issueId> --json`
 //   tool_result of `plan issue get`  → by the active checkpoint's kind: initial_schedule → mutate (add the planned
 //                                      tasks); task_failed/task_canceled/changes_requested → mutate (rework into `<id>-fixed` with the
@@ -67,13 +68,21 @@ function jsonIn(text: string): Json {
 
 const tutti = (...args: string[]): string => `tutti ${args.map(shellQuote).join(' ')}`;
 
-export function sourcePlanner(plan: { tasks: PlannedTask[]; fixedContent: string }): SourcePlanner {
+/**
+ * `followStopHook`: a Stop hook's block ("This Tutti turn is not over: … Run this now: tutti plan issue get …") is
+ * followed like a wake (recorded `on: 'hook'`); without it such a text ends the turn again.
+ */
+export function sourcePlanner(plan: { tasks: PlannedTask[]; fixedContent: string; followStopHook?: boolean }): SourcePlanner {
 	const actions: PlannerAction[] = [];
 	let toolSeq = 0;
 
+	/** The shell tool of the agent in front of this request: Claude Code's Bash, or Codex's exec_command (Responses API). */
+	let codex = false;
 	const bash = (on: string, command: string): Turn => {
 		actions.push({ on, did: command });
-		return { blocks: [{ type: 'tool', name: 'Bash', id: `toolu_src_${++toolSeq}`, input: { command, description: `tutti ${on}` } }] };
+		return codex
+			? { blocks: [{ type: 'tool', name: 'exec_command', id: `call_src_${++toolSeq}`, input: { cmd: command, yield_time_ms: 30_000 } }] }
+			: { blocks: [{ type: 'tool', name: 'Bash', id: `toolu_src_${++toolSeq}`, input: { command, description: `tutti ${on}` } }] };
 	};
 	const end = (on: string, text: string): Turn => {
 		actions.push({ on, did: `end: ${text}` });
@@ -145,22 +154,44 @@ export function sourcePlanner(plan: { tasks: PlannedTask[]; fixedContent: string
 		return end(verb, `Done: ${verb} succeeded.`);
 	}
 
-	const brain: Brain = (request: BrainRequest): Turn => {
-		const body = request.body;
-		if (!isObject(body) || !Array.isArray(body.messages)) { throw new Error('not an Anthropic Messages request'); }
-		const messages = body.messages.filter(isObject);
-		const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-		if (lastUser === undefined) { throw new Error('no user message'); }
-		const blocks = blocksOf(lastUser);
-		const toolResult = blocks.find((b) => b.type === 'tool_result');
-		if (toolResult !== undefined) {
-			const toolUse = messages.filter((m) => m.role === 'assistant').flatMap(blocksOf)
-				.find((b) => b.type === 'tool_use' && b.id === toolResult.tool_use_id);
-			const command = isObject(toolUse) && isObject(toolUse.input) ? String(toolUse.input.command) : '';
-			return onToolResult(command, textOf(toolResult.content));
+	/** What the request ends with: a tool's result (the command and its output), or the user's text. */
+	function lastEvent(body: unknown): { command: string; output: string } | { text: string } {
+		if (isObject(body) && Array.isArray(body.messages)) {
+			codex = false;
+			const messages = body.messages.filter(isObject);
+			const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+			if (lastUser === undefined) { throw new Error('no user message'); }
+			const blocks = blocksOf(lastUser);
+			const toolResult = blocks.find((b) => b.type === 'tool_result');
+			if (toolResult !== undefined) {
+				const toolUse = messages.filter((m) => m.role === 'assistant').flatMap(blocksOf)
+					.find((b) => b.type === 'tool_use' && b.id === toolResult.tool_use_id);
+				return { command: isObject(toolUse) && isObject(toolUse.input) ? String(toolUse.input.command) : '', output: textOf(toolResult.content) };
+			}
+			return { text: blocks.map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n') };
 		}
-		const text = blocks.map((b) => (typeof b.text === 'string' ? b.text : '')).join('\n');
-		const markerLine = text.split('\n').find((l) => l.startsWith(wakeMarkerPrefix));
+		if (isObject(body) && Array.isArray(body.input)) {
+			// Responses API (Codex): the last user message or function_call_output item; a call's command is in its arguments.
+			codex = true;
+			const items = body.input.filter(isObject);
+			const last = [...items].reverse().find((i) => i.role === 'user' || i.type === 'function_call_output');
+			if (last === undefined) { throw new Error('no user input item'); }
+			if (last.type === 'function_call_output') {
+				const call = items.find((i) => i.type === 'function_call' && i.call_id === last.call_id);
+				const args: unknown = isObject(call) && typeof call.arguments === 'string' ? JSON.parse(call.arguments) : {};
+				return { command: isObject(args) ? String(args.cmd) : '', output: typeof last.output === 'string' ? last.output : textOf(last.output) };
+			}
+			return { text: textOf(last.content) };
+		}
+		throw new Error('neither an Anthropic Messages nor a Responses request');
+	}
+
+	const brain: Brain = (request: BrainRequest): Turn => {
+		const event = lastEvent(request.body);
+		if ('command' in event) { return onToolResult(event.command, event.output); }
+		const markerLine = event.text.split('\n').find((l) => l.startsWith(wakeMarkerPrefix));
+		const owed = plan.followStopHook === true ? /^This Tutti turn is not over: .* Run this now: (tutti plan issue get --issue-id \S+ --json)$/s.exec(event.text) : null;
+		if (markerLine === undefined && owed !== null) { return bash('hook', owed[1]!); }
 		if (markerLine === undefined) { return end('text', 'I only act on Tutti wakes.'); }
 		const marker = jsonIn(markerLine);
 		return bash(`wake:${String(marker.kind)}`, tutti('plan', 'issue', 'get', '--issue-id', String(marker.issueId), '--json'));

@@ -6,6 +6,7 @@ import {
 	expectError, expectOk, fenceOf, type HostConfig, type HostHandle, ManagedIssue, managedIssue, methods, openSession, requestId, shareHost, standardTargets, taskIn,
 	taskSpec,
 } from '../harness.js';
+import { shellWords } from '../../unit/cli/shellWords.js';
 
 describe('conformance: developer confirmation (reviews and Goal Review)', function () {
 	let host: HostHandle;
@@ -89,7 +90,20 @@ describe('conformance: developer confirmation (reviews and Goal Review)', functi
 		assert.match(active.recoveryHint, /sent back by the developer/);
 
 		const m = await issue.mutateOk([{ kind: 'rework', taskId: 'a', task: { taskId: 'a2', content: `Do a. ${note}.` } }], fenceOf(active));
-		const replacement = await issue.scheduleOk(['a2'], { checkpointId: m.checkpointId, revision: m.graphRevision });
+		// The rework is done: what is owed now is the replacement's schedule at that checkpoint, not the old rejection —
+		// from resume, from the Stop hook and from a wait on the old task's review alike.
+		const owedSchedule = `tutti plan issue schedule --issue-id ${issue.issueId} --checkpoint-id ${m.checkpointId} --expected-graph-revision ${m.graphRevision} `
+			+ `--task-ids-json '["a2"]' --request-id cp${cp.sequence}-r${m.graphRevision}-schedule --json`;
+		const resumed = expectOk<{ next?: string; state?: string; note?: string }>(await issue.cli(['agent', 'resume']));
+		assert.deepEqual([resumed.state, resumed.next, resumed.note], ['checkpoint', owedSchedule, undefined], 'resume owes the replacement\'s schedule');
+		const hook = JSON.parse((await issue.cli(['hook', 'stop'], { input: '{"hook_event_name":"Stop","stop_hook_active":false}' })).stdout) as { decision: string; reason: string };
+		assert.equal(hook.decision, 'block');
+		assert.ok(hook.reason.endsWith(`Run this now: ${owedSchedule}`), hook.reason);
+		assert.doesNotMatch(hook.reason, /requested changes on task a/, 'not the old rejection');
+		const waited = JSON.parse((await issue.cli(['await-review', '--issue-id', issue.issueId, '--task-id', 'a'], { env: { TUTTI_AWAIT_TIMEOUT_MS: '300', TUTTI_KEEPALIVE_MS: '100' } })).stdout) as { state: string; next: string };
+		assert.equal(waited.next, owedSchedule, 'await-review owes the replacement\'s schedule');
+		// The owed command, run as printed, is accepted.
+		const replacement = expectOk<{ runIds: string[] }>(await issue.cli(shellWords(owedSchedule).slice(1)));
 		assert.equal(replacement.runIds.length, 1);
 		assert.deepEqual(taskIn(await issue.get(), 'b').dependencyTaskIds, ['a2']);
 	});

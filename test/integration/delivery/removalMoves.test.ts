@@ -1,4 +1,4 @@
-// The developer's `finish --remove-worktrees` deletes task branches: each deletion is told (to the ledger that keeps
+// The developer's Finish with --remove-worktrees and `tutti worktree prune` delete task branches: each deletion is told (to the ledger that keeps
 // it from counting as a live Run's outside change) before git deletes the branch. Real git.
 import { strict as assert } from 'node:assert';
 import { rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ describe('worktree removal tells each branch it deletes, before deleting it (rea
 	let root = '';
 	afterEach(() => { rmSync(root, { recursive: true, force: true }); });
 
-	it('removeIssueTrees: the callback sees the branch still there, then it is gone', async () => {
+	it('deleteBranch: the callback sees the branch still there, then it is gone', async () => {
 		const made = newRepo();
 		root = made.root;
 		const seen: { ref: string; existed: boolean }[] = [];
@@ -20,9 +20,10 @@ describe('worktree removal tells each branch it deletes, before deleting it (rea
 			seen.push({ ref, existed: sh(made.repo, 'for-each-ref', '--format=%(refname)', ref) === ref });
 		});
 		const tree = await manager.ensure('iss', ['a'], 'iso');
-		assert.equal(tree.absolutePath, join(made.repo, '.tutti', 'worktrees', 'a'));
-		await manager.removeIssueTrees('iss', made.first);
-		assert.deepEqual(seen, [{ ref: 'refs/heads/tutti/a', existed: true }]);
-		assert.equal(sh(made.repo, 'branch', '--list', 'tutti/a'), '');
+		assert.equal(tree.absolutePath, join(made.repo, '.tutti', 'worktrees', 'iss', 'a'));
+		await manager.remove('iss', 'a');
+		assert.equal(await manager.deleteBranch('iss', 'a', made.first), true);
+		assert.deepEqual(seen, [{ ref: 'refs/heads/tutti/iss/a', existed: true }]);
+		assert.equal(sh(made.repo, 'branch', '--list', 'tutti/iss/a'), '');
 	});
 });

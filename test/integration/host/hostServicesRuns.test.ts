@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'mocha';
 import { systemClock } from '../../../src/core/ports.js';
 import type { HostConfig } from '../../../src/host/config.js';
 import { ProcessRunner } from '../../../src/host/runs/processRunner.js';
+import { readOutputOrder } from '../../../src/supervisor/outputOrder.js';
 import { createHostServices, type HostServices } from '../../../src/host/services/hostServices.js';
 import { type Caller, type Method, methods, type Params, type ParsedParams, type Result } from '../../../src/protocol/controlPlane.js';
 import { Store } from '../../../src/store/database.js';
@@ -29,6 +30,16 @@ const transcriptWriter = [
 	'setInterval(() => { if (require("fs").existsSync("release.gate")) { w(\'ess","is_error":false,"result":"All green"}\\n\'); process.exit(0); } }, 50);',
 ].join('');
 
+/**
+ * stdout, then stderr, then stdout again, each step waiting for its gate file (`g1`, `g2` in its working directory,
+ * written by the test once the supervisor's size sample shows the step before), then exit 3.
+ */
+const alternating = [
+	'const fs=require("fs");const gate=(f,then)=>{const t=setInterval(()=>{if(fs.existsSync(f)){clearInterval(t);then();}},20);};',
+	'process.stdout.write("compiling\\n");',
+	'gate("g1",()=>{process.stderr.write("npm ERR! 3 tests failed\\n");gate("g2",()=>{process.stdout.write("cleaning up\\n");process.exit(3);});});',
+].join('');
+
 describe('Host services with real Run processes', function () {
 	this.timeout(60_000);
 	let build: RunBuild;
@@ -46,6 +57,7 @@ describe('Host services with real Run processes', function () {
 			{ id: 'fail', adapter: 'command', argv: [node, '-e', 'process.exit(3)'] },
 			{ id: 'gated', adapter: 'command', argv: [node, '-e', gated] },
 			{ id: 'transcript', adapter: 'command', argv: [node, '-e', transcriptWriter] },
+			{ id: 'alternating', adapter: 'command', argv: [node, '-e', alternating] },
 		],
 		maxParallelRuns: 4,
 		autoAcceptDefault: false,
@@ -133,6 +145,31 @@ describe('Host services with real Run processes', function () {
 		assert.deepEqual(rest.entries.map((e) => [e.kind, e.text]), [['result', 'All green']]);
 		assert.equal((await call('run/get', { runId })).activity, undefined, 'a settled Run is doing nothing');
 		assert.equal(rest.done, true);
+	});
+
+	it('run/transcript interleaves stderr (marked) where it was written, live and after the Run ended', async () => {
+		const issueId = (await call('issue/create', { title: 'stderr' })).issueId;
+		await call('task/add', { issueId, taskId: 'e', title: 'stderr', agentTargetId: 'alternating' });
+		const runId = await runOf(issueId, 'e');
+		const runDir = join(ws.path, '.tutti', 'runs', runId);
+		const sampled = (out: number, err: number): Promise<true> => waitFor(async () => (readOutputOrder(runDir).some(([o, e]) => o >= out && e >= err) ? true : undefined),
+			{ what: `a size sample of at least ${out} stdout and ${err} stderr bytes`, timeoutMs: 30_000 });
+		await sampled(1, 0);
+		writeFileSync(join(ws.path, 'g1'), '');
+		await sampled(1, 1);
+		const live = await call('run/transcript', { runId });
+		assert.deepEqual(live.entries.map((e) => [e.kind, e.text]), [['output', 'compiling'], ['stderr', 'npm ERR! 3 tests failed']], 'the stderr line arrives while the Run runs');
+		assert.equal(live.done, false);
+		writeFileSync(join(ws.path, 'g2'), '');
+		const run = await settled(runId);
+		assert.equal(run.exitCode, 3);
+		const rest = await call('run/transcript', { runId, offset: live.nextOffset, stderrOffset: live.stderrNextOffset });
+		assert.deepEqual(rest.entries.map((e) => [e.kind, e.text]), [['output', 'cleaning up']]);
+		assert.equal(rest.done, true);
+		const whole = await call('run/transcript', { runId });
+		assert.deepEqual(whole.entries.map((e) => e.text), ['compiling', 'npm ERR! 3 tests failed', 'cleaning up'], 'read after the end, in the order written');
+		const attention = (await call('issue/get', { issueId })).tasks[0]!.attention;
+		assert.equal(attention?.label, 'Failed: exit code 3 — retry, edit or stop');
 	});
 
 	it('run/stop of a sleeping process: the Stop took and the Run ends canceled', async () => {

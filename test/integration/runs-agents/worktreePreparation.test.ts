@@ -31,15 +31,17 @@ describe('worktree preparation: worktreeCopy and worktreeSetup (real git)', func
 		writeFileSync(join(h.workspace, 'notes.local'), 'mine\n');
 		mkdirSync(join(h.workspace, 'node_modules', 'dep'), { recursive: true });
 		writeFileSync(join(h.workspace, 'node_modules', 'dep', 'index.js'), 'module.exports = 1;\n');
-		return (await h.call('issue/create', { title: 'prepared trees' })).issueId;
+		issueOf = (await h.call('issue/create', { title: 'prepared trees' })).issueId;
+		return issueOf;
 	}
+	let issueOf = '';
 
-	const tree = (taskId: string): string => join(h.workspace, '.tutti', 'worktrees', taskId);
+	const tree = (taskId: string): string => join(h.workspace, '.tutti', 'worktrees', issueOf, taskId);
 
 	it('copies the matching untracked and ignored files and runs the setup in the new tree before launch, once per tree', async () => {
 		const issueId = await open({
 			worktreeCopy: ['.env', 'node_modules/**', '**/*.json'],
-			worktreeSetup: ['sh', '-c', 'test -f .env && echo "setup ran" && echo x >> ../../setup-runs.txt'],
+			worktreeSetup: ['sh', '-c', 'test -f .env && echo "setup ran" && echo x >> ../../../setup-runs.txt'],
 		});
 		await h.call('task/add', { issueId, taskId: 'a', title: 'a', agentTargetId: 'iso' });
 		await h.idle();

@@ -1,6 +1,7 @@
 // Worktree isolation with real git (the Run processes are scripted): a task of an `"isolation":"worktree"` target
-// runs in `.tutti/worktrees/<taskId>` on `tutti/<taskId>` from the issue's base commit; a rework goes back to the
-// same tree; removal refuses uncommitted changes; a non-git workspace gets a clear error.
+// runs in `.tutti/worktrees/<issueId>/<taskId>` on `tutti/<issueId>/<taskId>` from the issue's base commit (a tree
+// recorded under the older per-task names keeps them); a rework goes back to the same tree; removal refuses
+// uncommitted changes; a non-git workspace gets a clear error.
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,15 +46,15 @@ describe('worktree isolation (real git)', function () {
 		return spec.cwd;
 	}
 
-	it('creates .tutti/worktrees/<taskId> on tutti/<taskId> from the issue base commit and records it on the Run', async () => {
+	it('creates .tutti/worktrees/<issueId>/<taskId> on tutti/<issueId>/<taskId> from the issue base commit and records it on the Run', async () => {
 		const { issueId, base } = await open();
 		await h.call('task/add', { issueId, taskId: 'a', title: 'a', agentTargetId: 'iso' });
 		const cwd = await launchedCwd('a');
-		assert.equal(cwd, realpathSync(join(h.workspace, '.tutti', 'worktrees', 'a')));
-		assert.equal(git(cwd, 'rev-parse', '--abbrev-ref', 'HEAD'), 'tutti/a');
+		assert.equal(cwd, realpathSync(join(h.workspace, '.tutti', 'worktrees', issueId, 'a')));
+		assert.equal(git(cwd, 'rev-parse', '--abbrev-ref', 'HEAD'), `tutti/${issueId}/a`);
 		assert.equal(git(cwd, 'rev-parse', 'HEAD'), base);
 		const run = await h.call('run/get', { runId: h.runs.launches[0]!.runId });
-		assert.equal(run.executionDirectory, join('.tutti', 'worktrees', 'a'));
+		assert.equal(run.executionDirectory, join('.tutti', 'worktrees', issueId, 'a'));
 
 		// The main tree moves on; a later task of the same issue still starts from the issue's base commit.
 		writeFileSync(join(h.workspace, 'later.txt'), 'later\n');
@@ -82,11 +83,11 @@ describe('worktree isolation (real git)', function () {
 		const second = await launchedCwd('a-rework');
 		assert.equal(second, first);
 		assert.equal(readFileSync(join(second, 'work.txt'), 'utf8'), 'half done\n');
-		assert.equal(existsSync(join(h.workspace, '.tutti', 'worktrees', 'a-rework')), false);
+		assert.equal(existsSync(join(h.workspace, '.tutti', 'worktrees', issueId, 'a-rework')), false);
 
 		// A resume of the same task (e.g. its launch retried after a restart) reuses the tree too.
 		const again = await new WorktreeManager(h.workspace).ensure(issueId, ['a'], 'iso');
-		assert.deepEqual([again.absolutePath, again.created], [join(h.workspace, '.tutti', 'worktrees', 'a'), false]);
+		assert.deepEqual([again.absolutePath, again.created], [join(h.workspace, '.tutti', 'worktrees', issueId, 'a'), false]);
 	});
 
 	it('removal refuses uncommitted changes and a running Run; after a commit the tree goes and its branch stays', async () => {
@@ -111,21 +112,22 @@ describe('worktree isolation (real git)', function () {
 
 		const committed = commitAll(cwd, 'agent work');
 		const removed = await service.remove({ issueId, taskId: 'a' }, user);
-		assert.deepEqual([removed.removed, removed.branch], [true, 'tutti/a']);
+		assert.deepEqual([removed.removed, removed.branch], [true, `tutti/${issueId}/a`]);
 		assert.equal(existsSync(cwd), false);
-		assert.equal(git(h.workspace, 'rev-parse', 'refs/heads/tutti/a'), committed, 'the branch keeps the work');
+		assert.equal(git(h.workspace, 'rev-parse', `refs/heads/tutti/${issueId}/a`), committed, 'the branch keeps the work');
 
 		const forbidden = await service.remove({ issueId, taskId: 'a' }, { kind: 'session', sessionId: 's', role: 'worker' }).then(() => null, (e: unknown) => e);
 		assert.ok(forbidden instanceof DomainError && forbidden.reasonCode === 'forbidden');
 	});
 
-	it('the same task id in another issue is refused; a tree deleted by hand comes back on its branch with its commits', async () => {
+	it('the same task id in another issue gets its own tree and branch; a tree deleted by hand comes back on its branch with its commits', async () => {
 		const { issueId } = await open();
 		const manager = new WorktreeManager(h.workspace);
 		const tree = await manager.ensure(issueId, ['a'], 'iso');
 		assert.equal(tree.created, true);
-		const other = await manager.ensure('other-issue', ['a'], 'iso').then(() => null, (e: unknown) => e);
-		assert.ok(other instanceof DomainError && /already belongs to issue/.test(other.message), String(other));
+		const other = await manager.ensure('other-issue', ['a'], 'iso');
+		assert.deepEqual([other.created, other.relativePath, other.branch], [true, join('.tutti', 'worktrees', 'other-issue', 'a'), 'tutti/other-issue/a']);
+		assert.notEqual(other.absolutePath, tree.absolutePath);
 
 		writeFileSync(join(tree.absolutePath, 'kept.txt'), 'kept\n');
 		const committed = commitAll(tree.absolutePath, 'work');
@@ -134,6 +136,35 @@ describe('worktree isolation (real git)', function () {
 		assert.deepEqual([back.absolutePath, back.created], [tree.absolutePath, true]);
 		assert.equal(git(back.absolutePath, 'rev-parse', 'HEAD'), committed);
 		assert.equal(readFileSync(join(back.absolutePath, 'kept.txt'), 'utf8'), 'kept\n');
+	});
+
+	it('a tree recorded under the older names (.tutti/worktrees/<taskId> on tutti/<taskId>) keeps them: reused, removed and made again there', async () => {
+		const { issueId, base } = await open();
+		// What an older Tutti left: the tree and branch named by the task alone, and its bookkeeping by task id.
+		const legacy = join(h.workspace, '.tutti', 'worktrees', 'a');
+		git(h.workspace, 'worktree', 'add', '-q', '-b', 'tutti/a', legacy, base);
+		writeFileSync(join(h.workspace, '.tutti', 'worktrees.json'), JSON.stringify({ bases: { [issueId]: base }, owners: { a: issueId }, prepared: {} }));
+		writeFileSync(join(legacy, 'old.txt'), 'old work\n');
+		const committed = commitAll(legacy, 'old work');
+
+		await h.call('task/add', { issueId, taskId: 'a', title: 'a', agentTargetId: 'iso' });
+		assert.equal(await launchedCwd('a'), realpathSync(legacy), 'the launch goes to the tree under its recorded name');
+		const run = await h.call('run/get', { runId: h.runs.launches[0]!.runId });
+		assert.equal(run.executionDirectory, join('.tutti', 'worktrees', 'a'));
+		assert.equal(existsSync(join(h.workspace, '.tutti', 'worktrees', issueId)), false, 'no tree under the new names');
+		h.runs.exit(run.runId, { exitCode: 0 });
+		await h.idle();
+
+		const manager = new WorktreeManager(h.workspace);
+		const service = new WorktreeService({ store: h.store, worktrees: manager });
+		const removed = await service.remove({ issueId, taskId: 'a' }, user);
+		assert.deepEqual([removed.path, removed.branch], [legacy, 'tutti/a']);
+		const back = await manager.ensure(issueId, ['a'], 'iso');
+		assert.deepEqual([back.absolutePath, back.branch, back.created], [legacy, 'tutti/a', true], 'made again with the names it was made with');
+		assert.equal(git(back.absolutePath, 'rev-parse', 'HEAD'), committed);
+		// The bookkeeping is now written in the new shape, with the old names.
+		const state = JSON.parse(readFileSync(join(h.workspace, '.tutti', 'worktrees.json'), 'utf8')) as { trees: { path: string; branch: string }[] };
+		assert.deepEqual(state.trees.map((t) => [t.path, t.branch]), [[join('.tutti', 'worktrees', 'a'), 'tutti/a']]);
 	});
 
 	it('a non-git workspace fails the Run with a clear error for that setting, before any process starts', async () => {

@@ -5,9 +5,17 @@ import { formatHuman } from '../../../src/cli/humanOutput.js';
 
 describe('cli: approvals in human output', () => {
 	it('lists pending approvals as a table', () => {
-		const text = formatHuman('approval/list', { approvals: [{ approvalId: 'approval-1', status: 'pending', tool: 'Bash', runId: 'run-1', answerLabel: 'not answered yet' }] });
-		assert.equal(text, 'approval-1  pending  Bash  run-1  not answered yet\n');
+		const text = formatHuman('approval/list', { approvals: [{ approvalId: 'approval-1', status: 'pending', tool: 'Bash', input: { command: 'git push' }, runId: 'run-1', answerLabel: 'not answered yet' }] });
+		assert.equal(text, 'approval-1  pending  run-1  Bash `git push`  not answered yet\n');
 		assert.equal(formatHuman('approval/list', { approvals: [] }), 'no approvals\n');
+	});
+
+	it('lists a question as a question, with its options', () => {
+		const text = formatHuman('approval/list', { approvals: [{
+			approvalId: 'approval-2', status: 'pending', tool: 'request_user_input', runId: 'run-1', answerLabel: 'not answered yet', kind: 'question',
+			questions: [{ id: 'color', question: 'Which color?', options: [{ label: 'Red', description: '' }, { label: 'Blue', description: '' }] }, { id: 'name', question: 'Name?', options: [] }],
+		}] });
+		assert.equal(text, 'approval-2  pending  run-1  question: Which color? [Red | Blue] / Name?  not answered yet\n');
 	});
 
 	it("ends a Run's transcript with its approvals: the command or path, the answer and who gave it", () => {

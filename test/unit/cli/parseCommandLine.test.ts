@@ -15,8 +15,10 @@ function sampleArgs(flag: FlagSpec): string[] {
 		case 'list': return [name, 'a', name, 'b'];
 		case 'jsonStringArray': return [name, '["a","b"]'];
 		case 'jsonObject': return [name, '{"command":"ls"}'];
+		case 'jsonArray': return [name, '[{"argv":["true"]}]'];
 		case 'jsonOperations': return [name, '[{"kind":"supersede","taskId":"a"}]'];
 		case 'choice': return [name, flag.choices![0]!];
+		case 'optionalValue': return flag.choices ? [name, flag.choices[flag.choices.length - 1]!] : [name, `v-${flag.name}`];
 		case 'budgetUsd': return [name, '2.50'];
 		case 'budgetTokens': return [name, 'none'];
 	}

@@ -12,6 +12,7 @@ const sampleFor = (flag: FlagSpec): string => {
 		case 'bool': return 'false';
 		case 'jsonStringArray': return '["a","b"]';
 		case 'jsonObject': return '{"command":"ls"}';
+		case 'jsonArray': return '[{"argv":["true"]}]';
 		case 'choice': return flag.choices?.[0] ?? 'x';
 		default: return `v-${flag.name}`;
 	}

@@ -32,7 +32,7 @@ export function issueDtoFor(issueId: string, title = 'An issue'): IssueDto {
 		executionStatus: null, terminal: false,
 		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false },
 		attention: { state: 'planned', label: 'Planned', reasons: [], activity: '', sinceUnixMs: 0, stalled: false, handBackCommand: '', sourceAgent: null, runs: [] },
-		baseCommit: '', baseBranch: '', integratedCommit: '', integratedInto: '', changedAfterAcceptanceTaskIds: [], spend: emptySpendDto(),
+		baseCommit: '', baseBranch: '', integratedCommit: '', integratedInto: '', changedAfterAcceptanceTaskIds: [], delivery: 'nothing_to_integrate', worktreeDisk: null, spend: emptySpendDto(),
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,
 	};
 }
@@ -42,7 +42,7 @@ export function runDtoFor(runId: string): RunDto {
 		runId, issueId: 'ISSUE', taskId: 'T1', agentTargetId: 'sh', agentSessionId: 's', status: 'completed', outcome: 'success',
 		outcomeLabel: 'Completed in 0m 01s', exitCode: 0, summary: '', errorMessage: '',
 		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
-		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], stopping: false, controls: { stop: false },
+		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], stopping: false, controls: { stop: false }, stalled: null,
 		createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 2, durationMs: 1,
 	};
 }

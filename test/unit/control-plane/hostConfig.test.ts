@@ -32,7 +32,17 @@ describe('host config', () => {
 		assert.deepEqual(config, { agentTargets: [{ id: 'sh', adapter: 'command', argv: ['sh', '-c', 'make'], cwd: 'sub', env: { A_B: '1' } }], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: true, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
 	});
 
+	it('reads stallSeconds, workspace-wide and per target (0: never marked)', () => {
+		const config = parseHostConfig('{"stallSeconds":120,"agentTargets":[{"id":"x","adapter":"command","argv":["a"],"stallSeconds":0}]}', file);
+		assert.equal(config.stallSeconds, 120);
+		assert.equal(config.agentTargets[0]?.stallSeconds, 0);
+		assert.equal(parseHostConfig('{}', file).stallSeconds, undefined, 'absent: the built-in 600 s applies');
+	});
+
 	const broken: Array<[string, string, RegExp]> = [
+		['negative stallSeconds', '{"stallSeconds":-1}', /→ at stallSeconds/],
+		['fractional stallSeconds', '{"stallSeconds":1.5}', /→ at stallSeconds/],
+		['a target stallSeconds over a week', '{"agentTargets":[{"id":"x","adapter":"command","argv":["a"],"stallSeconds":604801}]}', /→ at agentTargets\[0\]\.stallSeconds/],
 		['not JSON', '{agentTargets: []}', /is not valid JSON/],
 		['unknown adapter', '{"agentTargets":[{"id":"x","adapter":"shell"}]}', /→ at agentTargets\[0\]\.adapter/],
 		['command without argv', '{"agentTargets":[{"id":"x","adapter":"command"}]}', /"command" target needs "argv"[\s\S]*→ at agentTargets\[0\]\.argv/],

@@ -53,7 +53,7 @@ export function task(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 		issueId: 'I1', taskId, title: `Task ${taskId}`, content: '', status: 'not_started', acceptanceState: '', agentTargetId: 'sh',
 		modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '', dependencyTaskIds: [],
 		parallelizable: true, autoAccept: false, latestRunId: '', sortIndex: 0, supersededAtUnixMs: 0, supersededByTaskId: '',
-		baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', createdAtUnixMs: 1, updatedAtUnixMs: 1, ...over,
+		baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', attempt: 0, rework: null, createdAtUnixMs: 1, updatedAtUnixMs: 1, ...over,
 	};
 }
 
@@ -70,7 +70,7 @@ export function run(runId: string, over: Partial<RunDto> = {}): RunDto {
 	const r: Omit<RunDto, 'stopping' | 'controls'> = {
 		runId, issueId: 'I1', taskId: 'T1', agentTargetId: 'sh', agentSessionId: 's', status: 'running', outcome: null, outcomeLabel: null,
 		exitCode: null, summary: '', errorMessage: '', usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
-		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 0, durationMs: 1,
+		outputDir: '/tmp/x', executionDirectory: '/tmp', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], stalled: null, createdAtUnixMs: 1, startedAtUnixMs: 1, completedAtUnixMs: 0, durationMs: 1,
 		...over,
 	};
 	return { ...r, stopping: over.stopping ?? isStopping(r), controls: over.controls ?? runControls(r) };

@@ -10,11 +10,12 @@ function withRuns(issueId: string, title: string, runs: IssueDto['attention']['r
 }
 
 describe('extension/runsModel', () => {
-	it('lists the Runs the Host says need attention, those that need the developer first, failed before waiting before stopped', () => {
+	it('lists the Runs the Host says need attention, those that need the developer first, failed before stalled before waiting before stopped', () => {
 		const items = runsNeedingAttention([
 			withRuns('A', 'Alpha', [
 				{ runId: 'r1', taskId: 't1', taskTitle: 'Stopped one', kind: 'stopped', label: 'Stopped', needsYou: false },
 				{ runId: 'r2', taskId: 't2', taskTitle: 'Review me', kind: 'waiting', label: 'Waiting for your review', needsYou: true },
+				{ runId: 'r6', taskId: 't6', taskTitle: 'Quiet', kind: 'stalled', label: 'Stalled: no activity for 12 min', needsYou: true },
 			]),
 			withRuns('B', 'Beta', [
 				{ runId: 'r3', taskId: 't3', taskTitle: 'Broken', kind: 'failed', label: 'Failed: nobody is acting on it', needsYou: true },
@@ -23,7 +24,7 @@ describe('extension/runsModel', () => {
 			withRuns('C', 'Over', [{ runId: 'r5', taskId: 't5', taskTitle: 'Old', kind: 'failed', label: 'x', needsYou: true }], 'done'),
 		]);
 		assert.deepEqual(items.map((i) => [i.runId, i.contextValue]), [
-			['r3', 'run:failed:needsYou'], ['r2', 'run:waiting:needsYou'], ['r4', 'run:failed'], ['r1', 'run:stopped'],
+			['r3', 'run:failed:needsYou'], ['r6', 'run:stalled:needsYou'], ['r2', 'run:waiting:needsYou'], ['r4', 'run:failed'], ['r1', 'run:stopped'],
 		]);
 		assert.deepEqual([items[0]!.issueTitle, items[0]!.taskTitle, items[0]!.label], ['Beta', 'Broken', 'Failed: nobody is acting on it']);
 	});

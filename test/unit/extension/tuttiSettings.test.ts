@@ -6,7 +6,7 @@ import { hostConfigFromSettings, storeLocation, type TuttiSettings, withMachineP
 function settings(over: Partial<TuttiSettings> = {}): TuttiSettings {
 	return {
 		agentTargets: [], maxParallelRuns: 4, developerConfirmation: true, autoAcceptDefault: false, storePath: '.tutti/tutti.sqlite',
-		worktreeCopy: undefined, worktreeSetup: undefined, worktreeSetupTimeoutSeconds: undefined, modelPrices: undefined, defaultBudgetUsd: undefined, integrateRunsHooks: undefined, agentPaths: undefined, ...over,
+		worktreeCopy: undefined, worktreeSetup: undefined, worktreeSetupTimeoutSeconds: undefined, modelPrices: undefined, defaultBudgetUsd: undefined, integrateRunsHooks: undefined, checks: undefined, stallSeconds: undefined, agentPaths: undefined, ...over,
 	};
 }
 
@@ -63,6 +63,14 @@ describe('extension/tuttiSettings', () => {
 		assert.equal(bad.problems.length, 2);
 		assert.match(bad.problems[0]!, /^tutti\.modelPrices: .*outputPerMTok/);
 		assert.match(bad.problems[1]!, /^tutti\.defaultBudgetUsd: /);
+	});
+
+	it('passes stallSeconds through and reports a bad one by name', () => {
+		assert.equal(hostConfigFromSettings(settings({ stallSeconds: 90 })).config.stallSeconds, 90);
+		const bad = hostConfigFromSettings(settings({ stallSeconds: -5 }));
+		assert.equal(bad.config.stallSeconds, undefined);
+		assert.equal(bad.problems.length, 1);
+		assert.match(bad.problems[0]!, /^tutti\.stallSeconds: /);
 	});
 
 	it('uses the defaults for unset settings', () => {

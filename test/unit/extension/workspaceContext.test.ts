@@ -26,7 +26,8 @@ describe('extension/workspaceContext', () => {
 
 	it('a managed issue at Goal Review with a task to accept offers review, Pause and Stop Source', () => {
 		const review = managedIssue('C', 'pending_goal_review', { counts: { pendingAcceptance: 1 } });
-		assert.deepEqual(on(workspaceContext(state([review]))), [k.canPause, k.canStopSource, k.hasGoalReview, k.hasIssues, k.hasPendingAcceptance].sort());
+		assert.deepEqual(on(workspaceContext(state([review]))), [k.canPause, k.canStopSource, k.hasGoalReview, k.hasIssues, k.hasPendingAcceptance, k.needsYou].sort(),
+			'it needs the developer: Next Task Needing You has somewhere to go');
 	});
 
 	it('Accept Task shows while the Host offers a task\'s review: not for a task left pending on an archived issue', () => {

@@ -6,6 +6,7 @@ import { approvalAnswerers, approvalAnswers, approvalStatuses } from '../../../s
 import { attentionStates, needsYouReasonKinds } from '../../../src/core/attention/attention.js';
 import { agentTurnStates } from '../../../src/core/attention/vocabulary.js';
 import { type ReasonCode, reasonCodes } from '../../../src/core/errors.js';
+import { deliveryStates } from '../../../src/core/issues/delivery.js';
 import {
 	acceptanceStates, archiveStatuses, blockerReasons, checkpointKinds, checkpointStatuses, executionStatuses, issueStatuses, pausers, planActions,
 	planningSources, runOutcomes, sessionRoles, stopAnswers, stopReasons, taskStatuses, wakeStatuses,
@@ -15,7 +16,7 @@ import { owedState } from '../../../src/protocol/agentResponse.js';
 import { approvalAnswer, approvalAnswerer, approvalStatus } from '../../../src/protocol/approvals.js';
 import { reasonCode, wireError } from '../../../src/protocol/controlPlane.js';
 import {
-	agentTurnState, archiveStatus, attentionState, blockerReason, checkpointKind, checkpointStatus, executionStatus, issueDto, needsYouReasonDto, pauserDto, planAction,
+	agentTurnState, archiveStatus, attentionState, blockerReason, deliveryState, checkpointKind, checkpointStatus, executionStatus, issueDto, needsYouReasonDto, pauserDto, planAction,
 	runOutcome, sessionRole, stopAnswer, stopNoteDto, taskDto, taskStatus, wakeDto,
 } from '../../../src/protocol/dto.js';
 import { type WireReasonCode, wireReasonCodes } from '../../../src/protocol/reasonCodes.js';
@@ -53,6 +54,7 @@ agree<Equal<z.infer<typeof approvalStatus>, Values<typeof approvalStatuses>>>();
 agree<Equal<z.infer<typeof approvalAnswer>, Values<typeof approvalAnswers>>>();
 agree<Equal<z.infer<typeof approvalAnswerer>, Values<typeof approvalAnswerers>>>();
 agree<Equal<z.infer<typeof owedState>, Values<typeof owedStates>>>();
+agree<Equal<z.infer<typeof deliveryState>, Values<typeof deliveryStates>>>();
 
 const sorted = (values: readonly string[]): string[] => [...values].sort();
 
@@ -83,6 +85,7 @@ describe('closed vocabularies on the wire', () => {
 		['approval answer', approvalAnswer.options, approvalAnswers],
 		['approval answerer', approvalAnswerer.options, approvalAnswerers],
 		['owed state', owedState.options, owedStates],
+		['delivery state', deliveryState.options, deliveryStates],
 	];
 	for (const [name, wire, core] of pairs) {
 		it(`${name}: the wire's list is core's`, () => {

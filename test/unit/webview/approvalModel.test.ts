@@ -9,7 +9,7 @@ import { aRun, aSnapshot, aTask, anIssue } from './builders.js';
 
 function anApproval(approvalId: string, tool: string, input: unknown, over: Partial<ApprovalDto> = {}): ApprovalDto {
 	return {
-		approvalId, issueId: 'i1', taskId: 't1', runId: 'r1', sessionId: 's', toolUseId: '', tool, input, requestedAtUnixMs: 1, status: 'pending',
+		approvalId, issueId: 'i1', taskId: 't1', runId: 'r1', sessionId: 's', toolUseId: '', tool, input, kind: 'tool', questions: [], requestedAtUnixMs: 1, status: 'pending',
 		answer: '', answeredBy: '', answeredAtUnixMs: 0, message: '', updatedInput: null, grantedByApprovalId: '', answerLabel: 'not answered yet', ...over,
 	};
 }
@@ -48,5 +48,23 @@ describe('panel approvals', () => {
 			assert.equal(text.split(`"data-action":"${action}"`).length - 1, 1, `${action} once, for the pending request`);
 		}
 		assert.match(text, /allowed once by the developer/);
+	});
+
+	it("a question reads as a question: its text and options, a button per option, a typed answer and Decline; no Allow for task", () => {
+		const questions = [{ id: 'color', header: 'Color', question: 'Which color?', options: [{ label: 'Red', description: 'warm' }, { label: 'Blue', description: '' }], isOther: true, isSecret: false }];
+		const asked = anApproval('q1', 'request_user_input', { questions }, { kind: 'question', questions });
+		assert.deepEqual(approvalModels([aRun('r1', 't1', { approvals: [asked] })])[0]!.body, { kind: 'question', questions });
+		const snapshot = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), { runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null, approvals: [asked] })] });
+		const text = JSON.stringify(renderDetail(derivePanelModel(snapshot, { selectedTaskId: 't1', showHistory: false }).detail));
+		assert.match(text, /"Question"/);
+		assert.match(text, /Color: .*Which color\?/);
+		assert.match(text, / — warm/);
+		assert.deepEqual([...text.matchAll(/"data-answer":"([^"]*)"/g)].map((m) => m[1]), ['color=Red', 'color=Blue']);
+		for (const action of ['question/answer', 'approval/deny']) {
+			assert.equal(text.split(`"data-action":"${action}"`).length - 1, 1, `${action} once`);
+		}
+		for (const action of ['approval/allow', 'approval/allowForTask']) {
+			assert.equal(text.includes(`"data-action":"${action}"`), false, `no ${action} for a question`);
+		}
 	});
 });

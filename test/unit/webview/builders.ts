@@ -6,7 +6,7 @@ import { isSuperseded } from '../../../src/core/graph/blockers.js';
 import { isIssueClosed } from '../../../src/core/issues/issueControls.js';
 import { taskControls } from '../../../src/core/issues/taskControls.js';
 import { isStopping, runControls } from '../../../src/core/runs/runControls.js';
-import { toIssueDto, toTasksWithReadiness, toWakeDto } from '../../../src/host/services/dtoMapping.js';
+import { plainTaskListContext, toIssueDto, toTasksWithReadiness, toWakeDto } from '../../../src/host/services/dtoMapping.js';
 import type { CheckpointDto, IssueWithTasksDto, PlanSnapshotDto, PlanTaskDto, RunDto, TaskDto, WakeDto } from '../../../src/protocol/dto.js';
 import type { PanelSnapshot } from '../../../src/protocol/webview.js';
 import type { TaskCommits } from '../../../src/store/repositories/deliveryRepository.js';
@@ -19,7 +19,7 @@ export function aTask(taskId: string, over: Partial<TaskDto> = {}): TaskDto {
 		issueId: 'i1', taskId, title: `Task ${taskId}`, content: `Do ${taskId}`, status: 'not_started', acceptanceState: '',
 		agentTargetId: 'sh', modelPlanId: '', model: '', permissionModeId: '', reasoningEffort: '', executionDirectory: '',
 		dependencyTaskIds: [], parallelizable: true, autoAccept: false, latestRunId: '', sortIndex: 0,
-		supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...over,
+		supersededAtUnixMs: 0, supersededByTaskId: '', baseCommit: '', resultCommit: '', acceptedCommit: '', reopenedReason: '', attempt: 0, rework: null, createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...over,
 	};
 }
 
@@ -30,7 +30,7 @@ export function aPlanTask(taskId: string, over: Partial<PlanTaskDto> = {}): Plan
 	return withHostControls({ ...t, superseded: superseded ?? isSuperseded(t), controls: noControls }, false, controls);
 }
 
-const noControls = { accept: false, requestChanges: false, openChanges: false };
+const noControls = { accept: false, requestChanges: false, openChanges: false, retry: false, updateFromBase: false, edit: false, delete: false };
 
 /** The task's controls as the Host derives them on an issue that is (or is not) closed; `given` wins. */
 function withHostControls(t: PlanTaskDto, issueClosed: boolean, given?: PlanTaskDto['controls']): PlanTaskDto {
@@ -44,6 +44,8 @@ export interface IssueFields extends Partial<Pick<Issue, 'title' | 'status' | 'p
 	hasRunningRun?: boolean;
 	/** The attention state (default: the core rule over these tasks). */
 	attention?: Attention;
+	/** The developer recorded Finish. */
+	finished?: boolean;
 }
 
 /** The issue as `issue/get` returns it: counts, terminality, controls and readiness derived by the Host's mapping. */
@@ -54,7 +56,7 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 		notStarted: count('not_started'), running: count('running'), pendingAcceptance: count('pending_acceptance'),
 		completed: count('completed'), failed: count('failed'), canceled: count('canceled'),
 	};
-	const { executionStatus = null, hasRunningRun = counts.running > 0, attention, ...fields } = over;
+	const { executionStatus = null, hasRunningRun = counts.running > 0, attention, finished = false, ...fields } = over;
 	const issue: Issue = {
 		issueId: 'i1', title: 'Ship the feature', content: 'The goal', status: 'in_progress', planningSource: 'manual',
 		sourceSessionId: '', dispatchPaused: false, autoAcceptDefault: false, createdAtUnixMs: 1_000, updatedAtUnixMs: 1_000, ...fields,
@@ -65,8 +67,11 @@ export function anIssue(tasks: TaskDto[], over: IssueFields = {}): IssueWithTask
 		acceptanceChange: t.reopenedReason !== '' ? { runId: t.latestRunId, reason: t.reopenedReason } : null,
 	}]));
 	const derived = attention ?? attentionFor({ issueStatus: issue.status, executionStatus, dispatchPaused: issue.dispatchPaused, tasks: active.map((t) => ({ taskId: t.taskId, title: t.title, status: t.status })) });
-	const dto = toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, spend: emptySpendDto() });
-	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, isIssueClosed(issue.status, executionStatus)).filter((t) => !t.superseded) };
+	const dto = toIssueDto(issue, { counts, executionStatus, hasRunningRun, attention: derived, finished, spend: emptySpendDto() });
+	// The verified and accepted facts as the Host reads them (only when a test gives some).
+	const checked = tasks.filter((t) => t.verification !== undefined || t.acceptance !== undefined);
+	const checks = checked.length === 0 ? undefined : new Map(checked.map((t) => [t.taskId, { verification: t.verification ?? null, acceptance: t.acceptance ?? null }]));
+	return { ...dto, tasks: toTasksWithReadiness(tasks as Task[], commits, { ...plainTaskListContext(isIssueClosed(issue.status, executionStatus)), tasksEditable: issue.planningSource === 'manual' && !dto.terminal }, checks).filter((t) => !t.superseded) };
 }
 
 /** A main wake of the active checkpoint, as the Host maps it (marker and body read from the prompt). */
@@ -107,7 +112,7 @@ export function aRun(runId: string, taskId: string, over: Partial<RunDto> = {}):
 		runId, issueId: 'i1', taskId, agentTargetId: 'sh', agentSessionId: '', status: 'completed', outcome: 'success',
 		outcomeLabel: 'Completed in 0m 05s', exitCode: 0, summary: '', errorMessage: '',
 		usage: { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0,
-		outputDir: '', executionDirectory: '', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], createdAtUnixMs: 2_000, startedAtUnixMs: 2_000, completedAtUnixMs: 7_000,
+		outputDir: '', executionDirectory: '', inWorktree: false, baseCommit: '', resultCommit: '', changedFiles: [], outsideChanges: [], stopNotes: [], stalled: null, createdAtUnixMs: 2_000, startedAtUnixMs: 2_000, completedAtUnixMs: 7_000,
 		durationMs: 5_000, ...over,
 	};
 	return { ...r, stopping: over.stopping ?? isStopping(r), controls: over.controls ?? runControls(r) };

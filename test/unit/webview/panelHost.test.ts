@@ -1,7 +1,7 @@
 // The Issue panel's Host side without VS Code: handshake, snapshots, message validation, command routing, CSP.
 import { strict as assert } from 'node:assert';
-import type { IssueWithTasksDto, PlanSnapshotDto, RunDto } from '../../../src/protocol/dto.js';
-import { type PanelSnapshot, type ToWebview, transcriptMaxEntries } from '../../../src/protocol/webview.js';
+import type { IssueWithTasksDto, PlanSnapshotDto, RunDto, TranscriptEntryDto } from '../../../src/protocol/dto.js';
+import { type PanelSnapshot, type ToWebview, toHost, transcriptMaxEntries } from '../../../src/protocol/webview.js';
 import { applySnapshotDelta } from '../../../src/protocol/webviewDelta.js';
 import { commandIds } from '../../../src/extension/commands/ids.js';
 import { type CoalesceTimer, IssuePanelController, type PanelEffects, type PanelWebviewPort } from '../../../src/extension/panels/issuePanelController.js';
@@ -60,10 +60,12 @@ class FakeEffects implements PanelEffects {
 	readonly copied: string[] = [];
 	readonly warnings: string[] = [];
 	failNext: Error | null = null;
+	/** What every command returns (undefined: what a command that failed or was canceled returns). */
+	result: unknown = undefined;
 	async executeCommand(command: string, args: readonly unknown[]): Promise<unknown> {
 		if (this.failNext) { const e = this.failNext; this.failNext = null; throw e; }
 		this.commands.push([command, [...args]]);
-		return undefined;
+		return this.result;
 	}
 	async copyToClipboard(text: string): Promise<void> { this.copied.push(text); }
 	warn(message: string): void { this.warnings.push(message); }
@@ -120,7 +122,7 @@ describe('issue panel host', () => {
 			assert.equal(s.issue.issueId, 'i1');
 			assert.equal(s.plan, null);
 			assert.deepEqual(s.runs.map((r) => r.runId), ['r1']);
-			assert.deepEqual(s.view, { selectedTaskId: null, showHistory: false, nowUnixMs: 42_000, agentWaiting: null, handBack: null });
+			assert.deepEqual(s.view, { selectedTaskId: null, showHistory: false, nowUnixMs: 42_000, agentWaiting: null, handBack: null, taskForm: null });
 			assert.equal(ctx.web.title, 'Tutti: Ship the feature');
 			assert.equal(ctx.panel.lastSnapshot?.seq, 1);
 		});
@@ -214,6 +216,7 @@ describe('issue panel host', () => {
 				[{ type: 'issue/resume' }, [commandIds.resumeIssue, ['i1']]],
 				[{ type: 'issue/stop' }, [commandIds.stopIssue, ['i1']]],
 				[{ type: 'issue/integrate' }, [commandIds.integrateIssue, ['i1']]],
+				[{ type: 'issue/integrate', push: true }, [commandIds.integrateIssue, ['i1', { push: true }]]],
 				[{ type: 'run/stop', runId: 'r1' }, [commandIds.stopRun, ['r1']]],
 				[{ type: 'run/openOutput', runId: 'r1' }, [commandIds.openRunOutput, ['r1']]],
 				[{ type: 'task/accept', taskId: 't1' }, [commandIds.acceptTask, ['i1', 't1']]],
@@ -222,14 +225,46 @@ describe('issue panel host', () => {
 				[{ type: 'goal/requestChanges', note: 'Docs.' }, [commandIds.requestChanges, ['i1', undefined, 'Docs.']]],
 				[{ type: 'task/openChanges', taskId: 't1' }, [commandIds.openTaskChanges, ['i1', 't1']]],
 				[{ type: 'issue/start' }, [commandIds.startIssue, ['i1']]],
-				[{ type: 'task/add' }, [commandIds.addTask, ['i1']]],
 				[{ type: 'issue/finish' }, [commandIds.finishIssue, ['i1']]],
 				[{ type: 'issue/followUp' }, [commandIds.followUpIssue, ['i1']]],
 				[{ type: 'source/stop' }, [commandIds.stopSourceSession, ['i1']]],
 				[{ type: 'goalReview/switchToSelf' }, [commandIds.switchReviewToSelf, ['i1']]],
+				[{ type: 'task/create', title: 'New', content: 'Do it', dependencyTaskIds: ['t1'], agentTargetId: 'sh' },
+					[commandIds.addTask, [{ issueId: 'i1', title: 'New', content: 'Do it', dependencyTaskIds: ['t1'], agentTargetId: 'sh' }]]],
+				[{ type: 'task/update', taskId: 't1', title: 'Renamed', content: '', dependencyTaskIds: [], agentTargetId: 'sh' },
+					[commandIds.editTask, ['i1', 't1', { title: 'Renamed', content: '', dependencyTaskIds: [], agentTargetId: 'sh' }]]],
+				[{ type: 'task/delete', taskId: 't1' }, [commandIds.deleteTask, ['i1', 't1', { confirmed: true }]]],
+				[{ type: 'agent/add' }, [commandIds.addAgent, []]],
 			];
 			for (const [message] of sent) { await ctx.panel.receive(message); }
 			assert.deepEqual(ctx.fx.commands, sent.map(([, c]) => c));
+		});
+
+		it('Accept selected accepts each checked task, one after the other; a task of another issue refuses them all', async () => {
+			ctx.api.issueDto = anIssue([aTask('t1', { status: 'pending_acceptance' }), aTask('t2', { status: 'pending_acceptance' })]);
+			await ctx.panel.receive({ type: 'ready', protocol: 1 });
+			await ctx.panel.receive({ type: 'tasks/accept', taskIds: ['t1', 't2', 't1'] });
+			assert.deepEqual(ctx.fx.commands, [[commandIds.acceptTask, ['i1', 't1']], [commandIds.acceptTask, ['i1', 't2']]]);
+			await ctx.panel.receive({ type: 'tasks/accept', taskIds: ['t2', 'ghost'] });
+			assert.equal(ctx.fx.commands.length, 2, 'nothing more ran');
+			assert.deepEqual(ctx.web.errors(), ['Task ghost is not part of this issue.']);
+		});
+
+		it('the task form is UI state the Host keeps: opened, echoed in snapshots, closed once a sent form was taken', async () => {
+			await ctx.panel.receive({ type: 'taskForm/set', form: { mode: 'add' } });
+			await ctx.timer.fire();
+			assert.deepEqual(ctx.web.snapshots().at(-1)!.view.taskForm, { mode: 'add' });
+			ctx.fx.result = { taskId: 'new' };
+			await ctx.panel.receive({ type: 'task/create', title: 'New', content: '', dependencyTaskIds: [], agentTargetId: 'sh' });
+			await ctx.timer.fire();
+			assert.equal(ctx.web.snapshots().at(-1)!.view.taskForm, null, 'taken: closed');
+			await ctx.panel.receive({ type: 'taskForm/set', form: { mode: 'edit', taskId: 't1' } });
+			ctx.fx.result = undefined;
+			await ctx.panel.receive({ type: 'task/update', taskId: 't1', title: 'Renamed', content: '', dependencyTaskIds: [], agentTargetId: 'sh' });
+			await ctx.timer.fire();
+			assert.deepEqual(ctx.web.snapshots().at(-1)!.view.taskForm, { mode: 'edit', taskId: 't1' }, 'refused (the command said why): still open with what was typed');
+			await ctx.panel.receive({ type: 'taskForm/set', form: { mode: 'edit', taskId: 'ghost' } });
+			assert.deepEqual(ctx.web.errors().at(-1), 'Task ghost is not part of this issue.');
 		});
 
 		it('copies through the Host clipboard', async () => {
@@ -271,6 +306,16 @@ describe('issue panel host', () => {
 			assert.deepEqual(panelActionFor('i1', { type: 'approval/answer', approvalId: 'elsewhere', choice: 'allow' }, known),
 				{ kind: 'reject', message: 'Approval elsewhere is not waiting for an answer in this issue.' });
 			assert.equal(panelActionFor('i1', { type: 'approval/answer', approvalId: 'a1', choice: 'allow' }, { taskIds: new Set(), runIds: new Set() }).kind, 'reject');
+		});
+
+		it("answers a question the snapshot shows pending with the developer's answers, and refuses any other", () => {
+			const known = { taskIds: new Set(['t1']), runIds: new Set(['r1']), approvalIds: new Set(['q1']) };
+			assert.deepEqual(panelActionFor('i1', { type: 'question/answer', approvalId: 'q1', answers: ['color=Blue'] }, known),
+				{ kind: 'command', command: commandIds.answerApproval, args: ['q1', 'answer', '', ['color=Blue']] });
+			assert.deepEqual(panelActionFor('i1', { type: 'question/answer', approvalId: 'other', answers: ['x'] }, known),
+				{ kind: 'reject', message: 'Approval other is not waiting for an answer in this issue.' });
+			assert.equal(toHost.safeParse({ type: 'question/answer', approvalId: 'q1', answers: [] }).success, false, 'no answer at all is refused');
+			assert.equal(toHost.safeParse({ type: 'question/answer', approvalId: 'q1', answers: ['  '] }).success, false, 'an empty answer is refused');
 		});
 
 		it('maps every message type (the mapping is total)', () => {
@@ -315,12 +360,16 @@ describe('issue panel host', () => {
 
 describe('issue panel live transcript', () => {
 	/** A Run's stdout as pages the Host answers: each call returns the next page the test released. */
+	type Page = { entries: TranscriptEntryDto[]; nextOffset: number; stderrNextOffset?: number; done: boolean };
 	class TranscriptApi extends FakeApi {
-		readonly pages: { entries: { kind: 'assistant' | 'tool'; text: string; tool: string }[]; nextOffset: number; done: boolean }[] = [];
+		readonly pages: Page[] = [];
 		readonly reads: [string, number][] = [];
-		async transcript(runId: string, offset: number): Promise<{ entries: { kind: 'assistant' | 'tool'; text: string; tool: string }[]; nextOffset: number; done: boolean }> {
+		readonly stderrReads: number[] = [];
+		async transcript(runId: string, offset: number, stderrOffset: number): Promise<Required<Page>> {
 			this.reads.push([runId, offset]);
-			return this.pages.shift() ?? { entries: [], nextOffset: offset, done: false };
+			this.stderrReads.push(stderrOffset);
+			const page = this.pages.shift() ?? { entries: [], nextOffset: offset, done: false };
+			return { ...page, stderrNextOffset: page.stderrNextOffset ?? stderrOffset };
 		}
 	}
 
@@ -376,6 +425,20 @@ describe('issue panel live transcript', () => {
 		await timer.fireOnly(2_000);
 		await timer.fireOnly(30);
 		assert.deepEqual(timer.pending.filter((t) => t.ms === 2_000), [], 'no Run runs: no more activity refreshes');
+		panel.dispose();
+	});
+
+	it('reads stderr on from where it stopped, and keeps its last lines for the failure card beyond the entries kept', async () => {
+		const { api, web, panel } = transcriptSetup();
+		const stderr = (text: string): TranscriptEntryDto => ({ kind: 'stderr', text, tool: '' });
+		const many = Array.from({ length: transcriptMaxEntries }, (_, i) => ({ kind: 'assistant' as const, text: `line ${i}`, tool: '' }));
+		api.pages.push({ entries: [stderr('warn 1'), stderr('npm ERR! 3 tests failed'), stderr('npm ERR! exit 3')], nextOffset: 10, stderrNextOffset: 64, done: false });
+		api.pages.push({ entries: many, nextOffset: 9_000, done: true });
+		await panel.receive({ type: 'ready', protocol: 1 });
+		assert.deepEqual(api.stderrReads.slice(0, 2), [0, 64], 'stderr goes on from its own offset');
+		const t = web.snapshots().at(-1)!.transcript!;
+		assert.equal(t.entries.some((e) => e.kind === 'stderr'), false, 'the stderr lines left the newest entries');
+		assert.deepEqual(t.stderrTail, ['warn 1', 'npm ERR! 3 tests failed', 'npm ERR! exit 3']);
 		panel.dispose();
 	});
 

@@ -60,7 +60,9 @@ describe('panel view model', () => {
 
 		it('offers nothing for a finished issue or an archived execution', () => {
 			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false };
-			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' }))), none);
+			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed', finished: true }))), none);
+			// Before Finish, a manual issue whose work is over offers Finish (the Host's rule, drawn).
+			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' }))), { ...none, finish: true });
 			assert.deepEqual(issueControls(managedIn('archived')), none);
 		});
 
@@ -80,7 +82,7 @@ describe('panel view model', () => {
 
 		it('draws exactly the issue and task controls and terminality the Host sent, whatever the tasks and the execution say', () => {
 			const sent: IssueControls = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false };
-			const taskSent: TaskControlsDto = { accept: false, requestChanges: true, openChanges: true };
+			const taskSent: TaskControlsDto = { accept: false, requestChanges: true, openChanges: true, retry: false, updateFromBase: false, edit: false, delete: false };
 			const s = managedIn('awaiting_main');
 			const plan = s.plan!;
 			const m = derivePanelModel({

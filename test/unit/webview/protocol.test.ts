@@ -26,11 +26,19 @@ describe('webview protocol', () => {
 			{ type: 'run/openOutput', runId: 'r1' },
 			{ type: 'task/openChanges', taskId: 't1' },
 			{ type: 'issue/start' },
-			{ type: 'task/add' },
 			{ type: 'issue/finish' },
 			{ type: 'issue/followUp' },
 			{ type: 'source/stop' },
 			{ type: 'goalReview/switchToSelf' },
+			{ type: 'taskForm/set', form: { mode: 'add' } },
+			{ type: 'taskForm/set', form: { mode: 'edit', taskId: 't1' } },
+			{ type: 'taskForm/set', form: null },
+			{ type: 'task/create', title: 'Write the tests', content: 'Line 1\nLine 2', dependencyTaskIds: ['t1'], agentTargetId: 'sh' },
+			{ type: 'task/update', taskId: 't2', title: 'Write more tests', content: '', dependencyTaskIds: [], agentTargetId: 'sh' },
+			{ type: 'task/delete', taskId: 't2' },
+			{ type: 'tasks/accept', taskIds: ['t1', 't2'] },
+			{ type: 'approval/answer', approvalId: 'a1', choice: 'allow', updatedInput: { command: 'npm test -- --runInBand' } },
+			{ type: 'agent/add' },
 		];
 		for (const m of valid) {
 			it(`round-trips ${m.type}${m.type === 'task/select' && m.taskId === null ? ' (clear)' : ''}`, () => {
@@ -57,6 +65,15 @@ describe('webview protocol', () => {
 			['a missing note', { type: 'task/requestChanges', taskId: 't1' }],
 			['a non-boolean show', { type: 'history/toggle', show: 'yes' }],
 			['an empty copy', { type: 'command/copy', text: '' }],
+			['a task form without a title', { type: 'task/create', title: '  ', content: '', dependencyTaskIds: [], agentTargetId: 'sh' }],
+			['a task form without its agent', { type: 'task/create', title: 'T', content: '', dependencyTaskIds: [] }],
+			['a title over 500 characters', { type: 'task/create', title: 'x'.repeat(501), content: '', dependencyTaskIds: [], agentTargetId: 'sh' }],
+			['an edit without its task', { type: 'task/update', title: 'T', content: '', dependencyTaskIds: [], agentTargetId: 'sh' }],
+			['an unknown form mode', { type: 'taskForm/set', form: { mode: 'clone' } }],
+			['Accept selected with none', { type: 'tasks/accept', taskIds: [] }],
+			['an edited input with Deny', { type: 'approval/answer', approvalId: 'a1', choice: 'deny', updatedInput: { command: 'ls' } }],
+			['an edited input with Allow for task', { type: 'approval/answer', approvalId: 'a1', choice: 'allowForTask', updatedInput: { command: 'ls' } }],
+			['an edited input that is not an object', { type: 'approval/answer', approvalId: 'a1', choice: 'allow', updatedInput: ['ls'] }],
 		];
 		for (const [what, raw] of invalid) {
 			it(`rejects ${what}`, () => {

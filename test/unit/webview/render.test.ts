@@ -164,13 +164,26 @@ describe('panel rendering', () => {
 		});
 
 		it('renders Integrate exactly when the Host offers it, and the last integration once there is one', () => {
-			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' });
+			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed', finished: true });
 			assert.deepEqual(actions(render(aSnapshot(issue))), []);
 			const offered = render(aSnapshot({ ...issue, controls: { ...issue.controls, integrate: true } }));
 			assert.deepEqual(actions(offered), ['issue/integrate']);
 			assert.equal(findAll(offered, (n) => n.attrs['id'] === 'integrated').length, 0);
 			const done = render(aSnapshot({ ...issue, integratedCommit: 'abcdef0123456789abcdef0123456789abcdef01', integratedInto: 'main' }));
 			assert.equal(textContent(findAll(done, (n) => n.attrs['id'] === 'integrated')[0]!), 'Integrated into main at abcdef012345');
+		});
+
+		it('makes Integrate the primary action while the work is ready to integrate, with a Push checkbox; says "not integrated" after Finish without it', () => {
+			const issue = anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' });
+			const integrateButton = (tree: ReturnType<typeof render>) => findAll(tree, (n) => n.attrs['data-action'] === 'issue/integrate')[0]!;
+			const ready = render(aSnapshot({ ...issue, delivery: 'ready_to_integrate', controls: { ...issue.controls, integrate: true } }));
+			assert.equal(integrateButton(ready).attrs['appearance'], 'primary');
+			const push = findAll(ready, (n) => n.attrs['id'] === 'integrate-push')[0]!;
+			assert.equal(push.attrs['type'], 'checkbox');
+			const offered = render(aSnapshot({ ...issue, delivery: 'integrated', controls: { ...issue.controls, integrate: true } }));
+			assert.equal(integrateButton(offered).attrs['appearance'], 'secondary');
+			const abandoned = render(aSnapshot({ ...issue, delivery: 'not_integrated' }));
+			assert.equal(textContent(findAll(abandoned, (n) => n.attrs['id'] === 'not-integrated')[0]!), 'Finished without integrating: the accepted work is only on its tutti/* branches.');
 		});
 
 		it('renders Resume, the Paused state and what pausing means (id paused-note) when paused', () => {
@@ -189,6 +202,26 @@ describe('panel rendering', () => {
 			assert.equal(area.attrs['maxlength'], 10_000);
 			const accept = findAll(tree, (n) => n.attrs['data-action'] === 'task/accept')[0]!;
 			assert.equal(accept.attrs['data-task-id'], 't1');
+		});
+
+		it('shows the Host\'s verification above Accept: a failed check in its words, its output one click away', () => {
+			const check = { name: 'test', argv: ['npm', 'test'], shell: false, timeoutSeconds: 600, exitCode: 1, timedOut: false, durationMs: 800, interrupted: 0 };
+			const verification = {
+				status: 'failed' as const, subject: 'commit' as const, commit: 'abc1234def', label: 'Checks failed: test (exit 1)', stale: false, attempts: 1, startedAtUnixMs: 1, completedAtUnixMs: 2,
+				checks: [{ ...check, state: 'failed' as const, outputTail: 'not ok 2 parser', label: 'test: exit 1 after 0.8 s' }],
+			};
+			const tree = render(aSnapshot(anIssue([aTask('t1', { status: 'pending_acceptance', verification })])), 't1');
+			const block = findAll(tree, (n) => n.attrs['id'] === 'verification')[0]!;
+			assert.match(textContent(block), /^Checks failed: test \(exit 1\)Output of testnot ok 2 parser$/);
+			const acceptance = findAll(tree, (n) => n.attrs['id'] === 'acceptance')[0]!;
+			const order = findAll(acceptance, (n) => n.attrs['id'] === 'verification' || n.attrs['data-action'] === 'task/accept').map((n) => n.attrs['data-action'] ?? n.attrs['id']);
+			assert.deepEqual(order, ['verification', 'task/accept'], 'the verification comes before Accept');
+		});
+
+		it('an accepted task says by whom, at which commit and what its checks said then (the Host\'s words)', () => {
+			const acceptance = { by: 'developer' as const, commit: 'abc1234def', checks: 'failed' as const, acceptedAtUnixMs: 5, label: 'Accepted by you at abc1234 — its checks had failed' };
+			const tree = render(aSnapshot(anIssue([aTask('t1', { status: 'completed', acceptanceState: 'user_accepted', acceptance })])), 't1');
+			assert.match(textContent(findAll(tree, (n) => n.attrs['class'] === 'detail-meta')[0]!), /Accepted by you at abc1234 — its checks had failed/);
 		});
 
 		it('lists the changed files with their counts above Accept, and Open Diff posts the task\'s open-changes message', () => {
@@ -232,7 +265,7 @@ describe('panel rendering', () => {
 			const stops = findAll(tree, (n) => n.attrs['data-action'] === 'run/stop').map((n) => n.attrs['data-run-id']);
 			assert.deepEqual(stops, ['r1'], 'only the nonterminal Run can be stopped');
 			const outputs = findAll(tree, (n) => n.attrs['data-action'] === 'run/openOutput').map((n) => n.attrs['data-run-id']);
-			assert.deepEqual(outputs, ['r1', 'r0']);
+			assert.deepEqual(outputs, ['r1', 'r0'], 'the latest Run\'s in its card, each older one in the list');
 		});
 
 		it('leads the detail with the latest Run (outcome, times, usage, summary, files) above Accept; content, dependencies and launch settings collapsed', () => {
@@ -259,7 +292,7 @@ describe('panel rendering', () => {
 			assert.equal(launch, 'Launch settingsAgent targetshModelopus', 'only the settings the task set (and its agent target)');
 		});
 
-		it('draws the transcript of the latest Run with a live badge and the raw output one click away', () => {
+		it('draws the transcript of the latest Run with a live badge, a label only where the kind of line changes, and one output button', () => {
 			const s = aSnapshot(anIssue([aTask('t1', { status: 'running' })]), {
 				runs: [aRun('r1', 't1', { status: 'running', outcome: null, outcomeLabel: null })],
 				transcript: { runId: 'r1', omittedCount: 2, done: false, entries: [
@@ -273,8 +306,9 @@ describe('panel rendering', () => {
 			const text = textContent(section);
 			assert.ok(text.includes('live'), text);
 			assert.ok(text.includes('Showing the latest 3 of 5 entries'), text);
-			const raw = findAll(section, (n) => n.attrs['data-action'] === 'run/openOutput')[0]!;
-			assert.equal(raw.attrs['data-run-id'], 'r1');
+			const outputs = findAll(tree, (n) => n.attrs['data-action'] === 'run/openOutput');
+			assert.deepEqual(outputs.map((o) => o.attrs['data-run-id']), ['r1'], 'one output button for the latest Run');
+			assert.equal(findAll(section, (n) => n.attrs['data-action'] === 'run/openOutput').length, 0, 'in its card, not the transcript\'s');
 		});
 
 		it('a running node shows what its agent is doing now (the Host\'s activity line); others show their status', () => {

@@ -44,7 +44,7 @@ describe('panel: start and completion controls (the Host\'s, drawn)', () => {
 
 	it('draws Finish, Follow up, Switch to self review and Stop source session exactly when sent', () => {
 		const base = aSnapshot(anIssue([aTask('t1', { status: 'completed' })]));
-		const none = withControls(base, { pause: false, stop: false, addTask: false });
+		const none = withControls(base, { pause: false, stop: false, addTask: false, finish: false });
 		assert.deepEqual(actionsIn(render(none), 'issue-controls'), []);
 		assert.equal(findAll(render(none), (n) => n.attrs['id'] === 'completion').length, 0);
 		const complete = withControls(none, { finish: true, followUp: true });

@@ -15,7 +15,11 @@ export interface Locator {
 	count(): Promise<number>;
 	waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
 	fill(value: string, options?: { timeout?: number }): Promise<void>;
-	click(options?: { timeout?: number; button?: 'left' | 'right'; force?: boolean }): Promise<void>;
+	click(options?: { timeout?: number; position?: { x: number; y: number }; button?: 'left' | 'right'; force?: boolean }): Promise<void>;
+	check(options?: { timeout?: number }): Promise<void>;
+	uncheck(options?: { timeout?: number }): Promise<void>;
+	selectOption(value: string, options?: { timeout?: number }): Promise<string[]>;
+	press(key: string, options?: { timeout?: number }): Promise<void>;
 	isVisible(): Promise<boolean>;
 	isChecked(options?: { timeout?: number }): Promise<boolean>;
 	innerText(options?: { timeout?: number }): Promise<string>;

@@ -1,98 +1,71 @@
-// The cockpit's second pass through the real workbench, as a developer uses it (Playwright clicks and typing; the CLI,
-// git and the settings files only to check):
-// - Add Agent's "Custom command…": a command target from its command line, working directory and environment,
-//   without JSON; its absolute executable lands in the user's machine settings (tutti.agentPaths), never in the
-//   folder's .vscode/settings.json, and the Host runs it from there.
-// - New Issue lists command targets as ones that run tasks, not as planners.
-// - One name per state: an unstarted manual issue is "Not started"; the board's context menu offers only what the
-//   Host says applies to the issue under the cursor.
-// - The Agents view lists a working worker of one issue and the source agent of another waiting on the developer;
-//   Stop from the view stops the Run.
-// - Tutti's diff editor: Accept Task and Request Changes (N comments) in its title bar, the comment thread named by
-//   the task's title; Accept from the title bar accepts. Then Open Combined Diff from the board's menu.
-// Screenshots of each new screen in Light+, Dark+ and High Contrast; the New Issue form's text contrast in each.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { gateFile, gateStartedFile, writeGate } from '../../../scripts/workers/gate.js';
+// The issue panel's second pass through the real workbench, as a developer uses it: a failed task shows its cause
+// (the Host's words and its stderr line in the card, the line in the transcript, one output button); the task form adds
+// two tasks (multi-line content, a dependency, the agent; the second sent with Ctrl+Enter), edits one and deletes it;
+// the List view shows agent / duration / cost and accepts two checked tasks at once; the keyboard reaches the review
+// first, and Ctrl+Alt+A / Ctrl+Alt+R / Ctrl+Alt+N accept, request changes and go to the next task needing the developer;
+// an agent's tool call is allowed with an edited command line, from the panel and from the notification's Edit….
+// Each new screen is shot in Light+, Dark+ and High Contrast with every text's contrast measured. Facts are read back
+// with the `tutti` CLI from outside VS Code; every wait is bounded.
 import type { VsCodeSession } from '../runInVsCode.js';
-import type { Locator } from '../harness/playwright.js';
 import { pollFor } from '../harness/waitFor.js';
 import type { Workbench } from '../harness/workbench.js';
-import { boardRow, boardRows, groupOf, type UiResult, type UiStep } from './board.ui.js';
+import type { UiResult, UiStep } from './board.ui.js';
 import { checkContrast } from './contrast.js';
-import { commentOnDiffLine } from './diffComment.js';
-import { ensureGitRepository } from './gitWorkspace.js';
-import { fillAndCreate, openNewIssueForm } from './newIssueForm.js';
 import { tidyForScreenshot } from './panel.ui.js';
-import { ScriptedSource } from './scriptedSource.js';
-import { inThemes, shootInThemes } from './themes.js';
-import { agentPathOf, tuttiCli, tuttiCliAsync } from './tuttiCli.js';
-import { issuePanelFrame, waitInPanel } from './webviewFrame.js';
+import { shootInThemes } from './themes.js';
+import { type CliCaller, tuttiCli, waitForHost } from './tuttiCli.js';
+import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
+
+interface CliTask {
+	readonly taskId: string;
+	readonly title: string;
+	readonly content: string;
+	readonly status: string;
+	readonly acceptanceState: string;
+	readonly dependencyTaskIds: string[];
+	readonly agentTargetId: string;
+}
 
 const quickInput = '.quick-input-widget .quick-input-box input';
-const quickRows = '.quick-input-widget .quick-input-list .monaco-list-row';
-const agentName = 'my-agent';
-const cacheIssue = 'Ship the cache';
-const releaseIssue = 'Plan the release';
-const lintIssue = 'Lint the code';
-const lintTask = 'Write the lint rules';
 
-/** The custom agent's script, committed in the workspace: it reads its task and says hello from its environment. */
-export const agentScript = "let s='';process.stdin.on('data',(d)=>{s+=d;}).on('end',()=>{console.log(`my-agent: ${process.env.GREETING} (${s.length} bytes of task)`);});\n";
+/** The screens this stage adds to docs/screenshots/ (each in -light, -dark and -hc). */
+export const cockpitScreens = ['panel-failed', 'panel-task-form', 'panel-list-accept', 'panel-approval-edit'] as const;
 
-/** An executable only this machine has (outside PATH): a link to Node under another name. */
-export function machineOnlyAgent(): string {
-	const dir = mkdtempSync(join(tmpdir(), 'tutti-agent-bin-'));
-	const file = join(dir, agentName);
-	symlinkSync(process.execPath, file);
-	return file;
+function tasksOf(cli: CliCaller, issueId: string): CliTask[] {
+	return cli(['issue', 'get', '--issue-id', issueId, '--as-user'])['tasks'] as CliTask[];
 }
 
-async function answerQuickInput(workbench: Workbench, prompt: string, text: string): Promise<void> {
-	await workbench.page.locator('.quick-input-widget').filter({ hasText: prompt }).first().waitFor({ state: 'visible', timeout: 10_000 });
-	await workbench.page.locator(quickInput).first().fill(text, { timeout: 5000 });
-	await workbench.page.keyboard.press('Enter');
+function taskOf(cli: CliCaller, issueId: string, taskId: string): CliTask | undefined {
+	return tasksOf(cli, issueId).find((t) => t.taskId === taskId);
 }
 
-async function pickQuickRow(workbench: Workbench, filter: string, rowText: string): Promise<void> {
-	const input = workbench.page.locator(quickInput).first();
-	await input.waitFor({ state: 'visible', timeout: 15_000 });
-	await input.fill(filter, { timeout: 5000 });
-	const row = workbench.page.locator(quickRows).filter({ hasText: rowText }).first();
-	await row.waitFor({ state: 'visible', timeout: 10_000 });
+/** Opens an issue's panel from the board (its row), with every other editor closed. */
+async function openFromBoard(workbench: Workbench, title: string): Promise<WebviewFrame> {
+	await workbench.runCommand('View: Close All Editors');
+	await tidyForScreenshot(workbench);
+	const row = workbench.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: title }).first();
+	await row.waitFor({ state: 'visible', timeout: 15_000 });
 	await row.click({ timeout: 5000 });
+	return issuePanelFrame(workbench.page, title);
 }
 
-/** The pane of a view in the Tutti container, expanded. */
-async function viewPane(workbench: Workbench, title: string): Promise<Locator> {
-	const page = workbench.page;
-	const pane = page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header .title', { hasText: new RegExp(`^${title}$`) }) }).first();
-	const header = pane.locator('.pane-header').first();
-	await header.waitFor({ state: 'visible', timeout: 15_000 });
-	if ((await header.getAttribute('aria-expanded', { timeout: 2000 })) === 'false') { await header.click({ timeout: 5000 }); }
-	return pane;
+async function selectNode(panel: WebviewFrame, taskId: string): Promise<void> {
+	await panel.locator(`g.node[data-task-id="${taskId}"]`).first().click({ timeout: 10_000 });
+	await waitInPanel(panel, `#task-detail[data-task-id="${taskId}"][aria-busy="false"]`, `the detail of task ${taskId}, echoed by the Host`);
 }
 
-/** The items of the context menu open now (labels, in order), then closes it. */
-async function contextMenuOf(workbench: Workbench, row: Locator): Promise<string[]> {
-	await row.click({ button: 'right', timeout: 10_000 });
-	const menu = workbench.page.locator('.context-view .monaco-menu').first();
-	await menu.waitFor({ state: 'visible', timeout: 10_000 });
-	const labels = (await menu.locator('.action-label').allInnerTexts()).map((l) => l.trim()).filter((l) => l !== '');
-	return labels;
+async function click(panel: WebviewFrame, selector: string, what: string): Promise<void> {
+	const target = panel.locator(selector).first();
+	await pollFor(what, 15_000, async () => ((await target.isVisible()) ? true : undefined));
+	await target.click({ timeout: 5000 });
 }
 
-async function closeMenu(workbench: Workbench): Promise<void> {
-	await workbench.page.keyboard.press('Escape');
-	await workbench.page.locator('.context-view .monaco-menu').first().waitFor({ state: 'hidden', timeout: 5000 }).catch(() => undefined);
+/** The id of the element focused in the panel (its own document). */
+function focusedId(panel: WebviewFrame): Promise<string> {
+	return panel.evaluate<string>('document.activeElement ? document.activeElement.id : ""');
 }
 
-function titleAction(workbench: Workbench, label: string): Locator {
-	return workbench.page.locator('.part.editor .editor-actions .action-label', { hasText: label }).first();
-}
-
-export async function runCockpitUi(session: VsCodeSession, workspace: string, gateDir: string, agentExecutable: string): Promise<UiResult> {
+export async function runCockpitUi(session: VsCodeSession, workspace: string): Promise<UiResult> {
 	const steps: UiStep[] = [];
 	const screenshots: string[] = [];
 	const workbench = await session.openWorkbench();
@@ -105,210 +78,214 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string, ga
 		steps.push({ name, ok: true, detail: detail ? `${detail} (${took})` : took });
 	};
 	const shot = async (name: string): Promise<void> => { screenshots.push(await workbench.screenshot(name)); };
-	const issueId = (title: string): string => {
-		const issues = cli(['issue', 'list', '--as-user'])['issues'] as { issueId: string; title: string }[];
-		const found = issues.find((i) => i.title === title);
-		if (found === undefined) { throw new Error(`no issue "${title}"`); }
-		return found.issueId;
+	/** The screen in Light+, Dark+ and High Contrast, every text of the panel measured against its background. */
+	const inThemes = async (name: string, panel: WebviewFrame): Promise<string> => {
+		await tidyForScreenshot(workbench);
+		const contrast: string[] = [];
+		const low: string[] = [];
+		screenshots.push(...await shootInThemes(workbench, workspace, name, panel, async (theme) => {
+			await checkContrast(panel, `${name} in ${theme.name}`).then((ok) => contrast.push(`${theme.suffix}: ${ok}`), (e: Error) => low.push(e.message));
+		}));
+		if (low.length > 0) { throw new Error(low.join(' | ')); }
+		return `text contrast ${contrast.join('; ')}`;
 	};
-	const task = (issue: string, taskId: string): { status: string; acceptanceState: string; latestRunId: string } => {
-		const got = cli(['issue', 'get', '--issue-id', issue, '--task-id', taskId, '--as-user'])['tasks'] as { status: string; acceptanceState: string; latestRunId: string }[];
-		if (got[0] === undefined) { throw new Error(`no task ${taskId} in ${issue}`); }
-		return got[0];
-	};
-	let waiting = true;
+	const manualIssue = (title: string, paused = false): string =>
+		cli(['issue', 'create', '--title', title, '--as-user', ...(paused ? ['--dispatch-paused'] : [])])['issueId'] as string;
 	try {
-		await step('Add Agent → Custom command…: a command target from one line, a folder and NAME=value; its machine path goes to the user settings only', async () => {
-			await workbench.runCommand('View: Show Tutti');
-			const start = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'Start Tutti in this folder' }).first();
-			await start.waitFor({ state: 'visible', timeout: 30_000 });
-			await start.click();
-			await page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first().waitFor({ state: 'visible', timeout: 30_000 });
-			await tidyForScreenshot(workbench);
-			// The quick pick with "Custom command…", in each theme.
-			await inThemes(workbench, workspace, undefined, async (theme) => {
-				await workbench.runCommand('Tutti: Add Agent', { asksInput: true });
-				await page.locator(quickRows).filter({ hasText: 'Custom command…' }).first().waitFor({ state: 'visible', timeout: 15_000 });
-				screenshots.push(await workbench.screenshot(`add-agent-custom-${theme.suffix}`));
-				await page.keyboard.press('Escape');
-			});
-			await workbench.runCommand('Tutti: Add Agent', { asksInput: true });
-			await pickQuickRow(workbench, 'Custom command', 'Custom command…');
-			await answerQuickInput(workbench, 'The command that runs a task', `${agentExecutable} tools/agent.js --quick`);
-			await answerQuickInput(workbench, 'Its working directory', '');
-			await answerQuickInput(workbench, 'Extra environment variables', 'GREETING=hello');
-			await answerQuickInput(workbench, 'A name for this agent target', agentName);
-			type Settings = { 'tutti.agentTargets': Record<string, unknown>[] };
-			const target = await pollFor('the custom command target in the workspace settings', 15_000, async () =>
-				(JSON.parse(readFileSync(join(workspace, '.vscode', 'settings.json'), 'utf8')) as Settings)['tutti.agentTargets'].find((t) => t['id'] === agentName));
-			const expected = { id: agentName, adapter: 'command', argv: [agentName, 'tools/agent.js', '--quick'], env: { GREETING: 'hello' } };
-			if (JSON.stringify(target) !== JSON.stringify(expected)) { throw new Error(`Add Agent wrote ${JSON.stringify(target)}, not ${JSON.stringify(expected)}`); }
-			if (/"\//.test(JSON.stringify(target))) { throw new Error(`an absolute path in the folder's settings: ${JSON.stringify(target)}`); }
-			const machinePath = await pollFor('tutti.agentPaths in the user settings', 10_000, async () => agentPathOf(session, agentName));
-			if (machinePath !== agentExecutable) { throw new Error(`tutti.agentPaths.${agentName} is ${machinePath}, not ${agentExecutable}`); }
-			// The window's Host restarted on the settings change and merged the machine's path in.
-			const listed = await pollFor(`agent target ${agentName} found by the Host at its machine path`, 30_000, async () => {
-				const targets = (cli(['agent', 'list', '--as-user'])['agentTargets'] as { id: string; found: boolean; path: string; canPlan: boolean }[]);
-				const mine = targets.find((t) => t.id === agentName);
-				return mine?.found === true && mine.path === agentExecutable ? mine : undefined;
-			});
-			return `${JSON.stringify(target)} in .vscode/settings.json; tutti.agentPaths.${agentName} = ${machinePath}; canPlan ${listed.canPlan}`;
-		});
-
-		await step('New Issue lists command targets as ones that run tasks (not choosable as planners); the form\'s text meets 4.5:1 in every theme', async () => {
-			const form = await openNewIssueForm(workbench);
-			const option = form.locator('.planner-option').filter({ hasText: `Agent "${agentName}" (command) — runs tasks` }).first();
-			await pollFor('the custom agent listed as one that runs tasks', 15_000, async () => ((await option.isVisible()) ? true : undefined));
-			const disabled = await option.locator('input').first().getAttribute('disabled', { timeout: 2000 });
-			if (disabled === null) { throw new Error('a command target can be chosen as a planner'); }
-			const contrast: string[] = [];
-			screenshots.push(...await shootInThemes(workbench, workspace, 'new-issue-planners', form, async (theme) => {
-				contrast.push(`${theme.suffix}: ${await checkContrast(form, `the New Issue form in ${theme.name}`)}`);
-			}));
-			await fillAndCreate(form, { title: cacheIssue, goal: 'Warm it before the release.', planner: 'Manual tasks' });
-			return contrast.join('; ');
-		});
-
-		await step('an unstarted manual issue is "Not started" on the board; its context menu offers Start and Add Task, never Confirm Goal, Integrate or Pause', async () => {
-			await boardRow(workbench, cacheIssue).waitFor({ state: 'visible', timeout: 15_000 });
-			await pollFor(`"${cacheIssue}" under Not started`, 15_000, async () => ((await groupOf(workbench, cacheIssue)) === 'Not started' ? true : undefined));
-			const menu = await contextMenuOf(workbench, boardRow(workbench, cacheIssue));
-			await closeMenu(workbench);
-			for (const wanted of ['Start Issue', 'Add Task', 'Open Issue']) { if (!menu.includes(wanted)) { throw new Error(`the menu lacks ${wanted}: ${menu.join(' | ')}`); } }
-			for (const absent of ['Confirm Goal', 'Integrate Issue', 'Pause Issue', 'Open Run Output', 'Accept Task', 'Open Combined Diff']) {
-				if (menu.includes(absent)) { throw new Error(`the menu offers ${absent} on an issue it does not apply to: ${menu.join(' | ')}`); }
+		// A new window starts its own Host (in a folder with no store yet, once the developer starts Tutti in it): the CLI
+		// reaches it once it answers.
+		await workbench.runCommand('View: Show Tutti');
+		const start = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'Start Tutti in this folder' }).first();
+		const issues = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first();
+		await pollFor('the Tutti view: a store, or the offer to start one', 30_000, async () => ((await start.isVisible()) || (await issues.isVisible()) || (await page.locator('.part.sidebar .monaco-list-row').count()) > 0 ? true : undefined));
+		if (await start.isVisible()) { await start.click({ timeout: 5000 }); }
+		await waitForHost(session, workspace);
+		await step('a failed task shows its cause: the Host\'s words and its stderr line in the card, the line in the transcript, one output button', async () => {
+			const issueId = manualIssue('Cause of a failure');
+			const added = cli(['issue', 'task', 'add', '--issue-id', issueId, '--title', 'Run the test suite', '--agent-target-id', 'tests-fail', '--as-user']);
+			if (added['taskId'] !== 'run-the-test-suite') { throw new Error(`task add without an id named it ${String(added['taskId'])}, not after its title`); }
+			await pollFor('the task to fail', 30_000, async () => (taskOf(cli, issueId, 'run-the-test-suite')?.status === 'failed' ? true : undefined));
+			const panel = await openFromBoard(workbench, 'Cause of a failure');
+			await selectNode(panel, 'run-the-test-suite');
+			const decision = await waitInPanel(panel, '#failure-decision', 'the failure card\'s decision line', { contains: 'Failed: exit code 3' });
+			if (decision.trim() !== 'Failed: exit code 3 — retry, edit or stop') { throw new Error(`the card says "${decision}"`); }
+			await waitInPanel(panel, '#stderr-tail', 'the stderr line in the failure card', { contains: 'npm ERR! 3 tests failed' });
+			const transcript = await waitInPanel(panel, '#transcript', 'the stderr line in the transcript', { contains: 'npm ERR! 3 tests failed' });
+			if (transcript.indexOf('running 12 tests') < 0 || transcript.indexOf('running 12 tests') > transcript.indexOf('npm ERR!')) {
+				throw new Error(`the transcript does not read stdout then stderr: ${transcript}`);
 			}
-			await inThemes(workbench, workspace, undefined, async (theme) => {
-				await contextMenuOf(workbench, boardRow(workbench, cacheIssue));
-				screenshots.push(await workbench.screenshot(`board-menu-${theme.suffix}`));
-				await closeMenu(workbench);
+			const outputs = await panel.locator('#task-detail [data-action="run/openOutput"]').count();
+			if (outputs !== 1) { throw new Error(`${outputs} output buttons for the one Run`); }
+			return `${decision.trim()}; ${await inThemes('panel-failed', panel)}`;
+		});
+
+		await step('the task form adds two tasks (multi-line content, a dependency, the agent; the second with Ctrl+Enter), edits one and deletes it', async () => {
+			const issueId = manualIssue('Plan by hand', true);
+			const panel = await openFromBoard(workbench, 'Plan by hand');
+			await click(panel, '#issue-controls [data-action="task/add"]', 'Add task in the issue controls');
+			await waitInPanel(panel, '#task-form', 'the task form');
+			if (await focusedId(panel) !== 'task-form-title') { throw new Error(`the form opened with the focus on "${await focusedId(panel)}", not its title`); }
+			await panel.locator('#task-form-title').fill('Write the parser', { timeout: 5000 });
+			await panel.locator('#task-form-content textarea').first().fill('Parse the input.\nReport errors with line numbers.', { timeout: 5000 });
+			await panel.locator('#task-form-agent').selectOption('sh', { timeout: 5000 });
+			await click(panel, '#task-form-submit', 'Add task in the form');
+			await pollFor('the first task in the graph', 15_000, async () => ((await panel.locator('g.node[data-task-id="write-the-parser"]').count()) === 1 ? true : undefined));
+			const first = taskOf(cli, issueId, 'write-the-parser');
+			if (first?.content !== 'Parse the input.\nReport errors with line numbers.' || first.agentTargetId !== 'sh') { throw new Error(`the first task reads ${JSON.stringify(first)}`); }
+			await click(panel, '#issue-controls [data-action="task/add"]', 'Add task again');
+			await waitInPanel(panel, '#task-form', 'the task form, empty again');
+			await panel.locator('#task-form-title').fill('Document the parser', { timeout: 5000 });
+			await panel.locator('#dep-write-the-parser').check({ timeout: 5000 });
+			await panel.locator('#task-form-content textarea').first().fill('Every error message, with an example.', { timeout: 5000 });
+			const contrast = await inThemes('panel-task-form', panel);
+			await panel.locator('#task-form-content textarea').first().press('Control+Enter', { timeout: 5000 });
+			await pollFor('the second task, sent with Ctrl+Enter', 15_000, async () => (taskOf(cli, issueId, 'document-the-parser') ? true : undefined));
+			if (JSON.stringify(taskOf(cli, issueId, 'document-the-parser')?.dependencyTaskIds) !== '["write-the-parser"]') { throw new Error('the dependency was not sent'); }
+			await pollFor('the form to close once the task was taken', 15_000, async () => ((await panel.locator('#task-form').count()) === 0 ? true : undefined));
+
+			await selectNode(panel, 'document-the-parser');
+			await click(panel, '#task-actions [data-action="taskForm/edit"]', 'Edit on the task');
+			const title = panel.locator('#task-form-title');
+			await pollFor('the form filled with the task', 10_000, async () => ((await title.inputValue({ timeout: 1000 })) === 'Document the parser' ? true : undefined));
+			await title.fill('Document the parser and its errors', { timeout: 5000 });
+			await panel.locator('#dep-write-the-parser').uncheck({ timeout: 5000 });
+			await click(panel, '#task-form-submit', 'Save in the form');
+			await pollFor('the edit in the store', 15_000, async () => {
+				const t = taskOf(cli, issueId, 'document-the-parser');
+				return t?.title === 'Document the parser and its errors' && t.dependencyTaskIds.length === 0 ? true : undefined;
 			});
-			return menu.join(' | ');
+			await waitInPanel(panel, '#detail-title', 'the new title in the detail', { contains: 'and its errors' });
+			await click(panel, '#task-actions [data-action="task/deleteAsk"]', 'Delete… on the task');
+			await waitInPanel(panel, '#delete-confirm', 'the delete confirmation', { contains: 'It has never run' });
+			await click(panel, '#delete-confirm [data-action="task/delete"]', 'Delete task in the confirmation');
+			await pollFor('the task gone from the store and the graph', 15_000, async () =>
+				(taskOf(cli, issueId, 'document-the-parser') === undefined && (await panel.locator('g.node[data-task-id]').count()) === 1 ? true : undefined));
+			return contrast;
 		});
 
-		await step('the custom command agent runs a task (the Host starts it from the machine path) once the issue is started', async () => {
-			const cache = issueId(cacheIssue);
-			cli(['issue', 'task', 'add', '--issue-id', cache, '--task-id', 'probe', '--title', 'Probe the cache', '--agent-target-id', agentName, '--as-user']);
-			cli(['issue', 'task', 'add', '--issue-id', cache, '--task-id', 'warm', '--title', 'Warm the cache', '--agent-target-id', 'gate', '--as-user']);
-			const row = boardRow(workbench, cacheIssue);
-			await row.click({ timeout: 10_000 });
-			await row.locator('.action-label[aria-label="Start Issue"]').first().click({ timeout: 10_000 });
-			const probe = await pollFor('the custom agent\'s task to end', 30_000, async () => { const t = task(cache, 'probe'); return t.status !== 'not_started' && t.status !== 'running' ? t : undefined; });
-			const log = cli(['run', 'log', '--run-id', probe.latestRunId, '--as-user'])['data'] as string;
-			if (probe.status !== 'pending_acceptance' || !log.includes('my-agent: hello')) { throw new Error(`the custom agent's Run: ${probe.status}, output "${log}"`); }
-			await pollFor('the gated worker of "Warm the cache" to start', 30_000, async () => (existsGate(gateDir, cache, 'warm') ? true : undefined));
-			return log.trim();
-		});
-
-		await step('the Agents view lists a working worker of one issue and the source agent of another waiting on you, with elapsed time, tokens and cost', async () => {
-			const source = ScriptedSource.create(session, workspace, releaseIssue, 'Release notes, reviewed.');
-			source.add([{ taskId: 'notes', title: 'Write the notes', agentTargetId: 'sh' }]);
-			source.schedule(['notes']);
-			await pollFor('the release notes to await acceptance', 30_000, async () => (source.taskStatus('notes') === 'pending_acceptance' ? true : undefined));
-			// The source agent waits for the developer's review in back-to-back bounded calls, as a real one does.
-			void (async () => {
-				while (waiting) { await tuttiCliAsync(session, workspace, ['await-review', '--issue-id', source.issueId], source.token).catch(() => undefined); }
-			})();
-			const pane = await viewPane(workbench, 'Agents');
-			const rows = pane.locator('.monaco-list-row');
-			const labels = await pollFor('two agents of two issues in the Agents view', 45_000, async () => {
-				const seen: string[] = [];
-				for (let i = 0; i < await rows.count(); i++) { seen.push((await rows.nth(i).getAttribute('aria-label', { timeout: 1000 })) ?? ''); }
-				const worker = seen.find((l) => l.startsWith('Warm the cache, Working · '));
-				const sourceRow = seen.find((l) => l.startsWith('Source agent, Waiting on you: in tutti await-review · '));
-				return worker !== undefined && sourceRow !== undefined && seen.some((l) => l.startsWith(`${cacheIssue}:`)) && seen.some((l) => l.startsWith(`${releaseIssue}:`)) ? seen : undefined;
+		await step('the List view shows agent, duration and cost, and accepts the two checked tasks at once', async () => {
+			const issueId = manualIssue('Accept in bulk');
+			for (const title of ['Greet Ada', 'Greet Bob', 'Greet Cy', 'Greet Di']) {
+				cli(['issue', 'task', 'add', '--issue-id', issueId, '--title', title, '--agent-target-id', 'sh', '--as-user']);
+			}
+			await pollFor('four tasks awaiting acceptance', 60_000, async () => (tasksOf(cli, issueId).every((t) => t.status === 'pending_acceptance') ? true : undefined));
+			const panel = await openFromBoard(workbench, 'Accept in bulk');
+			await click(panel, '[data-action="mode/set"][data-mode="list"]', 'the List toggle');
+			await waitInPanel(panel, '#task-list thead', 'the list\'s columns', { contains: 'Duration' });
+			const head = await panel.locator('#task-list thead').innerText({ timeout: 2000 });
+			if (!['Agent', 'Duration', 'Cost'].every((c) => head.includes(c))) { throw new Error(`the list's columns: ${head}`); }
+			const row = await panel.locator('#task-list tr[data-task-id="greet-ada"]').innerText({ timeout: 2000 });
+			if (!/\bsh\b/.test(row) || !/\d+(\.\d)?s/.test(row) || !row.includes('$')) { throw new Error(`the row of greet-ada: ${row}`); }
+			await panel.locator('#task-list tr[data-task-id="greet-ada"] input[type="checkbox"]').check({ timeout: 5000 });
+			await panel.locator('#task-list tr[data-task-id="greet-bob"] input[type="checkbox"]').check({ timeout: 5000 });
+			await waitInPanel(panel, '#accept-selected', 'Accept selected (2)', { contains: 'Accept selected (2)' });
+			const contrast = await inThemes('panel-list-accept', panel);
+			await click(panel, '#accept-selected', 'Accept selected');
+			await pollFor('greet-ada and greet-bob accepted, the others still awaiting', 20_000, async () => {
+				const tasks = tasksOf(cli, issueId);
+				const accepted = tasks.filter((t) => t.status === 'completed' && t.acceptanceState === 'user_accepted').map((t) => t.taskId).sort();
+				return accepted.join(',') === 'greet-ada,greet-bob' && tasks.filter((t) => t.status === 'pending_acceptance').length === 2 ? true : undefined;
 			});
-			await tidyForScreenshot(workbench);
-			screenshots.push(...await shootInThemes(workbench, workspace, 'agents-view'));
-			// Stop, inline on the worker's row: its Run is stopped and it leaves the view.
-			const worker = rows.filter({ hasText: 'Warm the cache' }).first();
-			await worker.hover({ timeout: 15_000 });
-			await worker.locator('.action-label[aria-label="Stop Run"]').first().click({ timeout: 15_000 });
-			await pollFor('the stopped worker to leave the Agents view', 30_000, async () => ((await rows.filter({ hasText: 'Warm the cache' }).count()) === 0 ? true : undefined));
-			const stopped = task(issueId(cacheIssue), 'warm');
-			if (stopped.status === 'running') { throw new Error('Stop from the Agents view left the Run running'); }
-			return `${labels.join(' | ')}; after Stop: ${stopped.status}`;
+			await click(panel, '[data-action="mode/set"][data-mode="graph"]', 'the Graph toggle');
+			return contrast;
 		});
 
-		await step('Tutti\'s diff editor: Accept Task and Request Changes in its title bar, Request Changes (1 comment) after a comment; the thread is named by the task', async () => {
-			const lint = String(cli(['issue', 'create', '--title', lintIssue, '--auto-accept=false', '--as-user'])['issueId']);
-			cli(['issue', 'task', 'add', '--issue-id', lint, '--task-id', 'rules', '--title', lintTask, '--agent-target-id', 'gate-worktree', '--as-user']);
-			await pollFor('the lint task\'s worker to start', 30_000, async () => (existsGate(gateDir, lint, 'rules') ? true : undefined));
-			writeGate(gateFile(gateDir, lint, 'rules'), 0);
-			await pollFor('the lint task to await acceptance', 30_000, async () => (task(lint, 'rules').status === 'pending_acceptance' ? true : undefined));
-			// A click on the board opens the issue (again, if the row was redrawn under the first click).
-			const panel = await pollFor(`the issue panel of "${lintIssue}" from the board`, 60_000, async () => {
-				await boardRow(workbench, lintIssue).click({ timeout: 10_000 });
-				return issuePanelFrame(page, lintIssue, 10_000).catch(() => undefined);
-			}, 0);
-			const node = panel.locator('g.node[data-task-id="rules"]').first();
-			await pollFor('the lint task in the graph', 30_000, async () => ((await node.isVisible()) ? true : undefined));
-			await node.click({ timeout: 10_000 });
-			await waitInPanel(panel, '#review-changes', 'the changed files', { contains: 'src/lint/rules.ts' });
-			await panel.locator('#review-changes [data-action="task/openChanges"]').first().click({ timeout: 10_000 });
-			await page.locator('.tabs-container .tab').filter({ hasText: `Changes of "${lintTask}"` }).first().waitFor({ state: 'visible', timeout: 20_000 });
-			await titleAction(workbench, 'Accept Task').waitFor({ state: 'visible', timeout: 15_000 });
-			await titleAction(workbench, 'Request Changes…').waitFor({ state: 'visible', timeout: 15_000 });
-			await commentOnDiffLine(workbench, 'rules.ts', '"eqeqeq"', 2, 'Keep eqeqeq, but say why');
-			const thread = await page.locator('.part.editor .review-widget .head').first().innerText({ timeout: 5000 });
-			if (!thread.includes(`For “${lintTask}”`)) { throw new Error(`the thread is not named by the task's title: "${thread}"`); }
-			await titleAction(workbench, 'Request Changes (1 comment)').waitFor({ state: 'visible', timeout: 15_000 });
-			await tidyForScreenshot(workbench);
-			screenshots.push(...await shootInThemes(workbench, workspace, 'diff-review'));
-			const bar = (await page.locator('.part.editor .editor-actions .action-label').allInnerTexts()).filter((t) => t.trim() !== '');
-			return `title bar: ${bar.join(' | ')}; thread: ${thread.split('\n')[0]}`;
-		});
-
-		await step('Accept Task from the diff editor\'s title bar accepts the task; its buttons leave the title bar', async () => {
-			const lint = issueId(lintIssue);
-			await titleAction(workbench, 'Accept Task').click({ timeout: 10_000 });
-			const accepted = await pollFor('the task accepted', 20_000, async () => { const t = task(lint, 'rules'); return t.acceptanceState === 'user_accepted' ? t : undefined; });
-			await pollFor('Accept Task to leave the title bar', 15_000, async () => ((await titleAction(workbench, 'Accept Task').count()) === 0 ? true : undefined));
-			return `${accepted.status}, ${accepted.acceptanceState}`;
-		});
-
-		await step('the board\'s menu of the accepted issue offers Integrate and Open Combined Diff; the combined diff opens the issue\'s whole work', async () => {
-			// Its only task accepted, the manual issue is done (its work not integrated yet): under the collapsed Done group.
-			const done = boardRows(workbench).filter({ hasText: /^Done/ }).first();
-			await done.waitFor({ state: 'visible', timeout: 15_000 });
-			if ((await done.getAttribute('aria-expanded', { timeout: 2000 })) === 'false') { await done.click({ timeout: 5000 }); }
-			const menu = await pollFor('Open Combined Diff in the board\'s menu', 20_000, async () => {
-				const labels = await contextMenuOf(workbench, boardRow(workbench, lintIssue));
-				if (labels.includes('Open Combined Diff')) { return labels; }
-				await closeMenu(workbench);
-				return undefined;
+		await step('the keyboard reaches the review first (Tab, Enter), and Ctrl+Alt+A, Ctrl+Alt+R and Ctrl+Alt+N accept, request changes and go on', async () => {
+			const issueId = (cli(['issue', 'list', '--as-user'])['issues'] as { issueId: string; title: string }[]).find((i) => i.title === 'Accept in bulk')!.issueId;
+			const panel = await issuePanelFrame(page, 'Accept in bulk');
+			// A click on the header's empty top edge puts the panel's Tab starting point before everything in it.
+			await panel.locator('#header-region').click({ position: { x: 4, y: 2 }, timeout: 5000 });
+			await page.keyboard.press('Tab');
+			if (await focusedId(panel) !== 'review-jump') { throw new Error(`the first Tab stop is "${await focusedId(panel)}", not the review`); }
+			await page.keyboard.press('Enter');
+			await pollFor('Accept focused after one Tab and Enter', 10_000, async () => ((await focusedId(panel)) === 'accept-task' ? true : undefined));
+			const reviewed = await panel.locator('#task-detail').getAttribute('data-task-id', { timeout: 2000 }) ?? '';
+			// The Host has the selection (its snapshot echoed it): the keybinding's context follows it.
+			await waitInPanel(panel, `#task-detail[data-task-id="${reviewed}"][aria-busy="false"]`, 'the selection echoed by the Host');
+			await page.keyboard.press('Control+Alt+KeyA');
+			await pollFor(`Ctrl+Alt+A accepting ${reviewed}`, 20_000, async () => (taskOf(cli, issueId, reviewed)?.status === 'completed' ? true : undefined));
+			const other = tasksOf(cli, issueId).find((t) => t.status === 'pending_acceptance')!.taskId;
+			await selectNode(panel, other);
+			await page.keyboard.press('Control+Alt+KeyR');
+			await page.locator('.quick-input-widget').filter({ hasText: 'What should change?' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+			await page.locator(quickInput).first().fill('Greet in French too.', { timeout: 5000 });
+			await page.keyboard.press('Enter');
+			await pollFor(`Ctrl+Alt+R requesting changes on ${other}`, 20_000, async () => (taskOf(cli, issueId, other)?.status === 'failed' ? true : undefined));
+			// What needs the developer now, by the Host: Ctrl+Alt+N opens one of those tasks.
+			type Listed = { title: string; attention: { state: string; reasons: { taskIds: string[] }[] } };
+			const listed = cli(['issue', 'list', '--as-user'])['issues'] as Listed[];
+			const needs = new Set(listed.flatMap((i) => i.attention.reasons.flatMap((r) => r.taskIds)));
+			// An issue that needs the developer for itself (Goal Review, an idle source agent) opens with no task selected.
+			const forItself = new Set(listed.filter((i) => i.attention.state === 'needs_you'
+				&& (i.attention.reasons.length === 0 || i.attention.reasons.some((r) => r.taskIds.length === 0))).map((i) => i.title));
+			const titles = new Map<string, string>(listed.map((i) => [`Tutti: ${i.title}`, i.title]));
+			await panel.locator('#header-region').click({ position: { x: 4, y: 2 }, timeout: 5000 });
+			await page.keyboard.press('Control+Alt+KeyN');
+			const opened = await pollFor('Ctrl+Alt+N opening a task that needs you', 20_000, async () => {
+				const tab = (await page.locator('.tabs-container .tab.active').first().innerText({ timeout: 1000 }).catch(() => '')).trim().split('\n')[0] ?? '';
+				const title = titles.get(tab);
+				if (title === undefined) { return undefined; }
+				const frame = await issuePanelFrame(page, title, 5000).catch(() => undefined);
+				const id = frame ? await frame.evaluate<string>("document.querySelector('#task-detail')?.getAttribute('data-task-id') ?? ''").catch(() => '') : '';
+				if (id === '') { return forItself.has(title) ? `"${title}" itself` : undefined; }
+				return id !== other && needs.has(id) ? `${id} of "${title}"` : undefined;
 			});
-			if (!menu.includes('Integrate Issue') || menu.includes('Start Issue') || menu.includes('Confirm Goal')) { throw new Error(`the menu: ${menu.join(' | ')}`); }
-			await page.locator('.context-view .monaco-menu .action-label', { hasText: 'Open Combined Diff' }).first().click({ timeout: 5000 });
-			const tab = page.locator('.tabs-container .tab').filter({ hasText: `Changes of issue "${lintIssue}" (1 accepted task)` }).first();
-			await tab.waitFor({ state: 'visible', timeout: 20_000 });
-			const entries = page.locator('.part.editor .multiDiffEntry');
-			await pollFor('the combined diff\'s files', 20_000, async () => ((await entries.count()) >= 3 ? true : undefined));
-			const headers = (await page.locator('.part.editor .multiDiffEntry .header').allInnerTexts()).join(' | ');
-			for (const file of ['rules.ts', 'report.ts', 'LINT.md']) { if (!headers.includes(file)) { throw new Error(`the combined diff lists ${headers}, not ${file}`); } }
-			await tidyForScreenshot(workbench);
-			screenshots.push(...await shootInThemes(workbench, workspace, 'combined-diff'));
-			return `${menu.join(' | ')}; files: ${headers}`;
+			await page.keyboard.press('F1');
+			await page.locator(quickInput).first().fill('>Tutti: Next Task Needing You', { timeout: 5000 });
+			const keys = page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: 'Next Task Needing You' }).first().locator('.monaco-keybinding');
+			await keys.waitFor({ state: 'visible', timeout: 10_000 });
+			const shown = (await keys.innerText({ timeout: 2000 })).replace(/\s+/g, '');
+			await page.keyboard.press('Escape');
+			if (!/Ctrl\+Alt\+N/i.test(shown)) { throw new Error(`the palette shows "${shown}" beside Next Task Needing You`); }
+			return `review reached in 1 Tab; accepted ${reviewed}; changes requested on ${other}; Ctrl+Alt+N opened ${opened}; palette shows ${shown}`;
+		});
+
+		await step('an agent\'s tool call is allowed with an edited command line, from the panel and from the notification\'s Edit…', async () => {
+			const issueId = manualIssue('Ask before cleaning');
+			cli(['issue', 'task', 'add', '--issue-id', issueId, '--title', 'Clean the build', '--agent-target-id', 'asker', '--auto-accept', '--as-user']);
+			await pollFor('the agent\'s approval request', 30_000, async () =>
+				((cli(['approval', 'list', '--as-user'])['approvals'] as { issueId: string }[]).some((a) => a.issueId === issueId) ? true : undefined));
+			const panel = await openFromBoard(workbench, 'Ask before cleaning');
+			await selectNode(panel, 'clean-the-build');
+			await waitInPanel(panel, '#approvals', 'the pending approval', { contains: 'rm -rf build' });
+			await panel.locator('#approvals details.approval-edit summary').first().click({ timeout: 5000 });
+			const editor = panel.locator('#approvals details.approval-edit textarea').first();
+			await pollFor('the editor filled with the command line', 10_000, async () => ((await editor.inputValue({ timeout: 1000 })) === 'rm -rf build' ? true : undefined));
+			await editor.fill('rm -rf build/tmp', { timeout: 5000 });
+			const contrast = await inThemes('panel-approval-edit', panel);
+			await editor.press('Control+Enter', { timeout: 5000 });
+			const runId = await pollFor('the task\'s Run', 10_000, async () => (taskOf(cli, issueId, 'clean-the-build') as unknown as { latestRunId?: string })?.latestRunId || undefined);
+			const answered = await pollFor('the agent told to run the edited command', 30_000, async () => {
+				const log = cli(['run', 'log', '--run-id', runId, '--as-user'])['data'] as string;
+				return log.includes('answer:') ? log : undefined;
+			});
+			if (!answered.includes('"command":"rm -rf build/tmp"') || !answered.includes('"behavior":"allow"')) { throw new Error(`the agent got ${answered}`); }
+
+			// The same from the notification: Edit… opens the command line in an input box.
+			await workbench.runCommand('Notifications: Clear All Notifications', { timeoutMs: 5000 }).catch(() => undefined);
+			cli(['issue', 'task', 'add', '--issue-id', issueId, '--title', 'Clean the cache', '--agent-target-id', 'asker', '--auto-accept', '--as-user']);
+			await workbench.runCommand('View: Close All Editors');
+			await workbench.waitForNotification('task clean-the-cache', { timeoutMs: 30_000 });
+			const toast = page.locator('.notification-toast, .notifications-center').filter({ hasText: 'task clean-the-cache' }).first();
+			await toast.locator('a.monaco-button, .monaco-button').filter({ hasText: 'Edit…' }).first().click({ timeout: 5000 });
+			await page.locator('.quick-input-widget').filter({ hasText: 'command line to run instead' }).first().waitFor({ state: 'visible', timeout: 10_000 });
+			const box = page.locator(quickInput).first();
+			if ((await box.inputValue({ timeout: 2000 })) !== 'rm -rf build') { throw new Error(`the input box starts with "${await box.inputValue()}"`); }
+			await box.fill('rm -rf build/cache', { timeout: 5000 });
+			await page.keyboard.press('Enter');
+			const second = await pollFor('the second Run', 10_000, async () => (taskOf(cli, issueId, 'clean-the-cache') as unknown as { latestRunId?: string })?.latestRunId || undefined);
+			const fromNotification = await pollFor('the agent told to run the command edited in the notification', 30_000, async () => {
+				const log = cli(['run', 'log', '--run-id', second, '--as-user'])['data'] as string;
+				return log.includes('answer:') ? log : undefined;
+			});
+			if (!fromNotification.includes('"command":"rm -rf build/cache"')) { throw new Error(`the agent got ${fromNotification}`); }
+			return contrast;
 		});
 	} catch (error) {
 		steps.push({ name: `cockpit step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
-		// The notifications say what a command reported (an error of Add Agent, a refused action).
-		await workbench.runCommand('Notifications: Show Notifications', { timeoutMs: 5000 }).catch(() => undefined);
 		await shot('cockpit-failure').catch(() => undefined);
 	} finally {
-		waiting = false;
 		await workbench.close();
 	}
 	return { steps, screenshots };
-}
-
-function existsGate(gateDir: string, issueId: string, taskId: string): boolean {
-	return existsSync(gateStartedFile(gateDir, issueId, taskId));
-}
-
-/** The workspace for this stage (before the Host starts): the custom agent's script, then a git repository of it. */
-export function prepareCockpitWorkspace(workspace: string): void {
-	mkdirSync(join(workspace, 'tools'), { recursive: true });
-	writeFileSync(join(workspace, 'tools', 'agent.js'), agentScript);
-	ensureGitRepository(workspace);
 }

@@ -1,7 +1,8 @@
 // The task graph at 200 tasks through the real workbench: a scripted source agent plans 200 tasks (10 per layer,
 // each depending on two of the layer above; never scheduled), the panel draws them, Fit zooms out to coloured blocks,
-// the search rings one match and Enter selects it, Focus keeps only that task's ancestors and descendants, and the
-// Graph | List toggle shows the tasks as rows (the search filters them). Screenshots of the graph and the list.
+// the search rings one match and Enter selects it, Focus keeps only that task's ancestors and descendants (fitted to
+// the view), a match off screen is brought into view, and the Graph | List toggle shows the tasks as rows (the search
+// filters them). Screenshots of the graph and the list.
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
 import type { Workbench } from '../harness/workbench.js';
@@ -48,6 +49,14 @@ async function click(frame: WebviewFrame, selector: string): Promise<void> {
 	await frame.locator(selector).first().click({ timeout: 10_000 });
 }
 
+/** In the panel: the drawn graph fits in the scrolled area (zoom to fit). */
+const fits = "(() => { const s = document.getElementById('graph-scroll'); const g = document.getElementById('task-graph'); return !!s && !!g && g.getBoundingClientRect().width <= s.clientWidth + 1 && g.getBoundingClientRect().height <= s.clientHeight + 1; })()";
+
+/** In the panel: the task's node lies wholly inside the scrolled area's view. */
+function inView(taskId: string): string {
+	return `(() => { const s = document.getElementById('graph-scroll').getBoundingClientRect(); const n = document.querySelector('g.node[data-task-id="${taskId}"]'); if (!n) { return false; } const b = n.getBoundingClientRect(); return b.left >= s.left && b.right <= s.right && b.top >= s.top && b.bottom <= s.bottom; })()`;
+}
+
 /** Returns a line for the step's report. `shot` saves a screenshot of the window under that name. */
 export async function checkBigGraph(
 	session: VsCodeSession, workspace: string, workbench: Workbench, agentTargetId: string, shot: (name: string) => Promise<void>,
@@ -79,6 +88,7 @@ export async function checkBigGraph(
 	const lineage = expectedLineage(plan, 't42');
 	await click(frame, '[data-action="focus/set"]');
 	await count(frame, 'g.node[data-task-id]', lineage.size, 'Focus keeping Task 42\'s ancestors and descendants');
+	await pollFor('the focused lineage fitted to the view', 10_000, async () => (await frame.evaluate<boolean>(fits) ? true : undefined));
 	const drawn = new Set<string>();
 	for (let i = 0; i < lineage.size; i++) { drawn.add(await frame.locator('g.node[data-task-id]').nth(i).getAttribute('data-task-id') ?? ''); }
 	const missing = [...lineage].filter((id) => !drawn.has(id));
@@ -86,6 +96,15 @@ export async function checkBigGraph(
 	await shot('panel-200-focus');
 	await click(frame, '[data-action="focus/clear"]');
 	await count(frame, 'g.node[data-task-id]', size, 'every task back after clearing the focus');
+
+	// At 100 %, scrolled to the start, a search match far off screen: Enter selects it and brings it into view.
+	await click(frame, '[data-action="zoom/reset"]');
+	await frame.evaluate("document.getElementById('graph-scroll').scrollTo(0, 0)");
+	await frame.locator('#graph-search').first().fill('Task 199');
+	await click(frame, '#graph-search');
+	await workbench.page.keyboard.press('Enter');
+	await waitInPanel(frame, '#task-detail[data-task-id="t199"]', 'Enter in the search selecting Task 199');
+	await pollFor('Task 199 scrolled into view', 10_000, async () => (await frame.evaluate<boolean>(inView('t199')) ? true : undefined));
 
 	await click(frame, '[data-action="mode/set"][data-mode="list"]');
 	await count(frame, '#task-list tr[data-task-id]', 1, 'the list filtered by the search');

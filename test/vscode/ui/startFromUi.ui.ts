@@ -1,10 +1,9 @@
 // Starting work without a terminal, through the real workbench: Tutti: New Issue opens the form (an empty title is
 // refused beside the field), a manual issue created from it opens its panel with an empty graph offering Add task
-// and Start, Add task asks for the title and the agent in VS Code's own inputs, and Start runs the task. Checked
+// and Start, Add task opens the panel's task form (title, content, agent), and Start runs the task. Checked
 // with `tutti issue get` from outside VS Code; screenshots at each stage.
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
-import type { Workbench } from '../harness/workbench.js';
 import type { UiResult, UiStep } from './board.ui.js';
 import { openNewIssueForm } from './newIssueForm.js';
 import { tidyForScreenshot } from './panel.ui.js';
@@ -15,24 +14,6 @@ import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.
 
 const title = 'Write the changelog';
 const taskTitle = 'Say hello';
-const quickInput = '.quick-input-widget .quick-input-box input';
-const quickRows = '.quick-input-widget .quick-input-list .monaco-list-row';
-
-/** Waits for VS Code's input box showing `prompt`, types `text` and presses Enter. */
-async function answer(workbench: Workbench, prompt: string, text: string): Promise<void> {
-	await workbench.page.locator('.quick-input-widget').filter({ hasText: prompt }).first().waitFor({ state: 'visible', timeout: 10_000 });
-	await workbench.page.locator(quickInput).first().fill(text, { timeout: 5000 });
-	await workbench.page.keyboard.press('Enter');
-}
-
-async function pick(workbench: Workbench, placeholder: string, label: string): Promise<void> {
-	const input = workbench.page.locator(`${quickInput}[placeholder="${placeholder}"]`).first();
-	await input.waitFor({ state: 'visible', timeout: 10_000 });
-	await input.fill(label, { timeout: 5000 });
-	const row = workbench.page.locator(quickRows).filter({ hasText: label }).first();
-	await row.waitFor({ state: 'visible', timeout: 10_000 });
-	await row.click({ timeout: 5000 });
-}
 
 export async function runStartUi(session: VsCodeSession, workspace: string): Promise<UiResult> {
 	const steps: UiStep[] = [];
@@ -83,15 +64,17 @@ export async function runStartUi(session: VsCodeSession, workspace: string): Pro
 			await shot('panel-empty-manual');
 			return String(issue['issueId']);
 		});
-		await step('Add task from the empty graph asks for the title and the agent, and the task appears in the graph, not started', async () => {
+		await step('Add task from the empty graph opens the task form (title, content, agent), and the task appears in the graph, not started, named after its title', async () => {
 			await panel!.locator('#graph-empty [data-action="task/add"]').first().click({ timeout: 5000 });
-			await answer(workbench, 'Task title', taskTitle);
-			await answer(workbench, 'What should the agent do?', 'Print hello.');
-			await pick(workbench, 'Which agent runs this task?', 'sh');
+			await waitInPanel(panel!, '#task-form', 'the task form');
+			await panel!.locator('#task-form-title').fill(taskTitle, { timeout: 5000 });
+			await panel!.locator('#task-form-content textarea').first().fill('Print hello.', { timeout: 5000 });
+			await panel!.locator('#task-form-agent').selectOption('sh', { timeout: 5000 });
+			await panel!.locator('#task-form-submit').first().click({ timeout: 5000 });
 			await pollFor('the task node in the graph', 15_000, async () => ((await panel!.locator('g.node[data-task-id]').count()) === 1 ? true : undefined));
-			const tasks = (issueOf()?.['tasks'] ?? []) as { title: string; status: string; agentTargetId: string }[];
-			if (tasks.length !== 1 || tasks[0]!.title !== taskTitle || tasks[0]!.status !== 'not_started' || tasks[0]!.agentTargetId !== 'sh') {
-				throw new Error(`expected one not-started task on sh, got ${JSON.stringify(tasks)}`);
+			const tasks = (issueOf()?.['tasks'] ?? []) as { taskId: string; title: string; content: string; status: string; agentTargetId: string }[];
+			if (tasks.length !== 1 || tasks[0]!.taskId !== 'say-hello' || tasks[0]!.title !== taskTitle || tasks[0]!.content !== 'Print hello.' || tasks[0]!.status !== 'not_started' || tasks[0]!.agentTargetId !== 'sh') {
+				throw new Error(`expected one not-started task say-hello on sh, got ${JSON.stringify(tasks)}`);
 			}
 			await shot('panel-task-added');
 		});

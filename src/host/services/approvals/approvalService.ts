@@ -7,7 +7,8 @@
 // yet (database.ts, "Visibility note"), so a wait that reads an answer re-reads it in a transaction, which resolves
 // only once everything committed before it is fsynced. A Host killed -9 before that never told the agent anything
 // its restarted self does not find recorded (the request stays pending, and expires if its Run then ends).
-import { type Approval, answerFields, approvalInputMaxChars, shownStatus } from '../../../core/approvals/approvalRules.js';
+import { type Approval, type ApprovalDecision, answerFields, approvalInputMaxChars, shownStatus } from '../../../core/approvals/approvalRules.js';
+import { approvalQuestions, recommendedAnswers, resolveQuestionAnswers } from '../../../core/approvals/questions.js';
 import { rejection } from '../../../core/hints.js';
 import type { Clock, IdSource } from '../../../core/ports.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
@@ -75,7 +76,9 @@ export class ApprovalService {
 				toolUseId, tool: params.tool, input: params.input ?? null, requestedAtUnixMs: now, status: 'pending', answer: '', answeredBy: '',
 				answeredAtUnixMs: 0, message: '', updatedInput: null, grantedByApprovalId: '',
 			};
-			const grant = run.status === 'running' ? approvalRepository.taskGrant(tx, run.issueId, run.taskId, params.tool) : undefined;
+			// A question is the developer's to answer each time: no earlier allow covers it.
+			const isQuestion = approvalQuestions(base).length > 0;
+			const grant = run.status === 'running' && !isQuestion ? approvalRepository.taskGrant(tx, run.issueId, run.taskId, params.tool) : undefined;
 			const approval: Approval = run.status !== 'running'
 				? { ...base, status: 'expired', answeredBy: 'host', answeredAtUnixMs: Math.max(1, now), message: 'The request expired: its Run is no longer running.' }
 				: grant
@@ -132,37 +135,75 @@ export class ApprovalService {
 	/** Developer only. A request is answered once: a second answer is refused and reports the first. */
 	async answer(params: ParsedParams<'approval/answer'>, caller: Caller): Promise<Result<'approval/answer'>> {
 		requireUser(caller, 'approval answer');
-		const allow = params.allow === true;
+		// Answers to a question are an allow of it.
+		const allow = params.allow === true || (params.answers !== undefined && params.deny !== true);
 		if (allow === (params.deny === true)) {
-			throw rejection('invalid_input', 'Give exactly one of --allow and --deny.');
+			throw rejection('invalid_input', 'Give exactly one of --allow and --deny (or a question\'s --answer).');
 		}
 		if (!allow && params.forTask === true) {
 			throw rejection('invalid_input', '--for-task goes with --allow (it allows this tool for the rest of the task); a denial is for this call only.');
 		}
-		if (!allow && params.updatedInput !== undefined) {
-			throw rejection('invalid_input', 'An edited input (updatedInput) goes with an allow only.');
+		if (!allow && (params.updatedInput !== undefined || params.answers !== undefined)) {
+			throw rejection('invalid_input', `${params.answers !== undefined ? 'Answers (--answer)' : 'An edited input (updatedInput)'} go with an allow only; --deny declines.`);
 		}
+		if (params.answers !== undefined && params.updatedInput !== undefined) {
+			throw rejection('invalid_input', 'Give the answers either with --answer or inside --input-json, not both.');
+		}
+		return this.#answer(params.approvalId, {
+			allow, forTask: params.forTask === true, message: params.message ?? '',
+			...(params.updatedInput !== undefined ? { updatedInput: params.updatedInput } : {}),
+		}, params.answers);
+	}
+
+	/** Developer only: answers an agent's question (refused for a tool call). */
+	async answerQuestion(params: ParsedParams<'question/answer'>, caller: Caller): Promise<Result<'question/answer'>> {
+		requireUser(caller, 'question answer');
+		return this.#answer(params.approvalId, { allow: true, forTask: false, message: '' }, params.answers, true);
+	}
+
+	async #answer(approvalId: string, decision: ApprovalDecision, answers: readonly string[] | undefined, questionsOnly = false): Promise<Result<'approval/answer'>> {
 		// A refusal reports the first answer only once that is on disk too: it is returned from the transaction (which
 		// then waits for the journal) rather than thrown from it (which would reply at once).
 		const outcome = await this.deps.store.transaction((tx) => {
-			const approval = loadApproval(tx, params.approvalId);
+			const approval = loadApproval(tx, approvalId);
 			const running = isRunRunning(tx, approval.runId);
 			if (shownStatus(approval, running) !== 'pending') {
 				return { first: toApprovalDto(approval, running) };
 			}
-			const fields = answerFields({
-				allow, forTask: params.forTask === true, message: params.message ?? '',
-				...(params.updatedInput !== undefined ? { updatedInput: params.updatedInput } : {}),
-			}, this.deps.clock.now());
+			const fields = answerFields(questionDecision(approval, decision, answers, questionsOnly), this.deps.clock.now());
 			approvalRepository.answer(tx, approval.approvalId, fields);
 			return { answered: { approval: toApprovalDto({ ...approval, ...fields }, running) } };
 		});
 		if (outcome.first) {
 			const first = outcome.first;
-			throw rejection('approval_answered', `Approval ${first.approvalId} (${first.tool}) was already answered: ${first.answerLabel}.`, {}, { approval: first });
+			throw rejection('approval_answered', `Approval ${first.approvalId} (${first.kind === 'question' ? 'a question' : first.tool}) was already answered: ${first.answerLabel}.`, {}, { approval: first });
 		}
 		const answered = outcome.answered;
 		this.#log(`approval ${answered.approval.approvalId}: the developer's answer is recorded: ${answered.approval.answerLabel}`);
 		return answered;
 	}
+}
+
+/**
+ * The decision as recorded: a question's answers become the input its agent receives (`{answers: {<id>: [text…]}}`;
+ * a plain allow takes each question's recommended option), and a question is never allowed for the task.
+ */
+function questionDecision(approval: Approval, decision: ApprovalDecision, answers: readonly string[] | undefined, questionsOnly: boolean): ApprovalDecision {
+	const questions = approvalQuestions(approval);
+	if (questions.length === 0) {
+		if (answers !== undefined || questionsOnly) {
+			throw rejection('invalid_input', `Approval ${approval.approvalId} is a tool call (${approval.tool}), not a question: answer it with --allow or --deny instead.`);
+		}
+		return decision;
+	}
+	if (!decision.allow) {
+		return decision.message.trim() === '' ? { ...decision, message: 'The developer declined to answer.' } : decision;
+	}
+	if (decision.forTask) {
+		throw rejection('invalid_input', `Approval ${approval.approvalId} is a question: it is answered each time it is asked, so --for-task does not apply.`);
+	}
+	if (decision.updatedInput !== undefined) { return decision; }
+	const resolved = answers !== undefined ? resolveQuestionAnswers(questions, answers) : recommendedAnswers(questions);
+	if (!resolved.ok) { throw rejection('invalid_input', resolved.problem); }
+	return { ...decision, updatedInput: { answers: resolved.answers } };
 }

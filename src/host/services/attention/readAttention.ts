@@ -5,12 +5,14 @@ import {
 	type Attention, type AttentionInput, type AttentionRun, issueAttention, type SourceSessionFacts, type TaskAttention, taskAttentions,
 	type WaitingCall,
 } from '../../../core/attention/attention.js';
-import type { Issue, Run } from '../../../core/model.js';
+import type { Issue, Run, RunStall } from '../../../core/model.js';
 import { shownStatus } from '../../../core/approvals/approvalRules.js';
+import { approvalQuestions } from '../../../core/approvals/questions.js';
 import { approvalRepository } from '../../../store/repositories/approvalRepository.js';
 import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
 import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
 import { runRepository } from '../../../store/repositories/runRepository.js';
+import { runStallRepository } from '../../../store/repositories/runStallRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { turnRepository } from '../../../store/repositories/turnRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
@@ -49,7 +51,7 @@ export function isMergeConflictFailure(errorMessage: string): boolean {
 }
 
 function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, string>, context: AttentionReadContext,
-	outside: ReadonlyMap<string, readonly string[]>): Map<string, AttentionRun> {
+	outside: ReadonlyMap<string, readonly string[]>, stalls: ReadonlyMap<string, RunStall>): Map<string, AttentionRun> {
 	const out = new Map<string, AttentionRun>();
 	for (const run of runs) {
 		if (latestRunIds.get(run.taskId) !== run.runId) { continue; }
@@ -58,6 +60,8 @@ function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, stri
 			mergeConflict: run.status === 'failed' && isMergeConflictFailure(run.errorMessage),
 			activity: run.status === 'running' ? context.runActivity?.(run.runId) ?? '' : '',
 			outsideChanges: outside.get(run.runId) ?? [],
+			...(run.status === 'running' && stalls.has(run.runId) ? { stall: { lastActivityAtUnixMs: stalls.get(run.runId)!.lastActivityAtUnixMs } } : {}),
+			exitCode: run.exitCode,
 		});
 	}
 	return out;
@@ -101,10 +105,16 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 		// At or over its budget the issue starts nothing more until the developer raises it; a USD budget a model cannot
 		// be counted against refuses those launches until they add a price or change the budget: it needs them.
 		budgetReached: budget.kind === 'ok' ? null : { label: budget.message },
-		approvalsAsked: asked.length === 0 ? null : { count: asked.length, taskIds: [...new Set(asked.map((a) => a.taskId))] },
+		approvalsAsked: asked.length === 0 ? null : { count: asked.length, taskIds: [...new Set(asked.map((a) => a.taskId))], questions: asked.filter((a) => approvalQuestions(a).length > 0).length },
 		changedAfterAcceptance: deliveryRepository.openAcceptanceChanges(r, issue.issueId),
+		delivery: {
+			unintegrated: deliveryRepository.hasUnintegratedAcceptance(r, issue.issueId),
+			integratedInto: deliveryRepository.issueDelivery(r, issue.issueId)?.integratedInto ?? '',
+			finished: facts.finishedAtUnixMs > 0,
+		},
 		dispatchPaused: issue.dispatchPaused,
-		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r)),
+		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r),
+			new Map(runStallRepository.inForceOfIssue(r, issue.issueId).map((s) => [s.runId, s] as const))),
 		source: sourceFacts(r, issue, facts.activeCheckpoint?.checkpointId ?? '', context),
 		nowUnixMs: context.nowUnixMs,
 	};

@@ -1,6 +1,6 @@
 // The Host side of the bounded waits: `await/review`, `await/checkpoint`,
 // `await/next-action` re-derive "what is owed" until a decision or the call's bound (≤ 45 s), keeping a heartbeat
-// while they wait; `agent/resume` and `session/state` are read-only; `issue/finish` records the developer's Finish.
+// while they wait; `agent/resume` and `session/state` are read-only (the developer's Finish: finishService.ts).
 import { rejection } from '../../../core/hints.js';
 import { agentResumeCommand } from '../../../core/next/commands.js';
 import type { IssueFacts } from '../../../core/next/facts.js';
@@ -11,14 +11,9 @@ import type { Clock } from '../../../core/ports.js';
 import type { AgentResponse } from '../../../protocol/agentResponse.js';
 import type { Caller, ParsedParams, Result } from '../../../protocol/controlPlane.js';
 import type { Store } from '../../../store/database.js';
-import { executionRepository } from '../../../store/repositories/executionRepository.js';
-import { finishRepository } from '../../../store/repositories/finishRepository.js';
 import { followUpRepository } from '../../../store/repositories/followUpRepository.js';
 import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
-import { issueRepository } from '../../../store/repositories/issueRepository.js';
 import type { Reader, Tx } from '../../../store/tx.js';
-import { requireUser } from '../callerPolicy.js';
-import { requireExecutionIdentity } from '../identityChecks.js';
 import { toAgentResponse } from './agentResponses.js';
 import type { WaitingCall } from '../../../core/attention/attention.js';
 import { Heartbeats } from './heartbeats.js';
@@ -137,29 +132,6 @@ export class AwaitService {
 		};
 		if (owed.next !== undefined) { result.next = owed.next; }
 		return result;
-	}
-
-	/** Developer action: record Finish on a completed managed issue (idempotent). */
-	async finish(params: ParsedParams<'issue/finish'>, caller: Caller): Promise<Result<'issue/finish'>> {
-		requireUser(caller, 'finish', { issueId: params.issueId });
-		const now = this.deps.clock.now();
-		return this.deps.store.transaction((tx) => {
-			const issue = issueRepository.get(tx, params.issueId);
-			if (issue === undefined) {
-				throw rejection('issue_not_found', `Issue ${params.issueId} does not exist.`, { issueId: params.issueId });
-			}
-			const execution = executionRepository.getByIssue(tx, params.issueId);
-			if (execution) { requireExecutionIdentity(execution, params.issueId); }
-			if (execution?.status !== 'completed') {
-				throw rejection('inactive_execution', `Issue ${params.issueId} is not complete; Finish is offered only after completion.`, { issueId: params.issueId });
-			}
-			const before = finishRepository.finishedAt(tx, params.issueId);
-			if (before > 0) {
-				return { issueId: params.issueId, finishedAtUnixMs: before, replayed: true };
-			}
-			finishRepository.record(tx, params.issueId, now);
-			return { issueId: params.issueId, finishedAtUnixMs: now, replayed: false };
-		});
 	}
 
 	#sessionOf(caller: Caller, requested: string | undefined): string {

@@ -3,7 +3,6 @@
 // compact snapshot lists only the tasks changed since.
 import { clipDependencies, clipTitle, compactLimits, selectCompactTasks } from '../../../core/execution/compactSnapshot.js';
 import { computeReadiness } from '../../../core/graph/blockers.js';
-import { isIssueClosed } from '../../../core/issues/issueControls.js';
 import { pausedByField } from '../../../core/issues/pauser.js';
 import { rejection } from '../../../core/hints.js';
 import type { Execution, Issue, Task } from '../../../core/model.js';
@@ -16,7 +15,9 @@ import { planReadRepository } from '../../../store/repositories/planReadReposito
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Reader } from '../../../store/tx.js';
-import { toTasksWithReadiness } from '../dtoMapping.js';
+import { readTasksWithReadiness } from '../dtoMapping.js';
+import { promptVerification } from '../../checks/verificationViews.js';
+import { verificationRepository } from '../../../store/repositories/verificationRepository.js';
 import { loadManaged, type PlanContext } from './planContext.js';
 import { readPlanFacts, toCheckpointDto } from './planSnapshot.js';
 import { type LaunchPricing, readSpendDto } from '../../usage/issueSpend.js';
@@ -40,6 +41,7 @@ function latestOutcomeLabel(r: Reader, task: Task): string {
 function toSlimTask(r: Reader, task: Task, blockerReason: SlimTaskDto['blockerReason'] | '', resultCommit: string): SlimTaskDto {
 	const { dependencyTaskIds, more } = clipDependencies(task.dependencyTaskIds);
 	const label = latestOutcomeLabel(r, task);
+	const verified = task.latestRunId === '' ? undefined : verificationRepository.latestOfRun(r, task.latestRunId);
 	return {
 		taskId: task.taskId,
 		title: clipTitle(task.title),
@@ -50,6 +52,7 @@ function toSlimTask(r: Reader, task: Task, blockerReason: SlimTaskDto['blockerRe
 		...(task.latestRunId ? { latestRunId: task.latestRunId } : {}),
 		...(label ? { outcomeLabel: label } : {}),
 		...(resultCommit ? { resultCommit } : {}),
+		...(verified !== undefined ? { verificationLabel: promptVerification(r, verified.runId).label } : {}),
 	};
 }
 
@@ -111,7 +114,7 @@ export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCom
 export function readPlanTask(r: Reader, params: ParsedParams<'plan/getTask'>, caller: Caller): PlanTaskViewDto {
 	const { issue, execution } = loadReadable(r, params.issueId, caller, 'get');
 	const tasks = taskRepository.listByIssue(r, issue.issueId);
-	const task = toTasksWithReadiness(tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId), isIssueClosed(issue.status, execution.status))
+	const task = readTasksWithReadiness(r, issue, tasks, execution.status)
 		.find((t) => t.taskId === params.taskId);
 	if (!task) {
 		throw rejection('task_not_found', `get: issue ${issue.issueId} has no task ${params.taskId}.`, { issueId: issue.issueId, taskId: params.taskId });

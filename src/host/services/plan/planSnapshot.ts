@@ -7,18 +7,16 @@ import { hasLaterPending } from '../../../core/execution/backlog.js';
 import { recoveryHint } from '../../../core/execution/recoveryHint.js';
 import { reviewOnlyOwed } from '../../../core/execution/reviewOwed.js';
 import { readyTaskIds } from '../../../core/graph/blockers.js';
-import { isIssueClosed } from '../../../core/issues/issueControls.js';
 import { pausedByField, sourceCannotResume } from '../../../core/issues/pauser.js';
 import type { Checkpoint, Execution, Issue, PlanAction, Task } from '../../../core/model.js';
 import type { BudgetDecision } from '../../../core/usage/budget.js';
 import type { CheckpointDto, PlanSnapshotDto } from '../../../protocol/dto.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
-import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
 import type { Reader } from '../../../store/tx.js';
-import { toTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
+import { readTasksWithReadiness, toWakeDto } from '../dtoMapping.js';
 import { requireCheckpointIdentity } from '../identityChecks.js';
 import { currentReview } from '../../checkpoints/independentReview.js';
 import { issueBudgetDecision, type LaunchPricing, readSpendDto } from '../../usage/issueSpend.js';
@@ -122,7 +120,7 @@ export function readPlanSnapshot(r: Reader, issue: Issue, execution: Execution, 
 		},
 		activeCheckpoint: active ? toCheckpointDto(active) : null,
 		checkpoints: facts.open.map(toCheckpointDto),
-		tasks: toTasksWithReadiness(facts.tasks, deliveryRepository.taskCommitsOfIssue(r, issue.issueId), isIssueClosed(issue.status, execution.status)),
+		tasks: readTasksWithReadiness(r, issue, facts.tasks, execution.status),
 		readyTaskIds: facts.readyTaskIds,
 		allowedActions: facts.allowedActions,
 		recoveryHint: facts.recoveryHint,

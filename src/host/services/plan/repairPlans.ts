@@ -1,7 +1,7 @@
 // Host start: local repair only. Restarting is never a resume: nothing here
 // unpauses an issue, and a paused issue gets no new active checkpoint (so no new wake).
 import { isTerminalExecution } from '../../../core/execution/allowedActions.js';
-import { settlementKindFor } from '../../../core/execution/backlog.js';
+import { settlementKindFor, settlementKinds } from '../../../core/execution/backlog.js';
 import { runCheckpointId, terminalCheckpointId } from '../../../core/ids.js';
 import type { Execution } from '../../../core/model.js';
 import { executionStatuses } from '../../../core/model.js';
@@ -14,8 +14,6 @@ import type { Tx } from '../../../store/tx.js';
 import { continueArchive } from './archiveExecution.js';
 import type { PlanContext } from './planContext.js';
 import { recordRunSettlement, settleTerminalBoundary } from './settlePlanRun.js';
-
-const settlementKinds: readonly string[] = ['task_settled', 'task_failed', 'task_canceled'];
 
 /** Settled Runs whose settlement checkpoint is missing get it now (unless the issue is paused: that would wake it). */
 function restoreMissingSettlements(tx: Tx, execution: Execution, now: number): Execution {

@@ -4,15 +4,16 @@
 // - accept → completed / user_accepted; dependents become ready (a manual issue's dispatcher runs a pass; on a managed
 //   issue a `task_accepted` checkpoint carrying the note, if any, goes to the source agent — none while Goal Review
 //   is open or queued, which is then the next step).
-// - request changes → failed (acceptanceState ''), so the rework path applies; on a managed issue a
-//   `changes_requested` checkpoint carrying the note goes to the source agent.
+// - request changes → on a manual issue a new attempt of the same task in its tree, whose prompt carries the note
+//   (the task is not_started until its Run starts, never failed); on a managed issue the task fails (acceptanceState
+//   '') and a `changes_requested` checkpoint carrying the note goes to the source agent, which reworks it.
 // Either checkpoint is active at once (with its main wake) when the developer's review was the only step owed
 // (decisionCheckpoint.ts), else it queues behind the active one.
 import { bindAcceptance } from '../../delivery/acceptanceBinding.js';
 import { settlementSuppressed } from '../../../core/execution/backlog.js';
 import { rejection } from '../../../core/hints.js';
 import { acceptedCheckpointId, reacceptedCheckpointId, changesRequestedCheckpointId } from '../../../core/ids.js';
-import type { Checkpoint, Execution, Issue, Task } from '../../../core/model.js';
+import type { Checkpoint, Execution, Issue, Task, TaskRework } from '../../../core/model.js';
 import type { Caller, Result } from '../../../protocol/controlPlane.js';
 import { checkpointRepository } from '../../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../../store/repositories/executionRepository.js';
@@ -26,7 +27,10 @@ import { requireExecutionIdentity, requireRunIdentity } from '../identityChecks.
 import { nextIssueStatus } from '../../../core/issues/issueStatus.js';
 import { reviewOnlyTaskIds } from '../../checkpoints/reviewOnly.js';
 import { appendDecisionCheckpoint } from './decisionCheckpoint.js';
+import { requestReworkInTx } from '../../runs/taskReworks.js';
 import type { ReviewContext } from './reviewContext.js';
+import { acceptanceChecksOf } from '../../checks/verificationSteps.js';
+import { verificationRepository } from '../../../store/repositories/verificationRepository.js';
 
 export type TaskDecisionResult = Result<'review/accept'>;
 
@@ -147,6 +151,8 @@ export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, 
 		} : null, () => {
 			taskRepository.update(tx, accepted);
 			bindAcceptance(tx, issue.issueId, task.taskId, task.latestRunId, now);
+			// The developer may accept a result whose checks failed (or still run): the acceptance says so.
+			verificationRepository.recordAcceptance(tx, issue.issueId, task.taskId, task.latestRunId, acceptanceChecksOf(tx, task.latestRunId), now);
 		}, now);
 		const decision = recordDecision(tx, ctx, issue, task, { decision: 'accepted', note, checkpointId }, now);
 		return resultOf(decision, accepted, false);
@@ -154,7 +160,10 @@ export async function acceptTask(ctx: ReviewContext, params: TaskDecisionInput, 
 	return outcome;
 }
 
-/** `review/requestChanges` (`tutti review request-changes --issue-id X --task-id T --note N --as-user`). */
+/**
+ * `review/requestChanges` (`tutti review request-changes --issue-id X --task-id T --note N --as-user`). On a manual
+ * issue the task's next attempt carries the note (taskReworks.ts): the task waits for it as not_started, never failed.
+ */
 export async function requestTaskChanges(ctx: ReviewContext, params: TaskDecisionInput, caller: Caller): Promise<TaskDecisionResult> {
 	const command = 'review request-changes';
 	requireUser(caller, command, { issueId: params.issueId });
@@ -163,13 +172,22 @@ export async function requestTaskChanges(ctx: ReviewContext, params: TaskDecisio
 		const { issue, task } = load(tx, params, command);
 		if (!awaitingReview(task)) { return replayOrRefuse(tx, issue, task, 'changes_requested', note, command); }
 		const now = ctx.clock.now();
-		const failed: Task = { ...task, status: 'failed', acceptanceState: '', updatedAtUnixMs: now };
 		const execution = liveExecution(tx, issue);
+		let rework: TaskRework | undefined;
 		const checkpointId = decideAndHandOver(tx, issue, task, execution ? {
 			checkpointId: changesRequestedCheckpointId(execution.executionId, task.latestRunId), kind: 'changes_requested', creationReason: 'developer_requested_changes', note,
-		} : null, () => { taskRepository.update(tx, failed); }, now);
-		const decision = recordDecision(tx, ctx, issue, task, { decision: 'changes_requested', note, checkpointId }, now);
-		return resultOf(decision, failed, false);
+		} : null, () => {
+			if (issue.planningSource === 'manual') {
+				rework = requestReworkInTx(tx, { issue, task, kind: 'changes_requested', note, nowUnixMs: now });
+			} else {
+				// The source agent reworks it (a changes_requested checkpoint carries the note): the failed task is its to replace.
+				taskRepository.update(tx, { ...task, status: 'failed', acceptanceState: '', updatedAtUnixMs: now });
+			}
+		}, now);
+		const decided = taskRepository.get(tx, issue.issueId, task.taskId) ?? task;
+		const decision = recordDecision(tx, ctx, issue, decided, { decision: 'changes_requested', note, checkpointId }, now);
+		const result = resultOf(decision, decided, false);
+		return rework !== undefined ? { ...result, rework: { reworkId: rework.reworkId, attempt: rework.attempt } } : result;
 	});
 	return outcome;
 }

@@ -87,6 +87,17 @@ describe('attention: one state per issue', () => {
 			state: 'needs_you', reasons: ['outside_changes'], label: 'Needs you: task a changed files outside its worktree: refs/heads/tutti/b', stalled: true,
 		},
 		{
+			name: 'a running Run marked stalled: its own reason (never "failed"), in the warning colour, with the longest silence',
+			in: input(manualFacts({ tasks: [task('a', 'running'), task('b', 'running'), task('c', 'running')] }), {
+				latestRuns: new Map([
+					['a', { runId: 'r1', status: 'running', outcome: null, mergeConflict: false, activity: '', stall: { lastActivityAtUnixMs: now - 12 * minute } }],
+					['b', { runId: 'r2', status: 'running', outcome: null, mergeConflict: false, activity: '', stall: { lastActivityAtUnixMs: now - 25 * minute } }],
+					['c', { runId: 'r3', status: 'running', outcome: null, mergeConflict: false, activity: 'Running npm test' }],
+				]),
+			}),
+			state: 'needs_you', reasons: ['run_stalled'], label: 'Needs you: 2 Runs stalled, no activity for up to 25 min', stalled: true,
+		},
+		{
 			name: 'a merge conflict',
 			in: input(manualFacts({ tasks: [task('a', 'failed')] }), { latestRuns: new Map([['a', failedRun('r1', true)]]) }),
 			state: 'needs_you', reasons: ['merge_conflict'], label: 'Needs you: 1 merge conflict', stalled: true,
@@ -117,6 +128,16 @@ describe('attention: one state per issue', () => {
 			name: 'an approval asked (typed slot)',
 			in: input(manualFacts({ tasks: [task('a', 'running')] }), { approvalsAsked: { count: 2, taskIds: ['a'] } }),
 			state: 'needs_you', reasons: ['approval_asked'], label: 'Needs you: 2 approvals asked', stalled: false,
+		},
+		{
+			name: "an agent's question reads as a question",
+			in: input(manualFacts({ tasks: [task('a', 'running')] }), { approvalsAsked: { count: 1, taskIds: ['a'], questions: 1 } }),
+			state: 'needs_you', reasons: ['approval_asked'], label: 'Needs you: 1 question asked', stalled: false,
+		},
+		{
+			name: 'tool calls and questions asked together',
+			in: input(manualFacts({ tasks: [task('a', 'running')] }), { approvalsAsked: { count: 3, taskIds: ['a'], questions: 1 } }),
+			state: 'needs_you', reasons: ['approval_asked'], label: 'Needs you: 2 approvals and 1 question asked', stalled: false,
 		},
 		{
 			name: 'a Run in progress, with its latest activity line',
@@ -199,6 +220,44 @@ describe('attention: one state per issue', () => {
 			state: 'done', reasons: [], label: 'Done',
 		},
 		{
+			name: 'ready to integrate: a completed execution whose accepted work is only on task branches (needs you, not a failure)',
+			in: input(managedFacts({ issueStatus: 'completed', execution: { status: 'completed', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now }, tasks: [task('a', 'completed')] }),
+				{ delivery: { unintegrated: true, integratedInto: '', finished: false } }),
+			state: 'needs_you', reasons: ['ready_to_integrate'], label: 'Needs you: ready to integrate', stalled: false,
+		},
+		{
+			name: 'ready to integrate: a manual issue whose tasks each completed or were canceled, with accepted work not integrated',
+			in: input(manualFacts({ tasks: [task('a', 'completed'), task('b', 'canceled')] }), { delivery: { unintegrated: true, integratedInto: '', finished: false } }),
+			state: 'needs_you', reasons: ['ready_to_integrate'], label: 'Needs you: ready to integrate', stalled: false,
+		},
+		{
+			name: 'ready to integrate again: accepted work newer than the last integration',
+			in: input(manualFacts({ issueStatus: 'completed', tasks: [task('a', 'completed')] }), { delivery: { unintegrated: true, integratedInto: 'main', finished: false } }),
+			state: 'needs_you', reasons: ['ready_to_integrate'], label: 'Needs you: ready to integrate',
+		},
+		{
+			name: 'not ready while a task still waits for acceptance (only that is owed)',
+			in: input(manualFacts({ tasks: [task('a', 'completed'), task('b', 'pending_acceptance')] }), { delivery: { unintegrated: true, integratedInto: '', finished: false } }),
+			state: 'needs_you', reasons: ['task_awaiting_acceptance'], label: 'Needs you: 1 task to accept',
+		},
+		{
+			name: 'done once integrated, saying where',
+			in: input(manualFacts({ issueStatus: 'completed', tasks: [task('a', 'completed')] }), { delivery: { unintegrated: false, integratedInto: 'main', finished: false } }),
+			state: 'done', reasons: [], label: 'Done · integrated into main',
+		},
+		{
+			name: 'done after Finish without integrating, and shown "not integrated"',
+			in: input(managedFacts({ issueStatus: 'completed', execution: { status: 'completed', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now }, tasks: [task('a', 'completed')] }),
+				{ delivery: { unintegrated: true, integratedInto: '', finished: true } }),
+			state: 'done', reasons: [], label: 'Done · not integrated',
+		},
+		{
+			name: 'a stopped issue is Stopped, never ready to integrate',
+			in: input(managedFacts({ issueStatus: 'archived', execution: { status: 'archived', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, tasks: [task('a', 'completed')] }),
+				{ delivery: { unintegrated: true, integratedInto: '', finished: false } }),
+			state: 'done', reasons: [], label: 'Stopped',
+		},
+		{
 			name: 'done: an archived (stopped) issue',
 			in: input(managedFacts({ issueStatus: 'archived', execution: { status: 'archived', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, tasks: [task('a', 'failed')] })),
 			state: 'done', reasons: [], label: 'Stopped',
@@ -279,12 +338,34 @@ describe('attention: one state per task', () => {
 		assert.deepEqual(Object.fromEntries([...states].map(([id, a]) => [id, `${a.state}: ${a.label}`])), {
 			review: 'needs_you: Awaiting your acceptance',
 			run: 'agent_working: Working on it',
-			fail: 'needs_you: Failed: nobody is acting on it',
+			fail: 'needs_you: Failed — retry, edit or stop',
 			conflict: 'needs_you: Failed: its parents\' work conflicts',
 			todo: 'planned: Planned',
 			ok: 'done: Done',
 			old: 'done: Done',
 		});
+	});
+
+	it('a stalled running task needs you with its silence; one without a mark is working', () => {
+		const facts = manualFacts({ tasks: [task('quiet', 'running'), task('busy', 'running')] });
+		const runs = new Map<string, AttentionRun>([
+			['quiet', { runId: 'r1', status: 'running', outcome: null, mergeConflict: false, activity: 'Running npm test', stall: { lastActivityAtUnixMs: now - 12 * minute } }],
+			['busy', { runId: 'r2', status: 'running', outcome: null, mergeConflict: false, activity: 'Running npm test' }],
+		]);
+		const states = taskAttentions(input(facts, { latestRuns: runs }));
+		assert.equal(`${states.get('quiet')?.state}: ${states.get('quiet')?.label}`, 'needs_you: Stalled: no activity for 12 min');
+		assert.equal(`${states.get('busy')?.state}: ${states.get('busy')?.label}`, 'agent_working: Running npm test');
+		assert.deepEqual(issueAttention(input(facts, { latestRuns: runs })).runs.map((r) => [r.runId, r.kind, r.label, r.needsYou]), [['r1', 'stalled', 'Stalled: no activity for 12 min', true]]);
+	});
+
+	it('a failure the developer decides on says its exit code and what they decide: retry, edit or stop (manual), hand back (managed, idle source)', () => {
+		const exited = (code: number | null): AttentionRun => ({ ...failedRun('r1'), exitCode: code });
+		const manual = manualFacts({ tasks: [task('fail', 'failed')] });
+		assert.equal(taskAttentions(input(manual, { latestRuns: new Map([['fail', exited(3)]]) })).get('fail')?.label, 'Failed: exit code 3 — retry, edit or stop');
+		assert.equal(taskAttentions(input(manual, { latestRuns: new Map([['fail', exited(null)]]) })).get('fail')?.label, 'Failed — retry, edit or stop');
+		const managed = managedFacts({ activeCheckpoint: checkpoint('task_failed', now - minute), tasks: [task('fail', 'failed')] });
+		const idle = issueAttention(input(managed, { latestRuns: new Map([['fail', exited(1)]]), source: terminalSource({ lastContactUnixMs: now - 10 * minute }) }));
+		assert.deepEqual(idle.runs.map((r) => r.label), ['Failed: exit code 1 — hand the source agent back, or stop']);
 	});
 
 	it('a managed failure the source agent is acting on waits on the agent; paused work reads paused', () => {

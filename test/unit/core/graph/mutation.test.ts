@@ -88,6 +88,18 @@ describe('core/graph/mutation', () => {
 			rejected(applyMutationGraph([task('a')], ops([{ kind: 'add', taskId: 'x', task: { taskId: 'b', title: 'B', agentTargetId: 'sh' } }]), ctx), 'invalid_mutation_operation');
 		});
 
+		it('rejects a new task id git cannot use as a branch and folder, and a title with a NUL, as invalid input (add, rework, update)', () => {
+			for (const bad of ['sub/dir', 'has space', '-rf', 'a..b', 'x.lock', '.hidden']) {
+				const r = rejected(applyMutationGraph([task('a')], ops([{ kind: 'add', task: { taskId: bad, title: 'B', agentTargetId: 'sh' } }]), ctx), 'invalid_input', bad);
+				assert.match(r.message, /operation 1 \(add\): task id .* cannot name a git branch and worktree folder: use letters, digits/);
+			}
+			const failed = task('f', { status: 'failed' });
+			rejected(applyMutationGraph([failed], ops([{ kind: 'rework', taskId: 'f', task: { taskId: 'f/2' } }]), ctx), 'invalid_input', 'f/2');
+			rejected(applyMutationGraph([task('a')], ops([{ kind: 'add', task: { taskId: 'b', title: 'B\u0000', agentTargetId: 'sh' } }]), ctx), 'invalid_input', 'b');
+			rejected(applyMutationGraph([task('a')], ops([{ kind: 'update', taskId: 'a', task: { title: 'A\u0000' } }]), ctx), 'invalid_input');
+			ok(applyMutationGraph([task('a')], ops([{ kind: 'add', task: { taskId: 'T_1.2-x', title: 'B', agentTargetId: 'sh' } }]), ctx));
+		});
+
 		it('rejects an unconfigured target when the known targets are given', () => {
 			const known = { ...ctx, knownAgentTargetIds: new Set(['sh']) };
 			rejected(applyMutationGraph([task('a')], ops([{ kind: 'add', task: { taskId: 'b', title: 'B', agentTargetId: 'nope' } }]), known), 'missing_agent_target', 'b');

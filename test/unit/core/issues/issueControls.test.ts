@@ -123,7 +123,15 @@ describe('core/issues/issueControls', () => {
 		for (const executionStatus of ['running', 'pending_goal_review', 'orphaned_source', 'archived'] as const) {
 			assert.deepEqual([c({ executionStatus }).finish, c({ executionStatus }).followUp], [false, false], executionStatus);
 		}
-		assert.deepEqual([c({ issueStatus: 'completed' }).finish, c({ issueStatus: 'completed' }).followUp], [false, false], 'a completed manual issue');
+		assert.deepEqual([c({ issueStatus: 'completed' }).finish, c({ issueStatus: 'completed' }).followUp], [false, false], 'a manual issue whose work is not over');
+	});
+	it('Finish on a manual issue once its work is over (each task completed or canceled), until Finish is recorded; never a Follow Up', () => {
+		const c = (facts: Partial<IssueControlFacts>): IssueControls => issueControls({ ...open, hasOpenTask: false, ...facts });
+		assert.deepEqual([c({ issueStatus: 'completed', manualWorkOver: true }).finish, c({ issueStatus: 'completed', manualWorkOver: true }).followUp], [true, false]);
+		assert.equal(c({ issueStatus: 'in_progress', manualWorkOver: true }).finish, true, 'completed and canceled tasks: in progress, but over');
+		assert.equal(c({ issueStatus: 'completed', manualWorkOver: true, finished: true }).finish, false);
+		assert.equal(c({ issueStatus: 'archived', manualWorkOver: true }).finish, false, 'a stopped issue is over already');
+		assert.equal(c({ issueStatus: 'in_progress', manualWorkOver: false }).finish, false);
 	});
 	it('Accept / Request changes on a task while one awaits the developer, on a gone source session\'s issue too, never once it is closed', () => {
 		const reviewTask = (facts: Partial<IssueControlFacts>): boolean => issueControls({ ...open, ...facts }).reviewTask;

@@ -34,6 +34,46 @@ describe('core/issues/taskControls', () => {
 		}
 	});
 
+	it('Retry for a failed or canceled task of a manual issue that is live; a managed issue\'s failures are its source agent\'s', () => {
+		const retry = (facts: Partial<TaskControlFacts>): boolean => taskControls({ ...open, ...facts }).retry;
+		const table: [typeof taskStatuses[number], boolean][] = [
+			['not_started', false], ['running', false], ['pending_acceptance', false], ['completed', false], ['failed', true], ['canceled', true],
+		];
+		assert.deepEqual(table.map(([s]) => s), [...taskStatuses], 'every status is in the table');
+		for (const [status, expected] of table) {
+			assert.equal(retry({ status }), expected, status);
+			assert.equal(retry({ status, planningSource: 'tutti' }), false, `${status} on a managed issue`);
+		}
+		assert.deepEqual([retry({ status: 'failed', superseded: true }), retry({ status: 'failed', issueArchived: true }), retry({ status: 'failed', issueClosed: true })],
+			[false, false, true], 'history and an archived issue never; a completed issue still can run its failed task again');
+	});
+
+	it('Update from base for an accepted task with its own commit: manual, or managed once its execution completed', () => {
+		const update = (facts: Partial<TaskControlFacts>): boolean => taskControls({ ...open, status: 'completed', hasAcceptedCommit: true, ...facts }).updateFromBase;
+		for (const status of taskStatuses) { assert.equal(update({ status }), status === 'completed', status); }
+		assert.deepEqual(
+			[update({ hasAcceptedCommit: false }), update({ superseded: true }), update({ issueArchived: true }),
+				update({ planningSource: 'tutti' }), update({ planningSource: 'tutti', executionCompleted: true })],
+			[false, false, false, false, true],
+		);
+	});
+
+	it('Edit on a not-started active task of an editable issue; Delete too unless an active task depends on it', () => {
+		const editable: TaskControlFacts = { ...open, status: 'not_started', tasksEditable: true, hasRecordedBase: false };
+		const both = (facts: Partial<TaskControlFacts>): [boolean, boolean] => {
+			const c = taskControls({ ...editable, ...facts });
+			return [c.edit, c.delete];
+		};
+		for (const status of taskStatuses) {
+			assert.deepEqual(both({ status }), status === 'not_started' ? [true, true] : [false, false], status);
+		}
+		assert.deepEqual(both({ hasActiveDependents: true }), [true, false], 'a task others depend on is edited, not deleted');
+		assert.deepEqual(both({ tasksEditable: false }), [false, false], 'a managed plan is its source agent\'s');
+		assert.deepEqual(both({ tasksEditable: undefined }), [false, false], 'absent: not editable');
+		assert.deepEqual(both({ superseded: true }), [false, false], 'superseded history');
+		assert.deepEqual(both({ issueClosed: true }), [false, false], 'a closed issue');
+	});
+
 	it('closed is completed or archived (or archiving): a gone source session leaves its tasks to the developer', () => {
 		const closed = executionStatuses.filter((s) => isIssueClosed('in_progress', s));
 		assert.deepEqual(closed, ['completed', 'archiving', 'archived']);

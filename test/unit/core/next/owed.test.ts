@@ -94,6 +94,25 @@ describe('what is owed next (await-review)', () => {
 		assert.equal(respond(owedForReview(f, 'a2'))['state'], 'waiting');
 	});
 
+	it('once the source reworked the task at the checkpoint, every wait owes the replacement\'s schedule, not the old rejection', () => {
+		const reworked = facts({
+			activeCheckpoint: { checkpointId: 'cp-changes', kind: 'changes_requested', createdAtUnixMs: now, subjectTaskId: 'a', sequence: 4, graphRevision: 7 },
+			tasks: [task('a', 'failed', { superseded: true }), task('a2', 'not_started'), task('b', 'not_started', { dependencyTaskIds: ['a2'] })],
+			changeRequests: [{ taskId: 'a', note: 'Use tabs.', requestedAtUnixMs: now - 5000, reworkedInto: 'a2' }],
+		});
+		const schedule = `tutti plan issue schedule --issue-id iss --checkpoint-id cp-changes --expected-graph-revision 7 --task-ids-json '["a2"]' --request-id cp4-r7-schedule --json`;
+		// A wait on a review reports how the reviews stand (a settled, none waiting) and routes on to the same step.
+		for (const [owed, state] of [[owedForReview(reworked, 'a'), 'settled'], [owedForReview(reworked), 'accepted'], [owedOnIssue(reworked), 'checkpoint'], [owedForCheckpoint(reworked), 'checkpoint']] as const) {
+			const response = respond(owed);
+			assert.deepEqual([response['state'], response['next'], response['note']], [state, schedule, undefined]);
+			assert.match(String(response['message']), /reworked task a into a2/);
+			assert.deepEqual(responseProblems(response), []);
+		}
+		// Not reworked yet: the rejection with its note is still what is owed.
+		const unreworked = { ...reworked, changeRequests: [{ taskId: 'a', note: 'Use tabs.', requestedAtUnixMs: now - 5000 }] };
+		assert.equal(respond(owedForReview(unreworked, 'a'))['state'], 'changes_requested');
+	});
+
 	it('on a completed issue points at next-action (the completion boundary is a route, not an error)', () => {
 		const f = facts({ execution: { status: 'completed', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: now }, issueStatus: 'completed' });
 		assert.deepEqual(respond(owedForReview(f, 'a')), {

@@ -20,6 +20,17 @@ function operationExamples(text: string): unknown[] {
 }
 
 describe('core/wakes/wakePrompt', () => {
+	it('checks_failed: reported success, the failing check with its output tail, and the agent\'s choices (rework, or leave it to the developer)', () => {
+		const text = prompt('checks_failed', {
+			checkpoint: { checkpointId: C, kind: 'checks_failed', sequence: 4, subjectTaskId: 'T5', subjectRunId: 'R7' },
+			subjectVerification: { label: 'Checks failed: test (exit 1)', failing: { name: 'test', end: 'exit 1', outputTail: 'ok 1\nnot ok 2 parser\n' } },
+		});
+		assert.match(text, /\nTask T5 \(run R7\) reported success, but the developer's checks failed on its result\.\nVerified: Checks failed: test \(exit 1\)\.\nFailing check: test \(exit 1\)\. The last lines of its output:\n> ok 1\n> not ok 2 parser\n/);
+		assert.match(text, /"kind":"rework","taskId":"T5"/);
+		assert.match(text, /no command of yours changes, drops or skips them/);
+		assert.match(text, /ask the developer/);
+	});
+
 	it('starts with the exact marker line, then a blank line', () => {
 		const lines = prompt('task_failed').split('\n');
 		assert.equal(lines[0], '<!-- TUTTI_MODE_CHECKPOINT_WAKE {"v":1,"kind":"task_failed","issueId":"I1","checkpointId":"tutti-execution:I1:checkpoint:run:R7","graphRevision":3} -->');

@@ -160,4 +160,64 @@ describe('approval service', () => {
 		await rejects(h.call('approval/answer', { approvalId: 'nope', allow: true }), 'approval_not_found');
 		await rejects(h.call('approval/request', { runId, tool: 'Write', input: { content: 'x'.repeat(300_000) } }, agent), 'invalid_input');
 	});
+
+	describe("an agent's question (request_user_input)", () => {
+		const color = { id: 'color', header: 'Color', question: 'Which color?', isOther: true, isSecret: false, options: [{ label: 'Red (Recommended)', description: '' }, { label: 'Blue', description: '' }] };
+		const size = { id: 'size', header: 'Size', question: 'Which size?', isOther: true, isSecret: false, options: null };
+
+		async function asked(questions: unknown[], toolUseId = 'q1'): Promise<{ approvalId: string; agent: Caller; runId: string }> {
+			const { runId, agent } = await running();
+			const reply = await h.call('approval/request', { runId, tool: 'request_user_input', input: { questions }, toolUseId }, agent);
+			return { approvalId: reply.approval.approvalId, agent, runId };
+		}
+
+		it('is listed as a question with what it asks, and the answers reach the agent as its input', async () => {
+			const { approvalId, agent } = await asked([color, size]);
+			const [listed] = (await h.call('approval/list', {})).approvals;
+			assert.deepEqual([listed?.kind, listed?.questions.map((q) => [q.id, q.question, q.options.map((o) => o.label)])],
+				['question', [['color', 'Which color?', ['Red (Recommended)', 'Blue']], ['size', 'Which size?', []]]]);
+			const answered = await h.call('approval/answer', { approvalId, answers: ['color=Blue', 'size=Large'] });
+			assert.deepEqual([answered.approval.status, answered.approval.answer, answered.approval.updatedInput], ['allowed', 'allow_once', { answers: { color: ['Blue'], size: ['Large'] } }]);
+			assert.match(answered.approval.answerLabel, /^answered by the developer at .*: color: Blue; size: Large$/);
+			const got = await h.call('approval/wait', { approvalId, waitMs: 0 }, agent);
+			assert.deepEqual(got.permission, { behavior: 'allow', updatedInput: { answers: { color: ['Blue'], size: ['Large'] } } });
+		});
+
+		it('question/answer answers it; a plain allow takes the recommended option; a decline tells the agent so', async () => {
+			const one = await asked([color], 'q1');
+			const byAlias = await h.call('question/answer', { approvalId: one.approvalId, answers: ['Blue'] });
+			assert.deepEqual(byAlias.approval.updatedInput, { answers: { color: ['Blue'] } });
+			const two = await h.call('approval/request', { runId: one.runId, tool: 'request_user_input', input: { questions: [color] }, toolUseId: 'q2' }, one.agent);
+			const plain = await h.call('approval/answer', { approvalId: two.approval.approvalId, allow: true });
+			assert.deepEqual(plain.approval.updatedInput, { answers: { color: ['Red (Recommended)'] } });
+			const three = await h.call('approval/request', { runId: one.runId, tool: 'request_user_input', input: { questions: [color] }, toolUseId: 'q3' }, one.agent);
+			const declined = await h.call('approval/answer', { approvalId: three.approval.approvalId, deny: true });
+			assert.match(declined.approval.answerLabel, /^declined by the developer at .*: The developer declined to answer\.$/);
+			assert.deepEqual((await h.call('approval/wait', { approvalId: three.approval.approvalId, waitMs: 0 }, one.agent)).permission, { behavior: 'deny', message: 'The developer declined to answer.' });
+		});
+
+		it('refuses answers that do not fit, answers for a tool call, and allow-for-the-task of a question; nothing is recorded', async () => {
+			const { approvalId, agent, runId } = await asked([color, size]);
+			await rejects(h.call('approval/answer', { approvalId, allow: true }), 'invalid_input'); // size has no option to pick
+			await rejects(h.call('approval/answer', { approvalId, answers: ['Blue'] }), 'invalid_input');
+			await rejects(h.call('approval/answer', { approvalId, answers: ['color=Blue'] }), 'invalid_input');
+			await rejects(h.call('approval/answer', { approvalId, answers: ['color=Blue', 'size=L'], forTask: true }), 'invalid_input');
+			await rejects(h.call('approval/answer', { approvalId, answers: ['color=Blue', 'size=L'], deny: true }), 'invalid_input');
+			await rejects(h.call('approval/answer', { approvalId, answers: ['color=Blue', 'size=L'], updatedInput: { answers: {} } }), 'invalid_input');
+			await rejects(h.call('question/answer', { approvalId, answers: ['color=Blue', 'size=L'] }, agent), 'forbidden');
+			const tool = await h.call('approval/request', { runId, tool: 'Bash', input: { command: 'ls' } }, agent);
+			await rejects(h.call('question/answer', { approvalId: tool.approval.approvalId, answers: ['yes'] }), 'invalid_input');
+			await rejects(h.call('approval/answer', { approvalId: tool.approval.approvalId, answers: ['yes'] }), 'invalid_input');
+			assert.deepEqual((await h.call('approval/list', {})).approvals.map((a) => a.status), ['pending', 'pending']);
+		});
+
+		it('an allow for the task of the same tool name never answers a question', async () => {
+			const { runId, agent } = await running();
+			const call = await h.call('approval/request', { runId, tool: 'request_user_input', input: { note: 'no questions here' } }, agent);
+			assert.equal(call.approval.kind, 'tool');
+			await h.call('approval/answer', { approvalId: call.approval.approvalId, allow: true, forTask: true });
+			const question = await h.call('approval/request', { runId, tool: 'request_user_input', input: { questions: [color] } }, agent);
+			assert.deepEqual([question.approval.status, question.permission], ['pending', null]);
+		});
+	});
 });

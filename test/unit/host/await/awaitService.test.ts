@@ -106,7 +106,7 @@ describe('await service', () => {
 		assert.equal(first.replayed, false);
 		h.clock.advance(1000);
 		const again = await h.call('issue/finish', { issueId: f.issueId });
-		assert.deepEqual(again, { issueId: f.issueId, finishedAtUnixMs: first.finishedAtUnixMs, replayed: true });
+		assert.deepEqual({ ...again, cleanup: undefined }, { issueId: f.issueId, finishedAtUnixMs: first.finishedAtUnixMs, replayed: true, notIntegrated: false, cleanup: undefined });
 		assert.equal(h.store.read((r) => finishRepository.finishedAt(r, f.issueId)), first.finishedAtUnixMs);
 		const resumed = await h.call('agent/resume', {}, f.source.caller);
 		assert.equal(resumed.state, 'finished');

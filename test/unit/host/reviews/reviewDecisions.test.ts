@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
 import { reviewRepository } from '../../../../src/store/repositories/reviewRepository.js';
+import { reworkRepository } from '../../../../src/store/repositories/reworkRepository.js';
 import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
 import type { Caller } from '../../../../src/protocol/controlPlane.js';
 import { ManagedIssueDriver, PlanKit, rejects, taskSpec, testConfig, user } from '../plan/planKit.js';
@@ -251,10 +252,13 @@ describe('developer review decisions (manual issues)', () => {
 	it('accept and request changes work without an execution: no checkpoint, the issue status follows its tasks', async () => {
 		const issueId = await manualWithPendingTasks();
 		const changed = await kit.reviews.requestChanges({ issueId, taskId: 'y', note: 'wrong' }, user);
-		assert.deepEqual([changed.taskStatus, changed.checkpointId], ['failed', '']);
+		assert.deepEqual([changed.taskStatus, changed.checkpointId], ['not_started', ''], 'a request for changes is a new attempt of the task, never a failure');
+		assert.deepEqual(changed.rework, { reworkId: 'm1:task:y:rework:1', attempt: 1 });
+		const rework = kit.store.read((r) => reworkRepository.pendingOfTask(r, issueId, 'y'))!;
+		assert.deepEqual([rework.kind, rework.note, rework.fromRunId, rework.runId], ['changes_requested', 'wrong', 'run-y', ''], 'the note waits for the next Run');
 		const accepted = await kit.reviews.accept({ issueId, taskId: 'x' }, user);
 		assert.equal(accepted.taskStatus, 'completed');
-		assert.equal(kit.store.read((r) => issueRepository.get(r, issueId))!.status, 'in_progress', 'y failed: not every task is completed');
+		assert.equal(kit.store.read((r) => issueRepository.get(r, issueId))!.status, 'in_progress', 'y is reworked: not every task is completed');
 		assert.equal(kit.workChanges.length, 2, 'the dispatcher is triggered after each decision');
 		await rejects(kit.reviews.confirmGoal({ issueId }, user), 'execution_not_found');
 	});

@@ -35,6 +35,32 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		assert.deepEqual(listed.controls, got.controls, 'issue/list sends the same controls');
 	});
 
+	it('a manual issue\'s not-started tasks can be edited, and deleted unless an active task depends on them; a managed plan\'s cannot', async () => {
+		const { issueId } = await k.call('issue/create', { title: 'Editable', dispatchPaused: true });
+		await k.call('task/add', { issueId, taskId: 'a', title: 'A', agentTargetId: 'w' });
+		await k.call('task/add', { issueId, taskId: 'b', title: 'B', agentTargetId: 'w', dependencyTaskIds: ['a'] });
+		await k.store.transaction((tx) => taskRepository.insert(tx, task('ran', { issueId, status: 'failed', sortIndex: 2 })));
+		const editDelete = async (of: string): Promise<unknown> => (await k.call('issue/get', { issueId: of })).tasks.map((t) => [t.taskId, t.controls.edit, t.controls.delete]);
+		assert.deepEqual(await editDelete(issueId), [['a', true, false], ['b', true, true], ['ran', false, false]]);
+		await k.call('task/delete', { issueId, taskId: 'b' });
+		assert.deepEqual(await editDelete(issueId), [['a', true, true], ['ran', false, false]], 'once b is gone, nothing depends on a');
+		const managed = await k.managedQuiet('Planned');
+		await k.store.transaction((tx) => taskRepository.insert(tx, task('todo', { issueId: managed.issueId, status: 'not_started' })));
+		assert.deepEqual((await k.call('issue/get', { issueId: managed.issueId })).tasks.map((t) => [t.controls.edit, t.controls.delete]), [[false, false]]);
+	});
+
+	it('task/add without an id names the task after its title, unique in the whole workspace', async () => {
+		const first = await k.call('issue/create', { title: 'One', dispatchPaused: true });
+		const second = await k.call('issue/create', { title: 'Two', dispatchPaused: true });
+		const added = [
+			await k.call('task/add', { issueId: first.issueId, title: 'Write the tests' }),
+			await k.call('task/add', { issueId: first.issueId, title: 'Write the tests!' }),
+			await k.call('task/add', { issueId: second.issueId, title: 'write THE tests' }),
+			await k.call('task/add', { issueId: second.issueId, title: 'Écrire la doc' }),
+		];
+		assert.deepEqual(added.map((t) => t.taskId), ['write-the-tests', 'write-the-tests-2', 'write-the-tests-3', 'ecrire-la-doc']);
+	});
+
 	it('a managed issue awaiting its first schedule: its execution status, Pause and Stop', async () => {
 		const { issueId } = await k.managedQuiet('Goal');
 		const listed = (await k.call('issue/list', {})).issues.find((i) => i.issueId === issueId)!;
@@ -63,8 +89,8 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 			taskRepository.insert(tx, task('done', { issueId, status: 'pending_acceptance', sortIndex: 0 }));
 			taskRepository.insert(tx, task('todo', { issueId, status: 'not_started', sortIndex: 1 }));
 		});
-		const review = { accept: true, requestChanges: true, openChanges: false };
-		const nothing = { accept: false, requestChanges: false, openChanges: false };
+		const review = { accept: true, requestChanges: true, openChanges: false, retry: false, updateFromBase: false, edit: false, delete: false };
+		const nothing = { accept: false, requestChanges: false, openChanges: false, retry: false, updateFromBase: false, edit: false, delete: false };
 		const controlsOf = async (): Promise<unknown> => {
 			const got = await k.call('issue/get', { issueId });
 			const plan = await k.call('plan/get', { issueId });
@@ -86,7 +112,7 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		const { issueId } = await k.managedQuiet('History');
 		await k.store.transaction((tx) => taskRepository.insert(tx, task('old', { issueId, status: 'pending_acceptance', supersededAtUnixMs: 5 })));
 		const plan = await k.call('plan/get', { issueId });
-		assert.deepEqual(plan.tasks.map((t) => [t.taskId, t.superseded, t.controls]), [['old', true, { accept: false, requestChanges: false, openChanges: false }]]);
+		assert.deepEqual(plan.tasks.map((t) => [t.taskId, t.superseded, t.controls]), [['old', true, { accept: false, requestChanges: false, openChanges: false, retry: false, updateFromBase: false, edit: false, delete: false }]]);
 		assert.deepEqual((await k.call('issue/get', { issueId })).tasks, []);
 	});
 

@@ -75,6 +75,13 @@ export class FakeRunProcessPort implements RunProcessPort {
 	/** The Turn processes whose stdout was read from its start (a reading of its facts, or of its activity). */
 	readonly factReads: string[] = [];
 
+	/** When each Turn process last wrote (the probe's file time; absent: 0, nothing written). */
+	readonly writtenAt = new Map<string, number>();
+
+	outputProbe(runId: string): { bytes: number; writtenAtUnixMs: number } {
+		return { bytes: (this.logs.get(runId) ?? '').length, writtenAtUnixMs: this.writtenAt.get(runId) ?? 0 };
+	}
+
 	readLog(runId: string, stream: 'stdout' | 'stderr', offset: number, maxBytes: number): { data: string; nextOffset: number; size: number } {
 		if (stream === 'stdout' && offset === 0) { this.factReads.push(runId); }
 		const text = this.logs.get(runId) ?? '';

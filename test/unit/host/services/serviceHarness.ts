@@ -96,8 +96,9 @@ export class ServiceHarness {
 			log: (line) => { logs.push(line); },
 			...(options.realPlan ? {} : { planServiceFactory: recordingPlanService(planCalls) }),
 			...(options.awaitTimer ? { awaitTimer: options.awaitTimer } : {}),
-			// No wake timer: the tests drive every pass (commits, and tick() where a test asks for one).
+			// No wake timer and no stall timer: the tests drive every pass (commits, tick() and checkStalls() where a test asks).
 			wakeTickMs: 0,
+			stallProbeMs: 0,
 		});
 		if (!reopened) {
 			// A fresh store is a started Host: from here on every commit wakes the dispatcher and the wake loop.

@@ -90,7 +90,7 @@ export class WakeKit {
 		const services = createHostServices({
 			workspace, tuttiDir, store: gate.view(store), clock, ids: sequentialIds(options.scope ?? ''), runs, config,
 			endpoint: join(dir, 'cp.sock'), userCredential, cliShim: join(dir, 'bin', 'tutti'),
-			log: (line) => { logs.push(line); }, wakeTickMs: 0, wakeLeaseMs: leaseMs,
+			log: (line) => { logs.push(line); }, wakeTickMs: 0, wakeLeaseMs: leaseMs, stallProbeMs: 0,
 		});
 		// A fresh store is a started Host (every commit wakes the wake loop); a reopened one is started by the test.
 		if (!reopened) { await services.start(); }

@@ -55,10 +55,10 @@ describe('deliveryRepository', () => {
 		await store.transaction((tx) => {
 			deliveryRepository.recordIssueBase(tx, 'iss_1', 'b1', 'main');
 			deliveryRepository.recordIssueBase(tx, 'iss_1', 'b2', 'other');
-			deliveryRepository.recordIntegration(tx, 'iss_1', 'i1', 'main', 9);
+			deliveryRepository.recordIntegration(tx, 'iss_1', 'i1', 'main', 9, { previousCommit: '', squash: 'none', taskCommits: {}, checks: 'skipped' });
 		});
 		assert.deepEqual(store.read((r) => deliveryRepository.issueDelivery(r, 'iss_1')), {
-			issueId: 'iss_1', baseCommit: 'b1', baseBranch: 'main', integratedCommit: 'i1', integratedInto: 'main', integratedAtUnixMs: 9,
+			issueId: 'iss_1', baseCommit: 'b1', baseBranch: 'main', integratedCommit: 'i1', integratedInto: 'main', integratedAtUnixMs: 9, integratedChecks: 'skipped',
 		});
 	});
 });

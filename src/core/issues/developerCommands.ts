@@ -1,0 +1,26 @@
+// The developer's own `tutti … --as-user` command lines that Tutti prints in its answers and refusals to the developer
+// (never as an agent's step): one place, so every text names the same flags in the same order.
+import { shellWord } from '../next/commands.js';
+
+export function integrateCommand(issueId: string, options: { acceptedOnly?: boolean; into?: string } = {}): string {
+	const into = options.into !== undefined ? ` --into ${shellWord(options.into)}` : '';
+	return `tutti issue integrate --issue-id ${shellWord(issueId)}${into}${options.acceptedOnly === true ? ' --accepted-only' : ''} --as-user`;
+}
+
+export function reviewAcceptCommand(issueId: string, taskId: string): string {
+	return `tutti review accept --issue-id ${shellWord(issueId)} --task-id ${shellWord(taskId)} --as-user`;
+}
+
+export function retryCommand(issueId: string, taskId: string): string {
+	return `tutti task retry --issue-id ${shellWord(issueId)} --task-id ${shellWord(taskId)} --as-user`;
+}
+
+export function updateFromBaseCommand(issueId: string, taskId: string, into?: string): string {
+	const branch = into !== undefined ? ` --into ${shellWord(into)}` : '';
+	return `tutti task update-from-base --issue-id ${shellWord(issueId)} --task-id ${shellWord(taskId)}${branch} --as-user`;
+}
+
+/** A read anyone may run: the issue with its tasks and what each needs. */
+export function issueGetCommand(issueId: string): string {
+	return `tutti issue get --issue-id ${shellWord(issueId)} --json`;
+}
