@@ -222,8 +222,17 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string, ga
 			screenshots.push(...await shootInThemes(workbench, workspace, 'agents-view'));
 			// Stop, inline on the worker's row: its Run is stopped and it leaves the view.
 			const worker = rows.filter({ hasText: 'Warm the cache' }).first();
-			await worker.hover({ timeout: 15_000 });
-			await worker.locator('.action-label[aria-label="Stop Run"]').first().click({ timeout: 15_000 });
+			// The row redraws each second (its elapsed time), which can take the inline action from under a click: hover and
+			// click again until one lands.
+			await pollFor('Stop Run on the worker\'s row to take a click', 45_000, async () => {
+				try {
+					await worker.hover({ timeout: 3000 });
+					await worker.locator('.action-label[aria-label="Stop Run"]').first().click({ timeout: 3000 });
+					return true;
+				} catch {
+					return undefined;
+				}
+			});
 			await pollFor('the stopped worker to leave the Agents view', 30_000, async () => ((await rows.filter({ hasText: 'Warm the cache' }).count()) === 0 ? true : undefined));
 			const stopped = task(issueId(cacheIssue), 'warm');
 			if (stopped.status === 'running') { throw new Error('Stop from the Agents view left the Run running'); }
@@ -268,10 +277,11 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string, ga
 		});
 
 		await step('the board\'s menu of the accepted issue offers Integrate and Open Combined Diff; the combined diff opens the issue\'s whole work', async () => {
-			// Its only task accepted, the manual issue is done (its work not integrated yet): under the collapsed Done group.
-			const done = boardRows(workbench).filter({ hasText: /^Done/ }).first();
-			await done.waitFor({ state: 'visible', timeout: 15_000 });
-			if ((await done.getAttribute('aria-expanded', { timeout: 2000 })) === 'false') { await done.click({ timeout: 5000 }); }
+			// Its only task accepted, the manual issue needs the developer again: ready to integrate, under Needs you.
+			const needsYou = boardRows(workbench).filter({ hasText: /^Needs you/ }).first();
+			await needsYou.waitFor({ state: 'visible', timeout: 15_000 });
+			if ((await needsYou.getAttribute('aria-expanded', { timeout: 2000 })) === 'false') { await needsYou.click({ timeout: 5000 }); }
+			await boardRow(workbench, lintIssue).waitFor({ state: 'visible', timeout: 15_000 });
 			const menu = await pollFor('Open Combined Diff in the board\'s menu', 20_000, async () => {
 				const labels = await contextMenuOf(workbench, boardRow(workbench, lintIssue));
 				if (labels.includes('Open Combined Diff')) { return labels; }
