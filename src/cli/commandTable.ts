@@ -159,6 +159,11 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti agent list --json'],
 	},
 	{
+		path: ['turn', 'list'], method: 'turn/list', summary: 'every agent at work or waiting now, across issues: workers, source agents, reviewers', flags: [],
+		details: 'Each with its issue, task, state (working, waiting on you, waiting on approval, waiting on its tasks, setting up, stalled), since when, tokens and cost so far, and its latest transcript line.',
+		examples: ['tutti turn list --json'],
+	},
+	{
 		path: ['issue', 'create'], method: 'issue/create', summary: 'create a manual issue (the developer or any agent session)',
 		flags: [title(true), content(false), autoAccept, { name: 'dispatch-paused', param: 'dispatchPaused', kind: 'bool', valueName: '[bool]', description: 'start nothing until `tutti issue resume` (add the tasks first)' }, ...budgetFlags],
 		examples: [
@@ -204,6 +209,13 @@ export const commandTable: readonly CommandSpec[] = [
 			'tutti issue integrate --issue-id ISSUE --squash --push --as-user --json',
 			'tutti issue integrate --issue-id ISSUE --squash issue --push origin --as-user --json',
 		],
+	},
+	{
+		path: ['issue', 'changes'], method: 'issue/changes', summary: "the whole issue as one diff: its base commit against its accepted task commits combined",
+		flags: [issueId],
+		details: 'The accepted commits are combined as `tutti issue integrate` would combine them, in git\'s object database: no branch, worktree or task changes. '
+			+ 'Open `git diff BASE COMBINED` with the baseCommit and combinedCommit it prints; when the tasks\' work conflicts, conflictPaths and note name the paths and the tasks.',
+		examples: ['tutti issue changes --issue-id ISSUE --json'],
 	},
 	{
 		path: ['issue', 'list'], method: 'issue/list', summary: 'list issues', flags: [],

@@ -13,6 +13,8 @@ export function formatHuman(method: string, result: unknown): string {
 		case 'approval/list':
 			return table(Array.isArray(r['approvals']) ? r['approvals'].map((a) => ({ ...fields(a), asks: approvalAsks(a) })) : [],
 				['approvalId', 'status', 'runId', 'asks', 'answerLabel'], 'no approvals');
+		case 'turn/list':
+			return table(r['turns'], ['role', 'issueTitle', 'taskTitle', 'label', 'activity'], 'no agent is at work or waiting');
 		case 'agent/list':
 			return table(r['agentTargets'], ['id', 'adapter', 'found', 'detail'], 'no agent targets');
 		default:

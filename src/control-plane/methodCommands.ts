@@ -49,6 +49,8 @@ export const methodCommands: Readonly<Record<Method, string>> = {
 	'worktree/remove': 'tutti worktree remove',
 	'worktree/prune': 'tutti worktree prune',
 	'issue/integrate': 'tutti issue integrate',
+	'issue/changes': 'tutti issue changes',
+	'turn/list': 'tutti turn list',
 	'await/review': 'tutti await-review',
 	'await/checkpoint': 'tutti plan issue await',
 	'await/next-action': 'tutti next-action',

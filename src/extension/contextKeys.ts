@@ -11,7 +11,19 @@ export const contextKeys = {
 	connected: 'tutti:connected',
 	/** True in a read-only viewer window. */
 	viewer: 'tutti:viewer',
+	/** Some agent target is configured (the walkthrough's "Add an agent" step is done only then). */
+	hasAgentTargets: 'tutti:hasAgentTargets',
 } as const;
+
+/** Keeps `tutti:hasAgentTargets` true exactly while `tutti.agentTargets` lists a target. */
+export function followAgentTargetsContext(): vscode.Disposable {
+	const apply = (): void => {
+		const targets = vscode.workspace.getConfiguration('tutti').get<unknown>('agentTargets');
+		void vscode.commands.executeCommand('setContext', contextKeys.hasAgentTargets, Array.isArray(targets) && targets.length > 0);
+	};
+	apply();
+	return vscode.workspace.onDidChangeConfiguration((e) => { if (e.affectsConfiguration('tutti.agentTargets')) { apply(); } });
+}
 
 export function setConnectionContext(kind: ConnectionKind): void {
 	void vscode.commands.executeCommand('setContext', contextKeys.state, kind);

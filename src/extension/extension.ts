@@ -2,7 +2,7 @@
 // context on the line it is created (`own(...)`). Nothing else touches ExtensionContext.subscriptions.
 import * as vscode from 'vscode';
 import { PollingChangeSource } from './changes/storeChangeSource.js';
-import { followWorkspaceContext } from './contextKeys.js';
+import { followAgentTargetsContext, followWorkspaceContext } from './contextKeys.js';
 import { followConnection, restartOnSettingsChange, watchForStore } from './connection/connectionWiring.js';
 import { HostConnection } from './connection/hostConnection.js';
 import { workspaceSocketPath } from './connection/ownerEndpoint.js';
@@ -24,6 +24,8 @@ import { installCliShim, publishCliEnvironment } from './terminal/cliEnvironment
 import { TuttiTerminals } from './terminal/tuttiTerminals.js';
 import { registerIssueBoard } from './views/issueBoardView.js';
 import { registerRunsView } from './views/runsView.js';
+import { registerAgentsView } from './views/agentsView.js';
+import { registerReviewDiffContext } from './review/reviewDiffContext.js';
 
 /** What activate() returns (`vscode.extensions.getExtension(id).exports`): the services, for tests and scripts. */
 export interface TuttiExtensionApi {
@@ -76,6 +78,7 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 	};
 	own(followConnection(connection, changes));
 	own(followWorkspaceContext(changes));
+	own(followAgentTargetsContext());
 	const terminals = own(new TuttiTerminals(services));
 	const panels = own(registerIssuePanel({ extensionUri: ctx.extensionUri, api: panelHostApi(services) }));
 	const panel = {
@@ -85,9 +88,11 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 			return p ? { issueId: p.issueId, selectedTaskId: p.view.selectedTaskId } : undefined;
 		},
 	};
-	own(registerCommands({ services, terminals, diffComments, panel }));
+	const reviewDiffs = own(registerReviewDiffContext(services));
+	own(registerCommands({ services, terminals, diffComments, reviewDiffs, panel }));
 	own(registerIssueBoard(services));
 	own(registerRunsView(services));
+	own(registerAgentsView(services));
 	own(registerStatusBar(services));
 	own(registerApprovalNotifications(services));
 	own(restartOnSettingsChange(connection, log));

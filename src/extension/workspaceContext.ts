@@ -16,6 +16,9 @@ export const workspaceContextKeys = {
 	canFollowUp: 'tutti:canFollowUp',
 	canStopSource: 'tutti:canStopSource',
 	canSwitchReviewToSelf: 'tutti:canSwitchReviewToSelf',
+	canIntegrate: 'tutti:canIntegrate',
+	canOpenCombinedChanges: 'tutti:canOpenCombinedChanges',
+	hasRunOutput: 'tutti:hasRunOutput',
 	/** Some issue needs the developer (the Host's attention state): Next Task Needing You has somewhere to go. */
 	needsYou: 'tutti:needsYou',
 } as const;
@@ -40,6 +43,9 @@ export function workspaceContext(state: WorkspaceState | undefined): WorkspaceCo
 		[workspaceContextKeys.canFollowUp]: some((i) => i.controls.followUp),
 		[workspaceContextKeys.canStopSource]: some((i) => i.controls.stopSource),
 		[workspaceContextKeys.canSwitchReviewToSelf]: some((i) => i.controls.switchReviewToSelf),
+		[workspaceContextKeys.canIntegrate]: some((i) => i.controls.integrate),
+		[workspaceContextKeys.canOpenCombinedChanges]: some((i) => i.controls.combinedChanges),
+		[workspaceContextKeys.hasRunOutput]: some((i) => i.controls.runOutput),
 		[workspaceContextKeys.needsYou]: some((i) => i.attention.state === 'needs_you'),
 	};
 }

@@ -5,8 +5,8 @@ import { agentResponse, owedState } from './agentResponse.js';
 import { approvalDto, approvalMethods } from './approvals.js';
 import { checksInput, integrationChecksDto } from './checks.js';
 import {
-	agentTargetDto, archiveStatus, checkpointKind, checkpointStatus, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto,
-	planSnapshotDto, planTaskViewDto, runDto, sessionRole, stopAnswer, taskDto, taskStatus,
+	agentTargetDto, agentTurnDto, archiveStatus, checkpointKind, checkpointStatus, compactPlanSnapshotDto, transcriptEntryDto, executionStatus, issueDto, issueWithTasksDto,
+	issueChangesDto, planSnapshotDto, planTaskViewDto, runDto, sessionRole, stopAnswer, taskDto, taskStatus,
 } from './dto.js';
 import { mutationOperations } from './operations.js';
 import { operationsShapeMessage } from './operationsShape.js';
@@ -210,12 +210,23 @@ export const deliveryMethods = {
 			checks: integrationChecksDto.optional(),
 		}),
 	},
+	/**
+	 * The whole issue as one diff: its base commit against its accepted commits combined (`git merge-tree` in the object
+	 * database; no ref, worktree or task changes). Read-only for everyone; a conflict between them is answered with its paths.
+	 */
+	'issue/changes': { params: z.strictObject({ issueId: id }), result: issueChangesDto },
+} as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
+
+/** Every agent at work or waiting, across issues (the Agents view), part of `methods`. */
+export const turnMethods = {
+	'turn/list': { params: z.strictObject({}), result: z.object({ turns: z.array(agentTurnDto) }) },
 } as const satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 
 export const methods = {
 	...runAgentMethods,
 	...approvalMethods,
 	...deliveryMethods,
+	...turnMethods,
 	'hello': {
 		params: z.strictObject({ client: text(100), protocol: z.number().int() }),
 		result: z.object({ protocol: z.number().int(), workspace: z.string(), pid: z.number().int(), caller: z.string(), notice: z.string().optional() }),

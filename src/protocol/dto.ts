@@ -158,11 +158,15 @@ export const issueControlsDto = z.object({
 	stopSource: z.boolean(),
 	/** Independent Goal Review: switch back to self review. */
 	switchReviewToSelf: z.boolean(),
+	/** Some Run of the issue exists: Open Run Output. */
+	runOutput: z.boolean().default(false),
+	/** Accepted commits exist, at Goal Review or before Integrate: Open Combined Diff (`issue/changes`). */
+	combinedChanges: z.boolean().default(false),
 });
 export type IssueControlsDto = z.infer<typeof issueControlsDto>;
 
-/** The Host's one attention state (src/core/attention/attention.ts); every UI draws it. */
-export const attentionState = z.enum(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done']);
+/** the Host's one attention state (src/core/attention/attention.ts); every UI draws it. */
+export const attentionState = z.enum(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'not_started', 'planned', 'done']);
 export type AttentionStateDto = z.infer<typeof attentionState>;
 
 export const deliveryState = z.enum(['nothing_to_integrate', 'ready_to_integrate', 'integrated', 'not_integrated']);
@@ -557,6 +561,68 @@ export const agentTargetDto = z.object({
 	 * running Turn), `queued-until-turn-ends` (codex exec: the next resume Turn takes it), `not-accepted` (command targets).
 	 */
 	messagesWhileRunning: z.enum(['into-turn', 'queued-until-turn-ends', 'not-accepted']),
+	/** It can plan an issue as its source agent (claude, codex); a command target runs tasks only. */
+	canPlan: z.boolean(),
 	/** codex only: how its Runs speak with Codex — `app-server` (JSON-RPC driven by the Run's supervisor) or `exec`. */
 	protocol: z.enum(['app-server', 'exec']).optional(),
 });
+
+/** The state of one agent in the Agents view (src/core/attention/vocabulary.ts names them). */
+export const agentTurnState = z.enum(['working', 'waiting_on_you', 'waiting_on_approval', 'waiting_on_agents', 'setting_up', 'stalled']);
+export type AgentTurnStateDto = z.infer<typeof agentTurnState>;
+
+/**
+ * One agent at work or waiting now (`turn/list`): a worker Run that has not settled, or a source or reviewer session
+ * that runs a Turn or waits in a bounded call. Its state, words and controls are the Host's; the Agents view draws them.
+ */
+export const agentTurnDto = z.object({
+	/** Stable while the agent is listed: `run:<runId>` for a worker, `session:<sessionId>` for a source or reviewer. */
+	key: z.string(),
+	role: sessionRole,
+	issueId: z.string(),
+	issueTitle: z.string(),
+	/** The worker's task ('' for a source or reviewer session). */
+	taskId: z.string(),
+	taskTitle: z.string(),
+	agentTargetId: z.string(),
+	state: agentTurnState,
+	/** The state's one name, with why when it is not plain: "Waiting on approval: 1 tool call". */
+	label: z.string(),
+	/** Since when it is in this Run, Turn or wait (Unix ms; elapsed time is now minus this). */
+	sinceUnixMs: z.number().int(),
+	/** Tokens its Turns used so far (input + output + cache), as recorded; a running Turn counts once it ends. */
+	tokens: z.number().int(),
+	/** USD of those Turns; null when a model's price is not known. */
+	costUsd: z.number().nullable(),
+	/** The newest line of its transcript ('' when none is known). */
+	activity: z.string(),
+	/** The worker's Run ('' for a session). */
+	runId: z.string(),
+	/** What the developer may press on it now. */
+	controls: z.object({
+		/** Stop the worker's Run (`tutti.stopRun`). */
+		stopRun: z.boolean(),
+		/** Stop the source session (`tutti.stopSourceSession`: archives its issue's execution). */
+		stopSource: z.boolean(),
+		/** The Run's output can be opened (`tutti.openRunOutput`). */
+		transcript: z.boolean(),
+	}),
+});
+export type AgentTurnDto = z.infer<typeof agentTurnDto>;
+
+/** `issue/changes`: the whole issue as one diff, from its base commit to the combination of its accepted commits. */
+export const issueChangesDto = z.object({
+	issueId: z.string(),
+	/** The commit the issue's first worktree started from ('' when no task worked in a worktree). */
+	baseCommit: z.string(),
+	/** The accepted commits combined (one of them, or a merge commit Tutti made without moving any ref); '' when none. */
+	combinedCommit: z.string(),
+	/** The tasks whose accepted commits are in it. */
+	taskIds: z.array(z.string()),
+	files: z.array(z.object({ path: z.string(), added: z.number().int(), deleted: z.number().int(), binary: z.boolean() })),
+	/** The accepted commits do not combine: the conflicting paths (no files then; `note` names the tasks). */
+	conflictPaths: z.array(z.string()),
+	/** Why there is nothing to show ('' when there is). */
+	note: z.string(),
+});
+export type IssueChangesDto = z.infer<typeof issueChangesDto>;

@@ -59,6 +59,8 @@ export const formAgentTarget = z.object({
 	adapter: z.enum(['command', 'claude', 'codex']),
 	/** Its executable was found: a target that is not found is listed but cannot be chosen. */
 	found: z.boolean(),
+	/** The Host says it can plan an issue (claude, codex); a command target is listed as one that runs tasks. */
+	canPlan: z.boolean(),
 	detail: z.string().max(1000),
 });
 export type FormAgentTarget = z.infer<typeof formAgentTarget>;

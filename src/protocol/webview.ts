@@ -71,6 +71,8 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('issue/followUp') }),
 	z.strictObject({ type: z.literal('source/stop') }),
 	z.strictObject({ type: z.literal('goalReview/switchToSelf') }),
+	/** Open the whole issue's accepted work as one multi-file diff (at Goal Review, before Integrate). */
+	z.strictObject({ type: z.literal('issue/openChanges') }),
 	/** Open or close the task form (UI state the Host keeps, like the selection). */
 	z.strictObject({ type: z.literal('taskForm/set'), form: taskFormState }),
 	z.strictObject({ type: z.literal('task/create'), ...taskFormFields }),

@@ -136,6 +136,8 @@ function callsFor(ids: Ids): Call[] {
 		agent('approval/request', ['approval', 'request', '--run-id', runId, '--tool', 'Bash', '--input', 'ls']),
 		agent('approval/wait', ['approval', 'wait', '--approval-id', 'approval-none']),
 		agent('approval/list', ['approval', 'list']),
+		agent('issue/changes', ['issue', 'changes', '--issue-id', manual]),
+		agent('turn/list', ['turn', 'list']),
 	];
 }
 

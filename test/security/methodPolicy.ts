@@ -19,6 +19,7 @@ export const policy: Record<Method, Policy> = {
 	'run/get': 'agent', 'run/list': 'agent', 'run/log': 'agent', 'run/transcript': 'agent', 'run/report': 'agent', 'run/queue': 'agent',
 	'await/review': 'agent', 'await/checkpoint': 'agent', 'await/next-action': 'agent',
 	'approval/request': 'agent', 'approval/wait': 'agent', 'approval/list': 'agent',
+	'issue/changes': 'agent', 'turn/list': 'agent',
 	// Developer decisions.
 	'session/open': 'developer', 'session/stop': 'developer',
 	'issue/pause': 'developer', 'issue/resume': 'developer', 'issue/stop': 'developer', 'issue/setChecks': 'developer',

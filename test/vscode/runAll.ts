@@ -3,7 +3,7 @@
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix|cockpit] [--screenshots DIR] [--docs-screenshots] [--verbose]
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix|cockpit|agents-view] [--screenshots DIR] [--docs-screenshots] [--verbose]
 // (`cockpit` runs only the `ui` stage's last part, test/vscode/ui/cockpit.ui.ts, in a workspace of its own; with
 // --docs-screenshots it copies only its own screens.)
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
@@ -13,6 +13,9 @@
 // same code-server.
 // The `journey` stage is issue 12's "Done when" (test/vscode/ui/developerJourney.ui.ts) in a code-server of its own
 // (its status bar must count one issue), with a scripted Claude Code on PATH (test/vscode/ui/scriptedClaude.ts).
+// The `agents-view` stage (test/vscode/ui/cockpitExtension.ui.ts): a custom command agent added without JSON, the
+// Agents view, the diff editor's Accept / Request Changes, Open Combined Diff and the board's menus per issue, in a
+// code-server of its own.
 // The `codex` stage (test/vscode/ui/codexApproval.ui.ts) answers a codex app-server worker's approval from the
 // notification, the pinned Codex CLI against a scripted Responses server on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -35,6 +38,7 @@ import { runStartUi } from './ui/startFromUi.ui.js';
 import { cockpitScreens, runCockpitUi } from './ui/cockpit.ui.js';
 import { codexApprovalScript, codexApprovalTarget, runCodexApprovalUi } from './ui/codexApproval.ui.js';
 import { startScriptedServer } from '../agents/modelServer/server.js';
+import { machineOnlyAgent, prepareCockpitWorkspace, runCockpitUi as runAgentsViewUi } from './ui/cockpitExtension.ui.js';
 
 const repoRoot = resolve(__dirname, '..', '..');
 const suiteIndex = join(__dirname, 'suite', 'index.ts');
@@ -43,6 +47,10 @@ const journeyDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntr
 
 /** docs/screenshots/<name>.png ← the cockpit's screenshot of that name (its new screens in three themes). */
 const cockpitDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(cockpitScreens.flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`])));
+
+/** docs/screenshots/<name>.png ← the `agents-view` stage's screenshot of that name (each of its screens in three themes). */
+const agentsViewDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(
+	['add-agent-custom', 'new-issue-planners', 'board-menu', 'agents-view', 'diff-review', 'combined-diff'].flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`])));
 
 /** docs/screenshots/<name>.png ← the `ui` stage's screenshot of that stage (board and panel in three themes). */
 const docsScreenshots: Readonly<Record<string, string>> = {
@@ -271,6 +279,27 @@ async function main(): Promise<number> {
 						});
 				} finally {
 					await claude.close();
+				}
+			});
+		}
+		if (!only || only === 'agents-view') {
+			const workspace = writeWorkspace('tutti-vscode-agents-view-', { gate: true });
+			workspaces.push(workspace);
+			prepareCockpitWorkspace(workspace);
+			const agent = machineOnlyAgent();
+			await record(tally, 'agents-view', async () => {
+				try {
+					await withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
+						async (session) => {
+							console.log('\n[agents-view] custom command agent, Agents view, the diff\'s title bar, combined diff, menus per issue');
+							const agentsView = await runAgentsViewUi(session, workspace, gateDirOf(workspace), agent);
+							tallyUi(tally, 'agents-view', agentsView);
+							if (values['docs-screenshots'] && agentsView.steps.every((s) => s.ok)) {
+								copyDocsScreenshots(screenshotsDir, agentsViewDocsScreenshots);
+							}
+						});
+				} finally {
+					rmSync(join(agent, '..'), { recursive: true, force: true });
 				}
 			});
 		}

@@ -25,6 +25,8 @@ function controls(c: IssueControls, title: string, ready: boolean): ElementNode 
 		}) : null,
 		c.integrate ? h('label', { id: 'integrate-push-label', class: 'checkbox', title: "Then push the branch to its upstream (tutti issue integrate --push); a failed push keeps the integration" },
 			h('input', { type: 'checkbox', id: 'integrate-push' }), ' Push') : null,
+		// At Goal Review the button sits in its callout, beside the decision.
+		c.combinedChanges && !c.confirmGoal ? combinedDiffButton(title) : null,
 		c.start ? button({ label: 'Start', action: 'issue/start', appearance: 'primary', ariaLabel: `Start issue ${title}`, title: 'Start running the tasks as they become ready' }) : null,
 		c.addTask ? button({ label: 'Add task', action: 'task/add', ariaLabel: `Add a task to issue ${title}` }) : null,
 		c.switchReviewToSelf ? button({ label: 'Switch to self review', action: 'goalReview/switchToSelf', title: 'The source agent reviews the goal itself; the independent reviewer\'s open review is canceled' }) : null,
@@ -41,12 +43,20 @@ function completion(c: IssueControls): ElementNode | null {
 		c.followUp ? button({ label: 'Follow up…', action: 'issue/followUp', ariaLabel: 'Follow up: give the source agent its next goal' }) : null);
 }
 
-function goalReview(c: IssueControls): ElementNode | null {
+function combinedDiffButton(title: string): Child {
+	return button({
+		label: 'Open combined diff', action: 'issue/openChanges', ariaLabel: `Open the accepted work of issue ${title} as one diff`,
+		title: "The issue's base commit against its accepted task commits combined, file by file",
+	});
+}
+
+function goalReview(c: IssueControls, title: string): ElementNode | null {
 	if (!c.confirmGoal && !c.requestGoalChanges) { return null; }
 	return h('section', { id: 'goal-review', class: 'callout', 'aria-labelledby': 'goal-review-title' },
 		h('h2', { id: 'goal-review-title' }, 'Goal review'),
 		h('p', {}, 'Every task is terminal and the source agent reports the goal as satisfied. Confirm it, or send the goal back with a note.'),
 		c.confirmGoal ? button({ label: 'Confirm goal', action: 'goal/confirm', appearance: 'primary' }) : null,
+		c.combinedChanges ? combinedDiffButton(title) : null,
 		c.requestGoalChanges ? h('div', { class: 'note-form' },
 			textArea({ id: 'goal-note', label: 'What still needs to change', maxLength: noteMaxLength, draftKey: 'goal', submitButtonId: 'goal-request-changes' }),
 			button({ label: 'Request changes', action: 'goal/requestChanges', ariaLabel: 'Request changes to the goal with the note above', id: 'goal-request-changes', title: 'Request changes (Ctrl+Enter in the note)' }),
@@ -130,7 +140,7 @@ export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 			h('code', { title: m.integrated.commit }, m.integrated.commit.slice(0, 12)),
 			m.delivery === 'ready_to_integrate' ? '; accepted work since then is not integrated yet.' : null) : null,
 		m.delivery === 'not_integrated' ? h('p', { id: 'not-integrated', role: 'status' }, 'Finished without integrating: the accepted work is only on its tutti/* branches.') : null,
-		goalReview(c),
+		goalReview(c, m.title),
 		completion(c),
 		m.needsYou.length ? h('section', { id: 'needs-you', 'aria-labelledby': 'needs-you-title' },
 			h('h2', { id: 'needs-you-title' }, 'Tasks that need you ', badge(String(m.needsYou.length), `${m.needsYou.length} task${m.needsYou.length === 1 ? '' : 's'}`)),

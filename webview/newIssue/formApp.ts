@@ -100,7 +100,7 @@ export class NewIssueFormApp {
 				this.#options.replaceChildren(...options.map((o, i) => {
 					const id = `planner-${i}`;
 					const row = this.#doc.createElement('div');
-					row.className = `planner-option${o.disabled ? ' disabled' : ''}`;
+					row.className = `planner-option${o.runsTasks ? ' runs-tasks' : o.disabled ? ' disabled' : ''}`;
 					const input = this.#doc.createElement('input');
 					Object.assign(input, { type: 'radio', name: 'planner', id, value: o.value, disabled: o.disabled, checked: o.value === selected });
 					input.setAttribute('aria-describedby', `${id}-description`);

@@ -17,21 +17,33 @@ export interface PlannerOption {
 	readonly label: string;
 	readonly description: string;
 	readonly disabled: boolean;
+	/** A target that runs tasks but cannot plan: listed, not choosable, and readable (not drawn as disabled). */
+	readonly runsTasks: boolean;
 }
 
 const adapterNames: Readonly<Record<FormAgentTarget['adapter'], string>> = { claude: 'Claude Code', codex: 'Codex', command: 'command' };
 
-/** The options in order: every configured agent target, then "my own agent in a terminal", then manual tasks. */
+/** The words of a target the Host says cannot plan (a command target): it is listed, so the developer sees why. */
+export const runsTasksOnly = 'Runs tasks: it runs one program whose exit code decides, so it cannot plan an issue. Tasks can run on it.';
+
+/**
+ * The options in order: the agent targets that can plan, then "my own agent in a terminal", then manual tasks, then
+ * the targets that only run tasks (listed as such, not choosable).
+ */
 export function plannerOptions(targets: readonly FormAgentTarget[]): PlannerOption[] {
+	const option = (t: FormAgentTarget): PlannerOption => ({
+		value: `agent:${t.id}`,
+		label: t.canPlan ? `Agent "${t.id}" (${adapterNames[t.adapter]})` : `Agent "${t.id}" (${adapterNames[t.adapter]}) — runs tasks`,
+		description: !t.canPlan ? runsTasksOnly
+			: t.found ? 'Tutti launches it as the source agent, wakes it at every checkpoint, and it plans and drives the tasks.' : `Not found${t.detail ? `: ${t.detail}` : ''}. Fix its path in the tutti.agentTargets setting.`,
+		disabled: !t.found || !t.canPlan,
+		runsTasks: !t.canPlan,
+	});
 	return [
-		...targets.map((t) => ({
-			value: `agent:${t.id}`,
-			label: `Agent "${t.id}" (${adapterNames[t.adapter]})`,
-			description: t.found ? 'Tutti launches it as the source agent, wakes it at every checkpoint, and it plans and drives the tasks.' : `Not found${t.detail ? `: ${t.detail}` : ''}. Fix its path in the tutti.agentTargets setting.`,
-			disabled: !t.found,
-		})),
-		{ value: 'terminal', label: 'My own agent in a terminal', description: 'Tutti opens an agent terminal holding the source session; your agent plans there with `tutti`.', disabled: false },
-		{ value: 'manual', label: 'Manual tasks', description: 'You add the tasks in the issue panel, then Start; Tutti runs each as it becomes ready.', disabled: false },
+		...targets.filter((t) => t.canPlan).map(option),
+		{ value: 'terminal', label: 'My own agent in a terminal', description: 'Tutti opens an agent terminal holding the source session; your agent plans there with `tutti`.', disabled: false, runsTasks: false },
+		{ value: 'manual', label: 'Manual tasks', description: 'You add the tasks in the issue panel, then Start; Tutti runs each as it becomes ready.', disabled: false, runsTasks: false },
+		...targets.filter((t) => !t.canPlan).map(option),
 	];
 }
 

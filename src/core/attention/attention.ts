@@ -1,18 +1,18 @@
-// One attention state per issue and per task: needs you · agent working · waiting
-// on agent · paused · planned · done. Derived once, here, from the same facts and the same "what is owed next"
+// One attention state per issue and per task: needs you · agent working · waiting on agent · paused · not started ·
+// planned · done (named in vocabulary.ts). Derived once, here, from the same facts and the same "what is owed next"
 // derivation that serves `tutti agent resume` (src/core/next/owed.ts); the Host sends it in every IssueDto and the
 // board, the view badge, the status bar, the panel and notifications draw it and derive nothing. Pure.
 import { type DeliveryFacts, deliveryOf, doneLabel } from '../issues/delivery.js';
-import { isIssueClosed } from '../issues/issueControls.js';
+import { isIssueClosed, isUnstartedManualIssue } from '../issues/issueControls.js';
 import { agentResumeCommand } from '../next/commands.js';
 import type { IssueFacts } from '../next/facts.js';
 import { owedOnIssue } from '../next/owed.js';
 import type { ReworkKind, RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
 import { outsideChangesLabel } from '../runs/outsideChanges.js';
 import { quietFor, stalledLabel } from '../runs/stallRules.js';
+import { type AttentionState, attentionPhrases as phrases, attentionStateNames as names, pendingReworkLabel } from './vocabulary.js';
 
-export const attentionStates = ['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done'] as const;
-export type AttentionState = (typeof attentionStates)[number];
+export { type AttentionState, attentionStates } from './vocabulary.js';
 
 export const needsYouReasonKinds = [
 	'task_awaiting_acceptance', 'goal_review', 'failed_run', 'merge_conflict', 'source_idle', 'source_gone', 'budget_reached', 'approval_asked',
@@ -164,6 +164,11 @@ interface Context {
 	readonly sourceStepOwed: boolean;
 }
 
+/** A manual issue created paused whose Start the developer has not pressed yet: nothing of it ever ran. */
+function unstarted(ctx: Context): boolean {
+	return isUnstartedManualIssue({ issueStatus: ctx.input.facts.issueStatus, managed: ctx.managed, dispatchPaused: ctx.input.dispatchPaused });
+}
+
 function isTerminalIssue(facts: IssueFacts): boolean {
 	return isIssueClosed(facts.issueStatus, facts.execution?.status ?? null);
 }
@@ -299,7 +304,7 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 }
 
 /** Accepted work waits for the developer's integrate (or their Finish without integrating). */
-const readyReason: NeedsYouReason = { kind: 'ready_to_integrate', label: 'ready to integrate', taskIds: [], failure: false };
+const readyReason: NeedsYouReason = { kind: 'ready_to_integrate', label: phrases.readyToIntegrate, taskIds: [], failure: false };
 
 function readyToIntegrate(input: AttentionInput): boolean {
 	return input.delivery !== undefined && deliveryOf(input.delivery) === 'ready_to_integrate';
@@ -361,7 +366,7 @@ export function issueAttention(input: AttentionInput): Attention {
 		const stopped = input.facts.issueStatus === 'archived' || input.facts.execution?.status === 'archived' || input.facts.execution?.status === 'archiving';
 		// Completed is not Done while its accepted work is only on task branches: Integrate is the developer's step.
 		if (!stopped && readyToIntegrate(input)) {
-			return { ...base, state: 'needs_you', label: `Needs you: ${readyReason.label}`, reasons: [readyReason], sourceAgent, runs: [] };
+			return { ...base, state: 'needs_you', label: `${names.needs_you}: ${readyReason.label}`, reasons: [readyReason], sourceAgent, runs: [] };
 		}
 		return { ...base, state: 'done', label: stopped ? 'Stopped' : doneLabel(input.delivery), sourceAgent, runs: [] };
 	}
@@ -370,25 +375,28 @@ export function issueAttention(input: AttentionInput): Attention {
 	if (reasons.length > 0) {
 		const source = input.source;
 		return {
-			...base, state: 'needs_you', label: `Needs you: ${reasons.map((r) => r.label).join(' · ')}`, reasons,
+			...base, state: 'needs_you', label: `${names.needs_you}: ${reasons.map((r) => r.label).join(' · ')}`, reasons,
 			stalled: reasons.some((r) => r.failure),
 			handBackCommand: ctx.sourceIdle && source !== null && !source.wakesDelivered ? agentResumeCommand(source.sessionId) : '',
 			sourceAgent,
 			runs,
 		};
 	}
+	if (unstarted(ctx)) {
+		return { ...base, state: 'not_started', label: names.not_started, sourceAgent, runs };
+	}
 	if (input.dispatchPaused) {
 		const running = ctx.live.filter((t) => t.status === 'running').length;
-		return { ...base, state: 'paused', label: running > 0 ? `Paused · ${plural(running, 'Run')} still running` : 'Paused', sourceAgent, runs };
+		return { ...base, state: 'paused', label: running > 0 ? `${names.paused} · ${plural(running, 'Run')} still running` : names.paused, sourceAgent, runs };
 	}
 	const activity = runningActivity(ctx);
 	if (activity !== '') {
-		return { ...base, state: 'agent_working', label: `Agent working: ${activity}`, activity, sourceAgent, runs };
+		return { ...base, state: 'agent_working', label: `${names.agent_working}: ${activity}`, activity, sourceAgent, runs };
 	}
 	if (ctx.sourceWorking) {
 		const kind = input.facts.activeCheckpoint?.kind;
 		const doing = kind === undefined ? 'Source agent at work' : `Source agent working on the ${kind.replace(/_/g, ' ')} checkpoint`;
-		return { ...base, state: 'agent_working', label: `Agent working: ${doing}`, activity: doing, sourceAgent, runs };
+		return { ...base, state: 'agent_working', label: `${names.agent_working}: ${doing}`, activity: doing, sourceAgent, runs };
 	}
 	const wake = input.source?.wakesDelivered === true ? input.source.activeWake : null;
 	if (wake !== null && wake !== undefined && wakeInFlight.has(wake.status)) {
@@ -398,7 +406,7 @@ export function issueAttention(input: AttentionInput): Attention {
 	if (!ctx.managed && !openWork && ctx.live.length > 0) {
 		return { ...base, state: 'done', label: doneLabel(input.delivery), sourceAgent, runs };
 	}
-	return { ...base, state: 'planned', label: 'Planned', sourceAgent, runs };
+	return { ...base, state: 'planned', label: names.planned, sourceAgent, runs };
 }
 
 /** Each live task's attention state (superseded tasks are history: done). */
@@ -423,18 +431,11 @@ function failedWithCause(run: AttentionRun | undefined): string {
 	return code !== undefined && code !== null && code !== 0 ? `Failed: exit code ${code}` : 'Failed';
 }
 
-/** A new attempt asked for and not started yet: what the task waits for, in the developer's words (never "failed"). */
-const pendingReworkLabel: Readonly<Record<ReworkKind, string>> = {
-	changes_requested: 'Changes requested: its next attempt starts soon',
-	retry: 'Retry asked: its next attempt starts soon',
-	update_from_base: 'Update from base asked: it starts soon',
-};
-
 function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: AttentionRun | undefined, rework: ReworkKind | '' = ''): TaskAttention {
-	if (over && status !== 'running') { return { state: 'done', label: 'Done' }; }
+	if (over && status !== 'running') { return { state: 'done', label: names.done }; }
 	if (status === 'not_started' && rework !== '') {
 		return ctx.input.dispatchPaused
-			? { state: 'paused', label: `Paused · ${pendingReworkLabel[rework].split(':')[0]!.toLowerCase()}` }
+			? { state: 'paused', label: `${names.paused} · ${pendingReworkLabel[rework].split(':')[0]!.toLowerCase()}` }
 			: { state: 'planned', label: pendingReworkLabel[rework] };
 	}
 	switch (status) {
@@ -445,10 +446,12 @@ function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: A
 		case 'failed':
 			if (run?.mergeConflict === true) { return { state: 'needs_you', label: 'Failed: its parents\' work conflicts' }; }
 			return failureUnowned(ctx)
-				? { state: 'needs_you', label: `${failedWithCause(run)} — ${ctx.managed ? 'hand the source agent back, or stop' : 'retry, edit or stop'}` }
+				? { state: 'needs_you', label: `${failedWithCause(run)} — ${ctx.managed ? phrases.failedManaged : phrases.failedManual}` }
 				: { state: 'waiting_on_agent', label: 'Failed: the source agent decides what next' };
-		case 'not_started': return ctx.input.dispatchPaused ? { state: 'paused', label: 'Paused' } : { state: 'planned', label: 'Planned' };
-		case 'completed': return { state: 'done', label: 'Done' };
+		case 'not_started':
+			if (unstarted(ctx)) { return { state: 'not_started', label: names.not_started }; }
+			return ctx.input.dispatchPaused ? { state: 'paused', label: names.paused } : { state: 'planned', label: names.planned };
+		case 'completed': return { state: 'done', label: names.done };
 		case 'canceled': return { state: 'done', label: 'Canceled' };
 	}
 }

@@ -1,6 +1,7 @@
 // Done means delivered: an issue whose accepted work (task commits in its worktrees) is not on a branch yet is
 // Ready to integrate, not Done, until the developer integrates it or chooses Finish without integrating (recorded,
 // and shown "not integrated"). "Accepted" and "integrated" stay two facts: this rule only reads both. Pure.
+import { attentionStateNames as names } from '../attention/vocabulary.js';
 import type { StatusCounts } from './issueStatus.js';
 
 export interface DeliveryFacts {
@@ -27,12 +28,12 @@ export function deliveryOf(facts: DeliveryFacts): Delivery {
 
 /** The attention label of a Done issue: "Done", "Done · integrated into main", "Done · not integrated". */
 export function doneLabel(facts: DeliveryFacts | undefined): string {
-	if (facts === undefined) { return 'Done'; }
+	if (facts === undefined) { return names.done; }
 	switch (deliveryOf(facts)) {
-		case 'integrated': return `Done · integrated into ${facts.integratedInto}`;
-		case 'not_integrated': return 'Done · not integrated';
+		case 'integrated': return `${names.done} · integrated into ${facts.integratedInto}`;
+		case 'not_integrated': return `${names.done} · not integrated`;
 		case 'ready_to_integrate':
-		case 'nothing_to_integrate': return 'Done';
+		case 'nothing_to_integrate': return names.done;
 	}
 }
 

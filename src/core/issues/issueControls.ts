@@ -31,6 +31,10 @@ export interface IssueControlFacts {
 	 * agent (with its all_tasks_terminal checkpoint active it still owes `complete`). Absent: the status alone says so.
 	 */
 	readonly goalReviewAwaited?: boolean;
+	/** Some Run of the issue exists, settled or not (absent: none). */
+	readonly hasRun?: boolean;
+	/** Some active task's acceptance is bound to a commit: there is work to show as one combined diff (absent: none). */
+	readonly hasAcceptedCommit?: boolean;
 }
 
 export interface IssueControls {
@@ -57,6 +61,10 @@ export interface IssueControls {
 	readonly stopSource: boolean;
 	/** A managed issue under independent Goal Review: turn it back to self review. */
 	readonly switchReviewToSelf: boolean;
+	/** Some Run of the issue exists: its output can be opened. */
+	readonly runOutput: boolean;
+	/** Accepted commits to show as one multi-file diff of the whole issue, at Goal Review or before Integrate. */
+	readonly combinedChanges: boolean;
 }
 
 /**
@@ -77,21 +85,31 @@ export function isIssueClosed(issueStatus: IssueStatus, executionStatus: Executi
 }
 
 /**
+ * A manual issue held back before its first Run: created paused so its tasks can be added first, never started (its
+ * status is still open). The developer's Start begins it; the attention state calls it "Not started", not "Paused".
+ */
+export function isUnstartedManualIssue(facts: { readonly issueStatus: IssueStatus; readonly managed: boolean; readonly dispatchPaused: boolean }): boolean {
+	return !facts.managed && facts.dispatchPaused && facts.issueStatus === 'open';
+}
+
+/**
  * Pause xor Resume (xor Start), by the durable dispatchPaused flag. Start instead of Resume for a paused manual issue
  * that has never run a task (status open): it was created paused so its graph can be built first. Stop while the
  * issue has work that is not paused, or a Run still running (read from the store, never from one Turn's end): for a
  * managed issue an execution at work (its source agent owes the next step; at Goal Review only the developer does,
  * so there is nothing to stop), for a manual one a task not started or running. Confirm goal and Request changes at
  * Goal Review only. Accept / Request changes on a task while one awaits the developer and the issue is not closed
- * (a gone source session leaves its tasks' results to the developer). A terminal issue offers none of the others;
- * Finish comes once the work is over (a managed execution completed; a manual issue's tasks each completed or
- * canceled) until Finish is recorded, Follow Up after a managed execution completed. Integrate while accepted work is
- * not integrated yet, completed issues included, archived ones not.
+ * (a gone source session leaves its tasks' results to the developer). Open Run output once any Run exists; Open
+ * combined diff where accepted commits exist, at Goal Review or while Integrate is offered. A terminal issue offers
+ * none of the others; Finish comes once the work is over (a managed execution completed; a manual issue's tasks each
+ * completed or canceled) until Finish is recorded, Follow Up after a managed execution completed. Integrate while
+ * accepted work is not integrated yet, completed issues included, archived ones not.
  */
 export function issueControls(facts: IssueControlFacts): IssueControls {
 	const archived = facts.issueStatus === 'archived' || facts.executionStatus === 'archiving' || facts.executionStatus === 'archived';
 	const integrate = !archived && facts.hasUnintegratedAcceptance;
 	const managed = facts.executionStatus !== null;
+	const runOutput = facts.hasRun === true;
 	const manualFinish = !managed && !archived && facts.manualWorkOver === true && facts.finished !== true;
 	if (isIssueTerminal(facts.issueStatus, facts.executionStatus)) {
 		const afterCompletion = facts.executionStatus === 'completed' && facts.finished !== true;
@@ -99,12 +117,14 @@ export function issueControls(facts: IssueControlFacts): IssueControls {
 			pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false,
 			reviewTask: facts.hasTaskAwaitingReview && !isIssueClosed(facts.issueStatus, facts.executionStatus), integrate,
 			addTask: false, start: false, finish: afterCompletion || manualFinish, followUp: afterCompletion, stopSource: false, switchReviewToSelf: false,
+			runOutput, combinedChanges: integrate && facts.hasAcceptedCommit === true,
 		};
 	}
 	const paused = facts.dispatchPaused;
 	const goalReview = facts.executionStatus === 'pending_goal_review' && (facts.goalReviewAwaited ?? true);
+	const combinedChanges = (integrate || goalReview) && facts.hasAcceptedCommit === true;
 	const openWork = managed ? !goalReview : facts.hasOpenTask;
-	const start = !managed && paused && facts.issueStatus === 'open';
+	const start = isUnstartedManualIssue({ issueStatus: facts.issueStatus, managed, dispatchPaused: paused });
 	return {
 		pause: !paused,
 		resume: paused && !start,
@@ -119,5 +139,7 @@ export function issueControls(facts: IssueControlFacts): IssueControls {
 		followUp: false,
 		stopSource: managed,
 		switchReviewToSelf: managed && facts.reviewMode === 'independent',
+		runOutput,
+		combinedChanges,
 	};
 }

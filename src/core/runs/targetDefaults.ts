@@ -28,6 +28,14 @@ export function effectiveApprovals(target: Pick<AgentTargetConfig, 'adapter' | '
 	return target.approvals ?? 'ask';
 }
 
+/**
+ * Whether a target can plan an issue as its source agent: claude and codex read the wake prompts and drive the plan
+ * with `tutti`; a command target runs one fixed program and its exit code decides, so it runs tasks only.
+ */
+export function canPlan(target: Pick<AgentTargetConfig, 'adapter'>): boolean {
+	return target.adapter !== 'command';
+}
+
 /** The targets with their workspace-dependent defaults written out (the Host resolves them once at start). */
 export function withTargetDefaults(targets: readonly AgentTargetConfig[], gitWorkspace: boolean): AgentTargetConfig[] {
 	return targets.map((t) => ({ ...t, isolation: effectiveIsolation(t, gitWorkspace), onMergeConflict: effectiveOnMergeConflict(t) }));

@@ -1,7 +1,7 @@
 // What the board, status bar and notifications show, read from the Host in one go: the issues, the execution of
-// every active managed issue and the Runs in flight. vscode-free (unit-tested in test/unit/extension).
+// every active managed issue, the Runs in flight and every agent at work or waiting. vscode-free (unit-tested in test/unit/extension).
 import type { Result } from '../../protocol/controlPlane.js';
-import type { CheckpointDto, IssueDto, RunDto } from '../../protocol/dto.js';
+import type { AgentTurnDto, CheckpointDto, IssueDto, RunDto } from '../../protocol/dto.js';
 
 /**
  * The part of a managed issue's plan snapshot the board's tooltip shows. The execution's status, whether the issue
@@ -20,6 +20,8 @@ export interface WorkspaceState {
 	readonly executions: ReadonlyMap<string, ExecutionSummary>;
 	/** Runs whose status is `running`, newest first. */
 	readonly runningRuns: readonly RunDto[];
+	/** Every agent at work or waiting, as the Host lists them (`turn/list`; empty from a Host without it). */
+	readonly agentTurns: readonly AgentTurnDto[];
 }
 
 /** The calls `readWorkspaceState` makes (a HostClient satisfies it). */
@@ -27,6 +29,7 @@ export interface WorkspaceReader {
 	call(method: 'issue/list', params: Record<string, never>): Promise<Result<'issue/list'>>;
 	call(method: 'plan/get', params: { issueId: string }): Promise<Result<'plan/get'>>;
 	call(method: 'run/list', params: { issueId: string }): Promise<Result<'run/list'>>;
+	call(method: 'turn/list', params: Record<string, never>): Promise<Result<'turn/list'>>;
 }
 
 export type WorkspaceStateData = Omit<WorkspaceState, 'version'>;
@@ -48,9 +51,11 @@ export async function readWorkspaceState(client: WorkspaceReader): Promise<Works
 	const { issues } = await client.call('issue/list', {});
 	const managed = issues.filter((i) => i.planningSource === 'tutti' && isActive(i));
 	const busy = issues.filter((i) => i.counts.running > 0);
-	const [plans, runLists] = await Promise.all([
+	const [plans, runLists, turns] = await Promise.all([
 		Promise.all(managed.map((i) => client.call('plan/get', { issueId: i.issueId }).catch(() => undefined))),
 		Promise.all(busy.map((i) => client.call('run/list', { issueId: i.issueId }).catch(() => undefined))),
+		// An owner window of an older version has no turn/list: its Agents view is empty, the rest still shows.
+		client.call('turn/list', {}).catch(() => ({ turns: [] })),
 	]);
 	const executions = new Map<string, ExecutionSummary>();
 	managed.forEach((issue, index) => {
@@ -63,7 +68,7 @@ export async function readWorkspaceState(client: WorkspaceReader): Promise<Works
 		.flatMap((list) => list?.runs ?? [])
 		.filter((run) => run.status === 'running')
 		.sort((a, b) => b.createdAtUnixMs - a.createdAtUnixMs || a.runId.localeCompare(b.runId));
-	return { issues, executions, runningRuns };
+	return { issues, executions, runningRuns, agentTurns: turns.turns };
 }
 
 /**
@@ -75,5 +80,7 @@ export function fingerprint(data: WorkspaceStateData): string {
 		issues: data.issues,
 		executions: [...data.executions.entries()].sort(([a], [b]) => a.localeCompare(b)),
 		runs: data.runningRuns.map((r) => [r.runId, r.status, r.taskId, r.stopNotes]),
+		// Elapsed time is drawn from sinceUnixMs by the view: nothing here moves with the clock alone.
+		agents: data.agentTurns,
 	});
 }

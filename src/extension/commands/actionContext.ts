@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { TaskFormState } from '../../protocol/webview.js';
 import { describeError } from '../client/hostClient.js';
 import type { DiffComments } from '../review/diffComments.js';
+import type { ReviewDiffs } from '../review/reviewDiffContext.js';
 import type { ExtensionServices } from '../services.js';
 import type { TuttiTerminals } from '../terminal/tuttiTerminals.js';
 
@@ -25,6 +26,8 @@ export interface ActionContext {
 	readonly panel: IssuePanelPort;
 	/** Comments on tasks' diffs (the buttons of VS Code's comment threads). */
 	readonly diffComments: Pick<DiffComments, 'addComment' | 'deleteComment'>;
+	/** Tutti's task diff editors: their titles, and the task of the active one (its title bar's Accept, Request changes). */
+	readonly reviewDiffs: Pick<ReviewDiffs, 'tabs' | 'active' | 'refresh'>;
 }
 
 /** Runs an action; on failure shows "Tutti: <what failed>: <reason (hint)>" and resolves undefined. */

@@ -21,6 +21,8 @@
 //   showAgentTerminal: (issueId)
 //   exportIssue:       ({ issueId, format: 'json' | 'markdown', uri? })
 //   addReviewComment:  (vscode.CommentReply), deleteReviewComment: (the comment): the diff's comment buttons
+//   diffAcceptTask, diffRequestChanges*: () — the task of the active diff editor (its title bar's buttons)
+//   openIssueChanges:  (issueId): the whole issue as one multi-file diff
 // The parsing is in commandArgs.ts.
 export const commandIds = {
 	startInFolder: 'tutti.startInFolder',
@@ -53,6 +55,21 @@ export const commandIds = {
 	switchReviewToSelf: 'tutti.switchReviewToSelf',
 	sendRunMessage: 'tutti.sendRunMessage',
 	resumeRunQueue: 'tutti.resumeRunQueue',
+	openIssueChanges: 'tutti.openIssueChanges',
+	diffAcceptTask: 'tutti.diff.acceptTask',
+	// One Request Changes per comment count, so the title bar's button says how many comments go with it
+	// (src/extension/review/reviewDiffTabs.ts names them).
+	diffRequestChanges: 'tutti.diff.requestChanges',
+	diffRequestChanges1: 'tutti.diff.requestChanges1',
+	diffRequestChanges2: 'tutti.diff.requestChanges2',
+	diffRequestChanges3: 'tutti.diff.requestChanges3',
+	diffRequestChanges4: 'tutti.diff.requestChanges4',
+	diffRequestChanges5: 'tutti.diff.requestChanges5',
+	diffRequestChanges6: 'tutti.diff.requestChanges6',
+	diffRequestChanges7: 'tutti.diff.requestChanges7',
+	diffRequestChanges8: 'tutti.diff.requestChanges8',
+	diffRequestChanges9: 'tutti.diff.requestChanges9',
+	diffRequestChangesMany: 'tutti.diff.requestChangesMany',
 	editTask: 'tutti.editTask',
 	deleteTask: 'tutti.deleteTask',
 	nextTaskNeedingYou: 'tutti.nextTaskNeedingYou',

@@ -42,7 +42,7 @@ function openNewIssueForm(ctx: ActionContext): Promise<string | undefined> {
 	const form = NewIssueForm.show({
 		extensionUri: ctx.services.extensionUri,
 		agentTargets: async () => (await ctx.services.client().call('agent/list', {})).agentTargets
-			.map((t) => ({ id: t.id, adapter: t.adapter, found: t.found, detail: (t.detail || t.path).slice(0, 1000) })),
+			.map((t) => ({ id: t.id, adapter: t.adapter, found: t.found, canPlan: t.canPlan, detail: (t.detail || t.path).slice(0, 1000) })),
 		autoAcceptDefault: () => readSettings().autoAcceptDefault === true,
 		create: async (values) => (await createIssue(ctx, argsOfForm(values))).issueId,
 		addAgent: () => vscode.commands.executeCommand(commandIds.addAgent),

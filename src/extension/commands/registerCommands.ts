@@ -5,9 +5,9 @@ import { DisposableStore, type Disposable } from '../../core/lifecycle.js';
 import type { ActionContext } from './actionContext.js';
 import { type CommandId, commandIds } from './ids.js';
 import { issueVerb, newIssue, openIssue } from './issueActions.js';
-import { acceptTask, confirmGoal, finishIssue, followUpIssue, requestChanges } from './reviewActions.js';
+import { acceptTask, acceptTaskInDiff, confirmGoal, finishIssue, followUpIssue, requestChanges, requestChangesInDiff } from './reviewActions.js';
 import { newAgentTerminal, openRunOutput, resumeRunQueue, sendRunMessage, showAgentTerminal, stopRun } from './runActions.js';
-import { openTaskChanges } from './taskChanges.js';
+import { openIssueChanges, openTaskChanges } from './taskChanges.js';
 import { answerApprovalCommand } from './approvalActions.js';
 import { integrateIssue } from './deliveryActions.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
@@ -50,6 +50,20 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.switchReviewToSelf]: (...args) => switchReviewToSelf(ctx, args),
 		[commandIds.sendRunMessage]: (...args) => sendRunMessage(ctx, args),
 		[commandIds.resumeRunQueue]: (...args) => resumeRunQueue(ctx, args),
+		[commandIds.openIssueChanges]: (...args) => openIssueChanges(ctx, args),
+		[commandIds.diffAcceptTask]: () => acceptTaskInDiff(ctx),
+		// Every count's Request Changes runs the same handler (their titles differ only in the count they show).
+		[commandIds.diffRequestChanges]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChanges1]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChanges2]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChanges3]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChanges4]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChanges5]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChanges6]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChanges7]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChanges8]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChanges9]: () => requestChangesInDiff(ctx),
+		[commandIds.diffRequestChangesMany]: () => requestChangesInDiff(ctx),
 		[commandIds.editTask]: (...args) => editTask(ctx, args),
 		[commandIds.deleteTask]: (...args) => deleteTask(ctx, args),
 		[commandIds.nextTaskNeedingYou]: () => nextTaskNeedingYou(ctx),

@@ -1,5 +1,6 @@
 // Developer confirmation: Accept Task, Request Changes (a task, or the goal at Goal Review), Confirm Goal, and the
-// next step after completion: Follow Up (the source agent's `tutti next-action` gets it) or Finish.
+// next step after completion: Follow Up (the source agent's `tutti next-action` gets it) or Finish. Accept and Request
+// Changes also run from the title bar of a task's diff editor, on that task.
 // A Host without these methods (an older owner window) answers `version_mismatch`, shown as such: nothing pretends.
 import * as vscode from 'vscode';
 import { noteWithComments } from '../review/reviewCommentBook.js';
@@ -60,6 +61,51 @@ export function acceptTask(ctx: ActionContext, args: CommandArgs): Promise<unkno
 	});
 }
 
+/** The task of the active diff editor (its title bar's buttons); a clear error when the active editor is not one. */
+function diffTask(ctx: ActionContext): { readonly issueId: string; readonly taskId: string; readonly taskTitle: string } {
+	const task = ctx.reviewDiffs.active();
+	if (task === undefined) { throw new Error('the active editor is not a task\'s diff: open one with Open Changes (the panel\'s Open Diff)'); }
+	return task;
+}
+
+/** Accept Task from the diff editor's title bar: the task whose diff it shows. */
+export function acceptTaskInDiff(ctx: ActionContext): Promise<unknown> {
+	return runAction(ctx, 'Accept Task', async () => {
+		const task = diffTask(ctx);
+		const decision = await ctx.services.client().call('review/accept', { issueId: task.issueId, taskId: task.taskId });
+		await ctx.reviewDiffs.refresh();
+		vscode.window.setStatusBarMessage(`Tutti: accepted "${task.taskTitle}"`, 5000);
+		return decision;
+	});
+}
+
+/** Request Changes from the diff editor's title bar: the diff's comments go with it, the note is optional then. */
+export function requestChangesInDiff(ctx: ActionContext): Promise<unknown> {
+	return runAction(ctx, 'Request Changes', async () => {
+		const task = diffTask(ctx);
+		const comments = ctx.services.reviewComments.of(task.taskId).length;
+		const note = comments > 0
+			? await askText(`A note for the agent of "${task.taskTitle}" (optional: your ${comments} comment${comments === 1 ? '' : 's'} on the diff go with it)`)
+			: await askText(`What should change in "${task.taskTitle}"? (sent to the source agent)`, { required: true });
+		if (note === undefined || (comments === 0 && note.trim() === '')) { return undefined; }
+		const decision = await sendTaskChanges(ctx, task, note);
+		await ctx.reviewDiffs.refresh();
+		return decision;
+	});
+}
+
+/** Sends a task's Request changes: the note, then the task's comments on its diff (cleared once sent). */
+async function sendTaskChanges(ctx: ActionContext, task: { readonly issueId: string; readonly taskId: string }, note: string): Promise<unknown> {
+	const comments = ctx.services.reviewComments.of(task.taskId);
+	const fullNote = noteWithComments(note, comments);
+	if (fullNote.length > reviewNoteMaxChars) {
+		throw new Error(`the note with its ${comments.length} comments on the diff is ${fullNote.length.toLocaleString('en-US')} characters, and a note takes at most ${reviewNoteMaxChars.toLocaleString('en-US')}: shorten the note or delete some comments (each comment's trash icon in the diff)`);
+	}
+	const decision = await ctx.services.client().call('review/requestChanges', { issueId: task.issueId, taskId: task.taskId, note: fullNote });
+	ctx.services.reviewComments.clear(task.taskId);
+	return decision;
+}
+
 /**
  * Request changes on a task `(issueId, taskId, note?)`, or on the goal at Goal Review `(issueId, undefined, note)`.
  * From the board, an issue at Goal Review with no task waiting means the goal. The note is required (asked for).
@@ -79,18 +125,10 @@ export function requestChanges(ctx: ActionContext, args: CommandArgs): Promise<u
 		if (note === undefined || note.trim() === '') {
 			return undefined;
 		}
-		const client = ctx.services.client();
 		if (task !== undefined) {
-			const comments = ctx.services.reviewComments.of(task.taskId);
-			const fullNote = noteWithComments(note, comments);
-			if (fullNote.length > reviewNoteMaxChars) {
-				throw new Error(`the note with its ${comments.length} comments on the diff is ${fullNote.length.toLocaleString('en-US')} characters, and a note takes at most ${reviewNoteMaxChars.toLocaleString('en-US')}: shorten the note or delete some comments (each comment's trash icon in the diff)`);
-			}
-			const decision = await client.call('review/requestChanges', { issueId: task.issueId, taskId: task.taskId, note: fullNote });
-			ctx.services.reviewComments.clear(task.taskId);
-			return decision;
+			return sendTaskChanges(ctx, task, note);
 		}
-		const decision = await client.call('goal/requestChanges', { issueId: issueId ?? '', note });
+		const decision = await ctx.services.client().call('goal/requestChanges', { issueId: issueId ?? '', note });
 		return decision;
 	});
 }

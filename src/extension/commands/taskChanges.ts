@@ -1,9 +1,11 @@
 // "Open changes" for a task: its latest Run's own diff (changes/taskDiff.ts decides which), in VS Code's multi-file
-// diff view, through the built-in Git extension's API (git: URIs at a commit).
+// diff view, through the built-in Git extension's API (git: URIs at a commit); its title names the task, so the
+// editor's title bar offers Accept and Request changes on it (review/reviewDiffTabs.ts). "Open combined diff": the
+// whole issue's accepted work as one diff (`issue/changes`).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type ActionContext, runAction } from './actionContext.js';
-import { type CommandArgs, taskRefOf } from './commandArgs.js';
+import { type CommandArgs, issueIdOf, taskRefOf } from './commandArgs.js';
 import { pickIssue } from './pickers.js';
 import { type FileSides, fileSidesOf, taskDiffPlan } from '../changes/taskDiff.js';
 
@@ -67,6 +69,7 @@ export function openTaskChanges(ctx: ActionContext, args: CommandArgs): Promise<
 		}
 		const run = await client.call('run/get', { runId: task.latestRunId });
 		const plan = taskDiffPlan(task.title, run);
+		const title = plan.kind === 'none' ? '' : ctx.reviewDiffs.tabs.titleFor({ issueId, taskId, taskTitle: task.title }, plan.note);
 		if (plan.kind === 'none') {
 			void vscode.window.showInformationMessage(`Tutti: ${plan.why}.`);
 			return 0;
@@ -78,8 +81,8 @@ export function openTaskChanges(ctx: ActionContext, args: CommandArgs): Promise<
 			const at = (file: string, sha: string): vscode.Uri => git.toGitUri(vscode.Uri.file(path.join(workspace, file)), sha);
 			const right = plan.right;
 			const sides = right.kind === 'commit' ? await fileSides(git, workspace, plan.left, right.sha) : new Map<string, FileSides>();
-			ctx.services.reviewComments.openReview(taskId, plan.files);
-			await vscode.commands.executeCommand('vscode.changes', plan.title, plan.files.map((file) => {
+			ctx.services.reviewComments.openReview(taskId, plan.files, task.title);
+			await vscode.commands.executeCommand('vscode.changes', title, plan.files.map((file) => {
 				const resource = vscode.Uri.file(path.join(workspace, file));
 				const side = sides.get(file) ?? 'both';
 				return [resource, side === 'added' ? undefined : at(file, plan.left), side === 'deleted' ? undefined : right.kind === 'commit' ? at(file, right.sha) : resource];
@@ -96,9 +99,34 @@ export function openTaskChanges(ctx: ActionContext, args: CommandArgs): Promise<
 			void vscode.window.showInformationMessage(`Tutti: no changes in ${dir} since "${task.title}" started.`);
 			return 0;
 		}
-		ctx.services.reviewComments.openReview(taskId, changes.map((c) => path.relative(workspace, c.uri.fsPath)));
-		await vscode.commands.executeCommand('vscode.changes', plan.title,
+		ctx.services.reviewComments.openReview(taskId, changes.map((c) => path.relative(workspace, c.uri.fsPath)), task.title);
+		await vscode.commands.executeCommand('vscode.changes', title,
 			changes.map((c) => [c.uri, git.toGitUri(c.uri, plan.left), c.uri]));
 		return changes.length;
+	});
+}
+
+/** `(issueId)`: the issue's base commit against its accepted commits combined, in VS Code's multi-file diff view. */
+export function openIssueChanges(ctx: ActionContext, args: CommandArgs): Promise<number | undefined> {
+	return runAction(ctx, 'Open Combined Diff', async () => {
+		const issueId = issueIdOf(args) ?? await pickIssue(ctx.services, 'The combined diff of which issue?', (i) => i.controls.combinedChanges);
+		if (issueId === undefined) { return undefined; }
+		const client = ctx.services.client();
+		const changes = await client.call('issue/changes', { issueId });
+		const issueTitle = ctx.services.changes.current?.issues.find((i) => i.issueId === issueId)?.title ?? issueId;
+		if (changes.files.length === 0) {
+			void vscode.window.showInformationMessage(`Tutti: ${changes.note !== '' ? changes.note : 'no changes to show'}.`);
+			return 0;
+		}
+		const workspace = ctx.services.workspace ?? '';
+		const git = await gitApi();
+		const sides = await fileSides(git, workspace, changes.baseCommit, changes.combinedCommit);
+		const at = (file: string, sha: string): vscode.Uri => git.toGitUri(vscode.Uri.file(path.join(workspace, file)), sha);
+		const tasks = changes.taskIds.length === 1 ? '1 accepted task' : `${changes.taskIds.length} accepted tasks`;
+		await vscode.commands.executeCommand('vscode.changes', `Changes of issue "${issueTitle}" (${tasks})`, changes.files.map(({ path: file }) => {
+			const side = sides.get(file) ?? 'both';
+			return [vscode.Uri.file(path.join(workspace, file)), side === 'added' ? undefined : at(file, changes.baseCommit), side === 'deleted' ? undefined : at(file, changes.combinedCommit)];
+		}));
+		return changes.files.length;
 	});
 }

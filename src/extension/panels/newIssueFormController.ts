@@ -69,10 +69,11 @@ export class NewIssueFormController {
 		if (values.planner.kind === 'agent') {
 			const wanted = values.planner.agentTargetId;
 			const target = (await this.#effects.agentTargets().catch(() => [])).find((t) => t.id === wanted);
-			if (target === undefined || !target.found) {
+			if (target === undefined || !target.found || !target.canPlan) {
 				await this.#fail(target === undefined
 					? `There is no agent target "${wanted}" any more; choose another planner.`
-					: `The executable of agent target "${wanted}" was not found; fix its path in tutti.agentTargets or choose another planner.`, 'planner');
+					: !target.canPlan ? `Agent target "${wanted}" runs tasks; it cannot plan an issue. Choose Claude Code or Codex, your own agent in a terminal, or manual tasks.`
+						: `The executable of agent target "${wanted}" was not found; fix its path in tutti.agentTargets or choose another planner.`, 'planner');
 				return;
 			}
 		}

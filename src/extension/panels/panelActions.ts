@@ -25,7 +25,7 @@ export interface KnownIds {
  * pauseIssue/resumeIssue/stopIssue/confirmGoal/integrateIssue(issueId) · stopRun/openRunOutput(runId) · acceptTask(issueId, taskId) ·
  * requestChanges(issueId, taskId, note) for a task, requestChanges(issueId, undefined, note) for the goal ·
  * openTaskChanges(issueId, taskId) · showAgentTerminal(issueId) ·
- * startIssue/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf(issueId) ·
+ * startIssue/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf/openIssueChanges(issueId) ·
  * addTask({ issueId, title, content, dependencyTaskIds, agentTargetId }) from the task form ·
  * editTask(issueId, taskId, fields) · deleteTask(issueId, taskId, { confirmed: true }) (the panel asked) ·
  * acceptTask(issueId, taskId) once per selected task.
@@ -68,6 +68,7 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'issue/followUp': return { kind: 'command', command: commandIds.followUpIssue, args: [issueId] };
 		case 'source/stop': return { kind: 'command', command: commandIds.stopSourceSession, args: [issueId] };
 		case 'goalReview/switchToSelf': return { kind: 'command', command: commandIds.switchReviewToSelf, args: [issueId] };
+		case 'issue/openChanges': return { kind: 'command', command: commandIds.openIssueChanges, args: [issueId] };
 		case 'taskForm/set': return msg.form?.mode === 'edit'
 			? task(msg.form.taskId, () => ({ kind: 'view', view: { taskForm: msg.form } }))
 			: { kind: 'view', view: { taskForm: msg.form } };

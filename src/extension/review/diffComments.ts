@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/lifecycle.js';
-import { type ReviewComment, ReviewCommentBook, type ReviewCommentState } from './reviewCommentBook.js';
+import { type ReviewComment, ReviewCommentBook, type ReviewCommentState, threadLabel } from './reviewCommentBook.js';
 
 const stateKey = 'tutti.reviewComments';
 
@@ -76,7 +76,7 @@ export function registerDiffComments(workspace: string | undefined, memento: vsc
 		const comment = new AgentComment(added.commentId, added.text, reply.thread);
 		drawn.set(added.commentId, comment);
 		reply.thread.comments = [...reply.thread.comments, comment];
-		reply.thread.label = `For the agent of task ${taskId} · sent with Request changes`;
+		reply.thread.label = threadLabel(book.titleOf(taskId), taskId);
 		reply.thread.canReply = true;
 	};
 	const deleteComment = (comment: unknown): void => {

@@ -17,7 +17,7 @@ export interface ReviewComment {
 /** What the book persists (workspace state): the comments and which task's diff each file was opened for. */
 export interface ReviewCommentState {
 	readonly comments: readonly ReviewComment[];
-	readonly reviews: readonly { readonly taskId: string; readonly files: readonly string[] }[];
+	readonly reviews: readonly { readonly taskId: string; readonly files: readonly string[]; readonly title?: string }[];
 }
 
 /** Bounds: one comment's text, and how many comments one task keeps. */
@@ -26,21 +26,26 @@ export const reviewCommentLimits = { textChars: 2_000, perTask: 200 } as const;
 export class ReviewCommentBook implements Disposable {
 	readonly #comments = new Map<string, ReviewComment>();
 	/** Most recently opened last: a file in two tasks' diffs belongs to the one opened last. */
-	#reviews: { taskId: string; files: Set<string> }[] = [];
+	#reviews: { taskId: string; files: Set<string>; title: string }[] = [];
 	#next = 0;
 	readonly #onDidChange = new Emitter<void>();
 	readonly onDidChange: Event<void> = this.#onDidChange.event;
 
 	constructor(state?: ReviewCommentState) {
 		for (const c of state?.comments ?? []) { this.#comments.set(c.commentId, c); }
-		this.#reviews = (state?.reviews ?? []).map((r) => ({ taskId: r.taskId, files: new Set(r.files) }));
+		this.#reviews = (state?.reviews ?? []).map((r) => ({ taskId: r.taskId, files: new Set(r.files), title: typeof r.title === 'string' ? r.title : '' }));
 		this.#next = this.#comments.size;
 	}
 
-	/** The task's diff was opened on these files: they can be commented for it. */
-	openReview(taskId: string, files: readonly string[]): void {
-		this.#reviews = [...this.#reviews.filter((r) => r.taskId !== taskId), { taskId, files: new Set(files.map(normalize)) }];
+	/** The task's diff was opened on these files: they can be commented for it. `title`: the task's, to name its threads. */
+	openReview(taskId: string, files: readonly string[], title = ''): void {
+		this.#reviews = [...this.#reviews.filter((r) => r.taskId !== taskId), { taskId, files: new Set(files.map(normalize)), title }];
 		this.#onDidChange.fire();
+	}
+
+	/** The title of the task whose diff was opened ('' when it was not given). */
+	titleOf(taskId: string): string {
+		return this.#reviews.find((r) => r.taskId === taskId)?.title ?? '';
 	}
 
 	/** The task whose open diff shows `path`, if any. */
@@ -87,7 +92,7 @@ export class ReviewCommentBook implements Disposable {
 	}
 
 	state(): ReviewCommentState {
-		return { comments: [...this.#comments.values()], reviews: this.#reviews.map((r) => ({ taskId: r.taskId, files: [...r.files] })) };
+		return { comments: [...this.#comments.values()], reviews: this.#reviews.map((r) => ({ taskId: r.taskId, files: [...r.files], title: r.title })) };
 	}
 
 	dispose(): void {
@@ -97,6 +102,11 @@ export class ReviewCommentBook implements Disposable {
 
 function normalize(path: string): string {
 	return path.replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+/** A comment thread is named by its task's title ("For “Write the notes” · sent with Request changes"). */
+export function threadLabel(taskTitle: string, taskId: string): string {
+	return `For ${taskTitle !== '' ? `“${taskTitle}”` : `task ${taskId}`} · sent with Request changes`;
 }
 
 /** The note sent with Request changes: the developer's words, then each diff comment as `path:line — comment`. */

@@ -22,5 +22,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): TuttiSettings {
 		integrateRunsHooks: config.get<unknown>('integrateRunsHooks'),
 		checks: config.get<unknown>('checks'),
 		stallSeconds: config.get<unknown>('stallSeconds'),
+		// Machine-scoped too, and read from the user settings alone: a path in a folder's settings is never a machine's.
+		agentPaths: config.inspect<unknown>('agentPaths')?.globalValue,
 	};
 }

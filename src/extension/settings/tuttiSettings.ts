@@ -21,12 +21,14 @@ export interface TuttiSettings {
 	readonly integrateRunsHooks: unknown;
 	readonly checks: unknown;
 	readonly stallSeconds: unknown;
+	/** This machine's executables by agent target id (machine scope: only the developer's user settings set it). */
+	readonly agentPaths: unknown;
 }
 
 export const settingsSection = 'tutti';
 export const settingKeys = [
 	'agentTargets', 'maxParallelRuns', 'developerConfirmation', 'autoAcceptDefault', 'storePath', 'worktreeCopy', 'worktreeSetup', 'worktreeSetupTimeoutSeconds',
-	'worktreeShare', 'worktreeShareCacheMaxMb', 'maxParallelSetups', 'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'checks', 'stallSeconds',
+	'worktreeShare', 'worktreeShareCacheMaxMb', 'maxParallelSetups', 'modelPrices', 'defaultBudgetUsd', 'integrateRunsHooks', 'checks', 'stallSeconds', 'agentPaths',
 ] as const;
 export const defaultStorePath = '.tutti/tutti.sqlite';
 /** The settings that only take effect when the Host starts. */
@@ -38,9 +40,37 @@ export interface HostConfigResult {
 	readonly problems: readonly string[];
 }
 
+/** `tutti.agentPaths`: target id → an absolute executable on this machine. */
+const agentPathsSetting = z.record(z.string().min(1).max(200), z.string().min(1).max(4096)
+	.refine((p) => path.posix.isAbsolute(p) || path.win32.isAbsolute(p), { message: 'must be an absolute path to the executable on this machine' })
+	.refine((p) => !p.includes('\0'), { message: 'must not contain NUL characters' }));
+
+/**
+ * The targets with this machine's executables merged in: `tutti.agentPaths[id]` is the target's executable (a claude
+ * or codex target's `path`, a command target's argv[0]); the folder's setting keeps only its name.
+ */
+export function withMachinePaths(targets: unknown, agentPaths: Readonly<Record<string, string>>): unknown {
+	if (!Array.isArray(targets) || Object.keys(agentPaths).length === 0) { return targets; }
+	return targets.map((t: unknown) => {
+		if (typeof t !== 'object' || t === null) { return t; }
+		const target = t as Record<string, unknown>;
+		const machine = typeof target['id'] === 'string' && Object.hasOwn(agentPaths, target['id']) ? agentPaths[target['id']] : undefined;
+		if (machine === undefined) { return t; }
+		if (target['adapter'] === 'command') {
+			return Array.isArray(target['argv']) && target['argv'].length > 0 ? { ...target, argv: [machine, ...(target['argv'] as unknown[]).slice(1)] } : t;
+		}
+		return { ...target, path: machine };
+	});
+}
+
 /** The Host's config from the settings; an invalid setting is reported and replaced by its default. */
 export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResult {
 	const problems: string[] = [];
+	let agentPaths: Record<string, string> = {};
+	if (settings.agentPaths !== undefined && settings.agentPaths !== null) {
+		const parsed = agentPathsSetting.safeParse(settings.agentPaths);
+		if (parsed.success) { agentPaths = parsed.data; } else { problems.push(`tutti.agentPaths: ${z.prettifyError(parsed.error).replace(/\s*\n\s*/g, ' ')}`); }
+	}
 	const defaults = hostConfigFile.parse({});
 	const piece = <K extends keyof HostConfig>(key: K, value: unknown): HostConfig[K] => {
 		if (value === undefined || value === null) {
@@ -58,7 +88,7 @@ export function hostConfigFromSettings(settings: TuttiSettings): HostConfigResul
 	const optional = <K extends keyof HostConfig>(key: K, value: HostConfig[K] | undefined): Partial<HostConfig> => (value === undefined ? {} : { [key]: value });
 	return {
 		config: {
-			agentTargets: piece('agentTargets', settings.agentTargets),
+			agentTargets: piece('agentTargets', withMachinePaths(settings.agentTargets, agentPaths)),
 			maxParallelRuns: piece('maxParallelRuns', settings.maxParallelRuns),
 			autoAcceptDefault: piece('autoAcceptDefault', settings.autoAcceptDefault),
 			developerConfirmation: piece('developerConfirmation', settings.developerConfirmation) ?? true,

@@ -3,6 +3,7 @@
 // state (boardModel.ts) and derive nothing. `tutti.notifications` (all / needsYou / off) says which are shown.
 import * as vscode from 'vscode';
 import { DisposableStore, type Disposable } from '../../core/lifecycle.js';
+import { inSentence } from '../../core/attention/vocabulary.js';
 import { commandIds } from '../commands/ids.js';
 import type { ExtensionServices } from '../services.js';
 import {
@@ -53,7 +54,7 @@ export function registerStatusBar(services: ExtensionServices): Disposable {
 		}
 		if (level === 'all') {
 			for (const done of newlyDone(previous, model)) {
-				void vscode.window.showInformationMessage(`Tutti: "${done.title}" is done.`);
+				void vscode.window.showInformationMessage(`Tutti: "${done.title}" is ${inSentence(done.stateLabel)}.`);
 			}
 		}
 		previous = model;

@@ -1,21 +1,13 @@
 // The issue board as plain data: which group each issue is in, its progress, badges, what needs the developer and
 // which actions apply. The Host derives whether an issue is terminal and which controls apply (IssueDto); the board
 // draws them. No vscode import, so it is unit-tested (test/unit/extension/boardModel.test.ts).
+import { attentionStateNames, inSentence } from '../../core/attention/vocabulary.js';
 import type { AttentionStateDto, IssueDto } from '../../protocol/dto.js';
 import type { ExecutionSummary } from '../changes/workspaceState.js';
 
-export type BoardGroupId = 'needsYou' | 'agentWorking' | 'waitingOnAgent' | 'paused' | 'planned' | 'done';
+export type BoardGroupId = 'needsYou' | 'agentWorking' | 'waitingOnAgent' | 'paused' | 'notStarted' | 'planned' | 'done';
 
-export const boardGroupOrder: readonly BoardGroupId[] = ['needsYou', 'agentWorking', 'waitingOnAgent', 'paused', 'planned', 'done'];
-
-export const boardGroupLabels: Readonly<Record<BoardGroupId, string>> = {
-	needsYou: 'Needs you',
-	agentWorking: 'Agent working',
-	waitingOnAgent: 'Waiting on agent',
-	paused: 'Paused',
-	planned: 'Planned',
-	done: 'Done',
-};
+export const boardGroupOrder: readonly BoardGroupId[] = ['needsYou', 'agentWorking', 'waitingOnAgent', 'paused', 'notStarted', 'planned', 'done'];
 
 /** The Host's attention state, as the board's group (one to one). */
 export const groupOfState: Readonly<Record<AttentionStateDto, BoardGroupId>> = {
@@ -23,9 +15,17 @@ export const groupOfState: Readonly<Record<AttentionStateDto, BoardGroupId>> = {
 	agent_working: 'agentWorking',
 	waiting_on_agent: 'waitingOnAgent',
 	paused: 'paused',
+	not_started: 'notStarted',
 	planned: 'planned',
 	done: 'done',
 };
+
+const stateOfGroup = Object.fromEntries(Object.entries(groupOfState).map(([state, group]) => [group, state])) as Record<BoardGroupId, AttentionStateDto>;
+
+/** Each group is named by its state's one name (src/core/attention/vocabulary.ts). */
+export const boardGroupLabels: Readonly<Record<BoardGroupId, string>> = Object.fromEntries(
+	boardGroupOrder.map((id) => [id, attentionStateNames[stateOfGroup[id]]]),
+) as Record<BoardGroupId, string>;
 
 export interface BoardActions {
 	readonly canPause: boolean;
@@ -59,7 +59,8 @@ export interface BoardIssue {
 	/**
 	 * The tree item's contextValue: `issue` plus `:pause`, `:resume`, `:stop`, `:managed`, `:needsYou` flags, then the Host's
 	 * other controls: `:start`, `:addTask`, `:reviewTask` (Accept Task), `:requestChanges` (a task's or the goal's),
-	 * `:confirmGoal`, `:integrate`, `:finish`, `:followUp`, `:sourceStop`, `:reviewToSelf`; `:running` while a Run runs.
+	 * `:confirmGoal`, `:integrate`, `:finish`, `:followUp`, `:sourceStop`, `:reviewToSelf`, `:runOutput` (some Run
+	 * exists), `:combinedChanges` (Open Combined Diff); `:running` while a Run runs.
 	 */
 	readonly contextValue: string;
 	readonly updatedAtUnixMs: number;
@@ -143,13 +144,15 @@ export function toBoardIssue(issue: IssueDto, execution: ExecutionSummary | unde
 		// Not `stopSource`: the menus match `/:stop/` for Stop Issue.
 		issue.controls.stopSource ? 'sourceStop' : '',
 		issue.controls.switchReviewToSelf ? 'reviewToSelf' : '',
+		issue.controls.runOutput ? 'runOutput' : '',
+		issue.controls.combinedChanges ? 'combinedChanges' : '',
 		running > 0 ? 'running' : '',
 	].filter((f) => f !== '');
 	const attention = issue.attention;
 	// The state's own words: the reasons when it needs you, what is being done when an agent works.
 	const stateWords = attention.state === 'needs_you' ? needsYou.join(' · ')
 		: attention.state === 'agent_working' ? attention.activity
-			: attention.state === 'done' || attention.state === 'planned' ? '' : attention.label;
+			: attention.state === 'done' || attention.state === 'planned' || attention.state === 'not_started' ? '' : attention.label;
 	const description = [total === 0 ? 'no tasks' : `${progressLabel} tasks`, stateWords].filter((part) => part !== '').join(' · ');
 	return {
 		issueId: issue.issueId,
@@ -194,11 +197,14 @@ export function buildBoard(issues: readonly IssueDto[], executions: ReadonlyMap<
 /** The status bar text, from the attention states: "1 needs you · 2 agent working", or "nothing needs you". */
 export function statusSummary(model: BoardModel): string {
 	const c = model.stateCounts;
+	const named = (group: BoardGroupId): string => (c[group] > 0 ? `${c[group]} ${inSentence(boardGroupLabels[group])}` : '');
 	const parts = [
-		c.needsYou > 0 ? `${c.needsYou} need${c.needsYou === 1 ? 's' : ''} you` : '',
-		c.agentWorking > 0 ? `${c.agentWorking} agent working` : '',
-		c.waitingOnAgent > 0 ? `${c.waitingOnAgent} waiting on agent` : '',
-		c.paused > 0 ? `${c.paused} paused` : '',
+		// "2 need you": the one name, in agreement with its count.
+		c.needsYou > 0 ? `${c.needsYou} ${inSentence(boardGroupLabels.needsYou).replace(/^needs\b/, c.needsYou === 1 ? 'needs' : 'need')}` : '',
+		named('agentWorking'),
+		named('waitingOnAgent'),
+		named('paused'),
+		named('notStarted'),
 	];
 	const text = parts.filter((p) => p !== '').join(' · ');
 	return text === '' ? 'nothing needs you' : text;
@@ -242,7 +248,7 @@ export function newlyDone(previous: BoardModel | undefined, next: BoardModel): B
 export function needsYouMessage(items: readonly BoardIssue[]): string {
 	if (items.length === 1) {
 		const item = items[0]!;
-		return `Tutti: "${item.title}" needs you: ${item.needsYou.join(' · ')}`;
+		return `Tutti: "${item.title}" ${inSentence(attentionStateNames.needs_you)}: ${item.needsYou.join(' · ')}`;
 	}
-	return `Tutti: ${plural(items.length, 'issue')} need you: ${items.map((i) => `"${i.title}" (${i.needsYou.join(', ')})`).join('; ')}`;
+	return `Tutti: ${plural(items.length, 'issue')} ${inSentence(attentionStateNames.needs_you).replace(/^needs\b/, 'need')}: ${items.map((i) => `"${i.title}" (${i.needsYou.join(', ')})`).join('; ')}`;
 }

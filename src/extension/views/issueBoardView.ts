@@ -21,6 +21,7 @@ const groupIcons: Readonly<Record<BoardGroupId, vscode.ThemeIcon>> = {
 	agentWorking: new vscode.ThemeIcon('sync~spin'),
 	waitingOnAgent: new vscode.ThemeIcon('watch'),
 	paused: new vscode.ThemeIcon('debug-pause'),
+	notStarted: new vscode.ThemeIcon('debug-start'),
 	planned: new vscode.ThemeIcon('circle-large-outline'),
 	done: new vscode.ThemeIcon('pass'),
 };
@@ -30,6 +31,7 @@ const issueIcons: Readonly<Record<BoardGroupId, vscode.ThemeIcon>> = {
 	agentWorking: new vscode.ThemeIcon('play-circle', new vscode.ThemeColor('charts.blue')),
 	waitingOnAgent: new vscode.ThemeIcon('watch'),
 	paused: new vscode.ThemeIcon('debug-pause'),
+	notStarted: new vscode.ThemeIcon('debug-start'),
 	planned: new vscode.ThemeIcon('circle-outline'),
 	done: new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed')),
 };

@@ -6,7 +6,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { Result } from '../../protocol/controlPlane.js';
 import type { HostConfig } from '../config.js';
 import type { AgentTargetConfig } from '../../core/runs/runProcessPort.js';
-import { effectiveApprovals, effectiveCodexProtocol, effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
+import { canPlan, effectiveApprovals, effectiveCodexProtocol, effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
 
 type AgentTargetDto = Result<'agent/list'>['agentTargets'][number];
 
@@ -85,8 +85,9 @@ function codexDetail(target: AgentTargetConfig, hasAppServer: boolean | null): s
 }
 
 /** The Host resolved the workspace-dependent defaults at start (targetDefaults.ts); a target seen before that runs in place. */
-function placement(target: AgentTargetConfig, hasAppServer: boolean | null): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals' | 'messagesWhileRunning' | 'protocol'> {
+function placement(target: AgentTargetConfig, hasAppServer: boolean | null): Pick<AgentTargetDto, 'isolation' | 'onMergeConflict' | 'approvals' | 'messagesWhileRunning' | 'protocol' | 'canPlan'> {
 	return {
+		canPlan: canPlan(target),
 		isolation: target.isolation ?? 'none', onMergeConflict: effectiveOnMergeConflict(target), approvals: effectiveApprovals(target, hasAppServer),
 		messagesWhileRunning: messagesWhileRunning(target, hasAppServer),
 		...(target.adapter === 'codex' ? { protocol: effectiveCodexProtocol(target, hasAppServer) } : {}),

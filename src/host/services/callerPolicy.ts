@@ -24,6 +24,7 @@ export function callerLabel(caller: Caller): string {
  */
 export const reviewerMethods: ReadonlySet<Method> = new Set<Method>([
 	'hello', 'issue/get', 'issue/list', 'plan/get', 'plan/getCompact', 'plan/getTask', 'run/get', 'run/list', 'run/log', 'run/transcript', 'agent/resume', 'hook/stop', 'goalReview/verdict',
+	'issue/changes',
 ]);
 
 /** Throws `forbidden` when a reviewer session calls a method outside its allowlist. */
@@ -43,7 +44,7 @@ export function requireReviewerCapability(caller: Caller, method: Method): void 
  */
 export const anyIssueReads: ReadonlySet<Method> = new Set<Method>([
 	'hello', 'agent/list', 'issue/get', 'issue/list', 'plan/get', 'plan/getCompact', 'plan/getTask', 'run/get', 'run/list',
-	'run/log', 'run/transcript', 'run/queue', 'approval/list', 'agent/resume', 'session/state',
+	'run/log', 'run/transcript', 'run/queue', 'approval/list', 'agent/resume', 'session/state', 'issue/changes', 'turn/list',
 ]);
 
 /**

@@ -55,6 +55,10 @@ export interface IssueFacts {
 	readonly reviewMode?: 'self' | 'independent' | null;
 	/** What the issue's Turns used and cost, against its budget. */
 	readonly spend: SpendDto;
+	/** Some Run of the issue exists (default: none). */
+	readonly hasRun?: boolean;
+	/** Some active task's acceptance is bound to a commit (default: none). */
+	readonly hasAcceptedCommit?: boolean;
 }
 
 export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
@@ -86,6 +90,8 @@ export function toIssueDto(issue: Issue, facts: IssueFacts): IssueDto {
 			reviewMode: facts.reviewMode ?? null,
 			// The same rule as the attention state's "goal review" (Confirm goal exactly when it says so).
 			goalReviewAwaited: facts.attention.reasons.some((r) => r.kind === 'goal_review'),
+			hasRun: facts.hasRun ?? false,
+			hasAcceptedCommit: facts.hasAcceptedCommit ?? false,
 		}),
 		attention: toAttentionDto(facts.attention),
 		baseCommit: facts.delivery?.baseCommit ?? '',
@@ -129,6 +135,8 @@ export function readIssueDto(r: Reader, issue: Issue, context: AttentionReadCont
 		finished: finishRepository.finishedAt(r, issue.issueId) > 0,
 		worktreeDisk: deliveryRepository.worktreeDisk(r, issue.issueId),
 		hasRunningRun: executionRepository.hasRunningRun(r, issue.issueId),
+		hasRun: runRepository.hasAny(r, issue.issueId),
+		hasAcceptedCommit: deliveryRepository.hasAcceptedCommit(r, issue.issueId),
 		delivery: deliveryRepository.issueDelivery(r, issue.issueId),
 		hasUnintegratedAcceptance: deliveryRepository.hasUnintegratedAcceptance(r, issue.issueId),
 		changedAfterAcceptanceTaskIds: deliveryRepository.openAcceptanceChanges(r, issue.issueId),

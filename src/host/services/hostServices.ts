@@ -45,6 +45,8 @@ import { WorktreeService } from './worktreeService.js';
 import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
 import { ApprovalService } from './approvals/approvalService.js';
+import { listAgentTurns } from './agents/agentTurnList.js';
+import { issueChanges } from './issueChanges.js';
 import { Verifications, type VerificationsDeps } from '../checks/verifications.js';
 import { setChecks } from './checksService.js';
 
@@ -245,6 +247,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'run/resume-queue': (params, caller) => runMessages.resumeQueue(params, caller),
 		'worktree/remove': (params, caller) => worktreeService.remove(params, caller),
 		'issue/integrate': (params, caller) => integration.integrate(params, caller),
+		'issue/changes': (params) => issueChanges({ workspace: deps.workspace, store: deps.store }, params),
+		'turn/list': async () => listAgentTurns({ store: deps.store, clock: deps.clock, runs: deps.runs, contacts: awaiting.heartbeats, pricing: deps.config }),
 		'task/retry': (params, caller) => tasks.retry(params, caller),
 		'task/updateFromBase': (params, caller) => updates.update(params, caller),
 		'await/review': (params, caller) => awaiting.review(params, caller),

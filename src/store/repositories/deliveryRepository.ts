@@ -268,6 +268,11 @@ export const deliveryRepository = {
 			WHERE a.issue_id = ? AND a.accepted_at > COALESCE(d.integrated_at, 0) ORDER BY a.task_id`, [issueId]).map((row) => str(row, 'task_id'));
 	},
 	/** Some active task was accepted (bound to a commit) after the issue's last integration, or was never integrated. */
+	/** Some active (not superseded) task's acceptance is bound to a commit. */
+	hasAcceptedCommit(r: Reader, issueId: string): boolean {
+		return r.get(`SELECT 1 AS found FROM task_acceptances a JOIN tasks t ON t.issue_id = a.issue_id AND t.task_id = a.task_id AND t.superseded_at = 0
+			WHERE a.issue_id = ? AND a.accepted_commit <> '' LIMIT 1`, [issueId]) !== undefined;
+	},
 	hasUnintegratedAcceptance(r: Reader, issueId: string): boolean {
 		return r.get(`SELECT 1 AS found FROM task_acceptances a JOIN tasks t ON t.issue_id = a.issue_id AND t.task_id = a.task_id AND t.superseded_at = 0
 			LEFT JOIN issue_delivery d ON d.issue_id = a.issue_id

@@ -86,6 +86,10 @@ export const runRepository = {
 	listLiveSince(r: Reader, sinceUnixMs: number): Run[] {
 		return r.all("SELECT * FROM runs WHERE status = 'running' OR updated_at >= ? ORDER BY created_at, run_id", [sinceUnixMs]).map(runFromRow);
 	},
+	/** Whether the issue has any Run, settled or not. */
+	hasAny(r: Reader, issueId: string): boolean {
+		return r.get('SELECT 1 AS found FROM runs WHERE issue_id = ? LIMIT 1', [issueId]) !== undefined;
+	},
 	countRunning(r: Reader): number {
 		const row = r.get("SELECT count(*) AS n FROM runs WHERE status = 'running'");
 		return row ? num(row, 'n') : 0;

@@ -51,6 +51,10 @@ export const turnRepository = {
 		const row = r.get('SELECT count(*) AS n FROM turns WHERE session_id = ?', [sessionId]);
 		return row ? num(row, 'n') : 0;
 	},
+	/** Turns with a process of their own (source and reviewer Turns) that have not settled: prepared or running. */
+	listOpenWithProcess(r: Reader): Turn[] {
+		return r.all("SELECT * FROM turns WHERE state <> 'settled' AND process_id <> '' ORDER BY created_at, turn_id").map(turnFromRow);
+	},
 	/** Running Turns that have a process of their own (restart reconciliation of source-session Turns). */
 	listRunningWithProcess(r: Reader): Turn[] {
 		return r.all("SELECT * FROM turns WHERE state = 'running' AND process_id <> '' ORDER BY created_at, turn_id").map(turnFromRow);

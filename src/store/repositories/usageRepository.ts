@@ -58,6 +58,10 @@ export const usageRepository = {
 	issueTotals(r: Reader, issueId: string): UsageTotals {
 		return totalsFromRow(r.get(`SELECT ${sums} FROM turn_usage WHERE issue_id = ?`, [issueId]));
 	},
+	/** Every recorded Turn of the issue's sessions in one role (its source agent's, its reviewers'). */
+	roleTotals(r: Reader, issueId: string, role: SessionRole): UsageTotals {
+		return totalsFromRow(r.get(`SELECT ${sums} FROM turn_usage WHERE issue_id = ? AND role = ?`, [issueId, role]));
+	},
 	/** Every recorded Turn of one worker Run. */
 	runTotals(r: Reader, runId: string): UsageTotals {
 		if (runId === '') { return totalsFromRow(undefined); }

@@ -36,6 +36,11 @@ export const wakeRepository = {
 		const row = r.get('SELECT * FROM wakes WHERE wake_id = ?', [wakeId]);
 		return row ? wakeFromRow(row) : undefined;
 	},
+	/** The wake a Turn was submitted for (its client submit id). */
+	bySubmitId(r: Reader, clientSubmitId: string): Wake | undefined {
+		const row = r.get('SELECT * FROM wakes WHERE client_submit_id = ? LIMIT 1', [clientSubmitId]);
+		return row ? wakeFromRow(row) : undefined;
+	},
 	/** Every wake of a checkpoint and target kind, by sequence. */
 	listByCheckpoint(r: Reader, checkpointId: string, targetKind: 'main' | 'reviewer' = 'main'): Wake[] {
 		return r.all('SELECT * FROM wakes WHERE checkpoint_id = ? AND target_kind = ? ORDER BY wake_sequence', [checkpointId, targetKind]).map(wakeFromRow);

@@ -30,7 +30,7 @@ export function issueDtoFor(issueId: string, title = 'An issue'): IssueDto {
 		autoAcceptDefault: false, taskCount: 0,
 		counts: { notStarted: 0, running: 0, pendingAcceptance: 0, completed: 0, failed: 0, canceled: 0 },
 		executionStatus: null, terminal: false,
-		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false },
+		controls: { pause: true, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false },
 		attention: { state: 'planned', label: 'Planned', reasons: [], activity: '', sinceUnixMs: 0, stalled: false, handBackCommand: '', sourceAgent: null, runs: [] },
 		baseCommit: '', baseBranch: '', integratedCommit: '', integratedInto: '', changedAfterAcceptanceTaskIds: [], delivery: 'nothing_to_integrate', worktreeDisk: null, spend: emptySpendDto(),
 		createdAtUnixMs: 1, updatedAtUnixMs: 1,

@@ -1,12 +1,57 @@
 // Add Agent's settings writer: appends to tutti.agentTargets (existing entries kept verbatim), unique ids, optional
-// fields only when given, allowed tools for Claude Code only, and nothing the Host's config schema would refuse.
+// fields only when given, allowed tools for Claude Code only, nothing the Host's config schema would refuse, and no
+// path of this machine in the folder's setting (it goes to tutti.agentPaths). A custom command from one line of text.
 import { strict as assert } from 'node:assert';
-import { parseAllowedTools, uniqueTargetId, withAgentTarget } from '../../../src/extension/agents/agentTargetSetting.js';
+import {
+	parseAllowedTools, parseEnvPairs, splitCommandLine, uniqueTargetId, withAgentPath, withAgentTarget,
+} from '../../../src/extension/agents/agentTargetSetting.js';
 
 describe('extension/agents/agentTargetSetting', () => {
-	it('appends a claude target named after its adapter to an empty setting', () => {
+	it('appends a claude target named after its adapter to an empty setting; its absolute executable is this machine\'s, not the folder\'s', () => {
 		const r = withAgentTarget(undefined, { adapter: 'claude', path: '/usr/local/bin/claude', model: ' sonnet ', allowedTools: ['Read', 'Bash(npm test:*)'] });
-		assert.deepEqual(r, { ok: true, id: 'claude', targets: [{ id: 'claude', adapter: 'claude', path: '/usr/local/bin/claude', model: 'sonnet', allowedTools: ['Read', 'Bash(npm test:*)'] }] });
+		assert.deepEqual(r, {
+			ok: true, id: 'claude', machinePath: '/usr/local/bin/claude',
+			targets: [{ id: 'claude', adapter: 'claude', model: 'sonnet', allowedTools: ['Read', 'Bash(npm test:*)'] }],
+		});
+		const relative = withAgentTarget(undefined, { adapter: 'codex', path: 'node_modules/.bin/codex' });
+		assert.deepEqual(relative.ok ? [relative.targets, relative.machinePath] : relative.error, [[{ id: 'codex', adapter: 'codex', path: 'node_modules/.bin/codex' }], ''], 'a relative path is the folder\'s own');
+	});
+
+	it('a custom command: argv as given, its absolute executable by name in the folder (the path for this machine apart), cwd made relative, env', () => {
+		const r = withAgentTarget([], {
+			adapter: 'command', path: '', argv: ['/opt/tools/bin/my-agent', '--task', 'from stdin'], cwd: '/work/repo/tools', env: { MODE: 'fast' },
+		}, '/work/repo');
+		assert.deepEqual(r, {
+			ok: true, id: 'my-agent', machinePath: '/opt/tools/bin/my-agent',
+			targets: [{ id: 'my-agent', adapter: 'command', argv: ['my-agent', '--task', 'from stdin'], cwd: 'tools', env: { MODE: 'fast' } }],
+		});
+		const onPath = withAgentTarget([{ id: 'python3', adapter: 'command', argv: ['true'] }], { adapter: 'command', path: '', argv: ['python3', 'agent.py'] });
+		assert.deepEqual(onPath.ok ? [onPath.id, onPath.targets.at(-1), onPath.machinePath] : onPath.error, ['python3-2', { id: 'python3-2', adapter: 'command', argv: ['python3', 'agent.py'] }, '']);
+		const windows = withAgentTarget([], { adapter: 'command', path: '', argv: ['C:\\Tools\\agent.exe'] });
+		assert.deepEqual(windows.ok ? [windows.targets, windows.machinePath] : windows.error, [[{ id: 'agent.exe', adapter: 'command', argv: ['agent.exe'] }], 'C:\\Tools\\agent.exe']);
+		const outside = withAgentTarget([], { adapter: 'command', path: '', argv: ['true'], cwd: '/elsewhere' }, '/work/repo');
+		assert.deepEqual(outside.ok ? outside.targets : outside.error, [{ id: 'true', adapter: 'command', argv: ['true'], cwd: '/elsewhere' }]);
+	});
+
+	it('tutti.agentPaths: the new target\'s executable added, the user\'s other entries kept', () => {
+		assert.deepEqual(withAgentPath(undefined, 'claude', '/bin/claude'), { claude: '/bin/claude' });
+		assert.deepEqual(withAgentPath({ codex: '/x/codex', bad: 3 }, 'claude', '/bin/claude'), { codex: '/x/codex', claude: '/bin/claude' });
+		assert.deepEqual(withAgentPath(['not', 'an', 'object'], 'c', '/c'), { c: '/c' });
+	});
+
+	it('splits a command line like a shell splits words, and refuses what would need a shell', () => {
+		assert.deepEqual(splitCommandLine(`  node  "my agent.js" --name='A B' C\\ D "q\\"uote"`), { ok: true, value: ['node', 'my agent.js', '--name=A B', 'C D', 'q"uote'] });
+		assert.deepEqual(splitCommandLine('   '), { ok: false, error: 'write the command to run' });
+		assert.deepEqual(splitCommandLine(`echo 'open`), { ok: false, error: "a ' is not closed" });
+		assert.match(splitCommandLine('make test | tee out').ok ? '' : (splitCommandLine('make test | tee out') as { error: string }).error, /^"\|" would need a shell/);
+		assert.deepEqual(splitCommandLine(`sh -c 'make test | tee out'`), { ok: true, value: ['sh', '-c', 'make test | tee out'] }, 'quoted, it is one argument');
+	});
+
+	it('reads NAME=value pairs, and names a pair that is not one', () => {
+		assert.deepEqual(parseEnvPairs(''), { ok: true, value: {} });
+		assert.deepEqual(parseEnvPairs('MODE=fast  API_URL="http://127.0.0.1:8080/v1" EMPTY='), { ok: true, value: { MODE: 'fast', API_URL: 'http://127.0.0.1:8080/v1', EMPTY: '' } });
+		assert.deepEqual(parseEnvPairs('MODE=fast 1BAD=x'), { ok: false, error: '"1BAD=x" is not NAME=value (a name is letters, digits and _, not starting with a digit)' });
+		assert.deepEqual(parseEnvPairs('JUSTANAME'), { ok: false, error: '"JUSTANAME" is not NAME=value (a name is letters, digits and _, not starting with a digit)' });
 	});
 
 	it('writes the approvals mode of a claude target, and never for codex', () => {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
-	boardActions, boardGroupOf, buildBoard, needsYouMessage, needsYouReasons, newlyNeedingYou, statusSummary, toBoardIssue,
+	boardActions, boardGroupLabels, boardGroupOf, buildBoard, needsYouMessage, needsYouReasons, newlyNeedingYou, statusSummary, toBoardIssue,
 } from '../../../src/extension/views/boardModel.js';
 import type { ExecutionSummary } from '../../../src/extension/changes/workspaceState.js';
 import { execution, issue, managedIssue } from './dtoBuilders.js';
@@ -20,12 +22,17 @@ describe('extension/boardModel', () => {
 		it('draws exactly the state the Host sent, whatever the counts say', () => {
 			const sent = (state: IssueDto['attention']['state']): IssueDto => ({ ...issue('A', { counts: { running: 1 } }), attention: { ...issue('A').attention, state, label: state } });
 			assert.deepEqual(
-				(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'planned', 'done'] as const).map((state) => boardGroupOf(sent(state))),
-				['needsYou', 'agentWorking', 'waitingOnAgent', 'paused', 'planned', 'done'],
+				(['needs_you', 'agent_working', 'waiting_on_agent', 'paused', 'not_started', 'planned', 'done'] as const).map((state) => boardGroupOf(sent(state))),
+				['needsYou', 'agentWorking', 'waitingOnAgent', 'paused', 'notStarted', 'planned', 'done'],
 			);
 		});
 		it('puts a paused issue under Paused even while a Run still runs', () => {
-			assert.equal(boardGroupOf(issue('A', { dispatchPaused: true, counts: { running: 1 } })), 'paused');
+			assert.equal(boardGroupOf(issue('A', { status: 'in_progress', dispatchPaused: true, counts: { running: 1 } })), 'paused');
+		});
+		it('puts a manual issue held back before its first Run under Not started, named as the Host names it', () => {
+			const item = toBoardIssue(issue('A', { dispatchPaused: true, counts: { notStarted: 1 } }), undefined);
+			assert.deepEqual([item.group, item.stateLabel, boardGroupLabels[item.group]], ['notStarted', 'Not started', 'Not started']);
+			assert.equal(statusSummary(buildBoard([issue('A', { dispatchPaused: true, counts: { notStarted: 1 } })], none)), '1 not started');
 		});
 		it('puts tasks awaiting acceptance, a goal review, an orphaned source and manual failures under Needs you, above Paused', () => {
 			assert.equal(boardGroupOf(issue('A', { dispatchPaused: true, counts: { pendingAcceptance: 1 } })), 'needsYou');
@@ -98,7 +105,7 @@ describe('extension/boardModel', () => {
 			assert.deepEqual(orphaned.needsYou, ['source agent gone']);
 		});
 		it('draws exactly the controls the Host sent, whatever the counts say', () => {
-			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false } };
+			const sent = { ...issue('A', { counts: { notStarted: 1 } }), controls: { pause: false, resume: true, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false } };
 			assert.deepEqual(boardActions(sent), { canPause: false, canResume: true, canStop: false });
 			assert.equal(toBoardIssue(sent, undefined).contextValue, 'issue:resume');
 		});
@@ -134,7 +141,7 @@ describe('extension/boardModel', () => {
 				issue('acc', { counts: { pendingAcceptance: 1 } }),
 				issue('done', { status: 'completed', counts: { completed: 1 } }),
 			], none);
-			assert.deepEqual(board.groups.map((g) => g.label), ['Needs you', 'Agent working', 'Waiting on agent', 'Paused', 'Planned', 'Done']);
+			assert.deepEqual(board.groups.map((g) => g.label), ['Needs you', 'Agent working', 'Waiting on agent', 'Paused', 'Not started', 'Planned', 'Done']);
 			assert.deepEqual(board.groups[1]!.issues.map((i) => i.issueId), ['new', 'old']);
 			assert.equal(board.needsYouCount, 1);
 			assert.equal(board.runningRunCount, 3);
@@ -165,5 +172,35 @@ describe('extension/boardModel', () => {
 			assert.equal(needsYouMessage([items.find((i) => i.issueId === 'A')!]), 'Tutti: "Fix login" needs you: 1 task to accept');
 			assert.match(needsYouMessage(items), /^Tutti: 2 issues need you: /);
 		});
+	});
+});
+
+describe('extension/boardModel: the board\'s menus per issue', () => {
+	interface Menu { command: string; when: string; group?: string }
+	const manifest = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { menus: { 'view/item/context': Menu[] } } };
+	/** The commands VS Code shows for a board item with this context value: each `viewItem =~ /…/` clause evaluated. */
+	function menuOf(contextValue: string): string[] {
+		return [...new Set(manifest.contributes.menus['view/item/context']
+			.filter((m) => m.when.startsWith('view == tutti.issueBoard && '))
+			.filter((m) => {
+				const rx = /viewItem =~ \/(.*)\/$/.exec(m.when);
+				assert.ok(rx, `every board menu item is driven by the item's context value: ${m.when}`);
+				return new RegExp(rx[1]!).test(contextValue);
+			})
+			.map((m) => m.command.replace(/^tutti\./, '')))].sort();
+	}
+
+	it('offers only what the Host says applies to the issue under the cursor', () => {
+		const unstarted = toBoardIssue(issue('A', { dispatchPaused: true, counts: { notStarted: 1 } }), undefined);
+		assert.deepEqual(menuOf(unstarted.contextValue), ['addTask', 'exportIssue', 'openIssue', 'startIssue']);
+		const goal = toBoardIssue({ ...managedIssue('G', 'pending_goal_review', { counts: { completed: 1 } }), controls: { ...managedIssue('G', 'pending_goal_review').controls, combinedChanges: true, runOutput: true } }, undefined);
+		assert.deepEqual(menuOf(goal.contextValue), ['confirmGoal', 'exportIssue', 'openIssue', 'openIssueChanges', 'openRunOutput', 'pauseIssue', 'requestChanges', 'stopSourceSession']);
+		const running = toBoardIssue({ ...issue('R', { status: 'in_progress', counts: { running: 1 } }), controls: { ...issue('R', { counts: { running: 1 } }).controls, runOutput: true } }, undefined);
+		assert.deepEqual(menuOf(running.contextValue), ['addTask', 'exportIssue', 'openIssue', 'openRunOutput', 'pauseIssue', 'sendRunMessage', 'stopIssue']);
+		for (const item of [unstarted, running]) {
+			for (const absent of ['confirmGoal', 'integrateIssue', 'finishIssue', 'followUpIssue', 'acceptTask', 'openIssueChanges']) {
+				assert.ok(!menuOf(item.contextValue).includes(absent.replace(/^tutti\./, '')), `${item.issueId}: ${absent}`);
+			}
+		}
 	});
 });

@@ -1,7 +1,7 @@
 // Comments on a task's diff (src/extension/review/reviewCommentBook.ts): which task a file's comment belongs to,
 // the note Request changes sends (`path:line — comment`), bounds, and the state a window reload restores.
 import { strict as assert } from 'node:assert';
-import { noteWithComments, ReviewCommentBook, reviewCommentLimits } from '../../../src/extension/review/reviewCommentBook.js';
+import { noteWithComments, ReviewCommentBook, reviewCommentLimits, threadLabel } from '../../../src/extension/review/reviewCommentBook.js';
 
 describe('review comments on a task diff', () => {
 	it('belongs to the task whose diff shows the file, the most recently opened one when two do', () => {
@@ -62,5 +62,15 @@ describe('review comments on a task diff', () => {
 		assert.deepEqual(again.of('t1'), [c]);
 		const next = again.add('t1', 'a.ts', 5, 'new');
 		assert.notEqual(next.commentId, c.commentId, 'ids never repeat after a restore');
+	});
+
+	it('names a comment thread by its task\'s title, kept across a restore (the task id when no title was given)', () => {
+		const book = new ReviewCommentBook();
+		book.openReview('notes', ['docs/NOTES.md'], 'Write the release notes');
+		book.openReview('old', ['a.ts']);
+		const again = new ReviewCommentBook(JSON.parse(JSON.stringify(book.state())) as ReturnType<ReviewCommentBook['state']>);
+		assert.deepEqual([again.titleOf('notes'), again.titleOf('old'), again.titleOf('never')], ['Write the release notes', '', '']);
+		assert.equal(threadLabel(again.titleOf('notes'), 'notes'), 'For “Write the release notes” · sent with Request changes');
+		assert.equal(threadLabel('', 'old'), 'For task old · sent with Request changes');
 	});
 });

@@ -2,16 +2,17 @@ import assert from 'node:assert/strict';
 import { Emitter } from '../../../src/core/events.js';
 import { PollingChangeSource, commitReadDelayMs, defaultPollIntervalMs, followingPollIntervalMs, type PollTimer } from '../../../src/extension/changes/storeChangeSource.js';
 import { fingerprint, readWorkspaceState, type WorkspaceReader, type WorkspaceState } from '../../../src/extension/changes/workspaceState.js';
-import type { IssueDto, RunDto } from '../../../src/protocol/dto.js';
+import type { AgentTurnDto, IssueDto, RunDto } from '../../../src/protocol/dto.js';
 import { issue, plan, run } from './dtoBuilders.js';
 
 /** A Host stand-in: whatever issues/plans/runs the test sets, and a count of calls. */
 class FakeReader implements WorkspaceReader {
 	issues: IssueDto[] = [];
 	runs = new Map<string, RunDto[]>();
+	turns: AgentTurnDto[] = [];
 	failing = false;
 	calls: string[] = [];
-	call(method: 'issue/list' | 'plan/get' | 'run/list', params: { issueId?: string }): Promise<never> {
+	call(method: 'issue/list' | 'plan/get' | 'run/list' | 'turn/list', params: { issueId?: string }): Promise<never> {
 		this.calls.push(method);
 		if (this.failing) {
 			return Promise.reject(new Error('host gone'));
@@ -19,7 +20,8 @@ class FakeReader implements WorkspaceReader {
 		const id = params.issueId ?? '';
 		const value = method === 'issue/list' ? { issues: this.issues }
 			: method === 'plan/get' ? plan(id)
-				: { runs: this.runs.get(id) ?? [] };
+				: method === 'turn/list' ? { turns: this.turns }
+					: { runs: this.runs.get(id) ?? [] };
 		return Promise.resolve(value as never);
 	}
 }
@@ -77,7 +79,7 @@ describe('extension/storeChangeSource', () => {
 	});
 
 	it('ignores what changes with the clock alone (a running Run\'s duration)', () => {
-		const data = { issues: [issue('A', { counts: { running: 1 } })], executions: new Map(), runningRuns: [run('R1', { durationMs: 1 })] };
+		const data = { issues: [issue('A', { counts: { running: 1 } })], executions: new Map(), runningRuns: [run('R1', { durationMs: 1 })], agentTurns: [] };
 		assert.equal(fingerprint(data), fingerprint({ ...data, runningRuns: [run('R1', { durationMs: 999 })] }));
 		assert.notEqual(fingerprint(data), fingerprint({ ...data, runningRuns: [run('R1', { stopNotes: [{ eventId: 'e', reason: 'person', answer: null, requestedAtUnixMs: 1, answeredAtUnixMs: 0 }] })] }));
 	});
@@ -93,7 +95,22 @@ describe('extension/storeChangeSource', () => {
 		const state = await readWorkspaceState(reader);
 		assert.deepEqual([...state.executions.keys()], ['M']);
 		assert.deepEqual(state.runningRuns.map((r) => r.runId), ['R1']);
-		assert.deepEqual(reader.calls.sort(), ['issue/list', 'plan/get', 'run/list']);
+		assert.deepEqual(reader.calls.sort(), ['issue/list', 'plan/get', 'run/list', 'turn/list']);
+	});
+
+	it('reads every agent at work once per pass, and an agent\'s new state or activity is a change (its elapsed time is not)', async () => {
+		const reader = new FakeReader();
+		const turn = (over: Partial<AgentTurnDto> = {}): AgentTurnDto => ({
+			key: 'run:R1', role: 'worker', issueId: 'A', issueTitle: 'A', taskId: 't', taskTitle: 'T', agentTargetId: 'sh', state: 'working', label: 'Working',
+			sinceUnixMs: 5, tokens: 0, costUsd: 0, activity: '', runId: 'R1', controls: { stopRun: true, stopSource: false, transcript: true }, ...over,
+		});
+		reader.turns = [turn()];
+		const state = await readWorkspaceState(reader);
+		assert.deepEqual(state.agentTurns, [turn()]);
+		assert.notEqual(fingerprint(state), fingerprint({ ...state, agentTurns: [turn({ activity: '$ npm test' })] }));
+		assert.notEqual(fingerprint(state), fingerprint({ ...state, agentTurns: [turn({ state: 'waiting_on_approval' })] }));
+		const older: WorkspaceReader = { call: (method: string, params: never) => (method === 'turn/list' ? Promise.reject(new Error('version_mismatch')) : reader.call(method as 'issue/list', params)) } as WorkspaceReader;
+		assert.deepEqual((await readWorkspaceState(older)).agentTurns, [], 'a Host without turn/list: no agents, the rest still reads');
 	});
 
 	it('reports a failed read and keeps polling; refresh() reads at once', async () => {

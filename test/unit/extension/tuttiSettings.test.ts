@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { hostConfigFromSettings, storeLocation, type TuttiSettings } from '../../../src/extension/settings/tuttiSettings.js';
+import { hostConfigFromSettings, storeLocation, type TuttiSettings, withMachinePaths } from '../../../src/extension/settings/tuttiSettings.js';
 
 function settings(over: Partial<TuttiSettings> = {}): TuttiSettings {
 	return {
 		agentTargets: [], maxParallelRuns: 4, developerConfirmation: true, autoAcceptDefault: false, storePath: '.tutti/tutti.sqlite',
-		worktreeCopy: undefined, worktreeSetup: undefined, worktreeSetupTimeoutSeconds: undefined, modelPrices: undefined, defaultBudgetUsd: undefined, integrateRunsHooks: undefined, checks: undefined, stallSeconds: undefined, ...over,
+		worktreeCopy: undefined, worktreeSetup: undefined, worktreeSetupTimeoutSeconds: undefined, modelPrices: undefined, defaultBudgetUsd: undefined, integrateRunsHooks: undefined, checks: undefined, stallSeconds: undefined, agentPaths: undefined, ...over,
 	};
 }
 
@@ -15,6 +16,32 @@ describe('extension/tuttiSettings', () => {
 		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: false }));
 		assert.deepEqual(problems, []);
 		assert.deepEqual(config, { agentTargets: [target], maxParallelRuns: 2, autoAcceptDefault: true, developerConfirmation: false, worktreeCopy: [], worktreeSetup: [], worktreeSetupTimeoutSeconds: 600 });
+	});
+
+	it('merges this machine\'s executables (tutti.agentPaths) into the targets: a claude path, a command\'s argv[0]', () => {
+		const targets = [{ id: 'claude', adapter: 'claude', model: 'sonnet' }, { id: 'mine', adapter: 'command', argv: ['my-agent', '--fast'] }, { id: 'other', adapter: 'codex' }];
+		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: targets, agentPaths: { claude: '/opt/claude/bin/claude', mine: '/usr/local/bin/my-agent', gone: '/x' } }));
+		assert.deepEqual(problems, []);
+		assert.deepEqual(config.agentTargets, [
+			{ id: 'claude', adapter: 'claude', model: 'sonnet', path: '/opt/claude/bin/claude' },
+			{ id: 'mine', adapter: 'command', argv: ['/usr/local/bin/my-agent', '--fast'] },
+			{ id: 'other', adapter: 'codex' },
+		]);
+		assert.deepEqual(withMachinePaths(targets, {}), targets);
+	});
+
+	it('refuses a tutti.agentPaths entry that is not an absolute path, and uses none of it', () => {
+		const targets = [{ id: 'claude', adapter: 'claude' }];
+		const { config, problems } = hostConfigFromSettings(settings({ agentTargets: targets, agentPaths: { claude: 'bin/claude' } }));
+		assert.deepEqual(config.agentTargets, targets);
+		assert.equal(problems.length, 1);
+		assert.match(problems[0]!, /^tutti\.agentPaths: .*absolute path to the executable on this machine/);
+	});
+
+	it('tutti.agentPaths and tutti.integrateRunsHooks are machine-scoped: a folder\'s settings cannot set them', () => {
+		const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { scope?: string }> } } };
+		const props = manifest.contributes.configuration.properties;
+		assert.deepEqual([props['tutti.agentPaths']?.scope, props['tutti.integrateRunsHooks']?.scope], ['machine', 'machine']);
 	});
 
 	it('reports an invalid setting by name and uses its default, keeping the valid ones', () => {

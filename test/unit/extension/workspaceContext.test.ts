@@ -6,7 +6,7 @@ import { workspaceContext, workspaceContextKeys as k } from '../../../src/extens
 import { issue, managedIssue } from './dtoBuilders.js';
 
 function state(issues: WorkspaceState['issues'], runningRuns: WorkspaceState['runningRuns'] = []): WorkspaceState {
-	return { version: 1, issues, executions: new Map(), runningRuns };
+	return { version: 1, issues, executions: new Map(), runningRuns, agentTurns: [] };
 }
 
 function on(ctx: Record<string, boolean>): string[] {

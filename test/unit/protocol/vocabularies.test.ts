@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import type { z } from 'zod';
 import { approvalAnswerers, approvalAnswers, approvalStatuses } from '../../../src/core/approvals/approvalRules.js';
 import { attentionStates, needsYouReasonKinds } from '../../../src/core/attention/attention.js';
+import { agentTurnStates } from '../../../src/core/attention/vocabulary.js';
 import { type ReasonCode, reasonCodes } from '../../../src/core/errors.js';
 import { deliveryStates } from '../../../src/core/issues/delivery.js';
 import {
@@ -15,7 +16,7 @@ import { owedState } from '../../../src/protocol/agentResponse.js';
 import { approvalAnswer, approvalAnswerer, approvalStatus } from '../../../src/protocol/approvals.js';
 import { reasonCode, wireError } from '../../../src/protocol/controlPlane.js';
 import {
-	archiveStatus, attentionState, blockerReason, deliveryState, checkpointKind, checkpointStatus, executionStatus, issueDto, needsYouReasonDto, pauserDto, planAction,
+	agentTurnState, archiveStatus, attentionState, blockerReason, deliveryState, checkpointKind, checkpointStatus, executionStatus, issueDto, needsYouReasonDto, pauserDto, planAction,
 	runOutcome, sessionRole, stopAnswer, stopNoteDto, taskDto, taskStatus, wakeDto,
 } from '../../../src/protocol/dto.js';
 import { type WireReasonCode, wireReasonCodes } from '../../../src/protocol/reasonCodes.js';
@@ -43,6 +44,7 @@ agree<Equal<z.infer<typeof sessionRole>, Values<typeof sessionRoles>>>();
 agree<Equal<z.infer<typeof archiveStatus>, Values<typeof archiveStatuses>>>();
 agree<Equal<z.infer<typeof pauserDto>, Values<typeof pausers>>>();
 agree<Equal<z.infer<typeof attentionState>, Values<typeof attentionStates>>>();
+agree<Equal<z.infer<typeof agentTurnState>, Values<typeof agentTurnStates>>>();
 agree<Equal<z.infer<typeof needsYouReasonDto>['kind'], Values<typeof needsYouReasonKinds>>>();
 agree<Equal<z.infer<typeof taskDto>['acceptanceState'], Values<typeof acceptanceStates>>>();
 agree<Equal<z.infer<typeof issueDto>['status'], Values<typeof issueStatuses>>>();
@@ -73,6 +75,7 @@ describe('closed vocabularies on the wire', () => {
 		['archive status', archiveStatus.options, archiveStatuses],
 		['pauser', pauserDto.options, pausers],
 		['attention state', attentionState.options, attentionStates],
+		['agent turn state', agentTurnState.options, agentTurnStates],
 		['needs-you reason', needsYouReasonDto.shape.kind.options, needsYouReasonKinds],
 		['acceptance state', taskDto.shape.acceptanceState.options, acceptanceStates],
 		['issue status', issueDto.shape.status.options, issueStatuses],

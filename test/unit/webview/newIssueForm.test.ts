@@ -5,11 +5,12 @@ import { strict as assert } from 'node:assert';
 import { NewIssueFormController, type NewIssueFormEffects } from '../../../src/extension/panels/newIssueFormController.js';
 import type { FormAgentTarget, NewIssueFormValues, NewIssueToWebview } from '../../../src/protocol/newIssueForm.js';
 import { parseNewIssueToHost, validateNewIssueForm } from '../../../src/protocol/newIssueForm.js';
-import { defaultPlanner, plannerOf, plannerOptions, plannerValue } from '../../../webview/newIssue/plannerChoice.js';
+import { defaultPlanner, plannerOf, plannerOptions, plannerValue, runsTasksOnly } from '../../../webview/newIssue/plannerChoice.js';
 
 const targets: FormAgentTarget[] = [
-	{ id: 'opus', adapter: 'claude', found: true, detail: '/usr/bin/claude' },
-	{ id: 'gone', adapter: 'codex', found: false, detail: 'codex: not on PATH' },
+	{ id: 'opus', adapter: 'claude', found: true, canPlan: true, detail: '/usr/bin/claude' },
+	{ id: 'gone', adapter: 'codex', found: false, canPlan: true, detail: 'codex: not on PATH' },
+	{ id: 'make', adapter: 'command', found: true, canPlan: false, detail: 'found make' },
 ];
 const valid: NewIssueFormValues = { title: 'Fix login', goal: 'Users stay logged in.', planner: { kind: 'agent', agentTargetId: 'opus' }, autoAccept: false };
 
@@ -52,10 +53,11 @@ describe('New Issue form', () => {
 	});
 
 	describe('planner choices', () => {
-		it('lists the agents (a missing one disabled), then my own agent, then manual; values round-trip', () => {
+		it('lists the agents that can plan (a missing one disabled), then my own agent, then manual, then those that only run tasks; values round-trip', () => {
 			const options = plannerOptions(targets);
-			assert.deepEqual(options.map((o) => [o.value, o.disabled]), [['agent:opus', false], ['agent:gone', true], ['terminal', false], ['manual', false]]);
+			assert.deepEqual(options.map((o) => [o.value, o.disabled]), [['agent:opus', false], ['agent:gone', true], ['terminal', false], ['manual', false], ['agent:make', true]]);
 			assert.match(options[1]!.description, /^Not found: codex: not on PATH\./);
+			assert.deepEqual([options[4]!.label, options[4]!.description], ['Agent "make" (command) — runs tasks', runsTasksOnly], 'listed as one that runs tasks, as the Host says');
 			for (const p of [{ kind: 'agent', agentTargetId: 'a:b' }, { kind: 'terminal' }, { kind: 'manual' }] as const) {
 				assert.deepEqual(plannerOf(plannerValue(p)), p);
 			}
@@ -105,12 +107,15 @@ describe('New Issue form', () => {
 			assert.equal(controller.createdIssueId, 'issue-1');
 		});
 
-		it('refuses an agent the Host does not know or cannot find, without creating', async () => {
+		it('refuses an agent the Host does not know, cannot find or says cannot plan, without creating', async () => {
 			const { controller, fx } = setup();
 			await controller.receive({ type: 'submit', values: { ...valid, planner: { kind: 'agent', agentTargetId: 'nope' } } });
 			await controller.receive({ type: 'submit', values: { ...valid, planner: { kind: 'agent', agentTargetId: 'gone' } } });
+			await controller.receive({ type: 'submit', values: { ...valid, planner: { kind: 'agent', agentTargetId: 'make' } } });
 			assert.deepEqual(fx.created, []);
-			assert.deepEqual(fx.posted.map((m) => m.type === 'failed' ? Object.keys(m.errors ?? {}) : m.type), [['planner'], ['planner']]);
+			assert.deepEqual(fx.posted.map((m) => m.type === 'failed' ? Object.keys(m.errors ?? {}) : m.type), [['planner'], ['planner'], ['planner']]);
+			const last = fx.posted.at(-1);
+			assert.match(last?.type === 'failed' ? last.message : '', /^Agent target "make" runs tasks; it cannot plan an issue\./);
 			assert.equal(fx.closed, 0);
 		});
 

@@ -59,7 +59,7 @@ describe('panel view model', () => {
 		});
 
 		it('offers nothing for a finished issue or an archived execution', () => {
-			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
+			const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false };
 			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed', finished: true }))), none);
 			// Before Finish, a manual issue whose work is over offers Finish (the Host's rule, drawn).
 			assert.deepEqual(issueControls(aSnapshot(anIssue([aTask('t1', { status: 'completed' })], { status: 'completed' }))), { ...none, finish: true });
@@ -68,7 +68,7 @@ describe('panel view model', () => {
 
 		it('offers no issue control for an issue whose source session is gone (as the board), but leaves its tasks\' results to the developer', () => {
 			const m = derivePanelModel(managedIn('orphaned_source'), select('t1'));
-			assert.deepEqual(m.controls, { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: true, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false });
+			assert.deepEqual(m.controls, { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: true, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false });
 			assert.equal(m.header.terminal, true);
 			// The Host's attention lists t1 as awaiting acceptance: its Accept is offered with it.
 			assert.deepEqual(m.header.needsYou.map((t) => t.taskId), ['t1']);
@@ -81,7 +81,7 @@ describe('panel view model', () => {
 		});
 
 		it('draws exactly the issue and task controls and terminality the Host sent, whatever the tasks and the execution say', () => {
-			const sent: IssueControls = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
+			const sent: IssueControls = { pause: false, resume: true, stop: false, confirmGoal: true, requestGoalChanges: true, reviewTask: false, integrate: false, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false };
 			const taskSent: TaskControlsDto = { accept: false, requestChanges: true, openChanges: true, retry: false, updateFromBase: false, edit: false, delete: false };
 			const s = managedIn('awaiting_main');
 			const plan = s.plan!;

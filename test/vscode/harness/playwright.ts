@@ -10,12 +10,12 @@ export interface ConsoleMessage {
 export interface Locator {
 	first(): Locator;
 	nth(index: number): Locator;
-	filter(options: { hasText?: string | RegExp }): Locator;
-	locator(selector: string): Locator;
+	filter(options: { hasText?: string | RegExp; has?: Locator }): Locator;
+	locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
 	count(): Promise<number>;
 	waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
 	fill(value: string, options?: { timeout?: number }): Promise<void>;
-	click(options?: { timeout?: number; position?: { x: number; y: number } }): Promise<void>;
+	click(options?: { timeout?: number; position?: { x: number; y: number }; button?: 'left' | 'right'; force?: boolean }): Promise<void>;
 	check(options?: { timeout?: number }): Promise<void>;
 	uncheck(options?: { timeout?: number }): Promise<void>;
 	selectOption(value: string, options?: { timeout?: number }): Promise<string[]>;
@@ -39,7 +39,7 @@ export interface FrameLocator {
 export interface Page {
 	goto(url: string, options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' | 'commit' }): Promise<unknown>;
 	exposeFunction(name: string, callback: (...args: never[]) => unknown): Promise<void>;
-	locator(selector: string): Locator;
+	locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
 	frameLocator(selector: string): FrameLocator;
 	readonly keyboard: { press(key: string): Promise<void>; type(text: string): Promise<void> };
 	screenshot(options: { path: string; fullPage?: boolean }): Promise<Buffer>;

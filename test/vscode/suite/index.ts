@@ -11,7 +11,7 @@ interface RunMocha {
 }
 
 const suites: Readonly<Record<string, readonly string[]>> = {
-	owner: ['activation.test.ts', 'commands.test.ts', 'terminal.test.ts', 'actions.test.ts', 'runOutput.test.ts', 'panel.test.ts', 'startFromUi.test.ts'],
+	owner: ['activation.test.ts', 'commands.test.ts', 'settings.test.ts', 'terminal.test.ts', 'actions.test.ts', 'runOutput.test.ts', 'panel.test.ts', 'startFromUi.test.ts'],
 	viewer: ['viewer.test.ts'],
 };
 

@@ -92,7 +92,7 @@ describe('start from the UI', () => {
 		}
 	});
 
-	it('Add Agent writes the workspace\'s tutti.agentTargets, and the restarted Host lists the new target', async () => {
+	it('Add Agent writes the workspace\'s tutti.agentTargets and the machine path to tutti.agentPaths, and the restarted Host lists the new target', async () => {
 		const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('tutti');
 		const before = config().inspect<unknown[]>('agentTargets')?.workspaceValue;
 		assert.ok(Array.isArray(before) && before.length > 0, 'the suite workspace has targets');
@@ -100,7 +100,9 @@ describe('start from the UI', () => {
 			const added = await vscode.commands.executeCommand<{ id: string }>(commandIds.addAgent, { adapter: 'claude', path: process.execPath, model: 'sonnet', allowedTools: ['Read'] });
 			assert.equal(added?.id, 'claude');
 			const after = config().inspect<unknown[]>('agentTargets')?.workspaceValue;
-			assert.deepEqual(after, [...before, { id: 'claude', adapter: 'claude', path: process.execPath, model: 'sonnet', allowedTools: ['Read'] }]);
+			// The machine's executable goes to the user settings (tutti.agentPaths), never into the folder's.
+			assert.deepEqual(after, [...before, { id: 'claude', adapter: 'claude', model: 'sonnet', allowedTools: ['Read'] }]);
+			assert.equal(config().inspect<Record<string, string>>('agentPaths')?.globalValue?.['claude'], process.execPath);
 			const { services } = await tutti();
 			await waitFor('the Host to list the new target', async () => {
 				if (services.connection.state.kind !== 'owner') { return undefined; }
@@ -109,6 +111,7 @@ describe('start from the UI', () => {
 			}, 30_000);
 		} finally {
 			await config().update('agentTargets', before, vscode.ConfigurationTarget.Workspace);
+			await config().update('agentPaths', undefined, vscode.ConfigurationTarget.Global);
 			await ownerReady();
 		}
 	});

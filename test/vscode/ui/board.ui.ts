@@ -22,7 +22,11 @@ export interface UiResult {
 	readonly screenshots: string[];
 }
 
-const sidebarRows = '.part.sidebar .monaco-list-row';
+/** The rows of the Issues view only (the Agents view beside it lists issue titles too). */
+export function boardRows(workbench: Workbench): Locator {
+	const page = workbench.page;
+	return page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header .title', { hasText: /^Issues$/ }) }).locator('.monaco-list-row');
+}
 
 const cliScript = resolve(__dirname, '..', '..', '..', 'dist', 'cli.js');
 
@@ -37,13 +41,13 @@ function cli(session: VsCodeSession, workspace: string, args: string[]): Record<
 	}
 }
 
-function boardRow(workbench: Workbench, text: string): Locator {
-	return workbench.page.locator(sidebarRows).filter({ hasText: text }).first();
+export function boardRow(workbench: Workbench, text: string): Locator {
+	return boardRows(workbench).filter({ hasText: text }).first();
 }
 
 /** The group row ("Planned", "Paused", …) the issue row is listed under: the nearest group row above it. */
 export async function groupOf(workbench: Workbench, issueTitle: string): Promise<string | undefined> {
-	const rows = workbench.page.locator(sidebarRows);
+	const rows = boardRows(workbench);
 	const count = await rows.count();
 	let group: string | undefined;
 	for (let i = 0; i < count; i++) {
@@ -90,13 +94,13 @@ export async function runBoardUi(session: VsCodeSession, workspace: string): Pro
 			await button.click();
 			await page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first().waitFor({ state: 'visible', timeout: 30_000 });
 		});
-		await step('Tutti: New Issue opens the form; a manual issue from it appears on the board under Paused until it is started', async () => {
+		await step('Tutti: New Issue opens the form; a manual issue from it appears on the board under Not started until it is started', async () => {
 			await createIssueThroughForm(workbench, { title: 'Ship the board', goal: 'Created from the New Issue form by the UI test', planner: 'Manual tasks' });
 			await boardRow(workbench, 'Ship the board').waitFor({ state: 'visible', timeout: 15_000 });
-			await waitForGroup(workbench, 'Ship the board', 'Paused');
+			await waitForGroup(workbench, 'Ship the board', 'Not started');
 			await shot('board-with-issue');
 		});
-		await step('the inline Start moves the issue to Planned, Pause to Paused, Start again back', async () => {
+		await step('the inline Start moves the issue to Planned, Pause back to Not started (no Run ever ran), Start again to Planned', async () => {
 			const row = boardRow(workbench, 'Ship the board');
 			await row.click();
 			await row.locator('.action-label[aria-label="Start Issue"]').first().click({ timeout: 10_000 });
@@ -104,7 +108,7 @@ export async function runBoardUi(session: VsCodeSession, workspace: string): Pro
 			const planned = boardRow(workbench, 'Ship the board');
 			await planned.click();
 			await planned.locator('.action-label[aria-label="Pause Issue"]').first().click({ timeout: 10_000 });
-			await waitForGroup(workbench, 'Ship the board', 'Paused');
+			await waitForGroup(workbench, 'Ship the board', 'Not started');
 			await shot('board-paused');
 			const paused = boardRow(workbench, 'Ship the board');
 			await paused.click();

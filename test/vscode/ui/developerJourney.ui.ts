@@ -16,10 +16,11 @@ import type { Workbench } from '../harness/workbench.js';
 import type { UiResult, UiStep } from './board.ui.js';
 import { fillAndCreate, openNewIssueForm } from './newIssueForm.js';
 import { agreeOn } from './oneState.js';
+import { commentOnDiffLine } from './diffComment.js';
 import { tidyForScreenshot } from './panel.ui.js';
 import { shootInThemes } from './themes.js';
 import type { ScriptedClaude } from './scriptedClaude.js';
-import { tuttiCli } from './tuttiCli.js';
+import { agentPathOf, tuttiCli } from './tuttiCli.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
 
 export const journeyTitle = 'Release notes for 1.1';
@@ -111,11 +112,14 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 				const s = JSON.parse(readFileSync(join(workspace, '.vscode', 'settings.json'), 'utf8')) as Settings;
 				return s['tutti.agentTargets'].find((t) => t.id === agentName);
 			});
-			if (target.adapter !== 'claude' || target.path !== claude.claudePath || target.model !== 'sonnet') {
+			// The path of claude on this machine goes to the user's settings, never to the folder's.
+			if (target.adapter !== 'claude' || target.path !== undefined || target.model !== 'sonnet') {
 				throw new Error(`Add Agent wrote ${JSON.stringify(target)}`);
 			}
+			const machinePath = await pollFor('the agent\'s path in the user settings (tutti.agentPaths)', 10_000, async () => agentPathOf(session, agentName));
+			if (machinePath !== claude.claudePath) { throw new Error(`tutti.agentPaths has ${machinePath} for ${agentName}`); }
 			await shot('journey-agent-added');
-			return JSON.stringify(target);
+			return `${JSON.stringify(target)}; tutti.agentPaths.${agentName} = ${machinePath}`;
 		});
 		await step('New Issue planned by that agent: the scripted Claude Code source agent plans the task and schedules it; all three say "agent working"', async () => {
 			const form = await openNewIssueForm(workbench);
@@ -171,17 +175,9 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 		await step('a line of the diff takes a comment for the agent (Comments API); the panel lists it as path:line; all three still say "needs you"', async () => {
 			const run = latestRun(journeyTask.taskId) as { resultCommit: string };
 			const lineText = git('show', `${run.resultCommit}:docs/NOTES.md`).split('\n')[2]!;
-			const modified = page.locator('.part.editor .multiDiffEntry').filter({ hasText: 'NOTES.md' }).first().locator('.editor.modified');
-			await modified.locator('.view-line').filter({ hasText: lineText }).first().click({ timeout: 10_000 });
-			// The "+" in the gutter of line 3 (VS Code draws it on hover where the comment controller offers a range).
-			const gutter = modified.locator('.margin-view-overlays > div').nth(2);
-			await gutter.hover({ timeout: 10_000 });
-			await gutter.locator('.comment-range-glyph').first().click({ timeout: 10_000 });
-			const form = page.locator('.part.editor .review-widget .comment-form').first();
-			await form.waitFor({ state: 'visible', timeout: 15_000 });
-			await page.keyboard.type(comment);
-			await page.locator('.part.editor .review-widget .monaco-button').filter({ hasText: 'Comment for the Agent' }).first().click({ timeout: 10_000 });
-			await page.locator('.part.editor .review-widget .comment-body').filter({ hasText: comment }).first().waitFor({ state: 'visible', timeout: 10_000 });
+			await commentOnDiffLine(workbench, 'NOTES.md', lineText, 2, comment);
+			const thread = await page.locator('.part.editor .review-widget .head').first().innerText({ timeout: 5000 });
+			if (!thread.includes(`For “${journeyTask.title}”`)) { throw new Error(`the comment thread is not named by its task's title: "${thread}"`); }
 			await shot('journey-comment');
 			frame = await showPanelTab(workbench);
 			await selectTask(panel(), journeyTask.taskId);

@@ -8,7 +8,7 @@ import { groupOf } from './board.ui.js';
 import { repeatedPhrase } from './repeatedText.js';
 import type { WebviewFrame } from './webviewFrame.js';
 
-export type ShownState = 'needs you' | 'agent working' | 'waiting on agent' | 'paused' | 'planned' | 'done';
+export type ShownState = 'needs you' | 'agent working' | 'waiting on agent' | 'paused' | 'not started' | 'planned' | 'done';
 
 export interface Shown {
 	readonly board: string;
@@ -20,12 +20,12 @@ export interface Shown {
 }
 
 const boardStates: Readonly<Record<string, ShownState>> = {
-	'Needs you': 'needs you', 'Agent working': 'agent working', 'Waiting on agent': 'waiting on agent', Paused: 'paused', Planned: 'planned', Done: 'done',
+	'Needs you': 'needs you', 'Agent working': 'agent working', 'Waiting on agent': 'waiting on agent', Paused: 'paused', 'Not started': 'not started', Planned: 'planned', Done: 'done',
 };
 
 function chipState(chip: string): ShownState | undefined {
 	const prefixes: [string, ShownState][] = [['Needs you', 'needs you'], ['Agent working', 'agent working'], ['Waiting on', 'waiting on agent'],
-		['Paused', 'paused'], ['Planned', 'planned'], ['Done', 'done'], ['Stopped', 'done']];
+		['Paused', 'paused'], ['Not started', 'not started'], ['Planned', 'planned'], ['Done', 'done'], ['Stopped', 'done']];
 	return prefixes.find(([p]) => chip.startsWith(p))?.[1];
 }
 
@@ -35,6 +35,7 @@ function statusBarStates(text: string): ShownState[] {
 	if (/\b1 agent working\b/.test(text)) { return ['agent working']; }
 	if (/\b1 waiting on agent\b/.test(text)) { return ['waiting on agent']; }
 	if (/\b1 paused\b/.test(text)) { return ['paused']; }
+	if (/\b1 not started\b/.test(text)) { return ['not started']; }
 	if (/nothing needs you/.test(text)) { return ['done', 'planned']; }
 	return [];
 }

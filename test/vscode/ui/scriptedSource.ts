@@ -21,6 +21,8 @@ export class ScriptedSource {
 		readonly asSource: CliCaller,
 		/** The CLI as the developer (`--as-user` is added by the caller). */
 		readonly asUser: CliCaller,
+		/** The source session's token (TUTTI_SESSION_TOKEN), for calls the test makes without blocking. */
+		readonly token: string,
 	) {}
 
 	/** Opens a source session and creates a managed issue owned by it (autoAccept off: results wait for the developer). */
@@ -29,7 +31,7 @@ export class ScriptedSource {
 		const opened = asUser(['session', 'open', '--role', 'source', '--as-user']);
 		const asSource = tuttiCli(session, workspace, String(opened['token']));
 		const created = asSource(['plan', 'issue', 'create', '--title', title, '--content', content, '--request-id', requestId('create')]);
-		return new ScriptedSource(String(created['issueId']), asSource, asUser);
+		return new ScriptedSource(String(created['issueId']), asSource, asUser, String(opened['token']));
 	}
 
 	/** `tutti plan issue get` as the source session. */

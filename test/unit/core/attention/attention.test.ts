@@ -186,8 +186,18 @@ describe('attention: one state per issue', () => {
 		},
 		{
 			name: 'paused (a needs-you reason wins over paused; paused wins over working)',
-			in: input(manualFacts({ tasks: [task('a', 'running'), task('b', 'not_started')] }), { dispatchPaused: true }),
+			in: input(manualFacts({ issueStatus: 'in_progress', tasks: [task('a', 'running'), task('b', 'not_started')] }), { dispatchPaused: true }),
 			state: 'paused', reasons: [], label: 'Paused · 1 Run still running',
+		},
+		{
+			name: 'not started: a manual issue created paused whose Start the developer has not pressed (not "Paused")',
+			in: input(manualFacts({ tasks: [task('a', 'not_started')] }), { dispatchPaused: true }),
+			state: 'not_started', reasons: [], label: 'Not started',
+		},
+		{
+			name: 'paused, not "not started": a managed issue paused before its first Run',
+			in: input(managedFacts({ tasks: [task('a', 'not_started')] }), { dispatchPaused: true, source: terminalSource({ waitingIn: 'plan issue await', waitingSinceUnixMs: now - minute }) }),
+			state: 'paused', reasons: [], label: 'Paused',
 		},
 		{
 			name: 'planned: a manual issue with work not started',

@@ -50,6 +50,27 @@ describe('core/issues/issueControls', () => {
 		assert.deepEqual(row({ issueStatus: 'archived', executionStatus: 'awaiting_main' }), none);
 	});
 
+	it('Open Run Output once any Run exists; Open Combined Diff where accepted commits exist, at Goal Review or before Integrate', () => {
+		const c = (facts: Partial<IssueControlFacts>): [boolean, boolean] => { const x = issueControls({ ...open, ...facts }); return [x.runOutput, x.combinedChanges]; };
+		assert.deepEqual(c({}), [false, false]);
+		assert.deepEqual(c({ hasRun: true }), [true, false]);
+		assert.deepEqual(c({ hasRun: true, issueStatus: 'archived' }), [true, false], 'an archived issue\'s Runs can still be read');
+		assert.deepEqual(c({ hasAcceptedCommit: true }), [false, false], 'accepted work mid-issue: neither Goal Review nor Integrate yet');
+		assert.deepEqual(c({ hasAcceptedCommit: true, hasUnintegratedAcceptance: true }), [false, true], 'before Integrate');
+		assert.deepEqual(c({ hasUnintegratedAcceptance: true }), [false, false], 'nothing accepted with a commit (shared folder)');
+		assert.deepEqual(c({ hasAcceptedCommit: true, executionStatus: 'pending_goal_review' }), [false, true], 'at Goal Review');
+		assert.deepEqual(c({ hasAcceptedCommit: true, executionStatus: 'pending_goal_review', goalReviewAwaited: false }), [false, false], 'the source agent still owes complete');
+		assert.deepEqual(c({ hasAcceptedCommit: true, hasUnintegratedAcceptance: true, executionStatus: 'completed' }), [false, true], 'a completed issue before Integrate');
+		assert.deepEqual(c({ hasAcceptedCommit: true, hasUnintegratedAcceptance: true, executionStatus: 'archived' }), [false, false]);
+	});
+
+	it('Start, not Resume, for a manual issue held back before its first Run (status still open)', () => {
+		const c = (facts: Partial<IssueControlFacts>): [boolean, boolean] => { const x = issueControls({ ...open, ...facts }); return [x.start, x.resume]; };
+		assert.deepEqual(c({ issueStatus: 'open', dispatchPaused: true }), [true, false]);
+		assert.deepEqual(c({ issueStatus: 'in_progress', dispatchPaused: true }), [false, true]);
+		assert.deepEqual(c({ issueStatus: 'open', dispatchPaused: true, executionStatus: 'awaiting_schedule' }), [false, true], 'a managed issue is resumed');
+	});
+
 	it('Integrate while accepted work is not integrated: on an open or a completed issue, never an archived one', () => {
 		const integrate = (facts: Partial<IssueControlFacts>): boolean => issueControls({ ...open, ...facts }).integrate;
 		assert.equal(integrate({}), false, 'nothing accepted since the last integration');

@@ -10,7 +10,7 @@ import { task } from '../../core/builders.js';
 import { WakeKit } from '../wakes/wakeKit.js';
 
 const none = { pause: false, resume: false, stop: false, confirmGoal: false, requestGoalChanges: false, reviewTask: false, integrate: false };
-const noControls = { ...none, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false };
+const noControls = { ...none, addTask: false, start: false, finish: false, followUp: false, stopSource: false, switchReviewToSelf: false, runOutput: false, combinedChanges: false };
 
 describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () => {
 	let k: WakeKit;
@@ -133,8 +133,11 @@ describe('host: the fields the UIs draw (issue/list, issue/get, plan/get)', () =
 		await k.call('task/add', { issueId: created.issueId, taskId: 'a', title: 'A' });
 		const draft = await k.call('issue/get', { issueId: created.issueId });
 		assert.deepEqual(draft.controls, { ...noControls, start: true, addTask: true });
+		assert.deepEqual([draft.attention.state, draft.attention.label, draft.tasks[0]?.attention?.label], ['not_started', 'Not started', 'Not started'],
+			'held back before its first Run: not started, not paused');
 		const started = await k.call('issue/resume', { issueId: created.issueId });
 		assert.deepEqual([started.dispatchPaused, started.controls.start, started.controls.pause], [false, false, true]);
+		assert.notEqual(started.attention.state, 'not_started');
 	});
 
 	it('a completed managed issue offers Finish and Follow Up until Finish is recorded; independent review offers Switch to self', async () => {
