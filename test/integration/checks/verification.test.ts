@@ -262,4 +262,45 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), integrated.integratedCommit);
 		assert.equal(h.store.read((r) => deliveryRepository.issueDelivery(r, issueId))?.integratedChecks, 'passed');
 	});
+	it('integration onto a branch that moved since the tasks were verified: the checks run on the merge; one that breaks changes nothing and says both', async () => {
+		// Passes when the API the task's file uses is the one api.txt offers (as every task's own checks saw it).
+		const script = "const fs = require('fs'); const api = fs.readFileSync('api.txt', 'utf8').trim();"
+			+ " const used = fs.existsSync('uses.txt') ? fs.readFileSync('uses.txt', 'utf8').trim() : api;"
+			+ " console.log('api ' + api + ', used ' + used); process.exit(api === used ? 0 : 1);";
+		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks: [{ name: 'api', argv: [process.execPath, '-e', script] }] } });
+		const base = initRepo(h.workspace, { 'README.md': 'hello\n', '.gitignore': '.tutti/\n', 'api.txt': 'v1\n' });
+		const issueId = (await h.call('issue/create', { title: 'Moved branch' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Use the API', agentTargetId: 'iso', autoAccept: true });
+		await h.idle();
+		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
+		writeFileSync(join(a.cwd, 'uses.txt'), 'v1\n');
+		h.runs.exit(a.runId, { exitCode: 0 });
+		await h.idle();
+		const task = (await h.call('issue/get', { issueId })).tasks[0]!;
+		assert.equal(task.verification?.status, 'passed', 'the task\'s own checks passed on the branch as it saw it');
+		assert.equal(task.status, 'completed');
+
+		// Meanwhile the developer changes the API on main (another file: no conflict for git).
+		writeFileSync(join(h.workspace, 'api.txt'), 'v2\n');
+		git(h.workspace, 'commit', '-q', '-am', 'API v2');
+		const moved = git(h.workspace, 'rev-parse', 'HEAD');
+		const error = await rejects(h.call('issue/integrate', { issueId }), 'not_integrable');
+		const movedText = `main moved since the tasks were verified (${base.slice(0, 7)} → ${moved.slice(0, 7)}); the checks ran on the merge`;
+		assert.ok(error.message.includes(`${movedText}: the check api failed on the integrated commit `), error.message);
+		assert.match(error.message, /\(exit 1\)\. The last lines of its output:\napi v2, used v1\nNothing was changed: main stays where it was/);
+		assert.deepEqual(error.details['branchMoved'], { from: base, to: moved, label: movedText });
+		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), moved, 'the branch did not move');
+		assert.equal(git(h.workspace, 'status', '--porcelain'), '', 'no working tree was touched');
+
+		// The developer puts the API back (the branch moves again): the merge passes, and the answer still says it moved.
+		writeFileSync(join(h.workspace, 'api.txt'), 'v1\n');
+		git(h.workspace, 'commit', '-q', '-am', 'API v1 again');
+		const tip = git(h.workspace, 'rev-parse', 'HEAD');
+		const integrated = await h.call('issue/integrate', { issueId });
+		assert.equal(integrated.checks?.status, 'passed');
+		assert.equal(integrated.checks?.label,
+			`Checks passed at ${integrated.integratedCommit.slice(0, 7)} (1 check); main moved since the tasks were verified (${base.slice(0, 7)} → ${tip.slice(0, 7)}); the checks ran on the merge`);
+		assert.deepEqual(integrated.checks?.branchMoved?.to, tip);
+		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), integrated.integratedCommit);
+	});
 });
