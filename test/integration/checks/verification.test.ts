@@ -303,4 +303,41 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.deepEqual(integrated.checks?.branchMoved?.to, tip);
 		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), integrated.integratedCommit);
 	});
+	it('a rework makes the old verification stale: the checks run again at the new result, and only that answer counts', async () => {
+		// Passes unless greeting.txt says bye; says what it saw and where.
+		const script = "const fs = require('fs'); const text = fs.readFileSync('greeting.txt', 'utf8').trim();"
+			+ " console.log(text + ' at ' + process.env.TUTTI_CHECK_COMMIT); process.exit(text === 'bye' ? 1 : 0);";
+		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks: [{ name: 'greeting', argv: [process.execPath, '-e', script] }] } });
+		initRepo(h.workspace);
+		const issueId = (await h.call('issue/create', { title: 'Rework' })).issueId;
+		await h.call('task/add', { issueId, taskId: 'greet', title: 'Greet', agentTargetId: 'iso', autoAccept: false });
+		await h.idle();
+		const first = h.runs.launches.find((l) => l.taskId === 'greet')!;
+		writeFileSync(join(first.cwd, 'greeting.txt'), 'hi\n');
+		h.runs.exit(first.runId, { exitCode: 0 });
+		await h.idle();
+		const a = git(first.cwd, 'rev-parse', 'HEAD');
+		let task = (await h.call('issue/get', { issueId })).tasks[0]!;
+		assert.deepEqual([task.status, task.verification?.status, task.verification?.commit, task.verification?.stale], ['pending_acceptance', 'passed', a, false]);
+
+		await h.call('review/requestChanges', { issueId, taskId: 'greet', note: 'Say bye instead.' });
+		await h.idle();
+		const second = h.runs.launches.filter((l) => l.taskId === 'greet')[1]!;
+		writeFileSync(join(second.cwd, 'greeting.txt'), 'bye\n');
+		h.runs.exit(second.runId, { exitCode: 0 });
+		await h.idle();
+		const b = git(second.cwd, 'rev-parse', 'HEAD');
+		assert.notEqual(b, a);
+
+		const old = (await h.call('run/get', { runId: first.runId })).verification;
+		assert.deepEqual([old?.status, old?.commit, old?.stale], ['passed', a, true], 'the answer at A stays in the history, stale: the tree moved on');
+		task = (await h.call('issue/get', { issueId })).tasks[0]!;
+		assert.equal(task.latestRunId, second.runId);
+		assert.deepEqual([task.verification?.status, task.verification?.commit, task.verification?.stale], ['failed', b, false], 'the checks ran again at B');
+		assert.equal(task.verification?.checks[0]?.outputTail, `bye at ${b}`);
+		assert.equal(task.status, 'pending_acceptance');
+		await h.call('review/accept', { issueId, taskId: 'greet' });
+		task = (await h.call('issue/get', { issueId })).tasks[0]!;
+		assert.deepEqual([task.acceptance?.commit, task.acceptance?.checks], [b, 'failed'], 'the acceptance records B\'s answer, not A\'s pass');
+	});
 });
