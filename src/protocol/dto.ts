@@ -491,6 +491,8 @@ export const slimTaskDto = z.object({
 	resultCommit: z.string().optional(),
 	/** The verification's one line ("Checks passed at abc1234", "Checks failed: test (exit 1)"); absent before one. */
 	verificationLabel: z.string().optional(),
+	/** The active checkpoint's subject only: "Accepted automatically at abc1234 (checks passed)", or "Not accepted". */
+	acceptanceLabel: z.string().optional(),
 });
 export type SlimTaskDto = z.infer<typeof slimTaskDto>;
 

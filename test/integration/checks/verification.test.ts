@@ -75,6 +75,11 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.match(task.verification?.checks[0]?.outputTail ?? '', /^saw bad at [0-9a-f]{40}$/);
 		assert.equal(task.acceptance, null);
 		assert.equal((await h.call('run/get', { runId })).outcome, 'success', 'the agent still reported success');
+		// The board: the task needs the developer, and says its checks failed (warning colour).
+		const issue = await h.call('issue/get', { issueId });
+		assert.deepEqual([issue.attention.state, issue.attention.label, issue.attention.stalled], ['needs_you', 'Needs you: 1 task to accept (1 failed its checks)', true]);
+		assert.deepEqual(issue.attention.runs.map((r) => [r.runId, r.label, r.needsYou]), [[runId, 'Checks failed: content (exit 1) — waiting for your review', true]]);
+		assert.equal(task.attention?.label, 'Checks failed: content (exit 1) — awaiting your acceptance');
 
 		await h.call('review/accept', { issueId, taskId: 'a' });
 		await h.idle();
@@ -155,6 +160,11 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.match(prompt, /reported success, but the developer's checks failed on its result/);
 		assert.match(prompt, /Failing check: test \(exit 2\)/);
 		assert.match(prompt, /> 3 tests failed: parser/);
+		assert.match(prompt, /it is not accepted/, 'the wake says all three facts: reported, verified, accepted');
+		// The compact snapshot the source agent reads first: the task in question with its three facts side by side.
+		const compact = await h.call('plan/getCompact', { issueId }, source);
+		const slim = compact.tasks.find((t) => t.taskId === 'a')!;
+		assert.deepEqual([slim.outcomeLabel?.startsWith('Completed in '), slim.verificationLabel, slim.acceptanceLabel], [true, 'Checks failed: test (exit 2)', 'Not accepted']);
 		rmSync(gateDir, { recursive: true, force: true });
 	});
 
