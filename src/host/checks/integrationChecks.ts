@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckResult, type CheckSpec, checkEndText, checkLine, checkPassed, checkStates, shortCommit } from '../../core/checks/checks.js';
 import type { z } from 'zod';
-import type { integrationChecksDto } from '../../protocol/checks.js';
+import { integrationChecksDto } from '../../protocol/checks.js';
+import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
+import type { Reader } from '../../store/tx.js';
 import { gitExit } from '../worktrees/git.js';
 import { checkEnvironment, startCheck } from './checkProcess.js';
 
@@ -82,6 +84,18 @@ export function integrationChecksView(
 			const label = `Checks passed at ${shortCommit(commit)} (${checks.length} check${checks.length === 1 ? '' : 's'})`;
 			return moved === null ? { status, label, checks: dtoChecks } : { status, label: `${label}; ${moved.label}`, checks: dtoChecks, branchMoved: { ...moved } };
 		}
+	}
+}
+
+/** The checks of the issue's last integration as recorded (null before one, or for one recorded before they were kept). */
+export function readIntegrationChecks(r: Reader, issueId: string): IntegrationChecksDto | null {
+	const text = deliveryRepository.lastIntegration(r, issueId)?.checksJson ?? '';
+	if (text === '') { return null; }
+	try {
+		const parsed = integrationChecksDto.safeParse(JSON.parse(text));
+		return parsed.success ? parsed.data : null;
+	} catch {
+		return null;
 	}
 }
 

@@ -142,13 +142,14 @@ export class IntegrationService {
 				break;
 		}
 		const checked = params.skipChecks === true ? 'skipped' : checks.length === 0 ? 'none' : 'passed';
+		const checksView = integrationChecksView(checked, result.integratedCommit, checks, checkResults, moved);
 		const sequence = await this.deps.store.transaction((tx) => deliveryRepository.recordIntegration(tx, issueId, result.integratedCommit, into, this.deps.clock.now(), {
 			previousCommit: result.previousCommit, squash, taskCommits: Object.fromEntries(toMerge.map((t) => [t.taskId, plan.acceptedCommits.get(t.taskId)!])), checks: checked,
+			checksJson: JSON.stringify(checksView),
 		}));
 		const integrated: Result<'issue/integrate'> = {
 			issueId, into, integratedCommit: result.integratedCommit, previousCommit: result.previousCommit, fastForward: result.fastForward,
-			mergedTaskIds: toMerge.map((t) => t.taskId), workspaceMoved: result.movedTree !== null, squash,
-			checks: integrationChecksView(checked, result.integratedCommit, checks, checkResults, moved),
+			mergedTaskIds: toMerge.map((t) => t.taskId), workspaceMoved: result.movedTree !== null, squash, checks: checksView,
 		};
 		if (pushTarget === null) { return integrated; }
 		const failure = await pushBranch(this.deps.workspace, into, pushTarget, this.deps.runHooks);

@@ -253,6 +253,7 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.equal(skipped.checks?.label, 'Checks skipped by the developer (--skip-checks)');
 		assert.equal(git(h.workspace, 'rev-parse', branch), skipped.integratedCommit);
 		assert.equal(h.store.read((r) => deliveryRepository.issueDelivery(r, issueId))?.integratedChecks, 'skipped', 'the choice is recorded');
+		assert.equal((await h.call('issue/get', { issueId })).integrationChecks?.label, 'Checks skipped by the developer (--skip-checks)', '`issue get` shows it');
 	});
 
 	it('integration with passing checks moves the branch and says the checks passed at the integrated commit', async () => {
@@ -312,6 +313,10 @@ describe('checks verify a reported success at its result commit (real git, real 
 			`Checks passed at ${integrated.integratedCommit.slice(0, 7)} (1 check); main moved since the tasks were verified (${base.slice(0, 7)} → ${tip.slice(0, 7)}); the checks ran on the merge`);
 		assert.deepEqual(integrated.checks?.branchMoved?.to, tip);
 		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), integrated.integratedCommit);
+		// `issue get` shows what ran at the integrated commit, as integrate answered it.
+		const shown = (await h.call('issue/get', { issueId })).integrationChecks;
+		assert.deepEqual(shown, integrated.checks);
+		assert.equal(shown?.checks[0]?.outputTail, 'api v1, used v1');
 	});
 	it('a rework makes the old verification stale: the checks run again at the new result, and only that answer counts', async () => {
 		// Passes unless greeting.txt says bye; says what it saw and where.
