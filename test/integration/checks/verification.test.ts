@@ -30,17 +30,28 @@ describe('checks verify a reported success at its result commit (real git, real 
 	let h: ServiceHarness;
 	afterEach(async () => { await h.close(); });
 
-	async function runTask(checks: CheckInput[], content: string, autoAccept = true): Promise<{ issueId: string; runId: string; cwd: string }> {
+	/** A Host with one worktree target and `checks`, a repository holding `files`, and task `a` launched; its first commit is `base`. */
+	async function openWithTask(checks: CheckInput[], options: { autoAccept?: boolean; files?: Record<string, string> } = {}): Promise<{ issueId: string; base: string }> {
 		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks } });
-		initRepo(h.workspace);
+		const base = initRepo(h.workspace, ...(options.files ? [options.files] : []));
 		const issueId = (await h.call('issue/create', { title: 'Checked work' })).issueId;
-		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept });
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept: options.autoAccept ?? true });
 		await h.idle();
-		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
-		writeFileSync(join(a.cwd, 'a.txt'), `${content}\n`);
-		h.runs.exit(a.runId, { exitCode: 0 });
+		return { issueId, base };
+	}
+
+	/** Task `a`'s n-th Run (0-based) writes `file` in its tree and reports success; answers once everything settled. */
+	async function reportSuccess(n: number, file: string, content: string): Promise<{ runId: string; cwd: string }> {
+		const run = h.runs.launches.filter((l) => l.taskId === 'a')[n]!;
+		writeFileSync(join(run.cwd, file), `${content}\n`);
+		h.runs.exit(run.runId, { exitCode: 0 });
 		await h.idle();
-		return { issueId, runId: a.runId, cwd: a.cwd };
+		return { runId: run.runId, cwd: run.cwd };
+	}
+
+	async function runTask(checks: CheckInput[], content: string, autoAccept = true): Promise<{ issueId: string; runId: string; cwd: string }> {
+		const { issueId } = await openWithTask(checks, { autoAccept });
+		return { issueId, ...(await reportSuccess(0, 'a.txt', content)) };
 	}
 
 	it('passed checks at the result commit: the task is accepted automatically, and says it was verified there', async () => {
@@ -273,20 +284,15 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), integrated.integratedCommit);
 		assert.equal(h.store.read((r) => deliveryRepository.issueDelivery(r, issueId))?.integratedChecks, 'passed');
 	});
+
 	it('integration onto a branch that moved since the tasks were verified: the checks run on the merge; one that breaks changes nothing and says both', async () => {
 		// Passes when the API the task's file uses is the one api.txt offers (as every task's own checks saw it).
 		const script = "const fs = require('fs'); const api = fs.readFileSync('api.txt', 'utf8').trim();"
 			+ " const used = fs.existsSync('uses.txt') ? fs.readFileSync('uses.txt', 'utf8').trim() : api;"
 			+ " console.log('api ' + api + ', used ' + used); process.exit(api === used ? 0 : 1);";
-		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks: [{ name: 'api', argv: [process.execPath, '-e', script] }] } });
-		const base = initRepo(h.workspace, { 'README.md': 'hello\n', '.gitignore': '.tutti/\n', 'api.txt': 'v1\n' });
-		const issueId = (await h.call('issue/create', { title: 'Moved branch' })).issueId;
-		await h.call('task/add', { issueId, taskId: 'a', title: 'Use the API', agentTargetId: 'iso', autoAccept: true });
-		await h.idle();
-		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
-		writeFileSync(join(a.cwd, 'uses.txt'), 'v1\n');
-		h.runs.exit(a.runId, { exitCode: 0 });
-		await h.idle();
+		const { issueId, base } = await openWithTask([{ name: 'api', argv: [process.execPath, '-e', script] }],
+			{ files: { 'README.md': 'hello\n', '.gitignore': '.tutti/\n', 'api.txt': 'v1\n' } });
+		await reportSuccess(0, 'uses.txt', 'v1');
 		const task = (await h.call('issue/get', { issueId })).tasks[0]!;
 		assert.equal(task.verification?.status, 'passed', 'the task\'s own checks passed on the branch as it saw it');
 		assert.equal(task.status, 'completed');
@@ -318,29 +324,20 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.deepEqual(shown, integrated.checks);
 		assert.equal(shown?.checks[0]?.outputTail, 'api v1, used v1');
 	});
+
 	it('a rework makes the old verification stale: the checks run again at the new result, and only that answer counts', async () => {
 		// Passes unless greeting.txt says bye; says what it saw and where.
 		const script = "const fs = require('fs'); const text = fs.readFileSync('greeting.txt', 'utf8').trim();"
 			+ " console.log(text + ' at ' + process.env.TUTTI_CHECK_COMMIT); process.exit(text === 'bye' ? 1 : 0);";
-		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks: [{ name: 'greeting', argv: [process.execPath, '-e', script] }] } });
-		initRepo(h.workspace);
-		const issueId = (await h.call('issue/create', { title: 'Rework' })).issueId;
-		await h.call('task/add', { issueId, taskId: 'greet', title: 'Greet', agentTargetId: 'iso', autoAccept: false });
-		await h.idle();
-		const first = h.runs.launches.find((l) => l.taskId === 'greet')!;
-		writeFileSync(join(first.cwd, 'greeting.txt'), 'hi\n');
-		h.runs.exit(first.runId, { exitCode: 0 });
-		await h.idle();
+		const { issueId } = await openWithTask([{ name: 'greeting', argv: [process.execPath, '-e', script] }], { autoAccept: false });
+		const first = await reportSuccess(0, 'greeting.txt', 'hi');
 		const a = git(first.cwd, 'rev-parse', 'HEAD');
 		let task = (await h.call('issue/get', { issueId })).tasks[0]!;
 		assert.deepEqual([task.status, task.verification?.status, task.verification?.commit, task.verification?.stale], ['pending_acceptance', 'passed', a, false]);
 
-		await h.call('review/requestChanges', { issueId, taskId: 'greet', note: 'Say bye instead.' });
+		await h.call('review/requestChanges', { issueId, taskId: 'a', note: 'Say bye instead.' });
 		await h.idle();
-		const second = h.runs.launches.filter((l) => l.taskId === 'greet')[1]!;
-		writeFileSync(join(second.cwd, 'greeting.txt'), 'bye\n');
-		h.runs.exit(second.runId, { exitCode: 0 });
-		await h.idle();
+		const second = await reportSuccess(1, 'greeting.txt', 'bye');
 		const b = git(second.cwd, 'rev-parse', 'HEAD');
 		assert.notEqual(b, a);
 
@@ -351,7 +348,7 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.deepEqual([task.verification?.status, task.verification?.commit, task.verification?.stale], ['failed', b, false], 'the checks ran again at B');
 		assert.equal(task.verification?.checks[0]?.outputTail, `bye at ${b}`);
 		assert.equal(task.status, 'pending_acceptance');
-		await h.call('review/accept', { issueId, taskId: 'greet' });
+		await h.call('review/accept', { issueId, taskId: 'a' });
 		task = (await h.call('issue/get', { issueId })).tasks[0]!;
 		assert.deepEqual([task.acceptance?.commit, task.acceptance?.checks], [b, 'failed'], 'the acceptance records B\'s answer, not A\'s pass');
 	});
