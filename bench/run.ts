@@ -4,6 +4,7 @@ import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { benchCheckOverhead, formatCheckOverhead } from './checkOverhead.js';
 import { benchCliGet, formatCliGetBench, startCliGetFixture } from './cliGet.js';
 import { benchCliSmallRead, formatCliSmallRead } from './cliSmallRead.js';
 import { benchCompactSnapshot, formatCompactSnapshot } from './compactSnapshot.js';
@@ -72,6 +73,12 @@ async function main(): Promise<void> {
 		formatCompactSnapshot(await benchCompactSnapshot({ log: (l) => console.error(`  ${l}`) })));
 
 	await deliverySections(section, (l) => console.error(l));
+
+	console.error('bench: what the Host adds to a check beyond its own process, on 20 checked Runs …');
+	const checks = await withLoad(() => benchCheckOverhead({ log: (l) => console.error(`  ${l}`) }));
+	section('What the Host adds to a check: Run settled → check started, check exited → verified recorded (20 Runs)',
+		'at most 50 ms median and p90 for each.',
+		`${formatCheckOverhead(checks.result)}\n\n${checks.load}`);
 
 	console.error('bench: worktree set-up, 1 / 4 / 8 trees ready together with `npm ci`, shared and not, own filesystem and XFS …');
 	section('Trees ready together: parallel set-up and shared installs (`npm ci`)',

@@ -1,17 +1,20 @@
 // `npm run demo`: a real managed orchestration, headless, in a temporary git repository.
 // Starts the Host (`node dist/cli.js host`), opens a source session, creates the managed issue, runs the scripted
 // orchestrator (dist/orchestrator.js, CLI only), shows live progress and prints the graph, outcomes and durations.
-// Every task runs in its own worktree and builds on its parents' commits; the demo ends with `tutti issue
-// integrate` and prints the integrated tree and its log: the whole path from an issue to code on a branch.
+// Every task runs in its own worktree and builds on its parents' commits; the report task's output is checked (a
+// developer's check on its agent target) and each task shows its three facts: reported, verified, accepted. The demo
+// ends with `tutti issue integrate` (the checks run again on the merge): the issue reads Done only after it, then
+// `tutti worktree prune` removes its trees and merged branches and says the disk freed. It prints the integrated
+// tree and its log: the whole path from an issue to code on a branch.
 // `node dist/demo.js worker <name>` runs one of the worker programs the demo's command targets point at.
 // Flags: --keep (keep the temporary workspace and print its path); --ui (the same demo in VS Code in the browser:
 // code-server from the test harness with the packaged extension; see scripts/demoUi.ts).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { PlanSnapshotDto, PlanTaskDto, RunDto } from '../src/protocol/dto.js';
+import type { IssueDto, PlanSnapshotDto, PlanTaskDto, RunDto } from '../src/protocol/dto.js';
 import { demoIssue, demoTargetIds } from './workers/demoPlan.js';
 import { describeFailure, runTuttiCli } from './workers/tuttiCli.js';
 import { runWorker } from './workers/workerMain.js';
@@ -72,10 +75,19 @@ function gitOutput(workspace: string, args: string[]): string {
 	return execFileSync('git', args, { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trimEnd();
 }
 
-/** The demo's command targets: each runs one of the worker programs of this file. */
-export function demoAgentTargets(): { id: string; adapter: 'command'; argv: string[]; isolation: 'worktree' }[] {
-	// Each task in its own worktree (`.tutti/worktrees/<taskId>`), starting from its parents' accepted commits.
-	return demoTargetIds.map((id) => ({ id, adapter: 'command', argv: [process.execPath, demoJs, 'worker', id], isolation: 'worktree' }));
+/** The developer's check of the report: the file exists and is not empty (a fixed argv, no shell). */
+export const reportCheck = {
+	name: 'report',
+	argv: [process.execPath, '-e', "const s = require('fs').statSync('demo-output/REPORT.md'); if (s.size === 0) { console.log('REPORT.md is empty'); process.exit(1); } console.log('REPORT.md: ' + s.size + ' bytes');"],
+	timeoutSeconds: 30,
+};
+
+/** The demo's command targets: each runs one of the worker programs of this file; the report's output is checked. */
+export function demoAgentTargets(): { id: string; adapter: 'command'; argv: string[]; isolation: 'worktree'; checks?: typeof reportCheck[] }[] {
+	// Each task in its own worktree (`.tutti/worktrees/<issue>/<taskId>`), starting from its parents' accepted commits.
+	return demoTargetIds.map((id) => ({
+		id, adapter: 'command', argv: [process.execPath, demoJs, 'worker', id], isolation: 'worktree', ...(id === 'report' ? { checks: [reportCheck] } : {}),
+	}));
 }
 
 export function writeConfig(workspace: string): void {
@@ -158,7 +170,11 @@ function graphLines(snapshot: PlanSnapshotDto, runs: Map<string, RunDto>): strin
 		const outcome = run?.outcomeLabel ?? (task.latestRunId ? 'still running' : 'never ran');
 		const duration = run && run.outcome !== null ? formatMs(run.durationMs) : '';
 		const superseded = task.supersededAtUnixMs > 0 ? dim(` (history: superseded by ${task.supersededByTaskId})`) : '';
-		return `  ${task.taskId.padEnd(width)}  ${task.status.padEnd(18)} ${duration.padStart(7)}  ${outcome}${deps ? dim(deps) : ''}${superseded}`;
+		// The three facts, never one word for another: reported (above), verified, accepted.
+		const facts = run?.outcome === 'success'
+			? `\n  ${' '.repeat(width)}  ${dim(`verified: ${task.verification?.label ?? 'not yet'} · accepted: ${task.acceptance?.label ?? 'not yet'}`)}`
+			: '';
+		return `  ${task.taskId.padEnd(width)}  ${task.status.padEnd(18)} ${duration.padStart(7)}  ${outcome}${deps ? dim(deps) : ''}${superseded}${facts}`;
 	};
 	const current = snapshot.tasks.filter((t) => t.supersededAtUnixMs === 0);
 	const history = snapshot.tasks.filter((t) => t.supersededAtUnixMs > 0);
@@ -232,15 +248,26 @@ async function runDemo(keep: boolean): Promise<number> {
 		await summarize(final, sourceEnv, startedAt);
 		const completed = final.execution.status === 'completed';
 		let integrated = false;
+		let doneOnlyAfterIntegrate = false;
+		let pruned = false;
 		if (completed) {
-			// The developer's step: the accepted commits become code on main.
-			const result = await cliJson<{ integratedCommit: string; mergedTaskIds: string[]; fastForward: boolean; into: string }>(
+			const before = await cliJson<IssueDto>(['issue', 'get', '--issue-id', created.issueId, '--as-user'], userEnv);
+			process.stdout.write(`\n${dim(elapsed(startedAt))}  ${bold('before integrating')}: ${before.attention.label} ${dim(`(delivery: ${before.delivery})`)}\n`);
+			// The developer's step: the accepted commits become code on main, after the issue's checks pass on the merge.
+			const result = await cliJson<{ integratedCommit: string; mergedTaskIds: string[]; fastForward: boolean; into: string; checks?: { label: string } }>(
 				['issue', 'integrate', '--issue-id', created.issueId, '--as-user'], userEnv);
 			integrated = gitOutput(workspace, ['rev-parse', 'main']) === result.integratedCommit;
+			process.stdout.write(`${dim(elapsed(startedAt))}  ${bold('tutti issue integrate')}: ${result.mergedTaskIds.length} tasks into ${result.into} `
+				+ `(${result.fastForward ? 'fast-forward' : 'merge commit'} ${result.integratedCommit.slice(0, 10)}) — ${result.checks?.label ?? 'no checks'}\n`);
+			const after = await cliJson<IssueDto>(['issue', 'get', '--issue-id', created.issueId, '--as-user'], userEnv);
+			doneOnlyAfterIntegrate = before.delivery === 'ready_to_integrate' && after.delivery === 'integrated';
+			process.stdout.write(`${dim(elapsed(startedAt))}  ${bold('after integrating')}: ${after.attention.label} ${dim(`(delivery: ${after.delivery})`)}\n`);
+			// The trees and merged branches of the finished issue go, and the disk they held comes back.
+			const prune = await cliJson<{ summary: string }>(['worktree', 'prune', '--issue-id', created.issueId, '--as-user'], userEnv);
+			const trees = join(workspace, '.tutti', 'worktrees', created.issueId);
+			pruned = !existsSync(trees) || readdirSync(trees).length === 0;
 			process.stdout.write([
-				'',
-				`${dim(elapsed(startedAt))}  ${bold('tutti issue integrate')}: ${result.mergedTaskIds.length} tasks into ${result.into} `
-					+ `(${result.fastForward ? 'fast-forward' : 'merge commit'} ${result.integratedCommit.slice(0, 10)})`,
+				`${dim(elapsed(startedAt))}  ${bold('tutti worktree prune')}: ${prune.summary}`,
 				'',
 				bold(`git log --oneline --graph main`),
 				...gitOutput(workspace, ['log', '--oneline', '--graph', '--max-count=16', 'main']).split('\n').map((l) => dim(`  ${l}`)),
@@ -251,10 +278,12 @@ async function runDemo(keep: boolean): Promise<number> {
 				'',
 			].join('\n'));
 		}
-		process.stdout.write(completed && integrated && orchestrator.code === 0
-			? `\n${bold('Demo passed')}: the execution completed and its work is on main.\n`
-			: `\nDemo FAILED: execution ${final.execution.status}, integrated ${integrated}, orchestrator exit ${orchestrator.code} ${orchestrator.summary}\n`);
-		return completed && integrated && orchestrator.code === 0 ? 0 : 1;
+		const passed = completed && integrated && doneOnlyAfterIntegrate && pruned && orchestrator.code === 0;
+		process.stdout.write(passed
+			? `\n${bold('Demo passed')}: the execution completed, its work is on main (Done only after integrating), and its trees are removed.\n`
+			: `\nDemo FAILED: execution ${final.execution.status}, integrated ${integrated}, Done only after integrating ${doneOnlyAfterIntegrate}, trees removed ${pruned}, `
+				+ `orchestrator exit ${orchestrator.code} ${orchestrator.summary}\n`);
+		return passed ? 0 : 1;
 	} catch (error) {
 		process.stderr.write(`demo failed: ${error instanceof Error ? error.message : String(error)}\n`);
 		return 1;

@@ -180,7 +180,11 @@ export const commandTable: readonly CommandSpec[] = [
 			{ name: 'task-id', param: 'taskId', kind: 'string', valueName: '<id>', description: 'only this task (also a superseded one: its history stays readable, with supersededByTaskId)' },
 			{ name: 'status', param: 'status', kind: 'choice', choices: ['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled'], valueName: '<status>', description: 'only the tasks in this status' },
 		],
-		details: 'A running task whose Run is marked stalled (no activity for its stallSeconds) shows stalled: {lastActivityAtUnixMs, markedAtUnixMs, label}; stalled is not failed.',
+		details: 'Each task with a Run shows three facts, never one word for another: reported (its latest Run, `tutti run get`: how the agent\'s process ended), '
+			+ 'verified (verification: passed, failed, running or none, at which commit, each check\'s exit code, duration and output tail; stale once its tree moved on) '
+			+ 'and accepted (acceptance: by whom, at which commit, and what its checks said then, e.g. "Accepted by you at abc1234 — its checks had failed"). '
+			+ 'integrationChecks says what the checks said at the last `tutti issue integrate` (what ran at the integrated commit, or that you skipped them).\n'
+			+ 'A running task whose Run is marked stalled (no activity for its stallSeconds) shows stalled: {lastActivityAtUnixMs, markedAtUnixMs, label}; stalled is not failed.',
 		examples: ['tutti issue get --issue-id ISSUE --json', 'tutti issue get --issue-id ISSUE --status running --json', 'tutti issue get --issue-id ISSUE --task-id build --json'],
 	},
 	{
@@ -202,6 +206,8 @@ export const commandTable: readonly CommandSpec[] = [
 			+ '--squash makes new commits on the branch (tasks in dependency order) instead of keeping every attempt of the tasks. '
 			+ 'Before the branch moves, the issue\'s checks (the workspace\'s, the issue\'s and every merged task\'s) run on the integrated commit in a scratch worktree; '
 			+ 'a failing check changes nothing and is named with the last lines of its output (not_integrable). --skip-checks moves the branch without them, and the integration records it. '
+			+ 'When the branch moved since the tasks were verified (it has commits their verified work never saw), the answer (checks.branchMoved) or the refusal says so: '
+			+ '"main moved since the tasks were verified (abc1234 → def5678); the checks ran on the merge". '
 			+ '--push checks the remote before anything moves; a push that fails (push_failed) leaves the integration on the local branch and names what to fix.',
 		examples: [
 			'tutti issue integrate --issue-id ISSUE --as-user --json',
@@ -377,8 +383,11 @@ export const commandTable: readonly CommandSpec[] = [
 		examples: ['tutti plan issue pause --issue-id ISSUE --json'],
 	},
 	{
-		path: ['run', 'get'], method: 'run/get', summary: 'show a Run: status, outcome, outcomeLabel, stopNotes, timestamps', flags: [runId],
-		details: 'A worktree Run also shows its commits and outsideChanges: what changed outside its tree and branch while it ran '
+		path: ['run', 'get'], method: 'run/get', summary: 'show a Run: status, outcome, outcomeLabel, verification, stopNotes, timestamps', flags: [runId],
+		details: 'Reported is not verified: outcome and outcomeLabel say how the agent\'s process ended; verification says whether the developer\'s checks passed on its result '
+			+ '(status passed, failed, running or none; the commit; each check\'s exit code, duration and output tail; attempts, 2 after a Host restart interrupted them; '
+			+ 'stale once its tree moved on). Whether the task was accepted is `tutti issue get --task-id` (acceptance).\n'
+			+ 'A worktree Run also shows its commits and outsideChanges: what changed outside its tree and branch while it ran '
 			+ "(HEAD and tracked files of the developer's checkout, its .git/config and hooks, other local branches); such a Run is never accepted automatically.\n"
 			+ 'A running Run whose agent showed no activity (no output, no tool call, no usage) for stallSeconds (the agent target\'s, else the '
 			+ "workspace's stallSeconds in .tutti/config.json or the tutti.stallSeconds setting, default 600; 0: never) shows stalled: "

@@ -83,4 +83,6 @@ export const integrationChecksDto = z.object({
 	/** "Checks passed at abc1234 (2 checks)", "Checks skipped by the developer (--skip-checks)". */
 	label: z.string(),
 	checks: z.array(checkResultDto),
+	/** The branch had commits the tasks' verified work never saw (`from`: the branch as they saw it, `to`: as it was merged into). */
+	branchMoved: z.object({ from: z.string(), to: z.string(), label: z.string() }).optional(),
 });

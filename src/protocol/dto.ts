@@ -1,7 +1,7 @@
 // Wire shapes shared by the Host, the CLI and (later) the webview. zod v4; types are inferred.
 import { z } from 'zod';
 import { approvalDto } from './approvals.js';
-import { acceptanceDto, verificationDto } from './checks.js';
+import { acceptanceDto, integrationChecksDto, verificationDto } from './checks.js';
 
 export const taskStatus = z.enum(['not_started', 'running', 'pending_acceptance', 'completed', 'failed', 'canceled']);
 export const runOutcome = z.enum(['success', 'failure', 'cancellation']);
@@ -302,6 +302,8 @@ export const issueWithTasksDto = issueDto.extend({
 		/** The stall mark in force on the task's running Run; absent when none. */
 		stalled: runStallDto.optional(),
 	})),
+	/** What the checks said at the last `issue integrate` (what ran at the integrated commit, or skipped); null before one. */
+	integrationChecks: integrationChecksDto.nullable().optional(),
 });
 export type IssueWithTasksDto = z.infer<typeof issueWithTasksDto>;
 
@@ -491,6 +493,8 @@ export const slimTaskDto = z.object({
 	resultCommit: z.string().optional(),
 	/** The verification's one line ("Checks passed at abc1234", "Checks failed: test (exit 1)"); absent before one. */
 	verificationLabel: z.string().optional(),
+	/** The active checkpoint's subject only: "Accepted automatically at abc1234 (checks passed)", or "Not accepted". */
+	acceptanceLabel: z.string().optional(),
 });
 export type SlimTaskDto = z.infer<typeof slimTaskDto>;
 

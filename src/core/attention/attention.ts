@@ -100,6 +100,8 @@ export interface AttentionRun {
 	readonly stall?: { readonly lastActivityAtUnixMs: number } | undefined;
 	/** The exit code its process ended with (null or absent: none recorded, e.g. killed by a signal). */
 	readonly exitCode?: number | null;
+	/** Its reported success failed the developer's checks: the verification's line ("Checks failed: test (exit 1)"); absent: not so. */
+	readonly checksFailed?: string;
 }
 
 /** The source session's facts the Host holds beside the store (heartbeats live in memory). */
@@ -264,8 +266,12 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 	const review = ctx.live.filter((t) => t.status === 'pending_acceptance').map((t) => t.taskId);
 	if (review.length > 0) {
 		const changed = review.filter((id) => input.changedAfterAcceptance?.includes(id) === true).length;
-		const label = `${plural(review.length, 'task')} to accept${changed > 0 ? ` (${changed} changed after acceptance)` : ''}`;
-		reasons.push({ kind: 'task_awaiting_acceptance', label, taskIds: review, failure: false });
+		// Reported, not verified: a failed check is a failure the developer weighs before accepting (warning colour).
+		const checksFailed = review.filter((id) => (input.latestRuns.get(id)?.checksFailed ?? '') !== '').length;
+		const notes = [changed > 0 ? `${changed} changed after acceptance` : '', checksFailed > 0 ? `${checksFailed} failed ${checksFailed === 1 ? 'its' : 'their'} checks` : '']
+			.filter((n) => n !== '');
+		const label = `${plural(review.length, 'task')} to accept${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`;
+		reasons.push({ kind: 'task_awaiting_acceptance', label, taskIds: review, failure: checksFailed > 0 });
 	}
 	const outside = tasksChangedOutside(ctx);
 	if (outside.length > 0) {
@@ -348,7 +354,8 @@ function runsOf(ctx: Context): RunAttention[] {
 		} else if (run.outcome === 'cancellation' && t.status !== 'running' && t.status !== 'completed') {
 			out.push({ ...common, kind: 'stopped', label: changed ?? 'Stopped', needsYou: changed !== undefined });
 		} else if (t.status === 'pending_acceptance') {
-			out.push({ ...common, kind: 'waiting', label: changed ?? 'Waiting for your review', needsYou: true });
+			const checks = run.checksFailed ?? '';
+			out.push({ ...common, kind: 'waiting', label: changed ?? (checks !== '' ? `${checks} — waiting for your review` : 'Waiting for your review'), needsYou: true });
 		} else if (t.status === 'running' && run.status === 'running' && run.stall !== undefined) {
 			out.push({ ...common, kind: 'stalled', label: stalledLabel(run.stall.lastActivityAtUnixMs, ctx.input.nowUnixMs), needsYou: true });
 		}
@@ -439,7 +446,10 @@ function taskAttentionOf(ctx: Context, status: TaskStatus, over: boolean, run: A
 			: { state: 'planned', label: pendingReworkLabel[rework] };
 	}
 	switch (status) {
-		case 'pending_acceptance': return { state: 'needs_you', label: 'Awaiting your acceptance' };
+		case 'pending_acceptance': {
+			const checks = over ? '' : run?.checksFailed ?? '';
+			return { state: 'needs_you', label: checks !== '' ? `${checks} — awaiting your acceptance` : 'Awaiting your acceptance' };
+		}
 		case 'running':
 			if (run?.stall !== undefined && !over) { return { state: 'needs_you', label: stalledLabel(run.stall.lastActivityAtUnixMs, ctx.input.nowUnixMs) }; }
 			return { state: 'agent_working', label: run?.activity ? run.activity : 'Working on it' };

@@ -34,7 +34,7 @@ export interface RunningCheck {
 /** How much output is kept in memory for the tail (the log keeps all of it). */
 const keptOutputChars = 64_000;
 
-function appendLog(logFile: string | null, text: string): void {
+export function appendLog(logFile: string | null, text: string): void {
 	if (logFile === null) { return; }
 	try {
 		mkdirSync(dirname(logFile), { recursive: true, mode: 0o700 });

@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckResult, type CheckSpec, checkEndText, checkLine, checkPassed, checkStates, shortCommit } from '../../core/checks/checks.js';
 import type { z } from 'zod';
-import type { integrationChecksDto } from '../../protocol/checks.js';
+import { integrationChecksDto } from '../../protocol/checks.js';
+import { deliveryRepository } from '../../store/repositories/deliveryRepository.js';
+import type { Reader } from '../../store/tx.js';
 import { gitExit } from '../worktrees/git.js';
 import { checkEnvironment, startCheck } from './checkProcess.js';
 
@@ -43,8 +45,27 @@ export async function runChecksAtCommit(input: {
 	}
 }
 
+export interface BranchMoved { from: string; to: string; label: string }
+
+/**
+ * Whether `into` (at `tip`) moved since the tasks were verified: a task's accepted commit that does not contain the tip
+ * was verified on the branch as it was at their merge base, so only the checks on the merge can see the two together.
+ * Null when every task's work contains the tip (no git process when the tip is still the issue's base).
+ */
+export async function branchMovedSinceVerified(workspace: string, into: string, base: string, tip: string, taskCommits: readonly string[]): Promise<BranchMoved | null> {
+	if (tip === base) { return null; }
+	for (const commit of taskCommits) {
+		if ((await gitExit(workspace, ['merge-base', '--is-ancestor', tip, commit])).exitCode !== 1) { continue; }
+		const from = (await gitExit(workspace, ['merge-base', tip, commit])).stdout.trim();
+		return { from, to: tip, label: `${into} moved since the tasks were verified (${from === '' ? 'no common commit' : shortCommit(from)} → ${shortCommit(tip)}); the checks ran on the merge` };
+	}
+	return null;
+}
+
 /** How an integration was verified, as `issue integrate` answers. */
-export function integrationChecksView(status: 'passed' | 'skipped' | 'none', commit: string, checks: readonly CheckSpec[], results: readonly CheckResult[]): IntegrationChecksDto {
+export function integrationChecksView(
+	status: 'passed' | 'skipped' | 'none', commit: string, checks: readonly CheckSpec[], results: readonly CheckResult[], moved: BranchMoved | null = null,
+): IntegrationChecksDto {
 	const states = checkStates({ status: 'passed', checks, results });
 	const byIndex = new Map(results.map((r) => [r.index, r] as const));
 	const dtoChecks = checks.map((spec, i) => {
@@ -59,7 +80,22 @@ export function integrationChecksView(status: 'passed' | 'skipped' | 'none', com
 	switch (status) {
 		case 'skipped': return { status, label: 'Checks skipped by the developer (--skip-checks)', checks: dtoChecks };
 		case 'none': return { status, label: 'No checks: none are configured for this issue', checks: [] };
-		case 'passed': return { status, label: `Checks passed at ${shortCommit(commit)} (${checks.length} check${checks.length === 1 ? '' : 's'})`, checks: dtoChecks };
+		case 'passed': {
+			const label = `Checks passed at ${shortCommit(commit)} (${checks.length} check${checks.length === 1 ? '' : 's'})`;
+			return moved === null ? { status, label, checks: dtoChecks } : { status, label: `${label}; ${moved.label}`, checks: dtoChecks, branchMoved: { ...moved } };
+		}
+	}
+}
+
+/** The checks of the issue's last integration as recorded (null before one, or for one recorded before they were kept). */
+export function readIntegrationChecks(r: Reader, issueId: string): IntegrationChecksDto | null {
+	const text = deliveryRepository.lastIntegration(r, issueId)?.checksJson ?? '';
+	if (text === '') { return null; }
+	try {
+		const parsed = integrationChecksDto.safeParse(JSON.parse(text));
+		return parsed.success ? parsed.data : null;
+	} catch {
+		return null;
 	}
 }
 

@@ -15,7 +15,7 @@ import { type Verification, verificationRepository } from '../../store/repositor
 import { processIsAlive } from '../../supervisor/processTable.js';
 import type { SettlementObserver } from '../runs/runSettlement.js';
 import { gitExit } from '../worktrees/git.js';
-import { checkEnvironment, type RunningCheck, startCheck } from './checkProcess.js';
+import { appendLog, checkEnvironment, type RunningCheck, startCheck } from './checkProcess.js';
 import { completeVerificationInTx } from './verificationSteps.js';
 
 export interface VerificationsDeps {
@@ -157,8 +157,9 @@ export class Verifications implements Disposable {
 		const check = v.checks[index]!;
 		// Durable before the process exists: a Host that dies from here on counts this start as interrupted.
 		await this.#d.store.transaction((tx) => { verificationRepository.markCurrent(tx, v.verificationId, index, 0, ''); });
+		const logFile = join(this.#d.runDir(v.runId), 'stderr.log');
 		const running = startCheck({
-			check, index, cwd, tuttiDir: join(this.#d.workspace, '.tutti'), logFile: join(this.#d.runDir(v.runId), 'stderr.log'),
+			check, index, cwd, tuttiDir: join(this.#d.workspace, '.tutti'), logFile,
 			env: checkEnvironment(this.#d.env ?? process.env, join(this.#d.workspace, '.tutti'), {
 				TUTTI_ISSUE_ID: v.issueId, TUTTI_TASK_ID: v.taskId, TUTTI_RUN_ID: v.runId, TUTTI_CHECK_NAME: check.name, TUTTI_CHECK_COMMIT: v.commit,
 			}),
@@ -167,6 +168,7 @@ export class Verifications implements Disposable {
 				this.#d.onTiming?.({ kind: 'check_started', verificationId: v.verificationId, index, atMs: performance.now() });
 				// Kept so a later Host can end it; a failed write only loses that (the check still runs again after a restart).
 				void this.#d.store.transaction((tx) => { verificationRepository.markCurrent(tx, v.verificationId, index, pid, startTicks); })
+					.then(() => { appendLog(logFile, `[check ${check.name}] running as pid ${pid} (a Host restart ends it and runs the check again)\n`); })
 					.catch((e: unknown) => { this.#d.log(`recording the process of check ${check.name} failed: ${(e as Error).message}`); });
 			},
 		});

@@ -33,8 +33,8 @@ export interface IntegrateInput {
 	beforeMove?: (commit: string, movesWorkspace: boolean) => void;
 	/** New commits for the accepted work instead of its own history (squash.ts); `commits` is then unused. */
 	squash?: Omit<SquashInput, 'repo' | 'previous' | 'identity'>;
-	/** Verifies the integrated commit before anything moves (the issue's checks); a refusal changes nothing. */
-	verify?: (commit: string) => Promise<{ refused: string } | null>;
+	/** Verifies the integrated commit (the branch was at `previous`) before anything moves (the issue's checks); a refusal changes nothing. */
+	verify?: (commit: string, previous: string) => Promise<{ refused: string } | null>;
 }
 
 export type Integration =
@@ -126,7 +126,7 @@ export async function integrate(input: IntegrateInput): Promise<Integration> {
 	const integratedCommit = combined.commit;
 	const fastForward = !combined.mergeCommit;
 	if (integratedCommit === previous) { return { kind: 'integrated', integratedCommit, fastForward: true, previousCommit: previous, movedTree: null }; }
-	const verified = await input.verify?.(integratedCommit);
+	const verified = await input.verify?.(integratedCommit, previous);
 	if (verified) { return { kind: 'checks_failed', commit: integratedCommit, refused: verified.refused }; }
 	const trees = all.filter((t) => t.branch === into).map((t) => t.tree);
 	for (const tree of trees) {

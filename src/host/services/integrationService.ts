@@ -28,7 +28,7 @@ import type { DeveloperGitMoves } from '../delivery/outsideWatch.js';
 import { checkoutHead } from '../../core/runs/outsideChanges.js';
 import type { WorktreeManager } from '../worktrees/worktreeManager.js';
 import { checksOfIntegration } from '../checks/taskChecks.js';
-import { integrationChecksView, integrationFailure, runChecksAtCommit } from '../checks/integrationChecks.js';
+import { type BranchMoved, branchMovedSinceVerified, integrationChecksView, integrationFailure, runChecksAtCommit } from '../checks/integrationChecks.js';
 import type { CheckResult } from '../../core/checks/checks.js';
 
 export interface IntegrationServiceDeps {
@@ -87,10 +87,13 @@ export class IntegrationService {
 		// Whatever any merged task had to pass, the merge of them has to pass too, before the branch moves.
 		const checks = this.deps.store.read((r) => checksOfIntegration(r, this.deps.config, issueId, toMerge));
 		let checkResults: CheckResult[] = [];
-		const verify = async (commit: string): Promise<{ refused: string } | null> => {
+		// Set by verify (a closure), so declared wide: the checks ran on a merge with a branch that moved.
+		let moved = null as BranchMoved | null;
+		const verify = async (commit: string, previous: string): Promise<{ refused: string } | null> => {
+			moved = await branchMovedSinceVerified(this.deps.workspace, into, plan.delivery?.baseCommit ?? '', previous, toMerge.map((t) => plan.acceptedCommits.get(t.taskId)!));
 			checkResults = await runChecksAtCommit({ workspace: this.deps.workspace, commit, checks, names: { TUTTI_ISSUE_ID: issueId }, now: () => this.deps.clock.now() });
 			const failure = integrationFailure(commit, checks, checkResults);
-			return failure === null ? null : { refused: failure.text };
+			return failure === null ? null : { refused: moved === null ? failure.text : `${moved.label}: ${failure.text}` };
 		};
 		const result = await integrate({
 			repo: this.deps.workspace, into, title: plan.issue.title,
@@ -130,19 +133,23 @@ export class IntegrationService {
 				const failure = integrationFailure(result.commit, checks, checkResults);
 				throw rejection('not_integrable',
 					`Integrating issue ${issueId} into ${into}: ${result.refused}\nNothing was changed: ${into} stays where it was. Fix it with a rework, or integrate anyway with --skip-checks (your choice, recorded).`,
-					{ issueId }, { into, check: failure?.check ?? '', end: failure?.end ?? '', outputTail: failure?.outputTail ?? '', integratedCommit: result.commit });
+					{ issueId }, {
+						into, check: failure?.check ?? '', end: failure?.end ?? '', outputTail: failure?.outputTail ?? '', integratedCommit: result.commit,
+						...(moved === null ? {} : { branchMoved: { ...moved } }),
+					});
 			}
 			case 'integrated':
 				break;
 		}
 		const checked = params.skipChecks === true ? 'skipped' : checks.length === 0 ? 'none' : 'passed';
+		const checksView = integrationChecksView(checked, result.integratedCommit, checks, checkResults, moved);
 		const sequence = await this.deps.store.transaction((tx) => deliveryRepository.recordIntegration(tx, issueId, result.integratedCommit, into, this.deps.clock.now(), {
 			previousCommit: result.previousCommit, squash, taskCommits: Object.fromEntries(toMerge.map((t) => [t.taskId, plan.acceptedCommits.get(t.taskId)!])), checks: checked,
+			checksJson: JSON.stringify(checksView),
 		}));
 		const integrated: Result<'issue/integrate'> = {
 			issueId, into, integratedCommit: result.integratedCommit, previousCommit: result.previousCommit, fastForward: result.fastForward,
-			mergedTaskIds: toMerge.map((t) => t.taskId), workspaceMoved: result.movedTree !== null, squash,
-			checks: integrationChecksView(checked, result.integratedCommit, checks, checkResults),
+			mergedTaskIds: toMerge.map((t) => t.taskId), workspaceMoved: result.movedTree !== null, squash, checks: checksView,
 		};
 		if (pushTarget === null) { return integrated; }
 		const failure = await pushBranch(this.deps.workspace, into, pushTarget, this.deps.runHooks);

@@ -20,6 +20,7 @@ import { readIssueDto, readTasksWithReadiness, toRunStallDto } from './dtoMappin
 import { guardGenericWriter, isCompatResume } from './managedGuard.js';
 import { usageRepository } from '../../store/repositories/usageRepository.js';
 import { type LaunchPricing, newIssueBudget } from '../usage/issueSpend.js';
+import { readIntegrationChecks } from '../checks/integrationChecks.js';
 
 export interface IssueServiceDeps {
 	store: Store;
@@ -103,6 +104,7 @@ export class IssueService {
 			const now = this.deps.clock.now();
 			return {
 				...dto,
+				integrationChecks: readIntegrationChecks(r, issue.issueId),
 				tasks: tasks.map((t) => {
 					const attention = attentions.get(t.taskId);
 					const stalled = t.status === 'running' ? toRunStallDto(t, stalls.get(t.latestRunId), now) : null;

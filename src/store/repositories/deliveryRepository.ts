@@ -93,6 +93,8 @@ export interface IntegrationRecord {
 	pushState: '' | 'pushed' | 'failed';
 	pushError: string;
 	integratedAtUnixMs: number;
+	/** How the integrated commit was verified, as `issue integrate` answered it (JSON; '' before migration 021). */
+	checksJson: string;
 }
 
 function integrationFromRow(row: Row): IntegrationRecord {
@@ -112,7 +114,7 @@ function integrationFromRow(row: Row): IntegrationRecord {
 		previousCommit: str(row, 'previous_commit'), integratedCommit: str(row, 'integrated_commit'),
 		squash: squash === 'task' || squash === 'issue' ? squash : 'none', taskCommits,
 		pushRemote: str(row, 'push_remote'), pushState: pushState === 'pushed' || pushState === 'failed' ? pushState : '',
-		pushError: str(row, 'push_error'), integratedAtUnixMs: num(row, 'integrated_at'),
+		pushError: str(row, 'push_error'), integratedAtUnixMs: num(row, 'integrated_at'), checksJson: str(row, 'checks_json'),
 	};
 }
 
@@ -288,19 +290,24 @@ export const deliveryRepository = {
 	},
 	/** The issue's latest integration, and (migration 017) one more row of its integration history; returns its sequence. */
 	recordIntegration(tx: Tx, issueId: string, integratedCommit: string, into: string, atUnixMs: number,
-		history: { previousCommit: string; squash: SquashMode; taskCommits: Record<string, string>; checks?: string } = { previousCommit: '', squash: 'none', taskCommits: {} }): number {
+		history: { previousCommit: string; squash: SquashMode; taskCommits: Record<string, string>; checks?: string; checksJson?: string } = { previousCommit: '', squash: 'none', taskCommits: {} }): number {
 		tx.run('UPDATE issue_delivery SET integrated_commit = ?, integrated_into = ?, integrated_at = ?, integrated_checks = ? WHERE issue_id = ?',
 			[integratedCommit, into, atUnixMs, history.checks ?? '', issueId]);
 		const sequence = num(tx.get('SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM integrations WHERE issue_id = ?', [issueId]) ?? {}, 'next');
-		tx.run(`INSERT INTO integrations (issue_id, sequence, into_branch, previous_commit, integrated_commit, squash, task_commits_json, integrated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		[issueId, sequence, into, history.previousCommit, integratedCommit, history.squash, JSON.stringify(history.taskCommits), atUnixMs]);
+		tx.run(`INSERT INTO integrations (issue_id, sequence, into_branch, previous_commit, integrated_commit, squash, task_commits_json, integrated_at, checks_json)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		[issueId, sequence, into, history.previousCommit, integratedCommit, history.squash, JSON.stringify(history.taskCommits), atUnixMs, history.checksJson ?? '']);
 		return sequence;
 	},
 	/** How the push after integration `sequence` went. */
 	recordPush(tx: Tx, issueId: string, sequence: number, remote: string, state: 'pushed' | 'failed', error: string): void {
 		tx.run('UPDATE integrations SET push_remote = ?, push_state = ?, push_error = ? WHERE issue_id = ? AND sequence = ?',
 			[remote, state, error, issueId, sequence]);
+	},
+	/** The issue's latest integration, or undefined before one. */
+	lastIntegration(r: Reader, issueId: string): IntegrationRecord | undefined {
+		const row = r.get('SELECT * FROM integrations WHERE issue_id = ? ORDER BY sequence DESC LIMIT 1', [issueId]);
+		return row ? integrationFromRow(row) : undefined;
 	},
 	/** The issue's integrations, oldest first. */
 	integrations(r: Reader, issueId: string): IntegrationRecord[] {

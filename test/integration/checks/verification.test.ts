@@ -30,17 +30,28 @@ describe('checks verify a reported success at its result commit (real git, real 
 	let h: ServiceHarness;
 	afterEach(async () => { await h.close(); });
 
-	async function runTask(checks: CheckInput[], content: string, autoAccept = true): Promise<{ issueId: string; runId: string; cwd: string }> {
+	/** A Host with one worktree target and `checks`, a repository holding `files`, and task `a` launched; its first commit is `base`. */
+	async function openWithTask(checks: CheckInput[], options: { autoAccept?: boolean; files?: Record<string, string> } = {}): Promise<{ issueId: string; base: string }> {
 		h = await ServiceHarness.open({ config: { agentTargets: [commandTarget('iso', { isolation: 'worktree' })], checks } });
-		initRepo(h.workspace);
+		const base = initRepo(h.workspace, ...(options.files ? [options.files] : []));
 		const issueId = (await h.call('issue/create', { title: 'Checked work' })).issueId;
-		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept });
+		await h.call('task/add', { issueId, taskId: 'a', title: 'Write a.txt', agentTargetId: 'iso', autoAccept: options.autoAccept ?? true });
 		await h.idle();
-		const a = h.runs.launches.find((l) => l.taskId === 'a')!;
-		writeFileSync(join(a.cwd, 'a.txt'), `${content}\n`);
-		h.runs.exit(a.runId, { exitCode: 0 });
+		return { issueId, base };
+	}
+
+	/** Task `a`'s n-th Run (0-based) writes `file` in its tree and reports success; answers once everything settled. */
+	async function reportSuccess(n: number, file: string, content: string): Promise<{ runId: string; cwd: string }> {
+		const run = h.runs.launches.filter((l) => l.taskId === 'a')[n]!;
+		writeFileSync(join(run.cwd, file), `${content}\n`);
+		h.runs.exit(run.runId, { exitCode: 0 });
 		await h.idle();
-		return { issueId, runId: a.runId, cwd: a.cwd };
+		return { runId: run.runId, cwd: run.cwd };
+	}
+
+	async function runTask(checks: CheckInput[], content: string, autoAccept = true): Promise<{ issueId: string; runId: string; cwd: string }> {
+		const { issueId } = await openWithTask(checks, { autoAccept });
+		return { issueId, ...(await reportSuccess(0, 'a.txt', content)) };
 	}
 
 	it('passed checks at the result commit: the task is accepted automatically, and says it was verified there', async () => {
@@ -75,6 +86,11 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.match(task.verification?.checks[0]?.outputTail ?? '', /^saw bad at [0-9a-f]{40}$/);
 		assert.equal(task.acceptance, null);
 		assert.equal((await h.call('run/get', { runId })).outcome, 'success', 'the agent still reported success');
+		// The board: the task needs the developer, and says its checks failed (warning colour).
+		const issue = await h.call('issue/get', { issueId });
+		assert.deepEqual([issue.attention.state, issue.attention.label, issue.attention.stalled], ['needs_you', 'Needs you: 1 task to accept (1 failed its checks)', true]);
+		assert.deepEqual(issue.attention.runs.map((r) => [r.runId, r.label, r.needsYou]), [[runId, 'Checks failed: content (exit 1) — waiting for your review', true]]);
+		assert.equal(task.attention?.label, 'Checks failed: content (exit 1) — awaiting your acceptance');
 
 		await h.call('review/accept', { issueId, taskId: 'a' });
 		await h.idle();
@@ -155,6 +171,11 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.match(prompt, /reported success, but the developer's checks failed on its result/);
 		assert.match(prompt, /Failing check: test \(exit 2\)/);
 		assert.match(prompt, /> 3 tests failed: parser/);
+		assert.match(prompt, /it is not accepted/, 'the wake says all three facts: reported, verified, accepted');
+		// The compact snapshot the source agent reads first: the task in question with its three facts side by side.
+		const compact = await h.call('plan/getCompact', { issueId }, source);
+		const slim = compact.tasks.find((t) => t.taskId === 'a')!;
+		assert.deepEqual([slim.outcomeLabel?.startsWith('Completed in '), slim.verificationLabel, slim.acceptanceLabel], [true, 'Checks failed: test (exit 2)', 'Not accepted']);
 		rmSync(gateDir, { recursive: true, force: true });
 	});
 
@@ -243,6 +264,7 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.equal(skipped.checks?.label, 'Checks skipped by the developer (--skip-checks)');
 		assert.equal(git(h.workspace, 'rev-parse', branch), skipped.integratedCommit);
 		assert.equal(h.store.read((r) => deliveryRepository.issueDelivery(r, issueId))?.integratedChecks, 'skipped', 'the choice is recorded');
+		assert.equal((await h.call('issue/get', { issueId })).integrationChecks?.label, 'Checks skipped by the developer (--skip-checks)', '`issue get` shows it');
 	});
 
 	it('integration with passing checks moves the branch and says the checks passed at the integrated commit', async () => {
@@ -261,5 +283,73 @@ describe('checks verify a reported success at its result commit (real git, real 
 		assert.equal(integrated.checks?.checks[0]?.outputTail, `saw good at ${integrated.integratedCommit}`, 'they ran at the integrated commit');
 		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), integrated.integratedCommit);
 		assert.equal(h.store.read((r) => deliveryRepository.issueDelivery(r, issueId))?.integratedChecks, 'passed');
+	});
+
+	it('integration onto a branch that moved since the tasks were verified: the checks run on the merge; one that breaks changes nothing and says both', async () => {
+		// Passes when the API the task's file uses is the one api.txt offers (as every task's own checks saw it).
+		const script = "const fs = require('fs'); const api = fs.readFileSync('api.txt', 'utf8').trim();"
+			+ " const used = fs.existsSync('uses.txt') ? fs.readFileSync('uses.txt', 'utf8').trim() : api;"
+			+ " console.log('api ' + api + ', used ' + used); process.exit(api === used ? 0 : 1);";
+		const { issueId, base } = await openWithTask([{ name: 'api', argv: [process.execPath, '-e', script] }],
+			{ files: { 'README.md': 'hello\n', '.gitignore': '.tutti/\n', 'api.txt': 'v1\n' } });
+		await reportSuccess(0, 'uses.txt', 'v1');
+		const task = (await h.call('issue/get', { issueId })).tasks[0]!;
+		assert.equal(task.verification?.status, 'passed', 'the task\'s own checks passed on the branch as it saw it');
+		assert.equal(task.status, 'completed');
+
+		// Meanwhile the developer changes the API on main (another file: no conflict for git).
+		writeFileSync(join(h.workspace, 'api.txt'), 'v2\n');
+		git(h.workspace, 'commit', '-q', '-am', 'API v2');
+		const moved = git(h.workspace, 'rev-parse', 'HEAD');
+		const error = await rejects(h.call('issue/integrate', { issueId }), 'not_integrable');
+		const movedText = `main moved since the tasks were verified (${base.slice(0, 7)} → ${moved.slice(0, 7)}); the checks ran on the merge`;
+		assert.ok(error.message.includes(`${movedText}: the check api failed on the integrated commit `), error.message);
+		assert.match(error.message, /\(exit 1\)\. The last lines of its output:\napi v2, used v1\nNothing was changed: main stays where it was/);
+		assert.deepEqual(error.details['branchMoved'], { from: base, to: moved, label: movedText });
+		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), moved, 'the branch did not move');
+		assert.equal(git(h.workspace, 'status', '--porcelain'), '', 'no working tree was touched');
+
+		// The developer puts the API back (the branch moves again): the merge passes, and the answer still says it moved.
+		writeFileSync(join(h.workspace, 'api.txt'), 'v1\n');
+		git(h.workspace, 'commit', '-q', '-am', 'API v1 again');
+		const tip = git(h.workspace, 'rev-parse', 'HEAD');
+		const integrated = await h.call('issue/integrate', { issueId });
+		assert.equal(integrated.checks?.status, 'passed');
+		assert.equal(integrated.checks?.label,
+			`Checks passed at ${integrated.integratedCommit.slice(0, 7)} (1 check); main moved since the tasks were verified (${base.slice(0, 7)} → ${tip.slice(0, 7)}); the checks ran on the merge`);
+		assert.deepEqual(integrated.checks?.branchMoved?.to, tip);
+		assert.equal(git(h.workspace, 'rev-parse', 'HEAD'), integrated.integratedCommit);
+		// `issue get` shows what ran at the integrated commit, as integrate answered it.
+		const shown = (await h.call('issue/get', { issueId })).integrationChecks;
+		assert.deepEqual(shown, integrated.checks);
+		assert.equal(shown?.checks[0]?.outputTail, 'api v1, used v1');
+	});
+
+	it('a rework makes the old verification stale: the checks run again at the new result, and only that answer counts', async () => {
+		// Passes unless greeting.txt says bye; says what it saw and where.
+		const script = "const fs = require('fs'); const text = fs.readFileSync('greeting.txt', 'utf8').trim();"
+			+ " console.log(text + ' at ' + process.env.TUTTI_CHECK_COMMIT); process.exit(text === 'bye' ? 1 : 0);";
+		const { issueId } = await openWithTask([{ name: 'greeting', argv: [process.execPath, '-e', script] }], { autoAccept: false });
+		const first = await reportSuccess(0, 'greeting.txt', 'hi');
+		const a = git(first.cwd, 'rev-parse', 'HEAD');
+		let task = (await h.call('issue/get', { issueId })).tasks[0]!;
+		assert.deepEqual([task.status, task.verification?.status, task.verification?.commit, task.verification?.stale], ['pending_acceptance', 'passed', a, false]);
+
+		await h.call('review/requestChanges', { issueId, taskId: 'a', note: 'Say bye instead.' });
+		await h.idle();
+		const second = await reportSuccess(1, 'greeting.txt', 'bye');
+		const b = git(second.cwd, 'rev-parse', 'HEAD');
+		assert.notEqual(b, a);
+
+		const old = (await h.call('run/get', { runId: first.runId })).verification;
+		assert.deepEqual([old?.status, old?.commit, old?.stale], ['passed', a, true], 'the answer at A stays in the history, stale: the tree moved on');
+		task = (await h.call('issue/get', { issueId })).tasks[0]!;
+		assert.equal(task.latestRunId, second.runId);
+		assert.deepEqual([task.verification?.status, task.verification?.commit, task.verification?.stale], ['failed', b, false], 'the checks ran again at B');
+		assert.equal(task.verification?.checks[0]?.outputTail, `bye at ${b}`);
+		assert.equal(task.status, 'pending_acceptance');
+		await h.call('review/accept', { issueId, taskId: 'a' });
+		task = (await h.call('issue/get', { issueId })).tasks[0]!;
+		assert.deepEqual([task.acceptance?.commit, task.acceptance?.checks], [b, 'failed'], 'the acceptance records B\'s answer, not A\'s pass');
 	});
 });

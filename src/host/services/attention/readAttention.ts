@@ -15,7 +15,10 @@ import { runRepository } from '../../../store/repositories/runRepository.js';
 import { runStallRepository } from '../../../store/repositories/runStallRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
 import { turnRepository } from '../../../store/repositories/turnRepository.js';
+import { verificationRepository } from '../../../store/repositories/verificationRepository.js';
 import { wakeRepository } from '../../../store/repositories/wakeRepository.js';
+import { verificationLabel } from '../../../core/checks/checks.js';
+import { verificationFacts } from '../../checks/verificationViews.js';
 import type { Reader } from '../../../store/tx.js';
 import { issueStandingDecision, type LaunchPricing } from '../../usage/issueSpend.js';
 
@@ -51,10 +54,11 @@ export function isMergeConflictFailure(errorMessage: string): boolean {
 }
 
 function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, string>, context: AttentionReadContext,
-	outside: ReadonlyMap<string, readonly string[]>, stalls: ReadonlyMap<string, RunStall>): Map<string, AttentionRun> {
+	outside: ReadonlyMap<string, readonly string[]>, stalls: ReadonlyMap<string, RunStall>, checksFailed: (run: Run) => string): Map<string, AttentionRun> {
 	const out = new Map<string, AttentionRun>();
 	for (const run of runs) {
 		if (latestRunIds.get(run.taskId) !== run.runId) { continue; }
+		const failedChecks = checksFailed(run);
 		out.set(run.taskId, {
 			runId: run.runId, status: run.status, outcome: run.outcome,
 			mergeConflict: run.status === 'failed' && isMergeConflictFailure(run.errorMessage),
@@ -62,6 +66,7 @@ function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, stri
 			outsideChanges: outside.get(run.runId) ?? [],
 			...(run.status === 'running' && stalls.has(run.runId) ? { stall: { lastActivityAtUnixMs: stalls.get(run.runId)!.lastActivityAtUnixMs } } : {}),
 			exitCode: run.exitCode,
+			...(failedChecks !== '' ? { checksFailed: failedChecks } : {}),
 		});
 	}
 	return out;
@@ -84,6 +89,13 @@ function sourceFacts(r: Reader, issue: Issue, activeCheckpointId: string, contex
 	};
 }
 
+/** The verification's line when the Run's current checks failed ('' otherwise: passed, running, none, or stale). */
+function failedChecksLabel(r: Reader, runId: string): string {
+	const v = verificationRepository.latestOfRun(r, runId);
+	if (v === undefined || v.status !== 'failed' || v.staleAtUnixMs > 0) { return ''; }
+	return verificationLabel(verificationFacts(v, verificationRepository.results(r, v.verificationId)));
+}
+
 /** The rule's input for one issue; undefined when its facts cannot be read (an identity the store refuses). */
 export function readAttentionInput(r: Reader, issue: Issue, context: AttentionReadContext): AttentionInput | undefined {
 	let facts;
@@ -98,6 +110,7 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 	const ordered = [...runs].sort((a, b) => a.createdAtUnixMs - b.createdAtUnixMs || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
 	for (const run of ordered) { latestIds.set(run.taskId, run.runId); }
 	const running = new Set(runs.filter((run) => run.status === 'running').map((run) => run.runId));
+	const awaiting = new Set(facts.tasks.filter((t) => t.status === 'pending_acceptance' && !t.superseded).map((t) => t.taskId));
 	const budget = issueStandingDecision(r, issue.issueId, context.pricing);
 	const asked = approvalRepository.listByIssue(r, issue.issueId).filter((a) => shownStatus(a, running.has(a.runId)) === 'pending');
 	return {
@@ -114,7 +127,9 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 		},
 		dispatchPaused: issue.dispatchPaused,
 		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r),
-			new Map(runStallRepository.inForceOfIssue(r, issue.issueId).map((s) => [s.runId, s] as const))),
+			new Map(runStallRepository.inForceOfIssue(r, issue.issueId).map((s) => [s.runId, s] as const)),
+			// Read only for the tasks awaiting acceptance (one indexed look-up each): the rest never show it.
+			(run) => (awaiting.has(run.taskId) && run.outcome === 'success' ? failedChecksLabel(r, run.runId) : '')),
 		source: sourceFacts(r, issue, facts.activeCheckpoint?.checkpointId ?? '', context),
 		nowUnixMs: context.nowUnixMs,
 	};

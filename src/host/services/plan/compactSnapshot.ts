@@ -16,7 +16,7 @@ import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
 import type { Reader } from '../../../store/tx.js';
 import { readTasksWithReadiness } from '../dtoMapping.js';
-import { promptVerification } from '../../checks/verificationViews.js';
+import { promptVerification, readTaskChecks } from '../../checks/verificationViews.js';
 import { verificationRepository } from '../../../store/repositories/verificationRepository.js';
 import { loadManaged, type PlanContext } from './planContext.js';
 import { readPlanFacts, toCheckpointDto } from './planSnapshot.js';
@@ -37,8 +37,17 @@ function latestOutcomeLabel(r: Reader, task: Task): string {
 	return run ? outcomeLabel(run, runRepository.stopEvents(r, run.runId)) ?? '' : '';
 }
 
-/** `resultCommit`: the task's result commit (of its latest successful Run; '' when it has none). */
-function toSlimTask(r: Reader, task: Task, blockerReason: SlimTaskDto['blockerReason'] | '', resultCommit: string): SlimTaskDto {
+/** The accepted fact of the checkpoint's subject task, in one line: by whom, at which commit, what its checks said then. */
+function subjectAcceptanceLabel(r: Reader, task: Task, acceptedCommit: string): string {
+	return readTaskChecks(r, task.issueId, [task], () => acceptedCommit).get(task.taskId)?.acceptance?.label ?? 'Not accepted';
+}
+
+/**
+ * `resultCommit`: the task's result commit (of its latest successful Run; '' when it has none). The checkpoint's subject
+ * also says whether it is accepted (`acceptedCommit`: its acceptance's commit), so the three facts of the task in
+ * question — reported, verified, accepted — are side by side.
+ */
+function toSlimTask(r: Reader, task: Task, blockerReason: SlimTaskDto['blockerReason'] | '', resultCommit: string, subject?: { acceptedCommit: string }): SlimTaskDto {
 	const { dependencyTaskIds, more } = clipDependencies(task.dependencyTaskIds);
 	const label = latestOutcomeLabel(r, task);
 	const verified = task.latestRunId === '' ? undefined : verificationRepository.latestOfRun(r, task.latestRunId);
@@ -53,6 +62,7 @@ function toSlimTask(r: Reader, task: Task, blockerReason: SlimTaskDto['blockerRe
 		...(label ? { outcomeLabel: label } : {}),
 		...(resultCommit ? { resultCommit } : {}),
 		...(verified !== undefined ? { verificationLabel: promptVerification(r, verified.runId).label } : {}),
+		...(subject !== undefined && task.latestRunId !== '' ? { acceptanceLabel: subjectAcceptanceLabel(r, task, subject.acceptedCommit) } : {}),
 	};
 }
 
@@ -102,7 +112,8 @@ export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCom
 		sinceRevision: since,
 		tasks: selection.taskIds.flatMap((id) => {
 			const task = byId.get(id);
-			return task ? [toSlimTask(r, task, readiness.get(id)?.blockerReason ?? '', commits.get(id)?.resultCommit ?? '')] : [];
+			const subject = id === (facts.active?.subjectTaskId ?? '') ? { acceptedCommit: commits.get(id)?.acceptedCommit ?? '' } : undefined;
+			return task ? [toSlimTask(r, task, readiness.get(id)?.blockerReason ?? '', commits.get(id)?.resultCommit ?? '', subject)] : [];
 		}),
 		omittedTaskCount: selection.omittedTaskCount,
 		...(facts.independentReview ? { independentReview: facts.independentReview } : {}),

@@ -54,6 +54,13 @@ describe('attention: one state per issue', () => {
 			state: 'needs_you', reasons: ['task_awaiting_acceptance'], label: 'Needs you: 2 tasks to accept (1 changed after acceptance)', stalled: false,
 		},
 		{
+			name: 'a task whose reported success failed its checks is to accept, and says so in the warning colour',
+			in: input(manualFacts({ tasks: [task('a', 'pending_acceptance'), task('b', 'pending_acceptance')] }), {
+				latestRuns: new Map([['a', { runId: 'r1', status: 'completed', outcome: 'success', mergeConflict: false, activity: '', checksFailed: 'Checks failed: test (exit 1)' }]]),
+			}),
+			state: 'needs_you', reasons: ['task_awaiting_acceptance'], label: 'Needs you: 2 tasks to accept (1 failed its checks)', stalled: true,
+		},
+		{
 			name: 'Goal Review confirmation',
 			in: input(managedFacts({ execution: { status: 'pending_goal_review', createdAtUnixMs: 0, updatedAtUnixMs: now, completedAtUnixMs: 0 }, tasks: [task('a', 'completed')] })),
 			state: 'needs_you', reasons: ['goal_review'], label: 'Needs you: goal review', stalled: false,
@@ -334,9 +341,10 @@ describe('attention: one state per task', () => {
 				task('todo', 'not_started'), task('ok', 'completed'), task('old', 'failed', { superseded: true }),
 			],
 		});
-		const states = taskAttentions(input(facts, { latestRuns: new Map([['fail', failedRun('r1')], ['conflict', failedRun('r2', true)]]) }));
+		const checked: AttentionRun = { runId: 'r3', status: 'completed', outcome: 'success', mergeConflict: false, activity: '', checksFailed: 'Checks failed: test (exit 2)' };
+		const states = taskAttentions(input(facts, { latestRuns: new Map([['fail', failedRun('r1')], ['conflict', failedRun('r2', true)], ['review', checked]]) }));
 		assert.deepEqual(Object.fromEntries([...states].map(([id, a]) => [id, `${a.state}: ${a.label}`])), {
-			review: 'needs_you: Awaiting your acceptance',
+			review: 'needs_you: Checks failed: test (exit 2) — awaiting your acceptance',
 			run: 'agent_working: Working on it',
 			fail: 'needs_you: Failed — retry, edit or stop',
 			conflict: 'needs_you: Failed: its parents\' work conflicts',

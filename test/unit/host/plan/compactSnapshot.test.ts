@@ -67,7 +67,8 @@ describe('plan issue get: the compact snapshot', () => {
 		assert.deepEqual(settled.tasks.slice(0, 2).map((t) => [t.taskId, t.status]), [['r010', 'pending_acceptance'], ['r011', 'running']]);
 		assert.deepEqual(settled.tasks[0], {
 			taskId: 'r010', title: 'Task r010', status: 'pending_acceptance', latestRunId: run, outcomeLabel: 'Completed in 2.0s',
-		});
+			acceptanceLabel: 'Not accepted',
+		}, 'the checkpoint\'s subject says whether it is accepted');
 		assert.equal(settled.readyCount, 98);
 		assert.equal(settled.counts.running, 1);
 		assert.equal(settled.counts.pendingAcceptance, 1);
