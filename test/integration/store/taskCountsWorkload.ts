@@ -1,5 +1,5 @@
 // Random task writes for the task-count tests, through the real task repository (the paths the Host writes by).
-import type { Task, TaskStatus } from '../../../src/core/model.js';
+import { acceptanceStates, type Task, type TaskStatus } from '../../../src/core/model.js';
 import { taskRepository } from '../../../src/store/repositories/taskRepository.js';
 import type { Tx } from '../../../src/store/tx.js';
 import { str } from '../../../src/store/repositories/rowValues.js';
@@ -31,7 +31,7 @@ function newTask(issueId: string, taskId: string, status: TaskStatus, at: number
 	};
 }
 
-/** One random write: add a task, change a task's status, supersede one (by a new task), or delete one. */
+/** One random write: add a task, change a task's status, acceptance and dependencies, supersede one (by a new task), or delete one. */
 export function randomTaskWrite(tx: Tx, rand: () => number, freshId: string): void {
 	ensureIssues(tx);
 	const issueId = pick(rand, countIssues);
@@ -44,7 +44,8 @@ export function randomTaskWrite(tx: Tx, rand: () => number, freshId: string): vo
 	}
 	const task = taskRepository.get(tx, issueId, pick(rand, ids))!;
 	if (action === 1) {
-		taskRepository.update(tx, { ...task, status: pick(rand, statuses), updatedAtUnixMs: at });
+		const dependencyTaskIds = rand() < 0.5 ? task.dependencyTaskIds : ids.filter((id) => id !== task.taskId && rand() < 0.2).slice(0, 3);
+		taskRepository.update(tx, { ...task, status: pick(rand, statuses), acceptanceState: pick(rand, acceptanceStates), dependencyTaskIds, updatedAtUnixMs: at });
 	} else if (action === 2 && task.supersededAtUnixMs === 0) {
 		taskRepository.insert(tx, newTask(issueId, freshId, 'not_started', at));
 		taskRepository.update(tx, { ...task, supersededAtUnixMs: at, supersededByTaskId: freshId, updatedAtUnixMs: at });
