@@ -269,8 +269,8 @@ export class Store {
 	 * Like read(), but each statement's result is kept until the data next changes (readCache.ts), for hot reads
 	 * repeated with nothing committed in between. The rows it returns are frozen.
 	 */
-	readCached<T>(fn: (r: Reader) => T): T {
-		return this.read((r) => fn(this.#readCache.reader(r, this.#generation)));
+	readCached<T>(fn: (r: Reader, tasks: (issueId: string) => IssueTaskView) => T): T {
+		return this.read((r) => fn(this.#readCache.reader(r, this.#generation), this.#tasksOf(r)));
 	}
 
 	/**
@@ -278,7 +278,11 @@ export class Store {
 	 * date with what was committed since the last such read, so a read that shows a few tasks costs the same at any size.
 	 */
 	readWithTasks<T>(fn: (r: Reader, tasks: (issueId: string) => IssueTaskView) => T): T {
-		return this.read((r) => fn(r, (issueId) => (this.#inTransaction ? TaskCache.uncached(r, issueId) : this.#taskCache.view(r, issueId, this.#epoch))));
+		return this.read((r) => fn(r, this.#tasksOf(r)));
+	}
+
+	#tasksOf(r: Reader): (issueId: string) => IssueTaskView {
+		return (issueId) => (this.#inTransaction ? TaskCache.uncached(r, issueId) : this.#taskCache.view(r, issueId, this.#epoch));
 	}
 
 	/** Synchronous reads (statements cached by SQL text). Write statements are refused. */

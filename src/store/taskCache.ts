@@ -39,6 +39,9 @@ function cachedFromRow(row: Row, dependencyTaskIds: string[]): CachedTask {
 export class IssueTaskView {
 	readonly byId = new Map<string, CachedTask>();
 	readonly ready: ReadyIndex;
+	/** The tasks in backlog order, and each one's place in it; undefined until asked after a task was added or moved. */
+	#order: CachedTask[] | undefined;
+	readonly #place = new Map<string, number>();
 
 	constructor(
 		tasks: readonly CachedTask[],
@@ -53,14 +56,26 @@ export class IssueTaskView {
 		this.ready = new ReadyIndex(tasks);
 	}
 
-	/** Every task, in backlog order (sortIndex, then taskId). O(n log n): for rare paths only. */
-	ordered(): CachedTask[] {
-		return [...this.byId.values()].sort((a, b) => a.sortIndex - b.sortIndex || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+	/** Every task (superseded history included) in backlog order (sortIndex, then taskId), as a read of every row lists them. */
+	ordered(): readonly CachedTask[] {
+		if (this.#order === undefined) {
+			this.#order = [...this.byId.values()].sort((a, b) => a.sortIndex - b.sortIndex || (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+			this.#place.clear();
+			this.#order.forEach((t, i) => this.#place.set(t.taskId, i));
+		}
+		return this.#order;
 	}
 
 	upsert(task: CachedTask): void {
+		const before = this.byId.get(task.taskId);
 		this.byId.set(task.taskId, task);
 		this.ready.upsert(task);
+		const at = this.#place.get(task.taskId);
+		if (this.#order !== undefined && before !== undefined && at !== undefined && before.sortIndex === task.sortIndex) {
+			this.#order[at] = task;
+		} else {
+			this.#order = undefined;
+		}
 	}
 }
 

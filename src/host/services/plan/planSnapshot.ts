@@ -92,9 +92,10 @@ export function readPlanFacts(r: Reader, issue: Issue, execution: Execution, tas
 		pausedByDeveloper: sourceCannotResume(issue),
 	});
 	const review = active ? currentReview(r, active) : undefined;
-	// The kept counts answer the rule's own first questions (a task running, none in review) without the task list.
+	// The kept counts and the ready count answer the rule's first questions without the task list: a task running, none
+	// in review, or a ready task (its dependencies are all accepted, so it waits on no review) each mean nothing is owed.
 	const counts = issueRepository.counts(r, issue.issueId);
-	const mayOweReviewOnly = counts.running === 0 && counts.pendingAcceptance > 0;
+	const mayOweReviewOnly = counts.running === 0 && counts.pendingAcceptance > 0 && tasks.readyCount === 0;
 	return {
 		open,
 		active,
