@@ -178,7 +178,7 @@ export function formatWorktreeRuns(r: WorktreeRunsBench): string {
 			'Launch = issue resumed → that Run\'s agent launched (worktree: `git worktree add` from the issue base, one at a time; the WorktreeManager serialises tree creation). ' +
 			'Settle = all agents exited → that Run settled (worktree: its result commit made and recorded, changed files listed; the results of Runs that end together are committed concurrently, so they all finish near the end: read total ÷ N as the cost per Run). The shared-folder rows are the same Host code without git work: the difference is git\'s. CPU time: of the git processes (their user + system time, /proc) and of the process running the Host\'s services (10 ms resolution for git).',
 		'',
-		'| Runs in flight | isolation | launch per Run (median) | launch, all N (total) | total ÷ N | floor: \`git worktree add\` alone, total ÷ N | settle per Run (median) | settle, all N (total) | total ÷ N | git processes per Run (launch + result) | CPU per Run, launch: git + Host | CPU per Run, result: git + Host |',
+		'| Runs in flight | isolation | launch per Run (median) | launch, all N (total) | total ÷ N | floor: `git worktree add` alone, total ÷ N | settle per Run (median) | settle, all N (total) | total ÷ N | git processes per Run (launch + result) | CPU per Run, launch: git + Host | CPU per Run, result: git + Host |',
 		'|---|---|---|---|---|---|---|---|---|---|---|---|',
 	];
 	const cpu = (git: number, host: number, n: number): string => `${fmtMs(git / n)} + ${fmtMs(host / n)}`;
