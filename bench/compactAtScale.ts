@@ -1,6 +1,7 @@
-// The default (compact) `tutti plan issue get` at 1,000 and 10,000 tasks: its bytes beside `--full`'s (the real CLI's
-// stdout at a task_settled checkpoint, after the agent read its plan once), and the Host's time for each (the same
-// requests over the socket with the source session's token: plan/getCompact and plan/get). Medians only.
+// The default (compact) `tutti plan issue get` at 1,000, 10,000 and 100,000 tasks: its bytes beside `--full`'s (the real
+// CLI's stdout at a task_settled checkpoint, after the agent read its plan once), and the Host's time for each (the same
+// requests over the socket with the source session's token: plan/getCompact and plan/get); and `issue list` right
+// after a commit, with every plan so far in the store. Medians only.
 import { spawn } from 'node:child_process';
 import { type BenchHost, cliScript, startBenchHost } from './peers/hostFixture.js';
 import { settledIssue } from './compactSnapshot.js';
