@@ -170,8 +170,6 @@ export class WorktreeManager {
 	readonly #preparing = new Map<string, Promise<void>>();
 	/** Checkouts of new trees in flight, by tree path (started while trees are made one at a time, awaited outside). */
 	readonly #checkingOut = new Map<string, Promise<void>>();
-	/** The workspace was seen to be a git repository (asked once: trees are made one at a time, so each git call counts). */
-	#isGitRepository = false;
 	/** install key → the first tree's setup of that key under way (later trees wait, then copy its result). */
 	readonly #installing = new Map<string, Promise<void>>();
 	/** runId → the launch's tree being made or set up. */
@@ -255,6 +253,8 @@ export class WorktreeManager {
 		}
 		const made = (async () => {
 			// Only the repository's worktree list is git's shared, locked state: trees are created one at a time.
+			// A read of the repository, asked before the serial chain: only git's worktree bookkeeping waits in it.
+			await this.#requireGit(targetId);
 			const { tree, checkout } = await this.#serial(() => this.#ensure(issueId, chain, targetId, options.startCommit));
 			await checkout;
 			if (runId !== undefined) {
@@ -404,7 +404,6 @@ export class WorktreeManager {
 	async #ensure(issueId: string, chain: readonly string[], targetId: string, startCommit?: string): Promise<{ tree: Worktree; checkout: Promise<void> | undefined }> {
 		const taskId = chain[0];
 		if (taskId === undefined) { throw new Error('ensure needs a task id'); }
-		await this.#requireGit(targetId);
 		const existing = this.existingTree(issueId, chain);
 		// A tree removed by hand or by `worktree remove` comes back with the names it was made with.
 		const recorded = this.recordOf(issueId, taskId);
@@ -546,14 +545,12 @@ export class WorktreeManager {
 	}
 
 	async #requireGit(targetId: string): Promise<void> {
-		if (this.#isGitRepository) { return; }
 		let inside = false;
 		try {
 			inside = (await git(this.#workspace, ['rev-parse', '--is-inside-work-tree'])).stdout.trim() === 'true';
 		} catch {
 			inside = false;
 		}
-		this.#isGitRepository = inside;
 		if (!inside) {
 			throw refused(`Agent target '${targetId}' uses "isolation":"worktree", but the workspace ${this.#workspace} is not a git repository.`,
 				`Run \`git init\` and make a first commit in ${this.#workspace}, or remove "isolation" from target '${targetId}' in .tutti/config.json.`,
