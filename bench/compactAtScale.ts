@@ -1,6 +1,7 @@
-// The default (compact) `tutti plan issue get` at 1,000 and 10,000 tasks: its bytes beside `--full`'s (the real CLI's
-// stdout at a task_settled checkpoint, after the agent read its plan once), and the Host's time for each (the same
-// requests over the socket with the source session's token: plan/getCompact and plan/get). Medians only.
+// The default (compact) `tutti plan issue get` at 1,000, 10,000 and 100,000 tasks: its bytes beside `--full`'s (the real
+// CLI's stdout at a task_settled checkpoint, after the agent read its plan once), and the Host's time for each (the same
+// requests over the socket with the source session's token: plan/getCompact and plan/get); and `issue list` right
+// after a commit, with every plan so far in the store. Medians only.
 import { spawn } from 'node:child_process';
 import { type BenchHost, cliScript, startBenchHost } from './peers/hostFixture.js';
 import { settledIssue } from './compactSnapshot.js';
@@ -18,6 +19,10 @@ export interface CompactScaleRow {
 	/** The Host process's CPU time per request (ms, averaged over the n requests; /proc, 10 ms ticks). */
 	readonly compactHostCpuMs: number;
 	readonly fullHostCpuMs: number;
+	/** issue/list over the socket (the developer's), ms, each right after a commit (so no cached statement answers it). */
+	readonly listHostMs: number[];
+	/** Tasks in all the Host's issues when issue/list was timed. */
+	readonly tasksInStore: number;
 }
 
 function cliStdout(host: BenchHost, token: string, args: readonly string[]): Promise<string> {
@@ -47,7 +52,9 @@ export async function benchCompactAtScale(options: { sizes?: readonly number[]; 
 	const host = await startBenchHost({ agentTargets: [{ id: 'sh', adapter: 'command', argv: [process.execPath, '-e', '0'] }], maxParallelRuns: 4 });
 	try {
 		const rows: CompactScaleRow[] = [];
-		for (const tasks of options.sizes ?? [1000, 10_000]) {
+		const side = await host.call<{ issueId: string }>('issue/create', { title: 'Side issue' });
+		let tasksInStore = 0;
+		for (const tasks of options.sizes ?? [1000, 10_000, 100_000]) {
 			log(`${tasks.toLocaleString('en-US')}-task plan …`);
 			const issue = await settledIssue(host, tasks, `scale${tasks}`);
 			const get = ['plan', 'issue', 'get', '--issue-id', issue.issueId, '--json'];
@@ -59,7 +66,13 @@ export async function benchCompactAtScale(options: { sizes?: readonly number[]; 
 			const cpu1 = processCpuMs(host.pid).own;
 			const fullHostMs = await timed(n, () => host.call('plan/get', { issueId: issue.issueId }, issue.token));
 			const cpu2 = processCpuMs(host.pid).own;
-			rows.push({
+			tasksInStore += tasks;
+			const listHostMs: number[] = [];
+			for (let i = 0; i < n; i++) {
+				await host.call('issue/update', { issueId: side.issueId, title: `Side issue ${tasks}-${i}` });
+				listHostMs.push(...await timed(1, () => host.call('issue/list', {})));
+			}
+			rows.push({ listHostMs, tasksInStore,
 				tasks, compactBytes: Buffer.byteLength(compact), fullBytes: Buffer.byteLength(full),
 				compactHostMs, fullHostMs, compactHostCpuMs: (cpu1 - cpu0) / n, fullHostCpuMs: (cpu2 - cpu1) / n,
 			});
@@ -76,15 +89,16 @@ export function formatCompactAtScale(rows: readonly CompactScaleRow[]): string {
 	const lines = [
 		'`tutti plan issue get` (default, compact) and `--full` at a task_settled checkpoint: stdout bytes of the real CLI, and the Host\'s time for the request (over the socket with the source session\'s token, client included; median):',
 		'',
-		'| plan | compact bytes | `--full` bytes | compact / full | compact: Host time (median) | `--full`: Host time (median) | full ÷ compact time | compact: Host CPU per request | `--full`: Host CPU per request | n |',
-		'|---|---|---|---|---|---|---|---|---|---|',
+		'| plan | compact bytes | `--full` bytes | compact / full | compact: Host time (median) | `--full`: Host time (median) | full ÷ compact time | compact: Host CPU per request | `--full`: Host CPU per request | n | `issue list` right after a commit: Host time (median), tasks in the store |',
+		'|---|---|---|---|---|---|---|---|---|---|---|',
 		...rows.map((r) => `| ${r.tasks.toLocaleString('en-US')} tasks | ${kb(r.compactBytes)} | ${kb(r.fullBytes)} | ${(r.compactBytes / r.fullBytes * 100).toFixed(1)}% | ` +
-			`**${fmtMs(median(r.compactHostMs))}** | ${fmtMs(median(r.fullHostMs))} | ${(median(r.fullHostMs) / median(r.compactHostMs)).toFixed(1)}× | ${fmtMs(r.compactHostCpuMs)} | ${fmtMs(r.fullHostCpuMs)} | ${r.compactHostMs.length} |`),
+			`**${fmtMs(median(r.compactHostMs))}** | ${fmtMs(median(r.fullHostMs))} | ${(median(r.fullHostMs) / median(r.compactHostMs)).toFixed(1)}× | ${fmtMs(r.compactHostCpuMs)} | ${fmtMs(r.fullHostCpuMs)} | ${r.compactHostMs.length} | ${fmtMs(median(r.listHostMs))}, ${r.tasksInStore.toLocaleString('en-US')} |`),
 	];
-	const [small, large] = rows;
-	if (small && large) {
+	const small = rows[0];
+	const large = rows[rows.length - 1];
+	if (small && large && small !== large) {
 		lines.push('', `From ${small.tasks.toLocaleString('en-US')} to ${large.tasks.toLocaleString('en-US')} tasks: compact bytes ×${(large.compactBytes / small.compactBytes).toFixed(2)}, ` +
-			`compact Host time ×${(median(large.compactHostMs) / median(small.compactHostMs)).toFixed(1)} (CPU ×${(large.compactHostCpuMs / small.compactHostCpuMs).toFixed(1)}), \`--full\` bytes ×${(large.fullBytes / small.fullBytes).toFixed(1)}.`);
+			`compact Host time ×${(median(large.compactHostMs) / median(small.compactHostMs)).toFixed(2)} (goal ≤ 1.5× from 1k to 100k; CPU ×${(large.compactHostCpuMs / small.compactHostCpuMs).toFixed(1)}), \`--full\` bytes ×${(large.fullBytes / small.fullBytes).toFixed(1)}, \`issue list\` Host time ×${(median(large.listHostMs) / median(small.listHostMs)).toFixed(2)}.`);
 	}
 	return lines.join('\n');
 }

@@ -4,7 +4,10 @@
 // prepareRunTree and the result recorder) on a real git repository; only the agent processes are scripted (the test
 // harness's RunProcessPort), so the figures are the Host's work and git's, not process start-up. The same Runs in
 // the shared folder (no isolation) are the baseline. Medians and totals only; never assertions.
-import { writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { workspaceIdentity } from '../../src/host/delivery/gitIdentity.js';
 import { newTreeBase } from '../../src/host/delivery/taskBase.js';
@@ -12,6 +15,8 @@ import { runRepository } from '../../src/store/repositories/runRepository.js';
 import { commandTarget, ServiceHarness } from '../../test/unit/host/services/serviceHarness.js';
 import { fmtMs, median } from '../stats.js';
 import { childrenCpuMs, commitProject, GitProcessCounter, gitSync, ownCpuMs } from './gitFixture.js';
+
+const execFileAsync = promisify(execFile);
 
 /** Files in the bench repository (a small project). */
 export const projectFiles = 1000;
@@ -31,6 +36,24 @@ export interface InFlightRow {
 	readonly gitResult: number;
 	/** CPU time (ms, all N Runs) of the git processes, and of this process (the Host's services), for the launches and for the results. */
 	readonly cpu: { gitLaunch: number; hostLaunch: number; gitResult: number; hostResult: number };
+	/** The floor (worktree rows only): N `git worktree add` alone, one after another, on the same repository, ms in all. */
+	readonly floorTotalMs?: number;
+}
+
+/** N trees made by `git worktree add` alone, one after another (git serialises its worktree list), in a fresh copy of the bench repository. */
+async function worktreeAddFloor(n: number): Promise<number> {
+	const root = mkdtempSync(join(tmpdir(), 'tutti-bench-floor-'));
+	try {
+		const repo = join(root, 'repo');
+		commitProject(repo, projectFiles);
+		const started = performance.now();
+		for (let i = 0; i < n; i++) {
+			await execFileAsync('git', ['worktree', 'add', '-q', '-b', `floor-${i}`, join(root, 'trees', `t${i}`), 'HEAD'], { cwd: repo });
+		}
+		return performance.now() - started;
+	} finally {
+		rmSync(root, { recursive: true, force: true });
+	}
 }
 
 async function inFlight(runs: number, isolation: boolean): Promise<InFlightRow> {
@@ -132,7 +155,8 @@ export async function benchWorktreeRuns(options: { sizes?: readonly number[]; lo
 	for (const n of options.sizes ?? [1, 10, 100]) {
 		for (const isolation of [true, false]) {
 			log(`${n} Runs in flight, ${isolation ? 'worktree' : 'shared folder'} …`);
-			rows.push(await inFlight(n, isolation));
+			const row = await inFlight(n, isolation);
+			rows.push(isolation ? { ...row, floorTotalMs: await worktreeAddFloor(n) } : row);
 		}
 	}
 	log('merge base for 2 / 8 parents …');
@@ -151,15 +175,15 @@ export function formatWorktreeRuns(r: WorktreeRunsBench): string {
 	const shared = (n: number): InFlightRow | undefined => r.inFlight.find((x) => x.runs === n && x.isolation === 'shared folder');
 	const lines = [
 		`A repository of ${projectFiles.toLocaleString('en-US')} files (about 1 KB each, one commit). All Runs are admitted at once (the issue resumed with maxParallelRuns = N); each agent writes one file, then all exit at once. One pass per N, to keep \`npm run bench\` bounded: a per-Run median is over that pass's N Runs (at N = 1, one sample). ` +
-			'Launch = issue resumed → that Run\'s agent launched (worktree: `git worktree add` from the issue base, one at a time; the WorktreeManager serialises tree creation). ' +
+			'Launch = issue resumed → that Run\'s agent launched (worktree: `git worktree add --no-checkout` from the issue base, one at a time, as the WorktreeManager serialises git\'s worktree bookkeeping; each tree\'s checkout runs beside the next trees\'). The floor: N plain `git worktree add` (bookkeeping and checkout) one after another on a fresh copy of the same repository. ' +
 			'Settle = all agents exited → that Run settled (worktree: its result commit made and recorded, changed files listed; the results of Runs that end together are committed concurrently, so they all finish near the end: read total ÷ N as the cost per Run). The shared-folder rows are the same Host code without git work: the difference is git\'s. CPU time: of the git processes (their user + system time, /proc) and of the process running the Host\'s services (10 ms resolution for git).',
 		'',
-		'| Runs in flight | isolation | launch per Run (median) | launch, all N (total) | total ÷ N | settle per Run (median) | settle, all N (total) | total ÷ N | git processes per Run (launch + result) | CPU per Run, launch: git + Host | CPU per Run, result: git + Host |',
-		'|---|---|---|---|---|---|---|---|---|---|---|',
+		'| Runs in flight | isolation | launch per Run (median) | launch, all N (total) | total ÷ N | floor: `git worktree add` alone, total ÷ N | settle per Run (median) | settle, all N (total) | total ÷ N | git processes per Run (launch + result) | CPU per Run, launch: git + Host | CPU per Run, result: git + Host |',
+		'|---|---|---|---|---|---|---|---|---|---|---|---|',
 	];
 	const cpu = (git: number, host: number, n: number): string => `${fmtMs(git / n)} + ${fmtMs(host / n)}`;
 	for (const row of r.inFlight) {
-		lines.push(`| ${row.runs} | ${row.isolation} | ${fmtMs(median(row.launchMs))} | ${fmtMs(row.launchTotalMs)} | ${fmtMs(row.launchTotalMs / row.runs)} | ` +
+		lines.push(`| ${row.runs} | ${row.isolation} | ${fmtMs(median(row.launchMs))} | ${fmtMs(row.launchTotalMs)} | ${fmtMs(row.launchTotalMs / row.runs)} | ${row.floorTotalMs === undefined ? '–' : fmtMs(row.floorTotalMs / row.runs)} | ` +
 			`${fmtMs(median(row.settleMs))} | ${fmtMs(row.settleTotalMs)} | ${fmtMs(row.settleTotalMs / row.runs)} | ${(row.gitLaunch / row.runs).toFixed(1)} + ${(row.gitResult / row.runs).toFixed(1)} | ` +
 			`${cpu(row.cpu.gitLaunch, row.cpu.hostLaunch, row.runs)} | ${cpu(row.cpu.gitResult, row.cpu.hostResult, row.runs)} |`);
 	}

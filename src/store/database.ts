@@ -27,6 +27,7 @@ import { removeStaleTemporary, writeFileAtomically } from './snapshot.js';
 import { loadSqlJs } from './sqlJsLoader.js';
 import type { SqlJsStatic } from 'sql.js';
 import { ReadCache } from './readCache.js';
+import { type IssueTaskView, TaskCache } from './taskCache.js';
 import { ReadScope, TransactionScope } from './sqlRunner.js';
 import type { SqlRunner } from './sqlRunner.js';
 import { StoreError, errorMessage, leftUntouched } from './storeErrors.js';
@@ -154,6 +155,9 @@ export class Store {
 	/** Bumped whenever the data may have changed (a commit that wrote, a reload from disk): readCached() starts over. */
 	#generation = 0;
 	readonly #readCache = new ReadCache();
+	/** Bumped when the in-memory image is replaced from disk: every cached task view is read again. */
+	#epoch = 0;
+	readonly #taskCache = new TaskCache();
 	readonly #onDidCommit = new Emitter<{ version: number }>();
 	/** Fires after a write transaction is durable (from any caller: CLI, agents, UI). */
 	readonly onDidCommit: Event<{ version: number }> = this.#onDidCommit.event;
@@ -265,8 +269,20 @@ export class Store {
 	 * Like read(), but each statement's result is kept until the data next changes (readCache.ts), for hot reads
 	 * repeated with nothing committed in between. The rows it returns are frozen.
 	 */
-	readCached<T>(fn: (r: Reader) => T): T {
-		return this.read((r) => fn(this.#readCache.reader(r, this.#generation)));
+	readCached<T>(fn: (r: Reader, tasks: (issueId: string) => IssueTaskView) => T): T {
+		return this.read((r) => fn(this.#readCache.reader(r, this.#generation), this.#tasksOf(r)));
+	}
+
+	/**
+	 * Like read(), with `tasks(issueId)`: the issue's tasks and ready set kept in memory (taskCache.ts), brought up to
+	 * date with what was committed since the last such read, so a read that shows a few tasks costs the same at any size.
+	 */
+	readWithTasks<T>(fn: (r: Reader, tasks: (issueId: string) => IssueTaskView) => T): T {
+		return this.read((r) => fn(r, this.#tasksOf(r)));
+	}
+
+	#tasksOf(r: Reader): (issueId: string) => IssueTaskView {
+		return (issueId) => (this.#inTransaction ? TaskCache.uncached(r, issueId) : this.#taskCache.view(r, issueId, this.#epoch));
 	}
 
 	/** Synchronous reads (statements cached by SQL text). Write statements are refused. */
@@ -489,6 +505,7 @@ export class Store {
 		previous.runner.clear();
 		previous.runner.db.close();
 		this.#generation++;
+		this.#epoch++;
 		this.#onDidCommit.fire({ version: ++this.#version });
 	}
 

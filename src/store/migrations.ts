@@ -20,10 +20,11 @@ import { migration018 } from './migrations/018_verification.js';
 import { migration019 } from './migrations/019_run_stalls.js';
 import { migration020 } from './migrations/020_task_reworks.js';
 import { migration021 } from './migrations/021_integration_checks.js';
+import { migration023 } from './migrations/023_issue_task_counts.js';
 import { StoreError, leftUntouched } from './storeErrors.js';
 
-/** Every shipped migration, oldest first; its position is its schema version (landing order: 014 is version 11, 012 is 12, 011 is 13, 015 is 14, 016 is 15, 017 is 16, 018 is 17, 019 is 18, 020 is 19, 021 is 20). Never edit or reorder one; append the next. */
-export const migrations: readonly string[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration014, migration012, migration011, migration015, migration016, migration017, migration018, migration019, migration020, migration021];
+/** Every shipped migration, oldest first; its position is its schema version (landing order: 014 is version 11, 012 is 12, 011 is 13, 015 is 14, 016 is 15, 017 is 16, 018 is 17, 019 is 18, 020 is 19, 021 is 20, 023 is 21). Never edit or reorder one; append the next. */
+export const migrations: readonly string[] = [migration001, migration002, migration003, migration004, migration005, migration006, migration007, migration008, migration009, migration010, migration014, migration012, migration011, migration015, migration016, migration017, migration018, migration019, migration020, migration021, migration023];
 
 export function schemaVersionOf(db: Database): number {
 	const value = db.exec('PRAGMA user_version')[0]?.values[0]?.[0];

@@ -3,6 +3,9 @@
 // 100k tasks so the dispatcher never rescans a whole graph per settlement.
 import type { Task } from '../model.js';
 
+/** What readiness reads of a task (a cache of an issue's tasks keeps only these). */
+export type ReadyIndexTask = Pick<Task, 'taskId' | 'sortIndex' | 'status' | 'acceptanceState' | 'supersededAtUnixMs' | 'agentTargetId' | 'dependencyTaskIds'>;
+
 type Key = { sortIndex: number; taskId: string };
 
 function compareKeys(a: Key, b: Key): number {
@@ -10,23 +13,23 @@ function compareKeys(a: Key, b: Key): number {
 }
 
 /** A completed dependency satisfies an edge once it is accepted (auto-checked or accepted by the developer). */
-export function satisfiesDependency(task: Task | undefined): boolean {
+export function satisfiesDependency(task: ReadyIndexTask | undefined): boolean {
 	return task !== undefined && task.supersededAtUnixMs === 0 && task.status === 'completed'
 		&& (task.acceptanceState === 'auto_checked' || task.acceptanceState === 'user_accepted');
 }
 
-function isCandidate(task: Task): boolean {
-	return task.supersededAtUnixMs === 0 && task.status === 'not_started' && task.agentTargetId !== '';
+function isCandidate(task: ReadyIndexTask): boolean {
+	return task.supersededAtUnixMs === 0 && task.status === 'not_started' && task.agentTargetId.trim() !== '';
 }
 
 export class ReadyIndex {
-	readonly #tasks = new Map<string, Task>();
+	readonly #tasks = new Map<string, ReadyIndexTask>();
 	readonly #unmet = new Map<string, number>();
 	readonly #dependents = new Map<string, Set<string>>();
 	/** Ready task keys, sorted by (sortIndex, taskId). */
 	readonly #ready: Key[] = [];
 
-	constructor(tasks: readonly Task[]) {
+	constructor(tasks: readonly ReadyIndexTask[]) {
 		for (const t of tasks) { this.#tasks.set(t.taskId, t); }
 		for (const t of tasks) { this.#link(t); }
 		const ready: Key[] = [];
@@ -50,7 +53,7 @@ export class ReadyIndex {
 	}
 
 	/** Insert or replace one task (status, acceptance, dependencies or supersession changed). */
-	upsert(task: Task): void {
+	upsert(task: ReadyIndexTask): void {
 		const before = this.#tasks.get(task.taskId);
 		if (before) { this.#removeReady(before); this.#unlink(before); }
 		const wasSatisfying = satisfiesDependency(before);
@@ -69,7 +72,7 @@ export class ReadyIndex {
 		}
 	}
 
-	#link(task: Task): void {
+	#link(task: ReadyIndexTask): void {
 		let unmet = 0;
 		for (const dep of task.dependencyTaskIds) {
 			let set = this.#dependents.get(dep);
@@ -80,11 +83,11 @@ export class ReadyIndex {
 		this.#unmet.set(task.taskId, unmet);
 	}
 
-	#unlink(task: Task): void {
+	#unlink(task: ReadyIndexTask): void {
 		for (const dep of task.dependencyTaskIds) { this.#dependents.get(dep)?.delete(task.taskId); }
 	}
 
-	#addReadyIfEligible(task: Task): void {
+	#addReadyIfEligible(task: ReadyIndexTask): void {
 		if (!isCandidate(task) || this.#unmet.get(task.taskId) !== 0) { return; }
 		const key = { sortIndex: task.sortIndex, taskId: task.taskId };
 		const at = this.#lowerBound(key);
@@ -101,12 +104,12 @@ export class ReadyIndex {
 		return lo;
 	}
 
-	#indexOf(task: Task): number {
+	#indexOf(task: ReadyIndexTask): number {
 		const at = this.#lowerBound({ sortIndex: task.sortIndex, taskId: task.taskId });
 		return this.#ready[at]?.taskId === task.taskId ? at : -1;
 	}
 
-	#removeReady(task: Task): void {
+	#removeReady(task: ReadyIndexTask): void {
 		const i = this.#indexOf(task);
 		if (i >= 0) { this.#ready.splice(i, 1); }
 	}

@@ -121,7 +121,11 @@ export class IssueService {
 	async list(): Promise<Result<'issue/list'>> {
 		// The hot small read (the board, agents polling): statements answer from memory until the next commit; the
 		// attention rule still runs now, with the current time, heartbeats and activity lines.
-		return this.deps.store.readCached((r) => ({ issues: issueRepository.list(r).map((i) => readIssueDto(r, i, this.#attention())) }));
+		// Each issue's tasks come from the kept view (brought up to date with what changed), not from a read of every row.
+		return this.deps.store.readCached((r, tasks) => {
+			const context = { ...this.#attention(), tasks: (issueId: string) => tasks(issueId).ordered() };
+			return { issues: issueRepository.list(r).map((i) => readIssueDto(r, i, context)) };
+		});
 	}
 
 	/**

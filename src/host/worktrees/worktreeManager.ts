@@ -142,6 +142,17 @@ export interface Worktree {
 	created: boolean;
 }
 
+/** Whether the tree at `treePath` has an index, i.e. was checked out (a tree made with --no-checkout has none yet). */
+function hasIndex(treePath: string): boolean {
+	try {
+		const pointer = readFileSync(join(treePath, '.git'), 'utf8').trim();
+		if (!pointer.startsWith('gitdir:')) { return true; }
+		return existsSync(join(resolve(treePath, pointer.slice('gitdir:'.length).trim()), 'index'));
+	} catch {
+		return true; // a main checkout (a .git folder) or no tree at all: nothing to check out here
+	}
+}
+
 function refused(message: string, hint: string, details: Record<string, unknown> = {}): DomainError {
 	return new DomainError('invalid_input', message, hint, details);
 }
@@ -157,6 +168,8 @@ export class WorktreeManager {
 	#chain: Promise<unknown> = Promise.resolve();
 	/** treeKey → that tree's preparation under way (a second launch into the same tree waits for it). */
 	readonly #preparing = new Map<string, Promise<void>>();
+	/** Checkouts of new trees in flight, by tree path (started while trees are made one at a time, awaited outside). */
+	readonly #checkingOut = new Map<string, Promise<void>>();
 	/** install key → the first tree's setup of that key under way (later trees wait, then copy its result). */
 	readonly #installing = new Map<string, Promise<void>>();
 	/** runId → the launch's tree being made or set up. */
@@ -240,7 +253,10 @@ export class WorktreeManager {
 		}
 		const made = (async () => {
 			// Only the repository's worktree list is git's shared, locked state: trees are created one at a time.
-			const tree = await this.#serial(() => this.#ensure(issueId, chain, targetId, options.startCommit));
+			// A read of the repository, asked before the serial chain: only git's worktree bookkeeping waits in it.
+			await this.#requireGit(targetId);
+			const { tree, checkout } = await this.#serial(() => this.#ensure(issueId, chain, targetId, options.startCommit));
+			await checkout;
 			if (runId !== undefined) {
 				const progress = this.#progress.get(runId);
 				if (progress !== undefined) { this.#progress.set(runId, { ...progress, taskId: tree.taskId }); }
@@ -384,16 +400,20 @@ export class WorktreeManager {
 		}
 	}
 
-	async #ensure(issueId: string, chain: readonly string[], targetId: string, startCommit?: string): Promise<Worktree> {
+	/** The tree, and its checkout when one is in flight (started here, awaited by the caller outside the serial chain). */
+	async #ensure(issueId: string, chain: readonly string[], targetId: string, startCommit?: string): Promise<{ tree: Worktree; checkout: Promise<void> | undefined }> {
 		const taskId = chain[0];
 		if (taskId === undefined) { throw new Error('ensure needs a task id'); }
-		await this.#requireGit(targetId);
 		const existing = this.existingTree(issueId, chain);
 		// A tree removed by hand or by `worktree remove` comes back with the names it was made with.
 		const recorded = this.recordOf(issueId, taskId);
 		const names = recorded ?? { path: worktreeRelativePath(issueId, taskId), branch: worktreeBranch(issueId, taskId) };
 		this.#requireTreesInside(issueId, taskId, existing?.relativePath ?? names.path);
-		if (existing !== null) { return existing; }
+		if (existing !== null) {
+			// A tree whose checkout never ran (the Host stopped right after making it) is checked out now.
+			const inFlight = this.#checkingOut.get(existing.absolutePath);
+			return { tree: existing, checkout: inFlight ?? (hasIndex(existing.absolutePath) ? undefined : this.#startCheckout(issueId, taskId, existing.absolutePath)) };
+		}
 		const problem = worktreeTaskIdProblem(taskId) ?? worktreeTaskIdProblem(issueId);
 		if (problem !== null) {
 			throw refused(`Agent target '${targetId}' uses "isolation":"worktree", but ${problem}.`,
@@ -422,21 +442,42 @@ export class WorktreeManager {
 		intent.trees = intent.trees.filter((t) => t.issueId !== issueId || t.taskId !== taskId);
 		intent.trees.push({ issueId, taskId, path: names.path, branch, prepared: false });
 		this.#writeState(intent);
-		const branchExists = await git(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then(() => true, () => false);
+		const branchExists = (): Promise<boolean> => git(this.#workspace, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then(() => true, () => false);
+		// An existing branch (its tree was removed earlier) keeps its commits: the tree comes back on it.
+		// Only git's worktree bookkeeping runs here, one tree at a time; the checkout of the files (what `worktree add`
+		// itself runs as `reset --hard` in the new tree) starts right after and runs beside the next trees' bookkeeping.
+		const add = (onBranch: boolean): Promise<unknown> => git(this.#workspace, onBranch
+			? ['worktree', 'add', '--no-checkout', absolutePath, branch]
+			: ['worktree', 'add', '--no-checkout', '-b', branch, absolutePath, baseCommit]);
 		mkdirSync(resolve(absolutePath, '..'), { recursive: true, mode: 0o700 });
-		// A tree folder deleted by hand stays registered in git until pruned, which would block `worktree add`.
-		await git(this.#workspace, ['worktree', 'prune']).catch(() => undefined);
 		try {
-			// An existing branch (its tree was removed earlier) keeps its commits: the tree comes back on it.
-			await git(this.#workspace, branchExists
-				? ['worktree', 'add', absolutePath, branch]
-				: ['worktree', 'add', '-b', branch, absolutePath, baseCommit]);
+			// A new tree's branch is new: one git call. A recorded tree coming back may find its branch.
+			try {
+				await add(recorded !== undefined && await branchExists());
+			} catch {
+				// A tree folder deleted by hand stays registered in git until pruned, which blocks `worktree add`; and a
+				// branch left by an earlier tree is taken as it is. Both are looked at only when the first attempt fails.
+				await git(this.#workspace, ['worktree', 'prune']).catch(() => undefined);
+				await add(await branchExists());
+			}
 		} catch (e) {
 			throw refused(`Could not create the worktree ${absolutePath} for task ${taskId}: ${(e as Error).message}`,
 				`Check \`git -C ${this.#workspace} worktree list\` and \`git branch --list ${branch}\`, fix the conflict, then schedule the task again.`,
 				{ issueId, taskId, path: absolutePath });
 		}
-		return { relativePath: names.path, absolutePath, branch, taskId, baseCommit, created: true };
+		const checkout = this.#startCheckout(issueId, taskId, absolutePath);
+		return { tree: { relativePath: names.path, absolutePath, branch, taskId, baseCommit, created: true }, checkout };
+	}
+
+	/** Checks out the tree's files from its HEAD (its own index: nothing shared with other trees is locked). */
+	#startCheckout(issueId: string, taskId: string, absolutePath: string): Promise<void> {
+		const checkout = git(absolutePath, ['reset', '--hard', '-q']).then(() => undefined, (e: unknown) => {
+			throw refused(`Could not check out the worktree ${absolutePath} for task ${taskId}: ${(e as Error).message}`,
+				`Check \`git -C ${absolutePath} status\`, fix the problem, then schedule the task again.`, { issueId, taskId, path: absolutePath });
+		}).finally(() => { this.#checkingOut.delete(absolutePath); });
+		checkout.catch(() => undefined);
+		this.#checkingOut.set(absolutePath, checkout);
+		return checkout;
 	}
 
 	/** Removes the task's tree (its branch and commits stay). Refuses when the tree has uncommitted changes. */

@@ -220,6 +220,12 @@ export const deliveryRepository = {
 		return new Map(r.all('SELECT task_id, accepted_commit FROM task_acceptances WHERE issue_id = ?', [issueId])
 			.map((row) => [str(row, 'task_id'), str(row, 'accepted_commit')] as const));
 	},
+	/** taskCommitsOfIssue's resultCommit for one task: its latest successful Run's result commit ('' when none). */
+	resultCommitOfTask(r: Reader, issueId: string, taskId: string): string {
+		const row = r.get(`SELECT c.result_commit FROM runs r JOIN run_commits c ON c.run_id = r.run_id
+			WHERE r.issue_id = ? AND r.task_id = ? AND r.outcome = 'success' AND c.result_commit <> '' ORDER BY r.created_at DESC, r.run_id DESC LIMIT 1`, [issueId, taskId]);
+		return row ? str(row, 'result_commit') : '';
+	},
 	/** taskId → its commits, for every task of the issue that has any. */
 	taskCommitsOfIssue(r: Reader, issueId: string): Map<string, TaskCommits> {
 		const commits = new Map<string, TaskCommits>();

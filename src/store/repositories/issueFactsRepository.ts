@@ -18,8 +18,11 @@ import { taskRepository } from './taskRepository.js';
 import { usageRepository } from './usageRepository.js';
 import { reworkRepository } from './reworkRepository.js';
 
+/** What the facts read of each task (a kept view of the tasks has these too). */
+export type FactsTask = Pick<Task, 'taskId' | 'title' | 'status' | 'acceptanceState' | 'supersededAtUnixMs' | 'supersededByTaskId' | 'updatedAtUnixMs' | 'dependencyTaskIds'>;
+
 /** The active task that replaces `taskId` after its rework(s): the end of its supersededBy chain ('' when it is active). */
-function activeReplacement(tasks: readonly Task[], taskId: string): string {
+function activeReplacement(tasks: readonly FactsTask[], taskId: string): string {
 	const byId = new Map(tasks.map((t) => [t.taskId, t]));
 	let current = byId.get(taskId);
 	const seen = new Set<string>();
@@ -34,7 +37,7 @@ function activeReplacement(tasks: readonly Task[], taskId: string): string {
  * Open `changes_requested` / `goal_changes_requested` checkpoints (migration 3): unstarted change requests with their
  * note; one whose task the source agent already reworked names the replacement (`reworkedInto`).
  */
-function openChangeRequests(r: Reader, executionId: string, tasks: readonly Task[]): IssueFacts['changeRequests'] {
+function openChangeRequests(r: Reader, executionId: string, tasks: readonly FactsTask[]): IssueFacts['changeRequests'] {
 	return r.all(
 		`SELECT subject_task_id, note, created_at FROM checkpoints WHERE execution_id = ? AND status IN ('active','pending')
 		 AND kind IN ('changes_requested','goal_changes_requested') ORDER BY sequence`, [executionId],
@@ -76,7 +79,8 @@ function budgetBlocker(r: Reader, issueId: string): string {
 	return decision.kind === 'ok' ? '' : decision.message;
 }
 
-function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
+/** `tasksOf`: the issue's tasks in backlog order when the caller keeps them (Store.readWithTasks); else they are read. */
+function readIssueFacts(r: Reader, issueId: string, tasksOf?: (issueId: string) => readonly FactsTask[]): IssueFacts | undefined {
 	const issue = issueRepository.get(r, issueId);
 	if (issue === undefined) { return undefined; }
 	const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issueId) : undefined;
@@ -85,9 +89,10 @@ function readIssueFacts(r: Reader, issueId: string): IssueFacts | undefined {
 		?? checkpoints.reduce<string | null>((found, c) => found ?? verifyCheckpointIdentity(c, { issueId }), null);
 	if (problem !== null) { throw rejection('identity_mismatch', `Refused: ${problem}.`, { issueId }); }
 	const active = checkpoints.find((c) => c.status === 'active');
-	const tasks = taskRepository.listByIssue(r, issueId);
+	const tasks = tasksOf ? tasksOf(issueId) : taskRepository.listByIssue(r, issueId);
 	const reworks = reworkRepository.latestOfIssue(r, issueId);
-	const lastChange = Math.max(issue.updatedAtUnixMs, execution?.updatedAtUnixMs ?? 0, ...tasks.map((t) => t.updatedAtUnixMs), ...checkpoints.map((c) => c.updatedAtUnixMs));
+	let lastChange = Math.max(issue.updatedAtUnixMs, execution?.updatedAtUnixMs ?? 0, ...checkpoints.map((c) => c.updatedAtUnixMs));
+	for (const t of tasks) { lastChange = Math.max(lastChange, t.updatedAtUnixMs); }
 	const lastResolved = checkpoints.reduce((max, c) => (c.status === 'resolved' ? Math.max(max, c.resolvedAtUnixMs) : max), 0);
 	return {
 		issueId,

@@ -59,7 +59,17 @@ export const issueRepository = {
 		);
 	},
 	/** Counts per status of the issue's active (non-superseded) tasks. */
+	/** Per-status counts of the issue's active tasks, kept on write by the store (migration 023): one row, any size. */
 	counts(r: Reader, issueId: string): StatusCounts {
+		const row = r.get('SELECT not_started, running, pending_acceptance, completed, failed, canceled FROM issue_task_counts WHERE issue_id = ?', [issueId]);
+		if (!row) { return { notStarted: 0, running: 0, pendingAcceptance: 0, completed: 0, failed: 0, canceled: 0 }; }
+		return {
+			notStarted: num(row, 'not_started'), running: num(row, 'running'), pendingAcceptance: num(row, 'pending_acceptance'),
+			completed: num(row, 'completed'), failed: num(row, 'failed'), canceled: num(row, 'canceled'),
+		};
+	},
+	/** The same counts, counted from the task rows (what the kept counts must always equal). */
+	recount(r: Reader, issueId: string): StatusCounts {
 		const counts: StatusCounts = { notStarted: 0, running: 0, pendingAcceptance: 0, completed: 0, failed: 0, canceled: 0 };
 		for (const row of r.all('SELECT status, count(*) AS n FROM tasks WHERE issue_id = ? AND superseded_at = 0 GROUP BY status', [issueId])) {
 			const n = num(row, 'n');
@@ -73,5 +83,10 @@ export const issueRepository = {
 			}
 		}
 		return counts;
+	},
+	/** Task rows of the issue ever deleted (a cache of its tasks rebuilds when this moves). */
+	deletedTasks(r: Reader, issueId: string): number {
+		const row = r.get('SELECT deleted FROM issue_task_counts WHERE issue_id = ?', [issueId]);
+		return row ? num(row, 'deleted') : 0;
 	},
 };

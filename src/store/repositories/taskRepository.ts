@@ -110,6 +110,11 @@ export const taskRepository = {
 		return r.all('SELECT task_id FROM tasks WHERE issue_id = ? AND change_revision > ? ORDER BY sort_index, task_id', [issueId, since])
 			.map((row) => str(row, 'task_id'));
 	},
+	/** Ids of the issue's active tasks in `status`, in backlog order (an indexed read: as many rows as it returns). */
+	activeIdsWithStatus(r: Reader, issueId: string, status: TaskStatus): string[] {
+		return r.all('SELECT task_id FROM tasks WHERE issue_id = ? AND status = ? AND superseded_at = 0 ORDER BY sort_index, task_id', [issueId, status])
+			.map((row) => str(row, 'task_id'));
+	},
 	/** The distinct agent targets and models of the issue's active not-started tasks (what it will launch). */
 	pendingLaunchTargets(r: Reader, issueId: string): { agentTargetId: string; model: string }[] {
 		return r.all(

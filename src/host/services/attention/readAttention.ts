@@ -10,7 +10,7 @@ import { shownStatus } from '../../../core/approvals/approvalRules.js';
 import { approvalQuestions } from '../../../core/approvals/questions.js';
 import { approvalRepository } from '../../../store/repositories/approvalRepository.js';
 import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
-import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
+import { type FactsTask, issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { runStallRepository } from '../../../store/repositories/runStallRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
@@ -41,6 +41,8 @@ export interface AttentionReadContext {
 	readonly runActivity?: ((runId: string) => string) | undefined;
 	/** The Host's targets and prices: a pending launch the issue's USD budget cannot count needs the developer too. */
 	readonly pricing?: LaunchPricing | undefined;
+	/** The issue's tasks in backlog order when the reader keeps them (Store.readWithTasks); absent: they are read. */
+	readonly tasks?: ((issueId: string) => readonly FactsTask[]) | undefined;
 }
 
 const noContact: SourceContact = { waitingIn: '', waitingSinceUnixMs: 0, lastContactUnixMs: 0 };
@@ -100,7 +102,7 @@ function failedChecksLabel(r: Reader, runId: string): string {
 export function readAttentionInput(r: Reader, issue: Issue, context: AttentionReadContext): AttentionInput | undefined {
 	let facts;
 	try {
-		facts = issueFactsRepository.ofIssue(r, issue.issueId);
+		facts = issueFactsRepository.ofIssue(r, issue.issueId, context.tasks);
 	} catch {
 		return undefined;
 	}

@@ -2,7 +2,7 @@
 // and `--task-id T`, one task in full. The source session's last read is remembered (plan_reads) so the next
 // compact snapshot lists only the tasks changed since.
 import { clipDependencies, clipTitle, compactLimits, selectCompactTasks } from '../../../core/execution/compactSnapshot.js';
-import { computeReadiness } from '../../../core/graph/blockers.js';
+import { blockerFor } from '../../../core/graph/blockers.js';
 import { pausedByField } from '../../../core/issues/pauser.js';
 import { rejection } from '../../../core/hints.js';
 import type { Execution, Issue, Task } from '../../../core/model.js';
@@ -14,12 +14,13 @@ import { issueRepository } from '../../../store/repositories/issueRepository.js'
 import { planReadRepository } from '../../../store/repositories/planReadRepository.js';
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { taskRepository } from '../../../store/repositories/taskRepository.js';
+import type { CachedTask, IssueTaskView } from '../../../store/taskCache.js';
 import type { Reader } from '../../../store/tx.js';
 import { readTasksWithReadiness } from '../dtoMapping.js';
 import { promptVerification, readTaskChecks } from '../../checks/verificationViews.js';
 import { verificationRepository } from '../../../store/repositories/verificationRepository.js';
 import { loadManaged, type PlanContext } from './planContext.js';
-import { readPlanFacts, toCheckpointDto } from './planSnapshot.js';
+import { type PlanTaskSource, readPlanFacts, toCheckpointDto } from './planSnapshot.js';
 import { type LaunchPricing, readSpendDto } from '../../usage/issueSpend.js';
 
 /** The plan's readers: the source session and the developer; any other session is wrong_source_session. */
@@ -32,7 +33,7 @@ function loadReadable(r: Reader, issueId: string, caller: Caller, command: strin
 }
 
 /** The latest Run's label ('' before one settled). */
-function latestOutcomeLabel(r: Reader, task: Task): string {
+function latestOutcomeLabel(r: Reader, task: Pick<Task, 'latestRunId'>): string {
 	const run = task.latestRunId === '' ? undefined : runRepository.get(r, task.latestRunId);
 	return run ? outcomeLabel(run, runRepository.stopEvents(r, run.runId)) ?? '' : '';
 }
@@ -44,10 +45,10 @@ function subjectAcceptanceLabel(r: Reader, task: Task, acceptedCommit: string): 
 
 /**
  * `resultCommit`: the task's result commit (of its latest successful Run; '' when it has none). The checkpoint's subject
- * also says whether it is accepted (`acceptedCommit`: its acceptance's commit), so the three facts of the task in
- * question — reported, verified, accepted — are side by side.
+ * also says whether it is accepted (`acceptance`), so the three facts of the task in question — reported, verified,
+ * accepted — are side by side.
  */
-function toSlimTask(r: Reader, task: Task, blockerReason: SlimTaskDto['blockerReason'] | '', resultCommit: string, subject?: { acceptedCommit: string }): SlimTaskDto {
+function toSlimTask(r: Reader, task: CachedTask, blockerReason: SlimTaskDto['blockerReason'] | '', resultCommit: string, acceptanceLabel?: string): SlimTaskDto {
 	const { dependencyTaskIds, more } = clipDependencies(task.dependencyTaskIds);
 	const label = latestOutcomeLabel(r, task);
 	const verified = task.latestRunId === '' ? undefined : verificationRepository.latestOfRun(r, task.latestRunId);
@@ -62,7 +63,7 @@ function toSlimTask(r: Reader, task: Task, blockerReason: SlimTaskDto['blockerRe
 		...(label ? { outcomeLabel: label } : {}),
 		...(resultCommit ? { resultCommit } : {}),
 		...(verified !== undefined ? { verificationLabel: promptVerification(r, verified.runId).label } : {}),
-		...(subject !== undefined && task.latestRunId !== '' ? { acceptanceLabel: subjectAcceptanceLabel(r, task, subject.acceptedCommit) } : {}),
+		...(acceptanceLabel !== undefined && task.latestRunId !== '' ? { acceptanceLabel } : {}),
 	};
 }
 
@@ -72,22 +73,32 @@ export interface CompactRead {
 	readerSessionId: string | undefined;
 }
 
-export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCompact'>, caller: Caller, pricing?: LaunchPricing): CompactRead {
+/** The plan's facts from the kept view of the issue's tasks: a few ready ids, the count, and rows by id. */
+function viewTaskSource(r: Reader, view: IssueTaskView, issueId: string, readyLimit: number): PlanTaskSource {
+	return {
+		readyTaskIds: view.ready.next(readyLimit),
+		readyCount: view.ready.count,
+		awaitingAcceptanceTaskIds: () => taskRepository.activeIdsWithStatus(r, issueId, 'pending_acceptance'),
+		all: () => view.ordered(),
+	};
+}
+
+/** `tasks`: the issue's kept task view (Store.readWithTasks), so the read costs the same at any graph size. */
+export function readCompactSnapshot(r: Reader, tasks: (issueId: string) => IssueTaskView, params: ParsedParams<'plan/getCompact'>, caller: Caller, pricing?: LaunchPricing): CompactRead {
 	const { issue, execution } = loadReadable(r, params.issueId, caller, 'get');
 	const readerSessionId = caller.kind === 'session' ? caller.sessionId : undefined;
 	const since = params.sinceRevision ?? (readerSessionId ? planReadRepository.lastRead(r, readerSessionId, issue.issueId) : undefined) ?? 0;
-	const facts = readPlanFacts(r, issue, execution, { hintReadyIds: compactLimits.hintReadyIds });
-	const readiness = computeReadiness(facts.tasks);
-	const byId = new Map(facts.tasks.map((t) => [t.taskId, t]));
+	const view = tasks(issue.issueId);
+	const facts = readPlanFacts(r, issue, execution, viewTaskSource(r, view, issue.issueId, Math.max(compactLimits.readyTaskIds, compactLimits.hintReadyIds)),
+		{ hintReadyIds: compactLimits.hintReadyIds });
 	const listedReady = facts.readyTaskIds.slice(0, compactLimits.readyTaskIds);
 	const selection = selectCompactTasks({
 		subjectTaskId: facts.active?.subjectTaskId ?? '',
-		runningTaskIds: facts.tasks.filter((t) => t.status === 'running' && t.supersededAtUnixMs === 0).map((t) => t.taskId),
+		runningTaskIds: taskRepository.activeIdsWithStatus(r, issue.issueId, 'running'),
 		changedTaskIds: taskRepository.changedSince(r, issue.issueId, since),
 		readyTaskIds: listedReady,
 	});
 	const listedCheckpoints = facts.open.slice(0, compactLimits.checkpoints);
-	const commits = deliveryRepository.taskCommitsOfIssue(r, issue.issueId);
 	const snapshot: CompactPlanSnapshotDto = {
 		issueId: issue.issueId,
 		title: issue.title,
@@ -106,14 +117,16 @@ export function readCompactSnapshot(r: Reader, params: ParsedParams<'plan/getCom
 		recoveryHint: facts.recoveryHint,
 		spend: readSpendDto(r, issue.issueId, pricing),
 		readyTaskIds: listedReady,
-		readyCount: facts.readyTaskIds.length,
+		readyCount: facts.readyCount,
 		counts: issueRepository.counts(r, issue.issueId),
-		taskRevision: taskRepository.taskRevision(r, issue.issueId),
+		taskRevision: view.revision,
 		sinceRevision: since,
 		tasks: selection.taskIds.flatMap((id) => {
-			const task = byId.get(id);
-			const subject = id === (facts.active?.subjectTaskId ?? '') ? { acceptedCommit: commits.get(id)?.acceptedCommit ?? '' } : undefined;
-			return task ? [toSlimTask(r, task, readiness.get(id)?.blockerReason ?? '', commits.get(id)?.resultCommit ?? '', subject)] : [];
+			const task = view.byId.get(id);
+			if (!task) { return []; }
+			const subject = id === (facts.active?.subjectTaskId ?? '') ? taskRepository.get(r, issue.issueId, id) : undefined;
+			const acceptance = subject ? subjectAcceptanceLabel(r, subject, deliveryRepository.acceptedCommit(r, issue.issueId, id)) : undefined;
+			return [toSlimTask(r, task, blockerFor(task, view.byId), deliveryRepository.resultCommitOfTask(r, issue.issueId, id), acceptance)];
 		}),
 		omittedTaskCount: selection.omittedTaskCount,
 		...(facts.independentReview ? { independentReview: facts.independentReview } : {}),
@@ -149,7 +162,7 @@ export function readPlanTask(r: Reader, params: ParsedParams<'plan/getTask'>, ca
  * writes (full disk) still answers the read, and the same changes are listed again next time.
  */
 export async function getCompactPlan(ctx: Pick<PlanContext, 'store' | 'clock' | 'log'> & { config?: LaunchPricing }, params: ParsedParams<'plan/getCompact'>, caller: Caller): Promise<CompactPlanSnapshotDto> {
-	const { snapshot, readerSessionId } = ctx.store.read((r) => readCompactSnapshot(r, params, caller, ctx.config));
+	const { snapshot, readerSessionId } = ctx.store.readWithTasks((r, tasks) => readCompactSnapshot(r, tasks, params, caller, ctx.config));
 	if (readerSessionId !== undefined) {
 		const known = ctx.store.read((r) => planReadRepository.lastRead(r, readerSessionId, snapshot.issueId));
 		if (known === undefined || known < snapshot.taskRevision) {
