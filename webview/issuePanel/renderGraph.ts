@@ -89,12 +89,12 @@ export function renderGraph(model: GraphModel, layout: GraphLayout, opts: GraphR
 
 export function graphNode(n: GraphNodeModel, at: { x: number; y: number; width: number; height: number }, level: 'full' | 'blocks', tabStop: boolean, highlighting: boolean): ElementNode {
 	const classes = [
-		'node', `status-${n.status}`, level === 'blocks' ? 'block' : '', n.superseded ? 'superseded' : '', n.selected ? 'selected' : '',
+		'node', n.rework ? 'status-rework' : `status-${n.status}`, level === 'blocks' ? 'block' : '', n.superseded ? 'superseded' : '', n.selected ? 'selected' : '',
 		n.ready ? 'ready' : '', highlighting ? (n.match ? 'match' : 'dim') : '',
 	].filter((c) => c !== '');
 	const statusLine = n.activity !== ''
 		? truncate(`${n.statusLabel} · ${n.activity}`, nodeLabelMax + 4)
-		: `${n.statusLabel}${n.ready ? ' · ready' : ''}${n.superseded ? ' · superseded' : ''}`;
+		: truncate(`${n.statusLabel}${n.attemptLabel !== '' ? ` · ${n.attemptLabel}` : ''}${n.ready ? ' · ready' : ''}`, nodeLabelMax + 4);
 	const body: VNode[] = level === 'blocks'
 		? [svg('rect', { class: 'node-box', width: at.width, height: at.height, rx: 6, ry: 6 })]
 		: [
@@ -114,7 +114,7 @@ export function graphNode(n: GraphNodeModel, at: { x: number; y: number; width: 
 		'aria-label': n.ariaLabel,
 		'aria-current': n.selected ? 'true' : null,
 	},
-	svg('title', {}, `${n.title} (${n.statusLabel})${n.activity !== '' ? `\n${n.activity}` : ''}`),
+	svg('title', {}, `${n.title} (${n.statusLabel}${n.attemptLabel !== '' ? `, ${n.attemptLabel}` : ''})${n.activity !== '' ? `\n${n.activity}` : ''}`),
 	...body);
 }
 
