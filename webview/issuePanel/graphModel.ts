@@ -157,9 +157,13 @@ export function graphModel(tasks: readonly PanelTask[], ui: GraphUi & ListUi, ac
 	const hiddenCompletedCount = options.hideCompleted
 		? historyVisible.filter((t) => t.status === 'completed' && (inLineage === null || inLineage.has(t.taskId)) && !inScope.has(t.taskId)).length
 		: 0;
-	const counts = new Map<TaskStatus, number>();
-	for (const n of nodes) { counts.set(n.status, (counts.get(n.status) ?? 0) + 1); }
-	const parts = [...counts].map(([status, n]) => `${n} ${taskStatusLabel[status].toLowerCase()}`);
+	// A task waiting for a new attempt counts by the Host's word for it ("1 changes requested"), not as not started.
+	const counts = new Map<string, number>();
+	for (const n of nodes) {
+		const name = n.rework && !n.superseded ? n.statusLabel : taskStatusLabel[n.status];
+		counts.set(name, (counts.get(name) ?? 0) + 1);
+	}
+	const parts = [...counts].map(([name, n]) => `${n} ${name.toLowerCase()}`);
 	const matchCount = highlighting ? nodes.filter((n) => n.match).length : nodes.length;
 	const scopeNotes = [
 		focusTask ? `focused on ${focusTask.title}` : '',

@@ -229,7 +229,7 @@ function attempts(d: DetailModel): ElementNode | null {
 	if (a.label === '' && a.earlier.length === 0) { return null; }
 	return h('div', { id: 'attempts' },
 		a.label !== '' ? h('p', { id: 'attempt-label' }, h('strong', {}, a.label)) : null,
-		a.earlier.length > 0 ? h('ol', { class: 'earlier-attempts muted', 'aria-label': 'Earlier attempts' }, ...a.earlier.map((l) => h('li', {}, l))) : null);
+		a.earlier.length > 0 ? h('ul', { class: 'earlier-attempts muted', 'aria-label': 'Earlier attempts' }, ...a.earlier.map((l) => h('li', {}, l))) : null);
 }
 
 /** Superseded history reads as one line — how that attempt ended — and where its work went on, instead of its status. */
