@@ -217,8 +217,12 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 		// Done means delivered: the confirmed goal's work is on its task branches, so the issue is ready to integrate
 		// (Integrate from the panel is the ui stage's "Integrate in the panel" step).
 		await step('after Confirm goal: all three say "needs you": ready to integrate', async () => {
-			const states = await agree('needs you', 60_000);
-			if (!states.includes('ready to integrate')) { throw new Error(`the confirmed issue is not ready to integrate: ${states}`); }
+			// Goal Review also read "needs you": wait for the confirmation to land rather than read the state before it.
+			let states = '';
+			await pollFor('the confirmed issue to read ready to integrate', 60_000, async () => {
+				states = await agree('needs you', 30_000);
+				return states.includes('ready to integrate') ? true : undefined;
+			}).catch(() => { throw new Error(`the confirmed issue is not ready to integrate: ${states}`); });
 			await tidyForScreenshot(workbench);
 			await shot('journey-done');
 			return states;
