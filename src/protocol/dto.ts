@@ -120,6 +120,22 @@ export const taskControlsDto = z.object({
 });
 export type TaskControlsDto = z.infer<typeof taskControlsDto>;
 
+/** A task's attempts as the developer reads them (src/core/attempts/taskAttempts.ts derives them). */
+export const taskAttemptsDto = z.object({
+	/** The attempt it is, counted across the tasks a managed rework replaced, and how many its line of work had. */
+	number: z.number().int().nonnegative(),
+	of: z.number().int().nonnegative(),
+	/** "Attempt 2 of 2"; '' while there was only one. */
+	label: z.string(),
+	/** One line per earlier attempt: "Attempt 1 — changes requested: <note>". */
+	earlier: z.array(z.string()),
+	/** Waiting for the new attempt asked of it ("Changes requested"), drawn instead of its status; '' otherwise. */
+	stateLabel: z.string(),
+	/** Superseded history: the one line that stands for it; '' otherwise. */
+	line: z.string(),
+});
+export type TaskAttemptsDto = z.infer<typeof taskAttemptsDto>;
+
 /**
  * A task with its readiness and the one blocker that holds it back, whether it is superseded history, and what the
  * developer may do to it, as the Host derives them (the managed snapshot and `issue/get` alike; the UIs draw them).
@@ -129,6 +145,7 @@ export const planTaskDto = taskDto.extend({
 	blockerReason: z.union([blockerReason, z.literal('')]),
 	superseded: z.boolean(),
 	controls: taskControlsDto,
+	attempts: taskAttemptsDto.optional(),
 });
 export type PlanTaskDto = z.infer<typeof planTaskDto>;
 

@@ -3,6 +3,7 @@
 // replacements and launch settings. Pure; every decision is the Host's.
 import { type ApprovalModel, approvalModels } from './approvalModel.js';
 import { blockerLabel, taskStatusLabel } from './format.js';
+import { taskStateLabel } from './graphModel.js';
 import { type MessagesModel, messagesModel, type TranscriptModel, transcriptModel } from './liveRunModel.js';
 import type { PanelTask } from './panelTasks.js';
 import { type ReviewChangesModel, reviewChanges } from './reviewChangesModel.js';
@@ -27,7 +28,12 @@ export interface DetailModel {
 	readonly title: string;
 	readonly content: string;
 	readonly status: TaskStatus;
+	/** The Host's rework state ("Changes requested") over the task's status, as the graph names it. */
 	readonly statusLabel: string;
+	/** Waiting for a new attempt asked of it: its chip is not the status colour (a review decision is no failure). */
+	readonly rework: boolean;
+	/** Which attempt it is and one line per earlier one (the Host's count); superseded history: its one line. */
+	readonly attempts: AttemptsModel;
 	readonly acceptanceLabel: string;
 	/** The Host's reason the task awaits acceptance again ("changed after acceptance"); '' when none. */
 	readonly reopenedReason: string;
@@ -62,6 +68,14 @@ export interface DetailModel {
 	readonly failure: FailureModel | null;
 	/** Selected here and not yet echoed by the Host (its transcript and the keybindings' context follow with the next snapshot). */
 	readonly busy: boolean;
+}
+
+export interface AttemptsModel {
+	/** "Attempt 2 of 2"; '' while there was only one. */
+	readonly label: string;
+	readonly earlier: readonly string[];
+	/** Superseded history: "Attempt 1 — changes requested: <note>", drawn instead of its status, blocker and result. */
+	readonly line: string;
 }
 
 /** A failed latest Run's card: the Host's attention label and the last lines its agent wrote to stderr. */
@@ -102,7 +116,9 @@ export function detailModel(s: PanelSnapshot, tasks: readonly PanelTask[], selec
 		title: t.title,
 		content: t.content,
 		status: t.status,
-		statusLabel: taskStatusLabel[t.status],
+		statusLabel: taskStateLabel(t),
+		rework: (t.attempts?.stateLabel ?? '') !== '',
+		attempts: { label: t.attempts?.label ?? '', earlier: t.attempts?.earlier ?? [], line: t.attempts?.line ?? '' },
 		// The Host's acceptance words say by whom, at which commit and what the checks said then.
 		acceptanceLabel: t.acceptance?.label ?? acceptanceLabels[t.acceptanceState],
 		reopenedReason: t.reopenedReason,

@@ -16,6 +16,10 @@ export interface GraphNodeModel {
 	readonly status: TaskStatus;
 	readonly statusLabel: string;
 	readonly superseded: boolean;
+	/** Waiting for a new attempt asked of it, or replaced by one: drawn apart from its status (never the failure colour). */
+	readonly rework: boolean;
+	/** "attempt 2 of 2" (the Host's count) once it had more than one; '' otherwise. */
+	readonly attemptLabel: string;
 	readonly ready: boolean;
 	readonly selected: boolean;
 	/** Passes the chips and the search while either is on (drawn highlighted; the others dim). */
@@ -99,15 +103,28 @@ export function activityByTask(runs: readonly RunDto[]): Map<string, string> {
 	return out;
 }
 
+/**
+ * A task's status as the graph and the list name it: the Host's rework state ("Changes requested") over its status,
+ * a superseded attempt by how it ended ("Attempt 1 — changes requested"), and why it awaits acceptance again.
+ */
+export function taskStateLabel(t: PanelTask): string {
+	const a = t.attempts;
+	if (a !== undefined && a.stateLabel !== '') { return a.stateLabel; }
+	if (a !== undefined && a.line !== '') { return a.line.split(': ')[0] ?? a.line; }
+	if (t.superseded) { return `${taskStatusLabel[t.status]} · superseded`; }
+	return t.reopenedReason !== '' ? `${taskStatusLabel[t.status]} · ${t.reopenedReason}` : taskStatusLabel[t.status];
+}
+
 function nodeModel(t: PanelTask, selected: boolean, match: boolean, activity: string): GraphNodeModel {
 	const key = `${selected ? 1 : 0}${match ? 1 : 0}${activity}`;
 	const known = nodeOf.get(t);
 	if (known !== undefined && known.key === key) { return known.node; }
-	const statusLabel = t.reopenedReason !== '' ? `${taskStatusLabel[t.status]} · ${t.reopenedReason}` : taskStatusLabel[t.status];
-	const extra = [t.superseded ? 'superseded' : '', t.ready ? 'ready' : '', t.dependencyTaskIds.length ? `${t.dependencyTaskIds.length} dependencies` : 'no dependencies'];
+	const statusLabel = taskStateLabel(t);
+	const attemptLabel = t.attempts !== undefined && t.attempts.label !== '' && !t.superseded ? t.attempts.label.toLowerCase() : '';
+	const extra = [attemptLabel, t.superseded ? 'superseded' : '', t.ready ? 'ready' : '', t.dependencyTaskIds.length ? `${t.dependencyTaskIds.length} dependencies` : 'no dependencies'];
 	const node: GraphNodeModel = {
 		taskId: t.taskId, title: t.title, label: middleTruncate(t.title, nodeLabelMax), status: t.status, statusLabel,
-		superseded: t.superseded, ready: t.ready, selected, match,
+		superseded: t.superseded, rework: t.superseded || (t.attempts?.stateLabel ?? '') !== '', attemptLabel, ready: t.ready, selected, match,
 		ariaLabel: [`Task ${t.title}`, statusLabel, ...extra.filter((e) => e !== '')].join(', '),
 		activity,
 	};
@@ -140,9 +157,13 @@ export function graphModel(tasks: readonly PanelTask[], ui: GraphUi & ListUi, ac
 	const hiddenCompletedCount = options.hideCompleted
 		? historyVisible.filter((t) => t.status === 'completed' && (inLineage === null || inLineage.has(t.taskId)) && !inScope.has(t.taskId)).length
 		: 0;
-	const counts = new Map<TaskStatus, number>();
-	for (const n of nodes) { counts.set(n.status, (counts.get(n.status) ?? 0) + 1); }
-	const parts = [...counts].map(([status, n]) => `${n} ${taskStatusLabel[status].toLowerCase()}`);
+	// A task waiting for a new attempt counts by the Host's word for it ("1 changes requested"), not as not started.
+	const counts = new Map<string, number>();
+	for (const n of nodes) {
+		const name = n.rework && !n.superseded ? n.statusLabel : taskStatusLabel[n.status];
+		counts.set(name, (counts.get(name) ?? 0) + 1);
+	}
+	const parts = [...counts].map(([name, n]) => `${n} ${name.toLowerCase()}`);
 	const matchCount = highlighting ? nodes.filter((n) => n.match).length : nodes.length;
 	const scopeNotes = [
 		focusTask ? `focused on ${focusTask.title}` : '',
@@ -159,7 +180,7 @@ export function graphModel(tasks: readonly PanelTask[], ui: GraphUi & ListUi, ac
 		return listed.map((t) => {
 			const facts = runFacts.get(t.taskId);
 			return {
-				taskId: t.taskId, title: t.title, status: t.status, statusLabel: taskStatusLabel[t.status], ready: t.ready,
+				taskId: t.taskId, title: t.title, status: t.status, statusLabel: taskStateLabel(t), ready: t.ready,
 				selected: t.taskId === ui.selectedTaskId, agent: t.agentTargetId,
 				durationLabel: facts ? formatDuration(facts.durationMs) : '—', costLabel: costLabel(facts),
 				acceptable: t.controls.accept, checked: t.controls.accept && ui.checked?.has(t.taskId) === true,

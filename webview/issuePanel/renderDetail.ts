@@ -217,25 +217,49 @@ function taskActions(d: DetailModel, ui: DetailUi): ElementNode | null {
 		d.controls.delete && confirming ? deleteConfirmation(d.taskId, d.title) : null);
 }
 
+/** The task's Runs; superseded history keeps them collapsed under its one line. */
+function runsSection(d: DetailModel, history: boolean): ElementNode[] {
+	const list = d.runs.length ? h('ol', { class: 'runs' }, ...d.runs.map((r, i) => run(r, i === 0))) : h('p', { class: 'muted' }, 'No runs yet.');
+	return history ? [collapsed('runs', `Runs (${d.runs.length})`, list)] : [h('h3', {}, `Runs (${d.runs.length})`), list];
+}
+
+/** Which attempt the task is, and one line for each earlier one (what ended it, with the developer's note). */
+function attempts(d: DetailModel): ElementNode | null {
+	const a = d.attempts;
+	if (a.label === '' && a.earlier.length === 0) { return null; }
+	return h('div', { id: 'attempts' },
+		a.label !== '' ? h('p', { id: 'attempt-label' }, h('strong', {}, a.label)) : null,
+		a.earlier.length > 0 ? h('ul', { class: 'earlier-attempts muted', 'aria-label': 'Earlier attempts' }, ...a.earlier.map((l) => h('li', {}, l))) : null);
+}
+
+/** Superseded history reads as one line — how that attempt ended — and where its work went on, instead of its status. */
+function supersededAttempt(d: DetailModel): ElementNode {
+	return h('p', { id: 'attempt-line', class: 'muted' }, d.attempts.line,
+		d.replacedBy ? h('span', {}, ' · ', linkButton(`Go to the next attempt (${d.replacedBy.title})`, 'task/select', { 'task-id': d.replacedBy.taskId }, `Go to the next attempt, task ${d.replacedBy.title}`)) : null);
+}
+
 export function renderDetail(d: DetailModel | null, ui: DetailUi = {}): ElementNode {
 	if (!d) {
 		return h('div', { id: 'task-detail', class: 'empty' }, h('p', {}, 'Select a task in the graph (click, or Enter / Space) to see its content, runs and controls.'));
 	}
 	const data = { 'task-id': d.taskId };
+	// Superseded history with its one line: how that attempt ended stands for its status, blocker and result.
+	const history = d.superseded && d.attempts.line !== '';
 	return h('div', { id: 'task-detail', 'data-task-id': d.taskId, 'aria-busy': String(d.busy) },
 		h('h2', { id: 'detail-title' }, d.title),
-		h('p', { class: 'detail-meta' },
-			h('span', { class: `status-chip status-${d.status}` }, d.statusLabel),
+		history ? supersededAttempt(d) : h('p', { class: 'detail-meta' },
+			h('span', { class: `status-chip status-${d.rework ? 'rework' : d.status}` }, d.statusLabel),
 			h('span', { class: 'muted' }, ` · ${d.acceptanceLabel}${d.ready ? ' · ready' : ''} · `),
 			h('code', {}, d.taskId)),
-		d.replacedBy ? h('p', { id: 'replaced-by', class: 'notice' }, 'Superseded. Replaced by ',
+		history ? null : attempts(d),
+		d.replacedBy && !history ? h('p', { id: 'replaced-by', class: 'notice' }, 'Superseded. Replaced by ',
 			linkButton(d.replacedBy.title, 'task/select', { 'task-id': d.replacedBy.taskId }, `Go to the replacement task ${d.replacedBy.title}`)) : null,
-		d.superseded && !d.replacedBy ? h('p', { class: 'notice' }, 'Superseded (no replacement).') : null,
+		d.superseded && !d.replacedBy && !history ? h('p', { class: 'notice' }, 'Superseded (no replacement).') : null,
 		d.replaces.length ? h('div', { id: 'replaces' }, h('p', {}, 'Replaces:'), relatedList(d.replaces, 'Go to the superseded task')) : null,
-		d.blocker ? h('p', { id: 'blocker', class: 'notice' }, `Blocked: ${d.blocker}`) : null,
+		d.blocker && !history ? h('p', { id: 'blocker', class: 'notice' }, `Blocked: ${d.blocker}`) : null,
 		taskActions(d, ui),
 		d.approvals.some((a) => a.pending) ? approvals(d.approvals) : null,
-		d.latest ? latestRun(d, d.latest, data) : null,
+		d.latest && !history ? latestRun(d, d.latest, data) : null,
 		d.messages ? messages(d.messages) : null,
 		d.controls.accept || d.controls.requestChanges ? h('section', { id: 'acceptance', class: 'callout', 'aria-label': 'Acceptance' },
 			h('p', {}, 'This task is waiting for you to accept its result or request changes.'),
@@ -254,8 +278,7 @@ export function renderDetail(d: DetailModel | null, ui: DetailUi = {}): ElementN
 				h('p', { class: 'form-error', role: 'alert', 'data-error-for': `task:${d.taskId}` })) : null) : null,
 		d.transcript ? transcript(d.transcript) : null,
 		d.approvals.length > 0 && !d.approvals.some((a) => a.pending) ? approvals(d.approvals) : null,
-		h('h3', {}, `Runs (${d.runs.length})`),
-		d.runs.length ? h('ol', { class: 'runs' }, ...d.runs.map((r, i) => run(r, i === 0))) : h('p', { class: 'muted' }, 'No runs yet.'),
+		...runsSection(d, history),
 		h('p', { id: 'task-usage', class: 'muted' }, `All runs: ${d.usageLabel}`),
 		collapsed('content', 'Content', d.content ? h('pre', { class: 'content' }, d.content) : h('p', { class: 'muted' }, 'No content.')),
 		collapsed('dependencies', `Dependencies (${d.dependencies.length})`,

@@ -5,7 +5,7 @@ import { button, iconButton } from '../shared/components.js';
 import { type ElementNode, findAll, h, svg, type VNode } from '../shared/vnode.js';
 import { detailLevel } from './graphOptions.js';
 import type { GraphLayout, Point } from './layout.js';
-import { truncate } from './format.js';
+import { middleTruncate, truncate } from './format.js';
 import { type GraphModel, type GraphNodeModel, nodeLabelMax } from './graphModel.js';
 
 export interface GraphRenderOptions {
@@ -89,18 +89,21 @@ export function renderGraph(model: GraphModel, layout: GraphLayout, opts: GraphR
 
 export function graphNode(n: GraphNodeModel, at: { x: number; y: number; width: number; height: number }, level: 'full' | 'blocks', tabStop: boolean, highlighting: boolean): ElementNode {
 	const classes = [
-		'node', `status-${n.status}`, level === 'blocks' ? 'block' : '', n.superseded ? 'superseded' : '', n.selected ? 'selected' : '',
+		'node', n.rework ? 'status-rework' : `status-${n.status}`, level === 'blocks' ? 'block' : '', n.superseded ? 'superseded' : '', n.selected ? 'selected' : '',
 		n.ready ? 'ready' : '', highlighting ? (n.match ? 'match' : 'dim') : '',
 	].filter((c) => c !== '');
 	const statusLine = n.activity !== ''
 		? truncate(`${n.statusLabel} · ${n.activity}`, nodeLabelMax + 4)
-		: `${n.statusLabel}${n.ready ? ' · ready' : ''}${n.superseded ? ' · superseded' : ''}`;
+		: truncate(`${n.statusLabel}${n.ready ? ' · ready' : ''}`, nodeLabelMax + 4);
+	// "attempt 2 of 2" as a tag at the title row's end ("2 of 2"): the status line keeps its whole width.
+	const attempt = n.attemptLabel.replace(/^attempt /, '');
 	const body: VNode[] = level === 'blocks'
 		? [svg('rect', { class: 'node-box', width: at.width, height: at.height, rx: 6, ry: 6 })]
 		: [
 			svg('rect', { class: 'node-box', width: at.width, height: at.height, rx: 4, ry: 4 }),
 			svg('rect', { class: 'node-bar', width: 4, height: at.height, rx: 2, ry: 2 }),
-			svg('text', { class: 'node-title', x: 12, y: 17 }, n.label),
+			svg('text', { class: 'node-title', x: 12, y: 17 }, attempt !== '' ? middleTruncate(n.title, nodeLabelMax - 6) : n.label),
+			...(attempt !== '' ? [svg('text', { class: 'node-attempt', x: at.width - 8, y: 17, 'text-anchor': 'end' }, attempt)] : []),
 			svg('text', { class: 'node-status', x: 12, y: 32 }, statusLine),
 		];
 	return svg('g', {
@@ -114,7 +117,7 @@ export function graphNode(n: GraphNodeModel, at: { x: number; y: number; width: 
 		'aria-label': n.ariaLabel,
 		'aria-current': n.selected ? 'true' : null,
 	},
-	svg('title', {}, `${n.title} (${n.statusLabel})${n.activity !== '' ? `\n${n.activity}` : ''}`),
+	svg('title', {}, `${n.title} (${n.statusLabel}${n.attemptLabel !== '' ? `, ${n.attemptLabel}` : ''})${n.activity !== '' ? `\n${n.activity}` : ''}`),
 	...body);
 }
 

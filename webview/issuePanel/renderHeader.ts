@@ -33,13 +33,21 @@ function controls(c: IssueControls, title: string, ready: boolean): ElementNode 
 		c.stopSource ? button({ label: 'Stop source session', action: 'source/stop', title: 'Archive this execution: its source agent gets no more work' }) : null);
 }
 
-/** After a managed issue completed: Finish, or a Follow Up for its source agent. */
+/**
+ * After the work is over: Finish, or a Follow Up for a managed issue's source agent. With accepted work not integrated,
+ * Integrate (in the controls above) is the one primary action and Finish says what it skips.
+ */
 function completion(c: IssueControls): ElementNode | null {
 	if (!c.finish && !c.followUp) { return null; }
+	const unintegrated = c.integrate;
 	return h('section', { id: 'completion', class: 'callout', 'aria-labelledby': 'completion-title' },
 		h('h2', { id: 'completion-title' }, 'Issue complete'),
-		h('p', {}, 'Finish it (the source agent may exit), or give its source agent a follow-up to work on next.'),
-		c.finish ? button({ label: 'Finish', action: 'issue/finish', appearance: 'primary' }) : null,
+		h('p', {}, unintegrated
+			? 'Integrate the accepted work (above), or finish without integrating: it stays only on its tutti/* branches.'
+			: `Finish it${c.followUp ? ' (the source agent may exit), or give its source agent a follow-up to work on next' : ''}.`),
+		c.finish ? button(unintegrated
+			? { label: 'Finish without integrating', action: 'issue/finish', id: 'finish-issue', ariaLabel: 'Finish the issue without integrating its accepted work (it stays on its tutti/* branches)' }
+			: { label: 'Finish', action: 'issue/finish', appearance: 'primary', id: 'finish-issue' }) : null,
 		c.followUp ? button({ label: 'Follow up…', action: 'issue/followUp', ariaLabel: 'Follow up: give the source agent its next goal' }) : null);
 }
 

@@ -32,6 +32,24 @@ export const pendingReworkLabel: Readonly<Record<ReworkKind, string>> = {
 	update_from_base: 'Update from base asked: it starts soon',
 };
 
+/** A task waiting for the new attempt asked of it, by what asked for it (the panel's status; never a failure). */
+export const reworkStateNames: Readonly<Record<ReworkKind, string>> = {
+	changes_requested: 'Changes requested',
+	retry: 'Retry asked',
+	update_from_base: 'Update from base asked',
+};
+
+/** How an earlier attempt of a task ended, in the one line that stands for it ("Attempt 1 — changes requested: …"). */
+export const attemptEndNames = {
+	changes_requested: 'changes requested',
+	retry: 'retried',
+	update_from_base: 'updated from its base',
+	failed: 'failed',
+	canceled: 'canceled',
+	replaced: 'replaced',
+	ranAgain: 'ran again',
+} as const;
+
 /** The state of one agent Turn in the Agents view (src/core/turns/agentTurns.ts derives it). */
 export const agentTurnStates = ['working', 'waiting_on_you', 'waiting_on_approval', 'waiting_on_agents', 'setting_up', 'stalled'] as const;
 export type AgentTurnState = (typeof agentTurnStates)[number];

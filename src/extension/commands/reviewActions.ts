@@ -57,6 +57,7 @@ export function acceptTask(ctx: ActionContext, args: CommandArgs): Promise<unkno
 			return undefined;
 		}
 		const decision = await ctx.services.client().call('review/accept', { issueId: task.issueId, taskId: task.taskId });
+		ctx.services.reviewComments.markAccepted(task.taskId);
 		return decision;
 	});
 }
@@ -73,6 +74,7 @@ export function acceptTaskInDiff(ctx: ActionContext): Promise<unknown> {
 	return runAction(ctx, 'Accept Task', async () => {
 		const task = diffTask(ctx);
 		const decision = await ctx.services.client().call('review/accept', { issueId: task.issueId, taskId: task.taskId });
+		ctx.services.reviewComments.markAccepted(task.taskId);
 		await ctx.reviewDiffs.refresh();
 		vscode.window.setStatusBarMessage(`Tutti: accepted "${task.taskTitle}"`, 5000);
 		return decision;

@@ -6,6 +6,7 @@ import type { Disposable } from '../../core/lifecycle.js';
 import { Emitter, type Event } from '../../core/events.js';
 import { type PanelSnapshot, type PanelViewState, parseToHost, type ToWebview } from '../../protocol/webview.js';
 import { snapshotDelta } from '../../protocol/webviewDelta.js';
+import { followNewAttempt } from './followAttempt.js';
 import { type KnownIds, panelActionFor } from './panelActions.js';
 import type { PanelHostApi } from './panelHostApi.js';
 import { buildPanelSnapshot } from './panelSnapshot.js';
@@ -203,6 +204,12 @@ export class IssuePanelController implements Disposable {
 		} catch (e) {
 			await this.#postError(`Could not read issue ${this.issueId}: ${e instanceof Error ? e.message : String(e)}`);
 			return;
+		}
+		// The task shown was superseded by a rework: its next attempt is what the developer follows.
+		const followed = followNewAttempt(this.#last, snapshot);
+		if (followed !== null) {
+			this.#view = { ...this.#view, selectedTaskId: followed };
+			snapshot = { ...snapshot, view: { ...snapshot.view, selectedTaskId: followed } };
 		}
 		const selected = snapshot.view.selectedTaskId;
 		const reviewComments = selected !== null && this.#api.reviewComments ? this.#api.reviewComments(selected).map((c) => ({ path: c.path, line: c.line, text: c.text })) : [];

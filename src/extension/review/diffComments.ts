@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DisposableStore } from '../../core/lifecycle.js';
-import { type ReviewComment, ReviewCommentBook, type ReviewCommentState, threadLabel } from './reviewCommentBook.js';
+import { type ReviewComment, ReviewCommentBook, type ReviewCommentState } from './reviewCommentBook.js';
 
 const stateKey = 'tutti.reviewComments';
 
@@ -50,9 +50,11 @@ export function registerDiffComments(workspace: string | undefined, memento: vsc
 	store.add(book.onDidChange(() => {
 		void memento.update(stateKey, book.state());
 		// A comment the book no longer has (sent with Request changes, or deleted) leaves its thread.
-		const kept = new Set(book.state().comments.map((c) => c.commentId));
+		const kept = new Map(book.state().comments.map((c) => [c.commentId, c.taskId] as const));
 		for (const [id, comment] of drawn) {
-			if (kept.has(id)) { continue; }
+			const taskId = kept.get(id);
+			// A kept comment's thread follows its task's decision (accepted: not sent), still named by the task's title.
+			if (taskId !== undefined) { comment.thread.label = book.labelOf(taskId); continue; }
 			drawn.delete(id);
 			comment.thread.comments = comment.thread.comments.filter((c) => c !== comment);
 			if (comment.thread.comments.length === 0) { comment.thread.dispose(); }
@@ -76,7 +78,7 @@ export function registerDiffComments(workspace: string | undefined, memento: vsc
 		const comment = new AgentComment(added.commentId, added.text, reply.thread);
 		drawn.set(added.commentId, comment);
 		reply.thread.comments = [...reply.thread.comments, comment];
-		reply.thread.label = threadLabel(book.titleOf(taskId), taskId);
+		reply.thread.label = book.labelOf(taskId);
 		reply.thread.canReply = true;
 	};
 	const deleteComment = (comment: unknown): void => {

@@ -17,7 +17,7 @@ export interface ReviewComment {
 /** What the book persists (workspace state): the comments and which task's diff each file was opened for. */
 export interface ReviewCommentState {
 	readonly comments: readonly ReviewComment[];
-	readonly reviews: readonly { readonly taskId: string; readonly files: readonly string[]; readonly title?: string }[];
+	readonly reviews: readonly { readonly taskId: string; readonly files: readonly string[]; readonly title?: string; readonly accepted?: boolean }[];
 }
 
 /** Bounds: one comment's text, and how many comments one task keeps. */
@@ -26,21 +26,34 @@ export const reviewCommentLimits = { textChars: 2_000, perTask: 200 } as const;
 export class ReviewCommentBook implements Disposable {
 	readonly #comments = new Map<string, ReviewComment>();
 	/** Most recently opened last: a file in two tasks' diffs belongs to the one opened last. */
-	#reviews: { taskId: string; files: Set<string>; title: string }[] = [];
+	#reviews: { taskId: string; files: Set<string>; title: string; accepted: boolean }[] = [];
 	#next = 0;
 	readonly #onDidChange = new Emitter<void>();
 	readonly onDidChange: Event<void> = this.#onDidChange.event;
 
 	constructor(state?: ReviewCommentState) {
 		for (const c of state?.comments ?? []) { this.#comments.set(c.commentId, c); }
-		this.#reviews = (state?.reviews ?? []).map((r) => ({ taskId: r.taskId, files: new Set(r.files), title: typeof r.title === 'string' ? r.title : '' }));
+		this.#reviews = (state?.reviews ?? []).map((r) => ({ taskId: r.taskId, files: new Set(r.files), title: typeof r.title === 'string' ? r.title : '', accepted: r.accepted === true }));
 		this.#next = this.#comments.size;
 	}
 
 	/** The task's diff was opened on these files: they can be commented for it. `title`: the task's, to name its threads. */
 	openReview(taskId: string, files: readonly string[], title = ''): void {
-		this.#reviews = [...this.#reviews.filter((r) => r.taskId !== taskId), { taskId, files: new Set(files.map(normalize)), title }];
+		this.#reviews = [...this.#reviews.filter((r) => r.taskId !== taskId), { taskId, files: new Set(files.map(normalize)), title, accepted: false }];
 		this.#onDidChange.fire();
+	}
+
+	/** The developer accepted the task: its comments stay (nothing is lost) but will not be sent; its threads say so. */
+	markAccepted(taskId: string): void {
+		const review = this.#reviews.find((r) => r.taskId === taskId);
+		if (review === undefined || review.accepted) { return; }
+		review.accepted = true;
+		this.#onDidChange.fire();
+	}
+
+	/** The label of the task's comment threads, by its title and whether its comments still go with Request changes. */
+	labelOf(taskId: string): string {
+		return threadLabel(this.titleOf(taskId), taskId, this.#reviews.find((r) => r.taskId === taskId)?.accepted === true);
 	}
 
 	/** The title of the task whose diff was opened ('' when it was not given). */
@@ -92,7 +105,7 @@ export class ReviewCommentBook implements Disposable {
 	}
 
 	state(): ReviewCommentState {
-		return { comments: [...this.#comments.values()], reviews: this.#reviews.map((r) => ({ taskId: r.taskId, files: [...r.files], title: r.title })) };
+		return { comments: [...this.#comments.values()], reviews: this.#reviews.map((r) => ({ taskId: r.taskId, files: [...r.files], title: r.title, ...(r.accepted ? { accepted: true } : {}) })) };
 	}
 
 	dispose(): void {
@@ -104,9 +117,12 @@ function normalize(path: string): string {
 	return path.replace(/\\/g, '/').replace(/^\.\//, '');
 }
 
-/** A comment thread is named by its task's title ("For “Write the notes” · sent with Request changes"). */
-export function threadLabel(taskTitle: string, taskId: string): string {
-	return `For ${taskTitle !== '' ? `“${taskTitle}”` : `task ${taskId}`} · sent with Request changes`;
+/**
+ * A comment thread is named by its task's title ("For “Write the notes” · sent with Request changes"); once the task
+ * was accepted its comments are kept but not sent, and the label says so.
+ */
+export function threadLabel(taskTitle: string, taskId: string, accepted = false): string {
+	return `For ${taskTitle !== '' ? `“${taskTitle}”` : `task ${taskId}`} · ${accepted ? 'not sent: you accepted the task' : 'sent with Request changes'}`;
 }
 
 /** The note sent with Request changes: the developer's words, then each diff comment as `path:line — comment`. */

@@ -1,6 +1,7 @@
 // Core model → wire DTOs (src/protocol/dto.ts). What the UIs draw but must not re-derive (an issue's terminality and
 // controls, a task's readiness, a wake's marker) is derived here from the core rules.
 import type { Attention } from '../../core/attention/attention.js';
+import { type AttemptTask, taskAttempts } from '../../core/attempts/taskAttempts.js';
 import { computeReadiness, isSuperseded } from '../../core/graph/blockers.js';
 import { formatBytes } from '../../core/bytes.js';
 import { deliveryOf, manualWorkOver } from '../../core/issues/delivery.js';
@@ -17,6 +18,7 @@ import {
 	deliveryRepository, type IssueDelivery, noTaskCommits, type RunCommits, type TaskCommits, type WorktreeDisk,
 } from '../../store/repositories/deliveryRepository.js';
 import type { AttentionDto, IssueDto, PlanTaskDto, ReworkDto, RunDto, RunStallDto, SpendDto, TaskDto, WakeDto } from '../../protocol/dto.js';
+import { checkpointRepository } from '../../store/repositories/checkpointRepository.js';
 import { executionRepository } from '../../store/repositories/executionRepository.js';
 import { finishRepository } from '../../store/repositories/finishRepository.js';
 import { issueRepository, type StatusCounts } from '../../store/repositories/issueRepository.js';
@@ -207,6 +209,10 @@ export interface TaskListContext {
 	/** taskId → its Runs so far; taskId → its latest rework. */
 	readonly attempts: ReadonlyMap<string, number>;
 	readonly reworks: ReadonlyMap<string, TaskRework>;
+	/** taskId → every rework asked of it, oldest first (absent: only the latest is known). */
+	readonly reworkHistory?: ReadonlyMap<string, readonly TaskRework[]>;
+	/** Managed issues: runId → the note of the developer's change request on that Run's result. */
+	readonly changesRequested?: ReadonlyMap<string, string>;
 	/** The developer edits this issue's tasks (a manual issue that is not over; a managed plan is its source agent's). */
 	readonly tasksEditable: boolean;
 }
@@ -223,8 +229,32 @@ export function readTaskListContext(r: Reader, issue: Issue, executionStatus: Ex
 		issueArchived: issue.status === 'archived' || executionStatus === 'archived' || executionStatus === 'archiving',
 		executionCompleted: executionStatus === 'completed',
 		attempts: reworkRepository.attemptsOfIssue(r, issue.issueId), reworks: reworkRepository.latestOfIssue(r, issue.issueId),
+		reworkHistory: reworkRepository.historyOfIssue(r, issue.issueId),
+		changesRequested: changeRequestsOfIssue(r, issue),
 		tasksEditable: issue.planningSource === 'manual' && !isIssueTerminal(issue.status, executionStatus),
 	};
+}
+
+/** A managed issue's change requests: the Run whose result they were on → the developer's note. */
+function changeRequestsOfIssue(r: Reader, issue: Issue): Map<string, string> {
+	const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issue.issueId) : undefined;
+	if (!execution) { return new Map(); }
+	return new Map(checkpointRepository.listByExecution(r, execution.executionId)
+		.filter((c) => c.kind === 'changes_requested' && c.subjectRunId !== '')
+		.map((c) => [c.subjectRunId, c.note ?? ''] as const));
+}
+
+/** The facts each task's attempts are derived from (every task of the issue, so replacements continue the count). */
+function attemptTasks(tasks: readonly Task[], context: TaskListContext): AttemptTask[] {
+	return tasks.map((t) => {
+		const latest = context.reworks.get(t.taskId);
+		return {
+			taskId: t.taskId, status: t.status, supersededByTaskId: t.supersededByTaskId, superseded: isSuperseded(t),
+			runCount: context.attempts.get(t.taskId) ?? 0,
+			reworks: context.reworkHistory?.get(t.taskId) ?? (latest !== undefined ? [latest] : []),
+			changesRequested: t.latestRunId !== '' ? context.changesRequested?.get(t.latestRunId) ?? null : null,
+		};
+	});
 }
 
 /**
@@ -238,6 +268,7 @@ export function toTasksWithReadiness(
 	// No projection of a settled subject as accepted: only the developer's accept satisfies its dependents.
 	const readiness = computeReadiness(tasks);
 	const depended = new Set(tasks.filter((t) => !isSuperseded(t)).flatMap((t) => t.dependencyTaskIds));
+	const attemptViews = taskAttempts(attemptTasks(tasks, context));
 	return tasks.map((t) => {
 		const state = readiness.get(t.taskId) ?? { ready: false, blockerReason: '' as const };
 		const taskCommits = commits.get(t.taskId) ?? noTaskCommits;
@@ -250,6 +281,7 @@ export function toTasksWithReadiness(
 				planningSource: context.planningSource, issueArchived: context.issueArchived, executionCompleted: context.executionCompleted,
 				hasAcceptedCommit: taskCommits.acceptedCommit !== '', tasksEditable: context.tasksEditable, hasActiveDependents: depended.has(t.taskId),
 			}),
+			...(((a) => (a !== undefined ? { attempts: { ...a, earlier: [...a.earlier] } } : {}))(attemptViews.get(t.taskId))),
 		};
 	});
 }

@@ -72,6 +72,15 @@ export const reworkRepository = {
 		}
 		return latest;
 	},
+	/** taskId → every rework asked of it (pending or bound), oldest first. */
+	historyOfIssue(r: Reader, issueId: string): Map<string, TaskRework[]> {
+		const history = new Map<string, TaskRework[]>();
+		for (const row of r.all('SELECT * FROM task_reworks WHERE issue_id = ? ORDER BY requested_at, rowid', [issueId])) {
+			const rework = reworkFromRow(row);
+			history.set(rework.taskId, [...(history.get(rework.taskId) ?? []), rework]);
+		}
+		return history;
+	},
 	/** taskId → how many Runs it has had (each Run is one attempt), for every task of the issue that has any. */
 	attemptsOfIssue(r: Reader, issueId: string): Map<string, number> {
 		return new Map(r.all('SELECT task_id, count(*) AS n FROM runs WHERE issue_id = ? GROUP BY task_id', [issueId])

@@ -82,6 +82,7 @@ describe('conformance: developer confirmation (reviews and Goal Review)', functi
 		const changed = methods['review/requestChanges'].result.parse(expectOk(await review(issue, 'request-changes', 'a', ['--note', note])));
 		assert.equal(changed.taskStatus, 'failed');
 		const active = await issue.get();
+		assert.equal(taskIn(active, 'a').attempts?.stateLabel, 'Changes requested', 'drawn as the decision it is, not as a failure');
 		const cp = active.checkpoints.find((c) => c.checkpointId === changed.checkpointId)!;
 		assert.deepEqual([cp.kind, cp.status, cp.subjectTaskId, cp.note], ['changes_requested', 'active', 'a', note], 'b waited on a: active at once');
 		assert.ok(!active.checkpoints.some((c) => c.checkpointId === settled.activeCheckpoint?.checkpointId), 'the settlement it answered is closed');
@@ -105,7 +106,11 @@ describe('conformance: developer confirmation (reviews and Goal Review)', functi
 		// The owed command, run as printed, is accepted.
 		const replacement = expectOk<{ runIds: string[] }>(await issue.cli(shellWords(owedSchedule).slice(1)));
 		assert.equal(replacement.runIds.length, 1);
-		assert.deepEqual(taskIn(await issue.get(), 'b').dependencyTaskIds, ['a2']);
+		const reworked = await issue.get();
+		assert.deepEqual(taskIn(reworked, 'b').dependencyTaskIds, ['a2']);
+		// The replacement continues the count; the replaced task is one line: how that attempt ended.
+		assert.deepEqual([taskIn(reworked, 'a').attempts?.line, taskIn(reworked, 'a').attempts?.stateLabel], [`Attempt 1 — changes requested: ${note}`, '']);
+		assert.deepEqual([taskIn(reworked, 'a2').attempts?.label, taskIn(reworked, 'a2').attempts?.earlier], ['Attempt 2 of 2', [`Attempt 1 — changes requested: ${note}`]]);
 	});
 
 	it('Goal Review: complete waits for the developer; goal request-changes returns a checkpoint with the note; goal confirm completes', async function () {

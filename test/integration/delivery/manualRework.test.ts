@@ -38,6 +38,9 @@ describe('request changes on a manual issue is a rework (real git)', function ()
 		let task = issue.tasks[0]!;
 		assert.deepEqual([task.status, task.rework?.kind, task.rework?.runId, task.rework?.note, task.attempt], ['not_started', 'changes_requested', '', note, 1]);
 		assert.equal(task.attention?.label, 'Paused · changes requested');
+		assert.deepEqual(task.attempts, {
+			number: 2, of: 2, label: 'Attempt 2 of 2', earlier: ['Attempt 1 — changes requested: Say hello, not hi.'], stateLabel: 'Changes requested', line: '',
+		}, 'the Host numbers the new attempt and names the first by the decision that ended it');
 		assert.equal(issue.counts.failed, 0, 'a review decision is not a failure');
 		await h.call('issue/resume', { issueId });
 		await h.idle();
@@ -45,6 +48,7 @@ describe('request changes on a manual issue is a rework (real git)', function ()
 		const second = h.runs.launches.filter((l) => l.taskId === 'greet')[1]!;
 		assert.ok(second, 'a new Run started');
 		assert.deepEqual([task.status, task.attempt, task.rework?.runId, task.latestRunId], ['running', 2, second.runId, second.runId]);
+		assert.deepEqual([task.attempts?.label, task.attempts?.stateLabel], ['Attempt 2 of 2', ''], 'running its second attempt: no longer waiting for it');
 		assert.equal(second.cwd, first.cwd, 'in the same tree');
 		assert.equal(readFileSync(join(second.cwd, 'greeting.txt'), 'utf8'), 'hi\n', 'the earlier attempt\'s work is there');
 		assert.ok(second.stdinText.startsWith(`This is attempt 2 of this task. The developer reviewed the result of the previous attempt (Run ${first.runId}) and requested changes:\n> Say hello, not hi.\n>\n> [greeting.txt:1] use the full word\n`), second.stdinText);

@@ -73,4 +73,19 @@ describe('review comments on a task diff', () => {
 		assert.equal(threadLabel(again.titleOf('notes'), 'notes'), 'For “Write the release notes” · sent with Request changes');
 		assert.equal(threadLabel('', 'old'), 'For task old · sent with Request changes');
 	});
+
+	it('after Accept a thread keeps its task\'s title and its comments, and says they are not sent; a new review of the task (a rework) sends them again', () => {
+		const book = new ReviewCommentBook();
+		book.openReview('rules', ['src/lint/rules.ts'], 'Tighten the lint rules');
+		const c = book.add('rules', 'src/lint/rules.ts', 2, 'Keep eqeqeq, but say why');
+		book.markAccepted('rules');
+		assert.equal(book.labelOf('rules'), 'For “Tighten the lint rules” · not sent: you accepted the task');
+		assert.deepEqual(book.of('rules'), [c], 'nothing is lost');
+		const again = new ReviewCommentBook(JSON.parse(JSON.stringify(book.state())) as ReturnType<ReviewCommentBook['state']>);
+		assert.equal(again.labelOf('rules'), 'For “Tighten the lint rules” · not sent: you accepted the task', 'kept across a restore');
+		again.openReview('rules', ['src/lint/rules.ts'], 'Tighten the lint rules');
+		assert.equal(again.labelOf('rules'), 'For “Tighten the lint rules” · sent with Request changes');
+		book.markAccepted('never-opened');
+		assert.equal(book.labelOf('never-opened'), 'For task never-opened · sent with Request changes');
+	});
 });

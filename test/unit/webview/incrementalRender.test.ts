@@ -81,7 +81,7 @@ const patchDom = (el: FakeElement, from: VNode, to: VNode): FakeElement => patch
 describe('patching a drawn node', () => {
 	const place = { x: 10, y: 20, width: 200, height: 40 };
 	const node: GraphNodeModel = {
-		taskId: 't1', title: 'Build the parser', label: 'Build the parser', status: 'running', statusLabel: 'Running', superseded: false,
+		taskId: 't1', title: 'Build the parser', label: 'Build the parser', status: 'running', statusLabel: 'Running', superseded: false, rework: false, attemptLabel: '',
 		ready: false, selected: false, match: false, ariaLabel: 'Task Build the parser, Running', activity: 'Ran: npm test',
 	};
 

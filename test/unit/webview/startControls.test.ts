@@ -49,6 +49,13 @@ describe('panel: start and completion controls (the Host\'s, drawn)', () => {
 		assert.equal(findAll(render(none), (n) => n.attrs['id'] === 'completion').length, 0);
 		const complete = withControls(none, { finish: true, followUp: true });
 		assert.deepEqual(actionsIn(render(complete), 'completion'), ['issue/finish', 'issue/followUp']);
+		// Accepted work not integrated: Integrate is the one primary action; Finish is secondary and says what it skips.
+		const ready = withControls(none, { finish: true, integrate: true });
+		const unintegrated = render({ ...ready, issue: { ...ready.issue, delivery: 'ready_to_integrate' } });
+		const primaries = findAll(unintegrated, (n) => n.attrs['appearance'] === 'primary' || String(n.attrs['class'] ?? '').includes('primary'));
+		assert.deepEqual(primaries.map((n) => n.attrs['data-action']), ['issue/integrate']);
+		assert.equal(textContent(findAll(unintegrated, (n) => n.attrs['id'] === 'finish-issue')[0]!), 'Finish without integrating');
+		assert.equal(textContent(findAll(render(complete), (n) => n.attrs['id'] === 'finish-issue')[0]!), 'Finish');
 		const review = withControls(none, { switchReviewToSelf: true, stopSource: true });
 		assert.deepEqual(actionsIn(render(review), 'issue-controls'), ['goalReview/switchToSelf', 'source/stop']);
 	});

@@ -3,6 +3,7 @@
 // two tasks (multi-line content, a dependency, the agent; the second sent with Ctrl+Enter), edits one and deletes it;
 // the List view shows agent / duration / cost and accepts two checked tasks at once; the keyboard reaches the review
 // first, and Ctrl+Alt+A / Ctrl+Alt+R / Ctrl+Alt+N accept, request changes and go to the next task needing the developer;
+// request changes reads "Changes requested" (never a failure), then the rework stays selected as "Attempt 2 of 2";
 // an agent's tool call is allowed with an edited command line, from the panel and from the notification's Edit….
 // Each new screen is shot in Light+, Dark+ and High Contrast with every text's contrast measured. Facts are read back
 // with the `tutti` CLI from outside VS Code; every wait is bounded.
@@ -30,7 +31,7 @@ interface CliTask {
 const quickInput = '.quick-input-widget .quick-input-box input';
 
 /** The screens this stage adds to docs/screenshots/ (each in -light, -dark and -hc). */
-export const cockpitScreens = ['panel-failed', 'panel-task-form', 'panel-list-accept', 'panel-approval-edit'] as const;
+export const cockpitScreens = ['panel-failed', 'panel-task-form', 'panel-list-accept', 'panel-approval-edit', 'panel-changes-requested', 'panel-attempts'] as const;
 
 function tasksOf(cli: CliCaller, issueId: string): CliTask[] {
 	return cli(['issue', 'get', '--issue-id', issueId, '--as-user'])['tasks'] as CliTask[];
@@ -239,6 +240,45 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string): P
 			await page.keyboard.press('Escape');
 			if (!/Ctrl\+Alt\+N/i.test(shown)) { throw new Error(`the palette shows "${shown}" beside Next Task Needing You`); }
 			return `review reached in 1 Tab; accepted ${reviewed}; changes requested on ${other}; Ctrl+Alt+N opened ${opened}; palette shows ${shown}`;
+		});
+
+		await step('request changes → "Changes requested" (not a failure), then the rework selected as "attempt 2 of 2" with one line for attempt 1', async () => {
+			const issueId = manualIssue('Rework a greeting');
+			cli(['issue', 'task', 'add', '--issue-id', issueId, '--title', 'Greet Eve', '--agent-target-id', 'sh', '--as-user']);
+			await pollFor('the task awaiting acceptance', 30_000, async () => (taskOf(cli, issueId, 'greet-eve')?.status === 'pending_acceptance' ? true : undefined));
+			const panel = await openFromBoard(workbench, 'Rework a greeting');
+			await selectNode(panel, 'greet-eve');
+			// Paused from the panel, so the state between the decision and the new attempt stays on the screen.
+			await click(panel, '#issue-controls [data-action="issue/pause"]', 'Pause in the issue controls');
+			await waitInPanel(panel, '#issue-controls [data-action="issue/resume"]', 'Resume, once paused');
+			await panel.locator('#task-note textarea').first().fill('Greet her in French too.', { timeout: 5000 });
+			await click(panel, '#acceptance [data-action="task/requestChanges"]', 'Request changes in the detail');
+			const chip = await waitInPanel(panel, '#task-detail .detail-meta .status-chip', 'the detail\'s state', { contains: 'Changes requested' });
+			const chipClass = await panel.locator('#task-detail .detail-meta .status-chip').first().getAttribute('class', { timeout: 2000 }) ?? '';
+			const node = panel.locator('g.node[data-task-id="greet-eve"]').first();
+			const nodeClass = await node.getAttribute('class', { timeout: 2000 }) ?? '';
+			if (/status-failed/.test(`${chipClass} ${nodeClass}`) || !/status-rework/.test(nodeClass)) { throw new Error(`drawn as "${chipClass}" / "${nodeClass}"`); }
+			const svgText = (selector: string): Promise<string> => panel.evaluate<string>(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`);
+			const nodeText = await svgText('g.node[data-task-id="greet-eve"] .node-status');
+			if (!nodeText.includes('Changes requested')) { throw new Error(`the node reads "${nodeText}"`); }
+			const earlier = await waitInPanel(panel, '#attempts', 'the earlier attempt\'s line', { contains: 'Attempt 1 — changes requested: Greet her in French too.' });
+			if ((await panel.locator('#task-detail [data-action="run/openOutput"]').count()) !== 1 || (await panel.locator('#failure-cause').count()) !== 0) { throw new Error('the decision is drawn as a failure'); }
+			const waiting = await inThemes('panel-changes-requested', panel);
+			await click(panel, '#issue-controls [data-action="issue/resume"]', 'Resume in the issue controls');
+			await pollFor('the second attempt awaiting acceptance', 30_000, async () => {
+				const t = taskOf(cli, issueId, 'greet-eve') as (CliTask & { attempts?: { label: string } }) | undefined;
+				return t?.status === 'pending_acceptance' && t.attempts?.label === 'Attempt 2 of 2' ? true : undefined;
+			});
+			// The rework is the same task's next attempt: it stays selected and reads attempt 2 of 2.
+			await waitInPanel(panel, '#task-detail[data-task-id="greet-eve"] #attempt-label', 'the attempt in the detail', { contains: 'Attempt 2 of 2' });
+			await waitInPanel(panel, '#task-detail .detail-meta .status-chip', 'the new attempt awaiting acceptance', { contains: 'Awaiting acceptance' });
+			const status = await pollFor('the node to read attempt 2 of 2', 10_000, async () => {
+				const tag = await svgText('g.node[data-task-id="greet-eve"] .node-attempt');
+				const label = await node.getAttribute('aria-label', { timeout: 2000 }) ?? '';
+				return tag === '2 of 2' && label.includes('attempt 2 of 2') ? `${tag} (${label})` : undefined;
+			});
+			const attempts = await inThemes('panel-attempts', panel);
+			return `${chip.trim()} (${chipClass}); ${earlier.replace(/\s+/g, ' ').trim()}; then "${status}"; ${waiting}; ${attempts}`;
 		});
 
 		await step('an agent\'s tool call is allowed with an edited command line, from the panel and from the notification\'s Edit…', async () => {

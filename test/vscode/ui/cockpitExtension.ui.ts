@@ -268,12 +268,18 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string, ga
 			return `title bar: ${bar.join(' | ')}; thread: ${thread.split('\n')[0]}`;
 		});
 
-		await step('Accept Task from the diff editor\'s title bar accepts the task; its buttons leave the title bar', async () => {
+		await step('Accept Task from the diff editor\'s title bar accepts the task; its buttons leave the title bar; the thread keeps the task\'s title', async () => {
 			const lint = issueId(lintIssue);
 			await titleAction(workbench, 'Accept Task').click({ timeout: 10_000 });
 			const accepted = await pollFor('the task accepted', 20_000, async () => { const t = task(lint, 'rules'); return t.acceptanceState === 'user_accepted' ? t : undefined; });
 			await pollFor('Accept Task to leave the title bar', 15_000, async () => ((await titleAction(workbench, 'Accept Task').count()) === 0 ? true : undefined));
-			return `${accepted.status}, ${accepted.acceptanceState}`;
+			// The comment is kept, its thread still named by the task's title, and it says it will not be sent now.
+			const thread = await pollFor('the thread to say its comment is not sent', 15_000, async () => {
+				const head = await page.locator('.part.editor .review-widget .head').first().innerText({ timeout: 2000 }).catch(() => '');
+				return head.includes('not sent: you accepted the task') ? head : undefined;
+			});
+			if (!thread.includes(`For “${lintTask}”`)) { throw new Error(`after Accept the thread is not named by the task's title: "${thread}"`); }
+			return `${accepted.status}, ${accepted.acceptanceState}; thread: ${thread.split('\n')[0]}`;
 		});
 
 		await step('the board\'s menu of the accepted issue offers Integrate and Open Combined Diff; the combined diff opens the issue\'s whole work', async () => {

@@ -185,7 +185,7 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 			// Reviewing changed nothing yet: the decision is still the developer's.
 			return `${await agree('needs you')}; ${listed.replace(/\s+/g, ' ')}`;
 		});
-		await step('Request changes sends the note with `path:line — comment`; the source agent reworks the task: all three say "agent working"', async () => {
+		await step('Request changes sends the note with `path:line — comment`; the source agent reworks the task: all three say "agent working"; the rework is selected as attempt 2 of 2', async () => {
 			await panel().locator('#task-note textarea').first().fill('Close, but not yet.', { timeout: 5000 });
 			await clickInPanel(panel(), '#acceptance [data-action="task/requestChanges"]', 'the Request changes button');
 			const note = await pollFor('the changes_requested checkpoint with the note', 30_000, async () => {
@@ -195,8 +195,12 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 			});
 			if (!note.includes(`docs/NOTES.md:3 — ${comment}`)) { throw new Error(`the note sent is "${note}"`); }
 			const states = await agree('agent working', 90_000);
-			await selectTask(panel(), `${journeyTask.taskId}-fixed`);
-			return `${states}; note: ${JSON.stringify(note)}`;
+			// The task shown was superseded by the source agent's rework: the panel follows it to the next attempt.
+			const fixed = `${journeyTask.taskId}-fixed`;
+			await waitInPanel(panel(), `#task-detail[data-task-id="${fixed}"]`, 'the rework selected in place of the task it replaced', { timeoutMs: 30_000 });
+			const attempt = await waitInPanel(panel(), '#attempts', 'the rework\'s attempt', { contains: 'Attempt 2 of 2' });
+			if (!attempt.includes('Attempt 1 — changes requested: Close, but not yet.')) { throw new Error(`the rework's attempts read "${attempt}"`); }
+			return `${states}; note: ${JSON.stringify(note)}; ${attempt.replace(/\s+/g, ' ').trim()}`;
 		});
 		await step('the rework finishes and needs the developer; Accept in the panel; the source agent completes; Goal Review: all three say "needs you"', async () => {
 			await waitInPanel(panel(), '#transcript', 'the rework\'s transcript', { contains: `gate ${journeyTask.taskId}-fixed: waiting`, timeoutMs: 60_000 });
@@ -213,8 +217,12 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 		// Done means delivered: the confirmed goal's work is on its task branches, so the issue is ready to integrate
 		// (Integrate from the panel is the ui stage's "Integrate in the panel" step).
 		await step('after Confirm goal: all three say "needs you": ready to integrate', async () => {
-			const states = await agree('needs you', 60_000);
-			if (!states.includes('ready to integrate')) { throw new Error(`the confirmed issue is not ready to integrate: ${states}`); }
+			// Goal Review also read "needs you": wait for the confirmation to land rather than read the state before it.
+			let states = '';
+			await pollFor('the confirmed issue to read ready to integrate', 60_000, async () => {
+				states = await agree('needs you', 30_000);
+				return states.includes('ready to integrate') ? true : undefined;
+			}).catch(() => { throw new Error(`the confirmed issue is not ready to integrate: ${states}`); });
 			await tidyForScreenshot(workbench);
 			await shot('journey-done');
 			return states;
