@@ -80,8 +80,9 @@ async function runCall(io: CliIo, invocation: Extract<Invocation, { kind: 'call'
 	const shared: Omit<CallOptions, 'params'> = {
 		resolve: () => resolveEndpoint(io.env, io.cwd),
 		method: invocation.method,
+		asUser: invocation.asUser,
 		// A session token always speaks for its session; without one, a read the developer makes needs no --as-user.
-		asUser: invocation.asUser || (!io.env['TUTTI_SESSION_TOKEN'] && developerReadMethods.has(invocation.method)),
+		userIfReadable: developerReadMethods.has(invocation.method),
 		sessionToken: io.env['TUTTI_SESSION_TOKEN'] || undefined,
 		connectTimeoutMs: connectTimeout(io.env),
 		sameCommand: shellCommand(argv),
