@@ -8,6 +8,7 @@ import { benchApprovalRoundTrip, formatApprovalRoundTrip } from './approvalRound
 import { benchCodexApprovalRoundTrip, formatCodexApprovalRoundTrip } from './codexApprovalRoundTrip.js';
 import { benchCompactAtScale, formatCompactAtScale } from './compactAtScale.js';
 import { benchIntegrate, formatIntegrate } from './delivery/integrateIssue.js';
+import { benchTreeDisk, formatTreeDisk } from './delivery/treeDisk.js';
 import { benchWorktreeRuns, formatWorktreeRuns } from './delivery/worktreeRuns.js';
 import { withLoad } from './machineLoad.js';
 
@@ -20,6 +21,11 @@ export async function deliverySections(section: Section, log: (line: string) => 
 	section('Worktree and result commit per Run at 1 / 10 / 100 in flight; merge base for 2 / 8 parents',
 		'launch of 100 worktree Runs: total ÷ N at most 0.5× 396 ms (the figure before trees were checked out outside the serial chain), with the floor (`git worktree add` alone) beside it; cost per Run flat from 1 to 100 in flight (no O(n²)).',
 		`${formatWorktreeRuns(worktrees.result)}\n\n${worktrees.load}`);
+
+	log('bench: the disk of a tree of 1,000 / 10,000 files (the board\'s measurement) against du …');
+	const disk = await withLoad(() => benchTreeDisk({ log: sub }));
+	section('The disk of a tree, as the board measures it, against `du -s`', 'none set in the spec; the walk runs in the background, so it only needs to stay near du.',
+		`${formatTreeDisk(disk.result)}\n\n${disk.load}`);
 
 	log('bench: `tutti issue integrate` of a 50-task issue …');
 	const integrate = await withLoad(() => benchIntegrate({ log: sub }));

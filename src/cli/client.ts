@@ -69,6 +69,11 @@ export interface CallOptions {
 	/** The params, or a function of the milliseconds left before `deadlineMs` (evaluated for each attempt). */
 	params: unknown;
 	asUser: boolean;
+	/**
+	 * A read the developer may make without --as-user: with no session token, the user credential goes with it when it
+	 * can be read; when it cannot, the request goes without one (the Host then says unauthenticated, as before).
+	 */
+	userIfReadable?: boolean;
 	sessionToken: string | undefined;
 	/** Total time to keep retrying connection failures. */
 	connectTimeoutMs: number;
@@ -118,6 +123,9 @@ async function callWithRetries(options: CallOptions): Promise<CallOutcome> {
 		let code = 'ENOENT';
 		if (endpoint !== null) {
 			let token = options.sessionToken;
+			if (!options.asUser && options.userIfReadable === true && token === undefined) {
+				token = readUserToken(endpoint.userTokenPath) ?? undefined;
+			}
 			if (options.asUser) {
 				// Re-read every attempt: a restarted Host writes a new credential. Without a socket either, the
 				// connect below fails with ENOENT and is retried like any other absence of the Host.

@@ -64,6 +64,12 @@ export interface AlternativeMethod {
 	method: Method;
 }
 
+/**
+ * Reads the developer makes from their own terminal without \`--as-user\`: with no session token in the environment,
+ * the CLI sends the user credential for these methods only (a write still needs \`--as-user\` or a session token).
+ */
+export const developerReadMethods: ReadonlySet<Method> = new Set<Method>(['issue/list', 'issue/get', 'run/get', 'run/log']);
+
 export interface CommandSpec {
 	/** Words after `tutti`: ['plan', 'issue', 'get']. */
 	path: readonly string[];

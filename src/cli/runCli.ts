@@ -10,6 +10,7 @@ import { type McpEntry, loadMcpEntry } from './mcpEntry.js';
 import { formatHuman } from './humanOutput.js';
 import { readInput } from './inputText.js';
 import { type Invocation, applyInput } from './invocation.js';
+import { developerReadMethods } from './commandTable.js';
 import { parseCommandLine } from './parseCommandLine.js';
 
 export interface CliIo {
@@ -80,6 +81,8 @@ async function runCall(io: CliIo, invocation: Extract<Invocation, { kind: 'call'
 		resolve: () => resolveEndpoint(io.env, io.cwd),
 		method: invocation.method,
 		asUser: invocation.asUser,
+		// A session token always speaks for its session; without one, a read the developer makes needs no --as-user.
+		userIfReadable: developerReadMethods.has(invocation.method),
 		sessionToken: io.env['TUTTI_SESSION_TOKEN'] || undefined,
 		connectTimeoutMs: connectTimeout(io.env),
 		sameCommand: shellCommand(argv),

@@ -24,10 +24,11 @@ const taskFormFields = {
 	agentTargetId: id,
 };
 
-/** Which task form is open: adding a task, editing one, or none. */
+/** Which task form is open: adding a task, editing one, editing a failed one to run it again (Edit and retry), or none. */
 export const taskFormState = z.union([
 	z.strictObject({ mode: z.literal('add') }),
 	z.strictObject({ mode: z.literal('edit'), taskId: id }),
+	z.strictObject({ mode: z.literal('retry'), taskId: id }),
 ]).nullable();
 export type TaskFormState = z.infer<typeof taskFormState>;
 
@@ -78,6 +79,10 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('task/create'), ...taskFormFields }),
 	z.strictObject({ type: z.literal('task/update'), taskId: id, ...taskFormFields }),
 	z.strictObject({ type: z.literal('task/delete'), taskId: id }),
+	/** Run a failed or canceled task again as a new attempt (Retry), with the form's fields when edited first (Edit and retry). */
+	z.strictObject({ type: z.literal('task/retry'), taskId: id, fields: z.strictObject(taskFormFields).optional() }),
+	/** Merge its base branch into an accepted task's tree, in a new Run (Update from base). */
+	z.strictObject({ type: z.literal('task/updateFromBase'), taskId: id }),
 	/** Accept every one of these tasks (the list view's Accept selected). */
 	z.strictObject({ type: z.literal('tasks/accept'), taskIds: z.array(id).min(1).max(acceptSelectedMax) }),
 	/** Add an agent to run tasks (the task form has none to offer). */

@@ -302,6 +302,10 @@ export class IssuePanelApp {
 				return;
 			case 'task/add': return this.#openForm({ mode: 'add' });
 			case 'taskForm/edit': return this.#openForm({ mode: 'edit', taskId });
+			case 'taskForm/retry': return this.#openForm({ mode: 'retry', taskId });
+			case 'task/retry': case 'task/updateFromBase':
+				if (this.#post({ type: action, taskId })) { this.#announce(action === 'task/retry' ? 'Retrying the task.' : 'Updating the task from its base branch.'); }
+				return;
 			case 'taskForm/cancel': {
 				const open = this.#ui.taskForm ?? null;
 				if (open !== null) { this.#forgetForm(open); }
@@ -431,14 +435,15 @@ export class IssuePanelApp {
 		const { dependencyTaskIds, agentTargetId } = chosenValues(m);
 		const problem = title.trim() === '' ? 'Write a title first.' : agentTargetId === '' ? 'Choose the agent that runs the task (Add Agent if there is none).' : '';
 		const fields = { title: title.trim(), content, dependencyTaskIds, agentTargetId };
-		const sent = problem === '' && this.#post(m.taskId === null ? { type: 'task/create', ...fields } : { type: 'task/update', taskId: m.taskId, ...fields });
+		const sent = problem === '' && this.#post(m.taskId === null ? { type: 'task/create', ...fields }
+			: m.mode === 'retry' ? { type: 'task/retry', taskId: m.taskId, fields } : { type: 'task/update', taskId: m.taskId, ...fields });
 		if (!sent) {
 			if (errorEl) { errorEl.textContent = problem !== '' ? problem : 'The task is too long to send (title at most 500 characters, content at most 100,000).'; }
 			this.#doc.getElementById(title.trim() === '' ? 'task-form-title' : 'task-form-agent')?.focus();
 			return;
 		}
 		if (errorEl) { errorEl.textContent = ''; }
-		this.#announce(m.taskId === null ? 'Adding the task.' : 'Saving the task.');
+		this.#announce(m.taskId === null ? 'Adding the task.' : m.mode === 'retry' ? 'Retrying the task.' : 'Saving the task.');
 	}
 
 	/** Allow once with the edited input: the text read back into the input the tool runs with (checked here and by the Host). */

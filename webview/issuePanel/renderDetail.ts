@@ -130,11 +130,20 @@ function reviewChanges(c: ReviewChangesModel, title: string, canOpen: boolean, d
 }
 
 /**
- * Retry (same task, new Run) and Edit and retry on a failed task: drawn from the Host's retry control once it sends
- * one. The Host sends none yet, so this draws nothing; the failure card says what the developer decides meanwhile.
+ * The ways forward the Host offers on the task: Retry and Edit and retry (a failed or canceled task, run again as a new
+ * attempt in its tree, edited first in the task form) and Update from base (an accepted task, its base branch merged
+ * into its tree in a new Run). Drawn from the Host's controls only.
  */
-function retryControls(_d: DetailModel): ElementNode | null {
-	return null;
+function wayForwardControls(d: DetailModel): ElementNode | null {
+	const data = { 'task-id': d.taskId };
+	if (!d.controls.retry && !d.controls.updateFromBase) { return null; }
+	return h('div', { id: 'way-forward', class: 'form-actions', role: 'group', 'aria-label': 'Ways forward' },
+		d.controls.retry ? button({ label: 'Retry', action: 'task/retry', appearance: 'primary', ariaLabel: `Retry task ${d.title} as a new attempt in its tree`, data, id: 'retry-task' }) : null,
+		d.controls.retry ? button({ label: 'Edit and retry…', action: 'taskForm/retry', ariaLabel: `Edit task ${d.title}, then retry it`, data, id: 'edit-retry-task' }) : null,
+		d.controls.updateFromBase ? button({
+			label: 'Update from base', action: 'task/updateFromBase', ariaLabel: `Merge the base branch into task ${d.title} in a new Run`, data, id: 'update-from-base',
+			title: 'A new Run merges the base branch into the task\u2019s tree; its result is reviewed again',
+		}) : null);
 }
 
 /** Why the latest Run failed: the Host's words for what the developer decides, and the last lines of its stderr. */
@@ -155,10 +164,10 @@ function latestRun(d: DetailModel, r: LatestRunModel, data: Readonly<Record<stri
 		r.summary ? h('p', { class: 'run-summary' }, r.summary) : null,
 		r.errorMessage ? h('p', { class: 'run-error' }, r.errorMessage) : null,
 		d.failure ? failureCause(d.failure, r.runId) : null,
+		wayForwardControls(d),
 		d.changes ? reviewChanges(d.changes, d.title, d.controls.openChanges, data) : null,
 		h('div', { class: 'run-actions' },
 			!d.changes && d.controls.openChanges ? button({ label: 'Open changes', action: 'task/openChanges', ariaLabel: `Open the changes of task ${d.title} in the diff view`, data }) : null,
-			d.failure ? retryControls(d) : null,
 			button({ label: 'Open output', action: 'run/openOutput', ariaLabel: `Open the raw output of run ${r.runId}`, data: { 'run-id': r.runId }, id: 'latest-run-output' })));
 }
 

@@ -1,4 +1,4 @@
-// The one task form (add, or edit of a task that has not started): title, content, the tasks it waits for (a
+// The one task form (add, edit of a task that has not started, or Edit and retry of a failed or canceled one): title, content, the tasks it waits for (a
 // checklist of the issue's other active tasks) and the agent that runs it (the Host's agent targets). Which tasks may be
 // edited is the Host's (`controls.edit`, `controls.delete`); the Host checks the graph (no cycle, known tasks) when the
 // form is sent. Pure.
@@ -16,7 +16,7 @@ export interface TaskFormValues {
 export const untouchedForm: TaskFormValues = { dependencyTaskIds: null, agentTargetId: null };
 
 export interface TaskFormModel {
-	readonly mode: 'add' | 'edit';
+	readonly mode: 'add' | 'edit' | 'retry';
 	/** The task edited; null when adding. */
 	readonly taskId: string | null;
 	readonly heading: string;
@@ -37,14 +37,16 @@ export interface TaskFormModel {
 
 /** The key of a form's picks and drafts: `add`, or `edit:<taskId>`. */
 export function taskFormKey(form: NonNullable<TaskFormState>): string {
-	return form.mode === 'add' ? 'add' : `edit:${form.taskId}`;
+	return form.mode === 'add' ? 'add' : `${form.mode}:${form.taskId}`;
 }
 
 /** The form to draw; null when none is open, or the task edited is not (or no longer) editable. */
 export function taskFormModel(s: PanelSnapshot, tasks: readonly PanelTask[], form: TaskFormState | undefined, values: TaskFormValues = untouchedForm): TaskFormModel | null {
 	if (form === null || form === undefined) { return null; }
-	const task = form.mode === 'edit' ? tasks.find((t) => t.taskId === form.taskId && !t.superseded) : undefined;
+	const task = form.mode !== 'add' ? tasks.find((t) => t.taskId === form.taskId && !t.superseded) : undefined;
+	// Edit needs the Host's Edit on the task; Edit and retry its Retry (a failed or canceled task, run again edited).
 	if (form.mode === 'edit' && task?.controls.edit !== true) { return null; }
+	if (form.mode === 'retry' && task?.controls.retry !== true) { return null; }
 	const key = taskFormKey(form);
 	const deps = new Set(values.dependencyTaskIds ?? task?.dependencyTaskIds ?? []);
 	const targets = s.agentTargets ?? [];
@@ -55,8 +57,8 @@ export function taskFormModel(s: PanelSnapshot, tasks: readonly PanelTask[], for
 	return {
 		mode: form.mode,
 		taskId: task?.taskId ?? null,
-		heading: task ? `Edit task ${task.title}` : 'Add a task',
-		submitLabel: task ? 'Save' : 'Add task',
+		heading: form.mode === 'retry' && task ? `Edit and retry task ${task.title}` : task ? `Edit task ${task.title}` : 'Add a task',
+		submitLabel: form.mode === 'retry' ? 'Retry' : task ? 'Save' : 'Add task',
 		titleKey: `form:${key}:title`,
 		contentKey: `form:${key}:content`,
 		titleInitial: task?.title ?? '',
@@ -66,7 +68,7 @@ export function taskFormModel(s: PanelSnapshot, tasks: readonly PanelTask[], for
 		})),
 		agents,
 		noAgents: agents.length === 0,
-		canDelete: task?.controls.delete === true,
+		canDelete: form.mode === 'edit' && task?.controls.delete === true,
 	};
 }
 

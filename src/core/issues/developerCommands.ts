@@ -2,9 +2,20 @@
 // (never as an agent's step): one place, so every text names the same flags in the same order.
 import { shellWord } from '../next/commands.js';
 
-export function integrateCommand(issueId: string, options: { acceptedOnly?: boolean; into?: string } = {}): string {
+/** How the developer asked to integrate: printed again as it was, so running the printed command repeats the same choice. */
+export interface IntegrateOptions {
+	acceptedOnly?: boolean;
+	into?: string;
+	squash?: 'task' | 'issue';
+	/** true: to the branch's upstream; a name: to that remote. */
+	push?: true | string;
+}
+
+export function integrateCommand(issueId: string, options: IntegrateOptions = {}): string {
 	const into = options.into !== undefined ? ` --into ${shellWord(options.into)}` : '';
-	return `tutti issue integrate --issue-id ${shellWord(issueId)}${into}${options.acceptedOnly === true ? ' --accepted-only' : ''} --as-user`;
+	const squash = options.squash !== undefined ? ` --squash ${options.squash}` : '';
+	const push = options.push === true ? ' --push' : options.push !== undefined ? ` --push ${shellWord(options.push)}` : '';
+	return `tutti issue integrate --issue-id ${shellWord(issueId)}${into}${options.acceptedOnly === true ? ' --accepted-only' : ''}${squash}${push} --as-user`;
 }
 
 export function reviewAcceptCommand(issueId: string, taskId: string): string {

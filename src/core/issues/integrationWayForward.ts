@@ -4,7 +4,7 @@
 // the task's tree, which integrate then shows for review. Every command named here is one the Host accepts in that
 // state; the integration tests run each of them. Pure.
 import type { MergeSource, TaskStatus } from '../model.js';
-import { integrateCommand, issueGetCommand, retryCommand, reviewAcceptCommand, updateFromBaseCommand } from './developerCommands.js';
+import { type IntegrateOptions, integrateCommand, issueGetCommand, retryCommand, reviewAcceptCommand, updateFromBaseCommand } from './developerCommands.js';
 
 /** A task that keeps an issue from integrating: not accepted (any more). */
 export interface BlockingTask {
@@ -70,6 +70,8 @@ export interface ConflictFacts {
 	updateFromBase: UpdateFromBaseMode;
 	/** Why Update from base is not offered (with `unavailable`). */
 	unavailableReason?: string;
+	/** How this integrate was asked for (squash, push, accepted only): the printed integrate repeats it. */
+	asked?: Omit<IntegrateOptions, 'into'>;
 }
 
 function sourceRef(into: string, s: MergeSource): string {
@@ -79,7 +81,7 @@ function sourceRef(into: string, s: MergeSource): string {
 /** The refusal of an integration that conflicts: the paths, and both ways forward. */
 export function conflictRefusal(f: ConflictFacts): { message: string; hint: string } {
 	const message = `Integrating issue ${f.issueId} into ${f.into} conflicts: task ${f.taskId} and ${f.withLabel} both change ${f.paths.join(', ')}. Nothing was changed.`;
-	const again = integrateCommand(f.issueId, { into: f.into });
+	const again = integrateCommand(f.issueId, { ...f.asked, into: f.into });
 	const ways: string[] = [];
 	if (f.updateFromBase !== 'unavailable') {
 		const who = f.updateFromBase === 'agent'

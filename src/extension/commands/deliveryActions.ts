@@ -6,8 +6,9 @@ import * as vscode from 'vscode';
 import type { Result } from '../../protocol/controlPlane.js';
 import { HostCallError } from '../client/hostClient.js';
 import { type ActionContext, runAction } from './actionContext.js';
-import { type CommandArgs, issueIdOf, pushOf } from './commandArgs.js';
+import { type CommandArgs, issueIdOf, pushOf, taskRefOf } from './commandArgs.js';
 import { pickIssue } from './pickers.js';
+import { fieldsOf, pickTask, type TaskFields, type TaskPick } from './taskActions.js';
 
 export function integrateIssue(ctx: ActionContext, args: CommandArgs): Promise<Result<'issue/integrate'> | undefined> {
 	return runAction(ctx, 'Integrate', async () => {
@@ -34,6 +35,38 @@ export function integrateIssue(ctx: ActionContext, args: CommandArgs): Promise<R
 		const how = result.fastForward ? 'fast-forward' : 'merge commit';
 		void vscode.window.showInformationMessage(
 			`Tutti: integrated ${result.mergedTaskIds.length} task${result.mergedTaskIds.length === 1 ? '' : 's'} into ${result.into} (${how} ${result.integratedCommit.slice(0, 10)})${result.workspaceMoved ? '; your workspace moved with it' : ''}${result.pushed ? `; pushed to ${result.pushed.remote}/${result.pushed.branch}` : ''}.`);
+		return result;
+	});
+}
+
+const anyIssue: TaskPick = { issues: () => true, none: 'the Host offers this on none of the tasks now' };
+
+/**
+ * `(issueId, taskId)` runs a failed or canceled task of a manual issue again, as a new attempt in its tree
+ * (`task/retry`, the call `tutti task retry` makes); `(issueId, taskId, fields)` edits it first (Edit and retry).
+ */
+export function retryTask(ctx: ActionContext, args: CommandArgs): Promise<Result<'task/retry'> | undefined> {
+	return runAction(ctx, 'Retry Task', async () => {
+		const task = taskRefOf(args) ?? await pickTask(ctx, 'Retry which task?', (t) => t.controls.retry, issueIdOf(args), anyIssue);
+		if (task === undefined) { return undefined; }
+		const given = args[2];
+		const fields = typeof given === 'object' && given !== null ? fieldsOf(given as TaskFields) : {};
+		const result = await ctx.services.client().call('task/retry', { issueId: task.issueId, taskId: task.taskId, ...fields });
+		void vscode.window.showInformationMessage(`Tutti: task ${task.taskId} runs again (attempt ${result.attempt}).`);
+		return result;
+	});
+}
+
+/**
+ * `(issueId, taskId)` merges the base branch into an accepted task's tree in a new Run (`task/updateFromBase`, the
+ * call `tutti task update-from-base` makes) and shows the Host's sentence on what happens next.
+ */
+export function updateTaskFromBase(ctx: ActionContext, args: CommandArgs): Promise<Result<'task/updateFromBase'> | undefined> {
+	return runAction(ctx, 'Update Task from Base', async () => {
+		const task = taskRefOf(args) ?? await pickTask(ctx, 'Update which task from its base branch?', (t) => t.controls.updateFromBase, issueIdOf(args), anyIssue);
+		if (task === undefined) { return undefined; }
+		const result = await ctx.services.client().call('task/updateFromBase', { issueId: task.issueId, taskId: task.taskId });
+		void vscode.window.showInformationMessage(`Tutti: ${result.message}`);
 		return result;
 	});
 }

@@ -13,6 +13,8 @@
 //   addTask:           (issueId) opens the issue panel's task form; ({ issueId, title, content?, dependencyTaskIds?, agentTargetId? }) adds directly
 //   editTask:          (issueId, taskId) opens the task form on that task; (issueId, taskId, { title?, content?, dependencyTaskIds?, agentTargetId? }) updates directly
 //   deleteTask:        (issueId, taskId) asks to confirm; (issueId, taskId, { confirmed: true }) does not
+//   retryTask:         (issueId, taskId) runs a failed or canceled task again; (issueId, taskId, fields) after editing it
+//   updateTaskFromBase: (issueId, taskId) merges its base branch into an accepted task's tree in a new Run
 //   nextTaskNeedingYou: () opens the next task (or issue) the Host says needs the developer, after the one shown
 //   startIssue: (issueId)   stopSourceSession: (issueId) asks, (issueId, { confirmed: true }) does not   switchReviewToSelf: (issueId, reason?)
 //   sendRunMessage:    (runId, text?)   resumeRunQueue: (runId)
@@ -73,5 +75,7 @@ export const commandIds = {
 	editTask: 'tutti.editTask',
 	deleteTask: 'tutti.deleteTask',
 	nextTaskNeedingYou: 'tutti.nextTaskNeedingYou',
+	retryTask: 'tutti.retryTask',
+	updateTaskFromBase: 'tutti.updateTaskFromBase',
 } as const;
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];

@@ -3,7 +3,7 @@
 // `task/add` / `task/update` directly — the same Host methods `tutti issue task add|update` call; Delete Task asks to
 // confirm, then `task/delete`.
 import * as vscode from 'vscode';
-import type { PlanTaskDto } from '../../protocol/dto.js';
+import type { IssueDto, PlanTaskDto } from '../../protocol/dto.js';
 import { type ActionContext, runAction } from './actionContext.js';
 import { type CommandArgs, isConfirmed, issueIdOf, optionsOf, taskRefOf } from './commandArgs.js';
 import { pickIssue } from './pickers.js';
@@ -26,7 +26,7 @@ interface Picked<T> extends vscode.QuickPickItem {
 }
 
 /** The fields given, as the Host's task/add and task/update take them (the title trimmed). */
-function fieldsOf(args: TaskFields): { title?: string; content?: string; dependencyTaskIds?: string[]; agentTargetId?: string } {
+export function fieldsOf(args: TaskFields): { title?: string; content?: string; dependencyTaskIds?: string[]; agentTargetId?: string } {
 	return {
 		...(args.title !== undefined ? { title: args.title.trim() } : {}),
 		...(args.content !== undefined ? { content: args.content } : {}),
@@ -54,15 +54,23 @@ export function addTask(ctx: ActionContext, commandArgs: CommandArgs): Promise<u
 	});
 }
 
-/** The manual issues' tasks the Host offers `control` on, to pick from (one issue, or all). */
-async function pickTask(ctx: ActionContext, placeHolder: string, control: (t: PlanTaskDto) => boolean, issueId?: string): Promise<{ issueId: string; taskId: string; title: string } | undefined> {
-	const issues = (ctx.services.changes.current?.issues ?? []).filter((i) => i.controls.addTask && (issueId === undefined || i.issueId === issueId));
+/** Which issues' tasks to pick from, and what to say when none qualifies. */
+export interface TaskPick {
+	readonly issues: (i: IssueDto) => boolean;
+	readonly none: string;
+}
+
+const editablePick: TaskPick = { issues: (i) => i.controls.addTask, none: 'only tasks that have not started, on manual issues, can change' };
+
+/** The tasks the Host offers `control` on, to pick from (one issue, or every issue `pick` names). */
+export async function pickTask(ctx: ActionContext, placeHolder: string, control: (t: PlanTaskDto) => boolean, issueId?: string, pick: TaskPick = editablePick): Promise<{ issueId: string; taskId: string; title: string } | undefined> {
+	const issues = (ctx.services.changes.current?.issues ?? []).filter((i) => pick.issues(i) && (issueId === undefined || i.issueId === issueId));
 	const details = await Promise.all(issues.map((i) => ctx.services.client().call('issue/get', { issueId: i.issueId })));
 	const items: Picked<{ issueId: string; taskId: string; title: string }>[] = details.flatMap((issue) => issue.tasks.filter(control).map((t) => ({
 		label: t.title, description: issue.title, detail: `${t.taskId} · issue ${issue.issueId}`, value: { issueId: issue.issueId, taskId: t.taskId, title: t.title },
 	})));
 	if (items.length === 0) {
-		void vscode.window.showInformationMessage('Tutti: no task to choose from: only tasks that have not started, on manual issues, can change.');
+		void vscode.window.showInformationMessage(`Tutti: no task to choose from: ${pick.none}.`);
 		return undefined;
 	}
 	return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }))?.value;

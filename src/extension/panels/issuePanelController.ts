@@ -156,7 +156,7 @@ export class IssuePanelController implements Disposable {
 				this.#handBack = { command: returned, decision: decisionNames[call.command] ?? 'decision' };
 			}
 			// A form that was sent and taken closes; a refused one stays open with what was typed.
-			if ((call.command === commandIds.addTask || call.command === commandIds.editTask) && result !== undefined && this.#view.taskForm) {
+			if ((call.command === commandIds.addTask || call.command === commandIds.editTask || call.command === commandIds.retryTask) && result !== undefined && this.#view.taskForm) {
 				this.#view = { ...this.#view, taskForm: null };
 			}
 		}

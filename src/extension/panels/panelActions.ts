@@ -28,7 +28,8 @@ export interface KnownIds {
  * startIssue/finishIssue/followUpIssue/stopSourceSession/switchReviewToSelf/openIssueChanges(issueId) ·
  * addTask({ issueId, title, content, dependencyTaskIds, agentTargetId }) from the task form ·
  * editTask(issueId, taskId, fields) · deleteTask(issueId, taskId, { confirmed: true }) (the panel asked) ·
- * acceptTask(issueId, taskId) once per selected task.
+ * acceptTask(issueId, taskId) once per selected task · retryTask(issueId, taskId, fields?) (fields: Edit and retry) ·
+ * updateTaskFromBase(issueId, taskId).
  */
 export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | null): PanelAction {
 	const task = (taskId: string, make: () => PanelAction): PanelAction =>
@@ -69,12 +70,14 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 		case 'source/stop': return { kind: 'command', command: commandIds.stopSourceSession, args: [issueId] };
 		case 'goalReview/switchToSelf': return { kind: 'command', command: commandIds.switchReviewToSelf, args: [issueId] };
 		case 'issue/openChanges': return { kind: 'command', command: commandIds.openIssueChanges, args: [issueId] };
-		case 'taskForm/set': return msg.form?.mode === 'edit'
+		case 'taskForm/set': return msg.form?.mode === 'edit' || msg.form?.mode === 'retry'
 			? task(msg.form.taskId, () => ({ kind: 'view', view: { taskForm: msg.form } }))
 			: { kind: 'view', view: { taskForm: msg.form } };
 		case 'task/create': return { kind: 'command', command: commandIds.addTask, args: [{ issueId, ...formFields(msg) }] };
 		case 'task/update': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.editTask, args: [issueId, msg.taskId, formFields(msg)] }));
 		case 'task/delete': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.deleteTask, args: [issueId, msg.taskId, { confirmed: true }] }));
+		case 'task/retry': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.retryTask, args: msg.fields ? [issueId, msg.taskId, formFields(msg.fields)] : [issueId, msg.taskId] }));
+		case 'task/updateFromBase': return task(msg.taskId, () => ({ kind: 'command', command: commandIds.updateTaskFromBase, args: [issueId, msg.taskId] }));
 		case 'tasks/accept': {
 			const unknown = known ? msg.taskIds.find((t) => !known.taskIds.has(t)) : undefined;
 			return unknown !== undefined ? { kind: 'reject', message: `Task ${unknown} is not part of this issue.` }
@@ -86,7 +89,7 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 }
 
 /** The form's fields as the task commands take them. */
-function formFields(msg: Extract<ToHost, { type: 'task/create' | 'task/update' }>): { title: string; content: string; dependencyTaskIds: string[]; agentTargetId: string } {
+function formFields(msg: Omit<Extract<ToHost, { type: 'task/create' }>, 'type'>): { title: string; content: string; dependencyTaskIds: string[]; agentTargetId: string } {
 	return { title: msg.title, content: msg.content, dependencyTaskIds: [...msg.dependencyTaskIds], agentTargetId: msg.agentTargetId };
 }
 

@@ -116,6 +116,7 @@ function tooltipOf(issue: IssueDto, execution: ExecutionSummary | undefined, pro
 		lines.push(`Execution: ${issue.executionStatus.replace(/_/g, ' ')}${cp ? ` · checkpoint ${cp.kind.replace(/_/g, ' ')} #${cp.sequence} (revision ${cp.graphRevision})` : ''}${pending > 0 ? ` · ${pending} pending` : ''}`);
 	}
 	lines.push(issue.attention.label);
+	if (issue.worktreeDisk) { lines.push(`Worktrees: ${issue.worktreeDisk.label} on disk`); }
 	return lines.join('\n');
 }
 
@@ -153,7 +154,9 @@ export function toBoardIssue(issue: IssueDto, execution: ExecutionSummary | unde
 	const stateWords = attention.state === 'needs_you' ? needsYou.join(' · ')
 		: attention.state === 'agent_working' ? attention.activity
 			: attention.state === 'done' || attention.state === 'planned' || attention.state === 'not_started' ? '' : attention.label;
-	const description = [total === 0 ? 'no tasks' : `${progressLabel} tasks`, stateWords].filter((part) => part !== '').join(' · ');
+	// The disk its worktrees use, as the Host last measured it ("2 trees · 12.3 MB"): what Finish or prune would free.
+	const disk = issue.worktreeDisk?.label ?? '';
+	const description = [total === 0 ? 'no tasks' : `${progressLabel} tasks`, stateWords, disk].filter((part) => part !== '').join(' · ');
 	return {
 		issueId: issue.issueId,
 		title: issue.title,

@@ -2,6 +2,7 @@
 // writes them): tasks not accepted (each with its own next command), and a conflict — the task to bring up to date,
 // what its tree lacks, where that tree is, and what Update from base would do for it in this state.
 import { DomainError } from '../../core/errors.js';
+import type { IntegrateOptions } from '../../core/issues/developerCommands.js';
 import { type BlockingTask, conflictRefusal, notAcceptedHint, type UpdateFromBaseMode } from '../../core/issues/integrationWayForward.js';
 import type { ExecutionStatus, Issue, Task } from '../../core/model.js';
 import { effectiveOnMergeConflict } from '../../core/runs/targetDefaults.js';
@@ -41,6 +42,8 @@ export interface ConflictInput {
 	between: readonly [string, string];
 	/** What the integration merged, in its order. */
 	order: readonly OrderedCommit[];
+	/** How it was asked for (squash, push, accepted only), repeated in the printed integrate. */
+	asked?: Omit<IntegrateOptions, 'into'>;
 }
 
 /** What Update from base would do for `task` now, and why not when it is not possible. */
@@ -76,6 +79,7 @@ export async function conflictRefusalOf(deps: RefusalDeps, input: ConflictInput)
 	const { message, hint } = conflictRefusal({
 		issueId: issue.issueId, into, paths: input.paths, taskId, withLabel, tree: facts.tree?.relativePath ?? '', sources,
 		updateFromBase: update.mode, ...(update.reason !== undefined ? { unavailableReason: update.reason } : {}),
+		...(input.asked !== undefined ? { asked: input.asked } : {}),
 	});
 	return new DomainError('merge_conflict', message, hint, {
 		issueId: issue.issueId, into, paths: [...input.paths], between: input.between.map((c) => taskOf.get(c) ?? c),

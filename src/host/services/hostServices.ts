@@ -41,6 +41,7 @@ import { WakeService } from '../wakes/wakeService.js';
 import { TurnLifecycle } from '../turns/turnLifecycle.js';
 import { RunMessageService } from './messages/runMessageService.js';
 import { WorktreeManager } from '../worktrees/worktreeManager.js';
+import { TreeDiskMeter } from '../worktrees/treeDiskMeter.js';
 import { WorktreeService } from './worktreeService.js';
 import { createReviewService } from './reviews/reviewService.js';
 import { submitReviewerVerdict } from './reviews/reviewerVerdict.js';
@@ -158,6 +159,8 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 	}));
 
 	const awaiting = new AwaitService({ store: deps.store, clock: deps.clock, ...(deps.awaitTimer ? { timer: deps.awaitTimer } : {}) });
+	// The board's disk per issue: measured in the background when the issue list finds it missing or old.
+	const treeDisk = new TreeDiskMeter({ store: deps.store, clock: deps.clock, treesOnDisk: (issueId) => worktrees.treesOnDisk(issueId), log });
 	const issues = new IssueService({
 		store: deps.store, clock: deps.clock, ids: deps.ids, plan: activePlan, autoAcceptDefault: deps.config.autoAcceptDefault,
 		defaultBudgetUsd: deps.config.defaultBudgetUsd, pricing: deps.config,
@@ -201,7 +204,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 		'agent/list': async () => ({ agentTargets: await agentTargets.list() }),
 		'issue/create': (params, caller) => issues.create(params, caller),
 		'issue/get': (params) => issues.get(params),
-		'issue/list': () => issues.list(),
+		'issue/list': async () => {
+			const listed = await issues.list();
+			treeDisk.requestStale(listed.issues);
+			return listed;
+		},
 		'issue/update': (params, caller) => issues.update(params, caller),
 		'issue/setChecks': (params, caller) => setChecks(deps, params, caller),
 		'issue/pause': (params, caller) => issues.pause(params, caller),
@@ -313,9 +320,11 @@ export function createHostServices(deps: ServiceDeps & HostServicesOptions): Hos
 				await runs.whenIdle();
 				await verifications.whenIdle();
 				await wakes.whenIdle();
+				await treeDisk.whenIdle();
 			} while (!runs.isIdle() || !activeDispatcher.isIdle() || !verifications.isIdle() || !wakes.isIdle());
 		},
 		dispose(): void {
+			treeDisk.dispose();
 			disposables.dispose();
 		},
 	};

@@ -121,6 +121,10 @@ export class IntegrationService {
 				throw await conflictRefusalOf(this.deps, {
 					issue: plan.issue, into, paths: result.paths, between: result.between,
 					order: toMerge.map((t) => ({ taskId: t.taskId, commit: plan.acceptedCommits.get(t.taskId)! })),
+					asked: {
+						...(params.acceptedOnly === true ? { acceptedOnly: true } : {}), ...(params.squash !== undefined ? { squash: params.squash } : {}),
+						...(params.push !== undefined ? { push: params.push } : {}),
+					},
 				});
 			case 'dirty_tree':
 				throw rejection('dirty_workspace',

@@ -89,7 +89,10 @@ describe('tutti host', function () {
 		assert.equal(created.code, 0, created.stdout);
 		const listed = await cli(['issue', 'list', '--as-user', '--json'], cliEnv, path.join(workspace, 'sub'));
 		assert.deepEqual((JSON.parse(listed.stdout) as { issues: { title: string }[] }).issues.map((i) => i.title), ['Found it']);
-		const noToken = await cli(['issue', 'list', '--json'], cliEnv, workspace);
+		// The developer's own terminal reads without --as-user; a write still needs it.
+		const read = await cli(['issue', 'list', '--json'], cliEnv, workspace);
+		assert.equal(read.code, 0, read.stdout);
+		const noToken = await cli(['issue', 'create', '--title', 'Not without a principal', '--json'], cliEnv, workspace);
 		assert.equal(noToken.code, 1);
 		assert.equal((JSON.parse(noToken.stdout) as { error: { reasonCode: string } }).error.reasonCode, 'unauthenticated');
 

@@ -99,6 +99,38 @@ describe('conflicts have a way forward (real git)', function () {
 		assert.deepEqual(runs.map((r) => r.status), ['completed', 'completed'], 'the earlier attempt stays in the history');
 	});
 
+	it('--squash that conflicts is refused the same way and moves nothing; Update from base, accepted again, then squashes into one commit', async () => {
+		const setup = await acceptedThenBranchMoved(commandTarget('iso', { isolation: 'worktree', onMergeConflict: 'agent' }));
+		h = setup.h;
+		const { issueId, tree } = setup;
+		const refsBefore = git(h.workspace, 'for-each-ref', '--format=%(refname) %(objectname)');
+		const mainBefore = git(h.workspace, 'rev-parse', 'main');
+		const refused = await rejects(h.call('issue/integrate', { issueId, squash: 'task' }), 'merge_conflict');
+		assert.match(refused.message, /task a and main \([0-9a-f]{12}\) both change shared\.txt/);
+		assert.equal(git(h.workspace, 'for-each-ref', '--format=%(refname) %(objectname)'), refsBefore, 'no ref moved');
+		assert.equal(git(h.workspace, 'status', '--porcelain', '--untracked-files=no'), '', 'the workspace is clean');
+		assert.equal(readFileSync(join(h.workspace, 'shared.txt'), 'utf8'), shared('from main'));
+		assert.ok(refused.hint.includes(`\`tutti task update-from-base --issue-id ${issueId} --task-id a --into main --as-user\``), refused.hint);
+
+		const update = await runPrinted(h, refused.hint, 'tutti task update-from-base') as Awaited<ReturnType<typeof h.call<'task/updateFromBase'>>>;
+		assert.equal(update.resolvedBy, 'agent');
+		await h.idle();
+		const second = h.runs.launches.filter((l) => l.taskId === 'a')[1]!;
+		writeFileSync(join(tree, 'shared.txt'), shared('from main and from task a'));
+		git(tree, 'add', 'shared.txt');
+		h.runs.exit(second.runId, { exitCode: 0 });
+		await h.idle();
+		await runPrinted(h, update.message, 'tutti review accept');
+		const printedIntegrate = printed(refused.hint, 'tutti issue integrate');
+		assert.match(printedIntegrate, /--squash task/, 'the printed integrate repeats the squash asked for');
+		const integrated = await runPrinted(h, refused.hint, 'tutti issue integrate') as Awaited<ReturnType<typeof h.call<'issue/integrate'>>>;
+		assert.equal(integrated.squash, 'task');
+		assert.equal(git(h.workspace, 'rev-list', '--count', `${mainBefore}..main`), '1', 'one commit for the task');
+		assert.equal(git(h.workspace, 'rev-list', '--merges', '--count', `${mainBefore}..main`), '0', 'the update\'s merge is not in the squashed history');
+		assert.equal(git(h.workspace, 'log', '-1', '--format=%s', 'main'), 'Change the middle line');
+		assert.equal(readFileSync(join(h.workspace, 'shared.txt'), 'utf8'), shared('from main and from task a'));
+	});
+
 	it('resolve by hand: a commit the developer makes in the task\'s tree is "changed after acceptance", reviewed, accepted again and integrated', async () => {
 		const setup = await acceptedThenBranchMoved(commandTarget('iso', { isolation: 'worktree' }));
 		h = setup.h;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import { commandTarget, rejects, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
+import { pushBranch } from '../../../src/host/delivery/push.js';
 import { initRepo } from './gitRepoKit.js';
 
 function git(cwd: string, ...args: string[]): string {
@@ -143,6 +144,26 @@ describe('done means delivered (real git)', function () {
 		assert.deepEqual(again.pushed, { remote: 'origin', branch: 'main' });
 		assert.equal(git(bare, 'rev-parse', 'main'), git(h.workspace, 'rev-parse', 'main'));
 		assert.equal(git(bare, 'merge-base', '--is-ancestor', theirs, 'main'), '');
+	});
+
+	it('a push the remote never answers is stopped at its bound, says so, and leaves the remote as it was', async () => {
+		await open();
+		const bare = bareOrigin();
+		const before = git(bare, 'rev-parse', 'main');
+		// The remote hangs in its pre-receive hook until the test lets it go (at most 30 s, so nothing outlives the test).
+		const release = join(scratch[0]!, 'release');
+		writeFileSync(join(bare, 'hooks', 'pre-receive'), `#!/bin/sh\ni=0\nwhile [ ! -f '${release}' ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done\nexit 1\n`, { mode: 0o755 });
+		writeFileSync(join(h.workspace, 'next.txt'), 'next\n');
+		git(h.workspace, 'add', 'next.txt');
+		git(h.workspace, 'commit', '-qm', 'next');
+		try {
+			const failure = await pushBranch(h.workspace, 'main', { remote: 'origin', remoteRef: 'refs/heads/main' }, false, 1_000);
+			assert.match(failure, /git did not finish within 1 s and was stopped/);
+		} finally {
+			writeFileSync(release, '');
+		}
+		assert.equal(git(bare, 'rev-parse', 'main'), before, 'the remote did not move');
+		assert.notEqual(git(h.workspace, 'rev-parse', 'main'), before, 'the local branch keeps its commit');
 	});
 
 	it('--push to a remote that does not exist changes nothing', async () => {

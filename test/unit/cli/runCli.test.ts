@@ -77,8 +77,10 @@ describe('tutti CLI against a control-plane server', () => {
 		assert.match(error.message, /user\.token/);
 	});
 
-	it('without a token the Host answers unauthenticated with the --as-user hint', async () => {
-		const out = await run(['issue', 'list', '--json'], { TUTTI_IPC_HOOK: t.socketPath });
+	it('without a token a write is unauthenticated with the --as-user hint; a read goes as the developer', async () => {
+		const read = await run(['issue', 'list', '--json'], { TUTTI_IPC_HOOK: t.socketPath });
+		assert.equal(read.code, 0, read.stdout);
+		const out = await run(['issue', 'pause', '--issue-id', 'i1', '--json'], { TUTTI_IPC_HOOK: t.socketPath });
 		assert.equal(out.code, 1);
 		assert.equal(envelope(out).reasonCode, 'unauthenticated');
 		assert.match(envelope(out).hint, /--as-user/);

@@ -55,6 +55,14 @@ describe('extension/boardModel', () => {
 			assert.deepEqual(item.progress, { done: 3, total: 5, label: '3/5' });
 			assert.equal(item.description, '3/5 tasks · Working on t1');
 		});
+		it('shows the disk its trees use in the Host\'s words (description and tooltip), nothing before a measurement', () => {
+			const measured = { ...issue('A', { counts: { completed: 2 } }), worktreeDisk: { bytes: 12_300_000, trees: 2, measuredAtUnixMs: 5, label: '2 trees · 12.3 MB' } };
+			const item = toBoardIssue(measured, undefined);
+			assert.match(item.description, / · 2 trees · 12\.3 MB$/);
+			assert.match(item.tooltip, /\nWorktrees: 2 trees · 12\.3 MB on disk$/);
+			const unmeasured = toBoardIssue(issue('A', { counts: { completed: 2 } }), undefined);
+			assert.doesNotMatch(`${unmeasured.description}\n${unmeasured.tooltip}`, /tree/);
+		});
 		it('says "no tasks" for an empty issue', () => {
 			assert.equal(toBoardIssue(issue('A'), undefined).description, 'no tasks');
 		});

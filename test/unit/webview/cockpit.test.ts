@@ -74,8 +74,32 @@ describe('issue panel, second pass', () => {
 			assert.equal(findAll(card, (n) => n.attrs['data-action'] === 'run/openOutput').length, 1);
 		});
 
-		it('no retry is drawn while the Host sends no retry control', () => {
-			assert.deepEqual(actions(tree(manual({ transcript: stderrTranscript }), { selectedTaskId: 't1' })).filter((a) => /retry/i.test(a)), []);
+		it('the failure card offers Retry and Edit and retry exactly when the Host sends the retry control', () => {
+			const s = manual({ transcript: stderrTranscript });
+			assert.equal(s.issue.tasks.find((t) => t.taskId === 't1')!.controls.retry, true, 'the Host offers retry on a failed task of a manual issue');
+			const group = byId(tree(s, { selectedTaskId: 't1' }), 'way-forward')!;
+			assert.deepEqual(actions(group), ['task/retry', 'taskForm/retry']);
+			assert.deepEqual(findAll(group, (n) => n.attrs['data-action'] !== undefined).map((n) => n.attrs['data-task-id']), ['t1', 't1']);
+			const withheld = manual({ issue: { ...s.issue, tasks: s.issue.tasks.map((t) => ({ ...t, controls: { ...t.controls, retry: false } })) } });
+			assert.equal(byId(tree(withheld, { selectedTaskId: 't1' }), 'way-forward'), undefined, 'no control, no button: the panel derives nothing');
+			assert.equal(byId(tree(s, { selectedTaskId: 't4' }), 'way-forward'), undefined, 'a task awaiting acceptance has none');
+		});
+
+		it('an accepted task with a commit of its own tree offers Update from base (from the Host\'s control), and no Retry', () => {
+			const issue = anIssue([aTask('t1', { status: 'completed', title: 'Run the suite', latestRunId: 'r1', baseCommit: 'a'.repeat(40), resultCommit: 'b'.repeat(40), acceptedCommit: 'b'.repeat(40) })]);
+			const s = aSnapshot(issue, { runs: [aRun('r1', 't1', { status: 'completed' })], agentTargets: agents });
+			assert.equal(issue.tasks[0]!.controls.updateFromBase, true);
+			assert.deepEqual(actions(byId(tree(s, { selectedTaskId: 't1' }), 'way-forward')!), ['task/updateFromBase']);
+		});
+
+		it('Edit and retry opens the task form on the failed task: its own fields, submitted as Retry; none without the control', () => {
+			const s = manual();
+			const m = taskFormModel(s, s.issue.tasks, { mode: 'retry', taskId: 't1' })!;
+			assert.deepEqual([m.mode, m.heading, m.submitLabel, m.titleInitial, m.canDelete], ['retry', 'Edit and retry task Run the suite', 'Retry', 'Run the suite', false]);
+			assert.equal(taskFormModel(s, s.issue.tasks, { mode: 'retry', taskId: 't2' }), null, 'not started: nothing to retry');
+			const form = byId(tree(s, { selectedTaskId: 't1', taskForm: { mode: 'retry', taskId: 't1' } }), 'task-form')!;
+			assert.equal(form.attrs['data-mode'], 'retry');
+			assert.equal(textContent(byId(form, 'task-form-submit')!), 'Retry');
 		});
 
 		it('a Run that did not fail has no failure card', () => {

@@ -234,6 +234,10 @@ describe('issue panel host', () => {
 				[{ type: 'task/update', taskId: 't1', title: 'Renamed', content: '', dependencyTaskIds: [], agentTargetId: 'sh' },
 					[commandIds.editTask, ['i1', 't1', { title: 'Renamed', content: '', dependencyTaskIds: [], agentTargetId: 'sh' }]]],
 				[{ type: 'task/delete', taskId: 't1' }, [commandIds.deleteTask, ['i1', 't1', { confirmed: true }]]],
+				[{ type: 'task/retry', taskId: 't1' }, [commandIds.retryTask, ['i1', 't1']]],
+				[{ type: 'task/retry', taskId: 't1', fields: { title: 'Again', content: 'Use the fixture', dependencyTaskIds: [], agentTargetId: 'sh' } },
+					[commandIds.retryTask, ['i1', 't1', { title: 'Again', content: 'Use the fixture', dependencyTaskIds: [], agentTargetId: 'sh' }]]],
+				[{ type: 'task/updateFromBase', taskId: 't1' }, [commandIds.updateTaskFromBase, ['i1', 't1']]],
 				[{ type: 'agent/add' }, [commandIds.addAgent, []]],
 			];
 			for (const [message] of sent) { await ctx.panel.receive(message); }

@@ -31,7 +31,7 @@ interface CliTask {
 const quickInput = '.quick-input-widget .quick-input-box input';
 
 /** The screens this stage adds to docs/screenshots/ (each in -light, -dark and -hc). */
-export const cockpitScreens = ['panel-failed', 'panel-task-form', 'panel-list-accept', 'panel-approval-edit', 'panel-changes-requested', 'panel-attempts'] as const;
+export const cockpitScreens = ['panel-failed', 'panel-way-forward', 'panel-task-form', 'panel-list-accept', 'panel-approval-edit', 'panel-changes-requested', 'panel-attempts'] as const;
 
 function tasksOf(cli: CliCaller, issueId: string): CliTask[] {
 	return cli(['issue', 'get', '--issue-id', issueId, '--as-user'])['tasks'] as CliTask[];
@@ -119,6 +119,29 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string): P
 			const outputs = await panel.locator('#task-detail [data-action="run/openOutput"]').count();
 			if (outputs !== 1) { throw new Error(`${outputs} output buttons for the one Run`); }
 			return `${decision.trim()}; ${await inThemes('panel-failed', panel)}`;
+		});
+
+		await step('a failed task offers Retry and Edit and retry (the Host\'s retry control): Edit and retry opens the form on the task, its edit goes with the new attempt; Retry runs it again', async () => {
+			const issueId = (cli(['issue', 'list', '--as-user'])['issues'] as { issueId: string; title: string }[]).find((i) => i.title === 'Cause of a failure')!.issueId;
+			const runsOf = (): number => (cli(['run', 'list', '--issue-id', issueId, '--as-user'])['runs'] as unknown[]).length;
+			const panel = await openFromBoard(workbench, 'Cause of a failure');
+			await selectNode(panel, 'run-the-test-suite');
+			await waitInPanel(panel, '#way-forward', 'the ways forward on the failed task', { contains: 'Edit and retry' });
+			const contrast = await inThemes('panel-way-forward', panel);
+			await click(panel, '#way-forward [data-action="taskForm/retry"]', 'Edit and retry');
+			await waitInPanel(panel, '#task-form-heading', 'the task form on the failed task', { contains: 'Edit and retry task Run the test suite' });
+			const title = panel.locator('#task-form-title');
+			await pollFor('the form filled with the task', 10_000, async () => ((await title.inputValue({ timeout: 1000 })) === 'Run the test suite' ? true : undefined));
+			await panel.locator('#task-form-content textarea').first().fill('Run the suite one file at a time.', { timeout: 5000 });
+			await click(panel, '#task-form-submit', 'Retry in the form');
+			await pollFor('a second Run with the edited content, failed again (the same agent)', 30_000, async () => {
+				const t = taskOf(cli, issueId, 'run-the-test-suite');
+				return runsOf() === 2 && t?.status === 'failed' && t.content === 'Run the suite one file at a time.' ? true : undefined;
+			});
+			await pollFor('the form to close once the retry was taken', 15_000, async () => ((await panel.locator('#task-form').count()) === 0 ? true : undefined));
+			await click(panel, '#way-forward [data-action="task/retry"]', 'Retry');
+			await pollFor('a third Run', 30_000, async () => (runsOf() === 3 && taskOf(cli, issueId, 'run-the-test-suite')?.status === 'failed' ? true : undefined));
+			return contrast;
 		});
 
 		await step('the task form adds two tasks (multi-line content, a dependency, the agent; the second with Ctrl+Enter), edits one and deletes it', async () => {
