@@ -26,6 +26,8 @@ export interface TaskControlFacts {
 	readonly tasksEditable?: boolean;
 	/** Some active task depends on this one (it cannot be deleted before that dependency is removed). Absent: false. */
 	readonly hasActiveDependents?: boolean;
+	/** A Run of the task was recorded (a task waiting for its next attempt): its Runs are history. Absent: false. */
+	readonly hasRun?: boolean;
 }
 
 export interface TaskControls {
@@ -50,8 +52,9 @@ export interface TaskControls {
  * canceled task of a manual issue that is not archived (on a managed issue the failure is the source agent's to
  * rework). Update from base for an accepted task with a commit of its own tree, on a manual issue or a managed one
  * whose execution completed (before that, its tasks are the source agent's). Edit while an active task of an
- * editable issue has not started (the Host changes launch settings and dependencies of such a task only), and Delete
- * when, besides, no active task depends on it (the Host refuses to leave a dependency dangling).
+ * editable issue has not started (the Host changes launch settings and dependencies of such a task only, also one waiting
+ * for its next attempt), and Delete when, besides, it never ran (its Runs are history) and no active task depends on it
+ * (the Host refuses to leave a dependency dangling).
  */
 export function taskControls(facts: TaskControlFacts): TaskControls {
 	const review = !facts.issueClosed && !facts.superseded && facts.status === 'pending_acceptance';
@@ -63,7 +66,7 @@ export function taskControls(facts: TaskControlFacts): TaskControls {
 		requestChanges: review,
 		openChanges: !facts.superseded && facts.hasRecordedBase,
 		edit,
-		delete: edit && facts.hasActiveDependents !== true,
+		delete: edit && facts.hasRun !== true && facts.hasActiveDependents !== true,
 		retry: live && manual && (facts.status === 'failed' || facts.status === 'canceled'),
 		updateFromBase: live && (manual || facts.executionCompleted === true) && facts.status === 'completed' && facts.hasAcceptedCommit === true,
 	};

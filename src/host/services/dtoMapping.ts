@@ -280,6 +280,7 @@ export function toTasksWithReadiness(
 				status: t.status, superseded, issueClosed: context.issueClosed, hasRecordedBase: taskCommits.baseCommit !== '',
 				planningSource: context.planningSource, issueArchived: context.issueArchived, executionCompleted: context.executionCompleted,
 				hasAcceptedCommit: taskCommits.acceptedCommit !== '', tasksEditable: context.tasksEditable, hasActiveDependents: depended.has(t.taskId),
+				hasRun: t.latestRunId !== '',
 			}),
 			...(((a) => (a !== undefined ? { attempts: { ...a, earlier: [...a.earlier] } } : {}))(attemptViews.get(t.taskId))),
 		};

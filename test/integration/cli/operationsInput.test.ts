@@ -49,6 +49,8 @@ describe('CLI: operations from stdin and from a file', function () {
 		assert.match(expectError(bad, 'invalid_input', 2).message, /--task-ids-json - \(stdin\): --task-ids-json must be a non-empty JSON array of task id strings/);
 		const scheduled = methods['plan/schedule'].result.parse(expectOk(await issue.cli(['plan', 'issue', 'schedule', ...await fence(issue), '--task-ids-json', '-'], { input: '["a"]' })));
 		assert.equal(scheduled.runIds.length, 1);
+		// The schedule answered the checkpoint; the next one opens when a's Run settles (under load, later than this line).
+		await issue.waitSnapshot((s) => s.activeCheckpoint !== null, 'the checkpoint of a\'s settled Run');
 		const fromFile = await issue.cli(['plan', 'issue', 'schedule', ...await fence(issue), '--task-ids-file', 'ready.json']);
 		assert.equal(methods['plan/schedule'].result.parse(expectOk(fromFile)).runIds.length, 1);
 	});

@@ -42,6 +42,8 @@ describe('request changes on a manual issue is a rework (real git)', function ()
 			number: 2, of: 2, label: 'Attempt 2 of 2', earlier: ['Attempt 1 — changes requested: Say hello, not hi.'], stateLabel: 'Changes requested', line: '',
 		}, 'the Host numbers the new attempt and names the first by the decision that ended it');
 		assert.equal(issue.counts.failed, 0, 'a review decision is not a failure');
+		assert.deepEqual([task.controls.edit, task.controls.delete], [true, false], 'waiting for its next attempt: edited, never deleted (its Runs are history)');
+		await assert.rejects(h.call('task/delete', { issueId, taskId: 'greet' }), /cannot be deleted/, 'the Host refuses the Delete the panel no longer offers');
 		await h.call('issue/resume', { issueId });
 		await h.idle();
 		task = (await h.call('issue/get', { issueId, taskId: 'greet' })).tasks[0]!;

@@ -68,6 +68,7 @@ describe('core/issues/taskControls', () => {
 			assert.deepEqual(both({ status }), status === 'not_started' ? [true, true] : [false, false], status);
 		}
 		assert.deepEqual(both({ hasActiveDependents: true }), [true, false], 'a task others depend on is edited, not deleted');
+		assert.deepEqual(both({ hasRun: true }), [true, false], 'a task waiting for its next attempt is edited, not deleted: its Runs are history');
 		assert.deepEqual(both({ tasksEditable: false }), [false, false], 'a managed plan is its source agent\'s');
 		assert.deepEqual(both({ tasksEditable: undefined }), [false, false], 'absent: not editable');
 		assert.deepEqual(both({ superseded: true }), [false, false], 'superseded history');
