@@ -102,7 +102,7 @@ export function createFakeHostApi(workspace = '/fake/workspace'): FakeHostApi {
 				return { runId: String(params['runId']), data, nextOffset, done: log.runEnded && nextOffset >= log.text.length };
 			}
 			case 'agent/list':
-				return { agentTargets: [{ id: 'sh', adapter: 'command', found: true, path: '/bin/sh', detail: '', isolation: 'none', onMergeConflict: 'fail', messagesWhileRunning: 'not-accepted' }] };
+				return { agentTargets: [{ id: 'sh', adapter: 'command', found: true, path: '/bin/sh', detail: '', isolation: 'none', onMergeConflict: 'fail', messagesWhileRunning: 'not-accepted', canPlan: false }] };
 			default:
 				throw new DomainError('internal', `the fake Host does not implement ${method}`, 'extend fakeHostApi.ts');
 		}
