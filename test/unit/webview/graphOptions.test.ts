@@ -210,7 +210,7 @@ describe('graph options (focus, chips, search, hide completed, level of detail, 
 				['Changes requested', 'rework:Changes requested'], ['Changes requested', 'rework:Changes requested'],
 			]);
 			const tree = panelTree(renderPanel(snapshot, { selectedTaskId: null, showHistory: false, graphView: { ...defaultGraphView, mode: 'list' } }, 1, new LayoutCache()));
-			const row = findAll(tree, (n) => n.attrs['data-task-id'] === 'g' && n.tag === 'tr')[0];
+			const row = findAll(tree, (n) => n.attrs['data-task-id'] === 'g' && n.kind === 'element' && n.tag === 'tr')[0];
 			assert.ok(row && String(row.attrs['class']).split(' ').includes('status-rework'));
 			assert.equal(findAll(row, (n) => String(n.attrs['class'] ?? '').includes('status-chip status-rework')).length, 1);
 		});
