@@ -207,6 +207,10 @@ export type ToWebview = z.infer<typeof toWebview>;
 export type PanelSnapshot = Extract<ToWebview, { type: 'snapshot' }>;
 
 /** What the webview persists with `vscode.setState` (UI state only); the serializer reads it back after a reload. */
+/** A chip for a task waiting for the new attempt asked of it, by the Host's name for that state. */
+const reworkDisplayState = z.custom<`rework:${string}`>((v) => typeof v === 'string' && v.startsWith('rework:') && v.length <= 120,
+	{ message: 'expected "rework:<state>" of at most 120 characters' });
+
 export const panelPersistedState = z.object({
 	issueId: id,
 	selectedTaskId: id.nullable(),
@@ -220,7 +224,8 @@ export const panelPersistedState = z.object({
 	/** The graph's own view options (Graph | List, status chips, search, focus, hide completed, list order). */
 	graphView: z.object({
 		mode: z.enum(['graph', 'list']),
-		statusFilter: z.array(taskStatus).max(6),
+		/** Statuses, or `rework:<the Host's rework state>` ("rework:Changes requested"). */
+		statusFilter: z.array(z.union([taskStatus, reworkDisplayState])).max(16),
 		search: z.string().max(200),
 		focusTaskId: id.nullable(),
 		hideCompleted: z.boolean(),

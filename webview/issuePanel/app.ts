@@ -13,12 +13,11 @@ import { setUiValue, uiDisabled, uiValue } from '../shared/ui.js';
 import { renderToString, type VNode } from '../shared/vnode.js';
 import type { VsCodeApi } from '../shared/vscodeApi.js';
 import { isNavKey, nextNodeId } from './graphNavigation.js';
-import { defaultGraphView, type GraphViewOptions, type ListSort, toggleStatus } from './graphOptions.js';
+import { defaultGraphView, type DisplayState, type GraphViewOptions, type ListSort, toggleStatus } from './graphOptions.js';
 import { GraphView } from './graphView.js';
 import type { GraphLayout } from './layout.js';
 import { LayoutCache, type RegionName, renderPanel } from './renderPanel.js';
 import type { PanelModel, PanelUi } from './panelModel.js';
-import type { TaskStatus } from './snapshotTypes.js';
 import { chosenValues, taskFormKey, type TaskFormValues, untouchedForm } from './taskFormModel.js';
 
 const zoomSteps = [0.1, 0.25, 0.33, 0.5, 0.67, 0.8, 1, 1.25, 1.5, 2, 3, 4];
@@ -279,7 +278,7 @@ export class IssuePanelApp {
 				return;
 			}
 			case 'mode/set': return this.#setGraphView({ mode: el.dataset['mode'] === 'list' ? 'list' : 'graph' });
-			case 'filter/status': return this.#setGraphView({ statusFilter: toggleStatus(this.#graphView.statusFilter, (el.dataset['status'] ?? '') as TaskStatus) });
+			case 'filter/status': return this.#setGraphView({ statusFilter: toggleStatus(this.#graphView.statusFilter, (el.dataset['status'] ?? '') as DisplayState) });
 			case 'focus/set': {
 				this.#setGraphView({ focusTaskId: taskId || this.#ui.selectedTaskId });
 				// The lineage drawn alone is fitted to the view (it may be far from where the whole graph was scrolled).

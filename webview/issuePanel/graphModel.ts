@@ -4,7 +4,8 @@
 import { formatDuration, middleTruncate, taskStatusLabel, transcriptKindLabel } from './format.js';
 import { costLabel, type TaskRunFacts } from './runModel.js';
 import {
-	defaultGraphView, type GraphViewOptions, isHighlighting, matchesFilter, scopeTaskIds, sortForList, type StatusChip, statusChips,
+	defaultGraphView, type DisplayState, displayState, displayStateLabel, type GraphViewOptions, isHighlighting, matchesFilter, scopeTaskIds,
+	sortForList, type StatusChip, statusChips,
 } from './graphOptions.js';
 import type { PanelTask } from './panelTasks.js';
 import type { RunDto, TaskStatus } from './snapshotTypes.js';
@@ -39,7 +40,8 @@ export interface GraphEdgeModel {
 export interface ListRowModel {
 	readonly taskId: string;
 	readonly title: string;
-	readonly status: TaskStatus;
+	/** What the status column and its sort count it as (the Host's rework state over its status). */
+	readonly displayState: DisplayState;
 	readonly statusLabel: string;
 	readonly ready: boolean;
 	readonly selected: boolean;
@@ -159,8 +161,8 @@ export function graphModel(tasks: readonly PanelTask[], ui: GraphUi & ListUi, ac
 		: 0;
 	// A task waiting for a new attempt counts by the Host's word for it ("1 changes requested"), not as not started.
 	const counts = new Map<string, number>();
-	for (const n of nodes) {
-		const name = n.rework && !n.superseded ? n.statusLabel : taskStatusLabel[n.status];
+	for (const t of visible) {
+		const name = displayStateLabel(displayState(t));
 		counts.set(name, (counts.get(name) ?? 0) + 1);
 	}
 	const parts = [...counts].map(([name, n]) => `${n} ${name.toLowerCase()}`);
@@ -180,7 +182,7 @@ export function graphModel(tasks: readonly PanelTask[], ui: GraphUi & ListUi, ac
 		return listed.map((t) => {
 			const facts = runFacts.get(t.taskId);
 			return {
-				taskId: t.taskId, title: t.title, status: t.status, statusLabel: taskStateLabel(t), ready: t.ready,
+				taskId: t.taskId, title: t.title, displayState: displayState(t), statusLabel: taskStateLabel(t), ready: t.ready,
 				selected: t.taskId === ui.selectedTaskId, agent: t.agentTargetId,
 				durationLabel: facts ? formatDuration(facts.durationMs) : '—', costLabel: costLabel(facts),
 				acceptable: t.controls.accept, checked: t.controls.accept && ui.checked?.has(t.taskId) === true,

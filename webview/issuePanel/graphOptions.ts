@@ -10,8 +10,8 @@ export type ListSort = 'status' | 'title' | 'plan';
 
 export interface GraphViewOptions {
 	readonly mode: GraphMode;
-	/** Statuses to highlight (graph) or keep (list); empty: no status filter. */
-	readonly statusFilter: readonly TaskStatus[];
+	/** Display states (`displayState`) to highlight (graph) or keep (list); empty: no status filter. */
+	readonly statusFilter: readonly DisplayState[];
 	/** Matched against titles and ids, case-insensitively; blank: no search. */
 	readonly search: string;
 	/** Show only this task, its ancestors and its descendants. */
@@ -25,7 +25,44 @@ export const defaultGraphView: GraphViewOptions = {
 };
 
 /** Status order for chips and the list's status sort: what needs the developer first, settled work last. */
-export const statusOrder: readonly TaskStatus[] = ['pending_acceptance', 'failed', 'running', 'not_started', 'canceled', 'completed'];
+export const statusOrder: readonly (TaskStatus | 'rework')[] = ['pending_acceptance', 'failed', 'rework', 'running', 'not_started', 'canceled', 'completed'];
+
+/**
+ * What the chips, their filter and the list's status column count a task as: its status, or `rework:<label>` while
+ * the Host names a rework state for it ("Changes requested"), so a review decision never counts as failed or not started.
+ */
+export type DisplayState = TaskStatus | `rework:${string}`;
+
+export interface StatusTask {
+	readonly status: TaskStatus;
+	readonly attempts?: { readonly stateLabel: string };
+}
+
+const reworkPrefix = 'rework:';
+
+/** The Host's rework state when it sends one, else the task's status (the webview derives no rule of its own). */
+export function displayState(t: StatusTask): DisplayState {
+	const label = t.attempts?.stateLabel ?? '';
+	return label !== '' ? `${reworkPrefix}${label}` : t.status;
+}
+
+function isRework(s: DisplayState): s is `rework:${string}` {
+	return s.startsWith(reworkPrefix);
+}
+
+export function displayStateLabel(s: DisplayState): string {
+	return isRework(s) ? s.slice(reworkPrefix.length) : taskStatusLabel[s];
+}
+
+/** The colour class suffix (`status-<it>`): every rework state shares the rework colour. */
+export function displayStateClass(s: DisplayState): TaskStatus | 'rework' {
+	return isRework(s) ? 'rework' : s;
+}
+
+/** Orders display states by `statusOrder`, rework states by their label. */
+function compareStates(a: DisplayState, b: DisplayState): number {
+	return statusOrder.indexOf(displayStateClass(a)) - statusOrder.indexOf(displayStateClass(b)) || a.localeCompare(b, 'en');
+}
 
 export interface Edge {
 	readonly from: string;
@@ -52,9 +89,8 @@ export function lineage(edges: readonly Edge[], taskId: string): Set<string> {
 	return seen;
 }
 
-export interface ScopeTask {
+export interface ScopeTask extends StatusTask {
 	readonly taskId: string;
-	readonly status: TaskStatus;
 }
 
 /** The tasks the graph draws: the focused lineage (if any), then without completed tasks (the focused one stays). */
@@ -78,31 +114,33 @@ export function isHighlighting(opts: Pick<GraphViewOptions, 'statusFilter' | 'se
 
 /** Whether a task passes the status chips and the search (both must hold; a blank one passes everything). */
 export function matchesFilter(t: SearchableTask, opts: Pick<GraphViewOptions, 'statusFilter' | 'search'>): boolean {
-	if (opts.statusFilter.length > 0 && !opts.statusFilter.includes(t.status)) { return false; }
+	if (opts.statusFilter.length > 0 && !opts.statusFilter.includes(displayState(t))) { return false; }
 	const q = opts.search.trim().toLowerCase();
 	return q === '' || t.title.toLowerCase().includes(q) || t.taskId.toLowerCase().includes(q);
 }
 
 export interface StatusChip {
-	readonly status: TaskStatus;
+	readonly status: DisplayState;
+	/** The colour class suffix. */
+	readonly colour: TaskStatus | 'rework';
 	readonly label: string;
 	readonly count: number;
 	readonly active: boolean;
 }
 
-/** One chip per status present (plus any filtered one), in `statusOrder`. */
-export function statusChips(tasks: readonly ScopeTask[], statusFilter: readonly TaskStatus[]): StatusChip[] {
-	const counts = new Map<TaskStatus, number>();
-	for (const t of tasks) { counts.set(t.status, (counts.get(t.status) ?? 0) + 1); }
-	return statusOrder
-		.filter((s) => (counts.get(s) ?? 0) > 0 || statusFilter.includes(s))
-		.map((s) => ({ status: s, label: taskStatusLabel[s], count: counts.get(s) ?? 0, active: statusFilter.includes(s) }));
+/** One chip per display state present (plus any filtered one), in `statusOrder`. */
+export function statusChips(tasks: readonly ScopeTask[], statusFilter: readonly DisplayState[]): StatusChip[] {
+	const counts = new Map<DisplayState, number>();
+	for (const t of tasks) { counts.set(displayState(t), (counts.get(displayState(t)) ?? 0) + 1); }
+	return [...new Set([...counts.keys(), ...statusFilter])].sort(compareStates).map((s) => ({
+		status: s, colour: displayStateClass(s), label: displayStateLabel(s), count: counts.get(s) ?? 0, active: statusFilter.includes(s),
+	}));
 }
 
-/** Toggles one status in the chip filter, keeping `statusOrder`. */
-export function toggleStatus(filter: readonly TaskStatus[], status: TaskStatus): TaskStatus[] {
+/** Toggles one display state in the chip filter, keeping `statusOrder`. */
+export function toggleStatus(filter: readonly DisplayState[], status: DisplayState): DisplayState[] {
 	const next = filter.includes(status) ? filter.filter((s) => s !== status) : [...filter, status];
-	return statusOrder.filter((s) => next.includes(s));
+	return next.sort(compareStates);
 }
 
 export type DetailLevel = 'full' | 'blocks';
@@ -119,11 +157,10 @@ export interface SortableTask extends SearchableTask {
 	readonly order: number;
 }
 
-/** The list's rows: sorted by status (`statusOrder`), title or plan order; ties in plan order. */
+/** The list's rows: sorted by display state (`statusOrder`), title or plan order; ties in plan order. */
 export function sortForList<T extends SortableTask>(tasks: readonly T[], sort: ListSort): T[] {
-	const rank = (s: TaskStatus): number => statusOrder.indexOf(s);
 	const byKey: Record<ListSort, (a: T, b: T) => number> = {
-		status: (a, b) => rank(a.status) - rank(b.status),
+		status: (a, b) => compareStates(displayState(a), displayState(b)),
 		title: (a, b) => a.title.localeCompare(b.title, 'en', { sensitivity: 'base', numeric: true }),
 		plan: () => 0,
 	};

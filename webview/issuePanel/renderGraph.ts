@@ -169,7 +169,7 @@ export function renderGraphStatus(model: GraphModel): ElementNode {
 	const list = model.options.mode === 'list';
 	const chips = h('div', { class: 'chips', role: 'group', 'aria-label': list ? 'Show only tasks with status' : 'Highlight tasks with status' },
 		...model.chips.map((c) => h('button', {
-			type: 'button', class: `chip status-${c.status}`, 'data-action': 'filter/status', 'data-status': c.status,
+			type: 'button', class: `chip status-${c.colour}`, 'data-action': 'filter/status', 'data-status': c.status,
 			'data-focus-key': `chip:${c.status}`, 'aria-pressed': String(c.active), title: `${c.label}: ${c.count}`,
 			'aria-label': `${c.label}, ${c.count} ${c.count === 1 ? 'task' : 'tasks'}`,
 		}, h('span', { class: 'chip-dot', 'aria-hidden': 'true' }), `${c.label} `, h('span', { class: 'chip-count' }, String(c.count)))));

@@ -4,7 +4,7 @@
 // it follows status changes live.
 import { button } from '../shared/components.js';
 import { h, type ElementNode } from '../shared/vnode.js';
-import type { ListSort } from './graphOptions.js';
+import { displayStateClass, type ListSort } from './graphOptions.js';
 import type { GraphModel } from './graphModel.js';
 
 const columns: readonly { readonly sort: ListSort; readonly label: string }[] = [
@@ -52,7 +52,7 @@ export function renderTaskList(model: GraphModel): ElementNode {
 		h('th', { scope: 'col', class: 'num' }, 'Cost'),
 		h('th', { scope: 'col' }, 'Id'));
 	const rows = model.list.map((r) => h('tr', {
-		class: `task-row status-${r.status}${r.selected ? ' selected' : ''}${r.checked ? ' checked' : ''}`, 'data-task-id': r.taskId, 'aria-selected': String(r.selected),
+		class: `task-row status-${displayStateClass(r.displayState)}${r.selected ? ' selected' : ''}${r.checked ? ' checked' : ''}`, 'data-task-id': r.taskId, 'aria-selected': String(r.selected),
 	},
 	h('td', { class: 'check' }, r.acceptable ? h('input', {
 		type: 'checkbox', 'data-field': 'list/check', 'data-task-id': r.taskId, checked: r.checked, 'data-focus-key': `check:${r.taskId}`,
@@ -63,7 +63,7 @@ export function renderTaskList(model: GraphModel): ElementNode {
 		type: 'button', class: 'link row-title', 'data-action': 'task/select', 'data-task-id': r.taskId,
 		'data-focus-key': `row:${r.taskId}`, 'aria-current': r.selected ? 'true' : null,
 	}, r.title)),
-	h('td', {}, h('span', { class: `status-chip status-${r.status}` }, r.statusLabel), r.ready ? h('span', { class: 'muted' }, ' · ready') : null),
+	h('td', {}, h('span', { class: `status-chip status-${displayStateClass(r.displayState)}` }, r.statusLabel), r.ready ? h('span', { class: 'muted' }, ' · ready') : null),
 	h('td', {}, r.agent !== '' ? r.agent : h('span', { class: 'muted' }, 'none')),
 	h('td', { class: 'num' }, r.durationLabel),
 	h('td', { class: 'num' }, r.costLabel),

@@ -2,7 +2,11 @@ import { strict as assert } from 'node:assert';
 import {
 	defaultGraphView, detailLevel, type GraphViewOptions, lineage, matchesFilter, scopeTaskIds, sortForList, statusChips, toggleStatus,
 } from '../../../webview/issuePanel/graphOptions.js';
+import type { TaskAttemptsDto } from '../../../src/protocol/dto.js';
+import { panelPersistedState } from '../../../src/protocol/webview.js';
 import { derivePanelModel } from '../../../webview/issuePanel/panelModel.js';
+import { LayoutCache, panelTree, renderPanel } from '../../../webview/issuePanel/renderPanel.js';
+import { findAll, textContent } from '../../../webview/shared/vnode.js';
 import { aSnapshot, aTask, anIssue } from './builders.js';
 
 //   a ─► b ─► d ─► f
@@ -155,6 +159,70 @@ describe('graph options (focus, chips, search, hide completed, level of detail, 
 			const rows = derivePanelModel(later, { selectedTaskId: 'a', showHistory: false }).graph.list;
 			assert.deepEqual(rows.map((r) => r.taskId), ['c', 'a', 'e', 'd', 'b']);
 			assert.equal(rows.find((r) => r.taskId === 'a')?.selected, true);
+		});
+	});
+
+	describe('a task waiting for the new attempt asked of it counts by the Host\'s rework state', () => {
+		const waiting = (stateLabel: string): TaskAttemptsDto => ({ number: 2, of: 2, label: 'Attempt 2 of 2', earlier: [], stateLabel, line: '' });
+		// The Host's attempts per task (a manual task waits not started, a managed one is failed by the change request).
+		const stateLabels: Record<string, string> = { m: 'Changes requested', g: 'Changes requested', r: 'Retry asked' };
+		const plain = aSnapshot(anIssue([
+			aTask('m', { title: 'Manual notes', status: 'not_started', sortIndex: 0 }),
+			aTask('g', { title: 'Managed notes', status: 'failed', sortIndex: 1 }),
+			aTask('x', { title: 'Broken build', status: 'failed', sortIndex: 2 }),
+			aTask('n', { title: 'Not begun', status: 'not_started', sortIndex: 3 }),
+			aTask('r', { title: 'Retried', status: 'not_started', sortIndex: 4 }),
+			aTask('c', { title: 'Done', status: 'completed', sortIndex: 5 }),
+		]));
+		const snapshot = { ...plain, issue: { ...plain.issue, tasks: plain.issue.tasks.map((t) => (stateLabels[t.taskId] ? { ...t, attempts: waiting(stateLabels[t.taskId]!) } : t)) } };
+		const model = (o: Partial<GraphViewOptions>) =>
+			derivePanelModel(snapshot, { selectedTaskId: null, showHistory: false, graphView: { ...defaultGraphView, ...o } }).graph;
+
+		it('a manual (not started) and a managed (failed) changes-requested task make one "Changes requested" chip in the rework colour', () => {
+			assert.deepEqual(model({}).chips.map((c) => [c.status, c.label, c.colour, c.count]), [
+				['failed', 'Failed', 'failed', 1],
+				['rework:Changes requested', 'Changes requested', 'rework', 2],
+				['rework:Retry asked', 'Retry asked', 'rework', 1],
+				['not_started', 'Not started', 'not_started', 1],
+				['completed', 'Completed', 'completed', 1],
+			]);
+			const tree = panelTree(renderPanel(snapshot, { selectedTaskId: null, showHistory: false }, 1, new LayoutCache()));
+			const chips = findAll(tree, (n) => n.attrs['data-action'] === 'filter/status');
+			const reworkChip = chips.find((c) => c.attrs['data-status'] === 'rework:Changes requested');
+			assert.ok(reworkChip && String(reworkChip.attrs['class']).split(' ').includes('status-rework'));
+			assert.equal(textContent(reworkChip), 'Changes requested 2');
+			assert.deepEqual(chips.map((c) => textContent(c)), ['Failed 1', 'Changes requested 2', 'Retry asked 1', 'Not started 1', 'Completed 1']);
+		});
+
+		it('the "Changes requested" chip keeps exactly those tasks in the list, and toggles in chip order', () => {
+			const g = model({ mode: 'list', statusFilter: ['rework:Changes requested'] });
+			assert.deepEqual(g.list.map((r) => r.taskId), ['m', 'g']);
+			assert.deepEqual(g.nodes.filter((n) => n.match).map((n) => n.taskId), ['m', 'g']);
+			assert.deepEqual(model({ mode: 'list', statusFilter: ['failed'] }).list.map((r) => r.taskId), ['x']);
+			assert.deepEqual(model({ mode: 'list', statusFilter: ['not_started'] }).list.map((r) => r.taskId), ['n']);
+			assert.deepEqual(toggleStatus(['completed', 'failed'], 'rework:Changes requested'), ['failed', 'rework:Changes requested', 'completed']);
+		});
+
+		it('the list sorts a changes-requested task after failed and before not started, with the Host\'s word and colour in its status column', () => {
+			const rows = model({ mode: 'list' }).list;
+			assert.deepEqual(rows.map((r) => r.taskId), ['x', 'm', 'g', 'r', 'n', 'c']);
+			assert.deepEqual(rows.slice(1, 3).map((r) => [r.statusLabel, r.displayState]), [
+				['Changes requested', 'rework:Changes requested'], ['Changes requested', 'rework:Changes requested'],
+			]);
+			const tree = panelTree(renderPanel(snapshot, { selectedTaskId: null, showHistory: false, graphView: { ...defaultGraphView, mode: 'list' } }, 1, new LayoutCache()));
+			const row = findAll(tree, (n) => n.attrs['data-task-id'] === 'g' && n.kind === 'element' && n.tag === 'tr')[0];
+			assert.ok(row && String(row.attrs['class']).split(' ').includes('status-rework'));
+			assert.equal(findAll(row, (n) => String(n.attrs['class'] ?? '').includes('status-chip status-rework')).length, 1);
+		});
+
+		it('a persisted rework chip filter survives a reload, and junk is refused', () => {
+			const state = (statusFilter: unknown) => panelPersistedState.safeParse({
+				issueId: 'i', selectedTaskId: null, showHistory: false, scroll: { left: 0, top: 0 }, zoom: 1,
+				graphView: { ...defaultGraphView, statusFilter },
+			});
+			assert.ok(state(['failed', 'rework:Changes requested']).success);
+			assert.ok(!state(['reworked']).success);
+			assert.ok(!state([`rework:${'x'.repeat(200)}`]).success);
 		});
 	});
 });

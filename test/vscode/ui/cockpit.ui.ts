@@ -284,6 +284,13 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string): P
 			const svgText = (selector: string): Promise<string> => panel.evaluate<string>(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? ''`);
 			const nodeText = await svgText('g.node[data-task-id="greet-eve"] .node-status');
 			if (!nodeText.includes('Changes requested')) { throw new Error(`the node reads "${nodeText}"`); }
+			// The status chips count it by the same state: one "Changes requested 1", no Failed or Not started chip.
+			const chipsRead = await pollFor('the status chips to read "Changes requested 1"', 10_000, async () => {
+				const texts = (await panel.locator('[data-action="filter/status"]').allInnerTexts()).map((x) => x.replace(/\s+/g, ' ').trim());
+				return texts.length === 1 && texts[0] === 'Changes requested 1' ? texts.join(', ') : undefined;
+			}).catch(async (e: unknown) => {
+				throw new Error(`${String(e)}; the chips read "${(await panel.locator('[data-action="filter/status"]').allInnerTexts()).join(' | ')}"`);
+			});
 			const earlier = await waitInPanel(panel, '#attempts', 'the earlier attempt\'s line', { contains: 'Attempt 1 — changes requested: Greet her in French too.' });
 			if ((await panel.locator('#task-detail [data-action="run/openOutput"]').count()) !== 1 || (await panel.locator('#failure-cause').count()) !== 0) { throw new Error('the decision is drawn as a failure'); }
 			const waiting = await inThemes('panel-changes-requested', panel);
@@ -301,7 +308,7 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string): P
 				return tag === '2 of 2' && label.includes('attempt 2 of 2') ? `${tag} (${label})` : undefined;
 			});
 			const attempts = await inThemes('panel-attempts', panel);
-			return `${chip.trim()} (${chipClass}); ${earlier.replace(/\s+/g, ' ').trim()}; then "${status}"; ${waiting}; ${attempts}`;
+			return `${chip.trim()} (${chipClass}); chips: ${chipsRead}; ${earlier.replace(/\s+/g, ' ').trim()}; then "${status}"; ${waiting}; ${attempts}`;
 		});
 
 		await step('an agent\'s tool call is allowed with an edited command line, from the panel and from the notification\'s Edit…', async () => {
