@@ -14,6 +14,8 @@ import { type RunningHost, type StartHostOptions, startHost } from './host.js';
 const settleMs = 150;
 /** Events that never stop (a tool rewriting the file in a loop) still get the file read this often. */
 const maxDelayMs = 2000;
+/** What the Host's log says once it runs with a changed config.json again (tests wait for it). */
+export const configAppliedLine = 'the Host runs with the changed .tutti/config.json';
 
 export interface ConfigFollowingOptions {
 	/** How the Host starts (config.json is read here, so no configOverride). */
@@ -123,6 +125,7 @@ export class ConfigFollowingHost {
 		try {
 			this.#host = await startHost({ ...this.options.start, configFile: file, configReload: true });
 			this.#file = file;
+			this.options.log(`${configAppliedLine} (socket ${this.#host.socketPath})`);
 		} catch (error) {
 			this.options.log(`starting the Host with the changed config failed (${(error as Error).message}); starting it with the config it had`);
 			try {
