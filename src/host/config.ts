@@ -10,6 +10,7 @@ import type { PriceTable } from '../core/usage/prices.js';
 import type { CheckInput } from '../core/checks/checks.js';
 import { checksInput } from '../protocol/checks.js';
 import { maxStallSeconds } from '../core/runs/stallRules.js';
+import { jsonSyntaxErrorOffset, positionAt } from './jsonSyntax.js';
 
 export interface HostConfig {
 	agentTargets: AgentTargetConfig[];
@@ -161,19 +162,37 @@ export function loadHostConfig(tuttiDir: string): HostConfig {
 	return readHostConfigFile(tuttiDir).config;
 }
 
-/** The config and the exact bytes it was parsed from (undefined: no file, the defaults), read once. */
-export function readHostConfigFile(tuttiDir: string): { config: HostConfig; bytes: Buffer | undefined } {
-	const file = path.join(tuttiDir, configFileName);
-	let bytes: Buffer;
+/** A config and the exact bytes it was parsed from (undefined: no file, the defaults). */
+export interface HostConfigFile {
+	readonly config: HostConfig;
+	readonly bytes: Buffer | undefined;
+}
+
+/** `<tuttiDir>/config.json`, read once. */
+export function readHostConfigFile(tuttiDir: string): HostConfigFile {
+	const file = hostConfigPath(tuttiDir);
+	return hostConfigFromBytes(readHostConfigBytes(file), file);
+}
+
+export function hostConfigPath(tuttiDir: string): string {
+	return path.join(tuttiDir, configFileName);
+}
+
+/** The bytes of the config file; undefined when it does not exist. */
+export function readHostConfigBytes(file: string): Buffer | undefined {
 	try {
-		bytes = fs.readFileSync(file);
+		return fs.readFileSync(file);
 	} catch (error) {
 		if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-			return { config: defaultHostConfig(), bytes: undefined };
+			return undefined;
 		}
 		throw invalidConfig(file, `cannot be read: ${(error as Error).message}`);
 	}
-	return { config: parseHostConfig(bytes.toString('utf8'), file), bytes };
+}
+
+/** The config those bytes hold (undefined: no file, the defaults). */
+export function hostConfigFromBytes(bytes: Buffer | undefined, file: string): HostConfigFile {
+	return { config: bytes === undefined ? defaultHostConfig() : parseHostConfig(bytes.toString('utf8'), file), bytes };
 }
 
 /** Parses the text of a config file (`file` names it in errors). */
@@ -182,7 +201,10 @@ export function parseHostConfig(text: string, file: string): HostConfig {
 	try {
 		value = JSON.parse(text);
 	} catch (error) {
-		throw invalidConfig(file, `is not valid JSON: ${(error as Error).message}`);
+		const offset = jsonSyntaxErrorOffset(text);
+		const position = offset === undefined ? undefined : positionAt(text, offset);
+		const at = position === undefined ? '' : `:${position.line}:${position.column}`;
+		throw invalidConfig(`${file}${at}`, `is not valid JSON: ${(error as Error).message}`, file);
 	}
 	const parsed = hostConfigFile.safeParse(value);
 	if (!parsed.success) {
@@ -204,8 +226,9 @@ export function parseHostConfig(text: string, file: string): HostConfig {
 	};
 }
 
-function invalidConfig(file: string, problem: string): DomainError {
-	return new DomainError('invalid_input', `${file} ${problem}`,
+/** `where` names the file, and the line and column when known (`file:3:7`, as compilers say it). */
+function invalidConfig(where: string, problem: string, file = where): DomainError {
+	return new DomainError('invalid_input', `${where} ${problem}`,
 		`fix ${file} (for example {"agentTargets":[{"id":"sh","adapter":"command","argv":["sh","-c","…"]}]}), then start the Host again with \`tutti host --workspace DIR\``,
 		{ file });
 }

@@ -16,7 +16,7 @@ import { issueRepository } from '../store/repositories/issueRepository.js';
 import type { HostApi } from '../protocol/hostApi.js';
 import { withTargetDefaults } from '../core/runs/targetDefaults.js';
 import { isGitWorkTree } from './worktrees/git.js';
-import { type HostConfig, readHostConfigFile } from './config.js';
+import { type HostConfig, type HostConfigFile, readHostConfigFile } from './config.js';
 import { type ConfigFingerprint, configChange, fingerprintConfig } from './configFingerprint.js';
 import { endpointEnvironment, prepareEndpoint, writeUserCredential } from './endpoint.js';
 import { isKnownStore, knownStoreConfig, knownStoresDir, recordKnownStore } from './knownStores.js';
@@ -38,6 +38,10 @@ export interface StartHostOptions {
 	configOverride?: HostConfig;
 	/** The database file's name inside `.tutti/` (default `tutti.sqlite`; VS Code's `tutti.storePath`). */
 	storeFileName?: string;
+	/** `.tutti/config.json` as the caller already read and validated it: the Host starts with exactly these bytes. */
+	configFile?: HostConfigFile;
+	/** This start applies a config.json that changed while the previous Host of this process ran (configReload.ts). */
+	configReload?: boolean;
 }
 
 export interface HostScripts {
@@ -58,6 +62,8 @@ export interface RunningHost {
 	readonly userToken: string;
 	readonly pid: number;
 	readonly config: HostConfig;
+	/** The fingerprint of the `.tutti/config.json` bytes it started with (undefined: VS Code's settings instead). */
+	readonly configFingerprint: ConfigFingerprint | undefined;
 	readonly api: HostApi;
 	/**
 	 * Set when every issue was paused as the Host started: the store came with the folder (not created or opened on
@@ -107,7 +113,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		});
 		closers.push(() => store.close());
 		const arrived = !isKnownStore(knownDir, workspace, store.storeId);
-		const { configured, configFingerprint } = configAtStart(options.configOverride, tuttiDir);
+		const { configured, configFingerprint } = configAtStart(options, tuttiDir);
 		// claude and codex targets default to worktree isolation in a git workspace (targetDefaults.ts).
 		const config: HostConfig = { ...configured, agentTargets: withTargetDefaults(configured.agentTargets, isGitWorkTree(workspace)) };
 		const endpoint = prepareEndpoint(workspace, endpointEnvironment(env));
@@ -127,7 +133,8 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 			notice: () => (startPause !== undefined && stillPaused(store, startPause) ? startPause.message : undefined),
 		});
 		closers.push(() => services.dispose());
-		const pauseReason = startPauseReason(arrived, created, workspace, configFingerprint, knownStoreConfig(knownDir, workspace, store.storeId));
+		const pauseReason = startPauseReason(arrived, created, workspace, configFingerprint, knownStoreConfig(knownDir, workspace, store.storeId),
+			options.configReload === true);
 		if (pauseReason !== undefined) {
 			// Before any request and before reconciliation: nothing the folder brought starts by itself.
 			startPause = await pauseAtStart(services.api, pauseReason, options.log ?? ((line) => process.stderr.write(`tutti host: ${line}\n`)));
@@ -142,7 +149,7 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
 		await services.start();
 		let closing: Promise<void> | undefined;
 		return {
-			workspace, tuttiDir, config, userToken, startPause,
+			workspace, tuttiDir, config, configFingerprint, userToken, startPause,
 			socketPath: endpoint.socketPath, discoveryFile: endpoint.discoveryFile, userTokenPath: endpoint.userTokenPath,
 			pid: process.pid,
 			api: services.api,
@@ -161,9 +168,9 @@ export async function startHost(options: StartHostOptions): Promise<RunningHost>
  * The config the Host starts with and, when it is `.tutti/config.json`, the fingerprint of the very bytes it was
  * parsed from (VS Code passes its settings instead: then the file is not used, and not fingerprinted).
  */
-function configAtStart(override: HostConfig | undefined, tuttiDir: string): { configured: HostConfig; configFingerprint: ConfigFingerprint | undefined } {
-	if (override !== undefined) { return { configured: override, configFingerprint: undefined }; }
-	const file = readHostConfigFile(tuttiDir);
+function configAtStart(options: StartHostOptions, tuttiDir: string): { configured: HostConfig; configFingerprint: ConfigFingerprint | undefined } {
+	if (options.configOverride !== undefined) { return { configured: options.configOverride, configFingerprint: undefined }; }
+	const file = options.configFile ?? readHostConfigFile(tuttiDir);
 	return { configured: file.config, configFingerprint: fingerprintConfig(file.bytes) };
 }
 
@@ -173,11 +180,11 @@ function configAtStart(override: HostConfig | undefined, tuttiDir: string): { co
  * start has nothing to pause; with VS Code's settings (no fingerprint) the file is not compared.
  */
 function startPauseReason(arrived: boolean, created: boolean, workspace: string, current: ConfigFingerprint | undefined,
-	recorded: ConfigFingerprint | undefined): StartPauseReason | undefined {
+	recorded: ConfigFingerprint | undefined, whileRunning: boolean): StartPauseReason | undefined {
 	if (arrived) { return { kind: 'arrival', workspace }; }
 	if (created || current === undefined) { return undefined; }
 	const changed = configChange(recorded, current);
-	return changed === undefined ? undefined : { kind: 'configChanged', workspace, changed };
+	return changed === undefined ? undefined : { kind: 'configChanged', workspace, changed, ...(whileRunning ? { whileRunning } : {}) };
 }
 
 /** Whether an issue the start paused is paused still (until then `hello` repeats why). */

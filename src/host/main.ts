@@ -1,9 +1,10 @@
 // Entry of dist/host.js: `tutti host --workspace DIR` loads this bundle and calls runHostCommand; it also runs on
 // its own (`node dist/host.js --workspace DIR`). Prints exactly one JSON line on stdout: the ready line, or the
-// startup error. SIGTERM/SIGINT close the Host cleanly (exit 0).
+// startup error. SIGTERM/SIGINT close the Host cleanly (exit 0). A saved change of `.tutti/config.json` is applied
+// by restarting the Host in this process (configReload.ts).
 import { type ReasonCode, ReasonedError } from '../core/errors.js';
 import type { WireError } from '../protocol/controlPlane.js';
-import { type RunningHost, startHost } from './host.js';
+import { ConfigFollowingHost } from './configReload.js';
 
 export interface HostCommandOptions {
 	workspace: string;
@@ -33,9 +34,17 @@ export async function runHostCommand(options: HostCommandOptions): Promise<numbe
 		process.off('uncaughtException', onUncaught);
 		process.off('unhandledRejection', onRejection);
 	};
-	let host: RunningHost;
+	const log = (line: string): void => options.stderr(`${line}\n`);
+	let following: ConfigFollowingHost;
 	try {
-		host = await startHost({ workspace: options.workspace, env: { ...options.env }, log: (line) => options.stderr(`${line}\n`) });
+		following = await ConfigFollowingHost.start({
+			start: { workspace: options.workspace, env: { ...options.env }, log },
+			log,
+			onLost: (error) => {
+				options.stderr(`tutti host: no Host is running any more, shutting down: ${describe(error)}\n`);
+				requestStop(1);
+			},
+		});
 	} catch (error) {
 		detach();
 		const wire = startupError(error);
@@ -43,6 +52,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<numbe
 		options.stderr(`error: ${wire.message}\nhint: ${wire.hint}\n`);
 		return 1;
 	}
+	const host = following.current;
 	const notice = host.startPause?.message;
 	options.stdout(`${JSON.stringify({ ready: true, socket: host.socketPath, pid: host.pid, workspace: host.workspace, ...(notice !== undefined ? { notice } : {}) })}\n`);
 	const code = await new Promise<number>((resolve) => {
@@ -52,7 +62,7 @@ export async function runHostCommand(options: HostCommandOptions): Promise<numbe
 				process.exit(1); // a second signal while closing: give up on a clean close
 			}
 			stopping = true;
-			host.close().then(() => resolve(exitCode), (error: unknown) => {
+			following.close().then(() => resolve(exitCode), (error: unknown) => {
 				options.stderr(`tutti host: closing failed: ${describe(error)}\n`);
 				resolve(1);
 			});

@@ -14,12 +14,13 @@ import type { HostApi } from '../protocol/hostApi.js';
 /** The first sentence every surface shows (the Host's ready line and log, `hello`, the editor). */
 export const storeArrivalHeadline = 'This store came with the folder: nothing runs until you resume.';
 export const configChangeHeadline = '`.tutti/config.json` changed since Tutti last ran here: nothing runs until you resume.';
+export const configReloadHeadline = '`.tutti/config.json` changed while Tutti ran: nothing new runs until you resume.';
 
 /** Why the Host paused every issue as it started. */
 export type StartPauseReason =
 	| { readonly kind: 'arrival'; readonly workspace: string }
-	/** `changed`: what differs, in words (configFingerprint.ts configChange). */
-	| { readonly kind: 'configChanged'; readonly workspace: string; readonly changed: string };
+	/** `changed`: what differs, in words (configFingerprint.ts configChange); `whileRunning`: the Host restarted to apply it. */
+	| { readonly kind: 'configChanged'; readonly workspace: string; readonly changed: string; readonly whileRunning?: boolean };
 
 export interface StartPause {
 	readonly reason: StartPauseReason['kind'];
@@ -39,7 +40,7 @@ export function startPauseMessage(reason: StartPauseReason, paused: number): str
 			`or a store used on another machine), so Tutti paused dispatch of every issue (${paused} newly paused) and starts ` +
 			`none of its Runs, wakes or queued tasks; check each issue and the agent targets in .tutti/config.json, ${developerResumes}`;
 	}
-	return `${configChangeHeadline} What changed: ${reason.changed}. The file defines the commands agents run, and a pull, a ` +
+	return `${reason.whileRunning === true ? configReloadHeadline : configChangeHeadline} What changed: ${reason.changed}. The file defines the commands agents run, and a pull, a ` +
 		`checkout or an agent can write it, so Tutti paused dispatch of every issue in ${reason.workspace} (${paused} newly paused) ` +
 		`and starts none of its Runs, wakes or queued tasks; read .tutti/config.json (if you changed it yourself, just resume), ${developerResumes}`;
 }

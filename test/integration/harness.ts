@@ -12,6 +12,7 @@ import { waitFor } from '../waitFor.js';
 import { errorOf, parseJsonOutput, type CliError } from '../../scripts/workers/tuttiCli.js';
 import { methods, type Result } from '../../src/protocol/controlPlane.js';
 import { killAllRuns } from './runs/runTestKit.js';
+import { configAppliedLine } from '../../src/host/configReload.js';
 import type { PlanSnapshotDto, PlanTaskDto, RunDto } from '../../src/protocol/dto.js';
 
 export const repoRoot = resolve(__dirname, '..', '..');
@@ -243,6 +244,16 @@ export class HostHandle {
 	}
 
 	/** Stops the Host if it runs (SIGTERM) and starts it again on the same workspace. */
+	/**
+	 * Writes `.tutti/config.json` while the Host runs and waits until it restarted itself in its process with it
+	 * (src/host/configReload.ts); settings that differ from the ones it ran with pause every issue.
+	 */
+	async applyConfig(config: object): Promise<void> {
+		const from = this.stderr.length;
+		writeFileSync(join(this.workspace, '.tutti', 'config.json'), JSON.stringify(config, null, '\t'));
+		await waitFor(() => this.stderr.slice(from).includes(configAppliedLine), { what: 'the Host to apply the changed config.json', detail: () => this.stderr.slice(from) });
+	}
+
 	async restart(): Promise<void> {
 		await this.stop();
 		await this.start();

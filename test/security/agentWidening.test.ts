@@ -307,8 +307,7 @@ describe('security: agents narrow their launch settings, never widen them', func
 		const issue = await managedIssue(host, 'Rework inheritance');
 		await issue.addTasks(taskSpec('r-old', 'codex-full', [], { permissionModeId: 'danger-full-access' }));
 		// The developer takes full access away from the target; the task an agent wrote earlier still names it.
-		writeFileSync(join(host.workspace, '.tutti', 'config.json'), JSON.stringify(configOf(host.gateDir, targets, false, []), null, '\t'));
-		await host.restart();
+		await host.applyConfig(configOf(host.gateDir, targets, false, []));
 		const before = await issue.get();
 		const error = expectError(await issue.mutate([{ kind: 'rework', taskId: 'r-old', task: { taskId: 'r-new' } }]), 'forbidden');
 		assert.match(error.message, /task r-new: the permission mode 'danger-full-access' is wider than agent target 'codex-full' runs with by default \('workspace-write'\)/);

@@ -120,4 +120,23 @@ describe('security: a changed .tutti/config.json runs nothing until the develope
 		assert.equal(host.notice, undefined, `no notice (${host.notice})`);
 		assert.equal((await issueGet(host, queued)).dispatchPaused, false, "the developer's resume stands");
 	});
+
+	it('a change saved while the Host runs is applied by the same start: every issue paused, no agent lifts it', async function () {
+		const saved = await manualIssue(host, 'Saved while the Host ran');
+		const flag = '--saved-while-running';
+		await host.applyConfig(configWith({ ...rec, argv: [...rec.argv!, bypass, flag] }));
+		assert.match(host.stderr, /`\.tutti\/config\.json` changed while Tutti ran: nothing new runs until you resume\. What changed: agentTargets \(rec\)\./, host.stderr);
+		assert.match(await helloNotice() ?? '', /changed while Tutti ran/, 'hello says so');
+		for (const issueId of [saved, queued, held, sourced.issueId]) {
+			const issue = await issueGet(host, issueId);
+			assert.equal(issue.dispatchPaused, true, `${issue.title} is paused`);
+			assert.equal(issue.pausedBy, 'developer', `${issue.title}: the developer's pause, which no agent lifts`);
+		}
+		expectError(await sourced.resume(), 'paused_by_developer', 1);
+		await addManualTask(host, saved, 'w1', ['--content', 'waits for the developer', '--agent-target-id', 'rec']);
+		assert.deepEqual(await runsOf(saved), [], 'a task of a paused issue does not start');
+		expectOk(await host.cli(['issue', 'resume', '--issue-id', saved, '--json'], { asUser: true }));
+		const w1 = await waitFor(() => recordOf(records, 'w1'), { what: 'the task to run once the developer resumed' });
+		assert.ok(w1.argv.includes(flag), `it runs with the saved config (${w1.argv.join(' ')})`);
+	});
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import { expectOk, manualIssue } from '../integration/harness.js';
 import { addManualTask, settledRunOf } from './securityKit.js';
-import { git, type GitWorkspace, gitWorkspace, rewriteConfig, shTarget } from './gitWorkspaceKit.js';
+import { git, type GitWorkspace, configFor, gitWorkspace, shTarget } from './gitWorkspaceKit.js';
 
 const hookNames = ['post-checkout', 'pre-commit', 'prepare-commit-msg', 'commit-msg', 'post-commit', 'pre-merge-commit', 'post-merge', 'post-rewrite', 'reference-transaction'];
 
@@ -100,9 +100,8 @@ describe('security: git hooks of the repository', function () {
 		assert.ok(ran(log).every((l) => l.endsWith(` ${ws!.workspace}`)), `every hook ran in the developer's checkout: ${ran(log).join('; ')}`);
 		// Off again (the default): the next integration runs none.
 		writeFileSync(log, '');
-		rewriteConfig(ws.workspace, { agentTargets: [writer] });
-		await ws.host.restart();
-		// The changed config.json paused the issue at the restart (configChange.test.ts): the developer resumes it.
+		await ws.host.applyConfig(configFor({ agentTargets: [writer] }));
+		// The changed config.json paused the issue as the Host applied it (configChange.test.ts): the developer resumes it.
 		expectOk(await ws.host.cli(['issue', 'resume', '--issue-id', issueId, '--json'], { asUser: true }));
 		await addManualTask(ws.host, issueId, 'b', ['--agent-target-id', 'iso']);
 		assert.equal((await settledRunOf(ws.host, issueId, 'b')).status, 'completed');

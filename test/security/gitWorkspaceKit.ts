@@ -1,7 +1,7 @@
 // A real Host on a real git workspace for the security tier: the repository (branch main, one commit) is made
 // before the Host starts (worktree isolation is decided then), tasks run `command` targets in their worktrees.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HostHandle, startHost } from '../integration/harness.js';
@@ -34,7 +34,7 @@ export async function gitWorkspace(prefix: string, files: Record<string, string>
 	mkdirSync(workspace);
 	initRepo(workspace, { '.gitignore': '.tutti/\n', ...files });
 	prepare(workspace);
-	const host = await startHost({ workspace, config: { maxParallelRuns: 4, ...(typeof config === 'function' ? config(root) : config) } as never });
+	const host = await startHost({ workspace, config: configFor(typeof config === 'function' ? config(root) : config) as never });
 	return {
 		root, workspace, host,
 		async dispose() {
@@ -43,7 +43,7 @@ export async function gitWorkspace(prefix: string, files: Record<string, string>
 	};
 }
 
-/** Writes the Host's config again (it is read when the Host starts). */
-export function rewriteConfig(workspace: string, config: Record<string, unknown>): void {
-	writeFileSync(join(workspace, '.tutti', 'config.json'), JSON.stringify({ maxParallelRuns: 4, ...config }, null, '\t'));
+/** The config.json a git workspace of these tests holds. */
+export function configFor(config: Record<string, unknown>): Record<string, unknown> {
+	return { maxParallelRuns: 4, ...config };
 }

@@ -274,12 +274,11 @@ describe('conformance: usage, cost and budgets', function () {
 		assert.equal(blocked.attention.state, 'needs_you');
 		assert.ok(blocked.attention.reasons.some((x) => x.kind === 'budget_reached' && x.label === blocked.spend.budgetBlocker), JSON.stringify(blocked.attention.reasons));
 
-		// The developer adds the model's price (headless: .tutti/config.json) and restarts the Host. A changed
+		// The developer adds the model's price (headless: .tutti/config.json), which the running Host applies. A changed
 		// config.json pauses every issue until the developer resumes (test/security/configChange.test.ts): the
 		// developer made this change, so they resume the issue, and the task goes on.
-		writeFileSync(join(host.workspace, '.tutti', 'config.json'), JSON.stringify({ ...config, modelPrices: { [unpricedModel]: { inputPerMTok: 2, outputPerMTok: 10 } } }));
-		await host.restart();
-		assert.match(host.notice ?? '', /changed since Tutti last ran here[^]*What changed: modelPrices\./, `${host.notice}`);
+		await host.applyConfig({ ...config, modelPrices: { [unpricedModel]: { inputPerMTok: 2, outputPerMTok: 10 } } });
+		assert.match(host.stderr, /changed while Tutti ran[^]*What changed: modelPrices\./, host.stderr);
 		expectOk(await host.cli(['issue', 'resume', '--issue-id', manual.issueId, '--json'], { asUser: true }));
 		await waitFor(async () => (await statusOf(manual.issueId, 'u')) === 'completed', { what: 'the priced codex task to run', timeoutMs: 60_000 });
 		const priced = await issueGet(host, manual.issueId);
