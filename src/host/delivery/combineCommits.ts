@@ -46,15 +46,25 @@ export async function conflictingPaths(repo: string, a: string, b: string): Prom
 	return merged.clean ? [] : merged.paths;
 }
 
+/** Dates a commit at its newest parent's commit time, so the same parents and tree always make the same commit. */
+async function newestParentDate(repo: string, heads: readonly string[]): Promise<Record<string, string>> {
+	const times = (await git(repo, ['show', '-s', '--format=%ct', ...heads])).stdout.split('\n').filter((l) => l.trim() !== '').map(Number);
+	const date = `@${Math.max(...times)} +0000`;
+	return { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+}
+
 /**
  * Combines `commits` (first = first parent): heads that contain all the others answer as they are; otherwise one
- * merge commit with message `message` whose parents are every head, in order.
+ * merge commit with message `message` whose parents are every head, in order. `dated: 'newest-parent'` makes the
+ * answer a function of its inputs (a preview asked twice names one commit); otherwise it is dated now.
  */
-export async function combineCommits(repo: string, commits: readonly string[], message: string, identity: GitIdentity): Promise<Combination> {
+export async function combineCommits(
+	repo: string, commits: readonly string[], message: string, identity: GitIdentity, dated: 'now' | 'newest-parent' = 'now',
+): Promise<Combination> {
 	if (commits.length === 0) { throw new Error('combineCommits needs at least one commit'); }
 	const heads = await headsOf(repo, commits);
 	if (heads.length === 1) { return { kind: 'combined', commit: heads[0]!, mergeCommit: false }; }
-	const env = identityEnv(identity);
+	const env = { ...identityEnv(identity), ...(dated === 'newest-parent' ? await newestParentDate(repo, heads) : {}) };
 	let current = heads[0]!;
 	let tree = '';
 	for (let i = 1; i < heads.length; i += 1) {

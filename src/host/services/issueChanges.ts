@@ -35,7 +35,7 @@ export async function issueChanges(deps: IssueChangesDeps, params: ParsedParams<
 		return { ...empty, note: `no task of "${plan.issue.title}" is accepted with a commit yet` };
 	}
 	const combined = await combineCommits(deps.workspace, [plan.baseCommit, ...plan.tasks.map((t) => t.commit)],
-		`Combined changes of ${plan.issue.title.replace(/\s+/g, ' ').trim()}`, await workspaceIdentity(deps.workspace));
+		`Combined changes of ${plan.issue.title.replace(/\s+/g, ' ').trim()}`, await workspaceIdentity(deps.workspace), 'newest-parent');
 	if (combined.kind === 'conflict') {
 		const taskOf = new Map(plan.tasks.map((t) => [t.commit, t.taskId] as const));
 		const name = (commit: string): string => (taskOf.has(commit) ? `task ${taskOf.get(commit)!}` : `the issue's base (${commit.slice(0, 12)})`);

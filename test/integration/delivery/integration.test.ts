@@ -33,6 +33,27 @@ describe('combining commits and integrating them (real git)', () => {
 		assert.equal(snapshotTree(repo), before, 'the workspace is untouched');
 	});
 
+	it('a preview dated at its newest parent names the same commit whenever it is asked; a real combination is dated now', async () => {
+		const b = commitOnBranch(repo, 'tutti/b', first, { 'b.txt': 'B\n' });
+		const c = commitOnBranch(repo, 'tutti/c', first, { 'c.txt': 'C\n' });
+		const saved = { author: process.env['GIT_AUTHOR_DATE'], committer: process.env['GIT_COMMITTER_DATE'] };
+		const at = async (seconds: number, dated: 'now' | 'newest-parent'): Promise<string> => {
+			// "Now" for git, as if asked at two different moments.
+			process.env['GIT_AUTHOR_DATE'] = process.env['GIT_COMMITTER_DATE'] = `@${seconds} +0000`;
+			const merged = await combineCommits(repo, [b, c], 'Combined changes', identity, dated);
+			assert.ok(merged.kind === 'combined' && merged.mergeCommit);
+			return merged.commit;
+		};
+		try {
+			assert.equal(await at(2_000_000_000, 'newest-parent'), await at(2_000_000_500, 'newest-parent'), 'the same inputs, the same commit');
+			assert.notEqual(await at(2_000_000_000, 'now'), await at(2_000_000_500, 'now'), 'an integration is dated when it happens');
+		} finally {
+			for (const [key, value] of [['GIT_AUTHOR_DATE', saved.author], ['GIT_COMMITTER_DATE', saved.committer]] as const) {
+				if (value === undefined) { delete process.env[key]; } else { process.env[key] = value; }
+			}
+		}
+	});
+
 	it('answers the descendant itself when the other commits are its ancestors (no merge commit)', async () => {
 		const a = commitOnBranch(repo, 'tutti/a', first, { 'a.txt': 'A\n' });
 		const b = commitOnBranch(repo, 'tutti/b', a, { 'b.txt': 'B\n' });
