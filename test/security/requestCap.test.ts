@@ -23,6 +23,11 @@ function listWithBodyOf(socketPath: string, token: string, size: number, framing
 		socket.on('error', () => { /* the Host closes a refused request while it is still being written */ });
 		socket.on('close', () => resolve(text));
 		socket.write(head);
+		if (framing === 'content-length' && size > capBytes) {
+			// Declared over the cap: the Host answers from the head alone, before any byte of the body. Sending the body
+			// anyway races the Host's close: the write fails and the socket is gone before the reply is read.
+			return;
+		}
 		socket.write(payload);
 	});
 }
