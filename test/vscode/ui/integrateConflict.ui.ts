@@ -1,8 +1,8 @@
 // An integrate conflict walked through the panel, as a developer meets it: a manual issue's worktree task is accepted
 // in the panel (the issue then reads Ready to integrate, Integrate its primary action); the branch moves on the same
-// line; Integrate is refused with the conflicting path named and changes nothing; the task offers Update from base,
-// whose new attempt merges the branch in (its agent resolves the conflict) and is accepted again in the panel; then
-// Integrate puts the work on main and the issue is done. Ready to integrate and the conflict are shot in Light+,
+// line; Integrate is refused, changes nothing, and the panel draws the conflict next to Integrate (the path, Update from
+// base, the task's tree, the printed ways forward); Update from base in that block starts a new attempt that merges the
+// branch in (its agent resolves the conflict), accepted again in the panel; then Integrate puts the work on main and the issue is done. Ready to integrate and the conflict are shot in Light+,
 // Dark+ and High Contrast with every text's contrast measured. Facts are read back with the `tutti` CLI and git.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -124,32 +124,30 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 			return `"${status.trim()}", Integrate primary; board row "${board.replace(/\s+/g, ' ').trim()}"; ${await inThemes('panel-ready-to-integrate', inPanel())}`;
 		});
 
-		await step('main moves on the same line; Integrate is refused naming shared.txt and moves nothing; the task offers Update from base', async () => {
+		await step('main moves on the same line; Integrate is refused, the panel\'s conflict block names shared.txt and offers Update from base and the task\'s tree; main does not move', async () => {
 			writeFileSync(join(workspace, 'shared.txt'), shared('from main'));
 			git('commit', '-qam', 'main changes the middle line');
 			const mainBefore = git('rev-parse', 'main');
 			await click(inPanel(), '#issue-controls [data-action="issue/integrate"]', 'Integrate in the issue controls');
-			const toast = page.locator('.notification-toast, .notifications-center').filter({ hasText: 'both change shared.txt' }).first();
-			await workbench.waitForNotification('both change shared.txt', { timeoutMs: 20_000 }).catch(async (e: Error) => {
-				const shown = await page.locator('.notification-toast, .notifications-center').allInnerTexts();
-				throw new Error(`${e.message}; the notifications read: ${JSON.stringify(shown)}`);
-			});
-			const refusal = (await toast.innerText({ timeout: 2000 })).replace(/\s+/g, ' ').trim();
-			if (!/task middle and main \([0-9a-f]{12}\) both change shared\.txt/.test(refusal)) { throw new Error(`the refusal reads "${refusal}"`); }
-			// Both ways forward are named: Update from base, and resolving by hand in the task's tree.
-			if (!refusal.includes(`tutti task update-from-base --issue-id ${issueId} --task-id middle`) || !refusal.includes(`git -C .tutti/worktrees/${issueId}/middle merge main`)) {
-				throw new Error(`the refusal does not name both ways forward: "${refusal}"`);
+			// The panel draws the refusal next to Integrate: the paths, both buttons, and the printed ways forward.
+			const summary = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-summary', 'the conflict block in the panel', { contains: 'shared.txt', timeoutMs: 20_000 })).replace(/\s+/g, ' ').trim();
+			if (summary !== 'Integrate into main conflicts: shared.txt, between task middle and main.') { throw new Error(`the conflict block reads "${summary}"`); }
+			const update = inPanel().locator('#integrate-conflict #conflict-update-from-base');
+			const tree = inPanel().locator('#integrate-conflict #conflict-open-tree');
+			await pollFor('Update from base and Open the task\'s tree in the conflict block', 10_000, async () => ((await update.isVisible()) && (await tree.isVisible()) ? true : undefined));
+			const hint = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-hint', 'the printed ways forward')).replace(/\s+/g, ' ').trim();
+			if (!hint.includes(`tutti task update-from-base --issue-id ${issueId} --task-id middle`) || !hint.includes(`git -C .tutti/worktrees/${issueId}/middle merge main`)) {
+				throw new Error(`the block does not print both ways forward: "${hint}"`);
 			}
+			const toasts = await page.locator('.notification-toast').filter({ hasText: 'both change shared.txt' }).count();
+			if (toasts > 0) { throw new Error('the refusal is also a notification: the panel already says it'); }
 			if (git('rev-parse', 'main') !== mainBefore || readFileSync(join(workspace, 'shared.txt'), 'utf8') !== shared('from main')) { throw new Error('the refused integrate moved main'); }
-			await selectTask();
-			await waitInPanel(inPanel(), '#way-forward', 'Update from base on the conflicting task', { contains: 'Update from base' });
-			// The refusal is a notification only (the panel does not draw it): the shots show it in the notification centre.
-			await workbench.waitForNotification('both change shared.txt', { timeoutMs: 10_000 });
-			return `"${/Integrate failed: [^.]*\./.exec(refusal)?.[0] ?? refusal}" with both ways forward; ${await inThemes('panel-conflict', inPanel())}`;
+			await tidyForScreenshot(workbench);
+			return `"${summary}" with Update from base, Open the task's tree and both ways forward printed; ${await inThemes('panel-conflict', inPanel())}`;
 		});
 
 		await step('Update from base: a new attempt merges main in (its agent resolves), accepted again in the panel; Integrate puts it on main', async () => {
-			await click(inPanel(), '#way-forward #update-from-base', 'Update from base on the task');
+			await click(inPanel(), '#integrate-conflict #conflict-update-from-base', 'Update from base in the conflict block');
 			await pollFor('attempt 2 awaiting acceptance', 30_000, async () => {
 				const t = taskOf(cli, issueId);
 				return t?.status === 'pending_acceptance' && t.attempt === 2 ? true : undefined;
@@ -160,8 +158,8 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 			await tidyForScreenshot(workbench);
 			await click(inPanel(), '#issue-controls [data-action="issue/integrate"]', 'Integrate again');
 			const text = await waitInPanel(inPanel(), '#integrated', 'the integrated commit in the panel', { contains: 'Integrated into main', timeoutMs: 20_000 });
-			await pollFor('the Integrate button to go', 10_000, async () =>
-				((await inPanel().locator('[data-action="issue/integrate"]').count()) === 0 ? true : undefined));
+			await pollFor('the Integrate button and the conflict block to go', 10_000, async () =>
+				((await inPanel().locator('[data-action="issue/integrate"], #integrate-conflict').count()) === 0 ? true : undefined));
 			const head = git('rev-parse', 'main');
 			if (!text.includes(head.slice(0, 12))) { throw new Error(`the panel shows "${text}", not main's new commit ${head}`); }
 			if (readFileSync(join(workspace, 'shared.txt'), 'utf8') !== shared('from main and from the task')) { throw new Error(`shared.txt on main reads ${readFileSync(join(workspace, 'shared.txt'), 'utf8')}`); }
