@@ -35,9 +35,8 @@ function controls(c: IssueControls, title: string, ready: boolean): ElementNode 
 
 /** Integrate's conflict, next to Integrate: the paths, Update from base (when the Host offers it), the tree, and the hint. */
 function conflictBlock(c: ConflictModel): ElementNode {
-	return h('section', { id: 'integrate-conflict', class: 'callout conflict', role: 'alert', 'aria-labelledby': 'integrate-conflict-title' },
-		h('h2', { id: 'integrate-conflict-title' }, `Integrate into ${c.into} conflicts`),
-		h('p', { id: 'conflict-summary' }, `Integrate into ${c.into} conflicts: `,
+	return h('section', { id: 'integrate-conflict', class: 'callout conflict', role: 'alert', 'aria-labelledby': 'conflict-summary' },
+		h('p', { id: 'conflict-summary' }, h('strong', {}, `Integrate into ${c.into} conflicts: `),
 			...c.paths.flatMap((p, i) => [i > 0 ? ', ' : null, h('code', { class: 'conflict-path' }, p)]),
 			`, between task ${c.taskId} and ${c.withLabel}.`),
 		h('div', { class: 'form-actions', role: 'group', 'aria-label': 'Ways forward' },
@@ -162,7 +161,8 @@ export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 		m.paused && !m.terminal ? h('p', { id: 'paused-note', class: 'muted' }, c.start
 			? 'Not started: add the tasks, then Start. Nothing runs before.'
 			: 'No new work starts; Runs already running continue until they end or you stop them.') : null,
-		controls(c, m.title, m.delivery === 'ready_to_integrate'),
+		// With a conflict shown, its way forward is the primary action, not Integrate again.
+		controls(c, m.title, m.delivery === 'ready_to_integrate' && m.conflict === null),
 		m.conflict ? conflictBlock(m.conflict) : null,
 		m.integrated ? h('p', { id: 'integrated', role: 'status' }, 'Integrated into ', h('code', {}, m.integrated.into), ' at ',
 			h('code', { title: m.integrated.commit }, m.integrated.commit.slice(0, 12)),

@@ -20,7 +20,7 @@ function conflictOf(details: unknown): IntegrateConflict {
 
 function render(conflict: IntegrateConflict | null, updateFromBase: boolean, otherTasks: string[] = []): VNode {
 	const issue = anIssue([aTask('middle', { status: 'completed', title: 'Change the middle line' }), ...otherTasks.map((t) => aTask(t, { status: 'completed' }))]);
-	const withControl = { ...issue, tasks: issue.tasks.map((t) => (t.taskId === 'middle' ? { ...t, controls: { ...t.controls, updateFromBase } } : t)) };
+	const withControl = { ...issue, delivery: 'ready_to_integrate' as const, controls: { ...issue.controls, integrate: true }, tasks: issue.tasks.map((t) => (t.taskId === 'middle' ? { ...t, controls: { ...t.controls, updateFromBase } } : t)) };
 	const s: PanelSnapshot = aSnapshot(withControl);
 	return panelTree(renderPanel({ ...s, view: { ...s.view, conflict } }, { selectedTaskId: null, showHistory: false }, 1, new LayoutCache()));
 }
@@ -71,6 +71,12 @@ describe('integrate conflict block', () => {
 		// It sits with the issue's controls, before the task graph.
 		const html = renderToString(tree);
 		assert.ok(html.indexOf('id="issue-controls"') < html.indexOf('id="integrate-conflict"'));
+	});
+
+	it('makes its way forward the primary action: Integrate is primary only while no conflict is shown', () => {
+		const integrate = (tree: VNode): unknown => findAll(tree, (n) => n.attrs['data-action'] === 'issue/integrate')[0]?.attrs['appearance'];
+		assert.equal(integrate(render(null, true)), 'primary');
+		assert.equal(integrate(render(conflictOf(hostDetails), true)), 'secondary');
 	});
 
 	it('names the task it conflicts with, and offers Update from base only where the Host\'s task control does', () => {
