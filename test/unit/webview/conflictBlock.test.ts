@@ -2,7 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { type IntegrateConflict, parseIntegrateConflict, parseToHost, type PanelSnapshot } from '../../../src/protocol/webview.js';
 import { LayoutCache, panelTree, renderPanel } from '../../../webview/issuePanel/renderPanel.js';
-import { findAll, renderToString, textContent, type VNode } from '../../../webview/shared/vnode.js';
+import { type ElementNode, findAll, renderToString, textContent, type UiNode, type VNode } from '../../../webview/shared/vnode.js';
 import { aSnapshot, aTask, anIssue } from './builders.js';
 
 /** The details the Host's `merge_conflict` refusal carries (as conflictRefusalOf writes them). */
@@ -25,7 +25,7 @@ function render(conflict: IntegrateConflict | null, updateFromBase: boolean, oth
 	return panelTree(renderPanel({ ...s, view: { ...s.view, conflict } }, { selectedTaskId: null, showHistory: false }, 1, new LayoutCache()));
 }
 
-function byId(tree: VNode, id: string): VNode | undefined {
+function byId(tree: VNode, id: string): ElementNode | UiNode | undefined {
 	return findAll(tree, (n) => n.attrs['id'] === id)[0];
 }
 
