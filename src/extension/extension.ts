@@ -26,6 +26,7 @@ import { registerIssueBoard } from './views/issueBoardView.js';
 import { registerRunsView } from './views/runsView.js';
 import { registerAgentsView } from './views/agentsView.js';
 import { registerReviewDiffContext } from './review/reviewDiffContext.js';
+import type { IntegrateConflict } from '../protocol/webview.js';
 
 /** What activate() returns (`vscode.extensions.getExtension(id).exports`): the services, for tests and scripts. */
 export interface TuttiExtensionApi {
@@ -87,6 +88,7 @@ export function activate(ctx: vscode.ExtensionContext): TuttiExtensionApi {
 			const p = panels.activePanel();
 			return p ? { issueId: p.issueId, selectedTaskId: p.view.selectedTaskId } : undefined;
 		},
+		showConflict: (issueId: string, conflict: IntegrateConflict): void => { panels.showIssuePanel(issueId).showConflict(conflict); },
 	};
 	const reviewDiffs = own(registerReviewDiffContext(services));
 	own(registerCommands({ services, terminals, diffComments, reviewDiffs, panel }));

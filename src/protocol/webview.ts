@@ -87,6 +87,8 @@ export const toHost = z.discriminatedUnion('type', [
 	z.strictObject({ type: z.literal('tasks/accept'), taskIds: z.array(id).min(1).max(acceptSelectedMax) }),
 	/** Add an agent to run tasks (the task form has none to offer). */
 	z.strictObject({ type: z.literal('agent/add') }),
+	/** Open a terminal in the tree of the task whose work conflicts (the conflict block the panel shows); no path: the Host's. */
+	z.strictObject({ type: z.literal('conflict/openTree') }),
 ]);
 export type ToHost = z.infer<typeof toHost>;
 export type ToHostType = ToHost['type'];
@@ -99,6 +101,37 @@ export const panelViewState = z.object({
 	taskForm: taskFormState.optional(),
 });
 export type PanelViewState = z.infer<typeof panelViewState>;
+
+/**
+ * The Host's `merge_conflict` refusal of Integrate, as the panel shows it: read from the refusal's details (untrusted
+ * shape, so parsed here) with its message and the hint that prints the ways forward.
+ */
+export const integrateConflict = z.object({
+	into: z.string().min(1).max(1_000),
+	paths: z.array(z.string().min(1).max(4_096)).min(1).max(1_000),
+	/** The task whose work conflicts: the one Update from base and the tree are for. */
+	taskId: id,
+	/** What conflicts, as task ids or commits: [what comes before, the task]. */
+	between: z.array(z.string().max(200)).max(2),
+	/** The task's tree relative to the workspace; '' when it has none any more. */
+	tree: z.string().max(4_096),
+	updateFromBase: z.enum(['agent', 'developer', 'unavailable']),
+	message: z.string().max(10_000),
+	/** The printed ways forward (commands to run by hand). */
+	hint: z.string().max(10_000),
+});
+export type IntegrateConflict = z.infer<typeof integrateConflict>;
+
+/** The conflict a `merge_conflict` refusal describes, or an error when its details are not what the panel shows. */
+export function parseIntegrateConflict(details: unknown, message: string, hint: string): Parsed<IntegrateConflict> {
+	const d = typeof details === 'object' && details !== null ? details : {};
+	return parseWith(integrateConflict, { ...pick(d, ['into', 'paths', 'taskId', 'between', 'tree', 'updateFromBase']), message, hint });
+}
+
+function pick(o: object, keys: readonly string[]): Record<string, unknown> {
+	const all = o as Record<string, unknown>;
+	return Object.fromEntries(keys.filter((k) => Object.hasOwn(all, k)).map((k) => [k, all[k]]));
+}
 
 export const snapshotView = panelViewState.extend({
 	/** The Host's clock when the snapshot was built (running durations are measured to it). */
@@ -113,6 +146,8 @@ export const snapshotView = panelViewState.extend({
 	 * panel (no agent was waiting to hear it), until the source agent is seen again. Absent/null: none.
 	 */
 	handBack: z.object({ command: z.string().min(1), decision: z.string() }).nullable().optional(),
+	/** The last Integrate from this panel conflicted: what the Host said, until the issue's delivery state changes. Absent/null: none. */
+	conflict: integrateConflict.nullable().optional(),
 });
 export type SnapshotView = z.infer<typeof snapshotView>;
 

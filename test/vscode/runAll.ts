@@ -3,7 +3,7 @@
 // dist/cli.js, dist/supervisor.js). Prints "N passed, N failed" and exits non-zero on any failure.
 // The last stage packages the extension (.vsix, with the harness's vsce) and installs it into code-server with no
 // development path, so the packaged bundle itself is what runs.
-//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix|cockpit|agents-view] [--screenshots DIR] [--docs-screenshots] [--verbose]
+//   node --import tsx test/vscode/runAll.ts [--only owner|viewer|ui|journey|codex|vsix|cockpit|agents-view|integrate-conflict] [--screenshots DIR] [--docs-screenshots] [--verbose]
 // (`cockpit` runs only the `ui` stage's last part, test/vscode/ui/cockpit.ui.ts, in a workspace of its own; with
 // --docs-screenshots it copies only its own screens.)
 // --docs-screenshots copies the board and panel screenshots of the `ui` stage (Light+, Dark+, High Contrast) into
@@ -16,6 +16,8 @@
 // The `agents-view` stage (test/vscode/ui/cockpitExtension.ui.ts): a custom command agent added without JSON, the
 // Agents view, the diff editor's Accept / Request Changes, Open Combined Diff and the board's menus per issue, in a
 // code-server of its own.
+// The `integrate-conflict` stage (test/vscode/ui/integrateConflict.ui.ts): Ready to integrate, an Integrate refused by a
+// conflict after main moved, Update from base, the new attempt accepted again, then integrated, all from the panel.
 // The `codex` stage (test/vscode/ui/codexApproval.ui.ts) answers a codex app-server worker's approval from the
 // notification, the pinned Codex CLI against a scripted Responses server on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -36,6 +38,7 @@ import { journeyFix, journeyTask, runDeveloperJourney } from './ui/developerJour
 import { startScriptedClaude } from './ui/scriptedClaude.js';
 import { runStartUi } from './ui/startFromUi.ui.js';
 import { cockpitScreens, runCockpitUi } from './ui/cockpit.ui.js';
+import { integrateConflictScreens, mergerTarget, prepareConflictWorkspace, runIntegrateConflictUi } from './ui/integrateConflict.ui.js';
 import { codexApprovalScript, codexApprovalTarget, runCodexApprovalUi } from './ui/codexApproval.ui.js';
 import { startScriptedServer } from '../agents/modelServer/server.js';
 import { machineOnlyAgent, prepareCockpitWorkspace, runCockpitUi as runAgentsViewUi } from './ui/cockpitExtension.ui.js';
@@ -47,6 +50,9 @@ const journeyDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntr
 
 /** docs/screenshots/<name>.png ← the cockpit's screenshot of that name (its new screens in three themes). */
 const cockpitDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(cockpitScreens.flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`])));
+
+/** docs/screenshots/<name>.png ← the `integrate-conflict` stage's screenshot of that name (Ready to integrate, the conflict). */
+const integrateConflictDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(integrateConflictScreens.flatMap((view) => ['light', 'dark', 'hc'].map((theme) => [`${view}-${theme}`, `${view}-${theme}`])));
 
 /** docs/screenshots/<name>.png ← the `agents-view` stage's screenshot of that name (each of its screens in three themes). */
 const agentsViewDocsScreenshots: Readonly<Record<string, string>> = Object.fromEntries(
@@ -281,6 +287,21 @@ async function main(): Promise<number> {
 					await claude.close();
 				}
 			});
+		}
+		if (!only || only === 'integrate-conflict') {
+			const workspace = writeWorkspace('tutti-vscode-integrate-conflict-');
+			workspaces.push(workspace);
+			writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'tutti.agentTargets': [mergerTarget], 'tutti.maxParallelRuns': 1 }, null, '\t'));
+			prepareConflictWorkspace(workspace);
+			await record(tally, 'integrate-conflict', () => withVsCode({ workspacePath: workspace, extensionDevelopmentPath: repoRoot, screenshotsDir, log },
+				async (session) => {
+					console.log('\n[integrate-conflict] Ready to integrate, Integrate refused by a conflict, Update from base, accepted again, integrated');
+					const result = await runIntegrateConflictUi(session, workspace);
+					tallyUi(tally, 'integrate-conflict', result);
+					if (values['docs-screenshots'] && result.steps.every((s) => s.ok)) {
+						copyDocsScreenshots(screenshotsDir, integrateConflictDocsScreenshots);
+					}
+				}));
 		}
 		if (!only || only === 'agents-view') {
 			const workspace = writeWorkspace('tutti-vscode-agents-view-', { gate: true });

@@ -296,7 +296,7 @@ export class IssuePanelApp {
 				return;
 			case 'issue/pause': case 'issue/resume': case 'issue/stop': case 'goal/confirm': case 'agent/showTerminal':
 			case 'issue/start': case 'issue/finish': case 'issue/followUp': case 'source/stop': case 'goalReview/switchToSelf': case 'agent/add':
-			case 'issue/openChanges':
+			case 'issue/openChanges': case 'conflict/openTree':
 				this.#post({ type: action });
 				return;
 			case 'task/add': return this.#openForm({ mode: 'add' });

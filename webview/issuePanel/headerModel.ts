@@ -68,6 +68,37 @@ export interface HeaderModel {
 	readonly spendLabel: string;
 	/** The task whose review the Tab order reaches first (the selected one if the Host offers Accept on it, else the first), and how many await it. */
 	readonly reviewJump: { readonly taskId: string; readonly title: string; readonly count: number } | null;
+	/** The conflict the last Integrate met, as the Host described it; null when none is shown. */
+	readonly conflict: ConflictModel | null;
+}
+
+/** The conflict block: what the Host's refusal said, and which of its ways forward the panel offers now. */
+export interface ConflictModel {
+	readonly into: string;
+	readonly paths: readonly string[];
+	readonly taskId: string;
+	readonly taskTitle: string;
+	/** What the task's work conflicts with: "task b" for a task of this issue, else the branch. */
+	readonly withLabel: string;
+	/** The Host's task control offers Update from base on the task now. */
+	readonly updateFromBase: boolean;
+	/** The task's tree (relative to the workspace); '' when it has none. */
+	readonly tree: string;
+	/** The Host's printed ways forward (commands to run by hand). */
+	readonly hint: string;
+}
+
+function conflictOf(s: PanelSnapshot, titles: ReadonlyMap<string, PanelTask>): ConflictModel | null {
+	const c = s.view.conflict;
+	if (!c) { return null; }
+	const tasks = new Map(s.issue.tasks.map((t) => [t.taskId, t]));
+	const other = c.between.find((b) => b !== c.taskId) ?? '';
+	return {
+		into: c.into, paths: c.paths, taskId: c.taskId, taskTitle: titles.get(c.taskId)?.title ?? c.taskId,
+		withLabel: tasks.has(other) ? `task ${other}` : c.into,
+		updateFromBase: tasks.get(c.taskId)?.controls.updateFromBase === true,
+		tree: c.tree, hint: c.hint,
+	};
 }
 
 function summarizeCheckpoint(c: CheckpointDto): CheckpointSummary {
@@ -178,5 +209,6 @@ export function headerModel(s: PanelSnapshot, tasks: readonly PanelTask[], selec
 		integrated: s.issue.integratedCommit !== '' ? { commit: s.issue.integratedCommit, into: s.issue.integratedInto } : null,
 		delivery: s.issue.delivery,
 		reviewJump: reviewJumpOf(tasks, selectedTaskId),
+		conflict: conflictOf(s, titles),
 	};
 }

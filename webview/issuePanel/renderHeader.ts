@@ -5,7 +5,7 @@
 // complete command.
 import { badge, button, linkButton, textArea } from '../shared/components.js';
 import { type Child, type ElementNode, h } from '../shared/vnode.js';
-import type { CheckpointSummary, HeaderModel } from './headerModel.js';
+import type { CheckpointSummary, ConflictModel, HeaderModel } from './headerModel.js';
 import type { IssueControlsDto as IssueControls } from './snapshotTypes.js';
 
 export const noteMaxLength = 10_000;
@@ -31,6 +31,24 @@ function controls(c: IssueControls, title: string, ready: boolean): ElementNode 
 		c.addTask ? button({ label: 'Add task', action: 'task/add', ariaLabel: `Add a task to issue ${title}` }) : null,
 		c.switchReviewToSelf ? button({ label: 'Switch to self review', action: 'goalReview/switchToSelf', title: 'The source agent reviews the goal itself; the independent reviewer\'s open review is canceled' }) : null,
 		c.stopSource ? button({ label: 'Stop source session', action: 'source/stop', title: 'Archive this execution: its source agent gets no more work' }) : null);
+}
+
+/** Integrate's conflict, next to Integrate: the paths, Update from base (when the Host offers it), the tree, and the hint. */
+function conflictBlock(c: ConflictModel): ElementNode {
+	return h('section', { id: 'integrate-conflict', class: 'callout conflict', role: 'alert', 'aria-labelledby': 'conflict-summary' },
+		h('p', { id: 'conflict-summary' }, h('strong', {}, `Integrate into ${c.into} conflicts: `),
+			...c.paths.flatMap((p, i) => [i > 0 ? ', ' : null, h('code', { class: 'conflict-path' }, p)]),
+			`, between task ${c.taskId} and ${c.withLabel}.`),
+		h('div', { class: 'form-actions', role: 'group', 'aria-label': 'Ways forward' },
+			c.updateFromBase ? button({
+				label: 'Update from base', action: 'task/updateFromBase', appearance: 'primary', id: 'conflict-update-from-base', data: { 'task-id': c.taskId },
+				ariaLabel: `Update task ${c.taskTitle} from ${c.into} in a new Run`, title: `A new Run merges ${c.into} into the task\u2019s tree; its result is reviewed again`,
+			}) : null,
+			c.tree !== '' ? button({
+				label: 'Open the task\u2019s tree', action: 'conflict/openTree', id: 'conflict-open-tree',
+				ariaLabel: `Open a terminal in the tree of task ${c.taskTitle} (${c.tree})`, title: `A terminal in ${c.tree}, to resolve the conflict by hand`,
+			}) : null),
+		h('p', { id: 'conflict-hint', class: 'muted' }, c.hint));
 }
 
 /**
@@ -143,7 +161,9 @@ export function renderHeader(m: HeaderModel, c: IssueControls): ElementNode {
 		m.paused && !m.terminal ? h('p', { id: 'paused-note', class: 'muted' }, c.start
 			? 'Not started: add the tasks, then Start. Nothing runs before.'
 			: 'No new work starts; Runs already running continue until they end or you stop them.') : null,
-		controls(c, m.title, m.delivery === 'ready_to_integrate'),
+		// With a conflict shown, its way forward is the primary action, not Integrate again.
+		controls(c, m.title, m.delivery === 'ready_to_integrate' && m.conflict === null),
+		m.conflict ? conflictBlock(m.conflict) : null,
 		m.integrated ? h('p', { id: 'integrated', role: 'status' }, 'Integrated into ', h('code', {}, m.integrated.into), ' at ',
 			h('code', { title: m.integrated.commit }, m.integrated.commit.slice(0, 12)),
 			m.delivery === 'ready_to_integrate' ? '; accepted work since then is not integrated yet.' : null) : null,

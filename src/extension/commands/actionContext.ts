@@ -1,6 +1,6 @@
 // What every command handler gets, and the one wrapper that turns a failure into a clear error message.
 import * as vscode from 'vscode';
-import type { TaskFormState } from '../../protocol/webview.js';
+import type { IntegrateConflict, TaskFormState } from '../../protocol/webview.js';
 import { describeError } from '../client/hostClient.js';
 import type { DiffComments } from '../review/diffComments.js';
 import type { ReviewDiffs } from '../review/reviewDiffContext.js';
@@ -18,6 +18,8 @@ export interface IssuePanelPort {
 	show(issueId: string, options?: ShowPanelOptions): Promise<void> | void;
 	/** The issue panel the developer is in (the active editor), and the task selected in it; undefined when none is. */
 	active?(): { readonly issueId: string; readonly selectedTaskId: string | null } | undefined;
+	/** Opens the issue's panel with the conflict Integrate just met (its paths and ways forward). */
+	showConflict?(issueId: string, conflict: IntegrateConflict): Promise<void> | void;
 }
 
 export interface ActionContext {

@@ -2,9 +2,12 @@
 // Host (`issue/integrate`), the same call as `tutti issue integrate`. While some tasks are not accepted yet it
 // offers to integrate only the accepted ones; every other refusal shows the Host's message and hint. With the
 // panel's Push checkbox the branch then goes to its upstream (a failed push keeps the integration and says so).
+// A conflict goes to the issue's panel, which shows its paths and ways forward until the issue's delivery changes.
 import * as vscode from 'vscode';
 import type { Result } from '../../protocol/controlPlane.js';
+import { parseIntegrateConflict } from '../../protocol/webview.js';
 import { HostCallError } from '../client/hostClient.js';
+import { taskTreePath } from '../panels/taskTree.js';
 import { type ActionContext, runAction } from './actionContext.js';
 import { type CommandArgs, issueIdOf, pushOf, taskRefOf } from './commandArgs.js';
 import { pickIssue } from './pickers.js';
@@ -25,6 +28,14 @@ export function integrateIssue(ctx: ActionContext, args: CommandArgs): Promise<R
 		try {
 			result = await integrate(false);
 		} catch (e) {
+			if (e instanceof HostCallError && e.reasonCode === 'merge_conflict' && ctx.panel.showConflict) {
+				const conflict = parseIntegrateConflict(e.details, e.message, e.hint);
+				if (conflict.ok) {
+					await ctx.panel.showConflict(issueId, conflict.value);
+					return undefined;
+				}
+				ctx.services.log.warn(`Tutti: the conflict's details could not be shown in the panel: ${conflict.error}`);
+			}
 			if (!(e instanceof HostCallError) || e.reasonCode !== 'not_integrable' || !/not accepted yet/.test(e.message)) { throw e; }
 			const choice = await vscode.window.showWarningMessage(e.message, { modal: true }, 'Integrate Accepted Only');
 			if (choice !== 'Integrate Accepted Only') {
@@ -68,5 +79,17 @@ export function updateTaskFromBase(ctx: ActionContext, args: CommandArgs): Promi
 		const result = await ctx.services.client().call('task/updateFromBase', { issueId: task.issueId, taskId: task.taskId });
 		void vscode.window.showInformationMessage(`Tutti: ${result.message}`);
 		return result;
+	});
+}
+
+/** `(issueId, tree)`: a terminal in a task's tree (the conflict block's Open the task's tree), only inside .tutti/worktrees/. */
+export function openTaskTree(ctx: ActionContext, args: CommandArgs): Promise<vscode.Terminal | undefined> {
+	return runAction(ctx, 'Open Task Tree', () => {
+		const tree = typeof args[1] === 'string' ? args[1] : '';
+		const checked = taskTreePath(ctx.services.workspace, tree);
+		if (!checked.ok) { throw new Error(checked.error); }
+		const terminal = vscode.window.createTerminal({ name: `Tutti: ${tree}`, cwd: checked.path });
+		terminal.show();
+		return Promise.resolve(terminal);
 	});
 }

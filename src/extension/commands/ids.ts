@@ -7,6 +7,7 @@
 //   requestChanges:    (issueId, taskId, note?) on a task; (issueId, undefined, note) on the goal at Goal Review
 //   confirmGoal:       (issueId)
 //   integrateIssue:    (issueId)
+//   openTaskTree:      (issueId, tree) — a terminal in a task's tree, a path relative to the workspace inside .tutti/worktrees/
 //   openTaskChanges:   (issueId, taskId)
 //   answerApproval:    (approvalId, 'allow' | 'allowForTask' | 'deny', message?) — the palette asks which and how
 //   newIssue:          () opens the New Issue form; ({ mode: 'manual' | 'managed', title, content?, agentTargetId?: string | null, autoAccept? }) creates directly
@@ -77,5 +78,6 @@ export const commandIds = {
 	nextTaskNeedingYou: 'tutti.nextTaskNeedingYou',
 	retryTask: 'tutti.retryTask',
 	updateTaskFromBase: 'tutti.updateTaskFromBase',
+	openTaskTree: 'tutti.openTaskTree',
 } as const;
 export type CommandId = (typeof commandIds)[keyof typeof commandIds];

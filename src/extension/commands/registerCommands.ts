@@ -9,7 +9,7 @@ import { acceptTask, acceptTaskInDiff, confirmGoal, finishIssue, followUpIssue, 
 import { newAgentTerminal, openRunOutput, resumeRunQueue, sendRunMessage, showAgentTerminal, stopRun } from './runActions.js';
 import { openIssueChanges, openTaskChanges } from './taskChanges.js';
 import { answerApprovalCommand } from './approvalActions.js';
-import { integrateIssue, retryTask, updateTaskFromBase } from './deliveryActions.js';
+import { integrateIssue, openTaskTree, retryTask, updateTaskFromBase } from './deliveryActions.js';
 import { exportIssue, showStoreLocation, startInFolder } from './storeActions.js';
 import { addAgent } from './agentActions.js';
 import { addTask, deleteTask, editTask } from './taskActions.js';
@@ -68,6 +68,7 @@ export function commandHandlers(ctx: ActionContext): Record<CommandId, Handler> 
 		[commandIds.deleteTask]: (...args) => deleteTask(ctx, args),
 		[commandIds.retryTask]: (...args) => retryTask(ctx, args),
 		[commandIds.updateTaskFromBase]: (...args) => updateTaskFromBase(ctx, args),
+		[commandIds.openTaskTree]: (...args) => openTaskTree(ctx, args),
 		[commandIds.nextTaskNeedingYou]: () => nextTaskNeedingYou(ctx),
 	};
 }

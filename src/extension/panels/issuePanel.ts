@@ -2,7 +2,7 @@
 // retainContextWhenHidden stays false: the page is rebuilt on show, and the `ready` handshake re-sends the snapshot.
 import * as vscode from 'vscode';
 import { DisposableStore, MutableDisposable } from '../../core/lifecycle.js';
-import type { PanelSnapshot, PanelViewState, TaskFormState } from '../../protocol/webview.js';
+import type { IntegrateConflict, PanelSnapshot, PanelViewState, TaskFormState } from '../../protocol/webview.js';
 import { IssuePanelController } from './issuePanelController.js';
 import { issuePanelHtml } from './issuePanelHtml.js';
 import { newNonce } from './webviewPage.js';
@@ -106,6 +106,11 @@ export class IssuePanel implements vscode.Disposable {
 	/** Selects a task (as if clicked) and re-sends the snapshot. */
 	selectTask(taskId: string): void {
 		this.#controller.setView({ selectedTaskId: taskId });
+	}
+
+	/** Shows the conflict Integrate met, until the issue's delivery state changes. */
+	showConflict(conflict: IntegrateConflict): void {
+		this.#controller.showConflict(conflict);
 	}
 
 	/** Opens the task form (adding a task, or editing one) and re-sends the snapshot. */

@@ -4,7 +4,7 @@
 // turned into the same palette command the board uses.
 import type { Disposable } from '../../core/lifecycle.js';
 import { Emitter, type Event } from '../../core/events.js';
-import { type PanelSnapshot, type PanelViewState, parseToHost, type ToWebview } from '../../protocol/webview.js';
+import { type IntegrateConflict, type PanelSnapshot, type PanelViewState, parseToHost, type ToWebview } from '../../protocol/webview.js';
 import { snapshotDelta } from '../../protocol/webviewDelta.js';
 import { followNewAttempt } from './followAttempt.js';
 import { type KnownIds, panelActionFor } from './panelActions.js';
@@ -86,6 +86,8 @@ export class IssuePanelController implements Disposable {
 	#drawn: PanelSnapshot | null = null;
 	/** The hand-back command the Host returned for this panel's last decision, until the source agent is seen again. */
 	#handBack: { command: string; decision: string } | null = null;
+	/** The conflict the last Integrate met, and the issue's delivery state then (null: not seen yet); it goes when that changes. */
+	#conflict: { readonly value: IntegrateConflict; delivery: string | null } | null = null;
 	#disposed = false;
 	readonly #transcriptPollMs: number;
 	readonly #tail = new TranscriptTail();
@@ -169,6 +171,12 @@ export class IssuePanelController implements Disposable {
 		this.refresh();
 	}
 
+	/** Shows the conflict Integrate met (the Host's refusal) until the issue's delivery state changes. */
+	showConflict(conflict: IntegrateConflict): void {
+		this.#conflict = { value: conflict, delivery: this.#last?.issue.delivery ?? null };
+		this.refresh();
+	}
+
 	/** The panel became visible or hidden: a visible, handshaken panel gets a fresh snapshot. */
 	visibilityChanged(): void {
 		if (this.#port.visible) { this.refresh(); }
@@ -201,6 +209,7 @@ export class IssuePanelController implements Disposable {
 				this.#handBack = null;
 				snapshot = { ...snapshot, view: { ...snapshot.view, handBack: null } };
 			}
+			snapshot = this.#withConflict(snapshot);
 		} catch (e) {
 			await this.#postError(`Could not read issue ${this.issueId}: ${e instanceof Error ? e.message : String(e)}`);
 			return;
@@ -219,9 +228,23 @@ export class IssuePanelController implements Disposable {
 			taskIds: new Set(snapshot.issue.tasks.map((t) => t.taskId)),
 			runIds: new Set(snapshot.runs.map((r) => r.runId)),
 			approvalIds: new Set(snapshot.runs.flatMap((r) => (r.approvals ?? []).filter((a) => a.status === 'pending').map((a) => a.approvalId))),
+			conflictTree: snapshot.view.conflict?.tree ?? '',
 		};
 		this.#port.setTitle(`Tutti: ${snapshot.issue.title}`);
 		if (await this.#postDrawn(snapshot)) { this.#scheduleActivity(snapshot); }
+	}
+
+	/** The held conflict in the snapshot's view, unless the issue's delivery state moved on since (then it is dropped). */
+	#withConflict(snapshot: PanelSnapshot): PanelSnapshot {
+		const held = this.#conflict;
+		if (held === null) { return snapshot; }
+		if (held.delivery === null) {
+			held.delivery = snapshot.issue.delivery;
+		} else if (held.delivery !== snapshot.issue.delivery) {
+			this.#conflict = null;
+			return snapshot;
+		}
+		return { ...snapshot, view: { ...snapshot.view, conflict: held.value } };
 	}
 
 	/**

@@ -18,6 +18,8 @@ export interface KnownIds {
 	readonly runIds: ReadonlySet<string>;
 	/** Approval requests the snapshot showed pending (answerable from the panel). */
 	readonly approvalIds?: ReadonlySet<string>;
+	/** The tree of the conflicting task the snapshot's conflict block showed ('' or absent: none). */
+	readonly conflictTree?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface KnownIds {
  * addTask({ issueId, title, content, dependencyTaskIds, agentTargetId }) from the task form ·
  * editTask(issueId, taskId, fields) · deleteTask(issueId, taskId, { confirmed: true }) (the panel asked) ·
  * acceptTask(issueId, taskId) once per selected task · retryTask(issueId, taskId, fields?) (fields: Edit and retry) ·
- * updateTaskFromBase(issueId, taskId).
+ * updateTaskFromBase(issueId, taskId) · openTaskTree(issueId, tree) with the tree the conflict block showed.
  */
 export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | null): PanelAction {
 	const task = (taskId: string, make: () => PanelAction): PanelAction =>
@@ -84,6 +86,9 @@ export function panelActionFor(issueId: string, msg: ToHost, known: KnownIds | n
 				: { kind: 'commands', calls: [...new Set(msg.taskIds)].map((taskId) => ({ command: commandIds.acceptTask, args: [issueId, taskId] })) };
 		}
 		case 'agent/add': return { kind: 'command', command: commandIds.addAgent, args: [] };
+		case 'conflict/openTree': return known?.conflictTree
+			? { kind: 'command', command: commandIds.openTaskTree, args: [issueId, known.conflictTree] }
+			: { kind: 'reject', message: 'The panel shows no conflicting task\'s tree to open.' };
 		default: return assertNever(msg);
 	}
 }

@@ -4,11 +4,13 @@
 // left to the developer) and a merge by hand in the task's tree, which integrate picks up as "changed after
 // acceptance". The new result is reviewed and accepted again, then integrated.
 import { strict as assert } from 'node:assert';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, it } from 'mocha';
 import type { DomainError } from '../../../src/core/errors.js';
 import type { AgentTargetConfig } from '../../../src/core/runs/runProcessPort.js';
+import { taskTreePath } from '../../../src/extension/panels/taskTree.js';
+import { parseIntegrateConflict } from '../../../src/protocol/webview.js';
 import { shellWords } from '../../unit/cli/shellWords.js';
 import { commandTarget, rejects, ServiceHarness } from '../../unit/host/services/serviceHarness.js';
 import { initRepo } from './gitRepoKit.js';
@@ -62,6 +64,11 @@ describe('conflicts have a way forward (real git)', function () {
 		assert.ok(refused.hint.includes(`\`tutti task update-from-base --issue-id ${issueId} --task-id a --into main --as-user\``), refused.hint);
 		assert.ok(refused.hint.includes(`\`git -C .tutti/worktrees/${issueId}/a merge main\``), refused.hint);
 		assert.deepEqual((refused.details as { taskId: string; updateFromBase: string }).taskId, 'a');
+		// The panel's conflict block reads these details, and its Open the task's tree opens this very tree.
+		const block = parseIntegrateConflict(refused.details, refused.message, refused.hint);
+		assert.ok(block.ok, block.ok ? '' : block.error);
+		assert.deepEqual([block.value.into, block.value.paths, block.value.taskId, block.value.between, block.value.updateFromBase], ['main', ['shared.txt'], 'a', [mainBefore, 'a'], 'agent']);
+		assert.deepEqual(taskTreePath(h.workspace, block.value.tree), { ok: true, path: realpathSync(tree) });
 
 		// The hint's first way, run as printed.
 		const update = await runPrinted(h, refused.hint, 'tutti task update-from-base') as Awaited<ReturnType<typeof h.call<'task/updateFromBase'>>>;

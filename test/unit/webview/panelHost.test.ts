@@ -458,3 +458,43 @@ describe('issue panel live transcript', () => {
 		panel.dispose();
 	});
 });
+
+describe('issue panel: the conflict Integrate met', () => {
+	const conflict = {
+		into: 'main', paths: ['shared.txt'], taskId: 't1', between: ['main', 't1'], tree: '.tutti/worktrees/i1/t1', updateFromBase: 'agent' as const,
+		message: 'Integrating issue i1 into main conflicts.', hint: 'Either update task t1 from main; or resolve it by hand.',
+	};
+	let ctx: ReturnType<typeof setup>;
+	beforeEach(() => { ctx = setup(); });
+	afterEach(() => ctx.panel.dispose());
+
+	it('shows it in the snapshot; Open the task\'s tree opens the tree the block showed, and none without a block', async () => {
+		await ctx.panel.receive({ type: 'ready', protocol: 1 });
+		await ctx.panel.receive({ type: 'conflict/openTree' });
+		assert.deepEqual(ctx.fx.commands, [], 'no block, no tree to open');
+		assert.deepEqual(ctx.web.errors(), ['The panel shows no conflicting task\'s tree to open.']);
+		ctx.panel.showConflict(conflict);
+		await ctx.timer.fire();
+		assert.deepEqual(ctx.web.snapshots().at(-1)!.view.conflict, conflict);
+		await ctx.panel.receive({ type: 'conflict/openTree' });
+		assert.deepEqual(ctx.fx.commands, [[commandIds.openTaskTree, ['i1', '.tutti/worktrees/i1/t1']]]);
+	});
+
+	it('keeps it while the delivery state stays, and drops it once the issue is integrated', async () => {
+		ctx.api.issueDto = { ...anIssue([aTask('t1', { status: 'completed' })]), delivery: 'ready_to_integrate' };
+		await ctx.panel.receive({ type: 'ready', protocol: 1 });
+		ctx.panel.showConflict(conflict);
+		await ctx.timer.fire();
+		ctx.api.change();
+		await ctx.timer.fire();
+		assert.equal(ctx.web.snapshots().at(-1)!.view.conflict?.paths[0], 'shared.txt', 'a store change alone keeps it');
+		ctx.api.issueDto = { ...ctx.api.issueDto, delivery: 'integrated' };
+		ctx.api.change();
+		await ctx.timer.fire();
+		assert.equal(ctx.web.snapshots().at(-1)!.view.conflict ?? null, null);
+		ctx.api.issueDto = { ...ctx.api.issueDto, delivery: 'ready_to_integrate' };
+		ctx.api.change();
+		await ctx.timer.fire();
+		assert.equal(ctx.web.snapshots().at(-1)!.view.conflict ?? null, null, 'it does not come back');
+	});
+});

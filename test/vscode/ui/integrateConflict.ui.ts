@@ -1,0 +1,179 @@
+// An integrate conflict walked through the panel, as a developer meets it: a manual issue's worktree task is accepted
+// in the panel (the issue then reads Ready to integrate, Integrate its primary action); the branch moves on the same
+// line; Integrate is refused, changes nothing, and the panel draws the conflict next to Integrate (the path, Update from
+// base, the task's tree, the printed ways forward); Update from base in that block starts a new attempt that merges the
+// branch in (its agent resolves the conflict), accepted again in the panel; then Integrate puts the work on main and the issue is done. Ready to integrate and the conflict are shot in Light+,
+// Dark+ and High Contrast with every text's contrast measured. Facts are read back with the `tutti` CLI and git.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { VsCodeSession } from '../runInVsCode.js';
+import { pollFor } from '../harness/waitFor.js';
+import type { UiResult, UiStep } from './board.ui.js';
+import { checkContrast } from './contrast.js';
+import { ensureGitRepository } from './gitWorkspace.js';
+import { tidyForScreenshot } from './panel.ui.js';
+import { shootInThemes } from './themes.js';
+import { type CliCaller, tuttiCli, waitForHost } from './tuttiCli.js';
+import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
+
+/** The screens this stage adds to docs/screenshots/ (each in -light, -dark and -hc). */
+export const integrateConflictScreens = ['panel-ready-to-integrate', 'panel-conflict'] as const;
+
+const shared = (middle: string): string => `top\n${middle}\nbottom\n`;
+
+/**
+ * The worktree target of this stage (`onMergeConflict: "agent"`): its first Run changes the middle line of shared.txt;
+ * a Run that finds a merge in progress (Update from base) resolves it keeping both sides and stages the file.
+ */
+export const mergerTarget = {
+	id: 'merger', adapter: 'command', isolation: 'worktree', onMergeConflict: 'agent',
+	argv: ['sh', '-c', [
+		`if git rev-parse -q --verify MERGE_HEAD >/dev/null; then printf '${shared('from main and from the task').replace(/\n/g, '\\n')}' > shared.txt && git add shared.txt && echo resolved;`,
+		`else printf '${shared('from the task').replace(/\n/g, '\\n')}' > shared.txt && echo changed; fi`,
+	].join(' ')],
+} as const;
+
+interface CliTask {
+	readonly taskId: string;
+	readonly status: string;
+	readonly acceptedCommit: string;
+	readonly attempt: number;
+}
+
+const issueTitle = 'Deliver the middle line';
+
+function taskOf(cli: CliCaller, issueId: string): CliTask | undefined {
+	return (cli(['issue', 'get', '--issue-id', issueId, '--as-user'])['tasks'] as CliTask[]).find((t) => t.taskId === 'middle');
+}
+
+async function click(panel: WebviewFrame, selector: string, what: string): Promise<void> {
+	const target = panel.locator(selector).first();
+	await pollFor(what, 15_000, async () => ((await target.isVisible()) ? true : undefined));
+	await target.click({ timeout: 5000 });
+}
+
+/** The workspace for this stage: a git repository with shared.txt on main. */
+export function prepareConflictWorkspace(workspace: string): void {
+	ensureGitRepository(workspace);
+	writeFileSync(join(workspace, 'shared.txt'), shared('base'));
+	execFileSync('git', ['add', 'shared.txt'], { cwd: workspace });
+	execFileSync('git', ['commit', '-q', '-m', 'shared.txt'], { cwd: workspace });
+}
+
+export async function runIntegrateConflictUi(session: VsCodeSession, workspace: string): Promise<UiResult> {
+	const steps: UiStep[] = [];
+	const screenshots: string[] = [];
+	const workbench = await session.openWorkbench();
+	const page = workbench.page;
+	const cli = tuttiCli(session, workspace);
+	const git = (...args: string[]): string => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' }).trim();
+	const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
+		const started = Date.now();
+		const detail = await body();
+		const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+		steps.push({ name, ok: true, detail: detail ? `${detail} (${took})` : took });
+	};
+	/** The screen in Light+, Dark+ and High Contrast, every text of the panel measured against its background. */
+	const inThemes = async (name: string, panel: WebviewFrame): Promise<string> => {
+		const contrast: string[] = [];
+		const low: string[] = [];
+		screenshots.push(...await shootInThemes(workbench, workspace, name, panel, async (theme) => {
+			await checkContrast(panel, `${name} in ${theme.name}`).then((ok) => contrast.push(`${theme.suffix}: ${ok}`), (e: Error) => low.push(e.message));
+		}));
+		if (low.length > 0) { throw new Error(low.join(' | ')); }
+		return `text contrast ${contrast.join('; ')}`;
+	};
+	let issueId = '';
+	let panel: WebviewFrame | undefined;
+	const inPanel = (): WebviewFrame => panel!;
+	const selectTask = async (): Promise<void> => {
+		await inPanel().locator('g.node[data-task-id="middle"]').first().click({ timeout: 10_000 });
+		await waitInPanel(inPanel(), '#task-detail[data-task-id="middle"][aria-busy="false"]', 'the detail of task middle, echoed by the Host');
+	};
+	try {
+		await workbench.runCommand('View: Show Tutti');
+		const start = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'Start Tutti in this folder' }).first();
+		const issues = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first();
+		await pollFor('the Tutti view: a store, or the offer to start one', 30_000, async () => ((await start.isVisible()) || (await issues.isVisible()) || (await page.locator('.part.sidebar .monaco-list-row').count()) > 0 ? true : undefined));
+		if (await start.isVisible()) { await start.click({ timeout: 5000 }); }
+		await waitForHost(session, workspace);
+
+		await step('a worktree task accepted in the panel: the issue reads Ready to integrate, Integrate is its primary action', async () => {
+			issueId = cli(['issue', 'create', '--title', issueTitle, '--as-user'])['issueId'] as string;
+			cli(['issue', 'task', 'add', '--issue-id', issueId, '--task-id', 'middle', '--title', 'Change the middle line', '--agent-target-id', mergerTarget.id, '--as-user']);
+			await pollFor('the task awaiting acceptance', 30_000, async () => (taskOf(cli, issueId)?.status === 'pending_acceptance' ? true : undefined));
+			await workbench.runCommand('View: Close All Editors');
+			await tidyForScreenshot(workbench);
+			const row = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: issueTitle }).first();
+			await row.waitFor({ state: 'visible', timeout: 15_000 });
+			await row.click({ timeout: 5000 });
+			panel = await issuePanelFrame(page, issueTitle);
+			await selectTask();
+			await click(inPanel(), '#accept-task', 'Accept in the detail');
+			await pollFor('the task accepted', 20_000, async () => (taskOf(cli, issueId)?.acceptedCommit ? true : undefined));
+			const delivery = cli(['issue', 'get', '--issue-id', issueId, '--as-user'])['delivery'] as string;
+			if (delivery !== 'ready_to_integrate') { throw new Error(`the Host says the issue is "${delivery}"`); }
+			const status = await waitInPanel(inPanel(), '#issue-status', 'the issue\'s state in the panel', { contains: 'ready to integrate' });
+			const integrate = inPanel().locator('#issue-controls [data-action="issue/integrate"]').first();
+			await pollFor('Integrate in the issue controls', 10_000, async () => ((await integrate.isVisible()) ? true : undefined));
+			const appearance = await integrate.getAttribute('appearance', { timeout: 2000 }) ?? '';
+			if (appearance !== 'primary') { throw new Error(`Integrate is drawn as "${appearance}", not the primary action`); }
+			const board = await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: issueTitle }).first().innerText({ timeout: 2000 });
+			await tidyForScreenshot(workbench);
+			return `"${status.trim()}", Integrate primary; board row "${board.replace(/\s+/g, ' ').trim()}"; ${await inThemes('panel-ready-to-integrate', inPanel())}`;
+		});
+
+		await step('main moves on the same line; Integrate is refused, the panel\'s conflict block names shared.txt and offers Update from base and the task\'s tree; main does not move', async () => {
+			writeFileSync(join(workspace, 'shared.txt'), shared('from main'));
+			git('commit', '-qam', 'main changes the middle line');
+			const mainBefore = git('rev-parse', 'main');
+			await click(inPanel(), '#issue-controls [data-action="issue/integrate"]', 'Integrate in the issue controls');
+			// The panel draws the refusal next to Integrate: the paths, both buttons, and the printed ways forward.
+			const summary = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-summary', 'the conflict block in the panel', { contains: 'shared.txt', timeoutMs: 20_000 })).replace(/\s+/g, ' ').trim();
+			if (summary !== 'Integrate into main conflicts: shared.txt, between task middle and main.') { throw new Error(`the conflict block reads "${summary}"`); }
+			const update = inPanel().locator('#integrate-conflict #conflict-update-from-base');
+			const tree = inPanel().locator('#integrate-conflict #conflict-open-tree');
+			await pollFor('Update from base and Open the task\'s tree in the conflict block', 10_000, async () => ((await update.isVisible()) && (await tree.isVisible()) ? true : undefined));
+			const hint = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-hint', 'the printed ways forward')).replace(/\s+/g, ' ').trim();
+			if (!hint.includes(`tutti task update-from-base --issue-id ${issueId} --task-id middle`) || !hint.includes(`git -C .tutti/worktrees/${issueId}/middle merge main`)) {
+				throw new Error(`the block does not print both ways forward: "${hint}"`);
+			}
+			const toasts = await page.locator('.notification-toast').filter({ hasText: 'both change shared.txt' }).count();
+			if (toasts > 0) { throw new Error('the refusal is also a notification: the panel already says it'); }
+			if (git('rev-parse', 'main') !== mainBefore || readFileSync(join(workspace, 'shared.txt'), 'utf8') !== shared('from main')) { throw new Error('the refused integrate moved main'); }
+			await tidyForScreenshot(workbench);
+			return `"${summary}" with Update from base, Open the task's tree and both ways forward printed; ${await inThemes('panel-conflict', inPanel())}`;
+		});
+
+		await step('Update from base: a new attempt merges main in (its agent resolves), accepted again in the panel; Integrate puts it on main', async () => {
+			await click(inPanel(), '#integrate-conflict #conflict-update-from-base', 'Update from base in the conflict block');
+			await pollFor('attempt 2 awaiting acceptance', 30_000, async () => {
+				const t = taskOf(cli, issueId);
+				return t?.status === 'pending_acceptance' && t.attempt === 2 ? true : undefined;
+			});
+			await waitInPanel(inPanel(), '#task-detail[data-task-id="middle"] #attempt-label', 'the new attempt in the detail', { contains: 'Attempt 2 of 2' });
+			await click(inPanel(), '#accept-task', 'Accept on the new attempt');
+			await pollFor('attempt 2 accepted', 20_000, async () => (taskOf(cli, issueId)?.acceptedCommit ? true : undefined));
+			await tidyForScreenshot(workbench);
+			await click(inPanel(), '#issue-controls [data-action="issue/integrate"]', 'Integrate again');
+			const text = await waitInPanel(inPanel(), '#integrated', 'the integrated commit in the panel', { contains: 'Integrated into main', timeoutMs: 20_000 });
+			await pollFor('the Integrate button and the conflict block to go', 10_000, async () =>
+				((await inPanel().locator('[data-action="issue/integrate"], #integrate-conflict').count()) === 0 ? true : undefined));
+			const head = git('rev-parse', 'main');
+			if (!text.includes(head.slice(0, 12))) { throw new Error(`the panel shows "${text}", not main's new commit ${head}`); }
+			if (readFileSync(join(workspace, 'shared.txt'), 'utf8') !== shared('from main and from the task')) { throw new Error(`shared.txt on main reads ${readFileSync(join(workspace, 'shared.txt'), 'utf8')}`); }
+			const delivery = cli(['issue', 'get', '--issue-id', issueId, '--as-user'])['delivery'] as string;
+			if (delivery !== 'integrated') { throw new Error(`the Host says the issue is "${delivery}" after integrating`); }
+			const status = await waitInPanel(inPanel(), '#issue-status', 'the issue\'s state in the panel');
+			screenshots.push(await workbench.screenshot('panel-conflict-integrated'));
+			return `${text.replace(/\s+/g, ' ').trim()}; the issue reads "${status.trim()}"`;
+		});
+	} catch (error) {
+		steps.push({ name: `integrate-conflict step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
+		screenshots.push(await workbench.screenshot('integrate-conflict-failure').catch(() => ''));
+	} finally {
+		await workbench.close();
+	}
+	return { steps, screenshots };
+}
