@@ -6,7 +6,7 @@ import { ReadyIndex } from '../core/graph/readyIndex.js';
 import type { AcceptanceState, Task, TaskStatus } from '../core/model.js';
 import { issueRepository } from './repositories/issueRepository.js';
 import { num, str } from './repositories/rowValues.js';
-import { taskRepository } from './repositories/taskRepository.js';
+import { dependenciesOf, taskRepository } from './repositories/taskRepository.js';
 import type { Reader, Row } from './tx.js';
 
 /** The columns of a task the view keeps (no content: it can be large and no flat read shows it). */
@@ -82,13 +82,7 @@ export class IssueTaskView {
 function readView(r: Reader, issueId: string, epoch: number): IssueTaskView {
 	const revision = taskRepository.taskRevision(r, issueId);
 	const deleted = issueRepository.deletedTasks(r, issueId);
-	const deps = new Map<string, string[]>();
-	for (const row of r.all('SELECT task_id, depends_on_task_id FROM task_dependencies WHERE issue_id = ? ORDER BY task_id, position', [issueId])) {
-		const taskId = str(row, 'task_id');
-		const list = deps.get(taskId) ?? [];
-		list.push(str(row, 'depends_on_task_id'));
-		deps.set(taskId, list);
-	}
+	const deps = dependenciesOf(r, issueId);
 	const tasks = r.all(`SELECT ${columns} FROM tasks WHERE issue_id = ? ORDER BY sort_index, task_id`, [issueId])
 		.map((row) => cachedFromRow(row, deps.get(str(row, 'task_id')) ?? []));
 	return new IssueTaskView(tasks, revision, deleted, epoch);

@@ -30,7 +30,8 @@ function taskFromRow(row: Row, dependencyTaskIds: string[]): Task {
 	};
 }
 
-function dependenciesOf(r: Reader, issueId: string): Map<string, string[]> {
+/** Every task's dependencies in the issue, in their recorded order, by task id. */
+export function dependenciesOf(r: Reader, issueId: string): Map<string, string[]> {
 	const deps = new Map<string, string[]>();
 	for (const row of r.all('SELECT task_id, depends_on_task_id FROM task_dependencies WHERE issue_id = ? ORDER BY task_id, position', [issueId])) {
 		const taskId = str(row, 'task_id');
