@@ -42,6 +42,8 @@ export class IssueTaskView {
 	/** The tasks in backlog order, and each one's place in it; undefined until asked after a task was added or moved. */
 	#order: CachedTask[] | undefined;
 	readonly #place = new Map<string, number>();
+	/** Values derived from the tasks by name, each with the key it was derived for; cleared when a task changes. */
+	readonly #derived = new Map<string, { key: string; value: unknown }>();
 
 	constructor(
 		tasks: readonly CachedTask[],
@@ -66,7 +68,20 @@ export class IssueTaskView {
 		return this.#order;
 	}
 
+	/**
+	 * A value derived from the tasks in backlog order, kept until a task changes or it is asked with another `key`
+	 * (what else it was derived from): the same value, so what is derived from it in turn can be kept too.
+	 */
+	derived<T>(name: string, key: string, derive: (ordered: readonly CachedTask[]) => T): T {
+		const known = this.#derived.get(name);
+		if (known !== undefined && known.key === key) { return known.value as T; }
+		const value = derive(this.ordered());
+		this.#derived.set(name, { key, value });
+		return value;
+	}
+
 	upsert(task: CachedTask): void {
+		this.#derived.clear();
 		const before = this.byId.get(task.taskId);
 		this.byId.set(task.taskId, task);
 		this.ready.upsert(task);

@@ -5,8 +5,9 @@
 import { type DeliveryFacts, deliveryOf, doneLabel } from '../issues/delivery.js';
 import { isIssueClosed, isUnstartedManualIssue } from '../issues/issueControls.js';
 import { agentResumeCommand } from '../next/commands.js';
-import type { IssueFacts } from '../next/facts.js';
+import type { IssueFacts, TaskFacts } from '../next/facts.js';
 import { owedOnIssue } from '../next/owed.js';
+import { type TaskIndex, taskIndex } from '../next/taskIndex.js';
 import type { ReworkKind, RunOutcome, RunStatus, TaskStatus, WakeStatus } from '../model.js';
 import { outsideChangesLabel } from '../runs/outsideChanges.js';
 import { quietFor, stalledLabel } from '../runs/stallRules.js';
@@ -156,7 +157,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 interface Context {
 	readonly input: AttentionInput;
-	readonly live: IssueFacts['tasks'];
+	/** The issue's tasks by status (read a few, never walk them all: the board reads this for every issue). */
+	readonly tasks: TaskIndex;
 	readonly managed: boolean;
 	readonly sourceGone: boolean;
 	/** The source agent owes a step and nobody sees it taken: the developer must hand the session back. */
@@ -200,7 +202,7 @@ function context(input: AttentionInput): Context {
 	const sourceGone = facts.execution?.status === 'orphaned_source';
 	const step = managed && !sourceGone ? sourceOnStep(input) : { idle: false, working: false, owed: false };
 	return {
-		input, live: facts.tasks.filter((t) => !t.superseded), managed, sourceGone,
+		input, tasks: taskIndex(facts.tasks), managed, sourceGone,
 		sourceIdle: step.idle, sourceWorking: step.working, sourceStepOwed: step.owed,
 	};
 }
@@ -213,8 +215,7 @@ function failureUnowned(ctx: Context): boolean {
 function failedTasks(ctx: Context): { conflicts: string[]; unowned: string[] } {
 	const conflicts: string[] = [];
 	const unowned: string[] = [];
-	for (const t of ctx.live) {
-		if (t.status !== 'failed') { continue; }
+	for (const t of ctx.tasks.withStatus('failed')) {
 		if (ctx.input.latestRuns.get(t.taskId)?.mergeConflict === true) {
 			conflicts.push(t.taskId);
 		} else if (failureUnowned(ctx)) {
@@ -225,20 +226,25 @@ function failedTasks(ctx: Context): { conflicts: string[]; unowned: string[] } {
 }
 
 /** Task statuses in which a Run's outside changes still wait for the developer (an accepted task is theirs already). */
-const outsideOpen: ReadonlySet<TaskStatus> = new Set(['pending_acceptance', 'failed', 'canceled']);
+const outsideOpen: readonly TaskStatus[] = ['pending_acceptance', 'failed', 'canceled'];
+
+/** The live tasks with any of these statuses, in backlog order. */
+function liveWith(ctx: Context, statuses: readonly TaskStatus[]): TaskFacts[] {
+	return statuses.flatMap((s) => ctx.tasks.withStatus(s)).sort((a, b) => ctx.tasks.position(a.taskId) - ctx.tasks.position(b.taskId));
+}
 
 /** The live tasks whose latest Run changed something outside its worktree and that the developer has not accepted. */
 function tasksChangedOutside(ctx: Context): { taskId: string; changes: readonly string[] }[] {
-	return ctx.live.flatMap((t) => {
+	return liveWith(ctx, outsideOpen).flatMap((t) => {
 		const changes = ctx.input.latestRuns.get(t.taskId)?.outsideChanges ?? [];
-		return changes.length > 0 && outsideOpen.has(t.status) ? [{ taskId: t.taskId, changes }] : [];
+		return changes.length > 0 ? [{ taskId: t.taskId, changes }] : [];
 	});
 }
 
 /** The live running tasks whose Run is marked stalled, with its last activity. */
 function stalledTasks(ctx: Context): { taskId: string; lastActivityAtUnixMs: number }[] {
-	return ctx.live.flatMap((t) => {
-		const stall = t.status === 'running' ? ctx.input.latestRuns.get(t.taskId)?.stall : undefined;
+	return ctx.tasks.withStatus('running').flatMap((t) => {
+		const stall = ctx.input.latestRuns.get(t.taskId)?.stall;
 		return stall === undefined ? [] : [{ taskId: t.taskId, lastActivityAtUnixMs: stall.lastActivityAtUnixMs }];
 	});
 }
@@ -263,7 +269,7 @@ function reasonsOf(ctx: Context): NeedsYouReason[] {
 	if (input.facts.execution?.status === 'pending_goal_review' && input.facts.activeCheckpoint === null) {
 		reasons.push({ kind: 'goal_review', label: 'goal review', taskIds: [], failure: false });
 	}
-	const review = ctx.live.filter((t) => t.status === 'pending_acceptance').map((t) => t.taskId);
+	const review = ctx.tasks.withStatus('pending_acceptance').map((t) => t.taskId);
 	if (review.length > 0) {
 		const changed = review.filter((id) => input.changedAfterAcceptance?.includes(id) === true).length;
 		// Reported, not verified: a failed check is a failure the developer weighs before accepting (warning colour).
@@ -318,7 +324,8 @@ function readyToIntegrate(input: AttentionInput): boolean {
 
 /** A manual issue with tasks, each completed or canceled: nothing more runs or waits on its own. */
 function manualWorkDone(ctx: Context): boolean {
-	return ctx.live.length > 0 && ctx.live.every((t) => t.status === 'completed' || t.status === 'canceled');
+	const live = ctx.tasks.live.length;
+	return live > 0 && ctx.tasks.withStatus('completed').length + ctx.tasks.withStatus('canceled').length === live;
 }
 
 function sourceAgentOf(ctx: Context): SourceAgentAttention | null {
@@ -332,7 +339,7 @@ function sourceAgentOf(ctx: Context): SourceAgentAttention | null {
 }
 
 function runningActivity(ctx: Context): string {
-	const running = ctx.live.filter((t) => t.status === 'running');
+	const running = ctx.tasks.withStatus('running');
 	if (running.length === 0) { return ''; }
 	const first = running[0]!;
 	const line = ctx.input.latestRuns.get(first.taskId)?.activity ?? '';
@@ -343,7 +350,12 @@ function runningActivity(ctx: Context): string {
 function runsOf(ctx: Context): RunAttention[] {
 	const out: RunAttention[] = [];
 	const outside = new Map(tasksChangedOutside(ctx).map((o) => [o.taskId, capitalized(outsideChangesLabel(o.changes))] as const));
-	for (const t of ctx.live) {
+	// Only a task with a latest Run can show one: walk those (in backlog order), not every task.
+	const withRun = [...ctx.input.latestRuns.keys()].flatMap((taskId) => {
+		const t = ctx.tasks.byId.get(taskId);
+		return t !== undefined && !t.superseded ? [t] : [];
+	}).sort((a, b) => ctx.tasks.position(a.taskId) - ctx.tasks.position(b.taskId));
+	for (const t of withRun) {
 		const run = ctx.input.latestRuns.get(t.taskId);
 		if (run === undefined) { continue; }
 		const task = taskAttentionOf(ctx, t.status, false, run, t.pendingRework ?? '');
@@ -393,7 +405,7 @@ export function issueAttention(input: AttentionInput): Attention {
 		return { ...base, state: 'not_started', label: names.not_started, sourceAgent, runs };
 	}
 	if (input.dispatchPaused) {
-		const running = ctx.live.filter((t) => t.status === 'running').length;
+		const running = ctx.tasks.withStatus('running').length;
 		return { ...base, state: 'paused', label: running > 0 ? `${names.paused} · ${plural(running, 'Run')} still running` : names.paused, sourceAgent, runs };
 	}
 	const activity = runningActivity(ctx);
@@ -409,8 +421,8 @@ export function issueAttention(input: AttentionInput): Attention {
 	if (wake !== null && wake !== undefined && wakeInFlight.has(wake.status)) {
 		return { ...base, state: 'waiting_on_agent', label: 'Waiting on the source agent', sinceUnixMs: wake.sinceUnixMs, sourceAgent, runs };
 	}
-	const openWork = ctx.live.some((t) => t.status === 'not_started' || t.status === 'running');
-	if (!ctx.managed && !openWork && ctx.live.length > 0) {
+	const openWork = ctx.tasks.withStatus('not_started').length + ctx.tasks.withStatus('running').length > 0;
+	if (!ctx.managed && !openWork && ctx.tasks.live.length > 0) {
 		return { ...base, state: 'done', label: doneLabel(input.delivery), sourceAgent, runs };
 	}
 	return { ...base, state: 'planned', label: names.planned, sourceAgent, runs };

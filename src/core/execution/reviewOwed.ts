@@ -24,14 +24,14 @@ const liveStatuses: readonly ExecutionStatus[] = ['running', 'awaiting_main'];
  */
 export const reviewWaitCheckpointKinds: readonly string[] = ['task_settled', 'task_accepted', 'watchdog', 'checks_failed'];
 
-type RuleTask = ReviewOwedInput['tasks'][number];
+type RuleTask = Omit<ReviewOwedInput['tasks'][number], 'dependencyTaskIds'> & { readonly dependencyTaskIds?: readonly string[] };
 
 /** Whether a not-started task waits on a task in review, directly or through other waiting tasks. */
 function waitsOnReview(task: RuleTask, byId: ReadonlyMap<string, RuleTask>, memo: Map<string, boolean>): boolean {
 	const known = memo.get(task.taskId);
 	if (known !== undefined) { return known; }
 	memo.set(task.taskId, false); // a cycle never waits on review
-	const waits = task.dependencyTaskIds.some((id) => {
+	const waits = (task.dependencyTaskIds ?? []).some((id) => {
 		const dep = byId.get(id);
 		if (dep === undefined || dep.superseded) { return false; }
 		if (dep.status === 'pending_acceptance') { return true; }
@@ -41,18 +41,38 @@ function waitsOnReview(task: RuleTask, byId: ReadonlyMap<string, RuleTask>, memo
 	return waits;
 }
 
-/** The tasks in review when the developer's decision on them is the only step owed; [] when anyone else can move. */
-export function reviewOnlyOwed(input: ReviewOwedInput): string[] {
-	if (!liveStatuses.includes(input.executionStatus) || input.hasPendingCheckpoint) { return []; }
-	if (input.activeCheckpoint !== null && !reviewWaitCheckpointKinds.includes(input.activeCheckpoint.kind)) { return []; }
-	const live = input.tasks.filter((t) => !t.superseded);
-	if (live.some((t) => t.status === 'running')) { return []; }
-	const review = live.filter((t) => t.status === 'pending_acceptance').map((t) => t.taskId);
-	if (review.length === 0) { return []; }
+/** Some live not-started task does not wait (directly or through other waiting tasks) on a task in review. */
+export function notStartedCanMove(live: readonly RuleTask[]): boolean {
 	const byId = new Map(live.map((t) => [t.taskId, t]));
 	const memo = new Map<string, boolean>();
-	const agentCanMove = live.some((t) => t.status === 'not_started' && !waitsOnReview(t, byId, memo));
-	return agentCanMove ? [] : review;
+	return live.some((t) => t.status === 'not_started' && !waitsOnReview(t, byId, memo));
+}
+
+/** What the rule asks of the live tasks (a caller that keeps an index of them answers without walking them all). */
+export interface LiveTaskAnswers {
+	readonly anyRunning: boolean;
+	/** The live tasks in review, in backlog order. */
+	readonly inReview: readonly string[];
+	/** Asked only when nothing runs and a task is in review. */
+	notStartedCanMove(): boolean;
+}
+
+/** reviewOnlyOwed, from the answers about the live tasks instead of the tasks. */
+export function reviewOnlyOwedFrom(input: Omit<ReviewOwedInput, 'tasks'>, live: LiveTaskAnswers): string[] {
+	if (!liveStatuses.includes(input.executionStatus) || input.hasPendingCheckpoint) { return []; }
+	if (input.activeCheckpoint !== null && !reviewWaitCheckpointKinds.includes(input.activeCheckpoint.kind)) { return []; }
+	if (live.anyRunning || live.inReview.length === 0) { return []; }
+	return live.notStartedCanMove() ? [] : [...live.inReview];
+}
+
+/** The tasks in review when the developer's decision on them is the only step owed; [] when anyone else can move. */
+export function reviewOnlyOwed(input: ReviewOwedInput): string[] {
+	const live = input.tasks.filter((t) => !t.superseded);
+	return reviewOnlyOwedFrom(input, {
+		anyRunning: live.some((t) => t.status === 'running'),
+		inReview: live.filter((t) => t.status === 'pending_acceptance').map((t) => t.taskId),
+		notStartedCanMove: () => notStartedCanMove(live),
+	});
 }
 
 /** The one task to await: the active checkpoint's subject when it is in review, else the only task in review. */

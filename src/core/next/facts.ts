@@ -15,6 +15,8 @@ export interface TaskFacts {
 	dependencyTaskIds?: readonly string[];
 	/** A new attempt the developer asked for that has not started yet (absent or '' = none). */
 	pendingRework?: ReworkKind | '';
+	/** Its latest Run (absent or '' = none, or not read). */
+	latestRunId?: string;
 }
 
 /** A developer's request for changes that the source agent has not taken up yet ("unstarted rejection"). */

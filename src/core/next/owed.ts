@@ -3,11 +3,12 @@
 import {
 	awaitReviewCommand, nextActionCommand, planAwaitCommand, planGetCommand, raiseBudgetCommand,
 } from './commands.js';
-import { reviewOnlyOwed, reviewToAwait } from '../execution/reviewOwed.js';
+import { reviewOnlyOwedFrom, reviewToAwait } from '../execution/reviewOwed.js';
 import { scheduleCommand } from '../execution/planCommands.js';
 import { dependencySatisfied } from '../graph/blockers.js';
 import type { IssueFacts, SessionFacts, TaskFacts } from './facts.js';
 import { followUpCommand } from './followUp.js';
+import { taskIndex } from './taskIndex.js';
 import type { ReasonCode } from '../errors.js';
 
 /** Every state an owed answer names; `waiting` alone means "run the same call again". */
@@ -39,12 +40,8 @@ export type OwedAnswer = Extract<Owed, { kind: 'answer' }>;
 const keepWaiting = 'This is expected: the developer decides in Tutti, and waiting is a normal part of the workflow. '
 	+ 'Run the command in "next" again now; each call returns within a minute and the total wait has no limit.';
 
-function liveTasks(facts: IssueFacts): TaskFacts[] {
-	return facts.tasks.filter((t) => !t.superseded);
-}
-
-function inReview(facts: IssueFacts): TaskFacts[] {
-	return liveTasks(facts).filter((t) => t.status === 'pending_acceptance');
+function inReview(facts: IssueFacts): readonly TaskFacts[] {
+	return taskIndex(facts.tasks).withStatus('pending_acceptance');
 }
 
 function aborted(facts: IssueFacts): Owed | undefined {
@@ -96,9 +93,13 @@ function reviewOnly(facts: IssueFacts): { inReview: string[]; taskId: string | u
 		executionStatus: facts.execution.status,
 		activeCheckpoint: active === null ? null : { kind: active.kind, subjectTaskId: active.subjectTaskId ?? '' },
 		hasPendingCheckpoint: facts.hasPendingCheckpoint === true,
-		tasks: facts.tasks.map((t) => ({ taskId: t.taskId, status: t.status, superseded: t.superseded, dependencyTaskIds: t.dependencyTaskIds ?? [] })),
 	};
-	const inReview = reviewOnlyOwed(rule);
+	const index = taskIndex(facts.tasks);
+	const inReview = reviewOnlyOwedFrom(rule, {
+		anyRunning: index.withStatus('running').length > 0,
+		inReview: index.withStatus('pending_acceptance').map((t) => t.taskId),
+		notStartedCanMove: () => index.notStartedCanMove(),
+	});
 	return inReview.length === 0 ? undefined : { inReview, taskId: reviewToAwait(rule, inReview) };
 }
 
@@ -146,7 +147,7 @@ function reworkScheduleOwed(facts: IssueFacts): OwedAnswer | undefined {
 	const cp = facts.activeCheckpoint;
 	if (cp === null || cp.kind !== 'changes_requested' || cp.sequence === undefined || cp.graphRevision === undefined) { return undefined; }
 	const request = facts.changeRequests.find((r) => (r.reworkedInto ?? '') !== '' && r.taskId === (cp.subjectTaskId ?? ''));
-	const byId = new Map(facts.tasks.map((t) => [t.taskId, t]));
+	const byId = taskIndex(facts.tasks).byId;
 	const replacement = request ? byId.get(request.reworkedInto!) : undefined;
 	if (request === undefined || replacement === undefined || replacement.superseded || replacement.status !== 'not_started') { return undefined; }
 	const ready = (replacement.dependencyTaskIds ?? []).every((id) => {
@@ -241,7 +242,7 @@ export function owedForReview(facts: IssueFacts, taskId?: string): Owed {
 		if (step) { return step; }
 	}
 	if (taskId !== undefined) {
-		const task = facts.tasks.find((t) => t.taskId === taskId);
+		const task = taskIndex(facts.tasks).byId.get(taskId);
 		if (task === undefined) {
 			return { kind: 'failure', reasonCode: 'task_not_found', message: `Issue ${facts.issueId} has no task ${taskId}.`, hint: 'Read the snapshot for the task ids, then await the right task.', next: planGetCommand(facts.issueId) };
 		}
@@ -282,7 +283,8 @@ export function owedForCheckpoint(facts: IssueFacts): Owed {
 	const only = reviewOnly(facts);
 	if (only !== undefined && facts.execution !== null) {
 		// The next checkpoint is the developer's decision: keep waiting here (never bounce to a snapshot that moves nothing).
-		const since = Math.max(...facts.tasks.filter((t) => only.inReview.includes(t.taskId)).map((t) => t.updatedAtUnixMs), facts.execution.createdAtUnixMs);
+		const byId = taskIndex(facts.tasks).byId;
+		const since = Math.max(...only.inReview.map((id) => byId.get(id)?.updatedAtUnixMs ?? 0), facts.execution.createdAtUnixMs);
 		return waiting(self, since, `${reviewOnlyMessage(only.inReview)} Your next checkpoint is that decision.`, only.taskId);
 	}
 	const hold = budgetHold(facts);

@@ -123,7 +123,7 @@ export class IssueService {
 		// attention rule still runs now, with the current time, heartbeats and activity lines.
 		// Each issue's tasks come from the kept view (brought up to date with what changed), not from a read of every row.
 		return this.deps.store.readCached((r, tasks) => {
-			const context = { ...this.#attention(), tasks: (issueId: string) => tasks(issueId).ordered() };
+			const context = { ...this.#attention(), tasks };
 			return { issues: issueRepository.list(r).map((i) => readIssueDto(r, i, context)) };
 		});
 	}

@@ -3,9 +3,10 @@
 // or Stop hook answer is derived from it.
 import { rejection } from '../../core/hints.js';
 import { verifyCheckpointIdentity, verifyExecutionIdentity } from '../../core/ids.js';
-import type { IssueFacts, SessionFacts } from '../../core/next/facts.js';
+import type { IssueFacts, SessionFacts, TaskFacts } from '../../core/next/facts.js';
+import { taskIndex } from '../../core/next/taskIndex.js';
 import { decideBudget } from '../../core/usage/budget.js';
-import type { Task } from '../../core/model.js';
+import type { ReworkKind, Task } from '../../core/model.js';
 import type { Reader } from '../tx.js';
 import { checkpointRepository } from './checkpointRepository.js';
 import { executionRepository } from './executionRepository.js';
@@ -17,13 +18,14 @@ import { sessionRepository } from './sessionRepository.js';
 import { taskRepository } from './taskRepository.js';
 import { usageRepository } from './usageRepository.js';
 import { reworkRepository } from './reworkRepository.js';
+import type { IssueTaskView } from '../taskCache.js';
 
 /** What the facts read of each task (a kept view of the tasks has these too). */
-export type FactsTask = Pick<Task, 'taskId' | 'title' | 'status' | 'acceptanceState' | 'supersededAtUnixMs' | 'supersededByTaskId' | 'updatedAtUnixMs' | 'dependencyTaskIds'>;
+export type FactsTask = Pick<Task, 'taskId' | 'title' | 'status' | 'acceptanceState' | 'supersededAtUnixMs' | 'supersededByTaskId' | 'updatedAtUnixMs'
+	| 'dependencyTaskIds' | 'latestRunId'>;
 
 /** The active task that replaces `taskId` after its rework(s): the end of its supersededBy chain ('' when it is active). */
-function activeReplacement(tasks: readonly FactsTask[], taskId: string): string {
-	const byId = new Map(tasks.map((t) => [t.taskId, t]));
+function activeReplacement(byId: ReadonlyMap<string, FactsTask>, taskId: string): string {
 	let current = byId.get(taskId);
 	const seen = new Set<string>();
 	while (current && current.supersededAtUnixMs > 0 && current.supersededByTaskId !== '' && !seen.has(current.taskId)) {
@@ -37,13 +39,13 @@ function activeReplacement(tasks: readonly FactsTask[], taskId: string): string 
  * Open `changes_requested` / `goal_changes_requested` checkpoints (migration 3): unstarted change requests with their
  * note; one whose task the source agent already reworked names the replacement (`reworkedInto`).
  */
-function openChangeRequests(r: Reader, executionId: string, tasks: readonly FactsTask[]): IssueFacts['changeRequests'] {
+function openChangeRequests(r: Reader, executionId: string, tasks: () => ReadonlyMap<string, FactsTask>): IssueFacts['changeRequests'] {
 	return r.all(
 		`SELECT subject_task_id, note, created_at FROM checkpoints WHERE execution_id = ? AND status IN ('active','pending')
 		 AND kind IN ('changes_requested','goal_changes_requested') ORDER BY sequence`, [executionId],
 	).map((row) => {
 		const taskId = str(row, 'subject_task_id');
-		const reworkedInto = taskId === '' ? '' : activeReplacement(tasks, taskId);
+		const reworkedInto = taskId === '' ? '' : activeReplacement(tasks(), taskId);
 		return { taskId, note: str(row, 'note'), requestedAtUnixMs: num(row, 'created_at'), ...(reworkedInto !== '' ? { reworkedInto } : {}) };
 	});
 }
@@ -79,8 +81,32 @@ function budgetBlocker(r: Reader, issueId: string): string {
 	return decision.kind === 'ok' ? '' : decision.message;
 }
 
-/** `tasksOf`: the issue's tasks in backlog order when the caller keeps them (Store.readWithTasks); else they are read. */
-function readIssueFacts(r: Reader, issueId: string, tasksOf?: (issueId: string) => readonly FactsTask[]): IssueFacts | undefined {
+function toTaskFacts(t: FactsTask, pendingReworks: ReadonlyMap<string, ReworkKind>): TaskFacts {
+	const pending = t.status === 'not_started' ? pendingReworks.get(t.taskId) : undefined;
+	return {
+		taskId: t.taskId, title: t.title, status: t.status, acceptanceState: t.acceptanceState,
+		superseded: t.supersededAtUnixMs > 0, updatedAtUnixMs: t.updatedAtUnixMs, dependencyTaskIds: t.dependencyTaskIds,
+		...(t.latestRunId !== '' ? { latestRunId: t.latestRunId } : {}),
+		...(pending !== undefined ? { pendingRework: pending } : {}),
+	};
+}
+
+/** The issue's tasks as facts: from its kept view when the caller keeps one (the same array until a task changes), else read. */
+function factsTasks(r: Reader, issueId: string, view: IssueTaskView | undefined): { tasks: TaskFacts[]; byId: () => ReadonlyMap<string, FactsTask> } {
+	const pendingReworks = new Map<string, ReworkKind>();
+	for (const rework of reworkRepository.latestOfIssue(r, issueId).values()) {
+		if (rework.runId === '') { pendingReworks.set(rework.taskId, rework.kind); }
+	}
+	if (view !== undefined) {
+		const key = [...pendingReworks].map(([taskId, kind]) => `${taskId}:${kind}`).join('|');
+		return { tasks: view.derived('facts', key, (ordered) => ordered.map((t) => toTaskFacts(t, pendingReworks))), byId: () => view.byId };
+	}
+	const tasks = taskRepository.listByIssue(r, issueId);
+	return { tasks: tasks.map((t) => toTaskFacts(t, pendingReworks)), byId: () => new Map(tasks.map((t) => [t.taskId, t])) };
+}
+
+/** `views`: the issue's kept view of its tasks when the caller keeps them (Store.readWithTasks); else they are read. */
+function readIssueFacts(r: Reader, issueId: string, views?: (issueId: string) => IssueTaskView): IssueFacts | undefined {
 	const issue = issueRepository.get(r, issueId);
 	if (issue === undefined) { return undefined; }
 	const execution = issue.planningSource === 'tutti' ? executionRepository.getByIssue(r, issueId) : undefined;
@@ -89,10 +115,9 @@ function readIssueFacts(r: Reader, issueId: string, tasksOf?: (issueId: string) 
 		?? checkpoints.reduce<string | null>((found, c) => found ?? verifyCheckpointIdentity(c, { issueId }), null);
 	if (problem !== null) { throw rejection('identity_mismatch', `Refused: ${problem}.`, { issueId }); }
 	const active = checkpoints.find((c) => c.status === 'active');
-	const tasks = tasksOf ? tasksOf(issueId) : taskRepository.listByIssue(r, issueId);
-	const reworks = reworkRepository.latestOfIssue(r, issueId);
-	let lastChange = Math.max(issue.updatedAtUnixMs, execution?.updatedAtUnixMs ?? 0, ...checkpoints.map((c) => c.updatedAtUnixMs));
-	for (const t of tasks) { lastChange = Math.max(lastChange, t.updatedAtUnixMs); }
+	const tasks = factsTasks(r, issueId, views?.(issueId));
+	const lastChange = Math.max(issue.updatedAtUnixMs, execution?.updatedAtUnixMs ?? 0, ...checkpoints.map((c) => c.updatedAtUnixMs),
+		taskIndex(tasks.tasks).lastUpdatedAtUnixMs);
 	const lastResolved = checkpoints.reduce((max, c) => (c.status === 'resolved' ? Math.max(max, c.resolvedAtUnixMs) : max), 0);
 	return {
 		issueId,
@@ -108,15 +133,8 @@ function readIssueFacts(r: Reader, issueId: string, tasksOf?: (issueId: string) 
 		hasPendingCheckpoint: checkpoints.some((c) => c.status === 'pending'),
 		lastCheckpointResolvedAtUnixMs: lastResolved,
 		goalReviewRequestedAtUnixMs: execution ? goalReviewRequestedAt(r, execution.executionId) : 0,
-		tasks: tasks.map((t) => {
-			const pending = t.status === 'not_started' ? reworks.get(t.taskId) : undefined;
-			return {
-				taskId: t.taskId, title: t.title, status: t.status, acceptanceState: t.acceptanceState,
-				superseded: t.supersededAtUnixMs > 0, updatedAtUnixMs: t.updatedAtUnixMs, dependencyTaskIds: t.dependencyTaskIds,
-				...(pending !== undefined && pending.runId === '' ? { pendingRework: pending.kind } : {}),
-			};
-		}),
-		changeRequests: execution ? openChangeRequests(r, execution.executionId, tasks) : manualChangeRequests(r, issueId),
+		tasks: tasks.tasks,
+		changeRequests: execution ? openChangeRequests(r, execution.executionId, tasks.byId) : manualChangeRequests(r, issueId),
 		finishedAtUnixMs: finishRepository.finishedAt(r, issueId),
 		pendingFollowUp: pendingFollowUp(r, issueId),
 		lastChangeUnixMs: lastChange,

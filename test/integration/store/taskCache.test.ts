@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { readyTaskIds } from '../../../src/core/graph/blockers.js';
 import { Store } from '../../../src/store/database.js';
+import { reworkRepository } from '../../../src/store/repositories/reworkRepository.js';
+import { issueFactsRepository } from '../../../src/store/repositories/issueFactsRepository.js';
 import { taskRepository } from '../../../src/store/repositories/taskRepository.js';
 import { tempStoreDir, type TempStoreDir } from '../../unit/store/storeTestKit.js';
 import { countIssues, randomTaskWrite, seededRandom } from './taskCountsWorkload.js';
@@ -20,6 +22,8 @@ function assertViewEqualsRows(store: Store, where: string): void {
 			assert.equal(view.revision, taskRepository.taskRevision(r, issueId), `${where}: revision of ${issueId}`);
 			assert.deepEqual(view.ordered().map((t) => [t.taskId, t.status, t.acceptanceState, t.supersededAtUnixMs, t.dependencyTaskIds.join(','), t.title, t.latestRunId]),
 				rows.map((t) => [t.taskId, t.status, t.acceptanceState, t.supersededAtUnixMs, t.dependencyTaskIds.join(','), t.title, t.latestRunId]), `${where}: tasks of ${issueId}`);
+			// The facts the attention and "owed next" rules read, from the view (kept between reads) and from the rows.
+			assert.deepEqual(issueFactsRepository.ofIssue(r, issueId, tasks), issueFactsRepository.ofIssue(r, issueId), `${where}: facts of ${issueId}`);
 		}
 	});
 }
@@ -45,6 +49,36 @@ describe('the kept view of an issue\'s tasks', function () {
 			assertViewEqualsRows(store, 'after a reopen');
 			await store.transaction((tx) => { randomTaskWrite(tx, rand, 'after-reopen'); });
 			assertViewEqualsRows(store, 'after a write on the reopened store');
+		} finally {
+			await store.close();
+		}
+	});
+
+	it('keeps an issue\'s facts tasks (one array) while other issues change, and reads them again when one of its tasks or pending attempts changes', async () => {
+		const store = await Store.open({ dir: temp.dir });
+		try {
+			const rand = seededRandom(7);
+			await store.transaction((tx) => { for (let i = 0; i < 60; i++) { randomTaskWrite(tx, rand, `seed-${i}`); } });
+			const factsTasks = (issueId: string): readonly unknown[] => store.readWithTasks((r, tasks) => issueFactsRepository.ofIssue(r, issueId, tasks)!.tasks);
+			const [ia, ib] = countIssues as [string, string];
+			const before = factsTasks(ia);
+			await store.transaction((tx) => { tx.run("UPDATE tasks SET title = 'renamed' WHERE issue_id = ? AND rowid = (SELECT min(rowid) FROM tasks WHERE issue_id = ?)", [ib, ib]); });
+			assert.equal(factsTasks(ia), before, 'a write to another issue keeps the array (so its index is kept too)');
+			const task = store.read((r) => taskRepository.listByIssue(r, ia).find((t) => t.supersededAtUnixMs === 0))!;
+			await store.transaction((tx) => { taskRepository.update(tx, { ...task, status: 'not_started', title: 'Changed', updatedAtUnixMs: task.updatedAtUnixMs + 1 }); });
+			const changed = factsTasks(ia) as { taskId: string; title: string; pendingRework?: string }[];
+			assert.notEqual(changed, before);
+			assert.equal(changed.find((t) => t.taskId === task.taskId)?.title, 'Changed');
+			await store.transaction((tx) => {
+				tx.run("UPDATE task_reworks SET run_id = 'bound-elsewhere' WHERE issue_id = ? AND task_id = ? AND run_id = ''", [ia, task.taskId]);
+				reworkRepository.insert(tx, {
+					reworkId: 'pending-one', issueId: ia, taskId: task.taskId, kind: 'retry', attempt: 2, note: '', fromRunId: '', runId: '', requestedAtUnixMs: 5,
+					mergeInto: '', mergeCommit: '', mergeSources: [], priorAcceptedCommit: '', priorAcceptanceState: '',
+				});
+			});
+			const asked = factsTasks(ia) as { taskId: string; pendingRework?: string }[];
+			assert.equal(asked.find((t) => t.taskId === task.taskId)?.pendingRework, 'retry', 'a new pending attempt (no task row changed) is read');
+			assertViewEqualsRows(store, 'after the pending attempt');
 		} finally {
 			await store.close();
 		}

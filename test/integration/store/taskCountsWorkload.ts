@@ -1,5 +1,6 @@
 // Random task writes for the task-count tests, through the real task repository (the paths the Host writes by).
-import { acceptanceStates, type Task, type TaskStatus } from '../../../src/core/model.js';
+import { acceptanceStates, reworkKinds, type Task, type TaskStatus } from '../../../src/core/model.js';
+import { reworkRepository } from '../../../src/store/repositories/reworkRepository.js';
 import { taskRepository } from '../../../src/store/repositories/taskRepository.js';
 import type { Tx } from '../../../src/store/tx.js';
 import { str } from '../../../src/store/repositories/rowValues.js';
@@ -31,7 +32,10 @@ function newTask(issueId: string, taskId: string, status: TaskStatus, at: number
 	};
 }
 
-/** One random write: add a task, change a task's status, acceptance and dependencies, supersede one (by a new task), or delete one. */
+/**
+ * One random write: add a task, change a task's status, acceptance, latest Run and dependencies (sometimes with a new
+ * attempt asked of it, pending or bound to a Run), supersede one (by a new task), or delete one.
+ */
 export function randomTaskWrite(tx: Tx, rand: () => number, freshId: string): void {
 	ensureIssues(tx);
 	const issueId = pick(rand, countIssues);
@@ -45,11 +49,18 @@ export function randomTaskWrite(tx: Tx, rand: () => number, freshId: string): vo
 	const task = taskRepository.get(tx, issueId, pick(rand, ids))!;
 	if (action === 1) {
 		const dependencyTaskIds = rand() < 0.5 ? task.dependencyTaskIds : ids.filter((id) => id !== task.taskId && rand() < 0.2).slice(0, 3);
-		taskRepository.update(tx, { ...task, status: pick(rand, statuses), acceptanceState: pick(rand, acceptanceStates), dependencyTaskIds, updatedAtUnixMs: at });
+		const latestRunId = rand() < 0.3 ? `run-${freshId}` : task.latestRunId;
+		taskRepository.update(tx, { ...task, status: pick(rand, statuses), acceptanceState: pick(rand, acceptanceStates), dependencyTaskIds, latestRunId, updatedAtUnixMs: at });
+		if (rand() < 0.2) {
+			reworkRepository.insert(tx, {
+				reworkId: `rework-${freshId}`, issueId, taskId: task.taskId, kind: pick(rand, reworkKinds), attempt: 2, note: '', fromRunId: '',
+				runId: rand() < 0.5 ? '' : `run-${freshId}`, requestedAtUnixMs: at, mergeInto: '', mergeCommit: '', mergeSources: [], priorAcceptedCommit: '', priorAcceptanceState: '',
+			});
+		}
 	} else if (action === 2 && task.supersededAtUnixMs === 0) {
 		taskRepository.insert(tx, newTask(issueId, freshId, 'not_started', at));
 		taskRepository.update(tx, { ...task, supersededAtUnixMs: at, supersededByTaskId: freshId, updatedAtUnixMs: at });
-	} else {
-		taskRepository.delete(tx, issueId, task.taskId);
+	} else if (reworkRepository.countOfTask(tx, issueId, task.taskId) === 0) {
+		taskRepository.delete(tx, issueId, task.taskId); // as the Host: only a task that never ran again is deleted
 	}
 }

@@ -10,7 +10,9 @@ import { shownStatus } from '../../../core/approvals/approvalRules.js';
 import { approvalQuestions } from '../../../core/approvals/questions.js';
 import { approvalRepository } from '../../../store/repositories/approvalRepository.js';
 import { deliveryRepository } from '../../../store/repositories/deliveryRepository.js';
-import { type FactsTask, issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
+import { issueFactsRepository } from '../../../store/repositories/issueFactsRepository.js';
+import type { IssueTaskView } from '../../../store/taskCache.js';
+import { taskIndex } from '../../../core/next/taskIndex.js';
 import { runRepository } from '../../../store/repositories/runRepository.js';
 import { runStallRepository } from '../../../store/repositories/runStallRepository.js';
 import { sessionRepository } from '../../../store/repositories/sessionRepository.js';
@@ -41,8 +43,8 @@ export interface AttentionReadContext {
 	readonly runActivity?: ((runId: string) => string) | undefined;
 	/** The Host's targets and prices: a pending launch the issue's USD budget cannot count needs the developer too. */
 	readonly pricing?: LaunchPricing | undefined;
-	/** The issue's tasks in backlog order when the reader keeps them (Store.readWithTasks); absent: they are read. */
-	readonly tasks?: ((issueId: string) => readonly FactsTask[]) | undefined;
+	/** The issue's kept view of its tasks when the reader keeps them (Store.readWithTasks); absent: they are read. */
+	readonly tasks?: ((issueId: string) => IssueTaskView) | undefined;
 }
 
 const noContact: SourceContact = { waitingIn: '', waitingSinceUnixMs: 0, lastContactUnixMs: 0 };
@@ -55,11 +57,10 @@ export function isMergeConflictFailure(errorMessage: string): boolean {
 	return /^Could not start: merging .* conflicts in /.test(errorMessage) || errorMessage.startsWith('ended with the merge of its parents unresolved');
 }
 
-function latestRuns(runs: readonly Run[], latestRunIds: ReadonlyMap<string, string>, context: AttentionReadContext,
+function latestRuns(runs: readonly Run[], context: AttentionReadContext,
 	outside: ReadonlyMap<string, readonly string[]>, stalls: ReadonlyMap<string, RunStall>, checksFailed: (run: Run) => string): Map<string, AttentionRun> {
 	const out = new Map<string, AttentionRun>();
 	for (const run of runs) {
-		if (latestRunIds.get(run.taskId) !== run.runId) { continue; }
 		const failedChecks = checksFailed(run);
 		out.set(run.taskId, {
 			runId: run.runId, status: run.status, outcome: run.outcome,
@@ -107,10 +108,12 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 		return undefined;
 	}
 	if (facts === undefined) { return undefined; }
-	const runs = runRepository.listByIssue(r, issue.issueId);
-	const latestIds = new Map<string, string>();
-	const ordered = [...runs].sort((a, b) => a.createdAtUnixMs - b.createdAtUnixMs || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
-	for (const run of ordered) { latestIds.set(run.taskId, run.runId); }
+	// The latest Run of each task the rule may show one for (one that ran and did not complete), one indexed read
+	// each: the rule never reads a completed task's Run, and an issue's history of Runs can be as large as its graph.
+	const runs = taskIndex(facts.tasks).withRunShown.flatMap((t) => {
+		const run = runRepository.get(r, t.latestRunId ?? '');
+		return run !== undefined && run.taskId === t.taskId ? [run] : [];
+	});
 	const running = new Set(runs.filter((run) => run.status === 'running').map((run) => run.runId));
 	const awaiting = new Set(facts.tasks.filter((t) => t.status === 'pending_acceptance' && !t.superseded).map((t) => t.taskId));
 	const budget = issueStandingDecision(r, issue.issueId, context.pricing);
@@ -128,7 +131,7 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 			finished: facts.finishedAtUnixMs > 0,
 		},
 		dispatchPaused: issue.dispatchPaused,
-		latestRuns: latestRuns(runs, latestIds, context, deliveryRepository.runsWithOutsideChanges(r),
+		latestRuns: latestRuns(runs, context, deliveryRepository.runsWithOutsideChanges(r),
 			new Map(runStallRepository.inForceOfIssue(r, issue.issueId).map((s) => [s.runId, s] as const)),
 			// Read only for the tasks awaiting acceptance (one indexed look-up each): the rest never show it.
 			(run) => (awaiting.has(run.taskId) && run.outcome === 'success' ? failedChecksLabel(r, run.runId) : '')),
