@@ -110,12 +110,13 @@ export function readAttentionInput(r: Reader, issue: Issue, context: AttentionRe
 	if (facts === undefined) { return undefined; }
 	// The latest Run of each task the rule may show one for (one that ran and did not complete), one indexed read
 	// each: the rule never reads a completed task's Run, and an issue's history of Runs can be as large as its graph.
-	const runs = taskIndex(facts.tasks).withRunShown.flatMap((t) => {
+	const tasks = taskIndex(facts.tasks);
+	const runs = tasks.withRunShown.flatMap((t) => {
 		const run = runRepository.get(r, t.latestRunId ?? '');
 		return run !== undefined && run.taskId === t.taskId ? [run] : [];
 	});
 	const running = new Set(runs.filter((run) => run.status === 'running').map((run) => run.runId));
-	const awaiting = new Set(facts.tasks.filter((t) => t.status === 'pending_acceptance' && !t.superseded).map((t) => t.taskId));
+	const awaiting = new Set(tasks.withStatus('pending_acceptance').map((t) => t.taskId));
 	const budget = issueStandingDecision(r, issue.issueId, context.pricing);
 	const asked = approvalRepository.listByIssue(r, issue.issueId).filter((a) => shownStatus(a, running.has(a.runId)) === 'pending');
 	return {
