@@ -51,8 +51,8 @@ async function main(): Promise<void> {
 	console.error('bench: one dispatch pass over a real Store at 1k/10k/100k tasks …');
 	const dispatch = formatDispatchPass(await benchDispatchPass());
 	section('Ready/next at 1k/10k/100k tasks', 'at most 2 ms at 100k tasks.',
-		`What the Host runs to start the next tasks of a manual issue: one pass of the real Dispatcher over a real Store (SQL pages of candidates, core readiness), admitting nothing:\n\n${dispatch}\n\n` +
-		`The ready list as a pure computation: the core ReadyIndex (incremental; not wired into the Host yet) beside \`readyTaskIds\`, the full pass \`plan issue get\` runs over an issue's tasks (at 100k tasks in one issue, loading the rows costs far more than this pass):\n\n${readySet}`);
+		`What the Host runs to start the next tasks of a manual issue: one pass of the real Dispatcher over a real Store (each issue's kept ready set, the selected rows checked again in the admitting transaction), admitting nothing:\n\n${dispatch}\n\n` +
+		`The ready list as a pure computation: the core ReadyIndex (incremental; the Host keeps one per issue, src/store/taskCache.ts, read by the dispatcher and the compact \`plan issue get\`) beside \`readyTaskIds\`, the full pass \`plan issue get\` runs over an issue's tasks (at 100k tasks in one issue, loading the rows costs far more than this pass):\n\n${readySet}`);
 
 	console.error('bench: `tutti plan issue get` whole process on a 1,000-task issue …');
 	const fixture = await startCliGetFixture();

@@ -7,10 +7,11 @@ import { readyTaskIds } from '../../core/graph/blockers.js';
 import type { Disposable } from '../../core/lifecycle.js';
 import type { Issue, Task } from '../../core/model.js';
 import type { Store } from '../../store/database.js';
-import { type TaskKey, dispatchRepository } from '../../store/repositories/dispatchRepository.js';
+import { dispatchRepository } from '../../store/repositories/dispatchRepository.js';
 import { issueRepository } from '../../store/repositories/issueRepository.js';
 import { runRepository } from '../../store/repositories/runRepository.js';
 import { taskRepository } from '../../store/repositories/taskRepository.js';
+import type { IssueTaskView } from '../../store/taskCache.js';
 import type { Reader } from '../../store/tx.js';
 import type { HostConfig } from '../config.js';
 import type { RunAdmission } from '../runs/runAdmission.js';
@@ -90,10 +91,12 @@ export class Dispatcher implements Disposable {
 	async #pass(): Promise<void> {
 		// Nothing starts from a stale acceptance: a parent of a task about to start whose branch moved after its
 		// acceptance goes back to pending_acceptance first, and the selection below no longer finds its dependents ready.
-		const selected = this.#d.store.read((r) => this.#select(r).map(({ issue, tasks }) => {
-			const taskIds = tasks.map((t) => t.taskId);
-			return { issueId: issue.issueId, taskIds, parentsAccepted: hasAcceptedParentCommits(r, issue.issueId, taskIds) };
-		}));
+		// The ready tasks come from each issue's kept ready set (src/store/taskCache.ts): a pass costs the same at any size.
+		const selected = this.#d.store.readWithTasks((r, views) => this.#select(r, (issueId, limit, launchable) => readyFromView(r, issueId, views(issueId), limit, launchable))
+			.map(({ issue, tasks }) => {
+				const taskIds = tasks.map((t) => t.taskId);
+				return { issueId: issue.issueId, taskIds, parentsAccepted: hasAcceptedParentCommits(r, issue.issueId, taskIds) };
+			}));
 		// Most commits make nothing ready: such a pass ends after this one read (what follows only ever selects less).
 		if (selected.length === 0) { return; }
 		for (const { issueId, taskIds } of selected.filter((s) => s.parentsAccepted)) {
@@ -101,10 +104,12 @@ export class Dispatcher implements Disposable {
 		}
 		// Turns that have ended but whose exits the Host has not handled yet count before the budget is asked.
 		await this.#d.admission.countEndedTurns();
-		// A pass that selects nothing writes nothing, so its transaction journals nothing.
+		// A pass that selects nothing writes nothing, so its transaction journals nothing. Inside it, the tasks selected
+		// above are checked again (capacity, pause, budget, readiness): what became ready meanwhile is the next pass's.
+		const chosen = new Map(selected.map((s) => [s.issueId, s.taskIds]));
 		const runIds = await this.#d.store.transaction((tx) => {
 			const ids: string[] = [];
-			for (const { issue, tasks } of this.#select(tx)) {
+			for (const { issue, tasks } of this.#select(tx, (issueId, limit, launchable) => stillReady(tx, issueId, chosen.get(issueId) ?? [], limit, launchable))) {
 				ids.push(...this.#d.admission.admit(tx, issue, tasks).map((a) => a.runId));
 			}
 			return ids;
@@ -117,8 +122,8 @@ export class Dispatcher implements Disposable {
 		void launch.then(() => this.#launches.delete(launch));
 	}
 
-	/** Ready tasks to start now, within the free capacity, oldest issue first. */
-	#select(r: Reader): Selection[] {
+	/** Ready tasks to start now, within the free capacity, oldest issue first (`readyOf` names an issue's ready tasks). */
+	#select(r: Reader, readyOf: ReadyTasksOf): Selection[] {
 		let free = this.capacity - runRepository.countRunning(r);
 		const selections: Selection[] = [];
 		if (free <= 0) { return selections; }
@@ -135,41 +140,45 @@ export class Dispatcher implements Disposable {
 				const target = targets.get(task.agentTargetId);
 				return target !== undefined && gate(launchModelOf(target, task.model)).kind === 'ok';
 			};
-			const ready = this.#readyTasks(r, issueId, free, launchable);
+			const ready = readyOf(issueId, free, launchable);
 			if (ready.length === 0) { continue; }
 			selections.push({ issue, tasks: ready });
 			free -= ready.length;
 		}
 		return selections;
 	}
+}
 
-	/** Up to `limit` ready tasks of one issue in dispatch order, read page by page (never the whole graph). */
-	#readyTasks(r: Reader, issueId: string, limit: number, launchable: (task: Task) => boolean): Task[] {
-		const ready: Task[] = [];
-		let after: TaskKey | null = null;
-		const pageSize = Math.max(limit, 32);
-		for (;;) {
-			const page = dispatchRepository.candidates(r, issueId, after, pageSize);
-			if (page.length === 0) { return ready; }
-			after = page[page.length - 1]!;
-			const candidates = page.map((k) => taskRepository.get(r, issueId, k.taskId)).filter((t): t is Task => t !== undefined);
-			const dependencies = new Map<string, Task>();
-			for (const t of candidates) {
-				for (const dep of t.dependencyTaskIds) {
-					if (!dependencies.has(dep)) {
-						const row = taskRepository.get(r, issueId, dep);
-						if (row) { dependencies.set(dep, row); }
-					}
-				}
-			}
-			const byId = new Map(candidates.map((t) => [t.taskId, t]));
-			// Core decides readiness; a task whose target is not configured (any more), or that the budget refuses, is not startable.
-			for (const id of readyTaskIds([...candidates, ...[...dependencies.values()].filter((d) => !byId.has(d.taskId))])) {
-				const task = byId.get(id);
-				if (!task || !launchable(task)) { continue; }
-				ready.push(task);
-				if (ready.length >= limit) { return ready; }
-			}
+/** Up to `limit` startable ready tasks of one issue, in dispatch order. */
+type ReadyTasksOf = (issueId: string, limit: number, launchable: (task: Task) => boolean) => Task[];
+
+/** Up to `limit` startable tasks from the issue's kept ready set, in dispatch order (a window of it, widened only past tasks that cannot start). */
+function readyFromView(r: Reader, issueId: string, view: IssueTaskView, limit: number, launchable: (task: Task) => boolean): Task[] {
+	const ready: Task[] = [];
+	let seen = 0;
+	for (let window = Math.max(limit, 32); ; window *= 2) {
+		const ids = view.ready.next(window);
+		for (const id of ids.slice(seen)) {
+			const task = taskRepository.get(r, issueId, id);
+			if (task === undefined || !launchable(task)) { continue; }
+			ready.push(task);
+			if (ready.length >= limit) { return ready; }
 		}
+		if (ids.length < window) { return ready; }
+		seen = ids.length;
 	}
+}
+
+/** Of the tasks a pass selected, up to `limit` that are still ready and startable now (core decides readiness on their rows). */
+function stillReady(r: Reader, issueId: string, taskIds: readonly string[], limit: number, launchable: (task: Task) => boolean): Task[] {
+	const ready: Task[] = [];
+	for (const taskId of taskIds) {
+		const task = taskRepository.get(r, issueId, taskId);
+		if (task === undefined || !launchable(task)) { continue; }
+		const dependencies = task.dependencyTaskIds.flatMap((id) => taskRepository.get(r, issueId, id) ?? []);
+		if (!readyTaskIds([task, ...dependencies]).includes(taskId)) { continue; }
+		ready.push(task);
+		if (ready.length >= limit) { break; }
+	}
+	return ready;
 }

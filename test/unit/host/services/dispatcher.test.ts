@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { afterEach, describe, it } from 'mocha';
+import { afterEach, beforeEach, describe, it } from 'mocha';
 import { withPause } from '../../../../src/core/issues/pauser.js';
 import { issueRepository } from '../../../../src/store/repositories/issueRepository.js';
 import { taskRepository } from '../../../../src/store/repositories/taskRepository.js';
+import { Dispatcher } from '../../../../src/host/services/dispatcher.js';
+import { Store } from '../../../../src/store/database.js';
+import { tempStoreDir, type TempStoreDir } from '../../store/storeTestKit.js';
 import { ServiceHarness } from './serviceHarness.js';
 
 async function paused(h: ServiceHarness, title: string): Promise<string> {
@@ -156,5 +159,70 @@ describe('host services: the dispatcher reacts to store commits', () => {
 		assert.equal(h.store.version, before + 1, 'the write is one commit');
 		await h.idle();
 		assert.deepEqual(h.runs.launches.map((l) => l.taskId), ['b'], 'the dispatcher started b after that commit');
+	});
+});
+
+describe('the manual dispatcher reads its ready tasks from each issue\'s kept ready set', () => {
+	let temp: TempStoreDir;
+	let store: Store;
+	beforeEach(async () => { temp = tempStoreDir(); store = await Store.open({ dir: temp.dir }); });
+	afterEach(async () => { await store.close(); temp.cleanup(); });
+
+	async function issueWithTasks(tasks: readonly { id: string; status?: string; deps?: readonly string[] }[]): Promise<void> {
+		await store.transaction((tx) => {
+			tx.run("INSERT INTO issues (issue_id, title, content, status, planning_source, created_at, updated_at) VALUES ('i', 'I', '', 'in_progress', 'manual', 1, 1)");
+			tasks.forEach((t, i) => {
+				tx.run("INSERT INTO tasks (issue_id, task_id, title, status, sort_index, agent_target_id, acceptance_state, created_at, updated_at) VALUES ('i', ?, ?, ?, ?, 'sh', '', 1, 1)",
+					[t.id, t.id, t.status ?? 'not_started', i]);
+				(t.deps ?? []).forEach((d, position) => { tx.run("INSERT INTO task_dependencies (issue_id, task_id, depends_on_task_id, position) VALUES ('i', ?, ?, ?)", [t.id, d, position]); });
+			});
+		});
+	}
+
+	function dispatcherAdmitting(admitted: string[][], between: () => Promise<void> = () => Promise.resolve()): Dispatcher {
+		return new Dispatcher({
+			store, log: () => undefined,
+			config: { agentTargets: [{ id: 'sh', adapter: 'command', argv: ['true'] }], maxParallelRuns: 4, autoAcceptDefault: false },
+			admission: {
+				admit: (_tx, _issue, tasks) => { admitted.push(tasks.map((t) => t.taskId)); return []; },
+				launch: () => Promise.resolve(), reopenChangedParents: () => Promise.resolve([]), countEndedTurns: between,
+			},
+		});
+	}
+
+	it('finds the ready tasks behind a long chain that waits, and the next one once its parent is accepted', async () => {
+		const chain = Array.from({ length: 300 }, (_, i) => ({ id: `c${i}`, ...(i === 0 ? { status: 'running' } : { deps: [`c${i - 1}`] }) }));
+		await issueWithTasks([...chain, { id: 'free' }, { id: 'also-free' }]);
+		const admitted: string[][] = [];
+		const dispatcher = dispatcherAdmitting(admitted);
+		dispatcher.trigger();
+		await dispatcher.whenIdle();
+		assert.deepEqual(admitted, [['free', 'also-free']]);
+		const c0 = store.read((r) => taskRepository.get(r, 'i', 'c0'))!;
+		await store.transaction((tx) => { taskRepository.update(tx, { ...c0, status: 'completed', acceptanceState: 'user_accepted', updatedAtUnixMs: 2 }); });
+		dispatcher.trigger();
+		await dispatcher.whenIdle();
+		assert.deepEqual(admitted.at(-1), ['c1', 'free', 'also-free']);
+		dispatcher.dispose();
+	});
+
+	it('admits only what is still ready when its transaction runs: a task changed after the selection is left for the next pass', async () => {
+		await issueWithTasks([{ id: 'a' }, { id: 'b' }, { id: 'p', status: 'running' }, { id: 'd', deps: ['p'] }]);
+		const admitted: string[][] = [];
+		let once = true;
+		const dispatcher = dispatcherAdmitting(admitted, async () => {
+			if (!once) { return; }
+			once = false;
+			// Between the selection and the admission: a is stopped by the developer, and a new ready task appears.
+			const a = store.read((r) => taskRepository.get(r, 'i', 'a'))!;
+			await store.transaction((tx) => {
+				taskRepository.update(tx, { ...a, status: 'canceled', updatedAtUnixMs: 2 });
+				tx.run("INSERT INTO tasks (issue_id, task_id, title, status, sort_index, agent_target_id, acceptance_state, created_at, updated_at) VALUES ('i', 'late', 'late', 'not_started', 9, 'sh', '', 1, 1)");
+			});
+		});
+		dispatcher.trigger();
+		await dispatcher.whenIdle();
+		assert.deepEqual(admitted[0], ['b'], 'a was canceled meanwhile; late was not selected by this pass');
+		dispatcher.dispose();
 	});
 });
