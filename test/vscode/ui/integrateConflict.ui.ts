@@ -9,12 +9,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
-import type { UiResult, UiStep } from './board.ui.js';
-import { checkContrast } from './contrast.js';
+import type { UiResult } from './board.ui.js';
 import { ensureGitRepository } from './gitWorkspace.js';
 import { tidyForScreenshot } from './panel.ui.js';
-import { shootInThemes } from './themes.js';
-import { type CliCaller, tuttiCli, waitForHost } from './tuttiCli.js';
+import { runStage, startTutti } from './stageSteps.js';
+import { type CliCaller, tuttiCli } from './tuttiCli.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
 
 /** The screens this stage adds to docs/screenshots/ (each in -light, -dark and -hc). */
@@ -62,28 +61,8 @@ export function prepareConflictWorkspace(workspace: string): void {
 }
 
 export async function runIntegrateConflictUi(session: VsCodeSession, workspace: string): Promise<UiResult> {
-	const steps: UiStep[] = [];
-	const screenshots: string[] = [];
-	const workbench = await session.openWorkbench();
-	const page = workbench.page;
 	const cli = tuttiCli(session, workspace);
 	const git = (...args: string[]): string => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' }).trim();
-	const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
-		const started = Date.now();
-		const detail = await body();
-		const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
-		steps.push({ name, ok: true, detail: detail ? `${detail} (${took})` : took });
-	};
-	/** The screen in Light+, Dark+ and High Contrast, every text of the panel measured against its background. */
-	const inThemes = async (name: string, panel: WebviewFrame): Promise<string> => {
-		const contrast: string[] = [];
-		const low: string[] = [];
-		screenshots.push(...await shootInThemes(workbench, workspace, name, panel, async (theme) => {
-			await checkContrast(panel, `${name} in ${theme.name}`).then((ok) => contrast.push(`${theme.suffix}: ${ok}`), (e: Error) => low.push(e.message));
-		}));
-		if (low.length > 0) { throw new Error(low.join(' | ')); }
-		return `text contrast ${contrast.join('; ')}`;
-	};
 	let issueId = '';
 	let panel: WebviewFrame | undefined;
 	const inPanel = (): WebviewFrame => panel!;
@@ -91,13 +70,9 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 		await inPanel().locator('g.node[data-task-id="middle"]').first().click({ timeout: 10_000 });
 		await waitInPanel(inPanel(), '#task-detail[data-task-id="middle"][aria-busy="false"]', 'the detail of task middle, echoed by the Host');
 	};
-	try {
-		await workbench.runCommand('View: Show Tutti');
-		const start = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'Start Tutti in this folder' }).first();
-		const issues = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first();
-		await pollFor('the Tutti view: a store, or the offer to start one', 30_000, async () => ((await start.isVisible()) || (await issues.isVisible()) || (await page.locator('.part.sidebar .monaco-list-row').count()) > 0 ? true : undefined));
-		if (await start.isVisible()) { await start.click({ timeout: 5000 }); }
-		await waitForHost(session, workspace);
+	return runStage(session, workspace, { label: 'integrate-conflict' }, async (stage) => {
+		const { workbench, page, step, inThemes } = stage;
+		await startTutti(stage, session, workspace);
 
 		await step('a worktree task accepted in the panel: the issue reads Ready to integrate, Integrate is its primary action', async () => {
 			issueId = cli(['issue', 'create', '--title', issueTitle, '--as-user'])['issueId'] as string;
@@ -120,7 +95,6 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 			const appearance = await integrate.getAttribute('appearance', { timeout: 2000 }) ?? '';
 			if (appearance !== 'primary') { throw new Error(`Integrate is drawn as "${appearance}", not the primary action`); }
 			const board = await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: issueTitle }).first().innerText({ timeout: 2000 });
-			await tidyForScreenshot(workbench);
 			return `"${status.trim()}", Integrate primary; board row "${board.replace(/\s+/g, ' ').trim()}"; ${await inThemes('panel-ready-to-integrate', inPanel())}`;
 		});
 
@@ -142,7 +116,6 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 			const toasts = await page.locator('.notification-toast').filter({ hasText: 'both change shared.txt' }).count();
 			if (toasts > 0) { throw new Error('the refusal is also a notification: the panel already says it'); }
 			if (git('rev-parse', 'main') !== mainBefore || readFileSync(join(workspace, 'shared.txt'), 'utf8') !== shared('from main')) { throw new Error('the refused integrate moved main'); }
-			await tidyForScreenshot(workbench);
 			return `"${summary}" with Update from base, Open the task's tree and both ways forward printed; ${await inThemes('panel-conflict', inPanel())}`;
 		});
 
@@ -166,14 +139,8 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 			const delivery = cli(['issue', 'get', '--issue-id', issueId, '--as-user'])['delivery'] as string;
 			if (delivery !== 'integrated') { throw new Error(`the Host says the issue is "${delivery}" after integrating`); }
 			const status = await waitInPanel(inPanel(), '#issue-status', 'the issue\'s state in the panel');
-			screenshots.push(await workbench.screenshot('panel-conflict-integrated'));
+			await stage.shot('panel-conflict-integrated');
 			return `${text.replace(/\s+/g, ' ').trim()}; the issue reads "${status.trim()}"`;
 		});
-	} catch (error) {
-		steps.push({ name: `integrate-conflict step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
-		screenshots.push(await workbench.screenshot('integrate-conflict-failure').catch(() => ''));
-	} finally {
-		await workbench.close();
-	}
-	return { steps, screenshots };
+	});
 }
