@@ -1,11 +1,14 @@
 // An integrate conflict walked through the panel, as a developer meets it: a manual issue's worktree task is accepted
 // in the panel (the issue then reads Ready to integrate, Integrate its primary action); the branch moves on the same
-// line; Integrate is refused, changes nothing, and the panel draws the conflict next to Integrate (the path, Update from
-// base, the task's tree, the printed ways forward); Update from base in that block starts a new attempt that merges the
-// branch in (its agent resolves the conflict), accepted again in the panel; then Integrate puts the work on main and the issue is done. Ready to integrate and the conflict are shot in Light+,
-// Dark+ and High Contrast with every text's contrast measured. Facts are read back with the `tutti` CLI and git.
+// line; Integrate is refused, changes nothing, and the panel draws the conflict next to Integrate (the path in one line,
+// then the Host's ways forward as short lines beside Update from base and Open the task's tree, and one Update from
+// base in the whole panel); Open the task's tree opens a terminal in the task's worktree (its name and `pwd` say so);
+// Update from base in that block starts a new attempt that merges the branch in (its agent resolves the conflict),
+// accepted again in the panel; then Integrate puts the work on main and the issue is done. Ready to integrate and the
+// conflict are shot in Light+, Dark+ and High Contrast with every text's contrast measured. Facts are read back with
+// the `tutti` CLI and git.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
@@ -103,20 +106,49 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 			git('commit', '-qam', 'main changes the middle line');
 			const mainBefore = git('rev-parse', 'main');
 			await click(inPanel(), '#issue-controls [data-action="issue/integrate"]', 'Integrate in the issue controls');
-			// The panel draws the refusal next to Integrate: the paths, both buttons, and the printed ways forward.
+			// The panel draws the refusal next to Integrate: the paths in one line, then each way forward beside its button.
 			const summary = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-summary', 'the conflict block in the panel', { contains: 'shared.txt', timeoutMs: 20_000 })).replace(/\s+/g, ' ').trim();
 			if (summary !== 'Integrate into main conflicts: shared.txt, between task middle and main.') { throw new Error(`the conflict block reads "${summary}"`); }
 			const update = inPanel().locator('#integrate-conflict #conflict-update-from-base');
 			const tree = inPanel().locator('#integrate-conflict #conflict-open-tree');
 			await pollFor('Update from base and Open the task\'s tree in the conflict block', 10_000, async () => ((await update.isVisible()) && (await tree.isVisible()) ? true : undefined));
-			const hint = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-hint', 'the printed ways forward')).replace(/\s+/g, ' ').trim();
-			if (!hint.includes(`tutti task update-from-base --issue-id ${issueId} --task-id middle`) || !hint.includes(`git -C .tutti/worktrees/${issueId}/middle merge main`)) {
-				throw new Error(`the block does not print both ways forward: "${hint}"`);
+			const ways = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-ways', 'the ways forward beside the buttons')).replace(/\s+/g, ' ').trim();
+			for (const line of ['A new Run merges main into the task\'s tree and its agent resolves the conflict', 'By hand in the task\'s tree: git merge main, fix the conflicts, commit']) {
+				if (!ways.includes(line)) { throw new Error(`the block's ways forward do not say "${line}": "${ways}"`); }
 			}
+			if ((await inPanel().locator('#conflict-hint').count()) > 0 || ways.includes('tutti task update-from-base')) { throw new Error(`the block prints the CLI's paragraph: "${ways}"`); }
+			// One Update from base: the selected task's detail does not offer it again beside the block's.
+			const updates = await inPanel().locator('[data-action="task/updateFromBase"]').count();
+			if (updates !== 1) { throw new Error(`${updates} Update from base buttons in the panel`); }
 			const toasts = await page.locator('.notification-toast').filter({ hasText: 'both change shared.txt' }).count();
 			if (toasts > 0) { throw new Error('the refusal is also a notification: the panel already says it'); }
 			if (git('rev-parse', 'main') !== mainBefore || readFileSync(join(workspace, 'shared.txt'), 'utf8') !== shared('from main')) { throw new Error('the refused integrate moved main'); }
-			return `"${summary}" with Update from base, Open the task's tree and both ways forward printed; ${await inThemes('panel-conflict', inPanel())}`;
+			return `"${summary}"; ways: "${ways}"; ${await inThemes('panel-conflict', inPanel())}`;
+		});
+
+		await step('Open the task\'s tree in the conflict block: a terminal named by the tree opens, and `pwd` typed in it prints the task\'s tree', async () => {
+			const treeDir = realpathSync(join(workspace, '.tutti', 'worktrees', issueId, 'middle'));
+			const name = `Tutti: .tutti/worktrees/${issueId}/middle`;
+			// Outside the workspace, so the tree's git status and main stay as they are.
+			const printed = join(session.runDir, 'tree-pwd.txt');
+			await click(inPanel(), '#integrate-conflict #conflict-open-tree', 'Open the task\'s tree in the conflict block');
+			let shown = '';
+			await pollFor(`a terminal named "${name}"`, 15_000, async () => {
+				shown = await page.locator('.part.panel').first().innerText({ timeout: 2000 }).catch(() => '');
+				return shown.includes(name) ? true : undefined;
+			}).catch((error: Error) => { throw new Error(`${error.message} (the panel shows "${shown.replace(/\s+/g, ' ').slice(0, 300)}")`); });
+			const terminal = page.locator('.part.panel .terminal-wrapper.active .xterm, .part.panel .xterm').first();
+			await terminal.waitFor({ state: 'visible', timeout: 15_000 });
+			// The shell may still be starting: the line is typed again until its output file appears (it only overwrites it).
+			const cwd = await pollFor('pwd typed in the terminal to print its folder', 30_000, async () => {
+				await terminal.click({ timeout: 5000 });
+				await page.keyboard.type(`pwd > '${printed}'`);
+				await page.keyboard.press('Enter');
+				return pollFor('the printed folder', 5000, async () => (existsSync(printed) && readFileSync(printed, 'utf8').endsWith('\n') ? readFileSync(printed, 'utf8').trim() : undefined)).catch(() => undefined);
+			}, 0);
+			if (cwd !== treeDir) { throw new Error(`the terminal opened in ${cwd}, not the task's tree ${treeDir}`); }
+			await tidyForScreenshot(workbench);
+			return `terminal "${name}" in ${cwd}`;
 		});
 
 		await step('Update from base: a new attempt merges main in (its agent resolves), accepted again in the panel; Integrate puts it on main', async () => {
