@@ -116,6 +116,8 @@ export const integrateConflict = z.object({
 	/** The task's tree relative to the workspace; '' when it has none any more. */
 	tree: z.string().max(4_096),
 	updateFromBase: z.enum(['agent', 'developer', 'unavailable']),
+	/** The ways forward as the Host words them, one short line each, with the block's button it goes with (null: none). */
+	ways: z.array(z.object({ action: z.enum(['update_from_base', 'open_tree']).nullable(), text: z.string().min(1).max(1_000) })).max(5),
 	message: z.string().max(10_000),
 	/** The printed ways forward (commands to run by hand). */
 	hint: z.string().max(10_000),
@@ -125,7 +127,7 @@ export type IntegrateConflict = z.infer<typeof integrateConflict>;
 /** The conflict a `merge_conflict` refusal describes, or an error when its details are not what the panel shows. */
 export function parseIntegrateConflict(details: unknown, message: string, hint: string): Parsed<IntegrateConflict> {
 	const d = typeof details === 'object' && details !== null ? details : {};
-	return parseWith(integrateConflict, { ...pick(d, ['into', 'paths', 'taskId', 'between', 'tree', 'updateFromBase']), message, hint });
+	return parseWith(integrateConflict, { ...pick(d, ['into', 'paths', 'taskId', 'between', 'tree', 'updateFromBase', 'ways']), message, hint });
 }
 
 function pick(o: object, keys: readonly string[]): Record<string, unknown> {

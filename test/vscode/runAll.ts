@@ -17,7 +17,8 @@
 // Agents view, the diff editor's Accept / Request Changes, Open Combined Diff and the board's menus per issue, in a
 // code-server of its own.
 // The `integrate-conflict` stage (test/vscode/ui/integrateConflict.ui.ts): Ready to integrate, an Integrate refused by a
-// conflict after main moved, Update from base, the new attempt accepted again, then integrated, all from the panel.
+// conflict after main moved, Open the task's tree (a terminal in its worktree), Update from base, the new attempt
+// accepted again, then integrated, all from the panel.
 // The `codex` stage (test/vscode/ui/codexApproval.ui.ts) answers a codex app-server worker's approval from the
 // notification, the pinned Codex CLI against a scripted Responses server on 127.0.0.1.
 import { spawn, type ChildProcess } from 'node:child_process';

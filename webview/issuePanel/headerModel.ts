@@ -80,12 +80,17 @@ export interface ConflictModel {
 	readonly taskTitle: string;
 	/** What the task's work conflicts with: "task b" for a task of this issue, else the branch. */
 	readonly withLabel: string;
-	/** The Host's task control offers Update from base on the task now. */
+	/** The block offers Update from base: the Host's task control offers it on the task now, and the Host's ways name it. */
 	readonly updateFromBase: boolean;
 	/** The task's tree (relative to the workspace); '' when it has none. */
 	readonly tree: string;
-	/** The Host's printed ways forward (commands to run by hand). */
-	readonly hint: string;
+	/** The Host's ways forward, one short line each, with the block's button it goes with (null: a line without one). */
+	readonly ways: readonly ConflictWayModel[];
+}
+
+export interface ConflictWayModel {
+	readonly action: 'update_from_base' | 'open_tree' | null;
+	readonly text: string;
 }
 
 function conflictOf(s: PanelSnapshot, titles: ReadonlyMap<string, PanelTask>): ConflictModel | null {
@@ -96,8 +101,8 @@ function conflictOf(s: PanelSnapshot, titles: ReadonlyMap<string, PanelTask>): C
 	return {
 		into: c.into, paths: c.paths, taskId: c.taskId, taskTitle: titles.get(c.taskId)?.title ?? c.taskId,
 		withLabel: tasks.has(other) ? `task ${other}` : c.into,
-		updateFromBase: tasks.get(c.taskId)?.controls.updateFromBase === true,
-		tree: c.tree, hint: c.hint,
+		updateFromBase: tasks.get(c.taskId)?.controls.updateFromBase === true && c.ways.some((w) => w.action === 'update_from_base'),
+		tree: c.tree, ways: c.ways,
 	};
 }
 

@@ -33,11 +33,15 @@ export interface PanelModel {
 
 export function derivePanelModel(s: PanelSnapshot, ui: PanelUi): PanelModel {
 	const tasks = panelTasks(s);
+	const header = headerModel(s, tasks, ui.selectedTaskId);
+	const detail = detailModel(s, tasks, ui.selectedTaskId);
+	// The conflict block offers Update from base for its task: the task's detail does not offer it a second time.
+	const offeredAbove = detail !== null && header.conflict?.updateFromBase === true && header.conflict.taskId === detail.taskId;
 	return {
-		header: headerModel(s, tasks, ui.selectedTaskId),
+		header,
 		controls: s.issue.controls,
 		graph: graphModel(tasks, ui, activityByTask(s.runs), ui.graphView?.mode === 'list' ? taskRunFacts(s.runs) : undefined),
-		detail: detailModel(s, tasks, ui.selectedTaskId),
+		detail: offeredAbove ? { ...detail, controls: { ...detail.controls, updateFromBase: false } } : detail,
 		form: taskFormModel(s, tasks, ui.taskForm, ui.taskFormValues),
 	};
 }

@@ -4,8 +4,8 @@
 // checkpoint, backlog, recovery hint, wake history) collapsed. No text is said twice; Copy sits only beside a
 // complete command.
 import { badge, button, linkButton, textArea } from '../shared/components.js';
-import { type Child, type ElementNode, h } from '../shared/vnode.js';
-import type { CheckpointSummary, ConflictModel, HeaderModel } from './headerModel.js';
+import { type Child, type ElementNode, h, type UiNode } from '../shared/vnode.js';
+import type { CheckpointSummary, ConflictModel, ConflictWayModel, HeaderModel } from './headerModel.js';
 import type { IssueControlsDto as IssueControls } from './snapshotTypes.js';
 
 export const noteMaxLength = 10_000;
@@ -33,22 +33,33 @@ function controls(c: IssueControls, title: string, ready: boolean): ElementNode 
 		c.stopSource ? button({ label: 'Stop source session', action: 'source/stop', title: 'Archive this execution: its source agent gets no more work' }) : null);
 }
 
-/** Integrate's conflict, next to Integrate: the paths, Update from base (when the Host offers it), the tree, and the hint. */
+/**
+ * Integrate's conflict, next to Integrate: the paths in one line, then the Host's ways forward, each a short line beside
+ * its button — Update from base (only when the Host's task control offers it) and Open the task's tree (when it has one).
+ */
 function conflictBlock(c: ConflictModel): ElementNode {
+	const paths = c.paths.join(', ');
+	const ways = c.ways.filter((w) => (w.action === 'update_from_base' ? c.updateFromBase : w.action === 'open_tree' ? c.tree !== '' : true));
 	return h('section', { id: 'integrate-conflict', class: 'callout conflict', role: 'alert', 'aria-labelledby': 'conflict-summary' },
-		h('p', { id: 'conflict-summary' }, h('strong', {}, `Integrate into ${c.into} conflicts: `),
+		h('p', { id: 'conflict-summary', title: paths }, h('strong', {}, `Integrate into ${c.into} conflicts: `),
 			...c.paths.flatMap((p, i) => [i > 0 ? ', ' : null, h('code', { class: 'conflict-path' }, p)]),
 			`, between task ${c.taskId} and ${c.withLabel}.`),
-		h('div', { class: 'form-actions', role: 'group', 'aria-label': 'Ways forward' },
-			c.updateFromBase ? button({
-				label: 'Update from base', action: 'task/updateFromBase', appearance: 'primary', id: 'conflict-update-from-base', data: { 'task-id': c.taskId },
-				ariaLabel: `Update task ${c.taskTitle} from ${c.into} in a new Run`, title: `A new Run merges ${c.into} into the task\u2019s tree; its result is reviewed again`,
-			}) : null,
-			c.tree !== '' ? button({
-				label: 'Open the task\u2019s tree', action: 'conflict/openTree', id: 'conflict-open-tree',
-				ariaLabel: `Open a terminal in the tree of task ${c.taskTitle} (${c.tree})`, title: `A terminal in ${c.tree}, to resolve the conflict by hand`,
-			}) : null),
-		h('p', { id: 'conflict-hint', class: 'muted' }, c.hint));
+		ways.length === 0 ? null : h('div', { id: 'conflict-ways', role: 'group', 'aria-label': 'Ways forward' },
+			...ways.flatMap((w) => [wayButton(c, w.action), h('p', { class: w.action === null ? 'conflict-way muted wide' : 'conflict-way muted' }, w.text)])));
+}
+
+function wayButton(c: ConflictModel, action: ConflictWayModel['action']): ElementNode | UiNode | null {
+	switch (action) {
+		case 'update_from_base': return button({
+			label: 'Update from base', action: 'task/updateFromBase', appearance: 'primary', id: 'conflict-update-from-base', data: { 'task-id': c.taskId },
+			ariaLabel: `Update task ${c.taskTitle} from ${c.into} in a new Run`, title: `A new Run merges ${c.into} into the task\u2019s tree; its result is reviewed again`,
+		});
+		case 'open_tree': return button({
+			label: 'Open the task\u2019s tree', action: 'conflict/openTree', id: 'conflict-open-tree',
+			ariaLabel: `Open a terminal in the tree of task ${c.taskTitle} (${c.tree})`, title: `A terminal in ${c.tree}, to resolve the conflict by hand`,
+		});
+		case null: return null;
+	}
 }
 
 /**

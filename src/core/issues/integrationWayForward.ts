@@ -78,27 +78,55 @@ function sourceRef(into: string, s: MergeSource): string {
 	return s.label === into ? into : s.commit;
 }
 
-/** The refusal of an integration that conflicts: the paths, and both ways forward. */
-export function conflictRefusal(f: ConflictFacts): { message: string; hint: string } {
+/**
+ * One way forward in a line short enough to read beside its button: `update_from_base` goes with Update from base,
+ * `open_tree` with a terminal in the task's tree, null with no action (why Update from base is not possible now).
+ */
+export interface ConflictWay {
+	action: 'update_from_base' | 'open_tree' | null;
+	text: string;
+}
+
+/** The ways forward as short lines (the hint says the same with every command spelled out, for the CLI). */
+function conflictWays(f: ConflictFacts): ConflictWay[] {
+	const ways: ConflictWay[] = [];
+	const merged = f.sources.map((s) => s.label).join(' and ') || f.into;
+	if (f.updateFromBase === 'agent') {
+		ways.push({ action: 'update_from_base', text: `A new Run merges ${merged} into the task's tree and its agent resolves the conflict; accept it, then integrate again.` });
+	} else if (f.updateFromBase === 'developer') {
+		ways.push({ action: 'update_from_base', text: `A new Run merges ${merged} into the task's tree and leaves the conflict there for you to resolve and commit; then accept it and integrate again.` });
+	} else if (f.unavailableReason !== undefined) {
+		ways.push({ action: null, text: `Update from base is not possible now: ${f.unavailableReason}.` });
+	}
+	if (f.tree !== '') {
+		const merges = f.sources.map((s) => `git merge ${sourceRef(f.into, s)}`).join(', then ');
+		ways.push({ action: 'open_tree', text: `By hand in the task's tree: ${merges || `git merge ${f.into}`}, fix the conflicts, commit; then accept the change and integrate again.` });
+	}
+	return ways;
+}
+
+/** The refusal of an integration that conflicts: the paths, and both ways forward (in full, and as short lines). */
+export function conflictRefusal(f: ConflictFacts): { message: string; hint: string; ways: ConflictWay[] } {
+	const ways = conflictWays(f);
 	const message = `Integrating issue ${f.issueId} into ${f.into} conflicts: task ${f.taskId} and ${f.withLabel} both change ${f.paths.join(', ')}. Nothing was changed.`;
 	const again = integrateCommand(f.issueId, { ...f.asked, into: f.into });
-	const ways: string[] = [];
+	const printed: string[] = [];
 	if (f.updateFromBase !== 'unavailable') {
 		const who = f.updateFromBase === 'agent'
 			? 'its agent resolves the conflict'
 			: `its agent target does not resolve conflicts, so the merge is left in ${f.tree} for you to resolve and commit`;
-		ways.push(`update task ${f.taskId} from ${f.into}: \`${updateFromBaseCommand(f.issueId, f.taskId, f.into)}\` starts a new Run of it that merges `
+		printed.push(`update task ${f.taskId} from ${f.into}: \`${updateFromBaseCommand(f.issueId, f.taskId, f.into)}\` starts a new Run of it that merges `
 			+ `${f.sources.map((s) => s.label).join(' and ')} into its tree (${who}); review and accept its new result, then run \`${again}\` again`);
 	}
 	if (f.tree !== '') {
 		const merges = f.sources.map((s) => `\`git -C ${f.tree} merge ${sourceRef(f.into, s)}\``).join(', then ');
-		ways.push(`resolve it by hand in the task's tree: ${merges}, fix ${f.paths.join(', ')}, \`git -C ${f.tree} add\` them and \`git -C ${f.tree} commit --no-edit\`; `
+		printed.push(`resolve it by hand in the task's tree: ${merges}, fix ${f.paths.join(', ')}, \`git -C ${f.tree} add\` them and \`git -C ${f.tree} commit --no-edit\`; `
 			+ `then \`${again}\` shows that commit for review (changed after acceptance): accept it with \`${reviewAcceptCommand(f.issueId, f.taskId)}\` and integrate again`);
 	}
 	const unavailable = f.updateFromBase === 'unavailable' && f.unavailableReason !== undefined ? ` (Update from base is not possible now: ${f.unavailableReason}.)` : '';
-	if (ways.length === 0) {
-		return { message, hint: `Bring task ${f.taskId}'s work up to date with ${f.into} and accept it again, then run \`${again}\` again.${unavailable}` };
+	if (printed.length === 0) {
+		return { message, hint: `Bring task ${f.taskId}'s work up to date with ${f.into} and accept it again, then run \`${again}\` again.${unavailable}`, ways };
 	}
-	const hint = ways.length === 1 ? `${capitalized(ways[0]!)}.${unavailable}` : `Either ${ways[0]!}; or ${ways.slice(1).join('; or ')}.`;
-	return { message, hint };
+	const hint = printed.length === 1 ? `${capitalized(printed[0]!)}.${unavailable}` : `Either ${printed[0]!}; or ${printed.slice(1).join('; or ')}.`;
+	return { message, hint, ways };
 }

@@ -55,7 +55,10 @@ function updateMode(deps: RefusalDeps, issue: Issue, task: Task | undefined, exe
 	return { mode: target !== undefined && effectiveOnMergeConflict(target) === 'agent' ? 'agent' : 'developer' };
 }
 
-/** `merge_conflict`: the paths, and both ways forward for the task whose work conflicts with what comes before it. */
+/**
+ * `merge_conflict`: the paths, and both ways forward for the task whose work conflicts with what comes before it (in
+ * full in the hint; as short lines in the details' `ways`, which the panel's conflict block shows beside its buttons).
+ */
 export async function conflictRefusalOf(deps: RefusalDeps, input: ConflictInput): Promise<DomainError> {
 	const { issue, into } = input;
 	const taskOf = new Map(input.order.map((o) => [o.commit, o.taskId] as const));
@@ -76,13 +79,13 @@ export async function conflictRefusalOf(deps: RefusalDeps, input: ConflictInput)
 	try { tip = await resolveCommit(deps.workspace, `refs/heads/${into}`); } catch { /* the branch vanished meanwhile: name only the tasks */ }
 	const sources = tip !== '' ? await baseSources(deps.workspace, into, tip, input.order, taskId, accepted) : [];
 	const update = updateMode(deps, issue, facts.task, facts.executionStatus);
-	const { message, hint } = conflictRefusal({
+	const { message, hint, ways } = conflictRefusal({
 		issueId: issue.issueId, into, paths: input.paths, taskId, withLabel, tree: facts.tree?.relativePath ?? '', sources,
 		updateFromBase: update.mode, ...(update.reason !== undefined ? { unavailableReason: update.reason } : {}),
 		...(input.asked !== undefined ? { asked: input.asked } : {}),
 	});
 	return new DomainError('merge_conflict', message, hint, {
 		issueId: issue.issueId, into, paths: [...input.paths], between: input.between.map((c) => taskOf.get(c) ?? c),
-		taskId, tree: facts.tree?.relativePath ?? '', sources, updateFromBase: update.mode,
+		taskId, tree: facts.tree?.relativePath ?? '', sources, updateFromBase: update.mode, ways,
 	});
 }

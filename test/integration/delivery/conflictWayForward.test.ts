@@ -69,6 +69,9 @@ describe('conflicts have a way forward (real git)', function () {
 		assert.ok(block.ok, block.ok ? '' : block.error);
 		assert.deepEqual([block.value.into, block.value.paths, block.value.taskId, block.value.between, block.value.updateFromBase], ['main', ['shared.txt'], 'a', [mainBefore, 'a'], 'agent']);
 		assert.deepEqual(taskTreePath(h.workspace, block.value.tree), { ok: true, path: realpathSync(tree) });
+		// Its ways forward, one short line each beside the block's two buttons (the hint above spells out the commands).
+		assert.deepEqual(block.value.ways.map((w) => w.action), ['update_from_base', 'open_tree']);
+		assert.match(block.value.ways[1]!.text, /^By hand in the task's tree: git merge main, fix the conflicts, commit;/);
 
 		// The hint's first way, run as printed.
 		const update = await runPrinted(h, refused.hint, 'tutti task update-from-base') as Awaited<ReturnType<typeof h.call<'task/updateFromBase'>>>;

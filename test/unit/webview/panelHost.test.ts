@@ -461,7 +461,7 @@ describe('issue panel live transcript', () => {
 
 describe('issue panel: the conflict Integrate met', () => {
 	const conflict = {
-		into: 'main', paths: ['shared.txt'], taskId: 't1', between: ['main', 't1'], tree: '.tutti/worktrees/i1/t1', updateFromBase: 'agent' as const,
+		into: 'main', paths: ['shared.txt'], taskId: 't1', between: ['main', 't1'], tree: '.tutti/worktrees/i1/t1', updateFromBase: 'agent' as const, ways: [],
 		message: 'Integrating issue i1 into main conflicts.', hint: 'Either update task t1 from main; or resolve it by hand.',
 	};
 	let ctx: ReturnType<typeof setup>;

@@ -10,11 +10,10 @@
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
 import type { Workbench } from '../harness/workbench.js';
-import type { UiResult, UiStep } from './board.ui.js';
-import { checkContrast } from './contrast.js';
+import type { UiResult } from './board.ui.js';
 import { tidyForScreenshot } from './panel.ui.js';
-import { shootInThemes } from './themes.js';
-import { type CliCaller, tuttiCli, waitForHost } from './tuttiCli.js';
+import { runStage, startTutti } from './stageSteps.js';
+import { type CliCaller, tuttiCli } from './tuttiCli.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
 
 interface CliTask {
@@ -68,40 +67,14 @@ function focusedId(panel: WebviewFrame): Promise<string> {
 }
 
 export async function runCockpitUi(session: VsCodeSession, workspace: string): Promise<UiResult> {
-	const steps: UiStep[] = [];
-	const screenshots: string[] = [];
-	const workbench = await session.openWorkbench();
-	const page = workbench.page;
 	const cli = tuttiCli(session, workspace);
-	const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
-		const started = Date.now();
-		const detail = await body();
-		const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
-		steps.push({ name, ok: true, detail: detail ? `${detail} (${took})` : took });
-	};
-	const shot = async (name: string): Promise<void> => { screenshots.push(await workbench.screenshot(name)); };
-	/** The screen in Light+, Dark+ and High Contrast, every text of the panel measured against its background. */
-	const inThemes = async (name: string, panel: WebviewFrame): Promise<string> => {
-		await tidyForScreenshot(workbench);
-		const contrast: string[] = [];
-		const low: string[] = [];
-		screenshots.push(...await shootInThemes(workbench, workspace, name, panel, async (theme) => {
-			await checkContrast(panel, `${name} in ${theme.name}`).then((ok) => contrast.push(`${theme.suffix}: ${ok}`), (e: Error) => low.push(e.message));
-		}));
-		if (low.length > 0) { throw new Error(low.join(' | ')); }
-		return `text contrast ${contrast.join('; ')}`;
-	};
 	const manualIssue = (title: string, paused = false): string =>
 		cli(['issue', 'create', '--title', title, '--as-user', ...(paused ? ['--dispatch-paused'] : [])])['issueId'] as string;
-	try {
+	return runStage(session, workspace, { label: 'cockpit' }, async (stage) => {
+		const { workbench, page, step, inThemes } = stage;
 		// A new window starts its own Host (in a folder with no store yet, once the developer starts Tutti in it): the CLI
 		// reaches it once it answers.
-		await workbench.runCommand('View: Show Tutti');
-		const start = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'Start Tutti in this folder' }).first();
-		const issues = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first();
-		await pollFor('the Tutti view: a store, or the offer to start one', 30_000, async () => ((await start.isVisible()) || (await issues.isVisible()) || (await page.locator('.part.sidebar .monaco-list-row').count()) > 0 ? true : undefined));
-		if (await start.isVisible()) { await start.click({ timeout: 5000 }); }
-		await waitForHost(session, workspace);
+		await startTutti(stage, session, workspace);
 		await step('a failed task shows its cause: the Host\'s words and its stderr line in the card, the line in the transcript, one output button', async () => {
 			const issueId = manualIssue('Cause of a failure');
 			const added = cli(['issue', 'task', 'add', '--issue-id', issueId, '--title', 'Run the test suite', '--agent-target-id', 'tests-fail', '--as-user']);
@@ -352,11 +325,5 @@ export async function runCockpitUi(session: VsCodeSession, workspace: string): P
 			if (!fromNotification.includes('"command":"rm -rf build/cache"')) { throw new Error(`the agent got ${fromNotification}`); }
 			return contrast;
 		});
-	} catch (error) {
-		steps.push({ name: `cockpit step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
-		await shot('cockpit-failure').catch(() => undefined);
-	} finally {
-		await workbench.close();
-	}
-	return { steps, screenshots };
+	});
 }

@@ -15,8 +15,9 @@ import { codexBin } from '../../agents/agentKit.js';
 import { codexTestArgs } from '../../agents/codexKit.js';
 import type { Script } from '../../agents/modelServer/script.js';
 import type { ScriptedServer } from '../../agents/modelServer/server.js';
-import type { UiResult, UiStep } from './board.ui.js';
+import type { UiResult } from './board.ui.js';
 import { tidyForScreenshot } from './panel.ui.js';
+import { runStage, startTutti } from './stageSteps.js';
 import { tuttiCli } from './tuttiCli.js';
 
 /** What the scripted model asks to run, and the file it writes (in the workspace, where the Run works). */
@@ -56,27 +57,15 @@ function notificationWith(workbench: Workbench, text: string): Locator {
 }
 
 export async function runCodexApprovalUi(session: VsCodeSession, workspace: string, server: ScriptedServer): Promise<UiResult> {
-	const steps: UiStep[] = [];
-	const screenshots: string[] = [];
-	const workbench = await session.openWorkbench();
-	const page = workbench.page;
 	const cli = tuttiCli(session, workspace);
-	const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
-		const detail = await body();
-		steps.push({ name, ok: true, ...(detail ? { detail } : {}) });
-	};
-	const shot = async (name: string): Promise<void> => { screenshots.push(await workbench.screenshot(name)); };
 	let issueId = '';
 	let approvalId = '';
 	const approvals = (): { approvalId: string; status: string; tool: string; answer: string; answeredBy: string; answerLabel: string }[] =>
 		cli(['approval', 'list', '--issue-id', issueId, '--as-user'])['approvals'] as ReturnType<typeof approvals>;
-	try {
+	return runStage(session, workspace, { label: 'codex-approval' }, async (stage) => {
+		const { workbench, step, shot } = stage;
 		await step('Tutti starts in the folder; a task on the codex target runs and its agent asks to run a command outside its sandbox', async () => {
-			await workbench.runCommand('View: Show Tutti');
-			const start = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'Start Tutti in this folder' }).first();
-			await start.waitFor({ state: 'visible', timeout: 30_000 });
-			await start.click();
-			await page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+			await startTutti(stage, session, workspace, { offered: true });
 			await tidyForScreenshot(workbench);
 			issueId = String(cli(['issue', 'create', '--title', issueTitle, '--as-user'])['issueId']);
 			cli(['issue', 'task', 'add', '--issue-id', issueId, '--task-id', 'marker', '--title', 'Write the marker', '--content', markerTask,
@@ -134,11 +123,5 @@ export async function runCodexApprovalUi(session: VsCodeSession, workspace: stri
 				(server.modelRequests().some((r) => /\\"answers\\":\[\\"Blue\\"\]/.test(JSON.stringify(r.body))) ? true : undefined), 250);
 			return question.answerLabel;
 		});
-	} catch (error) {
-		steps.push({ name: `step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
-		await shot('codex-approval-failure').catch(() => undefined);
-	} finally {
-		await workbench.close();
-	}
-	return { steps, screenshots };
+	});
 }

@@ -13,13 +13,13 @@ import { gateFile, writeGate } from '../../../scripts/workers/gate.js';
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
 import type { Workbench } from '../harness/workbench.js';
-import type { UiResult, UiStep } from './board.ui.js';
+import type { UiResult } from './board.ui.js';
 import { fillAndCreate, openNewIssueForm } from './newIssueForm.js';
 import { agreeOn } from './oneState.js';
 import { commentOnDiffLine } from './diffComment.js';
 import { tidyForScreenshot } from './panel.ui.js';
-import { shootInThemes } from './themes.js';
 import type { ScriptedClaude } from './scriptedClaude.js';
+import { runStage, startTutti } from './stageSteps.js';
 import { agentPathOf, tuttiCli } from './tuttiCli.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
 
@@ -66,25 +66,13 @@ async function showPanelTab(workbench: Workbench): Promise<WebviewFrame> {
 }
 
 export async function runDeveloperJourney(session: VsCodeSession, workspace: string, gateDir: string, claude: ScriptedClaude): Promise<UiResult> {
-	const steps: UiStep[] = [];
-	const screenshots: string[] = [];
-	const workbench = await session.openWorkbench();
-	const page = workbench.page;
 	const cli = tuttiCli(session, workspace);
 	const git = (...args: string[]): string => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' }).trim();
-	const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
-		const started = Date.now();
-		const detail = await body();
-		const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
-		steps.push({ name, ok: true, detail: detail ? `${detail} (${took})` : took });
-	};
-	const shot = async (name: string): Promise<void> => { screenshots.push(await workbench.screenshot(name)); };
 	let frame: WebviewFrame | undefined;
 	const panel = (): WebviewFrame => {
 		if (!frame) { throw new Error('the issue panel is not open'); }
 		return frame;
 	};
-	const agree = (state: Parameters<typeof agreeOn>[3], timeoutMs?: number): Promise<string> => agreeOn(workbench, panel(), journeyTitle, state, timeoutMs);
 	let issueId = '';
 	/** Checks only: the task's latest Run as the Host has it. */
 	const latestRun = (taskId: string): Record<string, unknown> => {
@@ -93,13 +81,11 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 		if (runId === '') { throw new Error(`task ${taskId} has no Run`); }
 		return cli(['run', 'get', '--run-id', runId, '--as-user']);
 	};
-	try {
+	return runStage(session, workspace, { label: 'journey' }, async (stage) => {
+		const { workbench, page, step, shot } = stage;
+		const agree = (state: Parameters<typeof agreeOn>[3], timeoutMs?: number): Promise<string> => agreeOn(workbench, panel(), journeyTitle, state, timeoutMs);
 		await step('Tutti: Add Agent finds claude on PATH and writes the agent target from its quick picks and input boxes', async () => {
-			await workbench.runCommand('View: Show Tutti');
-			const start = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'Start Tutti in this folder' }).first();
-			await start.waitFor({ state: 'visible', timeout: 30_000 });
-			await start.click();
-			await page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+			await startTutti(stage, session, workspace, { offered: true });
 			await workbench.runCommand('Tutti: Add Agent', { asksInput: true });
 			// Listed by its path on PATH (matchOnDetail): the wrapper around the pinned CLI, not any other claude.
 			await pickRow(workbench, 'Which agent CLI should run Tutti\'s tasks?', claude.claudePath, claude.claudePath);
@@ -143,7 +129,7 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 			await tidyForScreenshot(workbench);
 			await shot('journey-transcript-live');
 			// The live transcript in Light+, Dark+ and High Contrast (docs/screenshots/panel-transcript-live-*.png).
-			screenshots.push(...await shootInThemes(workbench, workspace, 'panel-transcript-live', panel()));
+			await stage.inThemes('panel-transcript-live', panel(), { contrast: false });
 			// The "agent" finishes: its next line must arrive in the same transcript.
 			writeGate(gateFile(gateDir, issueId, journeyTask.taskId), 0);
 			await waitInPanel(panel(), '#transcript', 'the transcript\'s next line', { contains: `gate ${journeyTask.taskId}: opened, exit 0`, timeoutMs: 60_000 });
@@ -227,11 +213,5 @@ export async function runDeveloperJourney(session: VsCodeSession, workspace: str
 			await shot('journey-done');
 			return states;
 		});
-	} catch (error) {
-		steps.push({ name: `journey step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
-		await shot('journey-failure').catch(() => undefined);
-	} finally {
-		await workbench.close();
-	}
-	return { steps, screenshots };
+	});
 }

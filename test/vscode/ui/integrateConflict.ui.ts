@@ -1,20 +1,22 @@
 // An integrate conflict walked through the panel, as a developer meets it: a manual issue's worktree task is accepted
 // in the panel (the issue then reads Ready to integrate, Integrate its primary action); the branch moves on the same
-// line; Integrate is refused, changes nothing, and the panel draws the conflict next to Integrate (the path, Update from
-// base, the task's tree, the printed ways forward); Update from base in that block starts a new attempt that merges the
-// branch in (its agent resolves the conflict), accepted again in the panel; then Integrate puts the work on main and the issue is done. Ready to integrate and the conflict are shot in Light+,
-// Dark+ and High Contrast with every text's contrast measured. Facts are read back with the `tutti` CLI and git.
+// line; Integrate is refused, changes nothing, and the panel draws the conflict next to Integrate (the path in one line,
+// then the Host's ways forward as short lines beside Update from base and Open the task's tree, and one Update from
+// base in the whole panel); Open the task's tree opens a terminal in the task's worktree (its name and `pwd` say so);
+// Update from base in that block starts a new attempt that merges the branch in (its agent resolves the conflict),
+// accepted again in the panel; then Integrate puts the work on main and the issue is done. Ready to integrate and the
+// conflict are shot in Light+, Dark+ and High Contrast with every text's contrast measured. Facts are read back with
+// the `tutti` CLI and git.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { VsCodeSession } from '../runInVsCode.js';
 import { pollFor } from '../harness/waitFor.js';
-import type { UiResult, UiStep } from './board.ui.js';
-import { checkContrast } from './contrast.js';
+import type { UiResult } from './board.ui.js';
 import { ensureGitRepository } from './gitWorkspace.js';
 import { tidyForScreenshot } from './panel.ui.js';
-import { shootInThemes } from './themes.js';
-import { type CliCaller, tuttiCli, waitForHost } from './tuttiCli.js';
+import { runStage, startTutti } from './stageSteps.js';
+import { type CliCaller, tuttiCli } from './tuttiCli.js';
 import { issuePanelFrame, waitInPanel, type WebviewFrame } from './webviewFrame.js';
 
 /** The screens this stage adds to docs/screenshots/ (each in -light, -dark and -hc). */
@@ -62,28 +64,8 @@ export function prepareConflictWorkspace(workspace: string): void {
 }
 
 export async function runIntegrateConflictUi(session: VsCodeSession, workspace: string): Promise<UiResult> {
-	const steps: UiStep[] = [];
-	const screenshots: string[] = [];
-	const workbench = await session.openWorkbench();
-	const page = workbench.page;
 	const cli = tuttiCli(session, workspace);
 	const git = (...args: string[]): string => execFileSync('git', args, { cwd: workspace, encoding: 'utf8' }).trim();
-	const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
-		const started = Date.now();
-		const detail = await body();
-		const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
-		steps.push({ name, ok: true, detail: detail ? `${detail} (${took})` : took });
-	};
-	/** The screen in Light+, Dark+ and High Contrast, every text of the panel measured against its background. */
-	const inThemes = async (name: string, panel: WebviewFrame): Promise<string> => {
-		const contrast: string[] = [];
-		const low: string[] = [];
-		screenshots.push(...await shootInThemes(workbench, workspace, name, panel, async (theme) => {
-			await checkContrast(panel, `${name} in ${theme.name}`).then((ok) => contrast.push(`${theme.suffix}: ${ok}`), (e: Error) => low.push(e.message));
-		}));
-		if (low.length > 0) { throw new Error(low.join(' | ')); }
-		return `text contrast ${contrast.join('; ')}`;
-	};
 	let issueId = '';
 	let panel: WebviewFrame | undefined;
 	const inPanel = (): WebviewFrame => panel!;
@@ -91,13 +73,9 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 		await inPanel().locator('g.node[data-task-id="middle"]').first().click({ timeout: 10_000 });
 		await waitInPanel(inPanel(), '#task-detail[data-task-id="middle"][aria-busy="false"]', 'the detail of task middle, echoed by the Host');
 	};
-	try {
-		await workbench.runCommand('View: Show Tutti');
-		const start = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'Start Tutti in this folder' }).first();
-		const issues = page.locator('.part.sidebar .monaco-button').filter({ hasText: 'New Issue' }).first();
-		await pollFor('the Tutti view: a store, or the offer to start one', 30_000, async () => ((await start.isVisible()) || (await issues.isVisible()) || (await page.locator('.part.sidebar .monaco-list-row').count()) > 0 ? true : undefined));
-		if (await start.isVisible()) { await start.click({ timeout: 5000 }); }
-		await waitForHost(session, workspace);
+	return runStage(session, workspace, { label: 'integrate-conflict' }, async (stage) => {
+		const { workbench, page, step, inThemes } = stage;
+		await startTutti(stage, session, workspace);
 
 		await step('a worktree task accepted in the panel: the issue reads Ready to integrate, Integrate is its primary action', async () => {
 			issueId = cli(['issue', 'create', '--title', issueTitle, '--as-user'])['issueId'] as string;
@@ -120,7 +98,6 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 			const appearance = await integrate.getAttribute('appearance', { timeout: 2000 }) ?? '';
 			if (appearance !== 'primary') { throw new Error(`Integrate is drawn as "${appearance}", not the primary action`); }
 			const board = await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: issueTitle }).first().innerText({ timeout: 2000 });
-			await tidyForScreenshot(workbench);
 			return `"${status.trim()}", Integrate primary; board row "${board.replace(/\s+/g, ' ').trim()}"; ${await inThemes('panel-ready-to-integrate', inPanel())}`;
 		});
 
@@ -129,21 +106,49 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 			git('commit', '-qam', 'main changes the middle line');
 			const mainBefore = git('rev-parse', 'main');
 			await click(inPanel(), '#issue-controls [data-action="issue/integrate"]', 'Integrate in the issue controls');
-			// The panel draws the refusal next to Integrate: the paths, both buttons, and the printed ways forward.
+			// The panel draws the refusal next to Integrate: the paths in one line, then each way forward beside its button.
 			const summary = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-summary', 'the conflict block in the panel', { contains: 'shared.txt', timeoutMs: 20_000 })).replace(/\s+/g, ' ').trim();
 			if (summary !== 'Integrate into main conflicts: shared.txt, between task middle and main.') { throw new Error(`the conflict block reads "${summary}"`); }
 			const update = inPanel().locator('#integrate-conflict #conflict-update-from-base');
 			const tree = inPanel().locator('#integrate-conflict #conflict-open-tree');
 			await pollFor('Update from base and Open the task\'s tree in the conflict block', 10_000, async () => ((await update.isVisible()) && (await tree.isVisible()) ? true : undefined));
-			const hint = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-hint', 'the printed ways forward')).replace(/\s+/g, ' ').trim();
-			if (!hint.includes(`tutti task update-from-base --issue-id ${issueId} --task-id middle`) || !hint.includes(`git -C .tutti/worktrees/${issueId}/middle merge main`)) {
-				throw new Error(`the block does not print both ways forward: "${hint}"`);
+			const ways = (await waitInPanel(inPanel(), '#integrate-conflict #conflict-ways', 'the ways forward beside the buttons')).replace(/\s+/g, ' ').trim();
+			for (const line of ['A new Run merges main into the task\'s tree and its agent resolves the conflict', 'By hand in the task\'s tree: git merge main, fix the conflicts, commit']) {
+				if (!ways.includes(line)) { throw new Error(`the block's ways forward do not say "${line}": "${ways}"`); }
 			}
+			if ((await inPanel().locator('#conflict-hint').count()) > 0 || ways.includes('tutti task update-from-base')) { throw new Error(`the block prints the CLI's paragraph: "${ways}"`); }
+			// One Update from base: the selected task's detail does not offer it again beside the block's.
+			const updates = await inPanel().locator('[data-action="task/updateFromBase"]').count();
+			if (updates !== 1) { throw new Error(`${updates} Update from base buttons in the panel`); }
 			const toasts = await page.locator('.notification-toast').filter({ hasText: 'both change shared.txt' }).count();
 			if (toasts > 0) { throw new Error('the refusal is also a notification: the panel already says it'); }
 			if (git('rev-parse', 'main') !== mainBefore || readFileSync(join(workspace, 'shared.txt'), 'utf8') !== shared('from main')) { throw new Error('the refused integrate moved main'); }
+			return `"${summary}"; ways: "${ways}"; ${await inThemes('panel-conflict', inPanel())}`;
+		});
+
+		await step('Open the task\'s tree in the conflict block: a terminal named by the tree opens, and `pwd` typed in it prints the task\'s tree', async () => {
+			const treeDir = realpathSync(join(workspace, '.tutti', 'worktrees', issueId, 'middle'));
+			const name = `Tutti: .tutti/worktrees/${issueId}/middle`;
+			// Outside the workspace, so the tree's git status and main stay as they are.
+			const printed = join(session.runDir, 'tree-pwd.txt');
+			await click(inPanel(), '#integrate-conflict #conflict-open-tree', 'Open the task\'s tree in the conflict block');
+			let shown = '';
+			await pollFor(`a terminal named "${name}"`, 15_000, async () => {
+				shown = await page.locator('.part.panel').first().innerText({ timeout: 2000 }).catch(() => '');
+				return shown.includes(name) ? true : undefined;
+			}).catch((error: Error) => { throw new Error(`${error.message} (the panel shows "${shown.replace(/\s+/g, ' ').slice(0, 300)}")`); });
+			const terminal = page.locator('.part.panel .terminal-wrapper.active .xterm, .part.panel .xterm').first();
+			await terminal.waitFor({ state: 'visible', timeout: 15_000 });
+			// The shell may still be starting: the line is typed again until its output file appears (it only overwrites it).
+			const cwd = await pollFor('pwd typed in the terminal to print its folder', 30_000, async () => {
+				await terminal.click({ timeout: 5000 });
+				await page.keyboard.type(`pwd > '${printed}'`);
+				await page.keyboard.press('Enter');
+				return pollFor('the printed folder', 5000, async () => (existsSync(printed) && readFileSync(printed, 'utf8').endsWith('\n') ? readFileSync(printed, 'utf8').trim() : undefined)).catch(() => undefined);
+			}, 0);
+			if (cwd !== treeDir) { throw new Error(`the terminal opened in ${cwd}, not the task's tree ${treeDir}`); }
 			await tidyForScreenshot(workbench);
-			return `"${summary}" with Update from base, Open the task's tree and both ways forward printed; ${await inThemes('panel-conflict', inPanel())}`;
+			return `terminal "${name}" in ${cwd}`;
 		});
 
 		await step('Update from base: a new attempt merges main in (its agent resolves), accepted again in the panel; Integrate puts it on main', async () => {
@@ -166,14 +171,8 @@ export async function runIntegrateConflictUi(session: VsCodeSession, workspace: 
 			const delivery = cli(['issue', 'get', '--issue-id', issueId, '--as-user'])['delivery'] as string;
 			if (delivery !== 'integrated') { throw new Error(`the Host says the issue is "${delivery}" after integrating`); }
 			const status = await waitInPanel(inPanel(), '#issue-status', 'the issue\'s state in the panel');
-			screenshots.push(await workbench.screenshot('panel-conflict-integrated'));
+			await stage.shot('panel-conflict-integrated');
 			return `${text.replace(/\s+/g, ' ').trim()}; the issue reads "${status.trim()}"`;
 		});
-	} catch (error) {
-		steps.push({ name: `integrate-conflict step ${steps.length + 1}`, ok: false, detail: error instanceof Error ? error.message : String(error) });
-		screenshots.push(await workbench.screenshot('integrate-conflict-failure').catch(() => ''));
-	} finally {
-		await workbench.close();
-	}
-	return { steps, screenshots };
+	});
 }
