@@ -4,9 +4,10 @@
 // filesystem has one (FICLONE on XFS/Btrfs, clonefile on APFS), else a plain copy, so no tree can change a file
 // another tree or the cache reads. The cache has a size limit (least recently used entries go first) and entries
 // no remaining tree uses are pruned with the trees.
-import { createHash } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { constants, existsSync, promises as fsp, readFileSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import type { WorktreeShareRule } from '../../core/runs/runProcessPort.js';
 
 /** How a tree got its shared paths: it ran the setup, or they were cloned / copied from the cache. */
@@ -53,17 +54,80 @@ async function exists(path: string): Promise<boolean> {
 	return fsp.lstat(path).then(() => true, () => false);
 }
 
+/** The system's own `cp` by absolute path (never one found on PATH, which a workspace can lead elsewhere); '' when none. */
+const systemCp = process.platform === 'win32' ? '' : ['/bin/cp', '/usr/bin/cp'].find((p) => existsSync(p)) ?? '';
+
+/** A copy of a large install may take minutes on a slow disk; past this it is reported, not waited for. */
+const copyTimeoutMs = 10 * 60_000;
+
+/** `cp -a` with `clone` asking for copy-on-write clones only (GNU `--reflink=always`, macOS `-c`); rejects when it fails. */
+function systemCopy(from: string, to: string, clone: boolean): Promise<void> {
+	const cloneFlag = process.platform === 'darwin' ? ['-c'] : ['--reflink=always'];
+	const args = ['-a', ...(clone ? cloneFlag : []), '--', from, to];
+	return new Promise((done, fail) => {
+		execFile(systemCp, args, { timeout: copyTimeoutMs, killSignal: 'SIGKILL', maxBuffer: 1 << 20 }, (error, _stdout, stderr) => {
+			if (error === null) { done(); return; }
+			const why = error.killed ? `took longer than ${copyTimeoutMs / 60_000} min` : String(stderr).trim().split('\n')[0] || error.message;
+			fail(new Error(`copying ${from} to ${to} failed: ${why}`));
+		});
+	});
+}
+
+/** The first regular file in `path` (itself when it is one), depth first; undefined when there is none. */
+async function firstFile(path: string): Promise<string | undefined> {
+	const stat = await fsp.lstat(path).catch(() => undefined);
+	if (stat?.isFile() === true) { return path; }
+	if (stat?.isDirectory() !== true) { return undefined; }
+	for (const entry of await fsp.readdir(path, { withFileTypes: true })) {
+		const found = entry.isFile() ? join(path, entry.name) : entry.isDirectory() ? await firstFile(join(path, entry.name)) : undefined;
+		if (found !== undefined) { return found; }
+	}
+	return undefined;
+}
+
+/** Whether a file of `from` can be cloned into `toDir` (a probe file made there and removed). */
+async function canClone(from: string, toDir: string): Promise<boolean> {
+	const sample = await firstFile(from);
+	if (sample === undefined) { return false; }
+	const probe = join(toDir, `.tutti-clone-probe-${randomBytes(6).toString('hex')}`);
+	try {
+		await systemCopy(sample, probe, true);
+		return true;
+	} catch {
+		return false;
+	} finally {
+		await fsp.rm(probe, { force: true });
+	}
+}
+
 /**
- * Copies `from` to `to` (a file or a folder, symbolic links kept as links): a copy-on-write clone when the
- * filesystem has it, else a plain copy. Returns the method used.
+ * Copies `from` to `to` (a file or a folder, symbolic links kept as links, times and modes kept; `to` must not
+ * exist): a copy-on-write clone when the filesystem has it, else a plain copy. Returns the method used. The system's
+ * `cp` copies a node_modules of thousands of files about fifteen times faster than Node's own `fs.cp`, so it is used
+ * where there is one.
  */
 export async function cloneOrCopy(from: string, to: string): Promise<Exclude<ShareMethod, 'installed'>> {
+	if (await exists(to)) { throw new Error(`copying ${from} to ${to} refused: ${to} already exists`); }
+	if (systemCp !== '') {
+		await fsp.mkdir(dirname(to), { recursive: true });
+		// One file first: where the filesystem cannot clone (ext4, tmpfs, across devices) `cp` would go on failing
+		// file by file through the whole install before the plain copy could start.
+		if (await canClone(from, dirname(to))) {
+			try {
+				await systemCopy(from, to, true);
+				return 'clone';
+			} catch {
+				await fsp.rm(to, { recursive: true, force: true });
+			}
+		}
+		await systemCopy(from, to, false);
+		return 'copy';
+	}
 	const options = { recursive: true, verbatimSymlinks: true, preserveTimestamps: true, errorOnExist: true, force: false };
 	try {
 		await fsp.cp(from, to, { ...options, mode: constants.COPYFILE_FICLONE_FORCE });
 		return 'clone';
 	} catch {
-		// The filesystem cannot clone (ext4, tmpfs, across devices): start again with a plain copy.
 		await fsp.rm(to, { recursive: true, force: true });
 		await fsp.cp(from, to, { ...options, mode: 0 });
 		return 'copy';
