@@ -1,7 +1,7 @@
 // The default (compact) `tutti plan issue get` at 1,000, 10,000 and 100,000 tasks: its bytes beside `--full`'s (the real
 // CLI's stdout at a task_settled checkpoint, after the agent read its plan once), and the Host's time for each (the same
 // requests over the socket with the source session's token: plan/getCompact and plan/get); and `issue list` right
-// after a commit, with every plan so far in the store. Medians only.
+// after a commit, on a Host of its own per size (the same two issues listed at every size). Medians only.
 import { spawn } from 'node:child_process';
 import { type BenchHost, cliScript, startBenchHost } from './peers/hostFixture.js';
 import { settledIssue } from './compactSnapshot.js';
@@ -21,7 +21,7 @@ export interface CompactScaleRow {
 	readonly fullHostCpuMs: number;
 	/** issue/list over the socket (the developer's), ms, each right after a commit (so no cached statement answers it). */
 	readonly listHostMs: number[];
-	/** Tasks in all the Host's issues when issue/list was timed. */
+	/** Tasks in the Host's issues when issue/list was timed (the plan's; the side issue has none). */
 	readonly tasksInStore: number;
 }
 
@@ -47,40 +47,44 @@ async function timed(n: number, call: () => Promise<unknown>): Promise<number[]>
 	return ms;
 }
 
-export async function benchCompactAtScale(options: { sizes?: readonly number[]; log?: (line: string) => void } = {}): Promise<CompactScaleRow[]> {
-	const log = options.log ?? (() => undefined);
+/** One size on a Host of its own (so `issue list` lists the same two issues at every size: the plan's and a side issue). */
+async function oneSize(tasks: number): Promise<CompactScaleRow> {
 	const host = await startBenchHost({ agentTargets: [{ id: 'sh', adapter: 'command', argv: [process.execPath, '-e', '0'] }], maxParallelRuns: 4 });
 	try {
-		const rows: CompactScaleRow[] = [];
 		const side = await host.call<{ issueId: string }>('issue/create', { title: 'Side issue' });
-		let tasksInStore = 0;
-		for (const tasks of options.sizes ?? [1000, 10_000, 100_000]) {
-			log(`${tasks.toLocaleString('en-US')}-task plan …`);
-			const issue = await settledIssue(host, tasks, `scale${tasks}`);
-			const get = ['plan', 'issue', 'get', '--issue-id', issue.issueId, '--json'];
-			const compact = await cliStdout(host, issue.token, get);
-			const full = await cliStdout(host, issue.token, [...get, '--full']);
-			const n = tasks > 5000 ? 5 : 10;
-			const cpu0 = processCpuMs(host.pid).own;
-			const compactHostMs = await timed(n, () => host.call('plan/getCompact', { issueId: issue.issueId }, issue.token));
-			const cpu1 = processCpuMs(host.pid).own;
-			const fullHostMs = await timed(n, () => host.call('plan/get', { issueId: issue.issueId }, issue.token));
-			const cpu2 = processCpuMs(host.pid).own;
-			tasksInStore += tasks;
-			const listHostMs: number[] = [];
-			for (let i = 0; i < 15; i++) {
-				await host.call('issue/update', { issueId: side.issueId, title: `Side issue ${tasks}-${i}` });
-				listHostMs.push(...await timed(1, () => host.call('issue/list', {})));
-			}
-			rows.push({ listHostMs, tasksInStore,
-				tasks, compactBytes: Buffer.byteLength(compact), fullBytes: Buffer.byteLength(full),
-				compactHostMs, fullHostMs, compactHostCpuMs: (cpu1 - cpu0) / n, fullHostCpuMs: (cpu2 - cpu1) / n,
-			});
+		const issue = await settledIssue(host, tasks, `scale${tasks}`);
+		const get = ['plan', 'issue', 'get', '--issue-id', issue.issueId, '--json'];
+		const compact = await cliStdout(host, issue.token, get);
+		const full = await cliStdout(host, issue.token, [...get, '--full']);
+		const n = tasks > 5000 ? 5 : 10;
+		const cpu0 = processCpuMs(host.pid).own;
+		const compactHostMs = await timed(n, () => host.call('plan/getCompact', { issueId: issue.issueId }, issue.token));
+		const cpu1 = processCpuMs(host.pid).own;
+		const fullHostMs = await timed(n, () => host.call('plan/get', { issueId: issue.issueId }, issue.token));
+		const cpu2 = processCpuMs(host.pid).own;
+		const listHostMs: number[] = [];
+		for (let i = 0; i < 15; i++) {
+			await host.call('issue/update', { issueId: side.issueId, title: `Side issue ${tasks}-${i}` });
+			listHostMs.push(...await timed(1, () => host.call('issue/list', {})));
 		}
-		return rows;
+		return {
+			listHostMs, tasksInStore: tasks,
+			tasks, compactBytes: Buffer.byteLength(compact), fullBytes: Buffer.byteLength(full),
+			compactHostMs, fullHostMs, compactHostCpuMs: (cpu1 - cpu0) / n, fullHostCpuMs: (cpu2 - cpu1) / n,
+		};
 	} finally {
 		await host.stop();
 	}
+}
+
+export async function benchCompactAtScale(options: { sizes?: readonly number[]; log?: (line: string) => void } = {}): Promise<CompactScaleRow[]> {
+	const log = options.log ?? (() => undefined);
+	const rows: CompactScaleRow[] = [];
+	for (const tasks of options.sizes ?? [1000, 10_000, 100_000]) {
+		log(`${tasks.toLocaleString('en-US')}-task plan …`);
+		rows.push(await oneSize(tasks));
+	}
+	return rows;
 }
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
@@ -89,7 +93,7 @@ export function formatCompactAtScale(rows: readonly CompactScaleRow[]): string {
 	const lines = [
 		'`tutti plan issue get` (default, compact) and `--full` at a task_settled checkpoint: stdout bytes of the real CLI, and the Host\'s time for the request (over the socket with the source session\'s token, client included; median):',
 		'',
-		'| plan | compact bytes | `--full` bytes | compact / full | compact: Host time (median) | `--full`: Host time (median) | full ÷ compact time | compact: Host CPU per request | `--full`: Host CPU per request | n | `issue list` right after a commit: Host time (median), tasks in the store |',
+		'| plan | compact bytes | `--full` bytes | compact / full | compact: Host time (median) | `--full`: Host time (median) | full ÷ compact time | compact: Host CPU per request | `--full`: Host CPU per request | n | `issue list` of two issues (the plan\'s and a side issue) right after a commit to the side issue: Host time (median, n=15), tasks in the store |',
 		'|---|---|---|---|---|---|---|---|---|---|---|',
 		...rows.map((r) => `| ${r.tasks.toLocaleString('en-US')} tasks | ${kb(r.compactBytes)} | ${kb(r.fullBytes)} | ${(r.compactBytes / r.fullBytes * 100).toFixed(1)}% | ` +
 			`**${fmtMs(median(r.compactHostMs))}** | ${fmtMs(median(r.fullHostMs))} | ${(median(r.fullHostMs) / median(r.compactHostMs)).toFixed(1)}× | ${fmtMs(r.compactHostCpuMs)} | ${fmtMs(r.fullHostCpuMs)} | ${r.compactHostMs.length} | ${fmtMs(median(r.listHostMs))}, ${r.tasksInStore.toLocaleString('en-US')} |`),

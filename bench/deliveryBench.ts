@@ -34,7 +34,7 @@ export async function deliverySections(section: Section, log: (line: string) => 
 
 	log('bench: default `plan issue get` bytes and Host time at 1k/10k/100k tasks, and issue list …');
 	const compact = await withLoad(() => benchCompactAtScale({ log: sub }));
-	section('Default `plan issue get` at 1,000, 10,000 and 100,000 tasks: bytes and Host time; `issue list` beside it', 'the default `plan issue get` at most 8 KB, and its Host time at 100k tasks at most 1.5× its time at 1k; `issue list` the same Host time whatever the size of the graphs in the store (at most 1.5× from 1k to 111k tasks).',
+	section('Default `plan issue get` at 1,000, 10,000 and 100,000 tasks: bytes and Host time; `issue list` beside it', 'the default `plan issue get` at most 8 KB, and its Host time at 100k tasks at most 1.5× its time at 1k; `issue list` the same Host time at 1k and 100k tasks (at most 1.5×).',
 		`${formatCompactAtScale(compact.result)}\n\n${compact.load}`);
 
 	log('bench: approval round trip (tutti mcp → developer answer → the tool runs) …');
