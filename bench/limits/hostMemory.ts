@@ -1,5 +1,6 @@
 // A live Host holding 100k tasks (100 managed issues of 1,000 tasks, set up over the socket): its RSS and JS heap
-// (read through a preload module that writes process.memoryUsage() after a GC when the Host gets SIGUSR2), and
+// (read through a preload module that writes process.memoryUsage() after a GC when the Host gets SIGUSR2), before and
+// after the first `issue list` (which keeps each issue's tasks in memory), and
 // `plan/get` (readyTaskIds, Tutti's "next") as a socket round trip on one of those issues.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,10 @@ export interface HostMemoryResult {
 	readonly setupMs: number;
 	readonly empty: Memory;
 	readonly loaded: Memory;
+	/** After one `issue/list` (the board's read): every issue's tasks are then kept in memory (src/store/taskCache.ts). */
+	readonly listed: Memory;
+	/** That `issue/list`, ms (the first: it builds every issue's kept view). */
+	readonly firstListMs: number;
 	readonly planGetMs: number[];
 	readonly readyTasks: number;
 }
@@ -62,6 +67,10 @@ export async function benchHostMemory(options: { issues?: number; tasksPerIssue?
 		}
 		const setupMs = Date.now() - start;
 		const loaded = await probe(host, probeFile);
+		const listStart = process.hrtime.bigint();
+		await host.call('issue/list', {});
+		const firstListMs = Number(process.hrtime.bigint() - listStart) / 1e6;
+		const listed = await probe(host, probeFile);
 		const planGetMs: number[] = [];
 		let readyTasks = 0;
 		for (let i = -3; i < 20; i++) {
@@ -70,7 +79,7 @@ export async function benchHostMemory(options: { issues?: number; tasksPerIssue?
 			if (i >= 0) { planGetMs.push(Number(process.hrtime.bigint() - t0) / 1e6); }
 			readyTasks = snapshot.readyTaskIds.length;
 		}
-		return { tasks: issues * perIssue, setupMs, empty, loaded, planGetMs, readyTasks };
+		return { tasks: issues * perIssue, setupMs, empty, loaded, listed, firstListMs, planGetMs, readyTasks };
 	} finally {
 		await host.stop();
 		rmSync(dir, { recursive: true, force: true });
@@ -85,6 +94,7 @@ export function formatHostMemory(r: HostMemoryResult): string {
 		`| live Host (\`tutti host\`) | figure |`, '|---|---|',
 		`| empty workspace (after GC) | ${mem(r.empty)} |`,
 		`| ${r.tasks.toLocaleString('en')} tasks in ${Math.round(r.tasks / 1000)} managed issues (after GC; loading took ${(r.setupMs / 1000).toFixed(1)} s over the socket) | ${mem(r.loaded)} |`,
+		`| the same after the first \`issue list\` (${fmtMs(r.firstListMs)}: it keeps every issue's tasks in memory for the board's later reads) | ${mem(r.listed)} |`,
 		`| \`plan/get\` of one 1,000-task issue at ${r.tasks.toLocaleString('en')} tasks, socket round trip incl. JSON (${r.readyTasks} readyTaskIds) | median **${fmtMs(median(r.planGetMs))}**, p90 ${fmtMs(percentile(r.planGetMs, 90))} (n=${r.planGetMs.length}) |`,
 	].join('\n');
 }
