@@ -103,8 +103,8 @@ async function canClone(from: string, toDir: string): Promise<boolean> {
 /**
  * Copies `from` to `to` (a file or a folder, symbolic links kept as links, times and modes kept; `to` must not
  * exist): a copy-on-write clone when the filesystem has it, else a plain copy. Returns the method used. The system's
- * `cp` copies a node_modules of thousands of files about fifteen times faster than Node's own `fs.cp`, so it is used
- * where there is one.
+ * `cp` copies a folder of thousands of files about twice as fast as Node's own `fs.cp` (1.3–2.4 s against 3.0–3.8 s
+ * for 2,750 files on ext4), so it is used where there is one.
  */
 export async function cloneOrCopy(from: string, to: string): Promise<Exclude<ShareMethod, 'installed'>> {
 	if (await exists(to)) { throw new Error(`copying ${from} to ${to} refused: ${to} already exists`); }
